@@ -1,0 +1,83 @@
+# Herald: the two commands a newcomer needs are `make run` and `make test`.
+SHELL := /bin/bash
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+CATALOGDIR ?= /usr/lib/systemd/catalog
+SWIFT ?= swift
+# Debian packages the build, the tests and `make run` need.
+APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux
+BENCH_APT_PACKAGES := redis-server redis-tools
+RUN_DIR := $(CURDIR)/.run
+SOCKET ?= $(RUN_DIR)/herald.sock
+RUN_ARGS ?=
+
+.PHONY: all build release run test deps bench-deps generate install uninstall verify-units clean format lint
+
+all: build
+
+## deps: install the Debian packages Herald needs (only when missing, only as root).
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "Missing Debian packages:$$missing — run: sudo apt-get install$$missing" >&2; exit 1; \
+	  fi; \
+	fi
+
+bench-deps:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) $(BENCH_APT_PACKAGES)"
+
+## generate: embed Protocol/openrpc.json into the sources rpc.discover serves it from.
+generate:
+	@sh scripts/embed-openrpc.sh
+
+build: deps generate
+	$(SWIFT) build
+
+release: deps generate
+	$(SWIFT) build -c release
+
+## run: build in release mode and run heraldd in the foreground on $(SOCKET).
+run: release
+	@mkdir -p $(RUN_DIR)
+	@echo "heraldd on $(SOCKET) — try:"
+	@echo "  echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"stats\"}' | socat - UNIX-CONNECT:$(SOCKET)"
+	exec $$($(SWIFT) build -c release --show-bin-path)/heraldd --socket $(SOCKET) $(RUN_ARGS)
+
+## test: unit, in-process and end-to-end tests, with a real journald and the units verified.
+test: deps generate
+	@bash scripts/ensure-journald.sh || echo "note: no journald could be started; journal tests will be skipped"
+	@bash scripts/verify-units.sh
+	@python3 scripts/check-openrpc.py
+	$(SWIFT) build --build-tests
+	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" $(SWIFT) test --skip-build
+
+verify-units:
+	@bash scripts/verify-units.sh
+
+install: release
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(CATALOGDIR)
+	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/heraldd $(DESTDIR)$(BINDIR)/heraldd
+	sed 's|/usr/local/bin|$(BINDIR)|g' Units/herald.service > $(DESTDIR)$(UNITDIR)/herald.service
+	install -m 0644 Units/herald.socket $(DESTDIR)$(UNITDIR)/herald.socket
+	install -m 0644 Units/herald.catalog $(DESTDIR)$(CATALOGDIR)/herald.catalog
+	chmod 0644 $(DESTDIR)$(UNITDIR)/herald.service
+	@if [ -z "$(DESTDIR)" ] && command -v journalctl >/dev/null; then journalctl --update-catalog || true; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/heraldd $(DESTDIR)$(UNITDIR)/herald.service $(DESTDIR)$(UNITDIR)/herald.socket \
+	  $(DESTDIR)$(CATALOGDIR)/herald.catalog
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build $(RUN_DIR)

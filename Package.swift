@@ -1,0 +1,124 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "herald",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "heraldd", targets: ["heraldd"]),
+        .executable(name: "herald-bench", targets: ["herald-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        // Wire types: JSON, JSON-RPC envelope, error codes, each method's params and result. No I/O.
+        .target(
+            name: "HeraldProtocol",
+            swiftSettings: strictSettings
+        ),
+        // The rules: interactions, people, Focus, summary, delivery decisions. No I/O, injected clock.
+        .target(
+            name: "HeraldCore",
+            dependencies: ["HeraldProtocol"],
+            swiftSettings: strictSettings
+        ),
+        // The state folder and its snapshots on disk: atomic writes, recovery, retention.
+        .target(
+            name: "HeraldStorage",
+            dependencies: [
+                "HeraldCore",
+                "HeraldProtocol",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // libsystemd, through pkg-config.
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // sd_listen_fds, sd_notify, the journal writer and a swift-log handler.
+        .target(
+            name: "HeraldSystemd",
+            dependencies: [
+                "CSystemd",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The NIO edge: framing, connections, peer credentials, dispatch.
+        .target(
+            name: "HeraldServer",
+            dependencies: [
+                "HeraldProtocol",
+                "HeraldCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "heraldd",
+            dependencies: [
+                "HeraldServer",
+                "HeraldSystemd",
+                "HeraldStorage",
+                "HeraldCore",
+                "HeraldProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The load generator and the floor server of `make bench`.
+        .executableTarget(
+            name: "herald-bench",
+            dependencies: [
+                "HeraldProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Shared by the test targets: a JSON-RPC client over a Unix socket, and a way to start heraldd.
+        .target(
+            name: "HeraldTesting",
+            dependencies: ["HeraldProtocol"],
+            path: "Tests/HeraldTesting",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "HeraldProtocolTests", dependencies: ["HeraldProtocol"], swiftSettings: strictSettings),
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProtocol"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HeraldServerTests",
+            dependencies: ["HeraldServer", "HeraldCore", "HeraldProtocol", "HeraldTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "HeraldSystemdTests", dependencies: ["HeraldSystemd"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HeraldStorageTests",
+            dependencies: ["HeraldStorage", "HeraldCore", "HeraldProtocol"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HeraldEndToEndTests",
+            dependencies: ["HeraldProtocol", "HeraldTesting"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

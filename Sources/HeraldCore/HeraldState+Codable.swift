@@ -1,0 +1,80 @@
+import Foundation
+import HeraldProtocol
+
+/// The state as a snapshot keeps it: interactions (with the app names they refer to),
+/// the Focus and its activation, the silenced-conversation marks, the summary, and each
+/// (uid, app)'s authorization and capabilities. The configuration is not encoded, and
+/// the call history is rebuilt from the interactions.
+extension HeraldState: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case interactions, focus, silenced, summary, settings
+    }
+
+    /// Decodes with the default configuration; set `configuration` afterwards.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        self.interactions = try container.decode(InteractionStore.self, forKey: .interactions)
+        self.focus = try container.decode(FocusState.self, forKey: .focus)
+        self.silenced = try container.decode(SilencedConversations.self, forKey: .silenced)
+        self.summary = try container.decode(SummarySchedule.self, forKey: .summary)
+        self.settings = try container.decode(AppSettings.self, forKey: .settings)
+        var history = CallHistory()
+        interactions.forEach { key, stored in history.record(stored, at: key) }
+        self.callHistory = history
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(interactions, forKey: .interactions)
+        try container.encode(focus, forKey: .focus)
+        try container.encode(silenced, forKey: .silenced)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(settings, forKey: .settings)
+    }
+}
+
+extension InteractionStore: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case apps, records
+    }
+
+    /// One stored interaction, oldest donation first; `app` indexes `apps`.
+    private struct Record: Codable {
+        var uid: UInt32
+        var app: AppNameTable.ID
+        var donatedAt: Date
+        var interaction: Interaction
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let names = try container.decode([String].self, forKey: .apps)
+        let records = try container.decode([Record].self, forKey: .records)
+        self.init()
+        for name in names {
+            _ = appID(interning: name)
+        }
+        for record in records {
+            guard Int(record.app) < names.count, record.interaction.identifier != nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .records,
+                    in: container,
+                    debugDescription: "A record names an unknown app or has no identifier."
+                )
+            }
+            insert(record.interaction, uid: record.uid, app: record.app, donatedAt: record.donatedAt)
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(apps.names, forKey: .apps)
+        var records: [Record] = []
+        records.reserveCapacity(count)
+        forEach { key, stored in
+            records.append(Record(uid: key.uid, app: key.app, donatedAt: stored.donatedAt, interaction: stored.interaction))
+        }
+        try container.encode(records, forKey: .records)
+    }
+}

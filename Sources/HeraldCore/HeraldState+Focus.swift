@@ -1,0 +1,76 @@
+import Foundation
+import HeraldProtocol
+
+extension HeraldState {
+    /// `request-focus`: the app's authorization, and its Focus status when authorized.
+    ///
+    /// Asking for authorization while `notDetermined` applies the daemon's policy:
+    /// `prompt` keeps it `notDetermined` until an administrator decides, `allow`
+    /// authorizes, `deny` denies. A decided status is never changed by asking again.
+    /// Subscribing is the server's: it sends `focus-changed` while ``focusStatus(uid:app:now:)``
+    /// is non-nil and changes.
+    public mutating func requestFocus(_ p: RequestFocusParams, caller: Caller, now: Date) throws(RPCError)
+        -> MethodOutcome<RequestFocusResult>
+    {
+        try AppName.validate(p.app)
+        expireFocus(now: now)
+        var status = settings.authorization(uid: caller.uid, app: p.app)
+        if p.requestAuthorization == true, status == .notDetermined {
+            switch configuration.focusAuthorizationPolicy {
+            case .prompt: break
+            case .allow: status = .authorized
+            case .deny: status = .denied
+            }
+            if status != .notDetermined {
+                settings.setAuthorization(status, uid: caller.uid, app: p.app)
+            }
+        }
+        let focusStatus = status == .authorized ? FocusStatus(isFocused: focus.isFocused(app: p.app, at: now)) : nil
+        return MethodOutcome(
+            result: RequestFocusResult(authorizationStatus: status, focusStatus: focusStatus),
+            audit: AuditRecord(app: p.app)
+        )
+    }
+
+    /// `set-focus` (administrators): turns the host's Focus on — a new activation, even
+    /// with the same configuration — or off with `null`. Returns the Focus in effect.
+    public mutating func setFocus(_ p: SetFocusParams, caller: Caller, now: Date) throws(RPCError)
+        -> MethodOutcome<SetFocusResult>
+    {
+        try requireAdministrator(caller, for: SetFocusMethod.name)
+        expireFocus(now: now)
+        guard let configuration = p.focus else {
+            focus.turnOff()
+            return MethodOutcome(result: SetFocusResult(focus: nil), audit: AuditRecord())
+        }
+        guard !configuration.name.isEmpty else {
+            throw .invalidParams("A Focus needs a name, such as Work or Sleep.", at: "/focus/name")
+        }
+        for (index, person) in configuration.allowedPeople.enumerated() {
+            try PersonRules.validate(person, at: "/focus/allowedPeople/\(index)")
+        }
+        for (index, app) in configuration.allowedApps.enumerated() {
+            try AppName.validate(app, at: "/focus/allowedApps/\(index)")
+        }
+        if let until = configuration.until, until <= now {
+            throw .invalidParams("until must be in the future; to turn the Focus off, send focus: null.", at: "/focus/until")
+        }
+        focus.turnOn(configuration)
+        return MethodOutcome(result: SetFocusResult(focus: configuration), audit: AuditRecord())
+    }
+
+    /// `set-focus-authorization` (administrators): decides a (uid, app)'s Focus
+    /// authorization; the uid defaults to the caller's.
+    public mutating func setFocusAuthorization(_ p: SetFocusAuthorizationParams, caller: Caller, now: Date) throws(RPCError)
+        -> MethodOutcome<SetFocusAuthorizationResult>
+    {
+        try requireAdministrator(caller, for: SetFocusAuthorizationMethod.name)
+        try AppName.validate(p.app)
+        let uid = p.uid ?? caller.uid
+        settings.setAuthorization(p.status, uid: uid, app: p.app)
+        return MethodOutcome(
+            result: SetFocusAuthorizationResult(app: p.app, uid: uid, status: p.status),
+            audit: AuditRecord(app: p.app)
+        )
+    }
+}

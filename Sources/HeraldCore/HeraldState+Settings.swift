@@ -1,0 +1,51 @@
+import Foundation
+import HeraldProtocol
+
+extension HeraldState {
+    /// `set-summary` (administrators): replaces the scheduled summary. Times are
+    /// `"HH:MM"` in the configured time zone; apps need at least one time.
+    public mutating func setSummary(_ p: SetSummaryParams, caller: Caller, now: Date) throws(RPCError)
+        -> MethodOutcome<SetSummaryResult>
+    {
+        try requireAdministrator(caller, for: SetSummaryMethod.name)
+        for (index, app) in p.apps.enumerated() {
+            try AppName.validate(app, at: "/apps/\(index)")
+        }
+        var times: [ClockTime] = []
+        for (index, text) in p.times.enumerated() {
+            guard let time = ClockTime(parsing: text) else {
+                throw .invalidParams("A summary time is \"HH:MM\", from 00:00 to 23:59; got \"\(text)\".", at: "/times/\(index)")
+            }
+            times.append(time)
+        }
+        if !p.apps.isEmpty, times.isEmpty {
+            throw .invalidParams("A summary that holds apps needs at least one time.", at: "/times")
+        }
+        summary = SummarySchedule(apps: p.apps, times: times)
+        let result = SetSummaryResult(
+            apps: summary.apps,
+            times: summary.times.map(\.text),
+            nextDelivery: summary.nextDelivery(after: now, in: configuration.timeZone)
+        )
+        return MethodOutcome(result: result, audit: AuditRecord())
+    }
+
+    /// `set-capabilities` (administrators): changes the capabilities given, keeps the
+    /// others; the uid defaults to the caller's.
+    public mutating func setCapabilities(_ p: SetCapabilitiesParams, caller: Caller, now: Date) throws(RPCError)
+        -> MethodOutcome<SetCapabilitiesResult>
+    {
+        try requireAdministrator(caller, for: SetCapabilitiesMethod.name)
+        try AppName.validate(p.app)
+        let uid = p.uid ?? caller.uid
+        var capabilities = settings.capabilities(uid: uid, app: p.app)
+        if let communication = p.communication { capabilities.communication = communication }
+        if let timeSensitive = p.timeSensitive { capabilities.timeSensitive = timeSensitive }
+        if let critical = p.critical { capabilities.critical = critical }
+        settings.setCapabilities(capabilities, uid: uid, app: p.app)
+        return MethodOutcome(
+            result: SetCapabilitiesResult(app: p.app, uid: uid, capabilities: capabilities),
+            audit: AuditRecord(app: p.app)
+        )
+    }
+}

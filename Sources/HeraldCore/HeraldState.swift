@@ -1,0 +1,81 @@
+import Foundation
+import HeraldProtocol
+
+/// All of Herald's state, and the rules that change it: one value type, so a snapshot
+/// is a cheap copy-on-write copy.
+///
+/// Every method takes the caller and `now` from outside — no clock, socket or file of
+/// its own — so each rule runs in a unit test in microseconds. Each one validates its
+/// params beyond their types, enforces administrator-only methods (error 1006), and
+/// returns what the journal records about its result.
+public struct HeraldState: Sendable {
+    /// The daemon's flags; not encoded (a restart takes them afresh).
+    public var configuration: CoreConfiguration
+
+    var interactions = InteractionStore()
+    var callHistory = CallHistory()
+    var focus = FocusState()
+    var silenced = SilencedConversations()
+    var summary = SummarySchedule()
+    var settings = AppSettings()
+
+    public init(configuration: CoreConfiguration = CoreConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// How many interactions are stored.
+    public var interactionCount: Int { interactions.count }
+
+    /// When the Focus in effect ends by itself, so that the server can wake then and
+    /// tell subscribers.
+    public var focusExpiry: Date? { focus.configuration?.until }
+
+    /// Ends a Focus whose `until` has passed; true if it changed. Each method that reads
+    /// the Focus calls this first.
+    @discardableResult
+    public mutating func expireFocus(now: Date) -> Bool {
+        focus.expire(at: now)
+    }
+
+    /// What `(uid, app)` may know of the Focus: nil unless that (uid, app) is authorized.
+    /// For `focus-changed` notifications.
+    public func focusStatus(uid: UInt32, app: String, now: Date) -> FocusStatus? {
+        guard settings.authorization(uid: uid, app: app) == .authorized else { return nil }
+        return FocusStatus(isFocused: focus.isFocused(app: app, at: now))
+    }
+
+    /// Forgets interactions donated more than `configuration.retention` seconds before
+    /// `now`; returns how many.
+    @discardableResult
+    public mutating func pruneExpired(now: Date) -> Int {
+        let cutoff = now.addingTimeInterval(-configuration.retention)
+        var pruned = 0
+        while let oldest = interactions.oldest, oldest.stored.donatedAt < cutoff {
+            _ = interactions.removeOldest()
+            callHistory.forget(oldest.stored, at: oldest.key)
+            pruned += 1
+        }
+        return pruned
+    }
+
+    /// Evicts the oldest donations until at most `configuration.maxInteractions` remain;
+    /// returns how many.
+    @discardableResult
+    mutating func evictBeyondLimit() -> Int {
+        var evicted = 0
+        while interactions.count > max(configuration.maxInteractions, 0),
+            let oldest = interactions.removeOldest()
+        {
+            callHistory.forget(oldest.stored, at: oldest.key)
+            evicted += 1
+        }
+        return evicted
+    }
+
+    /// Throws 1006 unless the caller is an administrator.
+    func requireAdministrator(_ caller: Caller, for method: String) throws(RPCError) {
+        guard caller.isAdministrator else {
+            throw .permissionDenied(method)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import HeraldProtocol
+
+/// The rule for an app's name: reverse-DNS such as `org.example.chat`, 1–255 characters
+/// of ASCII letters, digits, `.`, `-` and `_`.
+///
+/// Data is namespaced by (uid, app), so the name is checked before anything else.
+enum AppName {
+    static let maximumLength = 255
+
+    static func isValid(_ name: String) -> Bool {
+        let bytes = name.utf8
+        guard !bytes.isEmpty, bytes.count <= maximumLength else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                true
+            default:
+                false
+            }
+        }
+    }
+
+    /// Throws invalid params at `pointer` unless `name` is a valid app name.
+    static func validate(_ name: String, at pointer: String = "/app") throws(RPCError) {
+        guard isValid(name) else {
+            throw .invalidParams(
+                "An app name is 1–255 characters of letters, digits, '.', '-' and '_', such as org.example.chat.",
+                at: pointer
+            )
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import HeraldProtocol
+
+/// How a notification is delivered, decided in the order, each step that
+/// mattered leaving a reason:
+///
+/// 0. A timeSensitive notification from an app without the capability is treated as
+///    active (`timeSensitiveNotPermitted`).
+/// 1. passive: quiet, no sound, no light, breaks through nothing (`passive`).
+/// 2. While a Focus is on, the first of these breaks through it: critical;
+///    timeSensitive with a Focus that allows it; an allowed app; an allowed sender; a
+///    repeated call; notify-anyway after a silenced message; a mention or reply with a
+///    Focus that allows mentions. Otherwise quiet (`silencedByFocus`).
+/// 3. For an app sent to the scheduled summary: communication, timeSensitive and
+///    critical break through it; the rest waits for the next summary (`heldForSummary`).
+/// 4. Otherwise an alert (`delivered`): sound and light; bypassing the ringer when
+///    critical; announced when a communication or timeSensitive.
+///
+/// The interruption-level table of the seeds is what steps 1 and 4 implement.
+struct DeliveryDecision {
+    /// What the Focus in effect lets through for this notification: each member already
+    /// combines the Focus's setting with the fact (for example `repeatedCall` is true
+    /// only when the Focus allows repeated calls and the caller called before).
+    struct FocusFacts: Sendable, Hashable {
+        var name: String
+        var allowsTimeSensitive = true
+        var appAllowed = false
+        var senderAllowed = false
+        var repeatedCall = false
+        var notifiedAnyway = false
+        var mentionAllowed = false
+    }
+
+    var app: String
+    var level: InterruptionLevel
+    var timeSensitivePermitted = true
+    var isCommunication = false
+    /// Nil while no Focus is on.
+    var focus: FocusFacts?
+    /// The next summary time when the app goes to the scheduled summary.
+    var nextSummary: Date?
+    var repeatedCallWindow: TimeInterval = 180
+
+    func decide() -> Delivery {
+        var reasons: [DeliveryReason] = []
+        var level = self.level
+        if level == .timeSensitive, !timeSensitivePermitted {
+            level = .active
+            reasons.append(reason(.timeSensitiveNotPermitted, "\(app) lacks the timeSensitive capability, so this notification is treated as active."))
+        }
+
+        if level == .passive {
+            reasons.append(reason(.passive, "Passive notifications are delivered quietly: no sound, no light, and they break through nothing."))
+            return Delivery(presentation: .quiet, reasons: reasons)
+        }
+
+        var breaksThroughFocus = false
+        if let focus {
+            let named = "the Focus \u{201C}\(focus.name)\u{201D}"
+            let through: DeliveryReason? =
+                if level == .critical {
+                    reason(.criticalBreaksThroughFocus, "Critical notifications break through \(named).")
+                } else if level == .timeSensitive, focus.allowsTimeSensitive {
+                    reason(.timeSensitiveAllowedByFocus, "\(named.capitalizedFirst) allows Time Sensitive notifications.")
+                } else if focus.appAllowed {
+                    reason(.appAllowedByFocus, "\(named.capitalizedFirst) allows notifications from \(app).")
+                } else if focus.senderAllowed {
+                    reason(.senderAllowedByFocus, "\(named.capitalizedFirst) allows notifications from this sender.")
+                } else if focus.repeatedCall {
+                    reason(.repeatedCall, "The same caller called within the last \(Int(repeatedCallWindow)) seconds, and \(named) allows repeated calls.")
+                } else if focus.notifiedAnyway {
+                    reason(.notifiedAnyway, "The sender chose to notify anyway after \(named) silenced an earlier message of this conversation.")
+                } else if focus.mentionAllowed {
+                    reason(.mentionAllowedByFocus, "The message mentions or replies to you, and \(named) allows mentions.")
+                } else {
+                    nil
+                }
+            guard let through else {
+                reasons.append(reason(.silencedByFocus, "\(named.capitalizedFirst) is on and does not allow this notification, so it is delivered quietly."))
+                return Delivery(presentation: .quiet, reasons: reasons)
+            }
+            reasons.append(through)
+            breaksThroughFocus = true
+        }
+
+        var breaksThroughSummary = false
+        if let nextSummary {
+            if isCommunication {
+                reasons.append(reason(.communicationBreaksThroughSummary, "Communication notifications break through the scheduled summary."))
+            } else if level == .timeSensitive {
+                reasons.append(reason(.timeSensitiveBreaksThroughSummary, "Time Sensitive notifications break through the scheduled summary."))
+            } else if level == .critical {
+                reasons.append(reason(.criticalBreaksThroughSummary, "Critical notifications break through the scheduled summary."))
+            } else {
+                reasons.append(reason(.heldForSummary, "\(app) goes to the scheduled summary, so this notification waits for the next one (deliverAt)."))
+                return Delivery(presentation: .summary, deliverAt: nextSummary, breaksThroughFocus: breaksThroughFocus, reasons: reasons)
+            }
+            breaksThroughSummary = true
+        }
+
+        let bypassesRinger = level == .critical
+        let announce = isCommunication || level == .timeSensitive
+        var message = "Delivered as an alert, with sound and light"
+        if bypassesRinger { message += ", bypassing the ringer" }
+        if announce { message += ", and announced" }
+        reasons.append(reason(.delivered, message + "."))
+        return Delivery(
+            presentation: .alert,
+            sound: true,
+            lightsScreen: true,
+            breaksThroughFocus: breaksThroughFocus,
+            breaksThroughSummary: breaksThroughSummary,
+            bypassesRinger: bypassesRinger,
+            announce: announce,
+            reasons: reasons
+        )
+    }
+
+    private func reason(_ code: DeliveryReasonCode, _ message: String) -> DeliveryReason {
+        DeliveryReason(code: code, message: message)
+    }
+}
+
+extension String {
+    fileprivate var capitalizedFirst: String {
+        prefix(1).uppercased() + dropFirst()
+    }
+}

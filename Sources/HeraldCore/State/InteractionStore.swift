@@ -1,0 +1,138 @@
+import Foundation
+import HeraldProtocol
+
+/// Where an interaction lives: its donor's uid and app, and its identifier.
+///
+/// Data is namespaced by (uid, app): every lookup names all three, so one uid never
+/// reaches another's interactions.
+struct InteractionKey: Hashable, Sendable {
+    var uid: UInt32
+    var app: AppNameTable.ID
+    var identifier: String
+}
+
+/// A donated interaction as the store keeps it.
+struct StoredInteraction: Hashable, Sendable {
+    /// As donated, with its identifier filled in when it was generated.
+    var interaction: Interaction
+    var donatedAt: Date
+    /// Donation order; the oldest (lowest) is evicted first.
+    var sequence: UInt64
+
+    /// The interaction's own date, else its donation time.
+    var effectiveDate: Date { interaction.date ?? donatedAt }
+}
+
+/// Every donated interaction, by (uid, app, identifier), in donation order.
+///
+/// Donation order is kept in an array with a moving head, so evicting the oldest and
+/// pruning by age cost O(1) each; entries of interactions deleted out of order are left
+/// behind as stale and skipped, and the array is compacted when they outnumber the
+/// live ones.
+struct InteractionStore: Sendable {
+    private struct OrderEntry: Sendable {
+        var key: InteractionKey
+        var sequence: UInt64
+    }
+
+    private(set) var apps = AppNameTable()
+    private var records: [InteractionKey: StoredInteraction] = [:]
+    private var order: [OrderEntry] = []
+    private var head = 0
+    private var nextSequence: UInt64 = 0
+
+    init() {}
+
+    var count: Int { records.count }
+
+    mutating func appID(interning name: String) -> AppNameTable.ID {
+        apps.intern(name)
+    }
+
+    func key(uid: UInt32, app: String, identifier: String) -> InteractionKey? {
+        apps.id(of: app).map { InteractionKey(uid: uid, app: $0, identifier: identifier) }
+    }
+
+    subscript(key: InteractionKey) -> StoredInteraction? {
+        records[key]
+    }
+
+    /// Adds an interaction whose identifier is set and not yet stored.
+    @discardableResult
+    mutating func insert(_ interaction: Interaction, uid: UInt32, app: AppNameTable.ID, donatedAt: Date) -> InteractionKey {
+        precondition(interaction.identifier != nil, "A stored interaction has an identifier.")
+        let key = InteractionKey(uid: uid, app: app, identifier: interaction.identifier!)
+        let stored = StoredInteraction(interaction: interaction, donatedAt: donatedAt, sequence: nextSequence)
+        nextSequence += 1
+        records[key] = stored
+        order.append(OrderEntry(key: key, sequence: stored.sequence))
+        return key
+    }
+
+    mutating func remove(_ key: InteractionKey) -> StoredInteraction? {
+        let removed = records.removeValue(forKey: key)
+        if removed != nil {
+            compactIfStale()
+        }
+        return removed
+    }
+
+    /// Removes every interaction of (uid, app) that `shouldRemove` selects, and returns them.
+    /// A scan of the whole store: deletion by group or of all is rare.
+    mutating func removeAll(
+        uid: UInt32,
+        app: AppNameTable.ID,
+        where shouldRemove: (StoredInteraction) -> Bool
+    ) -> [(InteractionKey, StoredInteraction)] {
+        let selected = records.filter { $0.key.uid == uid && $0.key.app == app && shouldRemove($0.value) }
+        for key in selected.keys {
+            records.removeValue(forKey: key)
+        }
+        compactIfStale()
+        return selected.map { ($0.key, $0.value) }
+    }
+
+    /// The oldest donation still stored.
+    var oldest: (key: InteractionKey, stored: StoredInteraction)? {
+        var index = head
+        while index < order.count {
+            let entry = order[index]
+            if let stored = records[entry.key], stored.sequence == entry.sequence {
+                return (entry.key, stored)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Removes and returns the oldest donation.
+    mutating func removeOldest() -> (key: InteractionKey, stored: StoredInteraction)? {
+        while head < order.count {
+            let entry = order[head]
+            head += 1
+            if let stored = records[entry.key], stored.sequence == entry.sequence {
+                records.removeValue(forKey: entry.key)
+                compactIfStale()
+                return (entry.key, stored)
+            }
+        }
+        return nil
+    }
+
+    /// Every stored interaction, oldest donation first.
+    func forEach(_ body: (InteractionKey, StoredInteraction) throws -> Void) rethrows {
+        for entry in order[head...] {
+            if let stored = records[entry.key], stored.sequence == entry.sequence {
+                try body(entry.key, stored)
+            }
+        }
+    }
+
+    /// Drops order entries of removed interactions once they outnumber the live ones.
+    private mutating func compactIfStale() {
+        let stale = order.count - records.count
+        guard stale > 1024, stale > records.count else { return }
+        order = order[head...].filter { records[$0.key]?.sequence == $0.sequence }
+        head = 0
+    }
+}

@@ -1,0 +1,238 @@
+/// A strict RFC 8259 reader of one JSON text.
+///
+/// The text must hold exactly one value, optionally surrounded by whitespace. Numbers are
+/// checked against the grammar and kept as their literal text; strings are checked for
+/// valid UTF-8, unescaped control characters and lone surrogates; arrays and objects may
+/// nest at most `maxDepth` levels (`[]` is one level). Duplicate object keys are all kept,
+/// in order; `JSONObject`'s subscript answers with the last.
+public enum JSONParser {
+    /// Reads the JSON text in `bytes`.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+        var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
+        return try reader.readText()
+    }
+
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(JSONParseError) in try parse(buffer, maxDepth: maxDepth) }
+        }
+        return try result.get()
+    }
+
+    public static func parse(_ bytes: ArraySlice<UInt8>, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(JSONParseError) in try parse(buffer, maxDepth: maxDepth) }
+        }
+        return try result.get()
+    }
+
+    public static func parse(_ text: String, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+        var text = text
+        let result = text.withUTF8 { buffer in
+            Result { () throws(JSONParseError) in try parse(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth) }
+        }
+        return try result.get()
+    }
+}
+
+/// The cursor that `JSONParser` moves over the bytes of one text.
+struct JSONReader {
+    let bytes: UnsafeRawBufferPointer
+    let maxDepth: Int
+    var index = 0
+    var depth = 0
+
+    init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    mutating func readText() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        guard index < bytes.count else {
+            throw .unexpectedEnd("before any value", at: index)
+        }
+        let value = try readValue()
+        skipWhitespace()
+        guard index == bytes.count else {
+            throw .invalid("Unexpected \(describe(bytes[index])) after the end of the value", at: index)
+        }
+        return value
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                index += 1
+            default:
+                return
+            }
+        }
+    }
+
+    mutating func readValue() throws(JSONParseError) -> JSONValue {
+        guard index < bytes.count else {
+            throw .unexpectedEnd("where a value was expected", at: index)
+        }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return .object(try readObject())
+        case UInt8(ascii: "["): return .array(try readArray())
+        case UInt8(ascii: "\""): return .string(try readString())
+        case UInt8(ascii: "t"): try readLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try readLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try readLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try readNumber())
+        case let byte: throw .invalid("Unexpected \(describe(byte)) where a value was expected", at: index)
+        }
+    }
+
+    mutating func enterContainer() throws(JSONParseError) {
+        depth += 1
+        if depth > maxDepth {
+            throw .depthExceeded(limit: maxDepth, at: index)
+        }
+        index += 1
+    }
+
+    mutating func readArray() throws(JSONParseError) -> [JSONValue] {
+        try enterContainer()
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return elements
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try readValue())
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw .unexpectedEnd("inside an array", at: index)
+            }
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                return elements
+            default:
+                throw .expected("',' or ']'", "after an array element", at: index)
+            }
+        }
+    }
+
+    mutating func readObject() throws(JSONParseError) -> JSONObject {
+        try enterContainer()
+        var members: [JSONObject.Member] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return JSONObject(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw .unexpectedEnd("inside an object", at: index)
+            }
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                throw .expected("a string key", "in an object", at: index)
+            }
+            let key = try readString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw .expected("':'", "after an object key", at: index)
+            }
+            index += 1
+            skipWhitespace()
+            members.append(JSONObject.Member(key: key, value: try readValue()))
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw .unexpectedEnd("inside an object", at: index)
+            }
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                depth -= 1
+                return JSONObject(members)
+            default:
+                throw .expected("',' or '}'", "after an object member", at: index)
+            }
+        }
+    }
+
+    mutating func readLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        let start = literal.utf8Start
+        for offset in 0..<count {
+            guard index + offset < bytes.count, bytes[index + offset] == start[offset] else {
+                throw .invalid("Invalid literal; expected '\(literal)'", at: index + offset)
+            }
+        }
+        index += count
+    }
+
+    /// Reads `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` and keeps its text.
+    mutating func readNumber() throws(JSONParseError) -> JSONNumber {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") {
+            index += 1
+        }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            throw .expected("a digit", "in a number", at: index)
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) {
+                throw .invalid("A number may not have a leading zero", at: index - 1)
+            }
+        } else {
+            skipDigits()
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw .expected("a digit", "after a decimal point", at: index)
+            }
+            skipDigits()
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw .expected("a digit", "in an exponent", at: index)
+            }
+            skipDigits()
+        }
+        let literal = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return JSONNumber(literal: literal)
+    }
+
+    @inline(__always)
+    mutating func skipDigits() {
+        while index < bytes.count, isDigit(bytes[index]) {
+            index += 1
+        }
+    }
+
+    @inline(__always)
+    func isDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10
+    }
+
+    /// How a byte is named in an error: `'x'` for printable ASCII, `byte 0x1F` otherwise.
+    func describe(_ byte: UInt8) -> String {
+        if byte >= 0x21, byte < 0x7F {
+            return "'\(Character(Unicode.Scalar(byte)))'"
+        }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+}

@@ -1,0 +1,169 @@
+/// A JSON text as Herald reads and writes it.
+///
+/// Numbers keep their literal text so that a request `id` such as `1.50` or
+/// `10000000000000000000001` is echoed exactly as the client wrote it; objects keep
+/// their members in the order they arrived so that pass-through content (`userInfo`)
+/// comes back as it was sent.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(JSONNumber)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+}
+
+/// A JSON number, kept as its literal text.
+public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    /// The number as written in the JSON text, for example `-1.5e3`.
+    public let literal: String
+
+    /// Wraps a literal that is already valid JSON number syntax.
+    public init(literal: String) {
+        self.literal = literal
+    }
+
+    public init(_ value: Int) {
+        self.literal = String(value)
+    }
+
+    public init(_ value: Double) {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            self.literal = String(Int64(value))
+        } else {
+            self.literal = "\(value)"
+        }
+    }
+
+    public var doubleValue: Double? { Double(literal) }
+    public var intValue: Int? { Int(literal) }
+    public var description: String { literal }
+}
+
+/// A JSON object whose members keep their arrival order.
+///
+/// Lookup is linear: Herald's objects are small, and a linear scan over a handful of
+/// members beats hashing. Equality ignores member order, as JSON does.
+public struct JSONObject: Sendable, Hashable, Sequence {
+    public struct Member: Sendable, Hashable {
+        public var key: String
+        public var value: JSONValue
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public private(set) var members: [Member]
+
+    public init(_ members: [Member] = []) {
+        self.members = members
+    }
+
+    public init(_ pairs: KeyValuePairs<String, JSONValue>) {
+        self.members = pairs.map { Member(key: $0.key, value: $0.value) }
+    }
+
+    public var count: Int { members.count }
+    public var isEmpty: Bool { members.isEmpty }
+    public var keys: [String] { members.map(\.key) }
+
+    /// The value of the last member named `key`, as most JSON readers do with duplicates.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for member in members.reversed() where member.key == key {
+                return member.value
+            }
+            return nil
+        }
+        set {
+            members.removeAll { $0.key == key }
+            if let newValue {
+                members.append(Member(key: key, value: newValue))
+            }
+        }
+    }
+
+    public func makeIterator() -> IndexingIterator<[Member]> {
+        members.makeIterator()
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.members.count == rhs.members.count else { return false }
+        for member in lhs.members where rhs[member.key] != member.value {
+            return false
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // Order-independent: combine the members' hashes commutatively.
+        var combined = 0
+        for member in members {
+            var memberHasher = Hasher()
+            memberHasher.combine(member.key)
+            memberHasher.combine(member.value)
+            combined ^= memberHasher.finalize()
+        }
+        hasher.combine(members.count)
+        hasher.combine(combined)
+    }
+}
+
+extension JSONValue {
+    public var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let array) = self { return array }
+        return nil
+    }
+
+    public var stringValue: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let bool) = self { return bool }
+        return nil
+    }
+
+    public var numberValue: JSONNumber? {
+        if case .number(let number) = self { return number }
+        return nil
+    }
+
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The JSON type's name as a person reads it in an error: "a string", "an object".
+    public var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
+    public init(floatLiteral value: Double) { self = .number(JSONNumber(value)) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
+    }
+}

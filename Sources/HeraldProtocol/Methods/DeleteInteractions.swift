@@ -1,0 +1,31 @@
+/// `delete-interactions`: forget donated interactions — by identifiers, by group, or all
+/// of this (uid, app)'s (`INInteraction.delete`).
+public enum DeleteInteractionsMethod: HeraldMethod {
+    public static let name = "delete-interactions"
+    public typealias Params = DeleteInteractionsParams
+    public typealias Result = DeleteInteractionsResult
+}
+
+/// Exactly one of `identifiers`, `groupIdentifier` and `all: true`.
+public struct DeleteInteractionsParams: Codable, Sendable, Hashable {
+    public var app: String
+    public var identifiers: [String]?
+    public var groupIdentifier: String?
+    public var all: Bool?
+
+    public init(app: String, identifiers: [String]? = nil, groupIdentifier: String? = nil, all: Bool? = nil) {
+        self.app = app
+        self.identifiers = identifiers
+        self.groupIdentifier = groupIdentifier
+        self.all = all
+    }
+}
+
+public struct DeleteInteractionsResult: Codable, Sendable, Hashable {
+    /// How many of this (uid, app)'s interactions were deleted; unknown identifiers count 0.
+    public var deleted: Int
+
+    public init(deleted: Int) {
+        self.deleted = deleted
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// `donate`: record an interaction — an incoming or outgoing message or call — before
+/// its notification's content is provided (`INInteraction.donate`).
+public enum DonateMethod: HeraldMethod {
+    public static let name = "donate"
+    public typealias Params = DonateParams
+    public typealias Result = DonateResult
+}
+
+public struct DonateParams: Codable, Sendable, Hashable {
+    /// A reverse-DNS app name such as `org.example.chat`.
+    public var app: String
+    public var interaction: Interaction
+
+    public init(app: String, interaction: Interaction) {
+        self.app = app
+        self.interaction = interaction
+    }
+}
+
+public struct DonateResult: Codable, Sendable, Hashable {
+    /// The interaction's identifier, generated when the donation had none.
+    public var identifier: String
+    /// When Herald first recorded it; a retry returns the first donation's time.
+    public var donatedAt: Date
+
+    public init(identifier: String, donatedAt: Date) {
+        self.identifier = identifier
+        self.donatedAt = donatedAt
+    }
+}

@@ -1,0 +1,60 @@
+/// `request-focus`: ask for the Focus status, and for the authorization to read it
+/// (`INFocusStatusCenter`). With `subscribe`, an authorized connection then receives
+/// `focus-changed` notifications.
+public enum RequestFocusMethod: HeraldMethod {
+    public static let name = "request-focus"
+    public typealias Params = RequestFocusParams
+    public typealias Result = RequestFocusResult
+}
+
+public struct RequestFocusParams: Codable, Sendable, Hashable {
+    public var app: String
+    /// Apply the daemon's `--focus-authorization` policy if nobody has decided yet.
+    public var requestAuthorization: Bool?
+    /// Receive `focus-changed` notifications on this connection while authorized.
+    public var subscribe: Bool?
+
+    public init(app: String, requestAuthorization: Bool? = nil, subscribe: Bool? = nil) {
+        self.app = app
+        self.requestAuthorization = requestAuthorization
+        self.subscribe = subscribe
+    }
+}
+
+public struct RequestFocusResult: Codable, Sendable, Hashable {
+    public var authorizationStatus: AuthorizationStatus
+    /// Null unless authorized.
+    public var focusStatus: FocusStatus?
+
+    public init(authorizationStatus: AuthorizationStatus, focusStatus: FocusStatus?) {
+        self.authorizationStatus = authorizationStatus
+        self.focusStatus = focusStatus
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case authorizationStatus, focusStatus
+    }
+
+    /// Writes `focusStatus: null` rather than leaving it out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(authorizationStatus, forKey: .authorizationStatus)
+        if let focusStatus {
+            try container.encode(focusStatus, forKey: .focusStatus)
+        } else {
+            try container.encodeNil(forKey: .focusStatus)
+        }
+    }
+}
+
+/// The params of the `focus-changed` notification sent to subscribed connections.
+public struct FocusChangedParams: Codable, Sendable, Hashable {
+    public static let method = "focus-changed"
+    public var app: String
+    public var focusStatus: FocusStatus
+
+    public init(app: String, focusStatus: FocusStatus) {
+        self.app = app
+        self.focusStatus = focusStatus
+    }
+}

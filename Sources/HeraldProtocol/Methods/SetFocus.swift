@@ -1,0 +1,40 @@
+/// `set-focus` (administrators): turn the host's Focus on with its configuration, or
+/// off with `null`. Each call that turns one on starts a new activation.
+public enum SetFocusMethod: HeraldMethod {
+    public static let name = "set-focus"
+    public static let requiresAdministrator = true
+    public typealias Params = SetFocusParams
+    public typealias Result = SetFocusResult
+}
+
+public struct SetFocusParams: Codable, Sendable, Hashable {
+    /// The Focus to turn on, or null to turn it off.
+    public var focus: FocusConfiguration?
+
+    public init(focus: FocusConfiguration?) {
+        self.focus = focus
+    }
+}
+
+/// The Focus now in effect, its defaults filled in; `focus: null` when none is on.
+public struct SetFocusResult: Codable, Sendable, Hashable {
+    public var focus: FocusConfiguration?
+
+    public init(focus: FocusConfiguration?) {
+        self.focus = focus
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case focus
+    }
+
+    /// Writes `focus: null` rather than leaving it out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if let focus {
+            try container.encode(focus, forKey: .focus)
+        } else {
+            try container.encodeNil(forKey: .focus)
+        }
+    }
+}

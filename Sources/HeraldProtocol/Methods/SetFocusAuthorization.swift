@@ -1,0 +1,33 @@
+/// `set-focus-authorization` (administrators): decide whether a (uid, app) may read the
+/// Focus status — the answer to the prompt of the `prompt` policy.
+public enum SetFocusAuthorizationMethod: HeraldMethod {
+    public static let name = "set-focus-authorization"
+    public static let requiresAdministrator = true
+    public typealias Params = SetFocusAuthorizationParams
+    public typealias Result = SetFocusAuthorizationResult
+}
+
+public struct SetFocusAuthorizationParams: Codable, Sendable, Hashable {
+    public var app: String
+    /// The caller's uid when absent.
+    public var uid: UInt32?
+    public var status: AuthorizationStatus
+
+    public init(app: String, uid: UInt32? = nil, status: AuthorizationStatus) {
+        self.app = app
+        self.uid = uid
+        self.status = status
+    }
+}
+
+public struct SetFocusAuthorizationResult: Codable, Sendable, Hashable {
+    public var app: String
+    public var uid: UInt32
+    public var status: AuthorizationStatus
+
+    public init(app: String, uid: UInt32, status: AuthorizationStatus) {
+        self.app = app
+        self.uid = uid
+        self.status = status
+    }
+}

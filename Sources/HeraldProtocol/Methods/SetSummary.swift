@@ -1,0 +1,35 @@
+import Foundation
+
+/// `set-summary` (administrators): which apps go to the scheduled summary, and when it
+/// is delivered. Replaces the whole schedule; the schedule belongs to the host.
+public enum SetSummaryMethod: HeraldMethod {
+    public static let name = "set-summary"
+    public static let requiresAdministrator = true
+    public typealias Params = SetSummaryParams
+    public typealias Result = SetSummaryResult
+}
+
+public struct SetSummaryParams: Codable, Sendable, Hashable {
+    public var apps: [String]
+    /// Local times, `"HH:MM"` (00:00–23:59), in the daemon's time zone.
+    public var times: [String]
+
+    public init(apps: [String], times: [String]) {
+        self.apps = apps
+        self.times = times
+    }
+}
+
+public struct SetSummaryResult: Codable, Sendable, Hashable {
+    public var apps: [String]
+    /// Sorted, without duplicates.
+    public var times: [String]
+    /// The next summary time; absent when there are no times.
+    public var nextDelivery: Date?
+
+    public init(apps: [String], times: [String], nextDelivery: Date?) {
+        self.apps = apps
+        self.times = times
+        self.nextDelivery = nextDelivery
+    }
+}

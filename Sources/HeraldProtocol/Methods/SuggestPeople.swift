@@ -1,0 +1,57 @@
+import Foundation
+
+/// `suggest-people` (administrators): the people the user reaches most, ranked by the
+/// frequency and recency of OUTGOING donations — incoming ones never create suggestions.
+public enum SuggestPeopleMethod: HeraldMethod {
+    public static let name = "suggest-people"
+    public static let requiresAdministrator = true
+    public typealias Params = SuggestPeopleParams
+    public typealias Result = SuggestPeopleResult
+}
+
+public struct SuggestPeopleParams: Codable, Sendable, Hashable {
+    /// 1–1000; 10 when absent.
+    public var limit: Int?
+    /// Only this uid's donations; every uid's when absent.
+    public var uid: UInt32?
+    /// Only this app's donations; every app's when absent.
+    public var app: String?
+
+    public init(limit: Int? = nil, uid: UInt32? = nil, app: String? = nil) {
+        self.limit = limit
+        self.uid = uid
+        self.app = app
+    }
+}
+
+public struct SuggestPeopleResult: Codable, Sendable, Hashable {
+    /// Best first.
+    public var people: [PersonSuggestion]
+
+    public init(people: [PersonSuggestion]) {
+        self.people = people
+    }
+}
+
+/// One suggested person, with what ranked them.
+public struct PersonSuggestion: Codable, Sendable, Hashable {
+    /// As the latest outgoing donation named them.
+    public var person: Person
+    /// Outgoing donations naming them: messages plus calls.
+    public var count: Int
+    public var messageCount: Int
+    public var callCount: Int
+    /// The date of the latest of those donations.
+    public var lastDate: Date
+    /// Each donation weighs 0.5^(age / 7 days); the sum, rounded to 6 decimals.
+    public var score: Double
+
+    public init(person: Person, count: Int, messageCount: Int, callCount: Int, lastDate: Date, score: Double) {
+        self.person = person
+        self.count = count
+        self.messageCount = messageCount
+        self.callCount = callCount
+        self.lastDate = lastDate
+        self.score = score
+    }
+}

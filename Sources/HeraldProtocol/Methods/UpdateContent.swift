@@ -1,0 +1,41 @@
+/// `update-content`: turn a notification's content into a communication notification
+/// and decide its delivery — what a Notification Service Extension does with
+/// `content.updating(from: intent)`.
+public enum UpdateContentMethod: HeraldMethod {
+    public static let name = "update-content"
+    public typealias Params = UpdateContentParams
+    public typealias Result = UpdateContentResult
+}
+
+public struct UpdateContentParams: Codable, Sendable, Hashable {
+    public var app: String
+    /// The donated interaction this notification is about; without it the notification
+    /// is not a communication and only gets its delivery decision.
+    public var interactionIdentifier: String?
+    /// The content; exactly one of `content` and `payload`.
+    public var content: NotificationContent?
+    /// An APNs-style payload mapped onto the content (see ``APNsPayload``).
+    public var payload: JSONValue?
+
+    public init(
+        app: String,
+        interactionIdentifier: String? = nil,
+        content: NotificationContent? = nil,
+        payload: JSONValue? = nil
+    ) {
+        self.app = app
+        self.interactionIdentifier = interactionIdentifier
+        self.content = content
+        self.payload = payload
+    }
+}
+
+public struct UpdateContentResult: Codable, Sendable, Hashable {
+    public var content: NotificationContent
+    public var delivery: Delivery
+
+    public init(content: NotificationContent, delivery: Delivery) {
+        self.content = content
+        self.delivery = delivery
+    }
+}

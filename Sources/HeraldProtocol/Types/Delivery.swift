@@ -1,0 +1,78 @@
+import Foundation
+
+/// How Herald delivers a notification, and why: the decision `update-content` returns.
+public struct Delivery: Codable, Sendable, Hashable {
+    public var presentation: Presentation
+    /// For `summary`: the next summary time.
+    public var deliverAt: Date?
+    public var sound: Bool
+    public var lightsScreen: Bool
+    public var breaksThroughFocus: Bool
+    public var breaksThroughSummary: Bool
+    public var bypassesRinger: Bool
+    public var announce: Bool
+    /// One reason for each step of the decision that mattered, in the order taken.
+    public var reasons: [DeliveryReason]
+
+    public init(
+        presentation: Presentation,
+        deliverAt: Date? = nil,
+        sound: Bool = false,
+        lightsScreen: Bool = false,
+        breaksThroughFocus: Bool = false,
+        breaksThroughSummary: Bool = false,
+        bypassesRinger: Bool = false,
+        announce: Bool = false,
+        reasons: [DeliveryReason] = []
+    ) {
+        self.presentation = presentation
+        self.deliverAt = deliverAt
+        self.sound = sound
+        self.lightsScreen = lightsScreen
+        self.breaksThroughFocus = breaksThroughFocus
+        self.breaksThroughSummary = breaksThroughSummary
+        self.bypassesRinger = bypassesRinger
+        self.announce = announce
+        self.reasons = reasons
+    }
+}
+
+/// Where a notification goes.
+public enum Presentation: String, JSONEnum, Hashable {
+    /// Shown, with sound and light.
+    case alert
+    /// In the notification list only, without sound or light.
+    case quiet
+    /// Held for the next scheduled summary.
+    case summary
+}
+
+/// One step of a delivery decision: a stable code for programs, a sentence for people.
+public struct DeliveryReason: Codable, Sendable, Hashable {
+    public var code: DeliveryReasonCode
+    public var message: String
+
+    public init(code: DeliveryReasonCode, message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// The stable codes of delivery reasons, in the order the decision can take them.
+public enum DeliveryReasonCode: String, JSONEnum, Hashable {
+    case timeSensitiveNotPermitted
+    case passive
+    case criticalBreaksThroughFocus
+    case timeSensitiveAllowedByFocus
+    case appAllowedByFocus
+    case senderAllowedByFocus
+    case repeatedCall
+    case notifiedAnyway
+    case mentionAllowedByFocus
+    case silencedByFocus
+    case communicationBreaksThroughSummary
+    case timeSensitiveBreaksThroughSummary
+    case criticalBreaksThroughSummary
+    case heldForSummary
+    case delivered
+}

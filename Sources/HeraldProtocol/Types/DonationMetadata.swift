@@ -1,0 +1,22 @@
+/// What a message's donation adds about the user (`INSendMessageIntentDonationMetadata`).
+public struct DonationMetadata: Codable, Sendable, Hashable {
+    /// The number of people besides the user; at least the number of `recipients`.
+    public var recipientCount: Int?
+    public var mentionsCurrentUser: Bool?
+    public var isReplyToCurrentUser: Bool?
+    /// Breaks through a Focus that silenced an earlier message of the conversation; needs
+    /// the app's Focus authorization.
+    public var notifyRecipientAnyway: Bool?
+
+    public init(
+        recipientCount: Int? = nil,
+        mentionsCurrentUser: Bool? = nil,
+        isReplyToCurrentUser: Bool? = nil,
+        notifyRecipientAnyway: Bool? = nil
+    ) {
+        self.recipientCount = recipientCount
+        self.mentionsCurrentUser = mentionsCurrentUser
+        self.isReplyToCurrentUser = isReplyToCurrentUser
+        self.notifyRecipientAnyway = notifyRecipientAnyway
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// An interaction an app donates: an incoming or outgoing message or call, with its
+/// people (`INInteraction`).
+public struct Interaction: Codable, Sendable, Hashable {
+    /// Generated when absent; donating the same identifier again with the same
+    /// interaction is a harmless retry.
+    public var identifier: String?
+    /// Groups interactions so that `delete-interactions` can remove them together.
+    public var groupIdentifier: String?
+    public var direction: InteractionDirection
+    /// When it happened; the donation time when absent. Repeated calls compare this date.
+    public var date: Date?
+    public var intent: Intent
+
+    public init(
+        identifier: String? = nil,
+        groupIdentifier: String? = nil,
+        direction: InteractionDirection,
+        date: Date? = nil,
+        intent: Intent
+    ) {
+        self.identifier = identifier
+        self.groupIdentifier = groupIdentifier
+        self.direction = direction
+        self.date = date
+        self.intent = intent
+    }
+}
+
+/// Whether the user received the interaction or made it (`INInteractionDirection`).
+public enum InteractionDirection: String, JSONEnum, Hashable {
+    case incoming
+    case outgoing
+}

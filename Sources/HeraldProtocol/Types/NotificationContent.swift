@@ -1,0 +1,73 @@
+/// A notification's content (`UNNotificationContent`), as an app provides it to
+/// `update-content` and as Herald returns it.
+///
+/// Herald keeps every member it is given. For a communication it replaces `title` (and,
+/// for a group, `subtitle`), fills `threadIdentifier` and `relevanceScore` when absent,
+/// and adds `communication`.
+public struct NotificationContent: Codable, Sendable, Hashable {
+    public var title: String?
+    public var subtitle: String?
+    public var body: String?
+    public var threadIdentifier: String?
+    public var categoryIdentifier: String?
+    public var targetContentIdentifier: String?
+    /// `active` when absent.
+    public var interruptionLevel: InterruptionLevel?
+    /// 0–1: how the notification ranks in the summary.
+    public var relevanceScore: Double?
+    public var filterCriteria: JSONValue?
+    public var badge: Int?
+    /// A sound's name, or an object such as `{critical, name, volume}`.
+    public var sound: JSONValue?
+    public var attachments: JSONValue?
+    public var userInfo: JSONValue?
+    /// Added by Herald to a communication notification; ignored on input.
+    public var communication: CommunicationInfo?
+
+    public init(
+        title: String? = nil,
+        subtitle: String? = nil,
+        body: String? = nil,
+        threadIdentifier: String? = nil,
+        categoryIdentifier: String? = nil,
+        targetContentIdentifier: String? = nil,
+        interruptionLevel: InterruptionLevel? = nil,
+        relevanceScore: Double? = nil,
+        filterCriteria: JSONValue? = nil,
+        badge: Int? = nil,
+        sound: JSONValue? = nil,
+        attachments: JSONValue? = nil,
+        userInfo: JSONValue? = nil,
+        communication: CommunicationInfo? = nil
+    ) {
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.threadIdentifier = threadIdentifier
+        self.categoryIdentifier = categoryIdentifier
+        self.targetContentIdentifier = targetContentIdentifier
+        self.interruptionLevel = interruptionLevel
+        self.relevanceScore = relevanceScore
+        self.filterCriteria = filterCriteria
+        self.badge = badge
+        self.sound = sound
+        self.attachments = attachments
+        self.userInfo = userInfo
+        self.communication = communication
+    }
+}
+
+/// How much a notification may interrupt (`UNNotificationInterruptionLevel`).
+///
+/// | level | sound | lights the screen | breaks through Focus and summary | bypasses the ringer |
+/// |---|---|---|---|---|
+/// | passive | no | no | no | no |
+/// | active | yes | yes | no | no |
+/// | timeSensitive | yes | yes | yes | no |
+/// | critical | yes | yes | yes | yes |
+public enum InterruptionLevel: String, JSONEnum, Hashable {
+    case passive
+    case active
+    case timeSensitive
+    case critical
+}

@@ -1,0 +1,29 @@
+/// An image: an avatar, a group image, a Focus's allowed person's picture (`INImage`).
+///
+/// Either `{url}` (a `file:` or `https:` URL) or `{data, mimeType}` with base64 `data` of
+/// at most 256 KiB decoded. Herald checks the form; it never reads the URL.
+public struct NotificationImage: Codable, Sendable, Hashable {
+    public var url: String?
+    /// Base64, at most 256 KiB once decoded.
+    public var data: String?
+    /// An `image/…` type, required with `data`.
+    public var mimeType: String?
+
+    public init(url: String) {
+        self.url = url
+    }
+
+    public init(data: String, mimeType: String) {
+        self.data = data
+        self.mimeType = mimeType
+    }
+
+    public init(url: String? = nil, data: String? = nil, mimeType: String? = nil) {
+        self.url = url
+        self.data = data
+        self.mimeType = mimeType
+    }
+
+    /// The largest decoded `data`, in bytes.
+    public static let maximumDataSize = 256 * 1024
+}

@@ -1,0 +1,45 @@
+/// A message sent or received (`INSendMessageIntent`).
+///
+/// An incoming message has a `sender`; an outgoing one has none — the current user sent
+/// it — and has `recipients` or a `donationMetadata.recipientCount`. `recipients` are the
+/// people besides the sender and the user.
+public struct SendMessageIntent: Codable, Sendable, Hashable {
+    public var sender: Person?
+    public var recipients: [Person]?
+    public var content: String?
+    /// The group's name, shown as the notification's subtitle.
+    public var speakableGroupName: String?
+    public var conversationIdentifier: String
+    public var serviceName: String?
+    public var outgoingMessageType: OutgoingMessageType?
+    public var groupImage: NotificationImage?
+    public var donationMetadata: DonationMetadata?
+
+    public init(
+        sender: Person? = nil,
+        recipients: [Person]? = nil,
+        content: String? = nil,
+        speakableGroupName: String? = nil,
+        conversationIdentifier: String,
+        serviceName: String? = nil,
+        outgoingMessageType: OutgoingMessageType? = nil,
+        groupImage: NotificationImage? = nil,
+        donationMetadata: DonationMetadata? = nil
+    ) {
+        self.sender = sender
+        self.recipients = recipients
+        self.content = content
+        self.speakableGroupName = speakableGroupName
+        self.conversationIdentifier = conversationIdentifier
+        self.serviceName = serviceName
+        self.outgoingMessageType = outgoingMessageType
+        self.groupImage = groupImage
+        self.donationMetadata = donationMetadata
+    }
+}
+
+/// The kind of an outgoing message (`INOutgoingMessageType`).
+public enum OutgoingMessageType: String, JSONEnum, Hashable {
+    case text
+    case audio
+}

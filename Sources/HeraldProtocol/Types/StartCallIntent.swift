@@ -1,0 +1,52 @@
+/// A call made or received (`INStartCallIntent`).
+///
+/// The first of `contacts` is the caller of an incoming call; a call with more than one
+/// contact is a group call.
+public struct StartCallIntent: Codable, Sendable, Hashable {
+    public var contacts: [Person]
+    public var callCapability: CallCapability?
+    public var destinationType: CallDestinationType?
+    public var audioRoute: CallAudioRoute?
+    /// The call record to call back (`INCallRecord`), passed through as sent.
+    public var callRecordToCallBack: JSONValue?
+    public var groupImage: NotificationImage?
+
+    public init(
+        contacts: [Person],
+        callCapability: CallCapability? = nil,
+        destinationType: CallDestinationType? = nil,
+        audioRoute: CallAudioRoute? = nil,
+        callRecordToCallBack: JSONValue? = nil,
+        groupImage: NotificationImage? = nil
+    ) {
+        self.contacts = contacts
+        self.callCapability = callCapability
+        self.destinationType = destinationType
+        self.audioRoute = audioRoute
+        self.callRecordToCallBack = callRecordToCallBack
+        self.groupImage = groupImage
+    }
+}
+
+/// Audio or video (`INCallCapability`).
+public enum CallCapability: String, JSONEnum, Hashable {
+    case audioCall
+    case videoCall
+}
+
+/// Where a call goes (`INCallDestinationType`).
+public enum CallDestinationType: String, JSONEnum, Hashable {
+    case unknown
+    case normal
+    case emergency
+    case voicemail
+    case redial
+    case callBack
+}
+
+/// Where a call's audio plays (`INCallAudioRoute`).
+public enum CallAudioRoute: String, JSONEnum, Hashable {
+    case unknown
+    case speakerphone
+    case bluetooth
+}

@@ -1,0 +1,174 @@
+import Foundation
+import HeraldCore
+import HeraldProtocol
+import NIOCore
+
+/// One client connection: frames the incoming byte stream into JSON texts, answers each
+/// in order on one line, and enforces the per-connection limits.
+///
+/// Requests are processed as they are framed, on the connection's event loop, so a
+/// connection's responses leave in request order by construction.
+final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let processor: RequestProcessor
+    private let requestContext: RequestContext
+    private let readTimeout: TimeAmount
+    private var framer: JSONTextFramer
+    private var readTimeoutTask: Scheduled<Void>?
+    /// The newest write, so that closing waits until every response has left.
+    private var lastWrite: EventLoopFuture<Void>?
+    /// Set once the connection will take no more requests: it closes when its writes are done.
+    private var isClosing = false
+    /// Set when the daemon shuts down: finish the text being read (bounded), then close.
+    private var isDraining = false
+
+    init(processor: RequestProcessor, context: RequestContext) {
+        self.processor = processor
+        self.requestContext = context
+        self.readTimeout = .nanoseconds(Int64(processor.limits.readTimeout * 1_000_000_000))
+        self.framer = JSONTextFramer(
+            maxTextBytes: processor.limits.maxRequestBytes,
+            maxDepth: processor.limits.maxDepth
+        )
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !isClosing else { return }
+        let buffer = unwrapInboundIn(data)
+        buffer.withUnsafeReadableBytes { framer.append($0) }
+        drainFramer(context: context)
+        if !isClosing {
+            if isDraining, !framer.hasPartialText {
+                closeAfterWrites(context: context)
+            } else {
+                rescheduleReadTimeout(context: context)
+            }
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.flush()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case ChannelEvent.inputClosed:
+            // The client shut down its write side: answer what is left, then close.
+            if !isClosing, let last = framer.finish() {
+                handle(last, context: context)
+            }
+            closeAfterWrites(context: context)
+        case is DrainConnection:
+            isDraining = true
+            if !framer.hasPartialText {
+                closeAfterWrites(context: context)
+            }
+        default:
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        readTimeoutTask?.cancel()
+        readTimeoutTask = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A reset by the peer or a failed write: nothing is left to answer on this connection.
+        context.close(promise: nil)
+    }
+
+    private func drainFramer(context: ChannelHandlerContext) {
+        while !isClosing, let event = framer.next() {
+            handle(event, context: context)
+        }
+    }
+
+    private func handle(_ event: FramingEvent, context: ChannelHandlerContext) {
+        switch event {
+        case .text(let text):
+            if let response = processor.process(text: text, context: requestContext) {
+                write(response, context: context)
+            }
+        case .garbage(let preview):
+            let reason = "A request must be a JSON object or array; the line beginning \(quoted(preview)) was skipped."
+            write(processor.standaloneError(RPCError(.parseError, reason: reason), context: requestContext), context: context)
+        case .truncated(let preview):
+            let reason = "The input ended inside a JSON text beginning \(quoted(preview))."
+            write(processor.standaloneError(RPCError(.parseError, reason: reason), context: requestContext), context: context)
+        case .tooDeep(let limit):
+            let error = RPCError(
+                .invalidRequest,
+                reason: "The request nests arrays and objects deeper than \(limit) levels.",
+                extraData: ["limit": .number(JSONNumber(limit))]
+            )
+            write(processor.standaloneError(error, context: requestContext), context: context)
+        case .tooLarge(let limit):
+            let error = RPCError(
+                .invalidRequest,
+                reason: "The request is larger than \(limit) bytes; the connection is closed.",
+                extraData: ["limit": .number(JSONNumber(limit))]
+            )
+            write(processor.standaloneError(error, context: requestContext), context: context)
+            closeAfterWrites(context: context)
+        }
+    }
+
+    private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        var buffer = context.channel.allocator.buffer(capacity: bytes.count)
+        buffer.writeBytes(bytes)
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        context.write(wrapOutboundOut(buffer), promise: promise)
+        lastWrite = promise.futureResult
+    }
+
+    /// Stops reading and closes once every response written so far has left.
+    private func closeAfterWrites(context: ChannelHandlerContext) {
+        guard !isClosing else { return }
+        isClosing = true
+        readTimeoutTask?.cancel()
+        readTimeoutTask = nil
+        context.flush()
+        let channel = context.channel
+        if let lastWrite {
+            lastWrite.whenComplete { _ in channel.close(promise: nil) }
+        } else {
+            channel.close(promise: nil)
+        }
+    }
+
+    /// Arms the read timeout while part of a text is buffered, and disarms it otherwise.
+    private func rescheduleReadTimeout(context: ChannelHandlerContext) {
+        readTimeoutTask?.cancel()
+        readTimeoutTask = nil
+        guard framer.hasPartialText else { return }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        readTimeoutTask = context.eventLoop.scheduleTask(in: readTimeout) {
+            let (handler, context) = loopBound.value
+            handler.readTimedOut(context: context)
+        }
+    }
+
+    private func readTimedOut(context: ChannelHandlerContext) {
+        guard !isClosing else { return }
+        let seconds = processor.limits.readTimeout
+        let error = RPCError(
+            .readTimeout,
+            reason: "The connection sent part of a request and then nothing for \(seconds) seconds; it is closed."
+        )
+        write(processor.standaloneError(error, context: requestContext), context: context)
+        closeAfterWrites(context: context)
+    }
+
+    private func quoted(_ preview: String) -> String {
+        let trimmed = preview.trimmingCharacters(in: .whitespacesAndNewlines)
+        return "\"\(trimmed)\""
+    }
+}
+
+/// Asks a connection to finish the request it is reading (if any) and close: the daemon
+/// is shutting down.
+struct DrainConnection: Sendable {}

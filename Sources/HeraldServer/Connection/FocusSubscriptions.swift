@@ -1,0 +1,72 @@
+import Foundation
+import HeraldCore
+import HeraldProtocol
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// The connections that asked `request-focus` to `subscribe`, and the Focus status each
+/// was last told, so that each hears `focus-changed` exactly when its value changes —
+/// Herald's counterpart of INShareFocusStatusIntent.
+final class FocusSubscriptions: Sendable {
+    private struct Subscription: Sendable {
+        var uid: UInt32
+        var app: String
+        var lastSent: FocusStatus?
+    }
+
+    private let registry: ConnectionRegistry
+    private let subscriptions = NIOLockedValueBox<[ConnectionIdentity: [String: Subscription]]>([:])
+
+    init(registry: ConnectionRegistry) {
+        self.registry = registry
+    }
+
+    /// Subscribes a connection to changes of (uid, app)'s Focus status, which is now `current`.
+    func subscribe(_ connection: ConnectionIdentity, uid: UInt32, app: String, current: FocusStatus?) {
+        subscriptions.withLockedValue {
+            $0[connection, default: [:]][app] = Subscription(uid: uid, app: app, lastSent: current)
+        }
+    }
+
+    func remove(_ connection: ConnectionIdentity) {
+        _ = subscriptions.withLockedValue { $0.removeValue(forKey: connection) }
+    }
+
+    var count: Int {
+        subscriptions.withLockedValue { $0.values.reduce(0) { $0 + $1.count } }
+    }
+
+    /// Recomputes every subscriber's status from `state` and notifies those whose status changed.
+    func refresh(from state: HeraldState, now: Date) {
+        let changes: [(ConnectionIdentity, String, FocusStatus?)] = subscriptions.withLockedValue { all in
+            var changes: [(ConnectionIdentity, String, FocusStatus?)] = []
+            for (connection, byApp) in all {
+                for (app, subscription) in byApp {
+                    let status = state.focusStatus(uid: subscription.uid, app: app, now: now)
+                    if status != subscription.lastSent {
+                        all[connection]?[app]?.lastSent = status
+                        changes.append((connection, app, status))
+                    }
+                }
+            }
+            return changes
+        }
+        for (connection, app, status) in changes {
+            guard let channel = registry.channel(connection) else { continue }
+            var line: [UInt8] = []
+            Self.notification(app: app, status: status).write(to: &line)
+            line.append(UInt8(ascii: "\n"))
+            channel.writeAndFlush(ByteBuffer(bytes: line), promise: nil)
+        }
+    }
+
+    /// `{"jsonrpc":"2.0","method":"focus-changed","params":{"app":…,"focusStatus":…}}`.
+    static func notification(app: String, status: FocusStatus?) -> JSONValue {
+        let statusValue: JSONValue = status.map { .object(["isFocused": .bool($0.isFocused)]) } ?? .null
+        return .object([
+            "jsonrpc": "2.0",
+            "method": "focus-changed",
+            "params": .object(["app": .string(app), "focusStatus": statusValue]),
+        ])
+    }
+}

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+
+/// Where a standalone `heraldd` listens, and getting that path ready to bind.
+public enum SocketPath {
+    /// `$RUNTIME_DIRECTORY/herald.sock`, else `$XDG_RUNTIME_DIR/herald/herald.sock`, else
+    /// `/run/herald/herald.sock`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, !runtime.isEmpty {
+            return "\(runtime)/herald.sock"
+        }
+        if let xdg = environment["XDG_RUNTIME_DIR"], !xdg.isEmpty {
+            return "\(xdg)/herald/herald.sock"
+        }
+        return "/run/herald/herald.sock"
+    }
+
+    /// Makes `path` ready to bind: creates its folder, and removes a stale socket file left
+    /// by a daemon that is gone. Refuses when a live daemon answers there, or when the path
+    /// is something other than a socket.
+    public static func prepare(_ path: String) throws(ListeningError) {
+        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+            throw ListeningError("The socket path \(path) is longer than a Unix socket address allows (107 bytes).")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder,
+                    withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o755]
+                )
+            } catch {
+                throw ListeningError("Cannot create the socket's folder \(folder): \(error.localizedDescription)")
+            }
+        }
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }  // Nothing there: free to bind.
+        guard (status.st_mode & S_IFMT) == S_IFSOCK else {
+            throw ListeningError("\(path) exists and is not a socket; Herald will not replace it.")
+        }
+        if answers(path) {
+            throw ListeningError("A daemon already answers on \(path); stop it first or choose another --socket.")
+        }
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw ListeningError("Cannot remove the stale socket \(path): \(String(cString: strerror(errno))).")
+        }
+    }
+
+    /// Applies `--socket-mode` to a bound socket file.
+    public static func applyMode(_ mode: mode_t, to path: String) throws(ListeningError) {
+        guard chmod(path, mode) == 0 else {
+            throw ListeningError("Cannot set mode \(String(mode, radix: 8)) on \(path): \(String(cString: strerror(errno))).")
+        }
+    }
+
+    /// Whether something accepts connections on the socket at `path`.
+    static func answers(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: path.utf8.prefix(raw.count - 1))
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result == 0
+    }
+}
+
+/// The server could not listen where it was asked to.
+public struct ListeningError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) {
+        self.description = description
+    }
+}

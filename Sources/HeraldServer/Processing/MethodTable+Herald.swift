@@ -1,0 +1,121 @@
+import Foundation
+import HeraldCore
+import HeraldProtocol
+
+/// What the method handlers need beyond their params.
+public struct MethodEnvironment: Sendable {
+    public var state: SharedState
+    public var clock: any HeraldClock
+    public var statistics: ServerStatistics
+    /// The OpenRPC document `rpc.discover` returns.
+    public var openRPCDocument: JSONValue
+    /// Members that other parts of the daemon (the journal writer, the snapshot writer) add to `stats`.
+    public var statsContributions: @Sendable () -> JSONObject
+
+    public init(
+        state: SharedState,
+        clock: any HeraldClock,
+        statistics: ServerStatistics,
+        openRPCDocument: JSONValue,
+        statsContributions: @escaping @Sendable () -> JSONObject = { JSONObject() }
+    ) {
+        self.state = state
+        self.clock = clock
+        self.statistics = statistics
+        self.openRPCDocument = openRPCDocument
+        self.statsContributions = statsContributions
+    }
+}
+
+extension MethodTable {
+    /// Every method Herald serves.
+    static func herald(_ environment: MethodEnvironment, subscriptions: FocusSubscriptions) -> MethodTable {
+        var table = MethodTable()
+        let state = environment.state
+        let clock = environment.clock
+
+        table.register(DiscoverMethod.self) { _, _ in
+            MethodOutcome(result: environment.openRPCDocument, audit: AuditRecord())
+        }
+        table.register(StatsMethod.self) { _, _ in
+            MethodOutcome(result: .object(statsObject(environment, subscriptions: subscriptions)), audit: AuditRecord())
+        }
+
+        table.register(DonateMethod.self) { params, context throws(RPCError) in
+            try state.withLock { state throws(RPCError) in try state.donate(params, caller: context.caller, now: clock.now()) }
+        }
+        table.register(UpdateContentMethod.self) { params, context throws(RPCError) in
+            try state.withLock { state throws(RPCError) in try state.updateContent(params, caller: context.caller, now: clock.now()) }
+        }
+        table.register(RequestFocusMethod.self) { params, context throws(RPCError) in
+            let now = clock.now()
+            let (outcome, current) = try state.withLock { state throws(RPCError) in
+                let outcome = try state.requestFocus(params, caller: context.caller, now: now)
+                return (outcome, state.focusStatus(uid: context.caller.uid, app: params.app, now: now))
+            }
+            if params.subscribe == true, let connection = context.connection {
+                subscriptions.subscribe(connection, uid: context.caller.uid, app: params.app, current: current)
+            }
+            return outcome
+        }
+        table.register(DeleteInteractionsMethod.self) { params, context throws(RPCError) in
+            try state.withLock { state throws(RPCError) in try state.deleteInteractions(params, caller: context.caller, now: clock.now()) }
+        }
+        table.register(SuggestPeopleMethod.self) { params, context throws(RPCError) in
+            try state.withLock { state throws(RPCError) in try state.suggestPeople(params, caller: context.caller, now: clock.now()) }
+        }
+        table.register(SetSummaryMethod.self) { params, context throws(RPCError) in
+            try state.withLock { state throws(RPCError) in try state.setSummary(params, caller: context.caller, now: clock.now()) }
+        }
+        table.register(SetCapabilitiesMethod.self) { params, context throws(RPCError) in
+            try state.withLock { state throws(RPCError) in try state.setCapabilities(params, caller: context.caller, now: clock.now()) }
+        }
+        // These two change what subscribers' Focus status is: tell them after the change.
+        table.register(SetFocusMethod.self) { params, context throws(RPCError) in
+            let now = clock.now()
+            let (outcome, snapshot) = try state.withLock { state throws(RPCError) in
+                (try state.setFocus(params, caller: context.caller, now: now), state)
+            }
+            subscriptions.refresh(from: snapshot, now: now)
+            return outcome
+        }
+        table.register(SetFocusAuthorizationMethod.self) { params, context throws(RPCError) in
+            let now = clock.now()
+            let (outcome, snapshot) = try state.withLock { state throws(RPCError) in
+                (try state.setFocusAuthorization(params, caller: context.caller, now: now), state)
+            }
+            subscriptions.refresh(from: snapshot, now: now)
+            return outcome
+        }
+        return table
+    }
+
+    private static func statsObject(_ environment: MethodEnvironment, subscriptions: FocusSubscriptions) -> JSONObject {
+        let counts = environment.statistics.snapshot()
+        var methods = JSONObject()
+        for name in counts.methods.keys.sorted() {
+            let method = counts.methods[name]!
+            methods[name] = .object([
+                "requests": .number(JSONNumber(Int(method.requests))),
+                "errors": .number(JSONNumber(Int(method.errors))),
+            ])
+        }
+        let interactions = environment.state.withLock { $0.interactionCount }
+        var stats: JSONObject = [
+            "startedAt": .string(RFC3339.format(environment.statistics.startedAt)),
+            "uptimeSeconds": .number(JSONNumber((environment.statistics.uptimeSeconds * 1000).rounded() / 1000)),
+            "connections": .object([
+                "open": .number(JSONNumber(counts.openConnections)),
+                "accepted": .number(JSONNumber(Int(counts.acceptedConnections))),
+                "refused": .number(JSONNumber(Int(counts.refusedConnections))),
+            ]),
+            "methods": .object(methods),
+            "interactions": .number(JSONNumber(interactions)),
+            "focusSubscriptions": .number(JSONNumber(subscriptions.count)),
+        ]
+        for member in environment.statsContributions() {
+            stats[member.key] = member.value
+        }
+        return stats
+    }
+}

@@ -1,0 +1,49 @@
+import HeraldCore
+import HeraldProtocol
+
+/// The methods a server answers, by wire name.
+///
+/// Registering a `HeraldMethod` ties its name, its params' decoding, the administrator
+/// check and its result's encoding together, so a handler sees typed params and returns
+/// a typed result; everything a client can get wrong on the way becomes an `RPCError`.
+public struct MethodTable: Sendable {
+    /// One method as the processor calls it: JSON params in, JSON result and audit out.
+    public struct Entry: Sendable {
+        public var requiresAdministrator: Bool
+        public var invoke: @Sendable (JSONValue, RequestContext) throws(RPCError) -> (JSONValue, AuditRecord)
+    }
+
+    private var entries: [String: Entry] = [:]
+
+    public init() {}
+
+    public var methodNames: [String] { entries.keys.sorted() }
+
+    public func entry(named name: String) -> Entry? {
+        entries[name]
+    }
+
+    /// Registers `method`, whose handler gets decoded params and returns a typed outcome.
+    public mutating func register<Method: HeraldMethod>(
+        _ method: Method.Type,
+        _ handler: @escaping @Sendable (Method.Params, RequestContext) throws(RPCError) -> MethodOutcome<Method.Result>
+    ) {
+        let name = Method.name
+        let requiresAdministrator = Method.requiresAdministrator
+        entries[name] = Entry(requiresAdministrator: requiresAdministrator) {
+            (params: JSONValue, context: RequestContext) throws(RPCError) -> (JSONValue, AuditRecord) in
+            if requiresAdministrator, !context.caller.isAdministrator {
+                throw RPCError.permissionDenied(name)
+            }
+            let decoded = try JSONValueDecoder().decode(Method.Params.self, from: params)
+            let outcome = try handler(decoded, context)
+            let encoded: JSONValue
+            do {
+                encoded = try JSONValueEncoder().encode(outcome.result)
+            } catch {
+                throw RPCError(.internalError, reason: "Herald could not encode the result of \(name): \(error).")
+            }
+            return (encoded, outcome.audit)
+        }
+    }
+}

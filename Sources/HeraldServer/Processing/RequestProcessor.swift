@@ -1,0 +1,211 @@
+import HeraldCore
+import HeraldProtocol
+
+/// Turns one framed JSON text into its response, following JSON-RPC 2.0 to the letter.
+///
+/// - A single request gets one response object; a notification (no `id` member) gets none.
+/// - A batch gets an array of the responses to its requests, in order; an empty batch is
+///   one Invalid Request; an all-notification batch gets nothing at all, never `[]`.
+/// - Every result, notifications' included, is counted and handed to the recorder.
+///
+/// The processor does no I/O of its own and runs on the connection's event loop.
+public struct RequestProcessor: Sendable {
+    public let methods: MethodTable
+    public let limits: RequestLimits
+    public let statistics: ServerStatistics
+    public let recorder: any ResultRecorder
+
+    public init(
+        methods: MethodTable,
+        limits: RequestLimits,
+        statistics: ServerStatistics,
+        recorder: any ResultRecorder
+    ) {
+        self.methods = methods
+        self.limits = limits
+        self.statistics = statistics
+        self.recorder = recorder
+    }
+
+    /// The response to `text` as one compact line ending in `\n`, or nil when nothing is due.
+    public func process(text: [UInt8], context: RequestContext) -> [UInt8]? {
+        let start = ContinuousClock.now
+        let value: JSONValue
+        do throws(JSONParseError) {
+            value = try JSONParser.parse(text, maxDepth: limits.maxDepth)
+        } catch {
+            let rpcError =
+                error.isDepthExceeded
+                ? RPCError(
+                    .invalidRequest,
+                    reason: "The request nests arrays and objects deeper than \(limits.maxDepth) levels.",
+                    extraData: ["limit": .number(JSONNumber(limits.maxDepth))]
+                )
+                : RPCError(.parseError, reason: error.reason)
+            return standaloneError(rpcError, context: context, since: start)
+        }
+
+        switch value {
+        case .array(let elements):
+            if elements.isEmpty {
+                return standaloneError(
+                    RPCError(.invalidRequest, reason: "A batch must hold at least one request; this one is empty."),
+                    context: context,
+                    since: start
+                )
+            }
+            if elements.count > limits.maxBatchLength {
+                return standaloneError(
+                    RPCError(
+                        .invalidRequest,
+                        reason: "A batch may hold at most \(limits.maxBatchLength) requests; this one holds \(elements.count).",
+                        extraData: ["limit": .number(JSONNumber(limits.maxBatchLength))]
+                    ),
+                    context: context,
+                    since: start
+                )
+            }
+            var output: [UInt8] = [UInt8(ascii: "[")]
+            output.reserveCapacity(elements.count * 64)
+            var wroteAny = false
+            for element in elements {
+                let elementStart = ContinuousClock.now
+                guard let response = respond(to: element, context: context, since: elementStart) else { continue }
+                if wroteAny { output.append(UInt8(ascii: ",")) }
+                response.write(to: &output)
+                wroteAny = true
+            }
+            guard wroteAny else { return nil }
+            output.append(UInt8(ascii: "]"))
+            output.append(UInt8(ascii: "\n"))
+            return output
+        default:
+            guard let response = respond(to: value, context: context, since: start) else { return nil }
+            var output: [UInt8] = []
+            output.reserveCapacity(256)
+            response.write(to: &output)
+            output.append(UInt8(ascii: "\n"))
+            return output
+        }
+    }
+
+    /// The line answering an error found before any request could be read: a garbage line,
+    /// a truncated text, a text over the size limit, a read timeout. Its `id` is null.
+    public func standaloneError(_ error: RPCError, context: RequestContext) -> [UInt8] {
+        standaloneError(error, context: context, since: .now)
+    }
+
+    private func standaloneError(_ error: RPCError, context: RequestContext, since start: ContinuousClock.Instant)
+        -> [UInt8]
+    {
+        finish(method: nil, id: .null, error: error, audit: AuditRecord(), context: context, since: start)
+        var output: [UInt8] = []
+        ResponseObject.error(id: .null, error: error).write(to: &output)
+        output.append(UInt8(ascii: "\n"))
+        return output
+    }
+
+    /// Handles one request object (alone or from a batch); nil for a notification.
+    private func respond(to element: JSONValue, context: RequestContext, since start: ContinuousClock.Instant)
+        -> ResponseObject?
+    {
+        let envelope: RequestEnvelope
+        switch RequestEnvelope.read(element) {
+        case .success(let read):
+            envelope = read
+        case .failure(let invalid):
+            finish(method: invalid.method, id: invalid.id, error: invalid.error, audit: AuditRecord(), context: context, since: start)
+            return .error(id: invalid.id, error: invalid.error)
+        }
+
+        var audit = AuditRecord()
+        audit.app = envelope.params?.objectValue?["app"]?.stringValue.flatMap(auditableAppName)
+        let outcome: Result<(JSONValue, AuditRecord), RPCError>
+        if let entry = methods.entry(named: envelope.method) {
+            do throws(RPCError) {
+                switch envelope.params {
+                case .array:
+                    throw RPCError(
+                        .invalidParams,
+                        reason: "Herald takes params by name only: send an object, not an array.",
+                        pointer: ""
+                    )
+                case let params?:
+                    outcome = .success(try entry.invoke(params, context))
+                case nil:
+                    outcome = .success(try entry.invoke(.object(JSONObject()), context))
+                }
+            } catch {
+                outcome = .failure(error)
+            }
+        } else {
+            outcome = .failure(
+                RPCError(
+                    .methodNotFound,
+                    reason: "Herald has no method named \"\(envelope.method)\"; rpc.discover lists them all."
+                )
+            )
+        }
+
+        switch outcome {
+        case .success(let (result, resultAudit)):
+            var methodAudit = resultAudit
+            if methodAudit.app == nil { methodAudit.app = audit.app }
+            finish(method: envelope.method, id: envelope.id, error: nil, audit: methodAudit, context: context, since: start)
+            guard let id = envelope.id else { return nil }
+            return .result(id: id, result: result)
+        case .failure(let error):
+            finish(method: envelope.method, id: envelope.id, error: error, audit: audit, context: context, since: start)
+            guard let id = envelope.id else { return nil }
+            return .error(id: id, error: error)
+        }
+    }
+
+    /// Counts and records one result.
+    private func finish(
+        method: String?,
+        id: JSONValue?,
+        error: RPCError?,
+        audit: AuditRecord,
+        context: RequestContext,
+        since start: ContinuousClock.Instant
+    ) {
+        // Only Herald's own method names become keys, so clients cannot grow the table.
+        let countedAs: String
+        if let method {
+            countedAs = methods.entry(named: method) == nil ? ServerStatistics.unknownMethodKey : method
+        } else {
+            countedAs = ServerStatistics.invalidRequestKey
+        }
+        statistics.recordRequest(method: countedAs, failed: error != nil)
+        let elapsed = ContinuousClock.now - start
+        let microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        recorder.record(
+            ResultRecord(
+                method: method,
+                requestID: id?.compactText,
+                outcome: error == nil ? .ok : .error,
+                errorCode: error?.code,
+                caller: context.caller,
+                durationMicroseconds: UInt64(max(0, microseconds)),
+                audit: audit
+            )
+        )
+    }
+}
+
+/// The `app` member of a failed request, when it is a well-formed app name, so that the
+/// journal can say which app an error belongs to without recording arbitrary text.
+private func auditableAppName(_ app: String) -> String? {
+    guard !app.isEmpty, app.utf8.count <= 255 else { return nil }
+    for byte in app.utf8 {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            continue
+        default:
+            return nil
+        }
+    }
+    return app
+}

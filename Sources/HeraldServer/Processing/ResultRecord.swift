@@ -1,0 +1,70 @@
+import HeraldCore
+import HeraldProtocol
+
+/// What Herald records about one RPC result for the audit trail: every response, every
+/// error (parse errors and invalid requests included), and every notification handled.
+///
+/// It never carries the content of a communication: no text, titles, bodies, images or
+/// user info — only identifiers, codes and the delivery decision's reason codes.
+public struct ResultRecord: Sendable, Hashable {
+    public enum Outcome: String, Sendable, Hashable {
+        case ok
+        case error
+    }
+
+    /// The method as the client named it; nil when the request had none that could be read.
+    public var method: String?
+    /// The JSON-RPC id as compact JSON text (`7`, `"a"`, `null`); nil for a notification.
+    public var requestID: String?
+    public var outcome: Outcome
+    public var errorCode: ErrorCode?
+    public var caller: Caller
+    public var durationMicroseconds: UInt64
+    public var audit: AuditRecord
+
+    public init(
+        method: String?,
+        requestID: String?,
+        outcome: Outcome,
+        errorCode: ErrorCode?,
+        caller: Caller,
+        durationMicroseconds: UInt64,
+        audit: AuditRecord
+    ) {
+        self.method = method
+        self.requestID = requestID
+        self.outcome = outcome
+        self.errorCode = errorCode
+        self.caller = caller
+        self.durationMicroseconds = durationMicroseconds
+        self.audit = audit
+    }
+
+    /// One short line a person can read, such as
+    /// `donate ok app=org.example.chat interaction=m-17 incoming sendMessage`.
+    public var summaryLine: String {
+        var line = method ?? "(no method)"
+        switch outcome {
+        case .ok: line += " ok"
+        case .error: line += " error \(errorCode?.rawValue ?? 0)"
+        }
+        if let app = audit.app { line += " app=\(app)" }
+        if let interaction = audit.interactionIdentifier { line += " interaction=\(interaction)" }
+        if let direction = audit.direction { line += " \(direction)" }
+        if let intent = audit.intent { line += " \(intent)" }
+        if let presentation = audit.presentation { line += " \(presentation)" }
+        if !audit.reasons.isEmpty { line += " (\(audit.reasons.joined(separator: ",")))" }
+        return line
+    }
+}
+
+/// Where result records go: in `heraldd`, the journal writer.
+public protocol ResultRecorder: Sendable {
+    func record(_ result: ResultRecord)
+}
+
+/// Records nothing; for tests and `--log-target none`.
+public struct DiscardingResultRecorder: ResultRecorder {
+    public init() {}
+    public func record(_ result: ResultRecord) {}
+}

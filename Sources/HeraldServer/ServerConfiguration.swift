@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// How a server listens and what it allows.
+public struct ServerConfiguration: Sendable {
+    /// Where connections come from.
+    public enum Listening: Sendable, Hashable {
+        /// A listening socket handed over by systemd: serve it, bind nothing.
+        case activated(fileDescriptor: Int32)
+        /// Bind this path, then apply this mode to the socket file.
+        case path(String, mode: mode_t)
+    }
+
+    public var listening: Listening
+    public var limits: RequestLimits
+    public var administratorPolicy: AdministratorPolicy
+    /// Exit after this many seconds with no client connected; 0 never.
+    public var exitIdleAfter: Double
+    /// How long shutdown waits for connections to finish the request they are sending.
+    public var drainTimeout: Double
+    /// Event loop threads; by default one per core.
+    public var threads: Int
+
+    public init(
+        listening: Listening,
+        limits: RequestLimits = RequestLimits(),
+        administratorPolicy: AdministratorPolicy = AdministratorPolicy(),
+        exitIdleAfter: Double = 0,
+        drainTimeout: Double = 5,
+        threads: Int = System.coreCount
+    ) {
+        self.listening = listening
+        self.limits = limits
+        self.administratorPolicy = administratorPolicy
+        self.exitIdleAfter = exitIdleAfter
+        self.drainTimeout = drainTimeout
+        self.threads = threads
+    }
+}
+
+import NIOCore

@@ -1,0 +1,17 @@
+import Foundation
+
+/// Where Herald keeps its snapshots.
+public enum StateFolder {
+    /// `$STATE_DIRECTORY` (systemd's `StateDirectory=`), else `$XDG_STATE_HOME/herald`,
+    /// else `~/.local/state/herald`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !state.isEmpty {
+            return String(state)
+        }
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty {
+            return "\(xdg)/herald"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return "\(home)/.local/state/herald"
+    }
+}

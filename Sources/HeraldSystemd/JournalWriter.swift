@@ -1,0 +1,119 @@
+import CSystemd
+import Glibc
+
+/// Writes journal entries on a thread of its own, off the request path.
+///
+/// ``submit(_:)`` never blocks: it appends to a bounded queue, or drops the entry and counts
+/// it when the queue is full. A dedicated thread (not a Swift concurrency task: journald may
+/// block it, and it must not hold up the cooperative pool) takes every queued entry at once
+/// and writes them to the ``LogTarget``. After entries were dropped, the thread writes one
+/// entry of its own, once the queue has room again: priority warning, "journal queue was
+/// full: N entries dropped", `HERALD_DROPPED=N`, ``JournalMessageID/droppedEntries``.
+///
+/// Call ``shutdown()`` (or ``flush(timeout:)``) before the process exits, or queued entries
+/// are lost; shutdown also happens when the writer is deinitialised.
+public final class JournalWriter: Sendable {
+    private let queue: JournalQueue
+    private let thread: pthread_t
+
+    /// Starts a writer and its thread.
+    ///
+    /// - Parameters:
+    ///   - target: where entries go.
+    ///   - capacity: entries that may wait for the thread before new ones are dropped.
+    ///   - syslogIdentifier: `SYSLOG_IDENTIFIER` for `.journal` entries that lack one.
+    public convenience init(target: LogTarget, capacity: Int = 65536, syslogIdentifier: String = "heraldd") {
+        self.init(backend: .forTarget(target, syslogIdentifier: syslogIdentifier), capacity: capacity)
+    }
+
+    /// Starts a writer that hands batches to `backend`; for tests.
+    package init(backend: JournalBackend, capacity: Int) {
+        let queue = JournalQueue(capacity: capacity)
+        self.queue = queue
+        self.thread = Self.startThread(queue: queue, backend: backend)
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    /// Queues `entry` for writing, or drops it if the queue is full. Never blocks.
+    public func submit(_ entry: JournalEntry) {
+        queue.offer(entry)
+    }
+
+    /// What happened to the entries submitted so far.
+    public var counters: JournalWriterCounters {
+        queue.currentCounters
+    }
+
+    /// Waits until every entry queued so far is written, at most `timeout`.
+    /// - Returns: false if the timeout passed first.
+    @discardableResult
+    public func flush(timeout: Duration = .seconds(5)) -> Bool {
+        queue.waitUntilDrained(timeout: timeout)
+    }
+
+    /// Stops accepting entries, writes the queued ones, and ends the thread. Idempotent.
+    ///
+    /// Waits for the thread, which may take as long as the target takes to accept the
+    /// queued entries; call ``flush(timeout:)`` first to bound that.
+    public func shutdown() {
+        guard queue.close() else { return }
+        if pthread_equal(pthread_self(), thread) == 0 {
+            pthread_join(thread, nil)
+        } else {
+            pthread_detach(thread)
+        }
+    }
+
+    private final class Loop {
+        let queue: JournalQueue
+        let backend: JournalBackend
+
+        init(queue: JournalQueue, backend: JournalBackend) {
+            self.queue = queue
+            self.backend = backend
+        }
+
+        func run() {
+            while var batch = queue.take() {
+                let submitted = batch.entries.count
+                let reportsDrops = batch.droppedToReport > 0
+                if reportsDrops {
+                    batch.entries.append(JournalWriter.droppedEntriesReport(count: batch.droppedToReport))
+                }
+                let failed = backend.write(batch.entries)
+                let failedSubmitted = min(failed, submitted)
+                queue.finish(written: submitted - failedSubmitted, failed: failedSubmitted, reportedDrops: reportsDrops)
+            }
+        }
+    }
+
+    private static func startThread(queue: JournalQueue, backend: JournalBackend) -> pthread_t {
+        let loop = Unmanaged.passRetained(Loop(queue: queue, backend: backend)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread,
+            nil,
+            { context in
+                herald_set_thread_name("herald-journal")
+                Unmanaged<Loop>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            },
+            loop
+        )
+        precondition(result == 0, "cannot start the journal writer thread: errno \(result)")
+        return thread
+    }
+
+    /// The entry the writer writes after `count` entries were dropped.
+    static func droppedEntriesReport(count: UInt64) -> JournalEntry {
+        JournalEntry([
+            JournalField(unchecked: "PRIORITY", value: String(JournalPriority.warning.rawValue)),
+            JournalField(unchecked: "MESSAGE", value: "journal queue was full: \(count) entries dropped"),
+            JournalField(unchecked: "HERALD_DROPPED", value: String(count)),
+            JournalField(unchecked: "MESSAGE_ID", value: JournalMessageID.droppedEntries),
+        ])
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldServer
+import HeraldSystemd
+import Logging
+import ServiceLifecycle
+
+/// `heraldd`: Herald's daemon. Parses its flags, wires the services, runs them.
+@main
+struct Heraldd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "heraldd",
+        abstract: "Herald, a local notification gateway: JSON-RPC 2.0 over a Unix socket.",
+        discussion: """
+            Under systemd socket activation heraldd serves the socket it is handed (the one \
+            named "herald", else the first Unix stream socket) and binds nothing. Otherwise it \
+            binds --socket.
+            """
+    )
+
+    @OptionGroup(title: "Listening") var listening: ListeningOptions
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+    @OptionGroup(title: "Rules") var rules: RuleOptions
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
+
+    func validate() throws {
+        try listening.validate()
+        try rules.validate()
+        try logging.validate()
+    }
+
+    func run() async throws {
+        let daemon = try Daemon(listening: listening, limits: limits, rules: rules, logging: logging)
+        try await daemon.run()
+    }
+}

@@ -1,0 +1,67 @@
+import HeraldCore
+import HeraldProtocol
+import HeraldServer
+import HeraldSystemd
+
+/// Writes every RPC result to the journal as one structured entry, through the bounded
+/// queue of the journal writer so that a slow journald never slows a response.
+///
+/// The fields carry identifiers, codes and reason codes only — never a communication's
+/// content.
+struct JournalResultRecorder: ResultRecorder {
+    let writer: JournalWriter
+
+    func record(_ result: ResultRecord) {
+        writer.submit(Self.entry(for: result))
+    }
+
+    static func entry(for result: ResultRecord) -> JournalEntry {
+        let priority: JournalPriority
+        switch result.outcome {
+        case .ok: priority = .info
+        case .error: priority = (result.errorCode?.isClientError ?? true) ? .warning : .error
+        }
+        var fields: [(String, String)] = [
+            ("MESSAGE_ID", messageID(for: result)),
+            ("HERALD_METHOD", result.method ?? JournalMessageID.unreadableMethod),
+            ("HERALD_REQUEST_ID", result.requestID ?? ""),
+            ("HERALD_OUTCOME", result.outcome.rawValue),
+            ("HERALD_PEER_UID", String(result.caller.uid)),
+            ("HERALD_PEER_PID", String(result.caller.pid)),
+            ("HERALD_DURATION_USEC", String(result.durationMicroseconds)),
+        ]
+        if let code = result.errorCode { fields.append(("HERALD_ERROR_CODE", String(code.rawValue))) }
+        let audit = result.audit
+        if let app = audit.app { fields.append(("HERALD_APP", app)) }
+        if let value = audit.interactionIdentifier { fields.append(("HERALD_INTERACTION_ID", value)) }
+        if let value = audit.conversationIdentifier { fields.append(("HERALD_CONVERSATION_ID", value)) }
+        if let value = audit.direction { fields.append(("HERALD_DIRECTION", value)) }
+        if let value = audit.intent { fields.append(("HERALD_INTENT", value)) }
+        if let value = audit.presentation { fields.append(("HERALD_PRESENTATION", value)) }
+        if !audit.reasons.isEmpty { fields.append(("HERALD_REASONS", audit.reasons.joined(separator: ","))) }
+        var entry = JournalEntry()
+        append("PRIORITY", String(priority.rawValue), to: &entry)
+        append("MESSAGE", result.summaryLine, to: &entry)
+        for (name, value) in fields {
+            append(name, value, to: &entry)
+        }
+        return entry
+    }
+
+    /// Appends a field whose name is one of the fixed names above, so it is always valid.
+    private static func append(_ name: String, _ value: String, to entry: inout JournalEntry) {
+        try? entry.append(name: name, value: value)
+    }
+
+    /// The catalog entry that explains this result: the method's own ok or error entry,
+    /// or, for what never reached a method, the entry for that kind of failure.
+    private static func messageID(for result: ResultRecord) -> String {
+        switch (result.errorCode, result.method) {
+        case (.parseError?, _): return JournalMessageID.parseError
+        case (.internalError?, _): return JournalMessageID.internalError
+        case (_, nil), (.invalidRequest?, _): return JournalMessageID.invalidRequest
+        case (_, let method?) where JournalMessageID.methods[method] == nil: return JournalMessageID.methodNotFound
+        case (_, let method?): return JournalMessageID.forMethod(method, ok: result.outcome == .ok)
+        }
+    }
+}

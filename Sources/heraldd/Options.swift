@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldServer
+import HeraldSystemd
+
+struct ListeningOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The socket to bind when not socket-activated.",
+            discussion: "Default: $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock."
+        )
+    )
+    var socket: String?
+
+    @Option(help: "The socket file's mode, in octal.")
+    var socketMode: String = "0660"
+
+    @Option(help: ArgumentHelp("Exit after this many seconds with no client connected; 0 never.", valueName: "seconds"))
+    var exitIdleAfter: Double = 0
+
+    @Option(help: ArgumentHelp("Members of this group are administrators, as are uid 0 and the daemon's uid.", valueName: "group"))
+    var adminGroup: String?
+
+    var parsedSocketMode: mode_t? {
+        mode_t(socketMode, radix: 8).flatMap { $0 <= 0o777 ? $0 : nil }
+    }
+
+    func validate() throws {
+        guard parsedSocketMode != nil else {
+            throw ValidationError("--socket-mode must be an octal mode such as 0660, not \(socketMode).")
+        }
+        guard exitIdleAfter >= 0 else { throw ValidationError("--exit-idle-after must be 0 or more seconds.") }
+        if let adminGroup, AdministratorPolicy.groupID(named: adminGroup) == nil {
+            throw ValidationError("--admin-group \(adminGroup): no such group.")
+        }
+    }
+}
+
+struct LimitOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The largest request, in bytes; past it Herald answers and closes the connection.", valueName: "bytes"))
+    var maxRequestBytes: Int = 1 << 20
+
+    @Option(help: ArgumentHelp("The deepest nesting of arrays and objects in a request.", valueName: "levels"))
+    var maxDepth: Int = 64
+
+    @Option(help: ArgumentHelp("The most requests in one batch.", valueName: "requests"))
+    var maxBatch: Int = 1000
+
+    @Option(help: ArgumentHelp("The most connections open at once.", valueName: "connections"))
+    var maxConnections: Int = 1024
+
+    @Option(help: ArgumentHelp("Close a connection that sits this long on part of a request.", valueName: "seconds"))
+    var readTimeout: Double = 30
+
+    var requestLimits: RequestLimits {
+        var limits = RequestLimits()
+        limits.maxRequestBytes = max(1, maxRequestBytes)
+        limits.maxDepth = max(1, maxDepth)
+        limits.maxBatchLength = max(1, maxBatch)
+        limits.maxConnections = max(1, maxConnections)
+        limits.readTimeout = max(0.001, readTimeout)
+        return limits
+    }
+}
+
+struct RuleOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("What request-focus's requestAuthorization does while notDetermined: prompt (an administrator decides), allow or deny."))
+    var focusAuthorization: String = "prompt"
+
+    @Option(help: ArgumentHelp("A second incoming call from the same caller within this window breaks through Focus.", valueName: "seconds"))
+    var repeatedCallWindow: Double = 180
+
+    var policy: FocusAuthorizationPolicy? {
+        FocusAuthorizationPolicy(rawValue: focusAuthorization)
+    }
+
+    func validate() throws {
+        guard policy != nil else {
+            throw ValidationError("--focus-authorization must be prompt, allow or deny, not \(focusAuthorization).")
+        }
+        guard repeatedCallWindow >= 0 else { throw ValidationError("--repeated-call-window must be 0 or more seconds.") }
+    }
+}
+
+struct LoggingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Where results and diagnostics go: auto (the journal when its socket exists, else the console), journal, console or none."))
+    var logTarget: String = "auto"
+
+    var target: LogTarget? { LogTarget.resolve(logTarget) }
+
+    func validate() throws {
+        guard target != nil else {
+            throw ValidationError("--log-target must be auto, journal, console or none, not \(logTarget).")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HeraldProtocol
+import Testing
+
+@testable import HeraldCore
+
+@Suite struct StateCodingTests {
+    typealias F = Fixtures
+
+    @Test func aRoundTripKeepsEveryRuleWorking() throws {
+        var state = F.state()
+        _ = try state.setFocusAuthorization(.init(app: F.app, uid: 1000, status: .authorized), caller: F.admin, now: F.now)
+        _ = try state.setSummary(.init(apps: [F.otherApp], times: ["18:00"]), caller: F.admin, now: F.now)
+        try state.focusOn(FocusConfiguration(name: "Work", allowedPeople: [F.cy]))
+        try state.donate(F.call("k1"))
+        try state.donate(F.message("m1", metadata: .init(notifyRecipientAnyway: true)))
+        #expect(try state.update("m1").result.delivery.codes == ["silencedByFocus"])
+
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        var restored = try decoder.decode(HeraldState.self, from: encoder.encode(state))
+        restored.configuration = state.configuration
+
+        #expect(restored.interactionCount == 2)
+        #expect(try restored.update("m1").result.delivery.codes == ["notifiedAnyway", "delivered"])
+        try restored.donate(F.call("k2"), now: F.now + 5)
+        #expect(try restored.update("k2", now: F.now + 5).result.delivery.codes == ["repeatedCall", "delivered"])
+        #expect(restored.focusStatus(uid: 1000, app: F.app, now: F.now) == FocusStatus(isFocused: true))
+        #expect(try restored.donate(F.message("m1", metadata: .init(notifyRecipientAnyway: true))).donatedAt == F.now)
+    }
+
+    @Test func intentsDecodeByTypeAndRejectUnknownTypes() throws {
+        let json = #"{"type":"startCall","contacts":[{"displayName":"Bo"}]}"#
+        let intent = try JSONDecoder().decode(Intent.self, from: Data(json.utf8))
+        #expect(intent == .startCall(StartCallIntent(contacts: [Person(displayName: "Bo")])))
+        let encoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(intent))
+        #expect(encoded.objectValue?["type"] == "startCall")
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Intent.self, from: Data(#"{"type":"sendFax"}"#.utf8))
+        }
+    }
+
+    @Test func focusConfigurationDecodesWithDefaults() throws {
+        let focus = try JSONDecoder().decode(FocusConfiguration.self, from: Data(#"{"name":"Work"}"#.utf8))
+        #expect(focus == FocusConfiguration(name: "Work"))
+    }
+
+    @Test func nullsAreWrittenForAbsentFocusStatus() throws {
+        let data = try JSONEncoder().encode(RequestFocusResult(authorizationStatus: .denied, focusStatus: nil))
+        #expect(String(decoding: data, as: UTF8.self).contains(#""focusStatus":null"#))
+    }
+}
+
+@Suite struct WireDecodingTests {
+    @Test func aDonationDecodesFromJSON() throws {
+        let params: JSONValue = [
+            "app": "org.example.chat",
+            "interaction": [
+                "direction": "incoming",
+                "date": "2027-01-15T08:00:00Z",
+                "intent": [
+                    "type": "sendMessage",
+                    "sender": ["handle": ["value": "ann@example.org", "type": "emailAddress"], "displayName": "Ann"],
+                    "conversationIdentifier": "c1",
+                ],
+            ],
+        ]
+        let decoded = try JSONValueDecoder().decode(DonateParams.self, from: params)
+        #expect(decoded.interaction.date == Fixtures.now)
+        #expect(decoded.interaction.intent.type == .sendMessage)
+    }
+
+    @Test func anUnknownIntentTypeNamesTheAllowedTypes() {
+        let params: JSONValue = ["app": "a", "interaction": ["direction": "incoming", "intent": ["type": "sendFax"]]]
+        let error = rpcError { try JSONValueDecoder().decode(DonateParams.self, from: params) }
+        #expect(error?.code == .invalidParams)
+        #expect(error?.pointer == "/interaction/intent/type")
+        #expect(error?.reason == "`/interaction/intent/type` must be one of sendMessage, startCall; got \"sendFax\".")
+    }
+
+    @Test func resultsEncodeNullsAndDates() throws {
+        let encoded = try JSONValueEncoder().encode(RequestFocusResult(authorizationStatus: .denied, focusStatus: nil))
+        #expect(encoded == ["authorizationStatus": "denied", "focusStatus": nil])
+        let donated = try JSONValueEncoder().encode(DonateResult(identifier: "m1", donatedAt: Fixtures.now))
+        #expect(donated == ["identifier": "m1", "donatedAt": "2027-01-15T08:00:00.000Z"])
+    }
+}

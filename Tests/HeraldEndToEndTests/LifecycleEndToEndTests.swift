@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import HeraldProtocol
+import HeraldTesting
+import Testing
+
+/// Starting, listening and stopping, as systemd and a person at a shell see them.
+@Suite("Lifecycle, end to end")
+struct LifecycleEndToEndTests {
+    @Test("SIGTERM stops accepting, answers what was sent, and exits 0")
+    func sigterm() throws {
+        let herald = try HeraldProcess()
+        let client = try herald.connect()
+        _ = try client.call("stats")
+        #expect(herald.stop(signal: SIGTERM) == 0)
+        #expect(try client.waitForClose())
+    }
+
+    @Test("SIGINT exits 0 too")
+    func sigint() throws {
+        let herald = try HeraldProcess(.standalone)
+        _ = try herald.connect().call("stats")
+        #expect(herald.stop(signal: SIGINT) == 0)
+        #expect(!FileManager.default.fileExists(atPath: herald.socketPath))
+    }
+
+    @Test("--exit-idle-after exits 0 once no client has been connected for that long")
+    func exitIdle() throws {
+        let herald = try HeraldProcess(arguments: ["--exit-idle-after", "1"])
+        do {
+            let client = try herald.connect()
+            _ = try client.call("stats")
+        }
+        #expect(herald.waitForExit(timeout: 10) == 0)
+    }
+
+    @Test("Standalone: binds --socket, applies --socket-mode, and says where it serves")
+    func standaloneMode() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--socket-mode", "0600"])
+        _ = try herald.connect().call("stats")
+        var status = stat()
+        #expect(stat(herald.socketPath, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(herald.stderr.contains("serving on \(herald.socketPath)"))
+    }
+
+    @Test("A second daemon on a live socket refuses to start with a clear message and a non-zero exit")
+    func refusesLiveSocket() throws {
+        let herald = try HeraldProcess(.standalone)
+        _ = try herald.connect().call("stats")
+        let errorsPath = herald.folder.appendingPathComponent("second.stderr").path
+        _ = FileManager.default.createFile(atPath: errorsPath, contents: nil)
+        let second = try ChildProcess(
+            HeraldProcess.binaryPath,
+            ["--socket", herald.socketPath, "--log-target", "console"],
+            standardError: errorsPath
+        )
+        let status = second.waitForExit(timeout: 20)
+        let message = try String(contentsOfFile: errorsPath, encoding: .utf8)
+        #expect(status != nil && status != 0)
+        #expect(message.contains("already answers on \(herald.socketPath)"))
+        _ = try herald.connect().call("stats")
+    }
+
+    @Test("A stale socket file left by a killed daemon is replaced")
+    func replacesStaleSocket() throws {
+        let first = try HeraldProcess(.standalone)
+        _ = try first.connect().call("stats")
+        first.stop(signal: SIGKILL)
+        #expect(FileManager.default.fileExists(atPath: first.socketPath))
+        let second = try ChildProcess(HeraldProcess.binaryPath, ["--socket", first.socketPath, "--log-target", "none"])
+        let client = try UnixSocketClient(path: first.socketPath)
+        #expect(try client.call("stats")[pointer: "/result"] != nil)
+    }
+
+    @Test("rpc.discover serves Protocol/openrpc.json, the same document")
+    func discover() throws {
+        let herald = try HeraldProcess()
+        let served = try #require(try herald.connect().call("rpc.discover")[pointer: "/result"])
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = try String(contentsOf: root.appendingPathComponent("Protocol/openrpc.json"), encoding: .utf8)
+        #expect(served == (try JSONParser.parse(file, maxDepth: 256)))
+        #expect(served[pointer: "/openrpc"]?.stringValue?.hasPrefix("1.") == true)
+    }
+}

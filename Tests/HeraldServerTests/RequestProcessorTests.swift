@@ -1,0 +1,126 @@
+import Foundation
+import HeraldCore
+import HeraldProtocol
+import HeraldTesting
+import NIOConcurrencyHelpers
+import Testing
+
+@testable import HeraldServer
+
+/// Collects every result record, for checking what the journal would get.
+final class CollectingRecorder: ResultRecorder, Sendable {
+    private let box = NIOLockedValueBox<[ResultRecord]>([])
+    var records: [ResultRecord] { box.withLockedValue { $0 } }
+    func record(_ result: ResultRecord) { box.withLockedValue { $0.append(result) } }
+}
+
+@Suite("RequestProcessor: JSON-RPC envelope and dispatch, in process")
+struct RequestProcessorTests {
+    let recorder = CollectingRecorder()
+    let statistics = ServerStatistics()
+    let processor: RequestProcessor
+    let administrator = RequestContext(caller: Caller(uid: 0, gid: 0, pid: 42, isAdministrator: true))
+    let user = RequestContext(caller: Caller(uid: 1000, gid: 1000, pid: 43, isAdministrator: false))
+
+    init() {
+        var limits = RequestLimits()
+        limits.maxBatchLength = 3
+        let environment = MethodEnvironment(
+            state: SharedState(HeraldState(configuration: CoreConfiguration())),
+            clock: ManualClock(),
+            statistics: statistics,
+            openRPCDocument: ["openrpc": "1.3.2"]
+        )
+        let registry = ConnectionRegistry()
+        processor = RequestProcessor(
+            methods: .herald(environment, subscriptions: FocusSubscriptions(registry: registry)),
+            limits: limits,
+            statistics: statistics,
+            recorder: recorder
+        )
+    }
+
+    private func respond(_ text: String, as context: RequestContext? = nil) throws -> JSONValue? {
+        guard let bytes = processor.process(text: Array(text.utf8), context: context ?? administrator) else { return nil }
+        #expect(bytes.last == UInt8(ascii: "\n"))
+        #expect(bytes.dropLast().contains(UInt8(ascii: "\n")) == false)
+        return try JSONParser.parse(Array(bytes.dropLast()))
+    }
+
+    @Test("A request is answered on one line with its id; a notification is not answered but is recorded")
+    func requestAndNotification() throws {
+        let response = try #require(try respond(#"{"jsonrpc":"2.0","method":"rpc.discover","id":7}"#))
+        #expect(response == ["jsonrpc": "2.0", "id": 7, "result": ["openrpc": "1.3.2"]])
+        #expect(try respond(#"{"jsonrpc":"2.0","method":"rpc.discover"}"#) == nil)
+        #expect(recorder.records.map(\.requestID) == ["7", nil])
+        #expect(recorder.records.allSatisfy { $0.outcome == .ok && $0.method == "rpc.discover" })
+    }
+
+    @Test("An unknown method called with positional params gets -32601, a known one -32602")
+    func unknownMethodBeforeParams() throws {
+        let unknown = try #require(try respond(#"{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":1}"#))
+        #expect(unknown[pointer: "/error/code"] == .number(JSONNumber(-32601)))
+        let known = try #require(try respond(#"{"jsonrpc":"2.0","method":"stats","params":[1],"id":2}"#))
+        #expect(known[pointer: "/error/code"] == .number(JSONNumber(-32602)))
+        #expect(known[pointer: "/error/data/pointer"] == "")
+        #expect(try respond(#"{"jsonrpc":"2.0","method":"stats","params":[1]}"#) == nil)
+    }
+
+    @Test("stats counts only Herald's own method names, so clients cannot grow its table")
+    func statsKeysAreBounded() throws {
+        for index in 0..<20 {
+            _ = try respond(#"{"jsonrpc":"2.0","method":"made-up-\#(index)","id":1}"#)
+            _ = try respond(#"{"method":"also-made-up-\#(index)","id":1}"#)
+        }
+        _ = try respond(#"{"jsonrpc":"2.0","method":"stats","id":1}"#)
+        let methods = statistics.snapshot().methods
+        #expect(Set(methods.keys) == [ServerStatistics.unknownMethodKey, "stats"])
+        #expect(methods[ServerStatistics.unknownMethodKey] == ServerStatistics.MethodCounts(requests: 40, errors: 40))
+    }
+
+    @Test("A batch answers its requests in order; one over --max-batch gets a single -32600")
+    func batches() throws {
+        let response = try #require(
+            try respond(#"[{"jsonrpc":"2.0","method":"rpc.discover","id":"a"},{"jsonrpc":"2.0","method":"x"},5]"#)
+        )
+        let elements = try #require(response.arrayValue)
+        #expect(elements.map { $0[pointer: "/id"] } == ["a", .null])
+        #expect(elements[1][pointer: "/error/code"] == .number(JSONNumber(-32600)))
+        #expect(recorder.records.count == 3)
+
+        let tooLong = try #require(try respond("[" + Array(repeating: "{}", count: 4).joined(separator: ",") + "]"))
+        #expect(tooLong[pointer: "/error/code"] == .number(JSONNumber(-32600)))
+        #expect(tooLong[pointer: "/error/data/limit"] == .number(JSONNumber(3)))
+    }
+
+    @Test("Administrator methods answer others with 1006 before looking at their params")
+    func administratorOnly() throws {
+        let denied = try #require(try respond(#"{"jsonrpc":"2.0","method":"set-focus","params":{"focus":7},"id":1}"#, as: user))
+        #expect(denied[pointer: "/error/code"] == .number(JSONNumber(1006)))
+        let record = try #require(recorder.records.last)
+        #expect(record.caller.uid == 1000)
+        #expect(record.errorCode == .permissionDenied)
+    }
+
+    @Test("Invalid params carry data.pointer to the member at fault, and the journal record names the app")
+    func invalidParamsPointer() throws {
+        let response = try #require(
+            try respond(
+                #"{"jsonrpc":"2.0","method":"donate","params":{"app":"org.example.chat","interaction":{"direction":"sideways"}},"id":1}"#,
+                as: user
+            )
+        )
+        #expect(response[pointer: "/error/code"] == .number(JSONNumber(-32602)))
+        #expect(response[pointer: "/error/data/pointer"]?.stringValue?.hasPrefix("/interaction/") == true)
+        #expect(recorder.records.last?.audit.app == "org.example.chat")
+    }
+
+    @Test("A parse error is answered with a null id and recorded without a method")
+    func parseError() throws {
+        let response = try #require(try respond(#"{"jsonrpc":"2.0","method":"stats","id":1,}"#))
+        #expect(response[pointer: "/error/code"] == .number(JSONNumber(-32700)))
+        #expect(response[pointer: "/id"] == .null)
+        #expect(recorder.records.last?.method == nil)
+        #expect(recorder.records.last?.requestID == "null")
+    }
+}

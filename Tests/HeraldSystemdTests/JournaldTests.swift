@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import HeraldSystemd
+
+extension SystemdTests {
+    /// Writes through a real journald and reads the entries back with `journalctl -o json`.
+    /// Needs journald running: `scripts/ensure-journald.sh` starts one in a container.
+    @Suite(
+        "real journald",
+        .enabled(
+            if: LogTarget.journalSocketExists(),
+            "no journald: /run/systemd/journal/socket is missing (run scripts/ensure-journald.sh)"
+        )
+    )
+    struct JournaldTests {
+        @Test func entryRoundTripsThroughJournald() throws {
+            let marker = UUID().uuidString
+            let writer = JournalWriter(target: .journal, capacity: 16, syslogIdentifier: "herald-test")
+            defer { writer.shutdown() }
+            let entry = try JournalEntry(
+                message: "donate ok\nsecond line with \"quotes\" and = signs",
+                priority: .notice,
+                fields: [
+                    "HERALD_TEST_MARKER": marker,
+                    "HERALD_METHOD": "donate",
+                    "MESSAGE_ID": JournalMessageID.forMethod("donate", ok: true),
+                    "HERALD_EMPTY": "",
+                    "HERALD_UNICODE": "Fokus → ✓",
+                ]
+            )
+            writer.submit(entry)
+            #expect(writer.flush(timeout: .seconds(5)))
+            #expect(writer.counters == JournalWriterCounters(written: 1, dropped: 0, failed: 0, dropReports: 0))
+
+            let record = try #require(try Self.readBack(marker: marker).first)
+            for field in entry.fields {
+                #expect(record[field.name] == field.value, "field \(field.name)")
+            }
+            #expect(record["SYSLOG_IDENTIFIER"] == "herald-test", "added by the writer")
+            #expect(record["_TRANSPORT"] == "journal")
+            #expect(record["_PID"] == String(getpid()))
+        }
+
+        @Test func logHandlerRecordsRoundTripThroughJournald() throws {
+            let marker = UUID().uuidString
+            let writer = JournalWriter(target: .journal, capacity: 16)
+            defer { writer.shutdown() }
+            let logger = Logger(label: "herald.test") { label in
+                JournalLogHandler(label: label, writer: writer, metadataProvider: nil)
+            }
+            let line: UInt = #line + 1
+            logger.error("it failed", metadata: ["test-marker": "\(marker)", "method": "stats"])
+            #expect(writer.flush(timeout: .seconds(5)))
+
+            let record = try #require(try Self.readBack(marker: marker).first)
+            #expect(record["MESSAGE"] == "it failed")
+            #expect(record["PRIORITY"] == "3")
+            #expect(record["SYSLOG_IDENTIFIER"] == "heraldd")
+            #expect(record["HERALD_METHOD"] == "stats")
+            #expect(record["HERALD_LOGGER"] == "herald.test")
+            #expect(record["CODE_FILE"]?.hasSuffix("JournaldTests.swift") == true)
+            #expect(record["CODE_LINE"] == String(line))
+            #expect(record["CODE_FUNC"] == "logHandlerRecordsRoundTripThroughJournald()")
+        }
+
+        /// The entries with `HERALD_TEST_MARKER=marker`, as field name → value; retries for
+        /// up to 3 s, since journald stores entries a moment after accepting them.
+        static func readBack(marker: String) throws -> [[String: String]] {
+            let deadline = Date().addingTimeInterval(3)
+            while true {
+                let records = try journalctl(["--no-pager", "-o", "json", "HERALD_TEST_MARKER=\(marker)"])
+                if !records.isEmpty || Date() > deadline {
+                    return records
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+
+        static func journalctl(_ arguments: [String]) throws -> [[String: String]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/journalctl")
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return try data.split(separator: UInt8(ascii: "\n")).map { line in
+                let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] ?? [:]
+                return object.compactMapValues(Self.text)
+            }
+        }
+
+        /// journalctl writes a value as a JSON string, or as an array of bytes when it is
+        /// not printable UTF-8.
+        static func text(_ value: Any) -> String? {
+            if let string = value as? String {
+                return string
+            }
+            if let bytes = value as? [Int] {
+                return String(decoding: bytes.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+
+/// The real `heraldd`, started for a test and stopped by it.
+///
+/// By default it runs as systemd would start it: under `systemd-socket-activate`, which
+/// listens on the socket, hands it over as fd 3 named `herald`, and starts `heraldd` on the
+/// first connection. Each instance has its own temporary folder, so tests never share
+/// a socket and may run in any order, side by side.
+public final class HeraldProcess: @unchecked Sendable {
+    public enum Launch {
+        /// Under `systemd-socket-activate --fdname=herald`.
+        case socketActivated
+        /// `heraldd --socket PATH`, binding the socket itself.
+        case standalone
+    }
+
+    public let folder: URL
+    public let socketPath: String
+    public let process: ChildProcess
+    public let stderrPath: String
+
+    /// The heraldd binary: `$HERALDD`, else the debug build beside the package.
+    public static var binaryPath: String {
+        if let path = ProcessInfo.processInfo.environment["HERALDD"], !path.isEmpty { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/heraldd").path
+    }
+
+    /// Starts heraldd with `arguments` (besides the socket), and waits until its socket exists.
+    public init(_ launch: Launch = .socketActivated, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-test-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        socketPath = folder.appendingPathComponent("herald.sock").path
+        stderrPath = folder.appendingPathComponent("stderr.log").path
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+
+        var env = ProcessInfo.processInfo.environment
+        for key in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID"] {
+            env.removeValue(forKey: key)
+        }
+        for (key, value) in environment { env[key] = value }
+        switch launch {
+        case .socketActivated:
+            process = try ChildProcess(
+                "/usr/bin/systemd-socket-activate",
+                ["--listen=\(socketPath)", "--fdname=herald", Self.binaryPath] + arguments,
+                environment: env,
+                standardError: stderrPath
+            )
+        case .standalone:
+            process = try ChildProcess(
+                Self.binaryPath,
+                ["--socket", socketPath] + arguments,
+                environment: env,
+                standardError: stderrPath
+            )
+        }
+
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: socketPath) {
+            guard process.isRunning else {
+                throw UnixSocketClient.Failure(description: "heraldd exited early: \(stderr)")
+            }
+            guard Date() < deadline else { throw UnixSocketClient.Failure(description: "no socket at \(socketPath)") }
+            usleep(10_000)
+        }
+    }
+
+    deinit {
+        process.signal(SIGKILL)
+        _ = process.waitForExit(timeout: 10)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A new client connection to this daemon.
+    public func connect() throws -> UnixSocketClient {
+        try UnixSocketClient(path: socketPath)
+    }
+
+    /// What heraldd wrote to stderr so far.
+    public var stderr: String {
+        (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+    }
+
+    /// Sends `signal` and waits (at most `timeout` seconds) for the exit status.
+    @discardableResult
+    public func stop(signal: Int32 = SIGTERM, timeout: Double = 20) -> Int32? {
+        process.signal(signal)
+        return waitForExit(timeout: timeout)
+    }
+
+    /// The exit status once heraldd has exited by itself, or nil after `timeout` seconds.
+    public func waitForExit(timeout: Double) -> Int32? {
+        process.waitForExit(timeout: timeout)
+    }
+}

@@ -117,7 +117,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HeraldEndToEndTests",
-            dependencies: ["HeraldProtocol", "HeraldTesting"],
+            dependencies: ["HeraldProtocol", "HeraldSystemd", "HeraldTesting"],
             swiftSettings: strictSettings
         ),
     ]

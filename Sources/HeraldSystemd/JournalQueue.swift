@@ -2,10 +2,10 @@ import Glibc
 
 /// The bounded queue between callers of ``JournalWriter/submit(_:)`` and its writer thread.
 ///
-/// A pthread mutex with two condition variables: callers only ever take the mutex for an
-/// append (they never wait), the writer thread sleeps on `available` while the queue is
-/// empty, and ``waitUntilDrained(timeout:)`` sleeps on `drained`. The writer takes every
-/// queued entry at once, so the lock is held for a swap, never for I/O.
+/// A pthread mutex with three condition variables: the writer thread sleeps on `available`
+/// while the queue is empty, a caller that finds the queue full sleeps on `room` for at
+/// most its bounded wait, and ``waitUntilDrained(timeout:)`` sleeps on `drained`. The
+/// writer takes every queued entry at once, so the lock is held for a swap, never for I/O.
 final class JournalQueue: @unchecked Sendable {
     /// What the writer thread takes in one go.
     struct Batch {
@@ -17,6 +17,7 @@ final class JournalQueue: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let available = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let drained = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let room = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     private let capacity: Int
     // Guarded by `mutex`:
@@ -35,10 +36,13 @@ final class JournalQueue: @unchecked Sendable {
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
         pthread_cond_init(available, &attributes)
         pthread_cond_init(drained, &attributes)
+        pthread_cond_init(room, &attributes)
         pthread_condattr_destroy(&attributes)
     }
 
     deinit {
+        pthread_cond_destroy(room)
+        room.deallocate()
         pthread_cond_destroy(drained)
         pthread_cond_destroy(available)
         pthread_mutex_destroy(mutex)
@@ -53,10 +57,18 @@ final class JournalQueue: @unchecked Sendable {
         return try body()
     }
 
-    /// Queues `entry`, or drops and counts it when the queue is full or closed. Never waits.
+    /// Queues `entry`. When the queue is full, waits at most `maxWait` for the writer to
+    /// make room — so that a burst slows to journald's pace instead of losing entries — and
+    /// then drops and counts it. A closed queue drops at once.
     @discardableResult
-    func offer(_ entry: JournalEntry) -> Bool {
+    func offer(_ entry: JournalEntry, maxWait: Duration = .zero) -> Bool {
         withLock {
+            if !closed, pending.count >= capacity, maxWait > .zero {
+                var deadline = Self.deadline(after: maxWait)
+                while !closed, pending.count >= capacity {
+                    if pthread_cond_timedwait(room, mutex, &deadline) == ETIMEDOUT { break }
+                }
+            }
             guard !closed, pending.count < capacity else {
                 counters.dropped += 1
                 droppedToReport += 1
@@ -82,6 +94,7 @@ final class JournalQueue: @unchecked Sendable {
             swap(&batch.entries, &pending)
             droppedToReport = 0
             writing = true
+            pthread_cond_broadcast(room)
             return batch
         }
     }
@@ -103,12 +116,7 @@ final class JournalQueue: @unchecked Sendable {
 
     /// Waits until nothing is queued or being written; false if `timeout` passed first.
     func waitUntilDrained(timeout: Duration) -> Bool {
-        var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
-        let (seconds, attoseconds) = max(timeout, .zero).components
-        let nanoseconds = Int(deadline.tv_nsec) + Int(attoseconds / 1_000_000_000)
-        deadline.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
-        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        var deadline = Self.deadline(after: timeout)
         return withLock {
             while !pending.isEmpty || writing {
                 if pthread_cond_timedwait(drained, mutex, &deadline) == ETIMEDOUT {
@@ -125,11 +133,23 @@ final class JournalQueue: @unchecked Sendable {
         withLock {
             defer { closed = true }
             pthread_cond_broadcast(available)
+            pthread_cond_broadcast(room)
             return !closed
         }
     }
 
     var currentCounters: JournalWriterCounters {
         withLock { counters }
+    }
+
+    /// The CLOCK_MONOTONIC time `duration` from now, for pthread_cond_timedwait.
+    private static func deadline(after duration: Duration) -> timespec {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let (seconds, attoseconds) = max(duration, .zero).components
+        let nanoseconds = Int(deadline.tv_nsec) + Int(attoseconds / 1_000_000_000)
+        deadline.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        return deadline
     }
 }

@@ -3,8 +3,10 @@ import Glibc
 
 /// Writes journal entries on a thread of its own, off the request path.
 ///
-/// ``submit(_:)`` never blocks: it appends to a bounded queue, or drops the entry and counts
-/// it when the queue is full. A dedicated thread (not a Swift concurrency task: journald may
+/// ``submit(_:)`` appends to a bounded queue. When the queue is full it waits for room at
+/// most `maxSubmitWait` — so that a burst slows to journald's pace rather than losing
+/// entries — and then drops the entry and counts it: it never blocks for long, and never
+/// drops silently. A dedicated thread (not a Swift concurrency task: journald may
 /// block it, and it must not hold up the cooperative pool) takes every queued entry at once
 /// and writes them to the ``LogTarget``. After entries were dropped, the thread writes one
 /// entry of its own, once the queue has room again: priority warning, "journal queue was
@@ -15,6 +17,7 @@ import Glibc
 public final class JournalWriter: Sendable {
     private let queue: JournalQueue
     private let thread: pthread_t
+    private let maxSubmitWait: Duration
 
     /// Starts a writer and its thread.
     ///
@@ -22,14 +25,25 @@ public final class JournalWriter: Sendable {
     ///   - target: where entries go.
     ///   - capacity: entries that may wait for the thread before new ones are dropped.
     ///   - syslogIdentifier: `SYSLOG_IDENTIFIER` for `.journal` entries that lack one.
-    public convenience init(target: LogTarget, capacity: Int = 65536, syslogIdentifier: String = "heraldd") {
-        self.init(backend: .forTarget(target, syslogIdentifier: syslogIdentifier), capacity: capacity)
+    ///   - maxSubmitWait: how long ``submit(_:)`` may wait for room in a full queue.
+    public convenience init(
+        target: LogTarget,
+        capacity: Int = 65536,
+        syslogIdentifier: String = "heraldd",
+        maxSubmitWait: Duration = .milliseconds(200)
+    ) {
+        self.init(
+            backend: .forTarget(target, syslogIdentifier: syslogIdentifier),
+            capacity: capacity,
+            maxSubmitWait: maxSubmitWait
+        )
     }
 
     /// Starts a writer that hands batches to `backend`; for tests.
-    package init(backend: JournalBackend, capacity: Int) {
+    package init(backend: JournalBackend, capacity: Int, maxSubmitWait: Duration = .zero) {
         let queue = JournalQueue(capacity: capacity)
         self.queue = queue
+        self.maxSubmitWait = maxSubmitWait
         self.thread = Self.startThread(queue: queue, backend: backend)
     }
 
@@ -37,9 +51,10 @@ public final class JournalWriter: Sendable {
         shutdown()
     }
 
-    /// Queues `entry` for writing, or drops it if the queue is full. Never blocks.
+    /// Queues `entry` for writing; when the queue is full, waits for room at most
+    /// `maxSubmitWait`, then drops it and counts the drop.
     public func submit(_ entry: JournalEntry) {
-        queue.offer(entry)
+        queue.offer(entry, maxWait: maxSubmitWait)
     }
 
     /// What happened to the entries submitted so far.

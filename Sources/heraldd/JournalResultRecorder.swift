@@ -24,12 +24,12 @@ struct JournalResultRecorder: ResultRecorder {
         var fields: [(String, String)] = [
             ("MESSAGE_ID", messageID(for: result)),
             ("HERALD_METHOD", result.method ?? JournalMessageID.unreadableMethod),
-            ("HERALD_REQUEST_ID", result.requestID ?? ""),
             ("HERALD_OUTCOME", result.outcome.rawValue),
             ("HERALD_PEER_UID", String(result.caller.uid)),
             ("HERALD_PEER_PID", String(result.caller.pid)),
             ("HERALD_DURATION_USEC", String(result.durationMicroseconds)),
         ]
+        if let id = result.requestID { fields.append(("HERALD_REQUEST_ID", id)) }
         if let code = result.errorCode { fields.append(("HERALD_ERROR_CODE", String(code.rawValue))) }
         let audit = result.audit
         if let app = audit.app { fields.append(("HERALD_APP", app)) }

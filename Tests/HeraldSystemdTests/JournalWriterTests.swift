@@ -75,6 +75,39 @@ extension SystemdTests {
             #expect(writer.counters.dropReports == 1)
         }
 
+        @Test func aFullQueueWaitsForRoomWithinTheBoundInsteadOfDropping() {
+            let recorder = RecordingBackend(holdsFirstBatch: true)
+            let writer = JournalWriter(backend: recorder.backend, capacity: 2, maxSubmitWait: .seconds(10))
+            defer { writer.shutdown() }
+
+            writer.submit(Self.entry(0))
+            #expect(recorder.entered.wait(timeout: .now() + 5) == .success)
+            writer.submit(Self.entry(1))
+            writer.submit(Self.entry(2))  // the queue is full now
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) {
+                recorder.release.signal()
+            }
+            writer.submit(Self.entry(3))  // waits until the writer takes 1 and 2
+            #expect(writer.flush(timeout: .seconds(5)))
+            #expect(writer.counters == JournalWriterCounters(written: 4, dropped: 0, failed: 0, dropReports: 0))
+        }
+
+        @Test func aFullQueueDropsOnceTheBoundedWaitIsOver() {
+            let recorder = RecordingBackend(holdsFirstBatch: true)
+            let writer = JournalWriter(backend: recorder.backend, capacity: 1, maxSubmitWait: .milliseconds(50))
+            defer { writer.shutdown() }
+
+            writer.submit(Self.entry(0))
+            #expect(recorder.entered.wait(timeout: .now() + 5) == .success)
+            writer.submit(Self.entry(1))
+            let start = ContinuousClock.now
+            writer.submit(Self.entry(2))  // the backend is stuck: dropped after about 50 ms
+            #expect(ContinuousClock.now - start >= .milliseconds(40))
+            #expect(writer.counters.dropped == 1)
+            recorder.release.signal()
+            #expect(writer.flush(timeout: .seconds(5)))
+        }
+
         @Test func shutdownWritesWhatIsQueuedThenRefuses() {
             let recorder = RecordingBackend(holdsFirstBatch: false)
             let writer = JournalWriter(backend: recorder.backend, capacity: 1000)

@@ -118,8 +118,13 @@ public struct RequestProcessor: Sendable {
             return .error(id: invalid.id, error: invalid.error)
         }
 
+        // What the journal can say about a request that fails before its method could:
+        // which app, and which interaction (identifiers only, never content).
         var audit = AuditRecord()
-        audit.app = envelope.params?.objectValue?["app"]?.stringValue.flatMap(auditableAppName)
+        let params = envelope.params?.objectValue
+        audit.app = params?["app"]?.stringValue.flatMap(auditableAppName)
+        audit.interactionIdentifier = (params?["interactionIdentifier"] ?? params?["interaction"]?.objectValue?["identifier"])?
+            .stringValue.flatMap(auditableIdentifier)
         let outcome: Result<(JSONValue, AuditRecord), RPCError>
         if let entry = methods.entry(named: envelope.method) {
             do throws(RPCError) {
@@ -192,6 +197,14 @@ public struct RequestProcessor: Sendable {
             )
         )
     }
+}
+
+/// An interaction identifier from a failed request, when it is short and printable.
+private func auditableIdentifier(_ identifier: String) -> String? {
+    guard !identifier.isEmpty, identifier.utf8.count <= 255,
+        !identifier.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
+    else { return nil }
+    return identifier
 }
 
 /// The `app` member of a failed request, when it is a well-formed app name, so that the

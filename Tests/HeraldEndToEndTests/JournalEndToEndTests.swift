@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import HeraldProtocol
+import HeraldSystemd
+import HeraldTesting
+import Testing
+
+/// Every RPC result is one structured journal entry, read back from a real journald.
+@Suite("Journal, end to end", .enabled(if: JournalReader.isAvailable, "needs a running systemd-journald"))
+struct JournalEndToEndTests {
+    private let app = "org.example.chat"
+
+    private func startHerald() throws -> (HeraldProcess, UnixSocketClient, JournalReader) {
+        let herald = try HeraldProcess(arguments: ["--log-target", "journal"])
+        let client = try herald.connect()
+        _ = try client.call("rpc.discover", id: "warm-up")  // the daemon starts at the first connection
+        return (herald, client, JournalReader(pid: herald.process.pid))
+    }
+
+    private func incomingMessage(_ identifier: String, body: String = "Lunch?") -> JSONValue {
+        [
+            "app": .string(app),
+            "interaction": [
+                "identifier": .string(identifier),
+                "direction": "incoming",
+                "intent": [
+                    "type": "sendMessage",
+                    "sender": ["handle": ["value": "ann@example.org", "type": "emailAddress"], "displayName": "Ann Lee"],
+                    "recipients": [["displayName": "Bo"]],
+                    "conversationIdentifier": "c-ann",
+                    "content": .string(body),
+                ],
+            ],
+        ]
+    }
+
+    @Test("A successful donate is one entry with every field, at priority 6")
+    func donateEntry() throws {
+        let (herald, client, journal) = try startHerald()
+        _ = try client.call("donate", incomingMessage("m-17"), id: 7)
+        let entries = try journal.waitForEntries(count: 1, matching: ["HERALD_METHOD=donate"])
+        let entry = try #require(entries.first)
+        #expect(entries.count == 1)
+        #expect(entry.field("MESSAGE") == "donate ok app=org.example.chat interaction=m-17 incoming sendMessage")
+        #expect(entry.field("PRIORITY") == "6")
+        #expect(entry.field("SYSLOG_IDENTIFIER") == "heraldd")
+        #expect(entry.field("MESSAGE_ID") == JournalMessageID.forMethod("donate", ok: true))
+        #expect(entry.field("HERALD_REQUEST_ID") == "7")
+        #expect(entry.field("HERALD_OUTCOME") == "ok")
+        #expect(entry.field("HERALD_ERROR_CODE") == nil)
+        #expect(entry.field("HERALD_APP") == app)
+        #expect(entry.field("HERALD_PEER_UID") == String(getuid()))
+        #expect(entry.field("HERALD_PEER_PID") == String(getpid()))
+        #expect(entry.field("HERALD_DURATION_USEC").flatMap(UInt64.init) != nil)
+        #expect(entry.field("HERALD_INTERACTION_ID") == "m-17")
+        #expect(entry.field("HERALD_CONVERSATION_ID") == "c-ann")
+        #expect(entry.field("HERALD_DIRECTION") == "incoming")
+        #expect(entry.field("HERALD_INTENT") == "sendMessage")
+        _ = herald
+    }
+
+    @Test("A silenced update-content records its presentation and reason codes")
+    func deliveryEntry() throws {
+        let (herald, client, journal) = try startHerald()
+        _ = try client.call("donate", incomingMessage("m-1"), id: 1)
+        _ = try client.call("set-focus", ["focus": ["name": "Work", "allowedPeople": [], "allowedApps": []]], id: 2)
+        let response = try client.call(
+            "update-content",
+            ["app": .string(app), "interactionIdentifier": "m-1", "content": ["body": "Lunch?"]],
+            id: "u-1"
+        )
+        #expect(response[pointer: "/result/delivery/presentation"] == "quiet")
+        let entry = try #require(try journal.waitForEntries(count: 1, matching: ["HERALD_METHOD=update-content"]).first)
+        #expect(entry.field("HERALD_REQUEST_ID") == #""u-1""#)
+        #expect(entry.field("HERALD_PRESENTATION") == "quiet")
+        #expect(entry.field("HERALD_REASONS") == "silencedByFocus")
+        #expect(entry.field("HERALD_INTERACTION_ID") == "m-1")
+        #expect(entry.field("MESSAGE_ID") == JournalMessageID.forMethod("update-content", ok: true))
+        _ = herald
+    }
+
+    @Test("Errors: a client's at priority 4 with its code; parse errors and unknown methods have their own ids")
+    func errorEntries() throws {
+        let (herald, client, journal) = try startHerald()
+        _ = try client.call("update-content", ["app": .string(app), "interactionIdentifier": "never", "content": [:]], id: 3)
+        try client.send("this is not json\n")
+        _ = try client.readLine()
+        _ = try client.call("no-such-method", id: 4)
+        let errors = try journal.waitForEntries(count: 3, matching: ["HERALD_OUTCOME=error"])
+        try #require(errors.count == 3)
+        #expect(errors.allSatisfy { $0.field("PRIORITY") == "4" })
+        #expect(errors[0].field("HERALD_ERROR_CODE") == "1001")
+        #expect(errors[0].field("MESSAGE_ID") == JournalMessageID.forMethod("update-content", ok: false))
+        #expect(errors[0].field("HERALD_APP") == app)
+        #expect(errors[1].field("HERALD_ERROR_CODE") == "-32700")
+        #expect(errors[1].field("HERALD_METHOD") == JournalMessageID.unreadableMethod)
+        #expect(errors[1].field("HERALD_REQUEST_ID") == "null")
+        #expect(errors[1].field("MESSAGE_ID") == JournalMessageID.parseError)
+        #expect(errors[2].field("HERALD_ERROR_CODE") == "-32601")
+        #expect(errors[2].field("MESSAGE_ID") == JournalMessageID.methodNotFound)
+        _ = herald
+    }
+
+    @Test("N requests, batch elements and notifications included, make exactly N entries")
+    func exactlyOneEntryPerResult() throws {
+        let (herald, client, journal) = try startHerald()
+        let singles = 40
+        for index in 0..<singles {
+            _ = try client.call("donate", incomingMessage("n-\(index)"), id: .number(JSONNumber(index)))
+        }
+        // A batch of 5 requests and 2 notifications: 7 results, 5 answered.
+        let batch: [JSONValue] = (0..<7).map { index in
+            var request: JSONObject = ["jsonrpc": "2.0", "method": "donate", "params": incomingMessage("b-\(index)")]
+            if index < 5 { request["id"] = .number(JSONNumber(1000 + index)) }
+            return .object(request)
+        }
+        try client.send(JSONValue.array(batch).compactText + "\n")
+        #expect(try client.readJSON()?.arrayValue?.count == 5)
+        let expected = singles + 7
+        let entries = try journal.waitForEntries(count: expected, matching: ["HERALD_METHOD=donate"])
+        usleep(500_000)  // anything extra would have arrived by now
+        #expect(try journal.entries(matching: ["HERALD_METHOD=donate"]).entries.count == expected)
+        #expect(entries.filter { $0.field("HERALD_REQUEST_ID") == nil }.count == 2)
+        _ = herald
+    }
+
+    @Test("A communication's content never reaches the journal")
+    func noContentInJournal() throws {
+        let (herald, client, journal) = try startHerald()
+        let marker = "marker-\(UUID().uuidString)"
+        _ = try client.call("donate", incomingMessage("secret-1", body: "body \(marker)"), id: 1)
+        _ = try client.call(
+            "update-content",
+            [
+                "app": .string(app), "interactionIdentifier": "secret-1",
+                "content": [
+                    "title": .string("title \(marker)"), "subtitle": .string("sub \(marker)"), "body": .string("body \(marker)"),
+                    "userInfo": ["note": .string(marker)],
+                ],
+            ],
+            id: 2
+        )
+        _ = try client.call(
+            "update-content",
+            ["app": .string(app), "payload": ["aps": ["alert": ["title": .string(marker), "body": .string(marker)], "mutable-content": 1]]],
+            id: 3
+        )
+        _ = try journal.waitForEntries(count: 4)
+        let raw = try journal.entries().raw
+        #expect(raw.contains("secret-1"))
+        #expect(!raw.contains(marker))
+        _ = herald
+    }
+}

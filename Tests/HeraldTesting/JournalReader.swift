@@ -1,0 +1,47 @@
+import Foundation
+import HeraldProtocol
+
+/// Reads a daemon's entries back from the real journal with `journalctl -o json`.
+public struct JournalReader {
+    /// Whether a journald listens here (`make test` starts one when it can).
+    public static var isAvailable: Bool {
+        FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/journalctl")
+    }
+
+    public let pid: Int32
+
+    public init(pid: Int32) {
+        self.pid = pid
+    }
+
+    /// Every entry the process wrote so far, oldest first, as the raw `journalctl -o json` text and parsed.
+    public func entries(matching matches: [String] = []) throws -> (raw: String, entries: [JSONObject]) {
+        let raw = try runCapturingOutput(
+            "/usr/bin/journalctl",
+            ["-o", "json", "--no-pager", "--all", "_PID=\(pid)"] + matches,
+            input: ""
+        )
+        let entries = try raw.split(separator: "\n").compactMap { line -> JSONObject? in
+            try JSONParser.parse(String(line), maxDepth: 16).objectValue
+        }
+        return (raw, entries)
+    }
+
+    /// Waits (at most `timeout` seconds) until at least `count` entries match, and returns them.
+    public func waitForEntries(count: Int, matching matches: [String] = [], timeout: Double = 10) throws -> [JSONObject] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let found = try entries(matching: matches).entries
+            if found.count >= count || Date() > deadline { return found }
+            usleep(100_000)
+        }
+    }
+}
+
+extension JSONObject {
+    /// A journal field's value as text.
+    public func field(_ name: String) -> String? {
+        self[name]?.stringValue
+    }
+}

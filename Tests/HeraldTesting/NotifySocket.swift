@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+
+/// A datagram socket that plays systemd's side of `sd_notify`: hand its path to a daemon
+/// as `NOTIFY_SOCKET`, then read what the daemon reports (`READY=1`, `STATUS=…`).
+public final class NotifySocket {
+    public let path: String
+    private let fd: Int32
+
+    public init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw UnixSocketClient.Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: path.utf8.prefix(raw.count - 1))
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else { throw UnixSocketClient.Failure(description: "bind \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+
+    /// Every message received until one contains `line` (as one of its lines), or nil after `timeout` seconds.
+    public func waitFor(_ line: String, timeout: Double = 20) -> [String]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var received: [String] = []
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return nil }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { continue }
+            let message = String(decoding: buffer[..<count], as: UTF8.self)
+            received.append(message)
+            if message.split(separator: "\n").contains(Substring(line)) { return received }
+        }
+    }
+}

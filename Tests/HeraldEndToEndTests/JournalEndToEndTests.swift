@@ -153,4 +153,54 @@ struct JournalEndToEndTests {
         #expect(!raw.contains(marker))
         _ = herald
     }
+
+    @Test("Every method's result, and every kind of error, has its entry with the catalog's MESSAGE_ID")
+    func everyMethodAndErrorPath() throws {
+        let (herald, client, journal) = try startHerald()
+        let calls: [(String, JSONValue)] = [
+            ("stats", [:]),
+            ("donate", incomingMessage("e-1")),
+            ("update-content", ["app": .string(app), "interactionIdentifier": "e-1", "content": ["body": "x"]]),
+            ("request-focus", ["app": .string(app), "requestAuthorization": true]),
+            ("set-focus-authorization", ["app": .string(app), "status": "authorized"]),
+            ("set-capabilities", ["app": .string(app), "critical": true]),
+            ("set-summary", ["apps": [.string(app)], "times": ["08:00", "18:00"]]),
+            ("set-focus", ["focus": .null]),
+            ("suggest-people", [:]),
+            ("delete-interactions", ["app": .string(app), "identifiers": ["e-1"]]),
+        ]
+        for (index, (method, params)) in calls.enumerated() {
+            let response = try client.call(method, params, id: .number(JSONNumber(100 + index)))
+            #expect(response[pointer: "/result"] != nil, "\(method): \(response.compactText)")
+        }
+        // Invalid params, an invalid request, and an error inside a batch.
+        _ = try client.call("donate", ["app": "not a valid app name!"], id: 200)
+        try client.send(#"{"jsonrpc":"1.0","method":"stats","id":201}"# + "\n")
+        _ = try client.readLine()
+        try client.send(#"[{"jsonrpc":"2.0","method":"delete-interactions","params":{"app":"org.example.chat"},"id":202}]"# + "\n")
+        _ = try client.readLine()
+
+        let expected = 1 + calls.count  // the warm-up rpc.discover too
+        let entries = try journal.waitForEntries(count: expected, matching: ["SYSLOG_IDENTIFIER=heraldd", "HERALD_OUTCOME=ok"])
+            + journal.waitForEntries(count: 3, matching: ["SYSLOG_IDENTIFIER=heraldd", "HERALD_OUTCOME=error"])
+        let byID = Dictionary(entries.compactMap { entry in entry.field("HERALD_REQUEST_ID").map { ($0, entry) } }) { first, _ in first }
+        for (index, (method, _)) in calls.enumerated() {
+            let entry = try #require(byID[String(100 + index)], "no entry for \(method)")
+            #expect(entry.field("HERALD_METHOD") == method)
+            #expect(entry.field("MESSAGE_ID") == JournalMessageID.forMethod(method, ok: true))
+            #expect(entry.field("PRIORITY") == "6")
+            #expect(entry.field("MESSAGE")?.hasPrefix("\(method) ok") == true)
+        }
+        let invalidParams = try #require(byID["200"])
+        #expect(invalidParams.field("HERALD_ERROR_CODE") == "-32602")
+        #expect(invalidParams.field("MESSAGE_ID") == JournalMessageID.forMethod("donate", ok: false))
+        #expect(invalidParams.field("HERALD_APP") == nil, "an invalid app name is not written to the journal")
+        let invalidRequest = try #require(byID["201"])
+        #expect(invalidRequest.field("HERALD_ERROR_CODE") == "-32600")
+        #expect(invalidRequest.field("MESSAGE_ID") == JournalMessageID.invalidRequest)
+        let batchElement = try #require(byID["202"])
+        #expect(batchElement.field("HERALD_ERROR_CODE") == "-32602")
+        #expect(batchElement.field("PRIORITY") == "4")
+        _ = herald
+    }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import NIOCore
 
 /// How a server listens and what it allows.
 public struct ServerConfiguration: Sendable {
@@ -40,5 +41,3 @@ public struct ServerConfiguration: Sendable {
         self.threads = threads
     }
 }
-
-import NIOCore

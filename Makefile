@@ -5,6 +5,7 @@ DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 CATALOGDIR ?= /usr/lib/systemd/catalog
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 SWIFT ?= swift
 # Debian packages the build, the tests and `make run` need.
 APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux
@@ -61,17 +62,21 @@ verify-units:
 	@bash scripts/verify-units.sh
 
 install: release
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(CATALOGDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(SYSUSERSDIR)
 	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/heraldd $(DESTDIR)$(BINDIR)/heraldd
 	sed 's|/usr/local/bin|$(BINDIR)|g' Units/herald.service > $(DESTDIR)$(UNITDIR)/herald.service
 	install -m 0644 Units/herald.socket $(DESTDIR)$(UNITDIR)/herald.socket
 	install -m 0644 Units/herald.catalog $(DESTDIR)$(CATALOGDIR)/herald.catalog
+	install -m 0644 Units/herald.sysusers $(DESTDIR)$(SYSUSERSDIR)/herald.conf
 	chmod 0644 $(DESTDIR)$(UNITDIR)/herald.service
-	@if [ -z "$(DESTDIR)" ] && command -v journalctl >/dev/null; then journalctl --update-catalog || true; fi
+	@if [ -z "$(DESTDIR)" ]; then \
+	  systemd-sysusers $(SYSUSERSDIR)/herald.conf || true; \
+	  journalctl --update-catalog || true; \
+	fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/heraldd $(DESTDIR)$(UNITDIR)/herald.service $(DESTDIR)$(UNITDIR)/herald.socket \
-	  $(DESTDIR)$(CATALOGDIR)/herald.catalog
+	  $(DESTDIR)$(CATALOGDIR)/herald.catalog $(DESTDIR)$(SYSUSERSDIR)/herald.conf
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

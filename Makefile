@@ -14,7 +14,7 @@ RUN_DIR := $(CURDIR)/.run
 SOCKET ?= $(RUN_DIR)/herald.sock
 RUN_ARGS ?=
 
-.PHONY: all build release run test deps bench-deps generate install uninstall verify-units clean format lint
+.PHONY: all build release run test deps bench-deps generate install uninstall verify-units clean format lint bench bench-snapshot
 
 all: build
 
@@ -48,7 +48,7 @@ run: release
 	@mkdir -p $(RUN_DIR)
 	@echo "heraldd on $(SOCKET) — try:"
 	@echo "  echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"stats\"}' | socat - UNIX-CONNECT:$(SOCKET)"
-	exec $$($(SWIFT) build -c release --show-bin-path)/heraldd --socket $(SOCKET) $(RUN_ARGS)
+	exec $$($(SWIFT) build -c release --show-bin-path)/heraldd --socket $(SOCKET) --state-dir $(RUN_DIR)/state $(RUN_ARGS)
 
 ## test: unit, in-process and end-to-end tests, with a real journald and the units verified.
 test: deps generate
@@ -57,6 +57,10 @@ test: deps generate
 	@python3 scripts/check-openrpc.py
 	$(SWIFT) build --build-tests
 	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" $(SWIFT) test --skip-build
+
+## bench-snapshot: snapshot, restore, memory and latency figures for N interactions (default 1,000,000).
+bench-snapshot: deps
+	bash scripts/bench-snapshot.sh $(N)
 
 verify-units:
 	@bash scripts/verify-units.sh

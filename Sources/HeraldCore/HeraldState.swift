@@ -19,6 +19,11 @@ public struct HeraldState: Sendable {
     var summary = SummarySchedule()
     var settings = AppSettings()
 
+    /// Interactions evicted by `maxInteractions` since this value was made; not encoded.
+    public private(set) var evictedCount = 0
+    /// Interactions forgotten by `retention` since this value was made; not encoded.
+    public private(set) var expiredCount = 0
+
     public init(configuration: CoreConfiguration = CoreConfiguration()) {
         self.configuration = configuration
     }
@@ -55,6 +60,7 @@ public struct HeraldState: Sendable {
             callHistory.forget(oldest.stored, at: oldest.key)
             pruned += 1
         }
+        expiredCount += pruned
         return pruned
     }
 
@@ -69,6 +75,7 @@ public struct HeraldState: Sendable {
             callHistory.forget(oldest.stored, at: oldest.key)
             evicted += 1
         }
+        evictedCount += evicted
         return evicted
     }
 

@@ -95,9 +95,9 @@ public final class HeraldServer: Service, Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
             let now = environment.clock.now()
-            let expired = environment.state.withLock { state -> HeraldState? in
-                state.expireFocus(now: now) ? state : nil
-            }
+            let expired = environment.state.withLock(reportingChange: { state -> (value: HeraldState?, changed: Bool) in
+                state.expireFocus(now: now) ? (state, true) : (nil, false)
+            })
             if let expired {
                 subscriptions.refresh(from: expired, now: now)
             }

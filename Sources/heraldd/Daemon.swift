@@ -3,22 +3,31 @@ import Foundation
 import HeraldCore
 import HeraldProtocol
 import HeraldServer
+import HeraldStorage
 import HeraldSystemd
 import Logging
 import ServiceLifecycle
 
-/// The daemon's parts wired together: journal writer, state, server, watchdog.
+/// The daemon's parts wired together: journal writer, state and its snapshots, server, watchdog.
 struct Daemon {
     let listening: ListeningOptions
     let limits: LimitOptions
     let rules: RuleOptions
+    let storage: StorageOptions
     let writer: JournalWriter
     let logger: Logger
 
-    init(listening: ListeningOptions, limits: LimitOptions, rules: RuleOptions, logging: LoggingOptions) throws {
+    init(
+        listening: ListeningOptions,
+        limits: LimitOptions,
+        rules: RuleOptions,
+        logging: LoggingOptions,
+        storage: StorageOptions
+    ) throws {
         self.listening = listening
         self.limits = limits
         self.rules = rules
+        self.storage = storage
         let writer = JournalWriter(target: logging.target ?? .console)
         self.writer = writer
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, writer: writer) }
@@ -27,9 +36,29 @@ struct Daemon {
 
     func run() async throws {
         let notifier = ServiceNotifier()
-        let server = try makeServer(notifier: notifier)
+        let (state, snapshots) = try restoreState()
+        let server = try makeServer(notifier: notifier, state: state, snapshots: snapshots)
+        // The snapshot service comes first so that it is shut down last, after the server
+        // has drained: its final snapshot holds every acknowledged request.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup)
+            .init(
+                service: SnapshotService(
+                    writer: snapshots,
+                    source: SnapshotSource(
+                        copy: { state.copyWithChangeCount() },
+                        pruneExpired: { now in
+                            state.withLock(reportingChange: { state in
+                                let pruned = state.pruneExpired(now: now)
+                                return ((), pruned > 0)
+                            })
+                        }
+                    ),
+                    interval: storage.snapshotInterval,
+                    logger: logger
+                ),
+                successTerminationBehavior: .gracefullyShutdownGroup
+            ),
+            .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup),
         ]
         if let interval = ServiceNotifier.watchdogInterval() {
             services.append(
@@ -55,31 +84,90 @@ struct Daemon {
         writer.shutdown()
     }
 
-    private func makeServer(notifier: ServiceNotifier) throws -> HeraldServer {
+    /// Loads the newest good snapshot before anything is served, or refuses to start
+    /// (exit 1) when snapshots exist and none can be loaded.
+    private func restoreState() throws -> (SharedState, SnapshotWriter) {
+        let store = SnapshotStore(folder: storage.folder)
+        let recovery: Recovery
+        do {
+            recovery = try store.recover(discardDamaged: storage.discardDamagedState, logger: logger)
+        } catch {
+            let message = (error as? RecoveryRefusal)?.description ?? "heraldd cannot use its state folder: \(error)"
+            logger.critical("\(message)")
+            writer.flush(timeout: .seconds(2))
+            FileHandle.standardError.write(Data("heraldd: \(message)\n".utf8))
+            throw ExitCode.failure
+        }
+        var state = recovery.state
+        state.configuration = coreConfiguration()
+        let shared = SharedState(state)
+        let snapshots = SnapshotWriter(store: store, generation: recovery.header?.generation ?? 0)
+        if recovery.needsSnapshot {
+            do {
+                _ = try snapshots.write(state, changes: nil)
+            } catch {
+                logger.error("the first snapshot after recovery failed: \(error.reason)")
+            }
+        }
+        snapshots.markWritten(changes: shared.changeCount)
+        return (shared, snapshots)
+    }
+
+    private func coreConfiguration() -> CoreConfiguration {
+        var core = CoreConfiguration()
+        core.focusAuthorizationPolicy = rules.policy ?? .prompt
+        core.repeatedCallWindow = rules.repeatedCallWindow
+        core.maxInteractions = storage.maxInteractions
+        core.retention = storage.retentionSeconds ?? core.retention
+        return core
+    }
+
+    private func makeServer(notifier: ServiceNotifier, state: SharedState, snapshots: SnapshotWriter) throws -> HeraldServer {
         let place: ServerConfiguration.Listening
         if let activated = SocketActivation.chooseHeraldSocket(SocketActivation.listenedSockets()) {
             place = .activated(fileDescriptor: activated.fd)
         } else {
             place = .path(listening.socket ?? SocketPath.defaultPath(), mode: listening.parsedSocketMode ?? 0o660)
         }
-        var core = CoreConfiguration()
-        core.focusAuthorizationPolicy = rules.policy ?? .prompt
-        core.repeatedCallWindow = rules.repeatedCallWindow
         let statistics = ServerStatistics()
         let writer = self.writer
         let environment = MethodEnvironment(
-            state: SharedState(HeraldState(configuration: core)),
+            state: state,
             clock: SystemClock(),
             statistics: statistics,
             openRPCDocument: OpenRPCDocument.value,
             statsContributions: {
                 let counters = writer.counters
+                let (evicted, expired) = state.read { ($0.evictedCount, $0.expiredCount) }
                 return [
                     "journal": .object([
                         "written": .number(JSONNumber(Int(counters.written))),
                         "dropped": .number(JSONNumber(Int(counters.dropped))),
-                    ])
+                    ]),
+                    "snapshot": snapshots.statsMember,
+                    "retention": .object([
+                        "evicted": .number(JSONNumber(evicted)),
+                        "expired": .number(JSONNumber(expired)),
+                    ]),
                 ]
+            },
+            takeSnapshot: { () throws(RPCError) -> SnapshotResult in
+                let (copy, changes) = state.copyWithChangeCount()
+                do throws(SnapshotFileError) {
+                    let outcome = try snapshots.write(copy, changes: changes)
+                    return SnapshotResult(
+                        path: outcome.path,
+                        generation: Int(outcome.generation),
+                        interactions: outcome.interactions,
+                        bytes: outcome.bytes,
+                        durationMs: (outcome.durationMs * 1000).rounded() / 1000
+                    )
+                } catch {
+                    throw RPCError(
+                        .internalError,
+                        reason: "The snapshot could not be written; the previous one is intact: \(error.reason)"
+                    )
+                }
             }
         )
         let configuration = ServerConfiguration(

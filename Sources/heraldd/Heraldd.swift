@@ -23,15 +23,20 @@ struct Heraldd: AsyncParsableCommand {
     @OptionGroup(title: "Limits") var limits: LimitOptions
     @OptionGroup(title: "Rules") var rules: RuleOptions
     @OptionGroup(title: "Logging") var logging: LoggingOptions
+    @OptionGroup(title: "State") var storage: StorageOptions
 
     func validate() throws {
         try listening.validate()
         try rules.validate()
         try logging.validate()
+        try storage.validate()
     }
 
     func run() async throws {
-        let daemon = try Daemon(listening: listening, limits: limits, rules: rules, logging: logging)
+        // Past `ulimit -f`, a write should fail with EFBIG (and the snapshot be retried),
+        // not kill the daemon.
+        signal(SIGXFSZ, SIG_IGN)
+        let daemon = try Daemon(listening: listening, limits: limits, rules: rules, logging: logging, storage: storage)
         try await daemon.run()
     }
 }

@@ -44,6 +44,8 @@ public final class HeraldProcess: @unchecked Sendable {
         for key in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID"] {
             env.removeValue(forKey: key)
         }
+        // Each daemon keeps its snapshots in its own folder unless a test says otherwise.
+        env["STATE_DIRECTORY"] = folder.appendingPathComponent("state").path
         for (key, value) in environment { env[key] = value }
         switch launch {
         case .socketActivated:

@@ -72,7 +72,7 @@ public enum OpenRPCDocument {
     {
       "name": "stats",
       "summary": "Uptime, connections, and requests and errors per method.",
-      "description": "The daemon's counters: when it started, connections open, accepted and refused, requests and errors per method, interactions stored, Focus subscriptions, and the journal writer's written and dropped counts. Takes no params. Administrators only — uid 0, the daemon's own uid, and members of --admin-group; others get error 1006, checked before the params are read.",
+      "description": "The daemon's counters: when it started, connections open, accepted and refused, requests and errors per method, interactions stored, Focus subscriptions, the journal writer's written and dropped counts, the last snapshot's time, generation, duration and size with the failed writes, and the interactions evicted by --max-interactions and forgotten by --retention. Takes no params. Administrators only — uid 0, the daemon's own uid, and members of --admin-group; others get error 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -151,7 +151,57 @@ public enum OpenRPCDocument {
               "journal": {
                 "written": 57,
                 "dropped": 0
+              },
+              "snapshot": {
+                "lastAt": "2026-11-22T00:48:08.102Z",
+                "generation": 42,
+                "durationMs": 3.912,
+                "bytes": 2817,
+                "failures": 0,
+                "path": "/var/lib/herald/state.snapshot"
+              },
+              "retention": {
+                "evicted": 0,
+                "expired": 0
               }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "snapshot",
+      "summary": "Write a snapshot of the whole state now.",
+      "description": "Writes the state — interactions, Focus, authorizations, capabilities, summary, silenced marks — to state.snapshot in the state folder (temporary file, fsync, rename, fsync of the folder; the generation before is kept as state.snapshot.previous), as the periodic snapshots do, and says where and how large. Takes no params. Blocks the caller's connection (and its event loop) for the write. A write that fails (disk full, permission, file size limit) leaves the current snapshot intact, is counted in stats.snapshot.failures, and answers -32603. Administrators only; others get error 1006, checked before the params are read.",
+      "paramStructure": "by-name",
+      "params": [],
+      "result": {
+        "name": "snapshot",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/SnapshotResult"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a snapshot of six interactions",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "path": "/var/lib/herald/state.snapshot",
+              "generation": 42,
+              "interactions": 6,
+              "bytes": 2817,
+              "durationMs": 3.912
             }
           }
         }
@@ -2624,6 +2674,113 @@ public enum OpenRPCDocument {
                 "description": "Entries dropped because the journal queue was full."
               }
             }
+          },
+          "snapshot": {
+            "type": "object",
+            "description": "The snapshot writer: its last snapshot (lastAt, durationMs and bytes are null until this daemon has written one), the generation on disk (the one loaded at start until then; 0 for none), and the writes that failed since start.",
+            "required": [
+              "lastAt",
+              "generation",
+              "durationMs",
+              "bytes",
+              "failures"
+            ],
+            "properties": {
+              "lastAt": {
+                "oneOf": [
+                  {
+                    "$ref": "#/components/schemas/DateTime"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "generation": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "durationMs": {
+                "type": [
+                  "number",
+                  "null"
+                ],
+                "minimum": 0,
+                "description": "From the copy of the state to the folder's fsync."
+              },
+              "bytes": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": 0
+              },
+              "failures": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Snapshot writes that failed; each leaves the previous snapshot intact and is retried at the next interval."
+              },
+              "path": {
+                "type": "string",
+                "description": "The current snapshot file."
+              }
+            }
+          },
+          "retention": {
+            "type": "object",
+            "description": "Interactions removed by the retention limits since start.",
+            "required": [
+              "evicted",
+              "expired"
+            ],
+            "properties": {
+              "evicted": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Oldest donations evicted past --max-interactions."
+              },
+              "expired": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Donations forgotten once older than --retention."
+              }
+            }
+          }
+        }
+      },
+      "SnapshotResult": {
+        "title": "SnapshotResult",
+        "type": "object",
+        "required": [
+          "path",
+          "generation",
+          "interactions",
+          "bytes",
+          "durationMs"
+        ],
+        "properties": {
+          "path": {
+            "type": "string",
+            "description": "The snapshot file, state.snapshot in the state folder."
+          },
+          "generation": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "One more than the snapshot before it; continues across restarts."
+          },
+          "interactions": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "bytes": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The file's size."
+          },
+          "durationMs": {
+            "type": "number",
+            "minimum": 0,
+            "description": "From the copy of the state to the folder's fsync, in milliseconds."
           }
         }
       }

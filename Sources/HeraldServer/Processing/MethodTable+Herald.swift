@@ -11,19 +11,25 @@ public struct MethodEnvironment: Sendable {
     public var openRPCDocument: JSONValue
     /// Members that other parts of the daemon (the journal writer, the snapshot writer) add to `stats`.
     public var statsContributions: @Sendable () -> JSONObject
+    /// Takes a snapshot now, for the `snapshot` method; the daemon's snapshot writer.
+    public var takeSnapshot: @Sendable () throws(RPCError) -> SnapshotResult
 
     public init(
         state: SharedState,
         clock: any HeraldClock,
         statistics: ServerStatistics,
         openRPCDocument: JSONValue,
-        statsContributions: @escaping @Sendable () -> JSONObject = { JSONObject() }
+        statsContributions: @escaping @Sendable () -> JSONObject = { JSONObject() },
+        takeSnapshot: @escaping @Sendable () throws(RPCError) -> SnapshotResult = { () throws(RPCError) in
+            throw RPCError(.internalError, reason: "This server keeps no snapshots.")
+        }
     ) {
         self.state = state
         self.clock = clock
         self.statistics = statistics
         self.openRPCDocument = openRPCDocument
         self.statsContributions = statsContributions
+        self.takeSnapshot = takeSnapshot
     }
 }
 
@@ -39,6 +45,11 @@ extension MethodTable {
         }
         table.register(StatsMethod.self) { _, _ in
             MethodOutcome(result: .object(statsObject(environment, subscriptions: subscriptions)), audit: AuditRecord())
+        }
+
+        // Blocks this connection's event loop for the write; the periodic snapshots do not.
+        table.register(SnapshotMethod.self) { _, _ throws(RPCError) in
+            MethodOutcome(result: try environment.takeSnapshot(), audit: AuditRecord())
         }
 
         table.register(DonateMethod.self) { params, context throws(RPCError) in
@@ -100,7 +111,7 @@ extension MethodTable {
                 "errors": .number(JSONNumber(Int(method.errors))),
             ])
         }
-        let interactions = environment.state.withLock { $0.interactionCount }
+        let interactions = environment.state.read { $0.interactionCount }
         var stats: JSONObject = [
             "startedAt": .string(RFC3339.format(environment.statistics.startedAt)),
             "uptimeSeconds": .number(JSONNumber((environment.statistics.uptimeSeconds * 1000).rounded() / 1000)),

@@ -6,20 +6,30 @@ import NIOConcurrencyHelpers
 ///
 /// Handlers hold the lock only for the rule itself: params are decoded before and
 /// results encoded after, outside it.
+///
+/// Each `withLock` counts as a change, so that the snapshot writer can tell whether
+/// anything happened since its last snapshot; reads that change nothing use `read`.
 public final class SharedState: Sendable {
-    private let box: NIOLockedValueBox<HeraldState>
+    private struct Guarded: Sendable {
+        var state: HeraldState
+        /// Calls that could have changed `state`.
+        var changes: UInt64 = 0
+    }
+
+    private let box: NIOLockedValueBox<Guarded>
 
     public init(_ state: HeraldState) {
-        self.box = NIOLockedValueBox(state)
+        self.box = NIOLockedValueBox(Guarded(state: state))
     }
 
     /// Runs `body` with the state locked; its typed error passes through.
     public func withLock<Value: Sendable, Failure: Error>(
         _ body: (inout HeraldState) throws(Failure) -> Value
     ) throws(Failure) -> Value {
-        let result: Result<Value, Failure> = box.withLockedValue { state in
+        let result: Result<Value, Failure> = box.withLockedValue { guarded in
+            guarded.changes &+= 1
             do throws(Failure) {
-                return .success(try body(&state))
+                return .success(try body(&guarded.state))
             } catch {
                 return .failure(error)
             }
@@ -27,8 +37,34 @@ public final class SharedState: Sendable {
         return try result.get()
     }
 
+    /// Runs `body` with the state locked, counting a change only when `body` says it made one.
+    public func withLock<Value: Sendable>(
+        reportingChange body: (inout HeraldState) -> (value: Value, changed: Bool)
+    ) -> Value {
+        box.withLockedValue { guarded in
+            let (value, changed) = body(&guarded.state)
+            if changed { guarded.changes &+= 1 }
+            return value
+        }
+    }
+
+    /// Reads the state under the lock without counting a change.
+    public func read<Value: Sendable>(_ body: (HeraldState) -> Value) -> Value {
+        box.withLockedValue { body($0.state) }
+    }
+
     /// A copy of the state: cheap, since the state is made of copy-on-write values.
     public func copy() -> HeraldState {
-        box.withLockedValue { $0 }
+        box.withLockedValue { $0.state }
+    }
+
+    /// A copy of the state with the change count it was taken at.
+    public func copyWithChangeCount() -> (state: HeraldState, changes: UInt64) {
+        box.withLockedValue { ($0.state, $0.changes) }
+    }
+
+    /// How many calls could have changed the state so far.
+    public var changeCount: UInt64 {
+        box.withLockedValue { $0.changes }
     }
 }

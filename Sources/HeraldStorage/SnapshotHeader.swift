@@ -1,0 +1,93 @@
+import Foundation
+
+/// The fixed 56 bytes at the start of every snapshot file, little-endian:
+///
+/// | offset | size | field |
+/// |---|---|---|
+/// | 0 | 8 | magic `HERALDSS` |
+/// | 8 | 4 | format version (1) |
+/// | 12 | 4 | payload encoding (0: JSON of `HeraldState`, dates in seconds since 1970) |
+/// | 16 | 8 | generation: 1 for the first snapshot, one more for each after |
+/// | 24 | 8 | creation time, milliseconds since 1970 |
+/// | 32 | 8 | interactions stored |
+/// | 40 | 8 | payload length, bytes |
+/// | 48 | 4 | CRC-32C of the payload |
+/// | 52 | 4 | CRC-32C of bytes 0–51 |
+///
+/// The payload follows, and nothing after it.
+public struct SnapshotHeader: Sendable, Hashable {
+    public static let size = 56
+    public static let magic: [UInt8] = Array("HERALDSS".utf8)
+    /// The newest format this build reads and the one it writes.
+    public static let currentVersion: UInt32 = 1
+
+    public var version: UInt32 = SnapshotHeader.currentVersion
+    public var encoding: UInt32 = 0
+    public var generation: UInt64
+    public var createdAt: Date
+    public var interactions: UInt64
+    public var payloadLength: UInt64
+    public var payloadChecksum: UInt32
+
+    public init(generation: UInt64, createdAt: Date, interactions: UInt64, payloadLength: UInt64, payloadChecksum: UInt32) {
+        self.generation = generation
+        self.createdAt = createdAt
+        self.interactions = interactions
+        self.payloadLength = payloadLength
+        self.payloadChecksum = payloadChecksum
+    }
+
+    /// The 56 bytes, header checksum included.
+    public var bytes: [UInt8] {
+        var out: [UInt8] = Self.magic
+        out.reserveCapacity(Self.size)
+        Self.append(version, to: &out)
+        Self.append(encoding, to: &out)
+        Self.append(generation, to: &out)
+        Self.append(UInt64(bitPattern: Int64((createdAt.timeIntervalSince1970 * 1000).rounded())), to: &out)
+        Self.append(interactions, to: &out)
+        Self.append(payloadLength, to: &out)
+        Self.append(payloadChecksum, to: &out)
+        Self.append(CRC32C.checksum(out), to: &out)
+        return out
+    }
+
+    /// Reads a header, checking magic, version and its own checksum, in that order: a
+    /// newer version is told apart from damage only while the magic holds.
+    public init(parsing bytes: UnsafeRawBufferPointer) throws(SnapshotFileError) {
+        guard bytes.count >= Self.size else {
+            throw SnapshotFileError(.truncated, "The file is \(bytes.count) bytes, shorter than a snapshot header (\(Self.size)).")
+        }
+        guard Array(bytes[0..<8]) == Self.magic else {
+            throw SnapshotFileError(.notASnapshot, "The file does not start with HERALDSS.")
+        }
+        func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
+            T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+        }
+        let version = load(8, UInt32.self)
+        guard version <= Self.currentVersion, version > 0 else {
+            throw SnapshotFileError(
+                .unsupportedVersion,
+                "The snapshot has format version \(version); this heraldd reads up to \(Self.currentVersion)."
+            )
+        }
+        let headerChecksum = load(52, UInt32.self)
+        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<52])) == headerChecksum else {
+            throw SnapshotFileError(.checksumMismatch, "The header's checksum does not hold.")
+        }
+        self.version = version
+        self.encoding = load(12, UInt32.self)
+        self.generation = load(16, UInt64.self)
+        self.createdAt = Date(timeIntervalSince1970: Double(Int64(bitPattern: load(24, UInt64.self))) / 1000)
+        self.interactions = load(32, UInt64.self)
+        self.payloadLength = load(40, UInt64.self)
+        self.payloadChecksum = load(48, UInt32.self)
+        guard encoding == 0 else {
+            throw SnapshotFileError(.unsupportedVersion, "The snapshot's payload encoding \(encoding) is unknown to this heraldd.")
+        }
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+}

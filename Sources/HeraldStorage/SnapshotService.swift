@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import HeraldCore
+import Logging
+import ServiceLifecycle
+
+/// Where the snapshot service gets the state from, without depending on the server.
+public struct SnapshotSource: Sendable {
+    /// A copy of the state (O(1), under its lock) and its change count.
+    public var copy: @Sendable () -> (state: HeraldState, changes: UInt64)
+    /// Applies `--retention` at `now`, under the state's lock.
+    public var pruneExpired: @Sendable (_ now: Date) -> Void
+
+    public init(
+        copy: @escaping @Sendable () -> (state: HeraldState, changes: UInt64),
+        pruneExpired: @escaping @Sendable (_ now: Date) -> Void
+    ) {
+        self.copy = copy
+        self.pruneExpired = pruneExpired
+    }
+}
+
+/// Snapshots every `interval` when something changed, applies retention every second,
+/// and takes a final snapshot once graceful shutdown reaches it.
+///
+/// Put it before the server in the `ServiceGroup`: services shut down in reverse order,
+/// so it gets its turn after the server has drained its connections — and the final
+/// snapshot holds every acknowledged request.
+public struct SnapshotService: Service {
+    public let writer: SnapshotWriter
+    public let source: SnapshotSource
+    /// Seconds between snapshots; 0 turns periodic snapshots off (the final one stays).
+    public let interval: Double
+    public let logger: Logger
+
+    public init(writer: SnapshotWriter, source: SnapshotSource, interval: Double, logger: Logger) {
+        self.writer = writer
+        self.source = source
+        self.interval = interval
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        var lastAttempt = ContinuousClock.now
+        var lastPrune = ContinuousClock.now
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            try? await Task.sleep(for: .milliseconds(100))
+            let now = ContinuousClock.now
+            if now - lastPrune >= .seconds(1) {
+                lastPrune = now
+                source.pruneExpired(Date())
+            }
+            if interval > 0, now - lastAttempt >= .milliseconds(Int64(interval * 1000)) {
+                lastAttempt = now
+                await snapshotIfChanged(reason: "periodic")
+            }
+        }
+        guard !Task.isCancelled else { return }
+        await snapshotIfChanged(reason: "final")
+    }
+
+    /// Writes a snapshot on a thread of its own, at a lower CPU priority than the event
+    /// loops, when the state changed since the last one. A failure is logged and counted;
+    /// the next interval tries again.
+    func snapshotIfChanged(reason: String) async {
+        let started = ContinuousClock.now
+        let (state, changes) = source.copy()
+        guard writer.isStale(changes: changes) else { return }
+        let writer = self.writer
+        let logger = self.logger
+        await Self.onBackgroundThread {
+            do throws(SnapshotFileError) {
+                let outcome = try writer.write(state, changes: changes, startedAt: started)
+                logger.info(
+                    "snapshot written",
+                    metadata: [
+                        "reason": "\(reason)", "generation": "\(outcome.generation)", "interactions": "\(outcome.interactions)",
+                        "bytes": "\(outcome.bytes)", "durationMs": "\(Int(outcome.durationMs))",
+                    ]
+                )
+            } catch {
+                logger.error(
+                    "snapshot failed; the previous one is intact, and the next interval tries again: \(error.reason)",
+                    metadata: ["reason": "\(reason)", "path": "\(writer.store.currentPath)"]
+                )
+            }
+        }
+    }
+
+    /// Runs `body` on a new thread with a nice value of 10, so that encoding a large state
+    /// yields the CPU to the threads serving requests.
+    static func onBackgroundThread(_ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                #if canImport(Glibc)
+                // On Linux a nice value belongs to a thread; 0 is the calling one.
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+                #endif
+                body()
+                continuation.resume()
+            }
+            thread.name = "herald-snapshot"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import HeraldCore
+import Logging
+
+/// What recovery found in the state folder.
+public struct Recovery: Sendable {
+    /// The state to start with: the newest good snapshot's, or empty.
+    public var state: HeraldState
+    /// The header of the snapshot loaded; nil when starting empty.
+    public var header: SnapshotHeader?
+    /// The file loaded, if any.
+    public var path: String?
+    /// Files renamed aside, with the reason.
+    public var setAside: [(path: String, error: SnapshotFileError)]
+    /// True when damaged or unsupported files were set aside and nothing replaced them:
+    /// write a snapshot at once so that the next start finds a good one.
+    public var needsSnapshot: Bool
+}
+
+/// Why heraldd refuses to start: data exists that it cannot load.
+public struct RecoveryRefusal: Error, Sendable, CustomStringConvertible {
+    public var description: String
+}
+
+extension SnapshotStore {
+    /// Finds the state to start with: the newest snapshot whose checksums hold.
+    ///
+    /// `state.snapshot` is tried first, then `state.snapshot.previous`. A damaged one is
+    /// renamed aside (`.damaged-<time>`), reported at error priority, and the next tried.
+    /// When no good snapshot is left but files were there — or one is of a newer format
+    /// than this build reads — it refuses (leaving every file where it is) unless
+    /// `discardDamaged`, which sets them aside and starts empty.
+    public func recover(discardDamaged: Bool, now: Date = Date(), logger: Logger) throws -> Recovery {
+        try prepareFolder()
+        for stale in [temporaryPath, previousTemporaryPath] where access(stale, F_OK) == 0 {
+            logger.notice("removing an unfinished snapshot write", metadata: ["path": "\(stale)"])
+            unlink(stale)
+        }
+
+        var problems: [(path: String, error: SnapshotFileError)] = []
+        for path in [currentPath, previousPath] where access(path, F_OK) == 0 {
+            let loaded: (SnapshotHeader, HeraldState)
+            do throws(SnapshotFileError) {
+                loaded = try Self.load(path)
+            } catch {
+                guard error.isDamage || error.code == .unsupportedVersion else {
+                    throw RecoveryRefusal(description: "heraldd cannot read \(path): \(error.reason)")
+                }
+                problems.append((path, error))
+                continue
+            }
+            let (header, state) = loaded
+            // A newer file than this one is of a format this build does not know: loading
+            // the older one would quietly lose what the newer build wrote.
+            if problems.contains(where: { !$0.error.isDamage }) && !discardDamaged {
+                throw RecoveryRefusal(description: refusal(problems))
+            }
+            let aside = try setAside(problems, now: now, logger: logger)
+            logger.info(
+                "state restored",
+                metadata: ["path": "\(path)", "generation": "\(header.generation)", "interactions": "\(header.interactions)"]
+            )
+            return Recovery(state: state, header: header, path: path, setAside: aside, needsSnapshot: !aside.isEmpty)
+        }
+        if problems.isEmpty {
+            return Recovery(state: HeraldState(), header: nil, path: nil, setAside: [], needsSnapshot: false)
+        }
+        guard discardDamaged else {
+            throw RecoveryRefusal(description: refusal(problems))
+        }
+        let aside = try setAside(problems, now: now, logger: logger)
+        logger.error("no good snapshot is left: starting empty, as --discard-damaged-state asks")
+        return Recovery(state: HeraldState(), header: nil, path: nil, setAside: aside, needsSnapshot: true)
+    }
+
+    /// Reads, verifies and decodes one snapshot file.
+    static func load(_ path: String) throws(SnapshotFileError) -> (SnapshotHeader, HeraldState) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw SnapshotFileError(.io, "Cannot read \(path): \(error.localizedDescription)")
+        }
+        return try SnapshotFile.decode(data)
+    }
+
+    private func refusal(_ problems: [(path: String, error: SnapshotFileError)]) -> String {
+        let each = problems.map { "\($0.path): \($0.error.reason)" }.joined(separator: "; ")
+        return
+            "heraldd refuses to start: the state folder holds snapshots it cannot load (\(each)). "
+            + "Restore a good snapshot as \(currentPath), or start with --discard-damaged-state to set them aside and start empty."
+    }
+
+    /// Renames each problem file to `<name>.damaged-<time>` or `<name>.unsupported-<time>`.
+    private func setAside(
+        _ problems: [(path: String, error: SnapshotFileError)],
+        now: Date,
+        logger: Logger
+    ) throws -> [(path: String, error: SnapshotFileError)] {
+        var moved: [(path: String, error: SnapshotFileError)] = []
+        let stamp = Self.stamp(now)
+        for problem in problems {
+            let kind = problem.error.isDamage ? "damaged" : "unsupported"
+            var target = "\(problem.path).\(kind)-\(stamp)"
+            var suffix = 1
+            while access(target, F_OK) == 0 {
+                target = "\(problem.path).\(kind)-\(stamp)-\(suffix)"
+                suffix += 1
+            }
+            guard rename(problem.path, target) == 0 else {
+                throw RecoveryRefusal(description: "heraldd cannot set aside \(problem.path): \(Self.ioError("rename").reason)")
+            }
+            logger.error(
+                "snapshot set aside: \(problem.error.reason)",
+                metadata: ["path": "\(problem.path)", "setAsideAs": "\(target)", "problem": "\(problem.error.code)"]
+            )
+            moved.append((target, problem.error))
+        }
+        return moved
+    }
+
+    /// `20250101T120000Z`: sorts by time, and has no colon.
+    static func stamp(_ date: Date) -> String {
+        var time = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+    }
+}

@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+
+/// The state folder's snapshot files, and the one way to replace them: atomically.
+///
+/// - `state.snapshot`: the newest snapshot.
+/// - `state.snapshot.previous`: the generation before it.
+/// - `state.snapshot.tmp`: a snapshot being written; never read, removed at start.
+/// - `state.snapshot[.previous].damaged-<time>` / `.unsupported-<time>`: files set aside
+///   by recovery, kept for a person to look at; never deleted by Herald.
+///
+/// The folder is made 0700 and every file 0600.
+public struct SnapshotStore: Sendable {
+    public let folder: String
+
+    public init(folder: String) {
+        self.folder = folder
+    }
+
+    public var currentPath: String { folder + "/state.snapshot" }
+    public var previousPath: String { folder + "/state.snapshot.previous" }
+    var temporaryPath: String { folder + "/state.snapshot.tmp" }
+    var previousTemporaryPath: String { folder + "/state.snapshot.previous.tmp" }
+
+    /// Creates the folder (and its parents) if missing, and makes it 0700.
+    public func prepareFolder() throws(SnapshotFileError) {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+        } catch {
+            throw SnapshotFileError(.io, "Cannot create the state folder \(folder): \(error.localizedDescription)")
+        }
+        guard chmod(folder, 0o700) == 0 else {
+            throw Self.ioError("Cannot make the state folder \(folder) 0700")
+        }
+    }
+
+    /// Writes `file` as the new `state.snapshot`, keeping the old one as `.previous`.
+    ///
+    /// Temporary file, fsync, hard link of the current one to `.previous`, rename of the
+    /// new one over the current one, fsync of the folder. At every instant
+    /// `state.snapshot` is a complete snapshot, old or new; a failure at any step
+    /// removes the temporary file and leaves the current snapshot as it was.
+    public func write(_ file: SnapshotFile) throws(SnapshotFileError) {
+        unlink(temporaryPath)
+        do throws(SnapshotFileError) {
+            try writeTemporary(file)
+            if access(currentPath, F_OK) == 0 {
+                unlink(previousTemporaryPath)
+                guard link(currentPath, previousTemporaryPath) == 0 else {
+                    throw Self.ioError("Cannot link \(currentPath) to keep it as the previous generation")
+                }
+                guard rename(previousTemporaryPath, previousPath) == 0 else {
+                    throw Self.ioError("Cannot rename \(previousTemporaryPath) to \(previousPath)")
+                }
+            }
+            guard rename(temporaryPath, currentPath) == 0 else {
+                throw Self.ioError("Cannot rename \(temporaryPath) to \(currentPath)")
+            }
+        } catch {
+            unlink(temporaryPath)
+            unlink(previousTemporaryPath)
+            throw error
+        }
+        try syncFolder()
+    }
+
+    private func writeTemporary(_ file: SnapshotFile) throws(SnapshotFileError) {
+        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.ioError("Cannot create \(temporaryPath)") }
+        defer { close(fd) }
+        try Self.writeAll(fd, file.header.bytes, path: temporaryPath)
+        let path = temporaryPath
+        try file.payload.withUnsafeBytes { bytes in
+            Result { () throws(SnapshotFileError) in try Self.writeAll(fd, bytes, path: path) }
+        }.get()
+        guard fsync(fd) == 0 else { throw Self.ioError("Cannot fsync \(temporaryPath)") }
+    }
+
+    private func syncFolder() throws(SnapshotFileError) {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.ioError("Cannot open the state folder \(folder) to fsync it") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw Self.ioError("Cannot fsync the state folder \(folder)") }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(SnapshotFileError) {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(SnapshotFileError) in try writeAll(fd, raw, path: path) }
+        }.get()
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SnapshotFileError) {
+        var offset = 0
+        while offset < bytes.count {
+            let chunk = min(bytes.count - offset, 1 << 24)
+            let written = Glibc.write(fd, bytes.baseAddress! + offset, chunk)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ioError("Cannot write \(path)")
+            }
+            offset += written
+        }
+    }
+
+    static func ioError(_ what: String) -> SnapshotFileError {
+        let code = errno
+        return SnapshotFileError(.io, "\(what): \(String(cString: strerror(code))) (errno \(code)).")
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import HeraldCore
+import HeraldProtocol
+import Synchronization
+
+/// What one snapshot wrote.
+public struct SnapshotOutcome: Sendable, Hashable {
+    public var path: String
+    public var generation: UInt64
+    public var interactions: Int
+    public var bytes: Int
+    /// From the copy of the state to the folder's fsync, in milliseconds.
+    public var durationMs: Double
+    public var createdAt: Date
+}
+
+/// Takes snapshots one at a time and keeps the figures `stats` reports.
+///
+/// The state arrives as a copy (copy-on-write, taken under the state's lock in O(1));
+/// encoding and writing happen on the caller's thread, outside that lock.
+public final class SnapshotWriter: Sendable {
+    public let store: SnapshotStore
+
+    private struct Figures: Sendable {
+        var generation: UInt64
+        /// The state's change count at the last snapshot that succeeded.
+        var changesWritten: UInt64?
+        var last: SnapshotOutcome?
+        var failures = 0
+        var lastError: String?
+    }
+
+    private let figures: Mutex<Figures>
+    /// Held for a whole write, so that two never interleave.
+    private let writing = Mutex<Void>(())
+
+    /// - Parameter generation: the generation of the snapshot loaded at start (0 for none).
+    public init(store: SnapshotStore, generation: UInt64) {
+        self.store = store
+        self.figures = Mutex(Figures(generation: generation))
+    }
+
+    /// Writes `state` as the next generation; `changes` is the change count it was copied at.
+    public func write(
+        _ state: HeraldState,
+        changes: UInt64?,
+        startedAt: ContinuousClock.Instant = .now,
+        now: Date = Date()
+    ) throws(SnapshotFileError) -> SnapshotOutcome {
+        let result: Result<SnapshotOutcome, SnapshotFileError> = writing.withLock { _ in
+            let generation = figures.withLock { $0.generation } + 1
+            do throws(SnapshotFileError) {
+                let file = try SnapshotFile(encoding: state, generation: generation, now: now)
+                try store.write(file)
+                let elapsed = ContinuousClock.now - startedAt
+                let outcome = SnapshotOutcome(
+                    path: store.currentPath,
+                    generation: generation,
+                    interactions: state.interactionCount,
+                    bytes: file.byteCount,
+                    durationMs: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
+                    createdAt: now
+                )
+                figures.withLock {
+                    $0.generation = generation
+                    $0.last = outcome
+                    if let changes { $0.changesWritten = changes }
+                }
+                return .success(outcome)
+            } catch {
+                figures.withLock {
+                    $0.failures += 1
+                    $0.lastError = error.reason
+                }
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Whether a state at change count `changes` differs from the last snapshot written.
+    public func isStale(changes: UInt64) -> Bool {
+        figures.withLock { $0.changesWritten != changes }
+    }
+
+    /// Marks change count `changes` as already on disk (the state just loaded at start).
+    public func markWritten(changes: UInt64) {
+        figures.withLock { $0.changesWritten = changes }
+    }
+
+    /// `stats.snapshot`: `{lastAt, generation, durationMs, bytes, failures}`; `lastAt`,
+    /// `durationMs` and `bytes` are null until this daemon has written one.
+    public var statsMember: JSONValue {
+        let figures = figures.withLock { $0 }
+        var member: JSONObject = [
+            "lastAt": figures.last.map { .string(RFC3339.format($0.createdAt)) } ?? .null,
+            "generation": .number(JSONNumber(Int(figures.generation))),
+            "durationMs": figures.last.map { .number(JSONNumber(($0.durationMs * 1000).rounded() / 1000)) } ?? .null,
+            "bytes": figures.last.map { .number(JSONNumber($0.bytes)) } ?? .null,
+            "failures": .number(JSONNumber(figures.failures)),
+        ]
+        member["path"] = .string(store.currentPath)
+        return .object(member)
+    }
+}

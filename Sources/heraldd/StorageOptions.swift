@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import HeraldStorage
+
+struct StorageOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The folder of the state's snapshots; made 0700.",
+            discussion: "Default: $STATE_DIRECTORY, else $XDG_STATE_HOME/herald, else ~/.local/state/herald.",
+            valueName: "dir"
+        )
+    )
+    var stateDir: String?
+
+    @Option(help: ArgumentHelp("Snapshot the state this often when it changed; 0 only at shutdown.", valueName: "seconds"))
+    var snapshotInterval: Double = 30
+
+    @Flag(help: "When no snapshot in the state folder can be loaded, set them aside and start empty instead of refusing to start.")
+    var discardDamagedState = false
+
+    @Option(help: ArgumentHelp("The most interactions kept; the oldest donations are evicted first.", valueName: "count"))
+    var maxInteractions: Int = 1_000_000
+
+    @Option(
+        help: ArgumentHelp(
+            "How long an interaction is kept after its donation: seconds, or a number with s, m, h or d (30d, 12h).",
+            valueName: "duration"
+        )
+    )
+    var retention: String = "30d"
+
+    var folder: String { stateDir ?? StateFolder.defaultPath() }
+
+    /// `--retention` in seconds.
+    var retentionSeconds: Double? { Self.seconds(retention) }
+
+    func validate() throws {
+        guard snapshotInterval >= 0 else { throw ValidationError("--snapshot-interval must be 0 or more seconds.") }
+        guard maxInteractions >= 1 else { throw ValidationError("--max-interactions must be 1 or more.") }
+        guard let seconds = retentionSeconds, seconds > 0 else {
+            throw ValidationError("--retention must be a positive duration such as 2592000, 30d or 12h, not \(retention).")
+        }
+    }
+
+    /// `90` → 90, `90s`, `15m`, `12h`, `30d`; nil for anything else.
+    static func seconds(_ text: String) -> Double? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        if let last = text.last, let unit = units[last] {
+            return Double(text.dropLast()).map { $0 * unit }.flatMap { $0.isFinite ? $0 : nil }
+        }
+        return Double(text).flatMap { $0.isFinite ? $0 : nil }
+    }
+}

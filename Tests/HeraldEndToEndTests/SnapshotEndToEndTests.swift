@@ -1,0 +1,286 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import HeraldProtocol
+import HeraldTesting
+import Testing
+
+/// Snapshots, recovery and retention, against the real binary: every test keeps its
+/// state folder across the daemons it starts, and removes it at the end.
+@Suite("Snapshots, end to end")
+struct SnapshotEndToEndTests {
+    /// A state folder that outlives the daemons of one test.
+    final class StateFolder {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("herald-e2e-\(UUID().uuidString.prefix(8))")
+        var path: String { root.appendingPathComponent("state").path }
+        var current: String { path + "/state.snapshot" }
+        var previous: String { path + "/state.snapshot.previous" }
+
+        deinit { try? FileManager.default.removeItem(at: root) }
+
+        func start(_ arguments: [String] = []) throws -> HeraldProcess {
+            try HeraldProcess(.standalone, arguments: ["--state-dir", path, "--log-target", "console"] + arguments)
+        }
+
+        func files() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+
+        func bytes(_ file: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file))) }
+
+        func write(_ bytes: [UInt8], to file: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: file)) }
+    }
+
+    static func message(_ identifier: String) -> JSONValue {
+        [
+            "app": "org.example.chat",
+            "interaction": [
+                "identifier": .string(identifier),
+                "direction": "incoming",
+                "intent": ["type": "sendMessage", "sender": ["displayName": "Ann"], "conversationIdentifier": "c1"],
+            ],
+        ]
+    }
+
+    static func update(_ identifier: String) -> JSONValue {
+        ["app": "org.example.chat", "interactionIdentifier": .string(identifier), "content": ["body": "Lunch?"]]
+    }
+
+    /// Donates each identifier; every donation must succeed.
+    static func donate(_ identifiers: [String], to herald: HeraldProcess) throws {
+        let client = try herald.connect()
+        for identifier in identifiers {
+            let response = try client.call("donate", message(identifier))
+            #expect(response[pointer: "/result/identifier"] == .string(identifier), "\(response)")
+        }
+    }
+
+    /// Whether `identifier` is stored: update-content finds it (else error 1001).
+    static func isStored(_ identifier: String, in herald: HeraldProcess) throws -> Bool {
+        let response = try herald.connect().call("update-content", update(identifier))
+        if response[pointer: "/error/code"] == 1001 { return false }
+        #expect(response[pointer: "/result"] != nil, "\(response)")
+        return true
+    }
+
+    static func interactions(_ herald: HeraldProcess) throws -> JSONValue? {
+        try herald.connect().call("stats")[pointer: "/result/interactions"]
+    }
+
+    @Test("Data donated before a snapshot survives kill -9; what came after is the documented loss")
+    func survivesKill9() throws {
+        let folder = StateFolder()
+        do {
+            let herald = try folder.start(["--snapshot-interval", "0"])
+            try Self.donate(["m1", "m2"], to: herald)
+            let result = try herald.connect().call("snapshot")
+            #expect(result[pointer: "/result/interactions"] == 2, "\(result)")
+            #expect(result[pointer: "/result/generation"] == 1)
+            #expect(result[pointer: "/result/path"] == .string(folder.current))
+            try Self.donate(["m3"], to: herald)
+            herald.stop(signal: SIGKILL)
+        }
+        let herald = try folder.start()
+        #expect(try Self.isStored("m1", in: herald))
+        #expect(try Self.isStored("m2", in: herald))
+        #expect(try !Self.isStored("m3", in: herald))
+        #expect(try Self.interactions(herald) == 2)
+    }
+
+    @Test("A periodic snapshot is written when something changed, and survives kill -9")
+    func periodic() throws {
+        let folder = StateFolder()
+        do {
+            let herald = try folder.start(["--snapshot-interval", "1"])
+            try Self.donate(["m1"], to: herald)
+            let deadline = Date().addingTimeInterval(15)
+            while !FileManager.default.fileExists(atPath: folder.current), Date() < deadline { usleep(100_000) }
+            let stats = try herald.connect().call("stats")
+            #expect(stats[pointer: "/result/snapshot/generation"] == 1, "\(stats)")
+            #expect(stats[pointer: "/result/snapshot/failures"] == 0)
+            herald.stop(signal: SIGKILL)
+        }
+        let herald = try folder.start()
+        #expect(try Self.isStored("m1", in: herald))
+    }
+
+    @Test("SIGTERM writes a final snapshot of what came after the last periodic one")
+    func finalSnapshotOnSigterm() throws {
+        let folder = StateFolder()
+        do {
+            let herald = try folder.start(["--snapshot-interval", "3600"])
+            try Self.donate(["m1", "m2"], to: herald)
+            #expect(herald.stop(signal: SIGTERM) == 0)
+        }
+        var status = stat()
+        #expect(stat(folder.current, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(stat(folder.path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o700)
+        let herald = try folder.start()
+        #expect(try Self.isStored("m1", in: herald))
+        #expect(try Self.isStored("m2", in: herald))
+    }
+
+    @Test("An --exit-idle-after exit writes a final snapshot")
+    func finalSnapshotOnIdleExit() throws {
+        let folder = StateFolder()
+        do {
+            let herald = try folder.start(["--snapshot-interval", "0", "--exit-idle-after", "1"])
+            try Self.donate(["m1"], to: herald)
+            #expect(herald.waitForExit(timeout: 20) == 0)
+        }
+        let herald = try folder.start()
+        #expect(try Self.isStored("m1", in: herald))
+    }
+
+    /// Two generations: `m1` in the previous one, `m1` and `m2` in the current one.
+    static func twoGenerations(_ folder: StateFolder) throws {
+        let herald = try folder.start(["--snapshot-interval", "0"])
+        try donate(["m1"], to: herald)
+        _ = try herald.connect().call("snapshot")
+        try donate(["m2"], to: herald)
+        _ = try herald.connect().call("snapshot")
+        herald.stop(signal: SIGKILL)
+        #expect(FileManager.default.fileExists(atPath: folder.previous))
+    }
+
+    @Test("A truncated snapshot is set aside, reported, and the previous generation loaded")
+    func truncated() throws {
+        let folder = StateFolder()
+        try Self.twoGenerations(folder)
+        let bytes = try folder.bytes(folder.current)
+        try folder.write(Array(bytes.prefix(bytes.count / 2)), to: folder.current)
+
+        let herald = try folder.start()
+        #expect(try Self.isStored("m1", in: herald))
+        #expect(try !Self.isStored("m2", in: herald))
+        let aside = folder.files().filter { $0.hasPrefix("state.snapshot.damaged-") }
+        #expect(aside.count == 1, "\(folder.files())")
+        #expect(try folder.bytes(folder.path + "/" + aside[0]) == Array(bytes.prefix(bytes.count / 2)))
+        #expect(herald.stderr.contains("priority=3"), "\(herald.stderr)")
+        #expect(herald.stderr.contains("set aside"))
+    }
+
+    @Test("Bit flips in both generations: refuse to start, unless --discard-damaged-state")
+    func bitFlipped() throws {
+        let folder = StateFolder()
+        try Self.twoGenerations(folder)
+        for file in [folder.current, folder.previous] {
+            var bytes = try folder.bytes(file)
+            bytes[bytes.count - 3] ^= 0x10
+            try folder.write(bytes, to: file)
+        }
+        let refused = try Self.startExpectingRefusal(folder, [])
+        #expect(refused.contains("--discard-damaged-state"), "\(refused)")
+        #expect(folder.files() == ["state.snapshot", "state.snapshot.previous"])
+
+        let herald = try folder.start(["--discard-damaged-state"])
+        #expect(try Self.interactions(herald) == 0)
+        let files = folder.files()
+        #expect(files.filter { $0.contains(".damaged-") }.count == 2, "\(files)")
+        // It starts empty on purpose, and says so with a snapshot, so the next start needs no flag.
+        #expect(files.contains("state.snapshot"))
+        herald.stop(signal: SIGTERM)
+        let again = try folder.start()
+        #expect(try Self.interactions(again) == 0)
+    }
+
+    @Test("A snapshot of a newer format version is refused, and kept")
+    func wrongVersion() throws {
+        let folder = StateFolder()
+        try Self.twoGenerations(folder)
+        var bytes = try folder.bytes(folder.current)
+        bytes[8] = 99
+        try folder.write(bytes, to: folder.current)
+        let refused = try Self.startExpectingRefusal(folder, [])
+        #expect(refused.contains("version 99"), "\(refused)")
+        #expect(try folder.bytes(folder.current) == bytes)
+    }
+
+    @Test("A write that fails under ulimit -f leaves the old snapshot intact and the daemon serving")
+    func failedWrite() throws {
+        let folder = StateFolder()
+        do {
+            let herald = try folder.start(["--snapshot-interval", "0"])
+            try Self.donate(["m1"], to: herald)
+            #expect(herald.stop(signal: SIGTERM) == 0)
+        }
+        let before = try folder.bytes(folder.current)
+        #expect(before.count < 1024)
+
+        let socket = folder.root.appendingPathComponent("limited.sock").path
+        let errors = folder.root.appendingPathComponent("limited.stderr").path
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        // dash counts ulimit -f in 512-byte blocks: 2 KiB.
+        let child = try ChildProcess(
+            "/bin/sh",
+            [
+                "-c", "ulimit -f 4; exec \"$0\" \"$@\"", HeraldProcess.binaryPath, "--socket", socket, "--state-dir",
+                folder.path, "--log-target", "console", "--snapshot-interval", "1",
+            ],
+            standardError: errors
+        )
+        defer {
+            child.signal(SIGKILL)
+            _ = child.waitForExit(timeout: 10)
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline, child.isRunning { usleep(10_000) }
+        let client = try UnixSocketClient(path: socket)
+        for index in 2...30 {
+            #expect(try client.call("donate", Self.message("m\(index)"))[pointer: "/result"] != nil)
+        }
+        let response = try client.call("snapshot")
+        #expect(response[pointer: "/error/code"] == -32603, "\(response)")
+        sleep(2)  // and the periodic one fails too
+        #expect(child.isRunning)
+        let stats = try client.call("stats")
+        #expect((stats[pointer: "/result/snapshot/failures"]?.numberValue?.doubleValue ?? 0) >= 2, "\(stats)")
+        #expect(try client.call("update-content", Self.update("m30"))[pointer: "/result"] != nil)
+        #expect(try folder.bytes(folder.current) == before)
+        #expect(!folder.files().contains("state.snapshot.tmp"))
+        // stderr is a file under the same limit, so the reason is read from the response.
+        #expect("\(response)".contains("File too large"), "\(response)")
+    }
+
+    @Test("--max-interactions evicts the oldest first, and stats counts it")
+    func eviction() throws {
+        let folder = StateFolder()
+        let herald = try folder.start(["--max-interactions", "10"])
+        try Self.donate((0...10).map { "m\($0)" }, to: herald)
+        #expect(try !Self.isStored("m0", in: herald))
+        #expect(try Self.isStored("m1", in: herald))
+        #expect(try Self.isStored("m10", in: herald))
+        let stats = try herald.connect().call("stats")
+        #expect(stats[pointer: "/result/interactions"] == 10)
+        #expect(stats[pointer: "/result/retention/evicted"] == 1, "\(stats)")
+    }
+
+    @Test("--retention forgets interactions older than it, and stats counts them")
+    func retention() throws {
+        let folder = StateFolder()
+        let herald = try folder.start(["--retention", "2s"])
+        try Self.donate(["m1"], to: herald)
+        #expect(try Self.isStored("m1", in: herald))
+        sleep(4)
+        #expect(try !Self.isStored("m1", in: herald))
+        let stats = try herald.connect().call("stats")
+        #expect(stats[pointer: "/result/retention/expired"] == 1, "\(stats)")
+        #expect(stats[pointer: "/result/interactions"] == 0)
+    }
+
+    /// Starts heraldd on `folder` and expects it to exit non-zero before serving; its stderr.
+    static func startExpectingRefusal(_ folder: StateFolder, _ arguments: [String]) throws -> String {
+        let errors = folder.root.appendingPathComponent("refused-\(UUID().uuidString.prefix(4)).stderr").path
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let child = try ChildProcess(
+            HeraldProcess.binaryPath,
+            ["--socket", folder.root.appendingPathComponent("refused.sock").path, "--state-dir", folder.path,
+             "--log-target", "console"] + arguments,
+            standardError: errors
+        )
+        let status = child.waitForExit(timeout: 30)
+        #expect(status != nil && status != 0, "exit status \(String(describing: status))")
+        return (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+    }
+}

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import HeraldCore
+import HeraldProtocol
+import Logging
+import Testing
+
+@testable import HeraldStorage
+
+/// A fresh state folder under the temporary directory, removed by `cleanUp`.
+struct TemporaryFolder {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-store-\(UUID().uuidString.prefix(8))")
+        .path + "/state"
+
+    func cleanUp() { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+
+    func files() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+
+    func mode(_ name: String) -> mode_t {
+        var status = stat()
+        _ = stat(name.hasPrefix("/") ? name : path + "/" + name, &status)
+        return status.st_mode & 0o777
+    }
+}
+
+@Suite("Snapshot store: atomic writes and recovery")
+struct SnapshotStoreTests {
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    @Test("Writes keep the current and the previous generation, 0600 in a 0700 folder")
+    func writesTwoGenerations() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let store = SnapshotStore(folder: folder.path)
+        try store.prepareFolder()
+        let writer = SnapshotWriter(store: store, generation: 0)
+        _ = try writer.write(try stateWithMessages(1), changes: 1)
+        let second = try writer.write(try stateWithMessages(2), changes: 2)
+        #expect(second.generation == 2)
+        #expect(folder.files() == ["state.snapshot", "state.snapshot.previous"])
+        #expect(folder.mode(folder.path) == 0o700)
+        #expect(folder.mode("state.snapshot") == 0o600)
+        #expect(folder.mode("state.snapshot.previous") == 0o600)
+        #expect(!writer.isStale(changes: 2))
+        #expect(writer.isStale(changes: 3))
+
+        let recovery = try store.recover(discardDamaged: false, logger: logger)
+        #expect(recovery.header?.generation == 2)
+        #expect(recovery.state.interactionCount == 2)
+    }
+
+    @Test("An empty folder starts empty")
+    func emptyFolder() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let recovery = try SnapshotStore(folder: folder.path).recover(discardDamaged: false, logger: logger)
+        #expect(recovery.header == nil)
+        #expect(recovery.state.interactionCount == 0)
+        #expect(!recovery.needsSnapshot)
+    }
+
+    @Test("A damaged current snapshot is set aside and the previous one loaded")
+    func fallsBackToPrevious() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let store = SnapshotStore(folder: folder.path)
+        try store.prepareFolder()
+        let writer = SnapshotWriter(store: store, generation: 0)
+        _ = try writer.write(try stateWithMessages(1), changes: 1)
+        _ = try writer.write(try stateWithMessages(2), changes: 2)
+        try truncate(store.currentPath, by: 10)
+
+        let recovery = try store.recover(discardDamaged: false, logger: logger)
+        #expect(recovery.header?.generation == 1)
+        #expect(recovery.state.interactionCount == 1)
+        #expect(recovery.needsSnapshot)
+        #expect(recovery.setAside.count == 1)
+        let files = folder.files()
+        #expect(files.count == 2)
+        #expect(files.contains("state.snapshot.previous"))
+        #expect(files.contains { $0.hasPrefix("state.snapshot.damaged-") })
+    }
+
+    @Test("No good snapshot left: refuse and touch nothing, unless told to discard")
+    func refusesWhenNothingLoads() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let store = SnapshotStore(folder: folder.path)
+        try store.prepareFolder()
+        let writer = SnapshotWriter(store: store, generation: 0)
+        _ = try writer.write(try stateWithMessages(1), changes: 1)
+        _ = try writer.write(try stateWithMessages(2), changes: 2)
+        try truncate(store.currentPath, by: 1)
+        try truncate(store.previousPath, by: 1)
+
+        #expect(throws: RecoveryRefusal.self) { try store.recover(discardDamaged: false, logger: logger) }
+        #expect(folder.files() == ["state.snapshot", "state.snapshot.previous"])
+
+        let recovery = try store.recover(discardDamaged: true, logger: logger)
+        #expect(recovery.state.interactionCount == 0)
+        #expect(recovery.needsSnapshot)
+        #expect(folder.files().allSatisfy { $0.contains(".damaged-") })
+        #expect(folder.files().count == 2)
+    }
+
+    @Test("A newer format version is refused even when the previous one is good")
+    func refusesNewerVersion() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let store = SnapshotStore(folder: folder.path)
+        try store.prepareFolder()
+        let writer = SnapshotWriter(store: store, generation: 0)
+        _ = try writer.write(try stateWithMessages(1), changes: 1)
+        _ = try writer.write(try stateWithMessages(2), changes: 2)
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: store.currentPath)))
+        bytes[8] = 9
+        try Data(bytes).write(to: URL(fileURLWithPath: store.currentPath))
+
+        #expect(throws: RecoveryRefusal.self) { try store.recover(discardDamaged: false, logger: logger) }
+        let recovery = try store.recover(discardDamaged: true, logger: logger)
+        #expect(recovery.header?.generation == 1)
+        #expect(folder.files().contains { $0.hasPrefix("state.snapshot.unsupported-") })
+    }
+
+    @Test("A failed write leaves the current snapshot as it was")
+    func failedWriteKeepsCurrent() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let store = SnapshotStore(folder: folder.path)
+        try store.prepareFolder()
+        let writer = SnapshotWriter(store: store, generation: 0)
+        _ = try writer.write(try stateWithMessages(1), changes: 1)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store.currentPath))
+        // A directory where the temporary file goes makes its creation fail.
+        try FileManager.default.createDirectory(atPath: store.temporaryPath + "/x", withIntermediateDirectories: true)
+        #expect(throws: SnapshotFileError.self) { try writer.write(try stateWithMessages(2), changes: 2) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.currentPath)) == before)
+        #expect(writer.isStale(changes: 2))
+        #expect(writer.statsMember.objectValue?["failures"] == 1)
+    }
+
+    private func truncate(_ path: String, by bytes: Int) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        try data.prefix(data.count - bytes).write(to: URL(fileURLWithPath: path))
+    }
+}

@@ -9,7 +9,7 @@ import Glibc
 final class JournalQueue: @unchecked Sendable {
     /// What the writer thread takes in one go.
     struct Batch {
-        var entries: [JournalEntry]
+        var entries: [any JournalRecord]
         /// Entries dropped since the last report; the writer reports them after `entries`.
         var droppedToReport: UInt64
     }
@@ -21,7 +21,7 @@ final class JournalQueue: @unchecked Sendable {
 
     private let capacity: Int
     // Guarded by `mutex`:
-    private var pending: [JournalEntry] = []
+    private var pending: [any JournalRecord] = []
     private var droppedToReport: UInt64 = 0
     private var writing = false
     private var closed = false
@@ -61,7 +61,7 @@ final class JournalQueue: @unchecked Sendable {
     /// make room — so that a burst slows to journald's pace instead of losing entries — and
     /// then drops and counts it. A closed queue drops at once.
     @discardableResult
-    func offer(_ entry: JournalEntry, maxWait: Duration = .zero) -> Bool {
+    func offer(_ entry: any JournalRecord, maxWait: Duration = .zero) -> Bool {
         withLock {
             if !closed, pending.count >= capacity, maxWait > .zero {
                 var deadline = Self.deadline(after: maxWait)

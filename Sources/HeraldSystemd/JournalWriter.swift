@@ -53,7 +53,7 @@ public final class JournalWriter: Sendable {
 
     /// Queues `entry` for writing; when the queue is full, waits for room at most
     /// `maxSubmitWait`, then drops it and counts the drop.
-    public func submit(_ entry: JournalEntry) {
+    public func submit(_ entry: some JournalRecord) {
         queue.offer(entry, maxWait: maxSubmitWait)
     }
 
@@ -83,6 +83,11 @@ public final class JournalWriter: Sendable {
     }
 
     private final class Loop {
+        /// Below this many entries a batch is small, and the thread pauses briefly after it.
+        static let coalescingBatchSize = 64
+        /// The pause after a small batch: the most it delays an entry on its way to journald.
+        static let coalescingMicroseconds: UInt32 = 1000
+
         let queue: JournalQueue
         let backend: JournalBackend
 
@@ -92,15 +97,21 @@ public final class JournalWriter: Sendable {
         }
 
         func run() {
-            while var batch = queue.take() {
+            while let batch = queue.take() {
                 let submitted = batch.entries.count
+                var entries = batch.entries.map { $0.journalEntry() }
                 let reportsDrops = batch.droppedToReport > 0
                 if reportsDrops {
-                    batch.entries.append(JournalWriter.droppedEntriesReport(count: batch.droppedToReport))
+                    entries.append(JournalWriter.droppedEntriesReport(count: batch.droppedToReport))
                 }
-                let failed = backend.write(batch.entries)
+                let failed = backend.write(entries)
                 let failedSubmitted = min(failed, submitted)
                 queue.finish(written: submitted - failedSubmitted, failed: failedSubmitted, reportedDrops: reportsDrops)
+                if submitted < Self.coalescingBatchSize {
+                    // A small batch: let a few more entries gather before waking again, so
+                    // a steady trickle does not cost the request path a wake-up per entry.
+                    usleep(Self.coalescingMicroseconds)
+                }
             }
         }
     }

@@ -14,6 +14,7 @@ struct Daemon {
     let limits: LimitOptions
     let rules: RuleOptions
     let storage: StorageOptions
+    let target: LogTarget
     let writer: JournalWriter
     let logger: Logger
 
@@ -28,7 +29,8 @@ struct Daemon {
         self.limits = limits
         self.rules = rules
         self.storage = storage
-        let writer = JournalWriter(target: logging.target ?? .console)
+        target = logging.target ?? .console
+        let writer = JournalWriter(target: target)
         self.writer = writer
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, writer: writer) }
         self.logger = Logger(label: "heraldd")
@@ -179,7 +181,8 @@ struct Daemon {
         return HeraldServer(
             configuration: configuration,
             environment: environment,
-            recorder: JournalResultRecorder(writer: writer),
+            // With --log-target none there is no entry to make: record nothing at all.
+            recorder: target == LogTarget.none ? DiscardingResultRecorder() : JournalResultRecorder(writer: writer),
             logger: logger,
             onReady: { place in
                 writer.submit(Self.lifecycleEntry("heraldd started: serving on \(place)", id: JournalMessageID.daemonStarted))

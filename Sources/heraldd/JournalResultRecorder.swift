@@ -12,7 +12,7 @@ struct JournalResultRecorder: ResultRecorder {
     let writer: JournalWriter
 
     func record(_ result: ResultRecord) {
-        writer.submit(Self.entry(for: result))
+        writer.submit(ResultJournalRecord(result: result))
     }
 
     static func entry(for result: ResultRecord) -> JournalEntry {
@@ -63,5 +63,14 @@ struct JournalResultRecorder: ResultRecorder {
         case (_, let method?) where JournalMessageID.methods[method] == nil: return JournalMessageID.methodNotFound
         case (_, let method?): return JournalMessageID.forMethod(method, ok: result.outcome == .ok)
         }
+    }
+}
+
+/// A result on its way to the journal: its entry is made on the writer's thread.
+struct ResultJournalRecord: JournalRecord {
+    let result: ResultRecord
+
+    func journalEntry() -> JournalEntry {
+        JournalResultRecorder.entry(for: result)
     }
 }

@@ -17,8 +17,6 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let readTimeout: TimeAmount
     private var framer: JSONTextFramer
     private var readTimeoutTask: Scheduled<Void>?
-    /// The newest write, so that closing waits until every response has left.
-    private var lastWrite: EventLoopFuture<Void>?
     /// Set once the connection will take no more requests: it closes when its writes are done.
     private var isClosing = false
     /// Set when the daemon shuts down: finish the text being read (bounded), then close.
@@ -120,9 +118,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
         var buffer = context.channel.allocator.buffer(capacity: bytes.count)
         buffer.writeBytes(bytes)
-        let promise = context.eventLoop.makePromise(of: Void.self)
-        context.write(wrapOutboundOut(buffer), promise: promise)
-        lastWrite = promise.futureResult
+        context.write(wrapOutboundOut(buffer), promise: nil)
     }
 
     /// Stops reading and closes once every response written so far has left.
@@ -131,11 +127,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         isClosing = true
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
-        context.flush()
+        // Writes leave in order: once this empty one has, every response before it has.
         let channel = context.channel
-        if let lastWrite {
-            lastWrite.whenComplete { _ in channel.close(promise: nil) }
-        } else {
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
             channel.close(promise: nil)
         }
     }

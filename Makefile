@@ -58,6 +58,10 @@ test: deps generate
 	$(SWIFT) build --build-tests
 	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" $(SWIFT) test --skip-build
 
+## bench: Herald against the floor and redis-server, journal off and on (QUICK=1: under a minute; PROFILE=1: also a profile).
+bench: bench-deps generate
+	QUICK="$(QUICK)" PROFILE="$(PROFILE)" bash scripts/bench.sh
+
 ## bench-snapshot: snapshot, restore, memory and latency figures for N interactions (default 1,000,000).
 bench-snapshot: deps
 	bash scripts/bench-snapshot.sh $(N)

@@ -1,14 +1,11 @@
 import ArgumentParser
 
-/// `herald-bench`: drives Herald and its references with the same load and prints ratios.
+/// `herald-bench`: drives Herald and its references with the same load, and reports ratios.
 @main
 struct HeraldBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "herald-bench",
-        abstract: "Load generator and floor server for `make bench`."
+        abstract: "Load generator, floor server and report of `make bench`.",
+        subcommands: [LoadCommand.self, FloorCommand.self, ReportCommand.self]
     )
-
-    func run() throws {
-        throw ValidationError("No scenario yet: `make bench` drives this tool once its scenarios exist.")
-    }
 }

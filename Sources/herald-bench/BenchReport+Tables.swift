@@ -1,0 +1,92 @@
+/// The report as text tables, for stdout and the README.
+extension BenchReport {
+    var tables: String {
+        var text = ""
+        if let machine {
+            text +=
+                "Herald benchmark — \(machine.timestamp), commit \(machine.commit)\(machine.dirty ? " (+ local changes)" : "")"
+                + "\(machine.quick ? ", QUICK" : "")\n"
+            text +=
+                "\(machine.cpu), \(machine.cores) cores, \(machine.memoryKiB / 1024) MiB, Linux \(machine.kernel), "
+                + "load \(machine.loadAverage); \(machine.swift); redis \(machine.redis)\n\n"
+        }
+        text += "Herald (requests/s counts each JSON-RPC request; a batch line holds 64; latency is per line, µs)\n"
+        text += table(
+            ["scenario", "journal", "N×P", "req/s", "p50", "p99", "p99.9", "errors", "×floor", "p50/floor", "×redis SET"],
+            rows.map { row in
+                let h = row.herald
+                return [
+                    h.scenario.rawValue, h.journal, "\(h.connections)×\(h.inFlight)", rate(h.requestsPerSecond),
+                    micro(h.p50Us), micro(h.p99Us), micro(h.p999Us), "\(h.errors)",
+                    ratio(row.throughputOverFloor), ratio(row.p50OverFloor), ratio(row.throughputOverRedis),
+                ]
+            }
+        )
+        let journal = rows.filter { $0.herald.journal == "on" }
+        if !journal.isEmpty {
+            let ceiling = journalCeiling.map { rate($0.entriesPerSecond) } ?? "—"
+            text += "\nJournal on (journald's ceiling: sd_journal_send with Herald's fields, \(ceiling) entries/s)\n"
+            text += table(
+                ["scenario", "N×P", "req/s", "×ceiling", "written/s", "written/s ×ceiling", "written", "dropped"],
+                journal.map { row in
+                    let h = row.herald
+                    return [
+                        h.scenario.rawValue, "\(h.connections)×\(h.inFlight)", rate(h.requestsPerSecond),
+                        ratio(row.throughputOverJournalCeiling), h.journalWrittenPerSecond.map(rate) ?? "—",
+                        ratio(row.journalWrittenOverCeiling),
+                        h.journalWritten.map(String.init) ?? "—", h.journalDropped.map(String.init) ?? "—",
+                    ]
+                }
+            )
+        }
+        text += "\nReferences (same N×P; the floor answers with Herald's response size)\n"
+        text += table(
+            ["reference", "N×P", "req/s", "p50", "p99", "p99.9", "errors", "response B"],
+            floor.map { f in
+                [
+                    "floor \(f.scenario.rawValue)", "\(f.connections)×\(f.inFlight)", rate(f.requestsPerSecond),
+                    micro(f.p50Us), micro(f.p99Us), micro(f.p999Us), "\(f.errors)", "\(f.responseBytes)",
+                ]
+            }
+                + redis.map { r in
+                    [
+                        "redis SET", "\(r.connections)×\(r.pipeline)", rate(r.requestsPerSecond),
+                        r.p50Ms.map { micro($0 * 1000) } ?? "—", r.p99Ms.map { micro($0 * 1000) } ?? "—", "—", "—", "—",
+                    ]
+                }
+        )
+        text += "\nTargets (goals for the design, not assertions)\n"
+        text += table(
+            ["target", "goal", "measured", "met"],
+            targets.map { t in
+                [t.name, t.goal, ratio(t.measured), t.met.map { $0 ? "yes" : "no" } ?? "—"]
+            }
+        )
+        return text
+    }
+
+    private func table(_ header: [String], _ body: [[String]]) -> String {
+        let all = [header] + body
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            "| "
+                + cells.enumerated().map { index, cell in
+                    let pad = String(repeating: " ", count: widths[index] - cell.count)
+                    return index == 0 || Double(cell.filter { $0 != "×" }) == nil ? cell + pad : pad + cell
+                }.joined(separator: " | ") + " |\n"
+        }
+        return line(header) + "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|\n"
+            + body.map(line).joined()
+    }
+
+    private func rate(_ value: Double) -> String { String(Int(value.rounded())) }
+
+    private func micro(_ value: Double) -> String {
+        value < 100 ? String(Double(Int(value * 10)) / 10) : String(Int(value.rounded()))
+    }
+
+    private func ratio(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "—" }
+        return String(Double(Int((value * 100).rounded())) / 100)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// A whole `make bench` run: every measurement side by side, with the ratios between them.
+struct BenchReport: Codable, Sendable {
+    /// Herald's figures for one scenario and journal setting, against its references.
+    struct Row: Codable, Sendable {
+        var herald: LoadFigures
+        var floor: LoadFigures?
+        var redis: ReferenceFigures.RedisSet?
+        /// Herald's requests/s over the floor's, same scenario and N×P.
+        var throughputOverFloor: Double?
+        /// Herald's p50 over the floor's p50.
+        var p50OverFloor: Double?
+        /// Herald's requests/s over redis SET/s at the same N and P (P × 64 for batches).
+        var throughputOverRedis: Double?
+        /// With the journal on: Herald's requests/s over journald's ceiling, in entries/s.
+        var throughputOverJournalCeiling: Double?
+        /// With the journal on: entries Herald got into journald per second over the ceiling.
+        var journalWrittenOverCeiling: Double?
+    }
+
+    /// One of the goals, measured.
+    struct Target: Codable, Sendable {
+        var name: String
+        var goal: String
+        var measured: Double?
+        var met: Bool?
+    }
+
+    var machine: ReferenceFigures.Machine?
+    var journalCeiling: ReferenceFigures.JournalCeiling?
+    var redis: [ReferenceFigures.RedisSet]
+    var floor: [LoadFigures]
+    var rows: [Row]
+    var targets: [Target]
+
+    init(records: [Data]) throws {
+        struct Kind: Decodable { var kind: String }
+        let decoder = JSONDecoder()
+        var machine: ReferenceFigures.Machine?
+        var ceilings: [ReferenceFigures.JournalCeiling] = []
+        var redis: [ReferenceFigures.RedisSet] = []
+        var loads: [LoadFigures] = []
+        for record in records {
+            switch try decoder.decode(Kind.self, from: record).kind {
+            case "meta": machine = try decoder.decode(ReferenceFigures.Machine.self, from: record)
+            case "ceiling": ceilings.append(try decoder.decode(ReferenceFigures.JournalCeiling.self, from: record))
+            case "redis": redis.append(try decoder.decode(ReferenceFigures.RedisSet.self, from: record))
+            case "load": loads.append(try decoder.decode(LoadFigures.self, from: record))
+            default: continue
+            }
+        }
+        self.machine = machine
+        // Several ceiling runs (before and after the load runs): their mean.
+        self.journalCeiling =
+            ceilings.isEmpty
+            ? nil
+            : ReferenceFigures.JournalCeiling(
+                entries: ceilings.reduce(0) { $0 + $1.entries },
+                seconds: ceilings.reduce(0) { $0 + $1.seconds },
+                entriesPerSecond: ceilings.reduce(0) { $0 + $1.entriesPerSecond } / Double(ceilings.count)
+            )
+        self.redis = redis
+        self.floor = loads.filter { $0.target == "floor" }
+        let ceiling = journalCeiling?.entriesPerSecond
+        self.rows = loads.filter { $0.target == "herald" }.map { herald in
+            let floor = loads.first {
+                $0.target == "floor" && $0.scenario == herald.scenario
+                    && $0.connections == herald.connections && $0.inFlight == herald.inFlight
+            }
+            let set = redis.first {
+                $0.connections == herald.connections && $0.pipeline == herald.inFlight * herald.requestsPerLine
+            }
+            return Row(
+                herald: herald,
+                floor: floor,
+                redis: set,
+                throughputOverFloor: floor.map { herald.requestsPerSecond / $0.requestsPerSecond },
+                p50OverFloor: floor.map { herald.p50Us / $0.p50Us },
+                throughputOverRedis: set.map { herald.requestsPerSecond / $0.requestsPerSecond },
+                throughputOverJournalCeiling: herald.journal == "on" ? ceiling.map { herald.requestsPerSecond / $0 } : nil,
+                journalWrittenOverCeiling: herald.journal == "on"
+                    ? herald.journalWrittenPerSecond.flatMap { written in ceiling.map { written / $0 } } : nil
+            )
+        }
+        self.targets = Self.targets(rows)
+    }
+
+    private static func targets(_ rows: [Row]) -> [Target] {
+        func row(_ journal: String, _ scenario: Scenario, _ n: Int, _ p: Int) -> Row? {
+            rows.first {
+                $0.herald.journal == journal && $0.herald.scenario == scenario
+                    && $0.herald.connections == n && $0.herald.inFlight == p
+            }
+        }
+        func atLeast(_ value: Double?, _ goal: Double) -> Bool? { value.map { $0 >= goal } }
+        var targets: [Target] = []
+        for p in [1, 16] {
+            let redis = row("off", .donate, 16, p)?.throughputOverRedis
+            targets.append(
+                Target(
+                    name: "journal off, donate 16×\(p): Herald / redis SET",
+                    goal: "≥ 0.5 (beyond: > 1)",
+                    measured: redis,
+                    met: atLeast(redis, 0.5)
+                ))
+        }
+        let p50 = row("off", .donate, 1, 1)?.p50OverFloor
+        targets.append(
+            Target(
+                name: "journal off, donate 1×1: Herald p50 / floor p50",
+                goal: "≤ 1.3",
+                measured: p50,
+                met: p50.map { $0 <= 1.3 }
+            ))
+        for p in [1, 16] {
+            // Sustained: what reached journald while the load ran, not what the queue absorbed.
+            let on = row("on", .donate, 16, p)
+            let ratio = on.flatMap { row in
+                row.journalWrittenOverCeiling.map { min($0, row.throughputOverJournalCeiling ?? $0) }
+            }
+            targets.append(
+                Target(
+                    name: "journal on, donate 16×\(p): entries into journald per s / journald ceiling",
+                    goal: "≥ 0.8, none dropped",
+                    measured: ratio,
+                    met: ratio.map { $0 >= 0.8 && (on?.herald.journalDropped ?? 0) == 0 }
+                ))
+        }
+        return targets
+    }
+}

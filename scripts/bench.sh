@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# `make bench`: Herald against its references — the floor (a trivial server on the same
+# socket type, answering with Herald's response size) and redis-server (SET, persistence
+# off) — with the same N connections × P in flight, in one run, and the ratios between them.
+#
+#   bash scripts/bench.sh              full run (5 s per measurement, a few minutes)
+#   QUICK=1 bash scripts/bench.sh      quick run (1 s per measurement, under a minute)
+#   PROFILE=1 bash scripts/bench.sh    also profile heraldd on donate 16×16, journal off
+#   PROFILE=only bash scripts/bench.sh the profile alone
+#
+# Builds in release mode (with debug symbols, for the profile) into .build-bench, starts a
+# fresh heraldd per scenario and journal setting, writes every figure as JSON lines and as
+# one JSON document under bench-results/, and prints the tables. Everything runs on Unix
+# sockets on this machine; every process it starts it stops.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+QUICK=${QUICK:-0}
+PROFILE=${PROFILE:-0}
+SWIFT=${SWIFT:-swift}
+SCRATCH=${SCRATCH:-.build-bench}
+if [ "$QUICK" = 1 ]; then
+  DURATION=1; WARMUP=0.2; CEILING_SECONDS=1
+else
+  DURATION=5; WARMUP=1; CEILING_SECONDS=4
+fi
+
+say() { echo "bench: $*" >&2; }
+
+for tool in redis-server redis-benchmark cc pkg-config; do
+  command -v "$tool" >/dev/null || { say "$tool is missing: run make bench-deps"; exit 1; }
+done
+[ -S /run/systemd/journal/socket ] || bash scripts/ensure-journald.sh >&2 || true
+[ -S /run/systemd/journal/socket ] || { say "no journald: the journal-on scenarios need one (scripts/ensure-journald.sh)"; exit 1; }
+
+# HERALDD=/path/to/heraldd benchmarks a heraldd built elsewhere (another commit, say).
+say "building in $SCRATCH (release, -g)${HERALDD:+; heraldd given: $HERALDD}"
+if [ -z "${HERALDD:-}" ]; then
+  $SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --product heraldd >&2
+fi
+$SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --product herald-bench >&2
+BIN=$($SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --show-bin-path)
+HERALDD=${HERALDD:-$BIN/heraldd}
+BENCH="$BIN/herald-bench"
+
+RUN=$(mktemp -d /tmp/herald-bench.XXXXXX)
+CEILING="$RUN/journal-ceiling"
+cc -O2 -o "$CEILING" scripts/journal-ceiling.c $(pkg-config --cflags --libs libsystemd)
+
+mkdir -p bench-results
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+LINES="bench-results/$STAMP.jsonl"
+: > "$LINES"
+
+STARTED=()
+stop_all() {
+  for pid in "${STARTED[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${STARTED[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$RUN"
+}
+trap stop_all EXIT
+
+# Starts a process in the background and waits for its socket; sets STARTED_PID.
+start_serving() {
+  local socket=$1 log=$2; shift 2
+  rm -f "$socket"
+  "$@" >"$log" 2>&1 &
+  STARTED_PID=$!
+  STARTED+=("$STARTED_PID")
+  for _ in $(seq 200); do
+    [ -S "$socket" ] && return 0
+    kill -0 "$STARTED_PID" 2>/dev/null || break
+    sleep 0.05
+  done
+  say "$* did not start:"; cat "$log" >&2; exit 1
+}
+
+stop_serving() {
+  kill "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
+
+clean() { tr -d '"\\' | tr '\n' ' ' | sed 's/ *$//'; }
+
+# The run: when, which commit, on what.
+{
+  printf '{"kind":"meta","timestamp":"%s","commit":"%s","dirty":%s,"quick":%s,' \
+    "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    "$( [ -n "$(git status --porcelain 2>/dev/null)" ] && echo true || echo false)" \
+    "$( [ "$QUICK" = 1 ] && echo true || echo false)"
+  printf '"kernel":"%s","cpu":"%s","cores":%s,"memoryKiB":%s,"swift":"%s","redis":"%s","loadAverage":"%s","heraldd":"%s"}\n' \
+    "$(uname -r | clean)" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //' | clean)" \
+    "$(nproc)" "$(awk '/MemTotal/ {print $2}' /proc/meminfo)" \
+    "$($SWIFT --version 2>/dev/null | head -1 | clean)" "$(redis-server --version | awk '{print $3}' | clean)" \
+    "$(cut -d' ' -f1-3 /proc/loadavg)" "$(clean <<<"$HERALDD")"
+} >> "$LINES"
+
+journal_ceiling() {
+  say "journald ceiling: sd_journal_send with Herald's fields, ${CEILING_SECONDS} s"
+  "$CEILING" --seconds "$CEILING_SECONDS" | tee -a "$LINES" >&2
+}
+
+# load TARGET SCENARIO N P JOURNAL [extra flags]: one closed-loop run, its JSON line appended.
+load() {
+  local target=$1 scenario=$2 n=$3 p=$4 journal=$5; shift 5
+  "$BENCH" load --socket "$SOCKET" --target "$target" --scenario "$scenario" \
+    --connections "$n" --in-flight "$p" --duration "$DURATION" --warmup "$WARMUP" --journal "$journal" "$@" \
+    | tee -a "$LINES"
+}
+
+SOCKET="$RUN/server.sock"
+
+# A fresh heraldd: its own empty state folder when it keeps one (so that no run starts from
+# another's snapshot, and nothing is written to the user's own), journal none or journald.
+STARTS=0
+start_heraldd() {
+  local target=$1 state=()
+  STARTS=$((STARTS + 1))
+  if "$HERALDD" --help 2>&1 | grep -q -- '--state-dir'; then
+    state=(--state-dir "$RUN/state.$STARTS")
+  fi
+  start_serving "$SOCKET" "$RUN/heraldd.log" "$HERALDD" --socket "$SOCKET" --log-target "$target" "${state[@]}"
+}
+
+# scenario, connections, request lines in flight per connection
+SCENARIOS=(
+  "donate 1 1"
+  "donate 16 1"
+  "donate 16 16"
+  "donate-batch 16 1"
+  "update-content 16 16"
+  "request-focus 16 16"
+)
+
+measure_scenarios() {
+  journal_ceiling
+
+  for entry in "${SCENARIOS[@]}"; do
+    read -r scenario n p <<<"$entry"
+
+    start_heraldd none
+    figures=$(load herald "$scenario" "$n" "$p" off)
+    stop_serving "$STARTED_PID"
+    bytes=$(grep -o '"responseBytes":[0-9]*' <<<"$figures" | cut -d: -f2)
+
+    start_serving "$SOCKET" "$RUN/floor.log" "$BENCH" floor --socket "$SOCKET" --response-bytes "$bytes"
+    load floor "$scenario" "$n" "$p" n/a >/dev/null
+    stop_serving "$STARTED_PID"
+
+    start_heraldd journal
+    load herald "$scenario" "$n" "$p" on --stats >/dev/null
+    stop_serving "$STARTED_PID"
+  done
+
+  journal_ceiling
+}
+
+measure_redis() {
+  # redis-server on its own Unix socket, persistence off; SET at each N × P the scenarios used
+  # (a batch line of 64 counts as a pipeline of 64).
+  REDIS_SOCKET="$RUN/redis.sock"
+  start_serving "$REDIS_SOCKET" "$RUN/redis.log" redis-server --save '' --appendonly no --port 0 \
+    --unixsocket "$REDIS_SOCKET" --unixsocketperm 700 --daemonize no
+  REDIS_PID=$STARTED_PID
+  for pair in "1 1 30000" "16 1 60000" "16 16 400000" "16 64 800000"; do
+    read -r n p rate <<<"$pair"
+    count=$(awk -v d="$DURATION" -v r="$rate" 'BEGIN { printf "%d", d * r }')
+    say "redis SET -c $n -P $p -n $count"
+    redis-benchmark -s "$REDIS_SOCKET" -t set -c "$n" -P "$p" -n "$count" --csv 2>/dev/null \
+      | awk -F'","' -v n="$n" -v p="$p" -v count="$count" '
+          $1 ~ /SET/ { gsub(/"/, "", $0); split($0, f, ",");
+            printf "{\"kind\":\"redis\",\"connections\":%d,\"pipeline\":%d,\"requests\":%d,\"requestsPerSecond\":%s,\"p50Ms\":%s,\"p99Ms\":%s}\n", n, p, count, f[2], f[5], f[7] }' \
+      | tee -a "$LINES" >&2
+  done
+  stop_serving "$REDIS_PID"
+}
+
+# The hottest scenario (donate 16×16, journal off), profiled. With hardware counters
+# (`perf stat -e instructions true` counts), `perf record`; else callgrind, when valgrind
+# can run heraldd at all; else `perf record -e cpu-clock`, a timer-based sample.
+profile() {
+  local out="bench-results/$STAMP-donate-16x16"
+  local demangle=cat
+  command -v swift-demangle >/dev/null && demangle="swift-demangle --simplified"
+  if command -v perf >/dev/null && perf stat -e instructions true 2>&1 | grep -q '[0-9] *instructions'; then
+    perf_profile "$out" "$demangle" cycles
+  elif command -v valgrind >/dev/null && valgrind --tool=none "$HERALDD" --help >/dev/null 2>&1; then
+    callgrind_profile "$out" "$demangle"
+  elif command -v perf >/dev/null; then
+    say "profile: no hardware counters, and valgrind cannot run heraldd here: sampling on cpu-clock"
+    perf_profile "$out" "$demangle" cpu-clock
+  else
+    say "profile: neither perf nor valgrind here"
+  fi
+}
+
+perf_profile() {
+  local out=$1 demangle=$2 event=$3
+  say "profile: perf record -e $event on donate 16×16, journal off, ${DURATION} s"
+  start_heraldd none
+  local pid=$STARTED_PID
+  perf record -e "$event" -F 2000 -g -o "$out.perf.data" -p "$pid" -- sleep "$DURATION" >/dev/null 2>&1 &
+  local perf_pid=$!
+  "$BENCH" load --socket "$SOCKET" --scenario donate --connections 16 --in-flight 16 \
+    --duration "$DURATION" --warmup 0 --target profile >/dev/null
+  wait "$perf_pid" || true
+  stop_serving "$pid"
+  perf report -i "$out.perf.data" --no-children --sort comm,dso --stdio -g none 2>/dev/null \
+    | grep '%' >"$out.threads.txt" || true
+  perf report -i "$out.perf.data" --no-children --sort symbol --stdio -g none --percent-limit 0.5 2>/dev/null \
+    | grep '%' | $demangle >"$out.self.txt" || true
+  perf report -i "$out.perf.data" --children --sort symbol --stdio -g none --percent-limit 2 2>/dev/null \
+    | grep '%' | $demangle >"$out.inclusive.txt" || true
+  say "profile: $out.perf.data; by thread $out.threads.txt, self $out.self.txt, inclusive $out.inclusive.txt"
+}
+
+callgrind_profile() {
+  local out=$1 demangle=$2
+  say "profile: callgrind on donate 16×16, journal off (slow: about a minute)"
+  start_serving "$SOCKET" "$RUN/heraldd.log" valgrind --tool=callgrind --callgrind-out-file="$out.callgrind.out" \
+    "$HERALDD" --socket "$SOCKET" --log-target none
+  local pid=$STARTED_PID
+  # Warm up (first-touch costs, caches), then zero the counters and measure a fixed count.
+  "$BENCH" load --socket "$SOCKET" --scenario donate --connections 16 --in-flight 16 --lines 20 \
+    --target profile >/dev/null
+  callgrind_control --zero "$pid" >/dev/null 2>&1 || true
+  "$BENCH" load --socket "$SOCKET" --scenario donate --connections 16 --in-flight 16 --lines "${PROFILE_LINES:-250}" \
+    --target profile >/dev/null
+  callgrind_control --dump "$pid" >/dev/null 2>&1 || true
+  stop_serving "$pid"
+  local dump
+  dump=$(ls -t "$out".callgrind.out* 2>/dev/null | head -1)
+  callgrind_annotate --inclusive=no "$dump" 2>/dev/null | head -70 | $demangle >"$out.self.txt" || true
+  callgrind_annotate --inclusive=yes "$dump" 2>/dev/null | head -120 | $demangle >"$out.inclusive.txt" || true
+  say "profile: $dump; top costs in $out.self.txt and $out.inclusive.txt"
+}
+
+if [ "$PROFILE" != only ]; then
+  measure_scenarios
+  measure_redis
+fi
+if [ "$PROFILE" != 0 ]; then profile; fi
+if [ "$PROFILE" != only ]; then
+  "$BENCH" report --input "$LINES" --output "bench-results/$STAMP.json"
+fi

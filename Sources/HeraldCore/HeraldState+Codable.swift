@@ -50,11 +50,17 @@ extension InteractionStore: Codable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let names = try container.decode([String].self, forKey: .apps)
-        let records = try container.decode([Record].self, forKey: .records)
         self.init()
         for name in names {
             _ = appID(interning: name)
         }
+        if let binary = decoder as? BinaryStateDecoding {
+            let keyed = try BinaryKeyedDecoding<CodingKeys>(decoder: binary)
+            var records = try BinaryUnkeyedDecoding(decoder: try binary.child(at: try keyed.offset(of: .records)))
+            try decodeRecords(from: &records, appCount: names.count)
+            return
+        }
+        let records = try container.decode([Record].self, forKey: .records)
         for record in records {
             guard Int(record.app) < names.count, record.interaction.identifier != nil else {
                 throw DecodingError.dataCorruptedError(
@@ -70,6 +76,10 @@ extension InteractionStore: Codable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(apps.names, forKey: .apps)
+        if let binary = encoder as? BinaryStateEncoding {
+            var records = binary.unkeyedMember(CodingKeys.records)
+            return try encodeRecords(into: &records)
+        }
         var records: [Record] = []
         records.reserveCapacity(count)
         forEach { key, stored in

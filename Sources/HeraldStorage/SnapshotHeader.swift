@@ -6,7 +6,7 @@ import Foundation
 /// |---|---|---|
 /// | 0 | 8 | magic `HERALDSS` |
 /// | 8 | 4 | format version (1) |
-/// | 12 | 4 | payload encoding (0: JSON of `HeraldState`, dates in seconds since 1970) |
+/// | 12 | 4 | payload encoding (0: JSON of `HeraldState`, dates in seconds since 1970; 1: `BinaryStateEncoder`) |
 /// | 16 | 8 | generation: 1 for the first snapshot, one more for each after |
 /// | 24 | 8 | creation time, milliseconds since 1970 |
 /// | 32 | 8 | interactions stored |
@@ -21,8 +21,12 @@ public struct SnapshotHeader: Sendable, Hashable {
     /// The newest format this build reads and the one it writes.
     public static let currentVersion: UInt32 = 1
 
+    /// The payload encodings: JSON, which older snapshots use, and binary, which this build writes.
+    public static let jsonEncoding: UInt32 = 0
+    public static let binaryEncoding: UInt32 = 1
+
     public var version: UInt32 = SnapshotHeader.currentVersion
-    public var encoding: UInt32 = 0
+    public var encoding: UInt32 = SnapshotHeader.binaryEncoding
     public var generation: UInt64
     public var createdAt: Date
     public var interactions: UInt64
@@ -82,7 +86,7 @@ public struct SnapshotHeader: Sendable, Hashable {
         self.interactions = load(32, UInt64.self)
         self.payloadLength = load(40, UInt64.self)
         self.payloadChecksum = load(48, UInt32.self)
-        guard encoding == 0 else {
+        guard encoding == Self.jsonEncoding || encoding == Self.binaryEncoding else {
             throw SnapshotFileError(.unsupportedVersion, "The snapshot's payload encoding \(encoding) is unknown to this heraldd.")
         }
     }

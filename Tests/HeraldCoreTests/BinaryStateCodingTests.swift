@@ -1,0 +1,84 @@
+import Foundation
+import HeraldProtocol
+import Testing
+
+@testable import HeraldCore
+
+/// The snapshot's binary payload: every kind of interaction comes back whole, and damaged
+/// bytes are refused with an error, never a crash.
+@Suite struct BinaryStateCodingTests {
+    typealias F = Fixtures
+
+    /// A state with every kind of stored interaction and every optional member set.
+    static func richState() throws -> HeraldState {
+        var state = F.state()
+        let rich = Person(
+            handle: PersonHandle(value: "eve@example.org", type: .emailAddress),
+            displayName: "Eve Moss",
+            nameComponents: NameComponents(givenName: "Eve", familyName: "Moss", nickname: "E"),
+            image: NotificationImage(data: "aGVsbG8=", mimeType: "image/png"),
+            contactIdentifier: "contact-7",
+            customIdentifier: "custom-7",
+            aliases: [PersonHandle(value: "+44 20 7946 0000", type: .phoneNumber), PersonHandle(value: "eve")],
+            suggestionType: .instantMessageAddress
+        )
+        try state.donate(F.message("m1", sender: rich, recipients: [F.bo, F.cy], groupName: "Trip", date: F.now - 60))
+        try state.donate(
+            F.message(
+                "m2",
+                direction: .outgoing,
+                sender: nil,
+                recipients: [rich],
+                metadata: DonationMetadata(recipientCount: 3, mentionsCurrentUser: true, isReplyToCurrentUser: false)
+            )
+        )
+        try state.donate(F.call("k1", contacts: [rich, F.dee], date: F.now - 30))
+        try state.donate(F.call("k0", contacts: [F.dee], date: F.now - 20))
+        try state.donate(F.call("k2", direction: .outgoing, contacts: [F.bo]), app: F.otherApp, caller: F.otherUser)
+        _ = try state.setFocusAuthorization(.init(app: F.app, uid: 1000, status: .authorized), caller: F.admin, now: F.now)
+        try state.focusOn(FocusConfiguration(name: "Work", allowedPeople: [F.cy]))
+        return state
+    }
+
+    /// The state as canonical JSON, to compare two states member by member.
+    static func canonicalJSON(_ state: HeraldState) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return String(decoding: try encoder.encode(state), as: UTF8.self)
+    }
+
+    @Test func everyKindOfInteractionRoundTrips() throws {
+        let state = try Self.richState()
+        var restored = try BinaryStateDecoder().decode(HeraldState.self, from: BinaryStateEncoder().encode(state))
+        restored.configuration = state.configuration
+        #expect(restored.interactionCount == 5)
+        #expect(try Self.canonicalJSON(restored) == Self.canonicalJSON(state))
+        // The rules still work on what came back: the call history was rebuilt.
+        try restored.donate(F.call("k3", contacts: [F.dee], date: F.now), now: F.now)
+        #expect(try restored.update("k3").result.delivery.codes == ["repeatedCall", "delivered"])
+    }
+
+    @Test func everyTruncationIsRefusedWithAnError() throws {
+        let bytes = try BinaryStateEncoder().encode(try Self.richState())
+        for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 400)) {
+            #expect(throws: (any Error).self) {
+                try BinaryStateDecoder().decode(HeraldState.self, from: Array(bytes.prefix(length)))
+            }
+        }
+    }
+
+    @Test func flippedBytesNeverCrashTheDecoder() throws {
+        let bytes = try BinaryStateEncoder().encode(try Self.richState())
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            var damaged = bytes
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let index = Int.random(in: 0..<damaged.count, using: &generator)
+                damaged[index] ^= UInt8.random(in: 1...255, using: &generator)
+            }
+            // Either an error or some state: what matters is that it returns at all.
+            _ = try? BinaryStateDecoder().decode(HeraldState.self, from: damaged)
+        }
+    }
+}

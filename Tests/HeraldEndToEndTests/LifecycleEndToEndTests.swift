@@ -54,7 +54,7 @@ struct LifecycleEndToEndTests {
         _ = FileManager.default.createFile(atPath: errorsPath, contents: nil)
         let second = try ChildProcess(
             HeraldProcess.binaryPath,
-            ["--socket", herald.socketPath, "--log-target", "console"],
+            ["--socket", herald.socketPath, "--log-target", "console", "--state-dir", herald.folder.appendingPathComponent("second-state").path],
             standardError: errorsPath
         )
         let status = second.waitForExit(timeout: 20)
@@ -70,9 +70,17 @@ struct LifecycleEndToEndTests {
         _ = try first.connect().call("stats")
         first.stop(signal: SIGKILL)
         #expect(FileManager.default.fileExists(atPath: first.socketPath))
-        let second = try ChildProcess(HeraldProcess.binaryPath, ["--socket", first.socketPath, "--log-target", "none"])
+        var environment = ProcessInfo.processInfo.environment
+        environment["STATE_DIRECTORY"] = first.folder.appendingPathComponent("second-state").path
+        let second = try ChildProcess(
+            HeraldProcess.binaryPath,
+            ["--socket", first.socketPath, "--log-target", "none"],
+            environment: environment
+        )
         let client = try UnixSocketClient(path: first.socketPath)
         #expect(try client.call("stats")[pointer: "/result"] != nil)
+        second.signal(SIGTERM)
+        #expect(second.waitForExit(timeout: 20) == 0)
     }
 
     @Test("rpc.discover serves Protocol/openrpc.json, the same document")

@@ -45,13 +45,17 @@ public final class HeraldProcess: @unchecked Sendable {
             env.removeValue(forKey: key)
         }
         // Each daemon keeps its snapshots in its own folder unless a test says otherwise.
-        env["STATE_DIRECTORY"] = folder.appendingPathComponent("state").path
-        for (key, value) in environment { env[key] = value }
+        var daemonEnvironment = ["STATE_DIRECTORY": folder.appendingPathComponent("state").path]
+        for (key, value) in environment { daemonEnvironment[key] = value }
+        for (key, value) in daemonEnvironment { env[key] = value }
         switch launch {
         case .socketActivated:
+            // systemd-socket-activate starts the daemon with only the LISTEN_* variables and
+            // those it is given with --setenv, as systemd would: hand them over explicitly.
+            let setenv = daemonEnvironment.sorted { $0.key < $1.key }.map { "--setenv=\($0.key)=\($0.value)" }
             process = try ChildProcess(
                 "/usr/bin/systemd-socket-activate",
-                ["--listen=\(socketPath)", "--fdname=herald", Self.binaryPath] + arguments,
+                ["--listen=\(socketPath)", "--fdname=herald"] + setenv + [Self.binaryPath] + arguments,
                 environment: env,
                 standardError: stderrPath
             )

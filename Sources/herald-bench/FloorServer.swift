@@ -41,13 +41,7 @@ struct FloorServer {
         var ids: [Range<Int>] = []
 
         while true {
-            if filled == capacity {
-                let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
-                larger.copyMemory(from: buffer, byteCount: filled)
-                buffer.deallocate()
-                buffer = larger
-                capacity *= 2
-            }
+            growIfFull(&buffer, capacity: &capacity, filled: filled)
             let scanFrom = filled
             let count = socket.read(into: buffer + filled, count: capacity - filled)
             guard count > 0 else { return }

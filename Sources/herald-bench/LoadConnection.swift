@@ -125,13 +125,7 @@ final class LoadConnection: @unchecked Sendable {
         var filled = 0
 
         while answered < sent {
-            if filled == capacity {
-                let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
-                larger.copyMemory(from: buffer, byteCount: filled)
-                buffer.deallocate()
-                buffer = larger
-                capacity *= 2
-            }
+            growIfFull(&buffer, capacity: &capacity, filled: filled)
             let count = socket.read(into: buffer + filled, count: capacity - filled)
             guard count > 0 else {
                 fail(count == 0 ? "the server closed the connection" : "read failed: \(errnoText())")

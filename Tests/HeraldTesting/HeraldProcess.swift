@@ -24,9 +24,16 @@ public final class HeraldProcess: @unchecked Sendable {
     public let process: ChildProcess
     public let stderrPath: String
 
-    /// The heraldd binary: `$HERALDD`, else the debug build beside the package.
+    /// The heraldd binary: `$HERALDD`, else the one built beside the running test bundle
+    /// (so a build in another `--scratch-path` tests its own heraldd), else the debug build
+    /// in the package's `.build`.
     public static var binaryPath: String {
         if let path = ProcessInfo.processInfo.environment["HERALDD"], !path.isEmpty { return path }
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            // …/debug/heraldPackageTests.xctest, a file on Linux, beside …/debug/heraldd.
+            let beside = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("heraldd").path
+            if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         return root.appendingPathComponent(".build/debug/heraldd").path

@@ -2,8 +2,10 @@
 ///
 /// Conform a `String` enum and it reads and writes its raw value; an unknown value fails
 /// with "`/interaction/direction` must be one of incoming, outgoing, unspecified; got
-/// \"sideways\"." (the pointer includes `JSONValueDecoder`'s prefix).
-public protocol JSONEnum: RawRepresentable, CaseIterable, Codable, Sendable where RawValue == String {}
+/// \"sideways\"." (the pointer includes `JSONValueDecoder`'s prefix). It is also
+/// `JSONDirectDecodable`, so the params of hot methods read it without `Codable`.
+public protocol JSONEnum: RawRepresentable, CaseIterable, Codable, Sendable, JSONDirectDecodable
+where RawValue == String {}
 
 extension JSONEnum {
     public init(from decoder: any Decoder) throws {

@@ -13,10 +13,21 @@ import Foundation
 /// built; any other finite value is written as Swift's shortest round-trip description
 /// (`0.1` → `0.1`, `1e20` → `1e+20`). NaN and infinities cannot be written in JSON and
 /// throw `EncodingError.invalidValue`. A value that encodes nothing at all becomes `{}`.
+///
+/// A `JSONDirectEncodable` value writes itself, which costs a fraction of `Encodable`'s way.
 public struct JSONValueEncoder: Sendable {
-    public init() {}
+    /// Whether `JSONDirectEncodable` values write themselves; tests turn it off to compare
+    /// the two paths.
+    public var writesDirectly: Bool
+
+    public init(writesDirectly: Bool = true) {
+        self.writesDirectly = writesDirectly
+    }
 
     public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+        if writesDirectly, let direct = value as? any JSONDirectEncodable {
+            return direct.directJSONValue
+        }
         let encoder = JSONValueEncoding(node: JSONEncodedNode(), path: .root)
         return try encoder.box(value, path: .root).resolved
     }

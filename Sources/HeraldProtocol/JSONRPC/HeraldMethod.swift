@@ -13,10 +13,40 @@ public protocol HeraldMethod: Sendable {
     /// Whether only administrators (uid 0, the daemon's uid, `--admin-group`) may call it;
     /// others get error 1006.
     static var requiresAdministrator: Bool { get }
+
+    /// Decodes a request's params; every failure is an "Invalid params" error.
+    static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params
+
+    /// Encodes a result for the response.
+    static func encodeResult(_ result: Result) throws -> JSONValue
 }
 
 extension HeraldMethod {
     public static var requiresAdministrator: Bool { false }
+
+    public static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params {
+        try JSONValueDecoder().decode(Params.self, from: params)
+    }
+
+    public static func encodeResult(_ result: Result) throws -> JSONValue {
+        try JSONValueEncoder().encode(result)
+    }
+}
+
+// Where the params or the result take the direct way, these more specific defaults are the
+// ones a method gets: the same calls, resolved here to `JSONValueDecoder`'s and
+// `JSONValueEncoder`'s direct overloads without a dynamic cast on each request.
+
+extension HeraldMethod where Params: JSONDirectDecodable {
+    public static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params {
+        try JSONValueDecoder().decode(Params.self, from: params)
+    }
+}
+
+extension HeraldMethod where Result: JSONDirectEncodable {
+    public static func encodeResult(_ result: Result) throws -> JSONValue {
+        try JSONValueEncoder().encode(result)
+    }
 }
 
 /// The params of a method that takes none (a request may still send `{}`).

@@ -35,11 +35,11 @@ public struct MethodTable: Sendable {
             if requiresAdministrator, !context.caller.isAdministrator {
                 throw RPCError.permissionDenied(name)
             }
-            let decoded = try JSONValueDecoder().decode(Method.Params.self, from: params)
+            let decoded = try Method.decodeParams(params)
             let outcome = try handler(decoded, context)
             let encoded: JSONValue
             do {
-                encoded = try JSONValueEncoder().encode(outcome.result)
+                encoded = try Method.encodeResult(outcome.result)
             } catch {
                 throw RPCError(.internalError, reason: "Herald could not encode the result of \(name): \(error).")
             }

@@ -194,6 +194,10 @@ public struct JSONTextFramer {
         let stop = min(bytes.count, sizeLimit)
         var i = index
         while i < stop {
+            if inString, !escaped {
+                i = PlainStringBytes.skip(UnsafeRawBufferPointer(bytes), from: i, to: stop)
+                guard i < stop else { break }
+            }
             let byte = bytes[i]
             i += 1
             if inString {

@@ -1,13 +1,14 @@
 /// Strings: escapes, surrogate pairs, control characters and UTF-8 validation.
 ///
-/// A string without escapes is validated in one pass and copied once into its `String`;
-/// one with escapes copies the runs between escapes as slices into a scratch buffer.
+/// A string without escapes is validated in one pass (plain ASCII eight bytes at a time)
+/// and copied once into its `String`; one with escapes copies the runs between escapes as slices into a scratch buffer.
 extension JSONReader {
     /// Reads a string whose opening quote is at `index`.
     mutating func readString() throws(JSONParseError) -> String {
         index += 1
         let start = index
         while true {
+            index = PlainStringBytes.skip(bytes, from: index, to: bytes.count)
             guard index < bytes.count else {
                 throw .unexpectedEnd("inside a string", at: index)
             }

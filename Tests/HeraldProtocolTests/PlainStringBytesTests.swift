@@ -1,0 +1,55 @@
+import Testing
+
+@testable import HeraldProtocol
+
+/// `PlainStringBytes.skip` against the byte-by-byte rule it shortcuts.
+@Suite struct PlainStringBytesTests {
+    /// Whether the parser and the framer must look at `byte` inside a string.
+    static func needsAttention(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80
+    }
+
+    static func reference(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start
+        while index < bytes.count, !needsAttention(bytes[index]) { index += 1 }
+        return index
+    }
+
+    static func skip(_ bytes: [UInt8], from start: Int) -> Int {
+        bytes.withUnsafeBytes { PlainStringBytes.skip($0, from: start, to: bytes.count) }
+    }
+
+    /// Every byte value at every position of a word, after every kind of byte before it.
+    @Test func stopsAtTheFirstByteThatNeedsAttention() {
+        for position in 0..<8 {
+            for value in 0...255 {
+                for before: UInt8 in [UInt8(ascii: "a"), 0x00, 0x1F, 0x20, 0x7F, 0x80, 0xFF] {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 16)
+                    bytes[position] = UInt8(value)
+                    if position > 0 { bytes[position - 1] = before }
+                    let skipped = Self.skip(bytes, from: 0)
+                    let expected = Self.reference(bytes, from: 0)
+                    // It may stop where fewer than eight bytes are left, never after a byte that needs attention.
+                    #expect(skipped == expected || (skipped < expected && bytes.count - skipped < 8), "\(bytes)")
+                    if expected < 8 { #expect(skipped == expected, "\(bytes)") }
+                }
+            }
+        }
+    }
+
+    @Test func agreesWithTheByteRuleOnRandomText() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = Array("abcXYZ 09{}[]:,".utf8) + [0x22, 0x5C, 0x0A, 0x1F, 0x7F, 0xC3, 0xA9]
+        for _ in 0..<2000 {
+            let count = Int.random(in: 0..<40, using: &generator)
+            let bytes = (0..<count).map { _ in
+                Bool.random(using: &generator) ? UInt8(ascii: "a") : alphabet.randomElement(using: &generator)!
+            }
+            let start = count == 0 ? 0 : Int.random(in: 0..<count, using: &generator)
+            let skipped = Self.skip(bytes, from: start)
+            let expected = Self.reference(bytes, from: start)
+            #expect(skipped <= expected, "\(bytes) from \(start)")
+            #expect(skipped == expected || bytes.count - skipped < 8, "\(bytes) from \(start)")
+        }
+    }
+}

@@ -41,6 +41,9 @@ struct RFC3339Tests {
         #expect(RFC3339.format(reference.addingTimeInterval(0.5)) == "2026-11-22T14:02:00.500Z")
         #expect(RFC3339.format(Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
         #expect(RFC3339.format(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
+        // Always 24 bytes: a year past 9999 keeps its last four digits.
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 253_402_300_800)) == "0000-01-01T00:00:00.000Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: .nan)) == "1970-01-01T00:00:00.000Z")
     }
 
     @Test("format and parse round-trip to the millisecond")

@@ -44,6 +44,10 @@ extension JSONValue {
 
     /// The compact JSON text of this value.
     public var compactText: String {
+        // A number's text is its literal: most request ids, every request.
+        if case .number(let number) = self {
+            return number.literal
+        }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(64)
         write(to: &buffer)

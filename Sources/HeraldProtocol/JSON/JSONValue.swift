@@ -71,7 +71,9 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// The value of the last member named `key`, as most JSON readers do with duplicates.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members.reversed() where member.key == key {
+            // Comparing lengths first spares most members a full string comparison.
+            let length = key.utf8.count
+            for member in members.reversed() where member.key.utf8.count == length && member.key == key {
                 return member.value
             }
             return nil

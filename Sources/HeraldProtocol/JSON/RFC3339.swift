@@ -24,23 +24,26 @@ public enum RFC3339 {
         let days = (totalSeconds - Int64(secondOfDay)) / 86_400
         let (year, month, day) = civilDate(fromDays: days)
 
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        appendDigits(Int(year), count: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(day, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendDigits(secondOfDay / 3600, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay / 60 % 60, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 60, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(milliseconds, count: 3, to: &bytes)
-        bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
+        // Always 24 bytes, written straight into the string's storage: `donate` formats one
+        // per request.
+        return String(unsafeUninitializedCapacity: 24) { bytes in
+            var index = 0
+            appendDigits(Int(year), count: 4, to: bytes, at: &index)
+            append(UInt8(ascii: "-"), to: bytes, at: &index)
+            appendDigits(month, count: 2, to: bytes, at: &index)
+            append(UInt8(ascii: "-"), to: bytes, at: &index)
+            appendDigits(day, count: 2, to: bytes, at: &index)
+            append(UInt8(ascii: "T"), to: bytes, at: &index)
+            appendDigits(secondOfDay / 3600, count: 2, to: bytes, at: &index)
+            append(UInt8(ascii: ":"), to: bytes, at: &index)
+            appendDigits(secondOfDay / 60 % 60, count: 2, to: bytes, at: &index)
+            append(UInt8(ascii: ":"), to: bytes, at: &index)
+            appendDigits(secondOfDay % 60, count: 2, to: bytes, at: &index)
+            append(UInt8(ascii: "."), to: bytes, at: &index)
+            appendDigits(milliseconds, count: 3, to: bytes, at: &index)
+            append(UInt8(ascii: "Z"), to: bytes, at: &index)
+            return index
+        }
     }
 
     private static func parse(utf8 text: UnsafeBufferPointer<UInt8>) -> Date? {
@@ -144,17 +147,24 @@ public enum RFC3339 {
         return (year, month, day)
     }
 
-    private static func appendDigits(_ value: Int, count: Int, to bytes: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<count {
-            divisor *= 10
-        }
+    private static func append(_ byte: UInt8, to bytes: UnsafeMutableBufferPointer<UInt8>, at index: inout Int) {
+        bytes[index] = byte
+        index += 1
+    }
+
+    /// Writes the last `count` decimal digits of `value`'s magnitude, zero-padded.
+    private static func appendDigits(
+        _ value: Int,
+        count: Int,
+        to bytes: UnsafeMutableBufferPointer<UInt8>,
+        at index: inout Int
+    ) {
         var remaining = abs(value)
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(remaining / divisor % 10))
-            remaining %= divisor
-            divisor /= 10
+        for offset in stride(from: count - 1, through: 0, by: -1) {
+            bytes[index + offset] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
         }
+        index += count
     }
 }
 

@@ -126,7 +126,9 @@ public struct RequestProcessor: Sendable {
         audit.interactionIdentifier = (params?["interactionIdentifier"] ?? params?["interaction"]?.objectValue?["identifier"])?
             .stringValue.flatMap(auditableIdentifier)
         let outcome: Result<(JSONValue, AuditRecord), RPCError>
-        if let entry = methods.entry(named: envelope.method) {
+        let entry = methods.entry(named: envelope.method)
+        let countedAs = entry == nil ? ServerStatistics.unknownMethodKey : envelope.method
+        if let entry {
             do throws(RPCError) {
                 switch envelope.params {
                 case .array:
@@ -156,19 +158,29 @@ public struct RequestProcessor: Sendable {
         case .success(let (result, resultAudit)):
             var methodAudit = resultAudit
             if methodAudit.app == nil { methodAudit.app = audit.app }
-            finish(method: envelope.method, id: envelope.id, error: nil, audit: methodAudit, context: context, since: start)
+            finish(
+                method: envelope.method,
+                countedAs: countedAs,
+                id: envelope.id,
+                error: nil,
+                audit: methodAudit,
+                context: context,
+                since: start
+            )
             guard let id = envelope.id else { return nil }
             return .result(id: id, result: result)
         case .failure(let error):
-            finish(method: envelope.method, id: envelope.id, error: error, audit: audit, context: context, since: start)
+            finish(method: envelope.method, countedAs: countedAs, id: envelope.id, error: error, audit: audit, context: context, since: start)
             guard let id = envelope.id else { return nil }
             return .error(id: id, error: error)
         }
     }
 
-    /// Counts and records one result.
+    /// Counts and records one result, under `countedAs` when the caller already knows the
+    /// statistics key (saving a second look-up of the method).
     private func finish(
         method: String?,
+        countedAs knownKey: String? = nil,
         id: JSONValue?,
         error: RPCError?,
         audit: AuditRecord,
@@ -177,7 +189,9 @@ public struct RequestProcessor: Sendable {
     ) {
         // Only Herald's own method names become keys, so clients cannot grow the table.
         let countedAs: String
-        if let method {
+        if let knownKey {
+            countedAs = knownKey
+        } else if let method {
             countedAs = methods.entry(named: method) == nil ? ServerStatistics.unknownMethodKey : method
         } else {
             countedAs = ServerStatistics.invalidRequestKey

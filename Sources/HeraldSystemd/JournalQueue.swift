@@ -5,7 +5,8 @@ import Glibc
 /// A pthread mutex with three condition variables: the writer thread sleeps on `available`
 /// while the queue is empty, a caller that finds the queue full sleeps on `room` for at
 /// most its bounded wait, and ``waitUntilDrained(timeout:)`` sleeps on `drained`. The
-/// writer takes every queued entry at once, so the lock is held for a swap, never for I/O.
+/// writer takes up to ``maximumBatch`` entries at once, so the lock is held for a copy of
+/// a slice, never for I/O.
 final class JournalQueue: @unchecked Sendable {
     /// What the writer thread takes in one go.
     struct Batch {
@@ -19,9 +20,20 @@ final class JournalQueue: @unchecked Sendable {
     private let drained = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let room = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
+    /// The most entries the writer takes at once.
+    ///
+    /// Taking the whole queue left a full queue without room until the writer had written all
+    /// of it — 65,536 entries, seconds at journald's pace — so callers waiting for room gave
+    /// up and dropped entries. A thousand entries take journald a few tens of milliseconds,
+    /// well within a caller's bounded wait.
+    static let maximumBatch = 1024
+
     private let capacity: Int
     // Guarded by `mutex`:
+    /// Queued entries from `head` on; those before `head` were taken already.
     private var pending: [any JournalRecord] = []
+    private var head = 0
+    private var pendingCount: Int { pending.count - head }
     private var droppedToReport: UInt64 = 0
     private var writing = false
     private var closed = false
@@ -63,35 +75,47 @@ final class JournalQueue: @unchecked Sendable {
     @discardableResult
     func offer(_ entry: any JournalRecord, maxWait: Duration = .zero) -> Bool {
         withLock {
-            if !closed, pending.count >= capacity, maxWait > .zero {
+            if !closed, pendingCount >= capacity, maxWait > .zero {
                 var deadline = Self.deadline(after: maxWait)
-                while !closed, pending.count >= capacity {
+                while !closed, pendingCount >= capacity {
                     if pthread_cond_timedwait(room, mutex, &deadline) == ETIMEDOUT { break }
                 }
             }
-            guard !closed, pending.count < capacity else {
+            guard !closed, pendingCount < capacity else {
                 counters.dropped += 1
                 droppedToReport += 1
                 return false
             }
             pending.append(entry)
-            if pending.count == 1 {
+            if pendingCount == 1 {
                 pthread_cond_signal(available)
             }
             return true
         }
     }
 
-    /// Waits for entries and takes them all; nil once the queue is closed and empty.
+    /// Waits for entries and takes the oldest, up to ``maximumBatch``; nil once the queue is
+    /// closed and empty.
     func take() -> Batch? {
         withLock {
-            while pending.isEmpty && !closed {
+            while pendingCount == 0 && !closed {
                 pthread_cond_wait(available, mutex)
             }
-            guard !pending.isEmpty else { return nil }
-            var batch = Batch(entries: [], droppedToReport: droppedToReport)
-            batch.entries.reserveCapacity(pending.count)
-            swap(&batch.entries, &pending)
+            guard pendingCount > 0 else { return nil }
+            let end = min(pending.count, head + Self.maximumBatch)
+            let batch = Batch(entries: Array(pending[head..<end]), droppedToReport: droppedToReport)
+            if end == pending.count {
+                pending.removeAll(keepingCapacity: true)
+                head = 0
+            } else {
+                head = end
+                // Forget the taken entries once they are half the array: each entry is moved
+                // at most once on average.
+                if head * 2 >= pending.count {
+                    pending.removeFirst(head)
+                    head = 0
+                }
+            }
             droppedToReport = 0
             writing = true
             pthread_cond_broadcast(room)
@@ -108,7 +132,7 @@ final class JournalQueue: @unchecked Sendable {
                 counters.dropReports += 1
             }
             writing = false
-            if pending.isEmpty {
+            if pendingCount == 0 {
                 pthread_cond_broadcast(drained)
             }
         }
@@ -118,9 +142,9 @@ final class JournalQueue: @unchecked Sendable {
     func waitUntilDrained(timeout: Duration) -> Bool {
         var deadline = Self.deadline(after: timeout)
         return withLock {
-            while !pending.isEmpty || writing {
+            while pendingCount > 0 || writing {
                 if pthread_cond_timedwait(drained, mutex, &deadline) == ETIMEDOUT {
-                    return pending.isEmpty && !writing
+                    return pendingCount == 0 && !writing
                 }
             }
             return true

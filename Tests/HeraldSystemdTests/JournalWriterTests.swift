@@ -108,6 +108,27 @@ extension SystemdTests {
             #expect(writer.flush(timeout: .seconds(5)))
         }
 
+        /// A full queue gets room back after each slice the writer takes, not only once the
+        /// writer has written the whole queue.
+        @Test func takesAtMostOneSliceAtATimeInOrder() throws {
+            let recorder = RecordingBackend(holdsFirstBatch: true)
+            let count = JournalQueue.maximumBatch * 2 + 100
+            let writer = JournalWriter(backend: recorder.backend, capacity: count)
+            defer { writer.shutdown() }
+
+            writer.submit(Self.entry(0))
+            #expect(recorder.entered.wait(timeout: .now() + 5) == .success)
+            for number in 1...count {
+                writer.submit(Self.entry(number))
+            }
+            recorder.release.signal()
+            #expect(writer.flush(timeout: .seconds(10)))
+            let batches = recorder.recorded
+            #expect(batches.map(\.count) == [1, JournalQueue.maximumBatch, JournalQueue.maximumBatch, 100])
+            #expect(batches.flatMap { $0 } == (0...count).map(Self.entry))
+            #expect(writer.counters == JournalWriterCounters(written: UInt64(count + 1), dropped: 0, failed: 0, dropReports: 0))
+        }
+
         @Test func shutdownWritesWhatIsQueuedThenRefuses() {
             let recorder = RecordingBackend(holdsFirstBatch: false)
             let writer = JournalWriter(backend: recorder.backend, capacity: 1000)

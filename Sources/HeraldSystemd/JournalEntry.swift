@@ -21,6 +21,13 @@ public struct JournalEntry: Sendable, Hashable {
     /// Creates an entry with no fields.
     public init() {}
 
+    /// Creates an entry with no fields and room for `bytes` bytes of `NAME=value` text in
+    /// `fields` fields, so that filling it allocates once.
+    public init(reservingBytes bytes: Int, fields: Int) {
+        storage.reserveCapacity(bytes)
+        spans.reserveCapacity(fields)
+    }
+
     /// Creates an entry from fields in the order given.
     public init(_ fields: [JournalField]) {
         for field in fields {

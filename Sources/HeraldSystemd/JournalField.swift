@@ -38,7 +38,16 @@ public struct JournalField: Sendable, Hashable {
         guard !isDigit(first) else {
             throw JournalFieldNameError(name: name, reason: "a field name cannot start with a digit")
         }
-        guard utf8.allSatisfy({ isUppercase($0) || isDigit($0) || $0 == UInt8(ascii: "_") }) else {
+        // Over the contiguous bytes rather than `utf8.allSatisfy`, which was a tenth of the
+        // journal writer's time: every result entry checks a dozen names.
+        var contiguous = name
+        let allowed = contiguous.withUTF8 { bytes in
+            for byte in bytes where !(isUppercase(byte) || isDigit(byte) || byte == UInt8(ascii: "_")) {
+                return false
+            }
+            return true
+        }
+        guard allowed else {
             throw JournalFieldNameError(name: name, reason: "use only uppercase ASCII letters, digits and '_'")
         }
     }

@@ -39,7 +39,8 @@ struct JournalResultRecorder: ResultRecorder {
         if let value = audit.intent { fields.append(("HERALD_INTENT", value)) }
         if let value = audit.presentation { fields.append(("HERALD_PRESENTATION", value)) }
         if !audit.reasons.isEmpty { fields.append(("HERALD_REASONS", audit.reasons.joined(separator: ","))) }
-        var entry = JournalEntry()
+        // A result entry is a few hundred bytes in at most 17 fields: one allocation each.
+        var entry = JournalEntry(reservingBytes: 512, fields: 17)
         append("PRIORITY", String(priority.rawValue), to: &entry)
         append("MESSAGE", result.summaryLine, to: &entry)
         for (name, value) in fields {

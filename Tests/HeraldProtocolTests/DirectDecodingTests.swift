@@ -114,7 +114,12 @@ import Testing
         var document = Self.fullMessage
         document = Self.replacing(in: document, at: ["interaction", "intent", "recipients", "1", "image", "data"], with: 7)!
         let error = Self.decode(document, readsDirectly: true)
-        #expect(error == .failure(.invalidParams("`/interaction/intent/recipients/1/image/data` must be a string, not a number.", at: "/interaction/intent/recipients/1/image/data")))
+        #expect(
+            error
+                == .failure(
+                    .invalidParams(
+                        "`/interaction/intent/recipients/1/image/data` must be a string, not a number.",
+                        at: "/interaction/intent/recipients/1/image/data")))
     }
 
     // MARK: Helpers

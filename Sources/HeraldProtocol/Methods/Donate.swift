@@ -34,9 +34,10 @@ public struct DonateResult: Codable, Sendable, Hashable {
 /// Written directly: `donate` answers with it on every call (see `JSONDirectEncodable`).
 extension DonateResult: JSONDirectEncodable {
     public var directJSONValue: JSONValue {
-        .object(JSONObject([
-            JSONObject.Member(key: "identifier", value: .string(identifier)),
-            JSONObject.Member(key: "donatedAt", value: .string(RFC3339.format(donatedAt))),
-        ]))
+        .object(
+            JSONObject([
+                JSONObject.Member(key: "identifier", value: .string(identifier)),
+                JSONObject.Member(key: "donatedAt", value: .string(RFC3339.format(donatedAt))),
+            ]))
     }
 }

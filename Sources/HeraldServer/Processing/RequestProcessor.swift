@@ -170,7 +170,15 @@ public struct RequestProcessor: Sendable {
             guard let id = envelope.id else { return nil }
             return .result(id: id, result: result)
         case .failure(let error):
-            finish(method: envelope.method, countedAs: countedAs, id: envelope.id, error: error, audit: audit, context: context, since: start)
+            finish(
+                method: envelope.method,
+                countedAs: countedAs,
+                id: envelope.id,
+                error: error,
+                audit: audit,
+                context: context,
+                since: start
+            )
             guard let id = envelope.id else { return nil }
             return .error(id: id, error: error)
         }

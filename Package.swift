@@ -90,6 +90,9 @@ let package = Package(
             name: "herald-bench",
             dependencies: [
                 "HeraldProtocol",
+                "HeraldCore",
+                "HeraldStorage",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

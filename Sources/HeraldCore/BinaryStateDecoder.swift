@@ -135,6 +135,8 @@ final class BinaryStateSource {
             let length = try readVarint(at: &cursor)
             guard length <= UInt64(bytes.count - cursor) else { throw corrupted(at: offset, "A string runs past the payload.") }
             cursor += Int(length)
+        case .bytes:
+            return try bytesRange(at: offset).upperBound
         case .keyed:
             return try container(at: offset, .keyed).end
         case .unkeyed:
@@ -161,6 +163,15 @@ final class BinaryStateSource {
         guard try tag(at: offset) == .string else { throw mismatch(String.self, at: offset) }
         var cursor = offset + 1
         return try readString(at: &cursor)
+    }
+
+    /// Where the bytes of the byte string at `offset` are, checked to lie in the payload.
+    func bytesRange(at offset: Int) throws -> Range<Int> {
+        guard try tag(at: offset) == .bytes else { throw mismatch([UInt8].self, at: offset) }
+        var cursor = offset + 1
+        let length = try readFixed(at: &cursor, size: 4)
+        guard length <= UInt64(bytes.count - cursor) else { throw corrupted(at: offset, "A byte string runs past the payload.") }
+        return cursor..<(cursor + Int(length))
     }
 
     func decodeDouble(at offset: Int) throws -> Double {

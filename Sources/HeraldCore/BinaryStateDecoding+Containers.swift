@@ -148,6 +148,11 @@ struct BinaryUnkeyedDecoding: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
+    /// The next element, a byte string: where its bytes lie in ``BinaryStateSource/bytes``.
+    mutating func decodeBytes() throws -> Range<Int> {
+        try decoder.source.bytesRange(at: try next([UInt8].self))
+    }
+
     private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         try decoder.source.decodeInteger(type, at: try next(type))
     }

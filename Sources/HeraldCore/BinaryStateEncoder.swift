@@ -6,7 +6,7 @@ import Foundation
 /// its UTF-8), then the root value. Every value starts with a ``BinaryStateTag``:
 /// integers are zigzag or plain varints, doubles their bit pattern (so a `Date`'s
 /// `timeIntervalSinceReferenceDate` round-trips exactly), strings a varint length and
-/// UTF-8. A keyed container is its byte length (4 bytes) then (key number, value) pairs; an
+/// UTF-8, byte strings (`bytes`) a 4-byte length and the bytes. A keyed container is its byte length (4 bytes) then (key number, value) pairs; an
 /// unkeyed one its byte length and element count (4 bytes each) then the elements. The
 /// lengths let a reader skip a value without reading it. Written in one pass into one
 /// buffer, about sixty times faster than `JSONEncoder` for a million interactions.
@@ -30,7 +30,7 @@ public struct BinaryStateEncoder {
 
 /// The first byte of every value in a binary payload.
 enum BinaryStateTag: UInt8 {
-    case null = 0, `false`, `true`, int, uint, double, float, string, keyed, unkeyed
+    case null = 0, `false`, `true`, int, uint, double, float, string, keyed, unkeyed, bytes
 }
 
 /// The buffer, the key table and the containers still open.
@@ -70,7 +70,8 @@ final class BinaryStateWriter {
             let frame = frames.removeLast()
             switch frame.kind {
             case .keyed, .unkeyed:
-                patch(UInt32(truncatingIfNeeded: bytes.count - frame.lengthAt - 4), at: frame.lengthAt)
+                precondition(bytes.count - frame.lengthAt - 4 <= Int(UInt32.max), "A container is longer than 4 GiB.")
+                patch(UInt32(bytes.count - frame.lengthAt - 4), at: frame.lengthAt)
                 if frame.kind == .unkeyed {
                     patch(frame.count, at: frame.lengthAt + 4)
                 }
@@ -174,6 +175,17 @@ final class BinaryStateWriter {
     func write(unsigned value: UInt64) {
         bytes.append(BinaryStateTag.uint.rawValue)
         appendVarint(value)
+    }
+
+    /// A byte string that `body` appends in place: the tag, a 4-byte length patched once
+    /// `body` returns, and what it appended.
+    func writeBytes(_ body: (inout [UInt8]) throws -> Void) rethrows {
+        bytes.append(BinaryStateTag.bytes.rawValue)
+        let lengthAt = bytes.count
+        appendFixed(0)
+        try body(&bytes)
+        precondition(bytes.count - lengthAt - 4 <= Int(UInt32.max), "A byte string is longer than 4 GiB.")
+        patch(UInt32(bytes.count - lengthAt - 4), at: lengthAt)
     }
 
     private func appendVarint(_ value: UInt64) {

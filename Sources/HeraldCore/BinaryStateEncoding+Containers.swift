@@ -115,6 +115,12 @@ struct BinaryUnkeyedEncoding: UnkeyedEncodingContainer {
         try writer.encodeValue(value, depth: depth + 1)
     }
 
+    /// A byte string that `body` appends in place, for records laid out by hand.
+    mutating func encodeBytes(_ body: (inout [UInt8]) throws -> Void) rethrows {
+        writer.beginElement(depth: depth)
+        try writer.writeBytes(body)
+    }
+
     private func encodeSigned(_ value: Int64) {
         writer.beginElement(depth: depth)
         writer.write(signed: value)

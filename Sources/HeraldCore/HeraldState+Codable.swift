@@ -4,7 +4,7 @@ import HeraldProtocol
 /// The state as a snapshot keeps it: interactions (with the app names they refer to),
 /// the Focus and its activation, the silenced-conversation marks, the summary, and each
 /// (uid, app)'s authorization and capabilities. The configuration is not encoded, and
-/// the call history is rebuilt from the interactions.
+/// the call history is rebuilt as the interactions are inserted.
 extension HeraldState: Codable {
     private enum CodingKeys: String, CodingKey {
         case interactions, focus, silenced, summary, settings
@@ -19,9 +19,6 @@ extension HeraldState: Codable {
         self.silenced = try container.decode(SilencedConversations.self, forKey: .silenced)
         self.summary = try container.decode(SummarySchedule.self, forKey: .summary)
         self.settings = try container.decode(AppSettings.self, forKey: .settings)
-        var history = CallHistory()
-        interactions.forEach { key, stored in history.record(stored, at: key) }
-        self.callHistory = history
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -35,8 +32,10 @@ extension HeraldState: Codable {
 }
 
 extension InteractionStore: Codable {
+    /// `records` is an array of `Record`s in JSON, of tagged values in binary snapshots
+    /// written before record chunks; `recordChunks` what binary snapshots hold now.
     private enum CodingKeys: String, CodingKey {
-        case apps, records
+        case apps, records, recordChunks
     }
 
     /// One stored interaction, oldest donation first; `app` indexes `apps`.
@@ -56,8 +55,13 @@ extension InteractionStore: Codable {
         }
         if let binary = decoder as? BinaryStateDecoding {
             let keyed = try BinaryKeyedDecoding<CodingKeys>(decoder: binary)
-            var records = try BinaryUnkeyedDecoding(decoder: try binary.child(at: try keyed.offset(of: .records)))
-            try decodeRecords(from: &records, appCount: names.count)
+            if keyed.contains(.recordChunks) {
+                var chunks = try BinaryUnkeyedDecoding(decoder: try binary.child(at: try keyed.offset(of: .recordChunks)))
+                try decodeRecordChunks(from: &chunks, payload: binary.source.bytes, appCount: names.count)
+            } else {
+                var records = try BinaryUnkeyedDecoding(decoder: try binary.child(at: try keyed.offset(of: .records)))
+                try decodeLegacyRecords(from: &records, appCount: names.count)
+            }
             return
         }
         let records = try container.decode([Record].self, forKey: .records)
@@ -77,8 +81,8 @@ extension InteractionStore: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(apps.names, forKey: .apps)
         if let binary = encoder as? BinaryStateEncoding {
-            var records = binary.unkeyedMember(CodingKeys.records)
-            return try encodeRecords(into: &records)
+            var chunks = binary.unkeyedMember(CodingKeys.recordChunks)
+            return try encodeRecordChunks(into: &chunks)
         }
         var records: [Record] = []
         records.reserveCapacity(count)

@@ -35,13 +35,10 @@ extension HeraldState {
         let identifier = interaction.identifier ?? UUID().uuidString.lowercased()
         interaction.identifier = identifier
         let app = interactions.appID(interning: p.app)
-        let key = interactions.insert(interaction, uid: caller.uid, app: app, donatedAt: now)
-        if let stored = interactions[key] {
-            callHistory.record(stored, at: key)
-        }
+        audit.describe(interaction)
+        interactions.insert(interaction, uid: caller.uid, app: app, donatedAt: now)
         evictBeyondLimit()
 
-        audit.describe(interaction)
         return MethodOutcome(result: DonateResult(identifier: identifier, donatedAt: now), audit: audit)
     }
 
@@ -70,22 +67,17 @@ extension HeraldState {
         guard let app = interactions.key(uid: caller.uid, app: p.app, identifier: "")?.app else {
             return MethodOutcome(result: DeleteInteractionsResult(deleted: 0), audit: audit)
         }
-        var removed: [(InteractionKey, StoredInteraction)] = []
+        var deleted = 0
         if let identifiers = p.identifiers {
-            for identifier in Set(identifiers) {
-                let key = InteractionKey(uid: caller.uid, app: app, identifier: identifier)
-                if let stored = interactions.remove(key) {
-                    removed.append((key, stored))
-                }
+            for identifier in Set(identifiers)
+            where interactions.remove(InteractionKey(uid: caller.uid, app: app, identifier: identifier)) != nil {
+                deleted += 1
             }
         } else if let group = p.groupIdentifier {
-            removed = interactions.removeAll(uid: caller.uid, app: app) { $0.interaction.groupIdentifier == group }
+            deleted = interactions.removeAll(uid: caller.uid, app: app) { $0.interaction.groupIdentifier == group }.count
         } else {
-            removed = interactions.removeAll(uid: caller.uid, app: app) { _ in true }
+            deleted = interactions.removeAll(uid: caller.uid, app: app) { _ in true }.count
         }
-        for (key, stored) in removed {
-            callHistory.forget(stored, at: key)
-        }
-        return MethodOutcome(result: DeleteInteractionsResult(deleted: removed.count), audit: audit)
+        return MethodOutcome(result: DeleteInteractionsResult(deleted: deleted), audit: audit)
     }
 }

@@ -141,7 +141,7 @@ extension HeraldState {
             facts.senderAllowed = focus.allows(caller)
             facts.repeatedCall =
                 activeFocus.allowRepeatedCalls
-                && callHistory.hasEarlierCall(
+                && interactions.calls.hasEarlierCall(
                     than: key,
                     caller: caller,
                     date: stored.effectiveDate,

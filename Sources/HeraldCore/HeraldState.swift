@@ -13,7 +13,6 @@ public struct HeraldState: Sendable {
     public var configuration: CoreConfiguration
 
     var interactions = InteractionStore()
-    var callHistory = CallHistory()
     var focus = FocusState()
     var silenced = SilencedConversations()
     var summary = SummarySchedule()
@@ -57,7 +56,6 @@ public struct HeraldState: Sendable {
         var pruned = 0
         while let oldest = interactions.oldest, oldest.stored.donatedAt < cutoff {
             _ = interactions.removeOldest()
-            callHistory.forget(oldest.stored, at: oldest.key)
             pruned += 1
         }
         expiredCount += pruned
@@ -69,10 +67,7 @@ public struct HeraldState: Sendable {
     @discardableResult
     mutating func evictBeyondLimit() -> Int {
         var evicted = 0
-        while interactions.count > max(configuration.maxInteractions, 0),
-            let oldest = interactions.removeOldest()
-        {
-            callHistory.forget(oldest.stored, at: oldest.key)
+        while interactions.count > max(configuration.maxInteractions, 0), interactions.removeOldest() != nil {
             evicted += 1
         }
         evictedCount += evicted

@@ -3,21 +3,23 @@ import HeraldCore
 
 /// A snapshot's bytes: its header, then the state's `Codable` form.
 ///
-/// The payload is written by ``BinaryStateEncoder``: for a million interactions about 2 s
-/// to encode and 7.5 s to decode (`SnapshotPayloadBenchmark`). Snapshots whose header says
-/// JSON — the encoding before it, about a minute each way — are still read.
+/// The payload is written by ``BinaryStateEncoder``, the interactions in record chunks:
+/// for a million interactions about 2 s to encode and 2.5 s to decode on two cores
+/// (`herald-bench snapshot-payload`). Snapshots whose header says JSON or tagged binary —
+/// the encodings before it, about a minute and 7 s to decode — are still read.
 public struct SnapshotFile: Sendable {
     public var header: SnapshotHeader
     public var payload: Data
 
     /// Encodes `state` as generation `generation`, created at `now`, in `payloadEncoding`
-    /// (one of `SnapshotHeader`'s encodings; binary unless a test asks for JSON).
+    /// (binary unless a test asks for JSON; tagged binary is read, no longer written).
     public init(
         encoding state: HeraldState,
         generation: UInt64,
         now: Date,
         payloadEncoding: UInt32 = SnapshotHeader.binaryEncoding
     ) throws(SnapshotFileError) {
+        precondition(payloadEncoding != SnapshotHeader.taggedBinaryEncoding, "Herald no longer writes tagged binary payloads.")
         do {
             if payloadEncoding == SnapshotHeader.jsonEncoding {
                 let encoder = JSONEncoder()

@@ -6,7 +6,7 @@ import Foundation
 /// |---|---|---|
 /// | 0 | 8 | magic `HERALDSS` |
 /// | 8 | 4 | format version (1) |
-/// | 12 | 4 | payload encoding (0: JSON of `HeraldState`, dates in seconds since 1970; 1: `BinaryStateEncoder`) |
+/// | 12 | 4 | payload encoding (0: JSON of `HeraldState`, dates in seconds since 1970; 1: `BinaryStateEncoder` with one tagged value per interaction member; 2: `BinaryStateEncoder` with interactions in record chunks) |
 /// | 16 | 8 | generation: 1 for the first snapshot, one more for each after |
 /// | 24 | 8 | creation time, milliseconds since 1970 |
 /// | 32 | 8 | interactions stored |
@@ -21,9 +21,13 @@ public struct SnapshotHeader: Sendable, Hashable {
     /// The newest format this build reads and the one it writes.
     public static let currentVersion: UInt32 = 1
 
-    /// The payload encodings: JSON, which older snapshots use, and binary, which this build writes.
+    /// The payload encodings: JSON and tagged binary, which older snapshots use, and binary
+    /// with record chunks, which this build writes. A build that predates an encoding
+    /// refuses it as unsupported rather than mistaking it for damage.
     public static let jsonEncoding: UInt32 = 0
-    public static let binaryEncoding: UInt32 = 1
+    public static let taggedBinaryEncoding: UInt32 = 1
+    public static let binaryEncoding: UInt32 = 2
+    static let readableEncodings: Set<UInt32> = [jsonEncoding, taggedBinaryEncoding, binaryEncoding]
 
     public var version: UInt32 = SnapshotHeader.currentVersion
     public var encoding: UInt32 = SnapshotHeader.binaryEncoding
@@ -86,7 +90,7 @@ public struct SnapshotHeader: Sendable, Hashable {
         self.interactions = load(32, UInt64.self)
         self.payloadLength = load(40, UInt64.self)
         self.payloadChecksum = load(48, UInt32.self)
-        guard encoding == Self.jsonEncoding || encoding == Self.binaryEncoding else {
+        guard Self.readableEncodings.contains(encoding) else {
             throw SnapshotFileError(.unsupportedVersion, "The snapshot's payload encoding \(encoding) is unknown to this heraldd.")
         }
     }

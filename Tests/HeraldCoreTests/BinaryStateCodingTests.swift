@@ -35,9 +35,45 @@ import Testing
         try state.donate(F.call("k1", contacts: [rich, F.dee], date: F.now - 30))
         try state.donate(F.call("k0", contacts: [F.dee], date: F.now - 20))
         try state.donate(F.call("k2", direction: .outgoing, contacts: [F.bo]), app: F.otherApp, caller: F.otherUser)
+        for interaction in Self.everyOtherMember() {
+            try state.donate(interaction, app: F.otherApp)
+        }
         _ = try state.setFocusAuthorization(.init(app: F.app, uid: 1000, status: .authorized), caller: F.admin, now: F.now)
         try state.focusOn(FocusConfiguration(name: "Work", allowedPeople: [F.cy]))
         return state
+    }
+
+    /// A message and a call between them setting every member that `richState`'s others
+    /// leave out.
+    static func everyOtherMember() -> [Interaction] {
+        var message = SendMessageIntent(
+            sender: Person(handle: PersonHandle(value: "fay@example.org"), displayName: "Fay", isMe: false),
+            recipients: [F.cy],
+            content: "Photo",
+            speakableGroupName: "Climbers",
+            conversationIdentifier: "c-climb"
+        )
+        message.serviceName = "sms"
+        message.outgoingMessageType = .audio
+        message.groupImage = NotificationImage(data: "aGk=", mimeType: "image/jpeg")
+        let call = StartCallIntent(
+            contacts: [F.bo],
+            callCapability: .videoCall,
+            destinationType: .callBack,
+            audioRoute: .bluetooth,
+            callRecordToCallBack: .object(["id": .string("rec-1"), "missed": .bool(true)]),
+            groupImage: NotificationImage(data: "aGk=", mimeType: "image/jpeg")
+        )
+        return [
+            Interaction(
+                identifier: "m-every",
+                groupIdentifier: "g-climb",
+                direction: .incoming,
+                date: F.now - 5,
+                intent: .sendMessage(message)
+            ),
+            Interaction(identifier: "k-every", groupIdentifier: "g-climb", direction: .outgoing, intent: .startCall(call)),
+        ]
     }
 
     /// The state as canonical JSON, to compare two states member by member.
@@ -52,11 +88,57 @@ import Testing
         let state = try Self.richState()
         var restored = try BinaryStateDecoder().decode(HeraldState.self, from: BinaryStateEncoder().encode(state))
         restored.configuration = state.configuration
-        #expect(restored.interactionCount == 5)
+        #expect(restored.interactionCount == 7)
         #expect(try Self.canonicalJSON(restored) == Self.canonicalJSON(state))
         // The rules still work on what came back: the call history was rebuilt.
         try restored.donate(F.call("k3", contacts: [F.dee], date: F.now), now: F.now)
         #expect(try restored.update("k3").result.delivery.codes == ["repeatedCall", "delivered"])
+    }
+
+    @Test func payloadsWrittenBeforeRecordChunksStillDecode() throws {
+        let state = try Self.richState()
+        var restored = try BinaryStateDecoder().decode(HeraldState.self, from: LegacyPayloadFixture.bytes)
+        restored.configuration = state.configuration
+        #expect(try Self.canonicalJSON(restored) == Self.canonicalJSON(state))
+        try restored.donate(F.call("k3", contacts: [F.dee], date: F.now), now: F.now)
+        #expect(try restored.update("k3").result.delivery.codes == ["repeatedCall", "delivered"])
+    }
+
+    @Test func recordsSpanningSeveralChunksKeepTheirDonationOrder() throws {
+        var state = F.state(CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!, maxInteractions: 200_000))
+        let total = InteractionRecordLayout.chunkSize + 1500
+        for index in 0..<total {
+            try state.donate(F.message("m\(index)", conversation: "c\(index % 50)"), now: F.now + Double(index))
+        }
+        // Deleted out of order: their entries in the donation order are left behind, stale.
+        for index in stride(from: 0, to: total, by: 7) {
+            _ = try state.deleteInteractions(DeleteInteractionsParams(app: F.app, identifiers: ["m\(index)"]), caller: F.user, now: F.now)
+        }
+        let bytes = try BinaryStateEncoder().encode(state)
+        var restored = try BinaryStateDecoder().decode(HeraldState.self, from: bytes)
+        restored.configuration = state.configuration
+        #expect(restored.interactionCount == total - (total + 6) / 7)
+        // Compared as one Bool: a failing comparison of two long arrays would be diffed for minutes.
+        // Sequence numbers are not compared: a restored store numbers its interactions afresh.
+        let sameOrder = restored.interactions.map { [$0.key.identifier: $0.stored.interaction] }
+            == state.interactions.map { [$0.key.identifier: $0.stored.interaction] }
+        #expect(sameOrder)
+        // The oldest is still evicted first.
+        restored.configuration.maxInteractions = restored.interactionCount
+        try restored.donate(F.message("newest"), now: F.now + Double(total))
+        #expect(restored.interactions.oldest?.key.identifier == "m2")
+    }
+
+    @Test func everyEnumCaseHasOneRecordNumber() {
+        func check<T: CaseIterable & Hashable>(_ table: [T]) {
+            #expect(table.count == T.allCases.count && Set(table) == Set(T.allCases), "\(T.self)")
+        }
+        check(InteractionRecordLayout.handleTypes)
+        check(InteractionRecordLayout.suggestionTypes)
+        check(InteractionRecordLayout.outgoingMessageTypes)
+        check(InteractionRecordLayout.callCapabilities)
+        check(InteractionRecordLayout.destinationTypes)
+        check(InteractionRecordLayout.audioRoutes)
     }
 
     @Test func everyTruncationIsRefusedWithAnError() throws {

@@ -1,48 +1,11 @@
 import Foundation
 import HeraldProtocol
 
-/// The interactions in a binary snapshot, written by hand: one flat run of values per
-/// interaction, in a fixed order, `nil` for an absent member.
-///
-/// Through `Codable` each interaction costs some forty generic container calls (about
-/// 17 µs to encode); this takes about 2 µs. The rarely set members (images, name
-/// components, donation metadata, a call record) still go through `Codable`.
+/// Reads the interactions of binary snapshots written before record chunks: one run of
+/// tagged values per interaction, `nil` for an absent member. Herald no longer writes
+/// them; snapshots written so are still read (`Tests/HeraldCoreTests` keeps one).
 extension InteractionStore {
-    func encodeRecords(into records: inout BinaryUnkeyedEncoding) throws {
-        try forEach { key, stored in
-            let interaction = stored.interaction
-            records.encode(key.uid)
-            records.encode(key.app)
-            records.encode(stored.donatedAt.timeIntervalSinceReferenceDate)
-            records.encode(key.identifier)
-            records.encodeOptional(interaction.groupIdentifier)
-            records.encode(interaction.direction.rawValue)
-            records.encodeOptional(interaction.date?.timeIntervalSinceReferenceDate)
-            switch interaction.intent {
-            case .sendMessage(let intent):
-                records.encode(IntentType.sendMessage.rawValue)
-                try records.encodePerson(intent.sender)
-                try records.encodePeople(intent.recipients)
-                records.encodeOptional(intent.content)
-                records.encodeOptional(intent.speakableGroupName)
-                records.encode(intent.conversationIdentifier)
-                records.encodeOptional(intent.serviceName)
-                records.encodeOptional(intent.outgoingMessageType?.rawValue)
-                try records.encodeOptional(intent.groupImage)
-                try records.encodeOptional(intent.donationMetadata)
-            case .startCall(let intent):
-                records.encode(IntentType.startCall.rawValue)
-                try records.encodePeople(intent.contacts)
-                records.encodeOptional(intent.callCapability?.rawValue)
-                records.encodeOptional(intent.destinationType?.rawValue)
-                records.encodeOptional(intent.audioRoute?.rawValue)
-                try records.encodeOptional(intent.callRecordToCallBack)
-                try records.encodeOptional(intent.groupImage)
-            }
-        }
-    }
-
-    mutating func decodeRecords(from records: inout BinaryUnkeyedDecoding, appCount: Int) throws {
+    mutating func decodeLegacyRecords(from records: inout BinaryUnkeyedDecoding, appCount: Int) throws {
         while !records.isAtEnd {
             let uid = try records.decode(UInt32.self)
             let app = try records.decode(AppNameTable.ID.self)
@@ -84,53 +47,6 @@ extension InteractionStore {
             )
             insert(interaction, uid: uid, app: app, donatedAt: donatedAt)
         }
-    }
-}
-
-extension BinaryUnkeyedEncoding {
-    mutating func encodeOptional(_ value: String?) {
-        if let value { encode(value) } else { encodeNil() }
-    }
-
-    mutating func encodeOptional(_ value: Double?) {
-        if let value { encode(value) } else { encodeNil() }
-    }
-
-    mutating func encodeOptional<T: Encodable>(_ value: T?) throws {
-        if let value { try encode(value) } else { encodeNil() }
-    }
-
-    /// A handle: its value, then its type or nil.
-    mutating func encodeHandle(_ handle: PersonHandle) {
-        encode(handle.value)
-        encodeOptional(handle.type?.rawValue)
-    }
-
-    /// Nil, or `true` and the person's members.
-    mutating func encodePerson(_ person: Person?) throws {
-        guard let person else { return encodeNil() }
-        encode(true)
-        if let handle = person.handle { encodeHandle(handle) } else { encodeNil() }
-        encodeOptional(person.displayName)
-        try encodeOptional(person.nameComponents)
-        try encodeOptional(person.image)
-        encodeOptional(person.contactIdentifier)
-        encodeOptional(person.customIdentifier)
-        if let aliases = person.aliases {
-            encode(aliases.count)
-            for alias in aliases { encodeHandle(alias) }
-        } else {
-            encodeNil()
-        }
-        encodeOptional(person.suggestionType?.rawValue)
-        if let isMe = person.isMe { encode(isMe) } else { encodeNil() }
-    }
-
-    /// Nil, or the count and each person.
-    mutating func encodePeople(_ people: [Person]?) throws {
-        guard let people else { return encodeNil() }
-        encode(people.count)
-        for person in people { try encodePerson(person) }
     }
 }
 

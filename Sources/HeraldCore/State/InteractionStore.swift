@@ -23,7 +23,8 @@ struct StoredInteraction: Hashable, Sendable {
     var effectiveDate: Date { interaction.date ?? donatedAt }
 }
 
-/// Every donated interaction, by (uid, app, identifier), in donation order.
+/// Every donated interaction, by (uid, app, identifier), in donation order, and the
+/// incoming calls by caller (kept up to date here, by every insertion and removal).
 ///
 /// Donation order is kept in an array with a moving head, so evicting the oldest and
 /// pruning by age cost O(1) each; entries of interactions deleted out of order are left
@@ -40,6 +41,8 @@ struct InteractionStore: Sendable {
     private var order: [OrderEntry] = []
     private var head = 0
     private var nextSequence: UInt64 = 0
+    /// Derived from the interactions, so a snapshot does not carry it.
+    private(set) var calls = CallHistory()
 
     init() {}
 
@@ -59,21 +62,26 @@ struct InteractionStore: Sendable {
 
     /// Adds an interaction whose identifier is set and not yet stored.
     @discardableResult
-    mutating func insert(_ interaction: Interaction, uid: UInt32, app: AppNameTable.ID, donatedAt: Date) -> InteractionKey {
+    mutating func insert(
+        _ interaction: consuming Interaction,
+        uid: UInt32,
+        app: AppNameTable.ID,
+        donatedAt: Date
+    ) -> InteractionKey {
         precondition(interaction.identifier != nil, "A stored interaction has an identifier.")
         let key = InteractionKey(uid: uid, app: app, identifier: interaction.identifier!)
         let stored = StoredInteraction(interaction: interaction, donatedAt: donatedAt, sequence: nextSequence)
         nextSequence += 1
+        calls.record(stored, at: key)
         records[key] = stored
         order.append(OrderEntry(key: key, sequence: stored.sequence))
         return key
     }
 
     mutating func remove(_ key: InteractionKey) -> StoredInteraction? {
-        let removed = records.removeValue(forKey: key)
-        if removed != nil {
-            compactIfStale()
-        }
+        guard let removed = records.removeValue(forKey: key) else { return nil }
+        calls.forget(removed, at: key)
+        compactIfStale()
         return removed
     }
 
@@ -85,8 +93,9 @@ struct InteractionStore: Sendable {
         where shouldRemove: (StoredInteraction) -> Bool
     ) -> [(InteractionKey, StoredInteraction)] {
         let selected = records.filter { $0.key.uid == uid && $0.key.app == app && shouldRemove($0.value) }
-        for key in selected.keys {
+        for (key, stored) in selected {
             records.removeValue(forKey: key)
+            calls.forget(stored, at: key)
         }
         compactIfStale()
         return selected.map { ($0.key, $0.value) }
@@ -112,6 +121,7 @@ struct InteractionStore: Sendable {
             head += 1
             if let stored = records[entry.key], stored.sequence == entry.sequence {
                 records.removeValue(forKey: entry.key)
+                calls.forget(stored, at: entry.key)
                 compactIfStale()
                 return (entry.key, stored)
             }
@@ -119,13 +129,11 @@ struct InteractionStore: Sendable {
         return nil
     }
 
-    /// Every stored interaction, oldest donation first.
-    func forEach(_ body: (InteractionKey, StoredInteraction) throws -> Void) rethrows {
-        for entry in order[head...] {
-            if let stored = records[entry.key], stored.sequence == entry.sequence {
-                try body(entry.key, stored)
-            }
-        }
+    /// Makes room for `count` interactions, so that loading a snapshot does not grow the
+    /// tables a doubling at a time.
+    mutating func reserveCapacity(_ count: Int) {
+        records.reserveCapacity(count)
+        order.reserveCapacity(count)
     }
 
     /// Drops order entries of removed interactions once they outnumber the live ones.
@@ -135,4 +143,29 @@ struct InteractionStore: Sendable {
         order = order[head...].filter { records[$0.key]?.sequence == $0.sequence }
         head = 0
     }
+}
+
+extension InteractionStore: Sequence {
+    /// Every stored interaction, oldest donation first.
+    struct Iterator: IteratorProtocol {
+        fileprivate let store: InteractionStore
+        fileprivate var index: Int
+
+        mutating func next() -> (key: InteractionKey, stored: StoredInteraction)? {
+            while index < store.order.count {
+                let entry = store.order[index]
+                index += 1
+                if let stored = store.records[entry.key], stored.sequence == entry.sequence {
+                    return (entry.key, stored)
+                }
+            }
+            return nil
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(store: self, index: head)
+    }
+
+    var underestimatedCount: Int { count }
 }

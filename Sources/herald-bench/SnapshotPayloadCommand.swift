@@ -1,0 +1,104 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import HeraldCore
+import HeraldProtocol
+import HeraldStorage
+import Logging
+
+/// `herald-bench snapshot-payload`: times each stage of a snapshot of N interactions in
+/// this process — encode, checksum, write with fsync, read, verify, decode — so that the
+/// socket benchmark's totals (`make bench-snapshot`) can be taken apart.
+struct SnapshotPayloadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot-payload",
+        abstract: "Time a snapshot's stages for N interactions of bench-snapshot's shape."
+    )
+
+    @Option(help: "Interactions in the state.")
+    var interactions = 1_000_000
+
+    @Option(help: "A folder to write the snapshot in (made if missing; its snapshot files are replaced).")
+    var folder = FileManager.default.temporaryDirectory.path + "/herald-snapshot-payload"
+
+    @Option(help: "Times to run each stage but the fill; the fastest run is reported.")
+    var repeats = 3
+
+    func run() throws {
+        var figures: [(stage: String, wall: Double, cpu: Double)] = []
+        func timed<T>(_ stage: String, _ body: () throws -> T) rethrows -> T {
+            var best: (wall: Double, cpu: Double)?
+            var result: T?
+            for _ in 0..<(stage.hasPrefix("fill") ? 1 : max(1, repeats)) {
+                result = nil
+                let cpuStart = Self.processCPUSeconds()
+                let start = ContinuousClock.now
+                result = try body()
+                let elapsed = ContinuousClock.now - start
+                let wall = Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds)
+                let cpu = Self.processCPUSeconds() - cpuStart
+                if best == nil || wall < best!.wall { best = (wall, cpu) }
+            }
+            figures.append((stage, best!.wall, best!.cpu))
+            return result!
+        }
+
+        let state = try timed("fill (donate \(interactions))") { try Self.typicalState(interactions) }
+        let payload = try timed("encode") { try BinaryStateEncoder().encode(state) }
+        _ = timed("checksum") { CRC32C.checksum(payload) }
+        let file = try timed("encode + checksum (SnapshotFile)") {
+            try SnapshotFile(encoding: state, generation: 1, now: Date())
+        }
+        let store = SnapshotStore(folder: folder)
+        try store.prepareFolder()
+        try timed("write + fsync + rename") { try store.write(file) }
+        let recovered = try timed("restore (read, verify, decode)") {
+            try store.recover(discardDamaged: false, logger: Logger(label: "herald-bench"))
+        }
+        _ = try timed("decode alone") { try BinaryStateDecoder().decode(HeraldState.self, from: payload) }
+        guard recovered.state.interactionCount == interactions else {
+            throw ValidationError("Restored \(recovered.state.interactionCount) interactions of \(interactions).")
+        }
+
+        print("snapshot payload: \(interactions) interactions, \(file.byteCount) bytes (\(file.byteCount / max(interactions, 1)) per interaction)")
+        print("  \("stage".padding(toLength: 36, withPad: " ", startingAt: 0))    wall s    CPU s  (fastest of \(repeats))")
+        for (stage, wall, cpu) in figures {
+            print("  \(stage.padding(toLength: 36, withPad: " ", startingAt: 0)) \(String(format: "%8.3f %8.3f", wall, cpu))")
+        }
+    }
+
+    /// CPU time of every thread of this process: a figure the other load on a shared
+    /// machine disturbs less than wall time.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The shape `scripts/bench-snapshot.py` donates: an incoming message from one of
+    /// 5,000 senders to the user, in one of 20,000 conversations.
+    static func typicalState(_ count: Int) throws -> HeraldState {
+        var state = HeraldState(configuration: CoreConfiguration(maxInteractions: count * 2))
+        let caller = Caller(uid: 1000, gid: 1000, pid: 1, isAdministrator: false)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let me = Person(handle: PersonHandle(value: "me@example.org", type: .emailAddress), displayName: "Me")
+        for index in 0..<count {
+            let sender = index % 5000
+            let message = SendMessageIntent(
+                sender: Person(handle: PersonHandle(value: "user\(sender)@example.org", type: .emailAddress), displayName: "User \(sender)"),
+                recipients: [me],
+                content: "Message number \(index): are we still on for lunch?",
+                conversationIdentifier: "c\(index % 20000)"
+            )
+            let interaction = Interaction(identifier: "m\(index)", direction: .incoming, intent: .sendMessage(message))
+            _ = try state.donate(
+                DonateParams(app: "org.example.chat", interaction: interaction),
+                caller: caller,
+                now: start.addingTimeInterval(Double(index) / 1000)
+            )
+        }
+        return state
+    }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldCore
 import HeraldStorage
 
 struct StorageOptions: ParsableArguments {
@@ -32,7 +33,7 @@ struct StorageOptions: ParsableArguments {
     var folder: String { stateDir ?? StateFolder.defaultPath() }
 
     /// `--retention` in seconds.
-    var retentionSeconds: Double? { Self.seconds(retention) }
+    var retentionSeconds: Double? { DurationText.seconds(retention) }
 
     func validate() throws {
         guard snapshotInterval >= 0 else { throw ValidationError("--snapshot-interval must be 0 or more seconds.") }
@@ -40,14 +41,5 @@ struct StorageOptions: ParsableArguments {
         guard let seconds = retentionSeconds, seconds > 0 else {
             throw ValidationError("--retention must be a positive duration such as 2592000, 30d or 12h, not \(retention).")
         }
-    }
-
-    /// `90` → 90, `90s`, `15m`, `12h`, `30d`; nil for anything else.
-    static func seconds(_ text: String) -> Double? {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        if let last = text.last, let unit = units[last] {
-            return Double(text.dropLast()).map { $0 * unit }.flatMap { $0.isFinite ? $0 : nil }
-        }
-        return Double(text).flatMap { $0.isFinite ? $0 : nil }
     }
 }

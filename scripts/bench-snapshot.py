@@ -198,8 +198,8 @@ def main():
         print(f"  resident memory:           empty {empty_rss / 1024:.0f} MiB, full {full_rss / 1024:.0f} MiB,"
               f" restored {restored_rss / 1024:.0f} MiB")
         print(f"  memory per interaction:    {per_interaction:.0f} B   target <= 1536 B")
-        print(f"  donate latency, quiet:     p50 {q50:.0f} us, p99 {q99:.0f} us ({len(quiet):,} requests)")
-        print(f"  donate latency, snapshot:  p50 {d50:.0f} us, p99 {d99:.0f} us ({len(during):,} requests)")
+        print(f"  donate latency, quiet:     p50 {q50:.0f} us, p99 {q99:.0f} us, max {max(quiet):.0f} us ({len(quiet):,} requests)")
+        print(f"  donate latency, snapshot:  p50 {d50:.0f} us, p99 {d99:.0f} us, max {max(during):.0f} us ({len(during):,} requests)")
         print(f"  p99 ratio:                 {d99 / q99:.2f}x   target <= 2x (p50 ratio {d50 / q50:.2f}x)")
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -11,8 +11,12 @@ public struct BinaryStateDecoder {
 
     public init() {}
 
-    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        let source = try BinaryStateSource(bytes)
+    /// Decodes the payload that fills `bytes` from `payloadStart` to the end (a snapshot
+    /// file's bytes can be decoded in place, past its header). Offsets in errors count
+    /// from the start of `bytes`.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], payloadStart: Int = 0) throws -> T {
+        precondition(payloadStart >= 0 && payloadStart <= bytes.count)
+        let source = try BinaryStateSource(bytes, payloadStart: payloadStart)
         let root = source.rootOffset
         let value = try T(from: BinaryStateDecoding(source: source, offset: root, depth: 0))
         guard try source.end(ofValueAt: root) == bytes.count else {
@@ -28,9 +32,9 @@ final class BinaryStateSource {
     let keys: [String]
     let rootOffset: Int
 
-    convenience init(_ bytes: [UInt8]) throws {
+    convenience init(_ bytes: [UInt8], payloadStart: Int = 0) throws {
         let table = BinaryStateSource(bytes: bytes, keys: [], rootOffset: 0)
-        var offset = 0
+        var offset = payloadStart
         let count = try table.readVarint(at: &offset)
         guard count <= UInt64(bytes.count) else { throw table.corrupted(at: 0, "The key table claims \(count) keys.") }
         var keys: [String] = []

@@ -66,20 +66,19 @@ public struct SnapshotFile: Sendable {
     }
 
     /// Verifies and decodes a whole file. The state has the default configuration: set it.
-    public static func decode(_ bytes: Data) throws(SnapshotFileError) -> (header: SnapshotHeader, state: HeraldState) {
+    public static func decode(_ bytes: [UInt8]) throws(SnapshotFileError) -> (header: SnapshotHeader, state: HeraldState) {
         let verified = bytes.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) in try verify(raw) }
         }
         let header = try verified.get()
-        let payload = bytes[(bytes.startIndex + SnapshotHeader.size)...]
         let state: HeraldState
         do {
             if header.encoding == SnapshotHeader.jsonEncoding {
                 let decoder = JSONDecoder()
                 decoder.dateDecodingStrategy = .secondsSince1970
-                state = try decoder.decode(HeraldState.self, from: payload)
+                state = try decoder.decode(HeraldState.self, from: Data(bytes[SnapshotHeader.size...]))
             } else {
-                state = try BinaryStateDecoder().decode(HeraldState.self, from: [UInt8](payload))
+                state = try BinaryStateDecoder().decode(HeraldState.self, from: bytes, payloadStart: SnapshotHeader.size)
             }
         } catch {
             throw SnapshotFileError(.undecodable, "The checksums hold but the state does not decode: \(error).")

@@ -80,13 +80,7 @@ extension SnapshotStore {
 
     /// Reads, verifies and decodes one snapshot file.
     static func load(_ path: String) throws(SnapshotFileError) -> (SnapshotHeader, HeraldState) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw SnapshotFileError(.io, "Cannot read \(path): \(error.localizedDescription)")
-        }
-        return try SnapshotFile.decode(data)
+        try SnapshotFile.decode(try readAll(path))
     }
 
     private func refusal(_ problems: [(path: String, error: SnapshotFileError)]) -> String {

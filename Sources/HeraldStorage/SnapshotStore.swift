@@ -110,6 +110,28 @@ public struct SnapshotStore: Sendable {
         }
     }
 
+    /// The whole file at `path`, read straight into the array that is then decoded.
+    static func readAll(_ path: String) throws(SnapshotFileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ioError("Cannot open \(path)") }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw ioError("Cannot stat \(path)") }
+        let size = Int(status.st_size)
+        var failure: SnapshotFileError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            while initialized < size {
+                let got = read(fd, buffer.baseAddress! + initialized, size - initialized)
+                if got < 0, errno == EINTR { continue }
+                if got < 0 { failure = ioError("Cannot read \(path)") }
+                if got <= 0 { break }  // A file that shrank meanwhile reads as truncated.
+                initialized += got
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
     static func ioError(_ what: String) -> SnapshotFileError {
         let code = errno
         return SnapshotFileError(.io, "\(what): \(String(cString: strerror(code))) (errno \(code)).")

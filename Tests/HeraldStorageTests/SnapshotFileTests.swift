@@ -49,7 +49,7 @@ struct SnapshotFileTests {
     func roundTrip() throws {
         let state = try stateWithMessages(3)
         let bytes = try snapshotBytes(state)
-        let (header, restored) = try SnapshotFile.decode(Data(bytes))
+        let (header, restored) = try SnapshotFile.decode(bytes)
         #expect(header.generation == 7)
         #expect(header.interactions == 3)
         #expect(header.version == SnapshotHeader.currentVersion)
@@ -57,16 +57,16 @@ struct SnapshotFileTests {
         #expect(Int(header.payloadLength) == bytes.count - SnapshotHeader.size)
         #expect(restored.interactionCount == 3)
         #expect(Array(bytes[0..<8]) == Array("HERALDSS".utf8))
-        #expect(try SnapshotFile.decode(Data(try snapshotBytes(restored))).state.interactionCount == 3)
+        #expect(try SnapshotFile.decode(try snapshotBytes(restored)).state.interactionCount == 3)
     }
 
     @Test("A truncated file is damage, at any length")
     func truncation() throws {
         let bytes = try snapshotBytes(try stateWithMessages(2))
         for length in [0, 7, SnapshotHeader.size - 1, SnapshotHeader.size, bytes.count - 1] {
-            #expect(throws: SnapshotFileError.self) { try SnapshotFile.decode(Data(bytes[0..<length])) }
+            #expect(throws: SnapshotFileError.self) { try SnapshotFile.decode(Array(bytes[0..<length])) }
             do {
-                _ = try SnapshotFile.decode(Data(bytes[0..<length]))
+                _ = try SnapshotFile.decode(Array(bytes[0..<length]))
             } catch {
                 #expect(error.isDamage, "length \(length): \(error)")
             }
@@ -80,7 +80,7 @@ struct SnapshotFileTests {
             var damaged = bytes
             damaged[offset] ^= 0x04
             do {
-                _ = try SnapshotFile.decode(Data(damaged))
+                _ = try SnapshotFile.decode(damaged)
                 Issue.record("offset \(offset) went unnoticed")
             } catch {
                 #expect(error.code == .checksumMismatch, "offset \(offset): \(error)")
@@ -93,7 +93,7 @@ struct SnapshotFileTests {
         var bytes = try snapshotBytes(try stateWithMessages(1))
         bytes[8] = 2
         do {
-            _ = try SnapshotFile.decode(Data(bytes))
+            _ = try SnapshotFile.decode(bytes)
             Issue.record("version 2 was read")
         } catch {
             #expect(error.code == .unsupportedVersion)
@@ -104,7 +104,7 @@ struct SnapshotFileTests {
     @Test("Something else entirely is not a snapshot")
     func notASnapshot() throws {
         do {
-            _ = try SnapshotFile.decode(Data(String(repeating: "{}", count: 40).utf8))
+            _ = try SnapshotFile.decode(Array(String(repeating: "{}", count: 40).utf8))
             Issue.record("read as a snapshot")
         } catch {
             #expect(error.code == .notASnapshot)

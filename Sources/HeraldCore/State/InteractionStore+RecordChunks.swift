@@ -35,6 +35,10 @@ extension InteractionStore {
     }
 
     /// Reads every chunk of `chunks`, whose bytes are in `payload`, and inserts the records.
+    ///
+    /// The chunks are decoded on Dispatch's threads, as many at once as there are cores,
+    /// while this thread inserts each one, in order, as soon as it is ready: insertion (a
+    /// third of the work) overlaps decoding instead of following it.
     mutating func decodeRecordChunks(
         from chunks: inout BinaryUnkeyedDecoding,
         payload: [UInt8],
@@ -44,45 +48,101 @@ extension InteractionStore {
         while !chunks.isAtEnd {
             ranges.append(try chunks.decodeBytes())
         }
-        var decoded = try Self.decode(ranges, of: payload, appCount: appCount)
-        let expected = count + decoded.reduce(0) { $0 + $1.count }
-        reserveCapacity(expected)
-        for index in decoded.indices {
-            // Moved out of the chunk, last first, rather than copied and then released.
-            var chunk = decoded[index]
-            decoded[index] = []
-            chunk.reverse()
-            while let record = chunk.popLast() {
-                insert(record.interaction, uid: record.uid, app: record.app, donatedAt: record.donatedAt)
+        let decoded = ranges.map { _ in DecodedChunk() }
+        var inserted = 0
+        try payload.withUnsafeBytes { bytes in
+            nonisolated(unsafe) let payload = bytes
+            for (chunk, range) in zip(decoded, ranges) {
+                DispatchQueue.global().async {
+                    chunk.fill(from: payload, range: range, appCount: appCount)
+                }
             }
-        }
-        // A key stored twice would have replaced the first: damage, not a state to serve.
-        guard count == expected else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Two records have the same key."))
-        }
-    }
-
-    /// Decodes each chunk on its own thread, as many at once as there are cores.
-    private static func decode(_ ranges: [Range<Int>], of payload: [UInt8], appCount: Int) throws -> [[InteractionRecord]] {
-        var results = [Result<[InteractionRecord], any Error>](repeating: .success([]), count: ranges.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            payload.withUnsafeBytes { bytes in
-                // Each iteration writes its own element and only reads the payload.
-                nonisolated(unsafe) let results = buffer
-                nonisolated(unsafe) let payload = bytes
-                DispatchQueue.concurrentPerform(iterations: ranges.count) { index in
-                    results[index] = Result {
-                        var reader = InteractionRecordReader(payload: payload, range: ranges[index], appCount: appCount)
-                        var records: [InteractionRecord] = []
-                        records.reserveCapacity(InteractionRecordLayout.chunkSize)
-                        while !reader.isAtEnd {
-                            records.append(try reader.next())
-                        }
-                        return records
-                    }
+            // The workers read `payload`: every one must be done before it goes away.
+            defer {
+                for chunk in decoded { chunk.waitUntilFilled() }
+            }
+            // Chunks are full but the last; a record takes at least 16 bytes, which bounds
+            // what a damaged payload can make this reserve.
+            reserveCapacity(count + Swift.min(InteractionRecordLayout.chunkSize * ranges.count, payload.count / 16))
+            for chunk in decoded {
+                chunk.waitUntilFilled()
+                if let failure = chunk.failure { throw failure }
+                inserted += chunk.count
+                chunk.removeAll { record in
+                    insert(record.interaction, uid: record.uid, app: record.app, donatedAt: record.donatedAt)
                 }
             }
         }
-        return try results.map { try $0.get() }
+        // A key stored twice would have replaced the first: damage, not a state to serve.
+        guard count == inserted else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Two records have the same key."))
+        }
+    }
+}
+
+/// The records of one chunk, decoded by one worker and then moved into the store one by
+/// one by another thread: in memory of its own, because an array would copy each record
+/// (a retain of every string) and then release it.
+///
+/// The worker writes `records`, `count` and `failure`, then signals `filled`; the inserting
+/// thread reads them only after waiting for it, which orders the two.
+private final class DecodedChunk: @unchecked Sendable {
+    private var records: UnsafeMutablePointer<InteractionRecord>
+    private var capacity: Int
+    private(set) var count = 0
+    private(set) var failure: (any Error)?
+    private let filled = DispatchSemaphore(value: 0)
+    private var waited = false
+
+    init() {
+        capacity = InteractionRecordLayout.chunkSize
+        records = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        records.deinitialize(count: count)
+        records.deallocate()
+    }
+
+    /// Decodes the records in `range` of `payload`; on a worker thread.
+    func fill(from payload: UnsafeRawBufferPointer, range: Range<Int>, appCount: Int) {
+        defer { filled.signal() }
+        do {
+            var reader = InteractionRecordReader(payload: payload, range: range, appCount: appCount)
+            while !reader.isAtEnd {
+                append(try reader.next())
+            }
+        } catch {
+            failure = error
+        }
+    }
+
+    /// Returns once `fill` is done; at once if it was waited for already.
+    func waitUntilFilled() {
+        guard !waited else { return }
+        filled.wait()
+        waited = true
+    }
+
+    private func append(_ record: consuming InteractionRecord) {
+        if count == capacity {
+            // Only a damaged chunk holds more records than a chunk is written with.
+            let grown = UnsafeMutablePointer<InteractionRecord>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: records, count: count)
+            records.deallocate()
+            records = grown
+            capacity *= 2
+        }
+        (records + count).initialize(to: record)
+        count += 1
+    }
+
+    /// Hands each record to `body`, first to last, and leaves the chunk empty.
+    func removeAll(_ body: (consuming InteractionRecord) -> Void) {
+        let taken = count
+        count = 0
+        for index in 0..<taken {
+            body((records + index).move())
+        }
     }
 }

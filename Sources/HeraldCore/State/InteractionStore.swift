@@ -26,20 +26,13 @@ struct StoredInteraction: Hashable, Sendable {
 /// Every donated interaction, by (uid, app, identifier), in donation order, and the
 /// incoming calls by caller (kept up to date here, by every insertion and removal).
 ///
-/// Donation order is kept in an array with a moving head, so evicting the oldest and
-/// pruning by age cost O(1) each; entries of interactions deleted out of order are left
-/// behind as stale and skipped, and the array is compacted when they outnumber the
-/// live ones.
+/// Evicting the oldest and pruning by age cost O(1) each (``DonationOrder``); entries of
+/// interactions deleted out of order are skipped as stale, and compacted away when they
+/// outnumber the live ones.
 struct InteractionStore: Sendable {
-    private struct OrderEntry: Sendable {
-        var key: InteractionKey
-        var sequence: UInt64
-    }
-
     private(set) var apps = AppNameTable()
-    private var records: [InteractionKey: StoredInteraction] = [:]
-    private var order: [OrderEntry] = []
-    private var head = 0
+    private var records = ShardedRecords()
+    private var order = DonationOrder()
     private var nextSequence: UInt64 = 0
     /// Derived from the interactions, so a snapshot does not carry it.
     private(set) var calls = CallHistory()
@@ -73,8 +66,8 @@ struct InteractionStore: Sendable {
         let stored = StoredInteraction(interaction: interaction, donatedAt: donatedAt, sequence: nextSequence)
         nextSequence += 1
         calls.record(stored, at: key)
-        records[key] = stored
-        order.append(OrderEntry(key: key, sequence: stored.sequence))
+        order.append(DonationOrder.Entry(key: key, sequence: stored.sequence))
+        records.updateValue(stored, forKey: key)
         return key
     }
 
@@ -92,35 +85,35 @@ struct InteractionStore: Sendable {
         app: AppNameTable.ID,
         where shouldRemove: (StoredInteraction) -> Bool
     ) -> [(InteractionKey, StoredInteraction)] {
-        let selected = records.filter { $0.key.uid == uid && $0.key.app == app && shouldRemove($0.value) }
+        let selected = records.filter { key, stored in key.uid == uid && key.app == app && shouldRemove(stored) }
         for (key, stored) in selected {
-            records.removeValue(forKey: key)
+            _ = records.removeValue(forKey: key)
             calls.forget(stored, at: key)
         }
         compactIfStale()
-        return selected.map { ($0.key, $0.value) }
+        return selected
     }
 
     /// The oldest donation still stored.
     var oldest: (key: InteractionKey, stored: StoredInteraction)? {
-        var index = head
-        while index < order.count {
-            let entry = order[index]
+        var position = order.head
+        while position < order.end {
+            let entry = order[position]
             if let stored = records[entry.key], stored.sequence == entry.sequence {
                 return (entry.key, stored)
             }
-            index += 1
+            position += 1
         }
         return nil
     }
 
     /// Removes and returns the oldest donation.
     mutating func removeOldest() -> (key: InteractionKey, stored: StoredInteraction)? {
-        while head < order.count {
-            let entry = order[head]
-            head += 1
+        while order.head < order.end {
+            let entry = order[order.head]
+            order.advanceHead()
             if let stored = records[entry.key], stored.sequence == entry.sequence {
-                records.removeValue(forKey: entry.key)
+                _ = records.removeValue(forKey: entry.key)
                 calls.forget(stored, at: entry.key)
                 compactIfStale()
                 return (entry.key, stored)
@@ -140,8 +133,8 @@ struct InteractionStore: Sendable {
     private mutating func compactIfStale() {
         let stale = order.count - records.count
         guard stale > 1024, stale > records.count else { return }
-        order = order[head...].filter { records[$0.key]?.sequence == $0.sequence }
-        head = 0
+        let records = self.records
+        order.compact { records[$0.key]?.sequence == $0.sequence }
     }
 }
 
@@ -149,12 +142,12 @@ extension InteractionStore: Sequence {
     /// Every stored interaction, oldest donation first.
     struct Iterator: IteratorProtocol {
         fileprivate let store: InteractionStore
-        fileprivate var index: Int
+        fileprivate var position: Int
 
         mutating func next() -> (key: InteractionKey, stored: StoredInteraction)? {
-            while index < store.order.count {
-                let entry = store.order[index]
-                index += 1
+            while position < store.order.end {
+                let entry = store.order[position]
+                position += 1
                 if let stored = store.records[entry.key], stored.sequence == entry.sequence {
                     return (entry.key, stored)
                 }
@@ -164,7 +157,7 @@ extension InteractionStore: Sequence {
     }
 
     func makeIterator() -> Iterator {
-        Iterator(store: self, index: head)
+        Iterator(store: self, position: order.head)
     }
 
     var underestimatedCount: Int { count }

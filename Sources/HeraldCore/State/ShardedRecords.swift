@@ -1,0 +1,51 @@
+/// The stored interactions by key, in 256 dictionaries chosen by the key's hash.
+///
+/// A snapshot holds a copy-on-write copy of the whole state. The first change afterwards
+/// would copy a single dictionary of a million records (about half a second, under the
+/// state's lock, while every request waits); split this way it copies one shard of a few
+/// thousand records, and each later change at most one more.
+struct ShardedRecords: Sendable {
+    private static let shardCount = 256
+    private var shards = [[InteractionKey: StoredInteraction]](repeating: [:], count: shardCount)
+    private(set) var count = 0
+
+    private static func shard(of key: InteractionKey) -> Int {
+        key.hashValue & (shardCount - 1)
+    }
+
+    subscript(key: InteractionKey) -> StoredInteraction? {
+        shards[Self.shard(of: key)][key]
+    }
+
+    /// Stores `stored` at `key`; returns what it replaced.
+    @discardableResult
+    mutating func updateValue(_ stored: consuming StoredInteraction, forKey key: InteractionKey) -> StoredInteraction? {
+        let replaced = shards[Self.shard(of: key)].updateValue(stored, forKey: key)
+        if replaced == nil { count += 1 }
+        return replaced
+    }
+
+    mutating func removeValue(forKey key: InteractionKey) -> StoredInteraction? {
+        let removed = shards[Self.shard(of: key)].removeValue(forKey: key)
+        if removed != nil { count -= 1 }
+        return removed
+    }
+
+    mutating func reserveCapacity(_ total: Int) {
+        let each = total / Self.shardCount + total / Self.shardCount / 8 + 16
+        for index in shards.indices where shards[index].capacity < each {
+            shards[index].reserveCapacity(each)
+        }
+    }
+
+    /// Every record `isIncluded` selects, in no particular order.
+    func filter(_ isIncluded: (InteractionKey, StoredInteraction) throws -> Bool) rethrows -> [(InteractionKey, StoredInteraction)] {
+        var selected: [(InteractionKey, StoredInteraction)] = []
+        for shard in shards {
+            for (key, stored) in shard where try isIncluded(key, stored) {
+                selected.append((key, stored))
+            }
+        }
+        return selected
+    }
+}

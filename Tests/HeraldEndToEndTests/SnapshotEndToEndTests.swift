@@ -197,6 +197,35 @@ struct SnapshotEndToEndTests {
         #expect(try folder.bytes(folder.current) == bytes)
     }
 
+    @Test("snapshot runs off the event loop yet answers in request order, and a half-close waits for it")
+    func snapshotKeepsRequestOrder() throws {
+        let folder = StateFolder()
+        let herald = try folder.start(["--snapshot-interval", "0"])
+        try Self.donate(["m1", "m2"], to: herald)
+        let client = try herald.connect()
+        try client.send(
+            """
+            {"jsonrpc":"2.0","id":1,"method":"snapshot"}
+            {"jsonrpc":"2.0","id":2,"method":"stats"}
+            [{"jsonrpc":"2.0","id":3,"method":"snapshot"},{"jsonrpc":"2.0","id":4,"method":"stats"}]
+            {"jsonrpc":"2.0","id":5,"method":"snapshot"}
+
+            """
+        )
+        client.shutdownWrite()
+        let first = try client.readJSON()
+        #expect(first?[pointer: "/id"] == 1 && first?[pointer: "/result/generation"] == 1, "\(String(describing: first))")
+        #expect(first?[pointer: "/result/interactions"] == 2)
+        let second = try client.readJSON()
+        #expect(second?[pointer: "/id"] == 2 && second?[pointer: "/result/snapshot/generation"] == 1, "\(String(describing: second))")
+        let batch = try client.readJSON()
+        #expect(batch?[pointer: "/0/id"] == 3 && batch?[pointer: "/0/result/generation"] == 2, "\(String(describing: batch))")
+        #expect(batch?[pointer: "/1/id"] == 4 && batch?[pointer: "/1/result/snapshot/generation"] == 2)
+        let last = try client.readJSON()
+        #expect(last?[pointer: "/id"] == 5 && last?[pointer: "/result/generation"] == 3, "\(String(describing: last))")
+        #expect(try client.waitForClose())
+    }
+
     @Test("A write that fails under ulimit -f leaves the old snapshot intact and the daemon serving")
     func failedWrite() throws {
         let folder = StateFolder()
@@ -227,7 +256,7 @@ struct SnapshotEndToEndTests {
         let deadline = Date().addingTimeInterval(30)
         while !FileManager.default.fileExists(atPath: socket), Date() < deadline, child.isRunning { usleep(10_000) }
         let client = try UnixSocketClient(path: socket)
-        for index in 2...30 {
+        for index in 2...150 {
             #expect(try client.call("donate", Self.message("m\(index)"))[pointer: "/result"] != nil)
         }
         let response = try client.call("snapshot")
@@ -236,7 +265,7 @@ struct SnapshotEndToEndTests {
         #expect(child.isRunning)
         let stats = try client.call("stats")
         #expect((stats[pointer: "/result/snapshot/failures"]?.numberValue?.doubleValue ?? 0) >= 2, "\(stats)")
-        #expect(try client.call("update-content", Self.update("m30"))[pointer: "/result"] != nil)
+        #expect(try client.call("update-content", Self.update("m150"))[pointer: "/result"] != nil)
         #expect(try folder.bytes(folder.current) == before)
         #expect(!folder.files().contains("state.snapshot.tmp"))
         // stderr is a file under the same limit, so the reason is read from the response.

@@ -7,7 +7,10 @@ import NIOCore
 /// in order on one line, and enforces the per-connection limits.
 ///
 /// Requests are processed as they are framed, on the connection's event loop, so a
-/// connection's responses leave in request order by construction.
+/// connection's responses leave in request order by construction. A request for a method
+/// that takes long (`snapshot`) runs on a thread of its own instead; the connection stops
+/// reading until its response is written, which keeps the order, while the event loop
+/// goes on serving its other connections.
 final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -21,6 +24,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var isClosing = false
     /// Set when the daemon shuts down: finish the text being read (bounded), then close.
     private var isDraining = false
+    /// Set while a request runs off the event loop: texts wait in the framer.
+    private var isAwaitingReply = false
+    /// The client shut its write side while a reply was awaited: handled once it arrives.
+    private var inputClosedWhileAwaiting = false
 
     init(processor: RequestProcessor, context: RequestContext) {
         self.processor = processor
@@ -37,7 +44,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let buffer = unwrapInboundIn(data)
         buffer.withUnsafeReadableBytes { framer.append($0) }
         drainFramer(context: context)
-        if !isClosing {
+        if !isClosing, !isAwaitingReply {
             if isDraining, !framer.hasPartialText {
                 closeAfterWrites(context: context)
             } else {
@@ -52,6 +59,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
+        case ChannelEvent.inputClosed where isAwaitingReply:
+            inputClosedWhileAwaiting = true
+        case is DrainConnection where isAwaitingReply:
+            isDraining = true
         case ChannelEvent.inputClosed:
             // The client shut down its write side: answer what is left, then close.
             if !isClosing, let last = framer.finish() {
@@ -80,7 +91,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func drainFramer(context: ChannelHandlerContext) {
-        while !isClosing, let event = framer.next() {
+        while !isClosing, !isAwaitingReply, let event = framer.next() {
             handle(event, context: context)
         }
     }
@@ -88,8 +99,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func handle(_ event: FramingEvent, context: ChannelHandlerContext) {
         switch event {
         case .text(let text):
-            if let response = processor.process(text: text, context: requestContext) {
+            switch processor.reply(to: text, context: requestContext) {
+            case .now(let response?):
                 write(response, context: context)
+            case .now(nil):
+                break
+            case .offEventLoop(let work):
+                awaitReply(from: work, context: context)
             }
         case .garbage(let preview):
             let reason = "A request must be a JSON object or array; the line beginning \(quoted(preview)) was skipped."
@@ -113,6 +129,47 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             write(processor.standaloneError(error, context: requestContext), context: context)
             closeAfterWrites(context: context)
         }
+    }
+
+    /// Runs `work` on a thread of its own at a lower CPU priority, with reading paused;
+    /// ``replyArrived(_:context:)`` picks up on the event loop.
+    private func awaitReply(from work: @escaping @Sendable () -> [UInt8]?, context: ChannelHandlerContext) {
+        isAwaitingReply = true
+        readTimeoutTask?.cancel()
+        readTimeoutTask = nil
+        context.flush()
+        context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        LowPriorityThread.run(named: "herald-request") {
+            let response = work()
+            eventLoop.execute {
+                let (handler, context) = loopBound.value
+                handler.replyArrived(response, context: context)
+            }
+        }
+    }
+
+    private func replyArrived(_ response: [UInt8]?, context: ChannelHandlerContext) {
+        isAwaitingReply = false
+        guard context.channel.isActive, !isClosing else { return }
+        if let response {
+            write(response, context: context)
+        }
+        context.flush()
+        context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+        drainFramer(context: context)
+        if inputClosedWhileAwaiting {
+            inputClosedWhileAwaiting = false
+            userInboundEventTriggered(context: context, event: ChannelEvent.inputClosed)
+        } else if !isClosing, !isAwaitingReply {
+            if isDraining, !framer.hasPartialText {
+                closeAfterWrites(context: context)
+            } else {
+                rescheduleReadTimeout(context: context)
+            }
+        }
+        context.flush()
     }
 
     private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {

@@ -47,8 +47,9 @@ extension MethodTable {
             MethodOutcome(result: .object(statsObject(environment, subscriptions: subscriptions)), audit: AuditRecord())
         }
 
-        // Blocks this connection's event loop for the write; the periodic snapshots do not.
-        table.register(SnapshotMethod.self) { _, _ throws(RPCError) in
+        // Seconds for a large state: written on a thread of its own, so that the other
+        // connections of this event loop are served meanwhile.
+        table.register(SnapshotMethod.self, runsOffEventLoop: true) { _, _ throws(RPCError) in
             MethodOutcome(result: try environment.takeSnapshot(), audit: AuditRecord())
         }
 

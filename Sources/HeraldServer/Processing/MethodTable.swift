@@ -10,6 +10,9 @@ public struct MethodTable: Sendable {
     /// One method as the processor calls it: JSON params in, JSON result and audit out.
     public struct Entry: Sendable {
         public var requiresAdministrator: Bool
+        /// The method takes long (seconds, such as `snapshot`): a request for it is
+        /// answered on a thread of its own, not on the connection's event loop.
+        public var runsOffEventLoop = false
         public var invoke: @Sendable (JSONValue, RequestContext) throws(RPCError) -> (JSONValue, AuditRecord)
     }
 
@@ -23,14 +26,29 @@ public struct MethodTable: Sendable {
         entries[name]
     }
 
+    /// Whether `request` (an object, or a batch of them) calls a method that runs off the
+    /// event loop.
+    func runsOffEventLoop(_ request: JSONValue) -> Bool {
+        switch request {
+        case .object(let object):
+            guard case .string(let name)? = object["method"] else { return false }
+            return entries[name]?.runsOffEventLoop ?? false
+        case .array(let elements):
+            return elements.contains { runsOffEventLoop($0) }
+        default:
+            return false
+        }
+    }
+
     /// Registers `method`, whose handler gets decoded params and returns a typed outcome.
     public mutating func register<Method: HeraldMethod>(
         _ method: Method.Type,
+        runsOffEventLoop: Bool = false,
         _ handler: @escaping @Sendable (Method.Params, RequestContext) throws(RPCError) -> MethodOutcome<Method.Result>
     ) {
         let name = Method.name
         let requiresAdministrator = Method.requiresAdministrator
-        entries[name] = Entry(requiresAdministrator: requiresAdministrator) {
+        entries[name] = Entry(requiresAdministrator: requiresAdministrator, runsOffEventLoop: runsOffEventLoop) {
             (params: JSONValue, context: RequestContext) throws(RPCError) -> (JSONValue, AuditRecord) in
             if requiresAdministrator, !context.caller.isAdministrator {
                 throw RPCError.permissionDenied(name)

@@ -8,7 +8,9 @@ import HeraldProtocol
 ///   one Invalid Request; an all-notification batch gets nothing at all, never `[]`.
 /// - Every result, notifications' included, is counted and handed to the recorder.
 ///
-/// The processor does no I/O of its own and runs on the connection's event loop.
+/// The processor does no I/O of its own and runs on the connection's event loop, except
+/// what ``reply(to:context:)`` hands back as work for a thread of its own: a text that
+/// calls a method marked `runsOffEventLoop`.
 public struct RequestProcessor: Sendable {
     public let methods: MethodTable
     public let limits: RequestLimits
@@ -27,9 +29,46 @@ public struct RequestProcessor: Sendable {
         self.recorder = recorder
     }
 
-    /// The response to `text` as one compact line ending in `\n`, or nil when nothing is due.
+    /// How a text is answered: at once, or by work to run off the event loop.
+    public enum Reply: Sendable {
+        /// The response line, or nil when nothing is due.
+        case now([UInt8]?)
+        /// Work that calls a method marked `runsOffEventLoop`; it returns the response.
+        case offEventLoop(@Sendable () -> [UInt8]?)
+    }
+
+    /// The reply to `text`: answered here, unless it calls a method that takes long.
+    public func reply(to text: [UInt8], context: RequestContext) -> Reply {
+        let start = ContinuousClock.now
+        switch parse(text, context: context, since: start) {
+        case .failure(let refusal):
+            return .now(refusal.response)
+        case .success(let value) where methods.runsOffEventLoop(value):
+            return .offEventLoop { respond(toParsed: value, context: context, since: start) }
+        case .success(let value):
+            return .now(respond(toParsed: value, context: context, since: start))
+        }
+    }
+
+    /// The response to `text` as one compact line ending in `\n`, or nil when nothing is
+    /// due; every method runs on the calling thread.
     public func process(text: [UInt8], context: RequestContext) -> [UInt8]? {
         let start = ContinuousClock.now
+        switch parse(text, context: context, since: start) {
+        case .failure(let refusal): return refusal.response
+        case .success(let value): return respond(toParsed: value, context: context, since: start)
+        }
+    }
+
+    /// The error line answering a text refused before any request in it could be read.
+    private struct Refusal: Error {
+        var response: [UInt8]
+    }
+
+    /// The parsed text, with a batch's length checked; or the error line that answers it.
+    private func parse(_ text: [UInt8], context: RequestContext, since start: ContinuousClock.Instant)
+        -> Result<JSONValue, Refusal>
+    {
         let value: JSONValue
         do throws(JSONParseError) {
             value = try JSONParser.parse(text, maxDepth: limits.maxDepth)
@@ -42,29 +81,31 @@ public struct RequestProcessor: Sendable {
                     extraData: ["limit": .number(JSONNumber(limits.maxDepth))]
                 )
                 : RPCError(.parseError, reason: error.reason)
-            return standaloneError(rpcError, context: context, since: start)
+            return .failure(Refusal(response: standaloneError(rpcError, context: context, since: start)))
         }
-
-        switch value {
-        case .array(let elements):
+        if case .array(let elements) = value {
             if elements.isEmpty {
-                return standaloneError(
-                    RPCError(.invalidRequest, reason: "A batch must hold at least one request; this one is empty."),
-                    context: context,
-                    since: start
-                )
+                let error = RPCError(.invalidRequest, reason: "A batch must hold at least one request; this one is empty.")
+                return .failure(Refusal(response: standaloneError(error, context: context, since: start)))
             }
             if elements.count > limits.maxBatchLength {
-                return standaloneError(
-                    RPCError(
-                        .invalidRequest,
-                        reason: "A batch may hold at most \(limits.maxBatchLength) requests; this one holds \(elements.count).",
-                        extraData: ["limit": .number(JSONNumber(limits.maxBatchLength))]
-                    ),
-                    context: context,
-                    since: start
+                let error = RPCError(
+                    .invalidRequest,
+                    reason: "A batch may hold at most \(limits.maxBatchLength) requests; this one holds \(elements.count).",
+                    extraData: ["limit": .number(JSONNumber(limits.maxBatchLength))]
                 )
+                return .failure(Refusal(response: standaloneError(error, context: context, since: start)))
             }
+        }
+        return .success(value)
+    }
+
+    /// The response line to a parsed request or batch, or nil when nothing is due.
+    private func respond(toParsed value: JSONValue, context: RequestContext, since start: ContinuousClock.Instant)
+        -> [UInt8]?
+    {
+        switch value {
+        case .array(let elements):
             var output: [UInt8] = [UInt8(ascii: "[")]
             output.reserveCapacity(elements.count * 64)
             var wroteAny = false

@@ -115,6 +115,9 @@ struct BinaryUnkeyedEncoding: UnkeyedEncodingContainer {
         try writer.encodeValue(value, depth: depth + 1)
     }
 
+    /// How the encoder may run work in parallel, if it may.
+    var parallel: BinaryStateEncoder.ParallelRunner? { writer.parallel }
+
     /// A byte string that `body` appends in place, for records laid out by hand.
     mutating func encodeBytes(_ body: (inout [UInt8]) throws -> Void) rethrows {
         writer.beginElement(depth: depth)

@@ -17,7 +17,8 @@ public struct SnapshotFile: Sendable {
         encoding state: HeraldState,
         generation: UInt64,
         now: Date,
-        payloadEncoding: UInt32 = SnapshotHeader.binaryEncoding
+        payloadEncoding: UInt32 = SnapshotHeader.binaryEncoding,
+        parallel: BinaryStateEncoder.ParallelRunner? = nil
     ) throws(SnapshotFileError) {
         precondition(payloadEncoding != SnapshotHeader.taggedBinaryEncoding, "Herald no longer writes tagged binary payloads.")
         do {
@@ -26,7 +27,7 @@ public struct SnapshotFile: Sendable {
                 encoder.dateEncodingStrategy = .secondsSince1970
                 payload = try encoder.encode(state)
             } else {
-                payload = Data(try BinaryStateEncoder().encode(state))
+                payload = Data(try BinaryStateEncoder(parallel: parallel).encode(state))
             }
         } catch {
             throw SnapshotFileError(.undecodable, "The state could not be encoded: \(error).")

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
 import HeraldCore
 import Logging
@@ -36,12 +31,22 @@ public struct SnapshotService: Service {
     /// Seconds between snapshots; 0 turns periodic snapshots off (the final one stays).
     public let interval: Double
     public let logger: Logger
+    /// Starts a thread that writes a snapshot: the daemon's runs it at a priority below
+    /// the event loops', so requests are served meanwhile.
+    public let startThread: @Sendable (@escaping @Sendable () -> Void) -> Void
 
-    public init(writer: SnapshotWriter, source: SnapshotSource, interval: Double, logger: Logger) {
+    public init(
+        writer: SnapshotWriter,
+        source: SnapshotSource,
+        interval: Double,
+        logger: Logger,
+        startThread: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) {
         self.writer = writer
         self.source = source
         self.interval = interval
         self.logger = logger
+        self.startThread = startThread
     }
 
     public func run() async throws {
@@ -63,49 +68,35 @@ public struct SnapshotService: Service {
         await snapshotIfChanged(reason: "final")
     }
 
-    /// Writes a snapshot on a thread of its own, at a lower CPU priority than the event
-    /// loops, when the state changed since the last one. A failure is logged and counted;
-    /// the next interval tries again.
+    /// Writes a snapshot on a thread of its own (``startThread``) when the state changed
+    /// since the last one. A failure is logged and counted; the next interval tries again.
     func snapshotIfChanged(reason: String) async {
         let started = ContinuousClock.now
         let (state, changes) = source.copy()
         guard writer.isStale(changes: changes) else { return }
         let writer = self.writer
         let logger = self.logger
-        await Self.onBackgroundThread {
-            do throws(SnapshotFileError) {
-                let outcome = try writer.write(state, changes: changes, startedAt: started)
-                logger.info(
-                    "snapshot written",
-                    metadata: [
-                        "reason": "\(reason)", "generation": "\(outcome.generation)", "interactions": "\(outcome.interactions)",
-                        "bytes": "\(outcome.bytes)", "durationMs": "\(Int(outcome.durationMs))",
-                    ]
-                )
-            } catch {
-                logger.error(
-                    "snapshot failed; the previous one is intact, and the next interval tries again: \(error.reason)",
-                    metadata: ["reason": "\(reason)", "path": "\(writer.store.currentPath)"]
-                )
-            }
-        }
-    }
-
-    /// Runs `body` on a new thread with a nice value of 10, so that encoding a large state
-    /// yields the CPU to the threads serving requests.
-    static func onBackgroundThread(_ body: @escaping @Sendable () -> Void) async {
+        let startThread = self.startThread
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
-                #if canImport(Glibc)
-                // On Linux a nice value belongs to a thread; 0 is the calling one.
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-                #endif
-                body()
-                continuation.resume()
+            startThread {
+                defer { continuation.resume() }
+                do throws(SnapshotFileError) {
+                    let outcome = try writer.write(state, changes: changes, startedAt: started)
+                    logger.info(
+                        "snapshot written",
+                        metadata: [
+                            "reason": "\(reason)", "generation": "\(outcome.generation)",
+                            "interactions": "\(outcome.interactions)", "bytes": "\(outcome.bytes)",
+                            "durationMs": "\(Int(outcome.durationMs))",
+                        ]
+                    )
+                } catch {
+                    logger.error(
+                        "snapshot failed; the previous one is intact, and the next interval tries again: \(error.reason)",
+                        metadata: ["reason": "\(reason)", "path": "\(writer.store.currentPath)"]
+                    )
+                }
             }
-            thread.name = "herald-snapshot"
-            thread.stackSize = 8 << 20
-            thread.start()
         }
     }
 }

@@ -20,6 +20,8 @@ public struct SnapshotOutcome: Sendable, Hashable {
 /// encoding and writing happen on the caller's thread, outside that lock.
 public final class SnapshotWriter: Sendable {
     public let store: SnapshotStore
+    /// Where record chunks are encoded in parallel; nil for the calling thread alone.
+    public let parallel: BinaryStateEncoder.ParallelRunner?
 
     private struct Figures: Sendable {
         var generation: UInt64
@@ -35,8 +37,9 @@ public final class SnapshotWriter: Sendable {
     private let writing = Mutex<Void>(())
 
     /// - Parameter generation: the generation of the snapshot loaded at start (0 for none).
-    public init(store: SnapshotStore, generation: UInt64) {
+    public init(store: SnapshotStore, generation: UInt64, parallel: BinaryStateEncoder.ParallelRunner? = nil) {
         self.store = store
+        self.parallel = parallel
         self.figures = Mutex(Figures(generation: generation))
     }
 
@@ -50,7 +53,7 @@ public final class SnapshotWriter: Sendable {
         let result: Result<SnapshotOutcome, SnapshotFileError> = writing.withLock { _ in
             let generation = figures.withLock { $0.generation } + 1
             do throws(SnapshotFileError) {
-                let file = try SnapshotFile(encoding: state, generation: generation, now: now)
+                let file = try SnapshotFile(encoding: state, generation: generation, now: now, parallel: parallel)
                 try store.write(file)
                 let elapsed = ContinuousClock.now - startedAt
                 let outcome = SnapshotOutcome(

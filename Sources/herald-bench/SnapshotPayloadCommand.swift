@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,6 +48,10 @@ struct SnapshotPayloadCommand: ParsableCommand {
 
         let state = try timed("fill (donate \(interactions))") { try Self.typicalState(interactions) }
         let payload = try timed("encode") { try BinaryStateEncoder().encode(state) }
+        _ = try timed("encode on every core") {
+            try BinaryStateEncoder(parallel: { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) })
+                .encode(state)
+        }
         _ = timed("checksum") { CRC32C.checksum(payload) }
         let file = try timed("encode + checksum (SnapshotFile)") {
             try SnapshotFile(encoding: state, generation: 1, now: Date())

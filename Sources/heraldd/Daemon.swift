@@ -56,7 +56,8 @@ struct Daemon {
                         }
                     ),
                     interval: storage.snapshotInterval,
-                    logger: logger
+                    logger: logger,
+                    startThread: { LowPriorityThread.run(named: "herald-snapshot", $0) }
                 ),
                 successTerminationBehavior: .gracefullyShutdownGroup
             ),
@@ -103,7 +104,11 @@ struct Daemon {
         var state = recovery.state
         state.configuration = coreConfiguration()
         let shared = SharedState(state)
-        let snapshots = SnapshotWriter(store: store, generation: recovery.header?.generation ?? 0)
+        let snapshots = SnapshotWriter(
+            store: store,
+            generation: recovery.header?.generation ?? 0,
+            parallel: { count, work in LowPriorityThread.concurrentPerform(iterations: count, named: "herald-snapshot", work) }
+        )
         if recovery.needsSnapshot {
             do {
                 _ = try snapshots.write(state, changes: nil)

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HeraldProtocol
 import Testing
@@ -115,6 +116,15 @@ import Testing
             _ = try state.deleteInteractions(DeleteInteractionsParams(app: F.app, identifiers: ["m\(index)"]), caller: F.user, now: F.now)
         }
         let bytes = try BinaryStateEncoder().encode(state)
+        // Encoded in parallel, chunks are runs of the donation order (fewer records where
+        // some were deleted): the same state must come back.
+        let inParallel = try BinaryStateEncoder(parallel: { count, work in
+            DispatchQueue.concurrentPerform(iterations: count, execute: work)
+        }).encode(state)
+        let fromParallel = try BinaryStateDecoder().decode(HeraldState.self, from: inParallel)
+        let sameFromParallel = fromParallel.interactions.map { [$0.key.identifier: $0.stored.interaction] }
+            == state.interactions.map { [$0.key.identifier: $0.stored.interaction] }
+        #expect(sameFromParallel)
         var restored = try BinaryStateDecoder().decode(HeraldState.self, from: bytes)
         restored.configuration = state.configuration
         #expect(restored.interactionCount == total - (total + 6) / 7)

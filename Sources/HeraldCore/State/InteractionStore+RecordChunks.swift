@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The interactions of a binary snapshot: chunks of up to
 /// ``InteractionRecordLayout/chunkSize`` records, oldest donation first, each chunk one
@@ -9,6 +10,9 @@ import Foundation
 /// insertion into the store is serial.
 extension InteractionStore {
     func encodeRecordChunks(into chunks: inout BinaryUnkeyedEncoding) throws {
+        if let parallel = chunks.parallel {
+            return try encodeRecordChunks(into: &chunks, on: parallel)
+        }
         var donations = makeIterator()
         var pending = donations.next()
         var encoded = 0
@@ -30,6 +34,46 @@ extension InteractionStore {
                     let perRecord = (buffer.count - chunkStart + encoded - 1) / encoded
                     buffer.reserveCapacity(buffer.count + (count - encoded) * perRecord * 9 / 8 + 4096)
                 }
+            }
+        }
+    }
+
+    /// Encodes runs of ``InteractionRecordLayout/chunkSize`` positions of the donation order
+    /// at once on `parallel`, each into a buffer of its own, then appends the buffers in
+    /// order. (A run holds fewer records where some were removed; an empty one is left out.)
+    private func encodeRecordChunks(
+        into chunks: inout BinaryUnkeyedEncoding,
+        on parallel: BinaryStateEncoder.ParallelRunner
+    ) throws {
+        let positions = donationPositions
+        let runs = stride(from: positions.lowerBound, to: positions.upperBound, by: InteractionRecordLayout.chunkSize).map {
+            $0..<Swift.min($0 + InteractionRecordLayout.chunkSize, positions.upperBound)
+        }
+        let encoded = Mutex([Result<[UInt8], any Error>?](repeating: nil, count: runs.count))
+        let store = self
+        parallel(runs.count) { index in
+            let result = Result { () throws -> [UInt8] in
+                var buffer: [UInt8] = []
+                buffer.reserveCapacity(InteractionRecordLayout.chunkSize * 160)
+                try InteractionRecordWriter.appending(to: &buffer) { writer in
+                    try store.forEach(at: runs[index]) { key, stored in try writer.append(stored, at: key) }
+                }
+                return buffer
+            }
+            encoded.withLock { $0[index] = result }
+        }
+        let buffers = try encoded.withLock { $0 }.map { result in
+            guard let result else { preconditionFailure("A parallel runner returned before every run was encoded.") }
+            return try result.get()
+        }
+        var total = buffers.reduce(0) { $0 + $1.count + 5 }
+        for bytes in buffers where !bytes.isEmpty {
+            chunks.encodeBytes { buffer in
+                if total > 0 {
+                    buffer.reserveCapacity(buffer.count + total)
+                    total = 0
+                }
+                buffer.append(contentsOf: bytes)
             }
         }
     }

@@ -122,6 +122,20 @@ struct InteractionStore: Sendable {
         return nil
     }
 
+    /// The positions of the donation order still to visit, stale ones included: for work
+    /// split into ranges of positions.
+    var donationPositions: Range<Int> { order.head..<order.end }
+
+    /// The interactions still stored at `positions` of the donation order, oldest first.
+    func forEach(at positions: Range<Int>, _ body: (InteractionKey, StoredInteraction) throws -> Void) rethrows {
+        for position in positions {
+            let entry = order[position]
+            if let stored = records[entry.key], stored.sequence == entry.sequence {
+                try body(entry.key, stored)
+            }
+        }
+    }
+
     /// Makes room for `count` interactions, so that loading a snapshot does not grow the
     /// tables a doubling at a time.
     mutating func reserveCapacity(_ count: Int) {

@@ -27,13 +27,17 @@ extension BenchReport {
             let ceiling = journalCeiling.map { rate($0.entriesPerSecond) } ?? "—"
             text += "\nJournal on (journald's ceiling: sd_journal_send with Herald's fields, \(ceiling) entries/s)\n"
             text += table(
-                ["scenario", "N×P", "req/s", "×ceiling", "written/s", "written/s ×ceiling", "written", "dropped"],
+                [
+                    "scenario", "N×P", "req/s", "×ceiling", "written/s", "written/s ×ceiling", "until drained ×ceiling",
+                    "drain s", "written", "dropped",
+                ],
                 journal.map { row in
                     let h = row.herald
                     return [
                         h.scenario.rawValue, "\(h.connections)×\(h.inFlight)", rate(h.requestsPerSecond),
                         ratio(row.throughputOverJournalCeiling), h.journalWrittenPerSecond.map(rate) ?? "—",
-                        ratio(row.journalWrittenOverCeiling),
+                        ratio(row.journalWrittenOverCeiling), ratio(row.journalDrainedOverCeiling),
+                        h.journalDrainSeconds.map { String(format: "%.1f", $0) } ?? "—",
                         h.journalWritten.map(String.init) ?? "—", h.journalDropped.map(String.init) ?? "—",
                     ]
                 }

@@ -82,6 +82,26 @@ struct LoadCommand: ParsableCommand {
         finished.wait()
         let runSeconds = Double(MonotonicClock.now - start) / 1e9
         let journalAfter = stats ? try StatsProbe.journal(socketPath: socket) : nil
+        // Then until the queue has drained: the last entry of the run is in journald when
+        // the written count stops moving but for the entry of each probe's own `stats`.
+        var drained: (written: UInt64, seconds: Double)?
+        if let journalAfter {
+            var written = journalAfter.written
+            var changedAt = runSeconds
+            var still = 0
+            while still < 4, Double(MonotonicClock.now - start) / 1e9 < runSeconds + 60 {
+                usleep(50_000)
+                let now = try StatsProbe.journal(socketPath: socket).written
+                if now > written + 1 {
+                    changedAt = Double(MonotonicClock.now - start) / 1e9
+                    still = 0
+                } else {
+                    still += 1
+                }
+                written = now
+            }
+            drained = (written, changedAt)
+        }
 
         var latency = Histogram<UInt64>(
             lowestDiscernibleValue: 1,
@@ -133,6 +153,10 @@ struct LoadCommand: ParsableCommand {
             figures.journalWritten = journalAfter.written
             figures.journalDropped = journalAfter.dropped
             figures.journalWrittenPerSecond = Double(journalAfter.written - journalBefore.written) / runSeconds
+            if let drained {
+                figures.journalDrainedPerSecond = Double(drained.written - journalBefore.written) / drained.seconds
+                figures.journalDrainSeconds = drained.seconds - runSeconds
+            }
         }
         FileHandle.standardError.write(Data((figures.summary + "\n").utf8))
         let encoder = JSONEncoder()

@@ -32,6 +32,11 @@ struct LoadFigures: Codable, Sendable {
     /// Entries the journal writer got into journald per second while the load ran (warm-up
     /// included): what Herald sustains with the journal on, whatever its queue absorbed.
     var journalWrittenPerSecond: Double?
+    /// Every entry of the run per second, from its start until the last of them was in
+    /// journald (the queue drained): the pipeline's sustained rate, nothing left queued.
+    var journalDrainedPerSecond: Double?
+    /// How long the queue took to drain after the run.
+    var journalDrainSeconds: Double?
 
     var summary: String {
         let rate = Int(requestsPerSecond.rounded())
@@ -41,6 +46,9 @@ struct LoadFigures: Codable, Sendable {
             + "errors \(errors), response \(responseBytes) B"
         if let journalWritten, let journalDropped, let journalWrittenPerSecond {
             text += ", journal written \(journalWritten) (\(Int(journalWrittenPerSecond))/s) dropped \(journalDropped)"
+            if let journalDrainedPerSecond, let journalDrainSeconds {
+                text += ", \(Int(journalDrainedPerSecond))/s until drained \(String(format: "%.1f", journalDrainSeconds)) s later"
+            }
         }
         for sample in errorSamples { text += "\n  " + sample }
         return text

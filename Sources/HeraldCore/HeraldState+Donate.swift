@@ -8,7 +8,9 @@ extension HeraldState {
     /// A donation with an identifier already stored is a retry when the interaction is
     /// the same (it returns the first result) and error 1007 when it differs. Beyond
     /// `maxInteractions`, the oldest donations are evicted.
-    public mutating func donate(_ p: DonateParams, caller: Caller, now: Date) throws(RPCError)
+    public mutating func donate(
+        _ p: DonateParams, caller: Caller, now: Date
+    ) throws(RPCError)
         -> MethodOutcome<DonateResult>
     {
         try AppName.validate(p.app)
@@ -45,7 +47,9 @@ extension HeraldState {
     /// `delete-interactions`: forgets this (uid, app)'s interactions named by exactly one
     /// of `identifiers`, `groupIdentifier` and `all: true`. Identifiers it never donated
     /// are not counted, so the count reveals nothing of anyone else's.
-    public mutating func deleteInteractions(_ p: DeleteInteractionsParams, caller: Caller, now: Date) throws(RPCError)
+    public mutating func deleteInteractions(
+        _ p: DeleteInteractionsParams, caller: Caller, now: Date
+    ) throws(RPCError)
         -> MethodOutcome<DeleteInteractionsResult>
     {
         try AppName.validate(p.app)

@@ -9,7 +9,9 @@ extension HeraldState {
     /// authorizes, `deny` denies. A decided status is never changed by asking again.
     /// Subscribing is the server's: it sends `focus-changed` while ``focusStatus(uid:app:now:)``
     /// is non-nil and changes.
-    public mutating func requestFocus(_ p: RequestFocusParams, caller: Caller, now: Date) throws(RPCError)
+    public mutating func requestFocus(
+        _ p: RequestFocusParams, caller: Caller, now: Date
+    ) throws(RPCError)
         -> MethodOutcome<RequestFocusResult>
     {
         try AppName.validate(p.app)
@@ -34,7 +36,9 @@ extension HeraldState {
 
     /// `set-focus` (administrators): turns the host's Focus on — a new activation, even
     /// with the same configuration — or off with `null`. Returns the Focus in effect.
-    public mutating func setFocus(_ p: SetFocusParams, caller: Caller, now: Date) throws(RPCError)
+    public mutating func setFocus(
+        _ p: SetFocusParams, caller: Caller, now: Date
+    ) throws(RPCError)
         -> MethodOutcome<SetFocusResult>
     {
         try requireAdministrator(caller, for: SetFocusMethod.name)
@@ -61,7 +65,9 @@ extension HeraldState {
 
     /// `set-focus-authorization` (administrators): decides a (uid, app)'s Focus
     /// authorization; the uid defaults to the caller's.
-    public mutating func setFocusAuthorization(_ p: SetFocusAuthorizationParams, caller: Caller, now: Date) throws(RPCError)
+    public mutating func setFocusAuthorization(
+        _ p: SetFocusAuthorizationParams, caller: Caller, now: Date
+    ) throws(RPCError)
         -> MethodOutcome<SetFocusAuthorizationResult>
     {
         try requireAdministrator(caller, for: SetFocusAuthorizationMethod.name)

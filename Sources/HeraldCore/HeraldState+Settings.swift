@@ -4,7 +4,9 @@ import HeraldProtocol
 extension HeraldState {
     /// `set-summary` (administrators): replaces the scheduled summary. Times are
     /// `"HH:MM"` in the configured time zone; apps need at least one time.
-    public mutating func setSummary(_ p: SetSummaryParams, caller: Caller, now: Date) throws(RPCError)
+    public mutating func setSummary(
+        _ p: SetSummaryParams, caller: Caller, now: Date
+    ) throws(RPCError)
         -> MethodOutcome<SetSummaryResult>
     {
         try requireAdministrator(caller, for: SetSummaryMethod.name)
@@ -32,7 +34,9 @@ extension HeraldState {
 
     /// `set-capabilities` (administrators): changes the capabilities given, keeps the
     /// others; the uid defaults to the caller's.
-    public mutating func setCapabilities(_ p: SetCapabilitiesParams, caller: Caller, now: Date) throws(RPCError)
+    public mutating func setCapabilities(
+        _ p: SetCapabilitiesParams, caller: Caller, now: Date
+    ) throws(RPCError)
         -> MethodOutcome<SetCapabilitiesResult>
     {
         try requireAdministrator(caller, for: SetCapabilitiesMethod.name)

@@ -9,7 +9,9 @@ extension HeraldState {
     /// app's gets exactly the same error, so existence never leaks; 1002 for an outgoing
     /// one; 1005 for critical without the critical capability, or an interaction without
     /// the communication capability; 1008 for a payload that is not mutable.
-    public mutating func updateContent(_ p: UpdateContentParams, caller: Caller, now: Date) throws(RPCError)
+    public mutating func updateContent(
+        _ p: UpdateContentParams, caller: Caller, now: Date
+    ) throws(RPCError)
         -> MethodOutcome<UpdateContentResult>
     {
         try AppName.validate(p.app)

@@ -1,9 +1,10 @@
+import NIOCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import NIOCore
 
 /// How a server listens and what it allows.
 public struct ServerConfiguration: Sendable {

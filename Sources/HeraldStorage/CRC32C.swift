@@ -49,27 +49,35 @@ public struct CRC32C: Sendable {
             let t0 = all[0], t1 = all[1], t2 = all[2], t3 = all[3]
             let t4 = all[4], t5 = all[5], t6 = all[6], t7 = all[7]
             t0.withUnsafeBufferPointer { t0 in
-            t1.withUnsafeBufferPointer { t1 in
-            t2.withUnsafeBufferPointer { t2 in
-            t3.withUnsafeBufferPointer { t3 in
-            t4.withUnsafeBufferPointer { t4 in
-            t5.withUnsafeBufferPointer { t5 in
-            t6.withUnsafeBufferPointer { t6 in
-            t7.withUnsafeBufferPointer { t7 in
-                while count - index >= 8 {
-                    let low = bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self).littleEndian ^ crc
-                    let high = bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self).littleEndian
-                    crc = t7[Int(low & 0xFF)] ^ t6[Int((low >> 8) & 0xFF)]
-                        ^ t5[Int((low >> 16) & 0xFF)] ^ t4[Int(low >> 24)]
-                        ^ t3[Int(high & 0xFF)] ^ t2[Int((high >> 8) & 0xFF)]
-                        ^ t1[Int((high >> 16) & 0xFF)] ^ t0[Int(high >> 24)]
-                    index += 8
+                t1.withUnsafeBufferPointer { t1 in
+                    t2.withUnsafeBufferPointer { t2 in
+                        t3.withUnsafeBufferPointer { t3 in
+                            t4.withUnsafeBufferPointer { t4 in
+                                t5.withUnsafeBufferPointer { t5 in
+                                    t6.withUnsafeBufferPointer { t6 in
+                                        t7.withUnsafeBufferPointer { t7 in
+                                            while count - index >= 8 {
+                                                let low = bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self).littleEndian ^ crc
+                                                let high = bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self).littleEndian
+                                                crc =
+                                                    t7[Int(low & 0xFF)] ^ t6[Int((low >> 8) & 0xFF)]
+                                                    ^ t5[Int((low >> 16) & 0xFF)] ^ t4[Int(low >> 24)]
+                                                    ^ t3[Int(high & 0xFF)] ^ t2[Int((high >> 8) & 0xFF)]
+                                                    ^ t1[Int((high >> 16) & 0xFF)] ^ t0[Int(high >> 24)]
+                                                index += 8
+                                            }
+                                            while index < count {
+                                                crc = t0[Int((crc ^ UInt32(bytes[index])) & 0xFF)] ^ (crc >> 8)
+                                                index += 1
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                while index < count {
-                    crc = t0[Int((crc ^ UInt32(bytes[index])) & 0xFF)] ^ (crc >> 8)
-                    index += 1
-                }
-            }}}}}}}}
+            }
         }
         state = crc
     }

@@ -1,11 +1,12 @@
+import Foundation
+import HeraldCore
+import Logging
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
-import HeraldCore
-import Logging
 
 /// What recovery found in the state folder.
 public struct Recovery: Sendable {

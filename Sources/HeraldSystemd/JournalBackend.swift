@@ -1,5 +1,4 @@
 import CSystemd
-
 import Glibc
 
 /// What the writer thread does with a batch of entries: one function per ``LogTarget``.

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HeraldCore
 import HeraldProtocol
 import HeraldStorage
 import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `herald-bench snapshot-payload`: times each stage of a snapshot of N interactions in
 /// this process — encode, checksum, write with fsync, read, verify, decode — so that the
@@ -67,7 +68,9 @@ struct SnapshotPayloadCommand: ParsableCommand {
             throw ValidationError("Restored \(recovered.state.interactionCount) interactions of \(interactions).")
         }
 
-        print("snapshot payload: \(interactions) interactions, \(file.byteCount) bytes (\(file.byteCount / max(interactions, 1)) per interaction)")
+        print(
+            "snapshot payload: \(interactions) interactions, \(file.byteCount) bytes (\(file.byteCount / max(interactions, 1)) per interaction)"
+        )
         print("  \("stage".padding(toLength: 36, withPad: " ", startingAt: 0))    wall s    CPU s  (fastest of \(repeats))")
         for (stage, wall, cpu) in figures {
             print("  \(stage.padding(toLength: 36, withPad: " ", startingAt: 0)) \(String(format: "%8.3f %8.3f", wall, cpu))")
@@ -92,7 +95,8 @@ struct SnapshotPayloadCommand: ParsableCommand {
         for index in 0..<count {
             let sender = index % 5000
             let message = SendMessageIntent(
-                sender: Person(handle: PersonHandle(value: "user\(sender)@example.org", type: .emailAddress), displayName: "User \(sender)"),
+                sender: Person(
+                    handle: PersonHandle(value: "user\(sender)@example.org", type: .emailAddress), displayName: "User \(sender)"),
                 recipients: [me],
                 content: "Message number \(index): are we still on for lunch?",
                 conversationIdentifier: "c\(index % 20000)"

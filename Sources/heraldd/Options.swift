@@ -65,10 +65,13 @@ struct LimitOptions: ParsableArguments {
 }
 
 struct RuleOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("What request-focus's requestAuthorization does while notDetermined: prompt (an administrator decides), allow or deny."))
+    @Option(
+        help: ArgumentHelp(
+            "What request-focus's requestAuthorization does while notDetermined: prompt (an administrator decides), allow or deny."))
     var focusAuthorization: String = "prompt"
 
-    @Option(help: ArgumentHelp("A second incoming call from the same caller within this window breaks through Focus.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("A second incoming call from the same caller within this window breaks through Focus.", valueName: "seconds"))
     var repeatedCallWindow: Double = 180
 
     var policy: FocusAuthorizationPolicy? {
@@ -84,7 +87,9 @@ struct RuleOptions: ParsableArguments {
 }
 
 struct LoggingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Where results and diagnostics go: auto (the journal when its socket exists, else the console), journal, console or none."))
+    @Option(
+        help: ArgumentHelp(
+            "Where results and diagnostics go: auto (the journal when its socket exists, else the console), journal, console or none."))
     var logTarget: String = "auto"
 
     var target: LogTarget? { LogTarget.resolve(logTarget) }

@@ -122,7 +122,8 @@ import Testing
             DispatchQueue.concurrentPerform(iterations: count, execute: work)
         }).encode(state)
         let fromParallel = try BinaryStateDecoder().decode(HeraldState.self, from: inParallel)
-        let sameFromParallel = fromParallel.interactions.map { [$0.key.identifier: $0.stored.interaction] }
+        let sameFromParallel =
+            fromParallel.interactions.map { [$0.key.identifier: $0.stored.interaction] }
             == state.interactions.map { [$0.key.identifier: $0.stored.interaction] }
         #expect(sameFromParallel)
         var restored = try BinaryStateDecoder().decode(HeraldState.self, from: bytes)
@@ -130,7 +131,8 @@ import Testing
         #expect(restored.interactionCount == total - (total + 6) / 7)
         // Compared as one Bool: a failing comparison of two long arrays would be diffed for minutes.
         // Sequence numbers are not compared: a restored store numbers its interactions afresh.
-        let sameOrder = restored.interactions.map { [$0.key.identifier: $0.stored.interaction] }
+        let sameOrder =
+            restored.interactions.map { [$0.key.identifier: $0.stored.interaction] }
             == state.interactions.map { [$0.key.identifier: $0.stored.interaction] }
         #expect(sameOrder)
         // The oldest is still evicted first.

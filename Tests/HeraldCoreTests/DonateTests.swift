@@ -44,7 +44,9 @@ import Testing
     @Test func aDifferentInteractionWithTheSameIdentifierIs1007() throws {
         var state = F.state()
         try state.donate(F.message())
-        let error = rpcError { try state.donate(DonateParams(app: F.app, interaction: F.message(conversation: "c2")), caller: F.user, now: F.now) }
+        let error = rpcError {
+            try state.donate(DonateParams(app: F.app, interaction: F.message(conversation: "c2")), caller: F.user, now: F.now)
+        }
         #expect(error?.code == .identifierConflict)
         #expect(error?.pointer == "/interaction/identifier")
     }
@@ -136,14 +138,20 @@ import Testing
         func sender(_ image: NotificationImage) -> Interaction {
             F.message(sender: Person(displayName: "Ann", image: image))
         }
-        #expect(donationError(sender(NotificationImage(url: "http://example.org/a.png")))?.pointer == "/interaction/intent/sender/image/url")
+        #expect(
+            donationError(sender(NotificationImage(url: "http://example.org/a.png")))?.pointer == "/interaction/intent/sender/image/url")
         #expect(donationError(sender(NotificationImage(url: "file:///a.png"))) == nil)
         #expect(donationError(sender(NotificationImage(data: "aGk=", mimeType: "image/png"))) == nil)
-        #expect(donationError(sender(NotificationImage(data: "***", mimeType: "image/png")))?.pointer == "/interaction/intent/sender/image/data")
-        #expect(donationError(sender(NotificationImage(data: "aGk=", mimeType: "text/plain")))?.pointer == "/interaction/intent/sender/image/mimeType")
+        #expect(
+            donationError(sender(NotificationImage(data: "***", mimeType: "image/png")))?.pointer == "/interaction/intent/sender/image/data"
+        )
+        #expect(
+            donationError(sender(NotificationImage(data: "aGk=", mimeType: "text/plain")))?.pointer
+                == "/interaction/intent/sender/image/mimeType")
         #expect(donationError(sender(NotificationImage()))?.pointer == "/interaction/intent/sender/image")
         let big = Data(count: NotificationImage.maximumDataSize + 1).base64EncodedString()
-        #expect(donationError(sender(NotificationImage(data: big, mimeType: "image/png")))?.pointer == "/interaction/intent/sender/image/data")
+        #expect(
+            donationError(sender(NotificationImage(data: big, mimeType: "image/png")))?.pointer == "/interaction/intent/sender/image/data")
         let limit = Data(count: NotificationImage.maximumDataSize).base64EncodedString()
         #expect(donationError(sender(NotificationImage(data: limit, mimeType: "image/png"))) == nil)
     }

@@ -68,7 +68,9 @@ enum Fixtures {
         )
     }
 
-    static func state(_ configuration: CoreConfiguration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+    static func state(
+        _ configuration: CoreConfiguration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+    )
         -> HeraldState
     {
         HeraldState(configuration: configuration)

@@ -52,7 +52,11 @@ import Testing
     @Test func setFocusReturnsTheStateWithDefaults() throws {
         var state = F.state()
         let on = try state.setFocus(.init(focus: FocusConfiguration(name: "Work")), caller: F.admin, now: F.now).result
-        #expect(on.focus == FocusConfiguration(name: "Work", allowedPeople: [], allowedApps: [], allowTimeSensitive: true, allowRepeatedCalls: true, allowMentions: false))
+        #expect(
+            on.focus
+                == FocusConfiguration(
+                    name: "Work", allowedPeople: [], allowedApps: [], allowTimeSensitive: true, allowRepeatedCalls: true,
+                    allowMentions: false))
         #expect(try state.setFocus(.init(focus: nil), caller: F.admin, now: F.now).result == SetFocusResult(focus: nil))
     }
 

@@ -77,7 +77,9 @@ import Testing
         var state = F.state()
         try state.donate(F.message())
         let outcome = try state.updateContent(
-            .init(app: F.app, interactionIdentifier: "m1", payload: ["aps": ["alert": ["title": "x", "body": "Lunch?"], "mutable-content": 1]]),
+            .init(
+                app: F.app, interactionIdentifier: "m1",
+                payload: ["aps": ["alert": ["title": "x", "body": "Lunch?"], "mutable-content": 1]]),
             caller: F.user,
             now: F.now
         )

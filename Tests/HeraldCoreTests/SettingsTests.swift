@@ -9,7 +9,8 @@ import Testing
 
     @Test func summaryTimesAreValidatedAndSorted() throws {
         var state = F.state()
-        let result = try state.setSummary(.init(apps: [F.app, F.app], times: ["18:00", "07:30", "18:00"]), caller: F.admin, now: F.now).result
+        let result = try state.setSummary(.init(apps: [F.app, F.app], times: ["18:00", "07:30", "18:00"]), caller: F.admin, now: F.now)
+            .result
         #expect(result == SetSummaryResult(apps: [F.app], times: ["07:30", "18:00"], nextDelivery: F.now + 10 * 3600))
         for (bad, index) in [("24:00", 1), ("7:30", 1), ("07:60", 1), ("ab:cd", 1), ("07:300", 1)] {
             let error = rpcError { try state.setSummary(.init(apps: [F.app], times: ["08:00", bad]), caller: F.admin, now: F.now) }
@@ -17,7 +18,8 @@ import Testing
             #expect(error?.pointer == "/times/\(index)")
         }
         #expect(rpcError { try state.setSummary(.init(apps: [F.app], times: []), caller: F.admin, now: F.now) }?.pointer == "/times")
-        #expect(rpcError { try state.setSummary(.init(apps: ["x y"], times: ["08:00"]), caller: F.admin, now: F.now) }?.pointer == "/apps/0")
+        #expect(
+            rpcError { try state.setSummary(.init(apps: ["x y"], times: ["08:00"]), caller: F.admin, now: F.now) }?.pointer == "/apps/0")
     }
 
     @Test func nextSummaryIsInTheConfiguredTimeZone() {
@@ -33,7 +35,10 @@ import Testing
     @Test func capabilitiesDefaultAndMerge() throws {
         var state = F.state()
         let first = try state.setCapabilities(.init(app: F.app, uid: 1000, critical: true), caller: F.admin, now: F.now).result
-        #expect(first == SetCapabilitiesResult(app: F.app, uid: 1000, capabilities: Capabilities(communication: true, timeSensitive: true, critical: true)))
+        #expect(
+            first
+                == SetCapabilitiesResult(
+                    app: F.app, uid: 1000, capabilities: Capabilities(communication: true, timeSensitive: true, critical: true)))
         let second = try state.setCapabilities(.init(app: F.app, uid: 1000, timeSensitive: false), caller: F.admin, now: F.now).result
         #expect(second.capabilities == Capabilities(communication: true, timeSensitive: false, critical: true))
         #expect(Capabilities.defaults == Capabilities(communication: true, timeSensitive: true, critical: false))

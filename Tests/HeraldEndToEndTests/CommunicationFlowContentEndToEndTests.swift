@@ -9,7 +9,8 @@ import Testing
 @Suite("Communication flow: donate and update-content, end to end")
 struct CommunicationFlowContentEndToEndTests {
     static let app = "org.example.chat"
-    static let ann = #"{"handle":{"value":"ann@example.org","type":"emailAddress"},"displayName":"Ann Lee","image":{"url":"file:///var/lib/chat/ann.png"}}"#
+    static let ann =
+        #"{"handle":{"value":"ann@example.org","type":"emailAddress"},"displayName":"Ann Lee","image":{"url":"file:///var/lib/chat/ann.png"}}"#
     static let bo = #"{"handle":{"value":"+1 555 0101","type":"phoneNumber"},"nameComponents":{"givenName":"Bo","familyName":"Berg"}}"#
     static let cy = #"{"handle":{"value":"cy@example.org","type":"emailAddress"},"displayName":"Cy"}"#
     static let dee = #"{"handle":{"value":"+15550100","type":"phoneNumber"},"displayName":"Dee"}"#
@@ -108,7 +109,9 @@ struct CommunicationFlowContentEndToEndTests {
         #expect(response[pointer: "/result/content/subtitle"] == (isGroup ? .string(subtitle) : Optional<JSONValue>.none))
         #expect(response[pointer: "/result/content/communication/isGroup"] == .bool(isGroup))
         // The avatar is the group image for a group, else the sender's image (Bo has none).
-        #expect(response[pointer: "/result/content/communication/avatar"] == (isGroup ? json(#"{"url":"https://example.org/g.png"}"#) : Optional<JSONValue>.none))
+        #expect(
+            response[pointer: "/result/content/communication/avatar"]
+                == (isGroup ? json(#"{"url":"https://example.org/g.png"}"#) : Optional<JSONValue>.none))
     }
 
     @Test("An APNs payload is mapped onto the content; an immutable one is 1008")
@@ -124,7 +127,9 @@ struct CommunicationFlowContentEndToEndTests {
             "update-content",
             [
                 "app": .string(Self.app), "interactionIdentifier": "m-17",
-                "payload": json(#"{"aps":{"alert":{"title":"Ann Lee","body":"Lunch?"},"mutable-content":1,"thread-id":"c-ann","sound":"default"},"messageId":"srv-991"}"#),
+                "payload": json(
+                    #"{"aps":{"alert":{"title":"Ann Lee","body":"Lunch?"},"mutable-content":1,"thread-id":"c-ann","sound":"default"},"messageId":"srv-991"}"#
+                ),
             ]
         )
         let expected = json(
@@ -237,7 +242,8 @@ struct CommunicationFlowContentEndToEndTests {
             #"{"direction":"outgoing","intent":{"type":"sendMessage","recipients":[\#(Self.ann),\#(Self.cy)],"conversationIdentifier":"c","donationMetadata":{"recipientCount":1}}}"#
         )
         #expect(describeError(tooFew) == "-32602 /interaction/intent/donationMetadata/recipientCount")
-        let incomingWithoutSender = try donate(client, #"{"direction":"incoming","intent":{"type":"sendMessage","conversationIdentifier":"c"}}"#)
+        let incomingWithoutSender = try donate(
+            client, #"{"direction":"incoming","intent":{"type":"sendMessage","conversationIdentifier":"c"}}"#)
         #expect(describeError(incomingWithoutSender) == "1003 /interaction/intent/sender")
         let callWithoutContacts = try donate(client, #"{"direction":"incoming","intent":{"type":"startCall","contacts":[]}}"#)
         #expect(describeError(callWithoutContacts) == "1003 /interaction/intent/contacts")
@@ -264,7 +270,8 @@ struct CommunicationFlowContentEndToEndTests {
         let herald = try HeraldProcess()
         let client = try herald.connect()
         let me = #"{"handle":{"value":"me@example.org","type":"emailAddress"},"isMe":true}"#
-        let asSender = try donate(client, #"{"direction":"incoming","intent":{"type":"sendMessage","sender":\#(me),"conversationIdentifier":"c"}}"#)
+        let asSender = try donate(
+            client, #"{"direction":"incoming","intent":{"type":"sendMessage","sender":\#(me),"conversationIdentifier":"c"}}"#)
         #expect(describeError(asSender) == "1003 /interaction/intent/sender")
         let asRecipient = try donate(
             client,
@@ -279,7 +286,8 @@ struct CommunicationFlowContentEndToEndTests {
     func retryAndConflict() throws {
         let herald = try HeraldProcess()
         let client = try herald.connect()
-        let interaction = #"{"identifier":"m-17","direction":"incoming","intent":{"type":"sendMessage","sender":\#(Self.ann),"conversationIdentifier":"c-ann","content":"Lunch?"}}"#
+        let interaction =
+            #"{"identifier":"m-17","direction":"incoming","intent":{"type":"sendMessage","sender":\#(Self.ann),"conversationIdentifier":"c-ann","content":"Lunch?"}}"#
         let first = try donate(client, interaction)
         usleep(20_000)
         let retry = try donate(client, interaction)
@@ -289,7 +297,8 @@ struct CommunicationFlowContentEndToEndTests {
         #expect(describeError(different) == "1007 /interaction/identifier")
         #expect(different[pointer: "/error/message"] == "Identifier conflict")
         // An added date is a different interaction too.
-        let dated = try donate(client, interaction.replacingOccurrences(of: #""direction""#, with: #""date":"2026-11-20T10:00:00Z","direction""#))
+        let dated = try donate(
+            client, interaction.replacingOccurrences(of: #""direction""#, with: #""date":"2026-11-20T10:00:00Z","direction""#))
         #expect(describeError(dated) == "1007 /interaction/identifier")
         // The first one still stands.
         #expect(try update(client, "m-17")[pointer: "/result/content/title"] == "Ann Lee")

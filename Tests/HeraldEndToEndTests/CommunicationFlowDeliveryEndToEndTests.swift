@@ -60,7 +60,9 @@ struct CommunicationFlowDeliveryEndToEndTests {
         let passive = try notify(client, "passive")
         #expect(describeDelivery(passive) == "quiet [passive]")
         // Without an interaction the content passes through unchanged.
-        #expect(passive[pointer: "/result/content"] == json(#"{"title":"Your taxi is here","body":"Blue sedan","interruptionLevel":"passive"}"#))
+        #expect(
+            passive[pointer: "/result/content"] == json(#"{"title":"Your taxi is here","body":"Blue sedan","interruptionLevel":"passive"}"#)
+        )
         #expect(describeDelivery(try notify(client, nil)) == "alert sound lightsScreen [delivered]")
         #expect(describeDelivery(try notify(client, "active")) == "alert sound lightsScreen [delivered]")
         #expect(describeDelivery(try notify(client, "timeSensitive")) == "alert sound lightsScreen announce [delivered]")
@@ -78,7 +80,10 @@ struct CommunicationFlowDeliveryEndToEndTests {
         let client = try herald.connect()
         let focus = try client.result("set-focus", json(Self.work))
         #expect(
-            focus == json(#"{"focus":{"name":"Work","allowedPeople":[],"allowedApps":[],"allowTimeSensitive":true,"allowRepeatedCalls":true,"allowMentions":false}}"#)
+            focus
+                == json(
+                    #"{"focus":{"name":"Work","allowedPeople":[],"allowedApps":[],"allowTimeSensitive":true,"allowRepeatedCalls":true,"allowMentions":false}}"#
+                )
         )
         #expect(describeDelivery(try notify(client, "passive")) == "quiet [passive]")
         #expect(describeDelivery(try notify(client, "active")) == "quiet [silencedByFocus]")
@@ -149,7 +154,10 @@ struct CommunicationFlowDeliveryEndToEndTests {
             (#"{"handle":{"value":"15550100","type":"phoneNumber"}}"#, true),
             (#"{"handle":{"value":"+1-555-0100"}}"#, true),
             (#"{"handle":{"value":"5550100","type":"phoneNumber"}}"#, false),
-            (#"{"handle":{"value":"eve.home@example.org","type":"emailAddress"},"aliases":[{"value":"EVE@work.example","type":"emailAddress"}]}"#, true),
+            (
+                #"{"handle":{"value":"eve.home@example.org","type":"emailAddress"},"aliases":[{"value":"EVE@work.example","type":"emailAddress"}]}"#,
+                true
+            ),
             (#"{"handle":{"value":"boss@example.org"},"contactIdentifier":"C-42"}"#, true),
             (#"{"handle":{"value":"bo@example.org"},"customIdentifier":"u-7"}"#, true),
             (#"{"displayName":"Ann"}"#, false),
@@ -167,7 +175,8 @@ struct CommunicationFlowDeliveryEndToEndTests {
         )
         try donateMessage(client, "m-1", sender: sender)
         try donateCall(client, "k-1", caller: sender)
-        let expected = allowed
+        let expected =
+            allowed
             ? "alert sound lightsScreen breaksThroughFocus announce [senderAllowedByFocus, delivered]"
             : "quiet [silencedByFocus]"
         #expect(describeDelivery(try update(client, "m-1")) == expected)
@@ -189,7 +198,9 @@ struct CommunicationFlowDeliveryEndToEndTests {
             "donate",
             [
                 "app": "org.example.pager",
-                "interaction": json(#"{"identifier":"m-1","direction":"incoming","intent":{"type":"sendMessage","sender":{"displayName":"Ops"},"conversationIdentifier":"ops"}}"#),
+                "interaction": json(
+                    #"{"identifier":"m-1","direction":"incoming","intent":{"type":"sendMessage","sender":{"displayName":"Ops"},"conversationIdentifier":"ops"}}"#
+                ),
             ]
         )
         let message = try client.call(
@@ -215,7 +226,8 @@ struct CommunicationFlowDeliveryEndToEndTests {
         #expect(inside[pointer: "/result/delivery/reasons/0/message"]?.stringValue?.contains("60 seconds") == true)
         // Exactly at the window's edge still counts (inclusive), with an offset date.
         try donateCall(client, "k-3", caller: dee, date: "2026-11-21T11:01:30+01:00")
-        #expect(describeDelivery(try update(client, "k-3")) == "alert sound lightsScreen breaksThroughFocus announce [repeatedCall, delivered]")
+        #expect(
+            describeDelivery(try update(client, "k-3")) == "alert sound lightsScreen breaksThroughFocus announce [repeatedCall, delivered]")
 
         // 120 s after the last call from the caller: outside the window.
         try donateCall(client, "k-4", caller: dee, date: "2026-11-21T10:03:30Z")
@@ -240,22 +252,39 @@ struct CommunicationFlowDeliveryEndToEndTests {
         try donateCall(client, "late", caller: dee, date: "2026-11-21T10:00:30Z")
         try donateCall(client, "early", caller: dee, date: "2026-11-21T10:00:00Z")
         #expect(describeDelivery(try update(client, "early")) == "quiet [silencedByFocus]")
-        #expect(describeDelivery(try update(client, "late")) == "alert sound lightsScreen breaksThroughFocus announce [repeatedCall, delivered]")
+        #expect(
+            describeDelivery(try update(client, "late")) == "alert sound lightsScreen breaksThroughFocus announce [repeatedCall, delivered]"
+        )
         // An outgoing call to the caller does not count, nor another app's incoming call.
         try client.result(
             "donate",
-            ["app": .string(Self.app), "interaction": json(#"{"identifier":"out","date":"2026-11-21T11:00:00Z","direction":"outgoing","intent":{"type":"startCall","contacts":[\#(ann)]}}"#)]
+            [
+                "app": .string(Self.app),
+                "interaction": json(
+                    #"{"identifier":"out","date":"2026-11-21T11:00:00Z","direction":"outgoing","intent":{"type":"startCall","contacts":[\#(ann)]}}"#
+                ),
+            ]
         )
         try client.result(
             "donate",
-            ["app": "org.example.phone", "interaction": json(#"{"identifier":"other","date":"2026-11-21T11:00:10Z","direction":"incoming","intent":{"type":"startCall","contacts":[\#(ann)]}}"#)]
+            [
+                "app": "org.example.phone",
+                "interaction": json(
+                    #"{"identifier":"other","date":"2026-11-21T11:00:10Z","direction":"incoming","intent":{"type":"startCall","contacts":[\#(ann)]}}"#
+                ),
+            ]
         )
         try donateCall(client, "ann-1", caller: ann, date: "2026-11-21T11:00:20Z")
         #expect(describeDelivery(try update(client, "ann-1")) == "quiet [silencedByFocus]")
         // A group call from Ann right after counts as repeated (first contact), and is a group.
         try client.result(
             "donate",
-            ["app": .string(Self.app), "interaction": json(#"{"identifier":"ann-g","date":"2026-11-21T11:00:40Z","direction":"incoming","intent":{"type":"startCall","contacts":[\#(ann),\#(dee)]}}"#)]
+            [
+                "app": .string(Self.app),
+                "interaction": json(
+                    #"{"identifier":"ann-g","date":"2026-11-21T11:00:40Z","direction":"incoming","intent":{"type":"startCall","contacts":[\#(ann),\#(dee)]}}"#
+                ),
+            ]
         )
         let group = try update(client, "ann-g")
         #expect(describeDelivery(group) == "alert sound lightsScreen breaksThroughFocus announce [repeatedCall, delivered]")
@@ -273,7 +302,8 @@ struct CommunicationFlowDeliveryEndToEndTests {
         try client.result("set-focus", json(Self.work))
         try donateCall(client, "k-1", caller: dee, date: "2026-11-21T10:00:00Z")
         try donateCall(client, "k-2", caller: dee, date: "2026-11-21T10:02:00Z")
-        #expect(describeDelivery(try update(client, "k-2")) == "alert sound lightsScreen breaksThroughFocus announce [repeatedCall, delivered]")
+        #expect(
+            describeDelivery(try update(client, "k-2")) == "alert sound lightsScreen breaksThroughFocus announce [repeatedCall, delivered]")
         try donateCall(client, "k-3", caller: dee, date: "2026-11-21T10:05:01Z")
         #expect(describeDelivery(try update(client, "k-3")) == "quiet [silencedByFocus]")
     }
@@ -290,7 +320,9 @@ struct CommunicationFlowDeliveryEndToEndTests {
             "donate",
             [
                 "app": .string(Self.app),
-                "interaction": json(#"{"direction":"incoming","intent":{"type":"sendMessage","sender":\#(bo),"conversationIdentifier":"c-trip","donationMetadata":\#(anyway)}}"#),
+                "interaction": json(
+                    #"{"direction":"incoming","intent":{"type":"sendMessage","sender":\#(bo),"conversationIdentifier":"c-trip","donationMetadata":\#(anyway)}}"#
+                ),
             ]
         )
         #expect(describeError(refused) == "1004 /interaction/intent/donationMetadata/notifyRecipientAnyway")
@@ -311,7 +343,9 @@ struct CommunicationFlowDeliveryEndToEndTests {
         // A new activation of the Focus forgets the silenced conversations.
         try client.result("set-focus", json(Self.work))
         #expect(describeDelivery(try update(client, "m-2")) == "quiet [silencedByFocus]")
-        #expect(describeDelivery(try update(client, "m-2")) == "alert sound lightsScreen breaksThroughFocus announce [notifiedAnyway, delivered]")
+        #expect(
+            describeDelivery(try update(client, "m-2"))
+                == "alert sound lightsScreen breaksThroughFocus announce [notifiedAnyway, delivered]")
     }
 
     @Test("Notify-anyway with authorization granted by an administrator (default prompt policy)")
@@ -325,7 +359,9 @@ struct CommunicationFlowDeliveryEndToEndTests {
         try donateMessage(client, "m-1", sender: ann, conversation: "c")
         #expect(describeDelivery(try update(client, "m-1")) == "quiet [silencedByFocus]")
         try donateMessage(client, "m-2", sender: ann, conversation: "c", metadata: #"{"notifyRecipientAnyway":true}"#)
-        #expect(describeDelivery(try update(client, "m-2")) == "alert sound lightsScreen breaksThroughFocus announce [notifiedAnyway, delivered]")
+        #expect(
+            describeDelivery(try update(client, "m-2"))
+                == "alert sound lightsScreen breaksThroughFocus announce [notifiedAnyway, delivered]")
     }
 
     @Test("Mentions break through a Focus that allows them")
@@ -356,7 +392,8 @@ struct CommunicationFlowDeliveryEndToEndTests {
         let later = Date().addingTimeInterval(7200)
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: later)
         let time = String(format: "%02d:%02d", parts.hour!, parts.minute!)
-        let deliverAt = String(format: "%04d-%02d-%02dT%02d:%02d:00.000Z", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!)
+        let deliverAt = String(
+            format: "%04d-%02d-%02dT%02d:%02d:00.000Z", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!)
 
         let schedule = try client.result(
             "set-summary", ["apps": [.string(Self.app), "org.example.news"], "times": [.string(time), .string(time)]]
@@ -384,7 +421,9 @@ struct CommunicationFlowDeliveryEndToEndTests {
         #expect(describeDelivery(try notify(client, nil, app: "org.example.taxi")) == "alert sound lightsScreen [delivered]")
         // An allowed app's notification breaks through the Focus and is still held.
         try client.result("set-focus", json(#"{"focus":{"name":"Work","allowedApps":["org.example.chat"]}}"#))
-        #expect(describeDelivery(try notify(client, nil)) == "summary deliverAt=\(deliverAt) breaksThroughFocus [appAllowedByFocus, heldForSummary]")
+        #expect(
+            describeDelivery(try notify(client, nil))
+                == "summary deliverAt=\(deliverAt) breaksThroughFocus [appAllowedByFocus, heldForSummary]")
         // Turned off.
         #expect(try client.result("set-summary", ["apps": [], "times": []]) == json(#"{"apps":[],"times":[]}"#))
         #expect(describeDelivery(try notify(client, nil)) == "alert sound lightsScreen breaksThroughFocus [appAllowedByFocus, delivered]")

@@ -91,7 +91,9 @@ struct CommunicationFlowFocusEndToEndTests {
         try admin.result("set-focus", ["focus": .null])
         #expect(try subscriber.readJSON() == focusChanged(false))
         // The subscriber's own requests are still answered in order, with no stray line.
-        #expect(try subscriber.call("request-focus", ["app": .string(Self.app)], id: 9) == json(#"{"jsonrpc":"2.0","id":9,"result":\#(Self.unfocused.compactText)}"#))
+        #expect(
+            try subscriber.call("request-focus", ["app": .string(Self.app)], id: 9)
+                == json(#"{"jsonrpc":"2.0","id":9,"result":\#(Self.unfocused.compactText)}"#))
         // No longer authorized: focusStatus null.
         try admin.result("set-focus-authorization", ["app": .string(Self.app), "status": "denied"])
         #expect(try subscriber.readJSON() == focusChanged(nil))

@@ -21,7 +21,9 @@ struct CommunicationFlowNamespaceEndToEndTests {
     }
 
     private func outgoing(_ to: String, date: String) -> JSONValue {
-        json(#"{"date":"\#(date)","direction":"outgoing","intent":{"type":"sendMessage","recipients":[\#(to)],"conversationIdentifier":"c-out"}}"#)
+        json(
+            #"{"date":"\#(date)","direction":"outgoing","intent":{"type":"sendMessage","recipients":[\#(to)],"conversationIdentifier":"c-out"}}"#
+        )
     }
 
     private func update(_ identifier: String) -> JSONValue {
@@ -50,10 +52,13 @@ struct CommunicationFlowNamespaceEndToEndTests {
             #expect(describeError(try client.call("update-content", update(identifier))) == "1001 /interactionIdentifier")
         }
         // The other app's m-4 is untouched.
-        let other = try client.call("update-content", ["app": "org.example.other", "interactionIdentifier": "m-4", "content": ["body": "Hi"]])
+        let other = try client.call(
+            "update-content", ["app": "org.example.other", "interactionIdentifier": "m-4", "content": ["body": "Hi"]])
         #expect(other[pointer: "/result/content/title"] == "Ann Lee")
         // A deleted identifier may be donated afresh.
-        #expect(try client.result("donate", ["app": .string(Self.app), "interaction": incoming("m-1", sender: Self.bo)])[pointer: "/identifier"] == "m-1")
+        #expect(
+            try client.result("donate", ["app": .string(Self.app), "interaction": incoming("m-1", sender: Self.bo)])[pointer: "/identifier"]
+                == "m-1")
         #expect(try client.call("update-content", update("m-1"))[pointer: "/result/content/title"] == "Bo")
     }
 
@@ -76,7 +81,9 @@ struct CommunicationFlowNamespaceEndToEndTests {
             outgoing(Self.ann, date: "2026-11-20T11:00:00Z"),
             outgoing(Self.bo, date: "2026-11-18T10:00:00Z"),
             json(#"{"date":"2026-11-21T09:00:00Z","direction":"outgoing","intent":{"type":"startCall","contacts":[\#(Self.cy)]}}"#),
-            json(#"{"date":"2026-11-21T12:00:00Z","direction":"incoming","intent":{"type":"sendMessage","sender":\#(Self.dee),"recipients":[\#(Self.bo)],"conversationIdentifier":"c-in"}}"#),
+            json(
+                #"{"date":"2026-11-21T12:00:00Z","direction":"incoming","intent":{"type":"sendMessage","sender":\#(Self.dee),"recipients":[\#(Self.bo)],"conversationIdentifier":"c-in"}}"#
+            ),
             json(#"{"date":"2026-11-21T12:00:00Z","direction":"incoming","intent":{"type":"startCall","contacts":[\#(Self.dee)]}}"#),
         ]
         for interaction in donations {
@@ -157,7 +164,8 @@ struct CommunicationFlowNamespaceEndToEndTests {
         #expect(nobodysPeople.map { $0[pointer: "/person/displayName"] } == ["Cy"])
 
         // Its deletion of all its own interactions counts only its own two.
-        let cleanup = try callAsUser(65534, [request("delete-interactions", ["app": .string(Self.app), "all": true])], socket: herald.socketPath)
+        let cleanup = try callAsUser(
+            65534, [request("delete-interactions", ["app": .string(Self.app), "all": true])], socket: herald.socketPath)
         #expect(cleanup.first?[pointer: "/result"] == ["deleted": 2])
         #expect(try root.result("delete-interactions", ["app": .string(Self.app), "all": true]) == ["deleted": 2])
     }

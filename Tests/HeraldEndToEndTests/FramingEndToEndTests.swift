@@ -46,7 +46,8 @@ struct FramingEndToEndTests {
         let client = try herald.connect()
         try client.send(#"{"jsonrpc":"2.0","me"#)
         usleep(200_000)
-        try client.send(#"thod":"stats","id":1}"# + #"{"jsonrpc":"2.0","method":"stats","id":2} [{"jsonrpc":"2.0","method":"stats","id":3}]"#)
+        try client.send(
+            #"thod":"stats","id":1}"# + #"{"jsonrpc":"2.0","method":"stats","id":2} [{"jsonrpc":"2.0","method":"stats","id":3}]"#)
         #expect(try client.readJSON()?[pointer: "/id"] == .number(JSONNumber(1)))
         #expect(try client.readJSON()?[pointer: "/id"] == .number(JSONNumber(2)))
         #expect(try client.readJSON()?[pointer: "/0/id"] == .number(JSONNumber(3)))

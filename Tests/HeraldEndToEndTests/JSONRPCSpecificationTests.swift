@@ -119,7 +119,9 @@ struct JSONRPCSpecificationTests {
         #expect(response[pointer: "/id"] == "after")
     }
 
-    @Test("Ids are echoed exactly: strings, numbers as written, and null", arguments: [#""abc""#, "1.50", "-0", "10000000000000000000001", "null"])
+    @Test(
+        "Ids are echoed exactly: strings, numbers as written, and null",
+        arguments: [#""abc""#, "1.50", "-0", "10000000000000000000001", "null"])
     func idEcho(id: String) throws {
         let herald = try HeraldProcess()
         let client = try herald.connect()

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HeraldProtocol
 import HeraldSystemd
 import HeraldTesting
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Every RPC result is one structured journal entry, read back from a real journald.
 @Suite("Journal, end to end", .enabled(if: JournalReader.isAvailable, "needs a running systemd-journald"))
@@ -144,7 +145,10 @@ struct JournalEndToEndTests {
         )
         _ = try client.call(
             "update-content",
-            ["app": .string(app), "payload": ["aps": ["alert": ["title": .string(marker), "body": .string(marker)], "mutable-content": 1]]],
+            [
+                "app": .string(app),
+                "payload": ["aps": ["alert": ["title": .string(marker), "body": .string(marker)], "mutable-content": 1]],
+            ],
             id: 3
         )
         _ = try journal.waitForEntries(count: 4)
@@ -181,7 +185,8 @@ struct JournalEndToEndTests {
         _ = try client.readLine()
 
         let expected = 1 + calls.count  // the warm-up rpc.discover too
-        let entries = try journal.waitForEntries(count: expected, matching: ["SYSLOG_IDENTIFIER=heraldd", "HERALD_OUTCOME=ok"])
+        let entries =
+            try journal.waitForEntries(count: expected, matching: ["SYSLOG_IDENTIFIER=heraldd", "HERALD_OUTCOME=ok"])
             + journal.waitForEntries(count: 3, matching: ["SYSLOG_IDENTIFIER=heraldd", "HERALD_OUTCOME=error"])
         let byID = Dictionary(entries.compactMap { entry in entry.field("HERALD_REQUEST_ID").map { ($0, entry) } }) { first, _ in first }
         for (index, (method, _)) in calls.enumerated() {

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HeraldProtocol
 import HeraldTesting
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Starting, listening and stopping, as systemd and a person at a shell see them.
 @Suite("Lifecycle, end to end")
@@ -54,7 +55,10 @@ struct LifecycleEndToEndTests {
         _ = FileManager.default.createFile(atPath: errorsPath, contents: nil)
         let second = try ChildProcess(
             HeraldProcess.binaryPath,
-            ["--socket", herald.socketPath, "--log-target", "console", "--state-dir", herald.folder.appendingPathComponent("second-state").path],
+            [
+                "--socket", herald.socketPath, "--log-target", "console", "--state-dir",
+                herald.folder.appendingPathComponent("second-state").path,
+            ],
             standardError: errorsPath
         )
         let status = second.waitForExit(timeout: 20)

@@ -24,7 +24,8 @@ struct LimitsEndToEndTests {
     func depth() throws {
         let herald = try HeraldProcess(arguments: ["--max-depth", "8"])
         let client = try herald.connect()
-        let deep = #"{"jsonrpc":"2.0","method":"stats","id":1,"params":{"a":"# + String(repeating: "[", count: 8)
+        let deep =
+            #"{"jsonrpc":"2.0","method":"stats","id":1,"params":{"a":"# + String(repeating: "[", count: 8)
             + String(repeating: "]", count: 8) + "}}\n"
         try client.send(deep)
         let response = try #require(try client.readJSON())

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HeraldProtocol
 import HeraldTesting
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// heraldd tells systemd where it stands through `sd_notify`, as `Type=notify` expects.
 @Suite("sd_notify, end to end")

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HeraldProtocol
 import HeraldTesting
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Snapshots, recovery and retention, against the real binary: every test keeps its
 /// state folder across the daemons it starts, and removes it at the end.
@@ -304,8 +305,10 @@ struct SnapshotEndToEndTests {
         _ = FileManager.default.createFile(atPath: errors, contents: nil)
         let child = try ChildProcess(
             HeraldProcess.binaryPath,
-            ["--socket", folder.root.appendingPathComponent("refused.sock").path, "--state-dir", folder.path,
-             "--log-target", "console"] + arguments,
+            [
+                "--socket", folder.root.appendingPathComponent("refused.sock").path, "--state-dir", folder.path,
+                "--log-target", "console",
+            ] + arguments,
             standardError: errors
         )
         let status = child.waitForExit(timeout: 30)

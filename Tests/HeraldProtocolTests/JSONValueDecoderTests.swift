@@ -133,9 +133,11 @@ struct JSONValueDecoderTests {
         #expect(error?.reason == "`/interaction/intent/recipients/1/handle/value` must be a string, not a number.")
     }
 
-    @Test("integers must be integral and fit", arguments: [
-        ("1.0", Int8(1)), ("1e2", 100), ("-0", 0), ("127", 127), ("-1.28e2", -128), ("12.70e1", 127),
-    ])
+    @Test(
+        "integers must be integral and fit",
+        arguments: [
+            ("1.0", Int8(1)), ("1e2", 100), ("-0", 0), ("127", 127), ("-1.28e2", -128), ("12.70e1", 127),
+        ])
     func integers(_ literal: String, _ expected: Int8) throws {
         #expect(try decoder.decode(Int8.self, from: .number(JSONNumber(literal: literal))) == expected)
     }
@@ -145,7 +147,8 @@ struct JSONValueDecoderTests {
         let range = try failure(Params.self, #"{"app":"a","interaction":{"direction":"incoming","intent":{"recipients":[]}},"count":300}"#)
         #expect(range?.pointer == "/count")
         #expect(range?.reason == "`/count` must be an integer from -128 to 127; got 300.")
-        let fraction = try failure(Params.self, #"{"app":"a","interaction":{"direction":"incoming","intent":{"recipients":[]}},"count":1.5}"#)
+        let fraction = try failure(
+            Params.self, #"{"app":"a","interaction":{"direction":"incoming","intent":{"recipients":[]}},"count":1.5}"#)
         #expect(fraction?.reason == "`/count` must be an integer, not 1.5.")
         #expect(throws: RPCError.self) { try decoder.decode(Int.self, from: .number(JSONNumber(literal: "1e400"))) }
         #expect(throws: RPCError.self) { try decoder.decode(UInt.self, from: .number(JSONNumber(literal: "-1"))) }
@@ -160,7 +163,8 @@ struct JSONValueDecoderTests {
 
     @Test("dates must be RFC 3339")
     func dates() throws {
-        let error = try failure(Params.self, #"{"app":"a","interaction":{"direction":"incoming","intent":{"recipients":[]}},"at":"yesterday"}"#)
+        let error = try failure(
+            Params.self, #"{"app":"a","interaction":{"direction":"incoming","intent":{"recipients":[]}},"at":"yesterday"}"#)
         #expect(error?.pointer == "/at")
         #expect(error?.reason == #"`/at` must be an RFC 3339 date-time such as 2026-11-22T14:02:00Z; got "yesterday"."#)
     }

@@ -49,9 +49,11 @@ struct JSONValueEncoderTests {
         #expect(try JSONValueDecoder().decode(Content.self, from: value) == content)
     }
 
-    @Test("doubles: integral ones without a fraction, others shortest round-trip", arguments: [
-        (1.0, "1"), (-2.0, "-2"), (0.1, "0.1"), (1e20, "1e+20"), (1.5, "1.5"),
-    ])
+    @Test(
+        "doubles: integral ones without a fraction, others shortest round-trip",
+        arguments: [
+            (1.0, "1"), (-2.0, "-2"), (0.1, "0.1"), (1e20, "1e+20"), (1.5, "1.5"),
+        ])
     func doubles(_ double: Double, _ literal: String) throws {
         #expect(try encoder.encode(double) == .number(JSONNumber(literal: literal)))
         #expect(try encoder.encode([double]).compactText == "[\(literal)]")

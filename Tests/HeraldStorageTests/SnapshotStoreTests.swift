@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HeraldCore
 import HeraldProtocol
@@ -9,9 +6,14 @@ import Testing
 
 @testable import HeraldStorage
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A fresh state folder under the temporary directory, removed by `cleanUp`.
 struct TemporaryFolder {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-store-\(UUID().uuidString.prefix(8))")
+    let path =
+        FileManager.default.temporaryDirectory.appendingPathComponent("herald-store-\(UUID().uuidString.prefix(8))")
         .path + "/state"
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }

@@ -46,8 +46,9 @@ extension SystemdTests {
             #expect(entry["HERALD_METHOD"] == "donate")
             #expect(entry.contains(name: "HERALD_METHOD"))
             #expect(!entry.contains(name: "HERALD"))
-            #expect(String(decoding: entry.storage, as: UTF8.self)
-                == "PRIORITY=6MESSAGE=donate ok\nsecond lineHERALD_METHOD=donateHERALD_METHOD=again")
+            #expect(
+                String(decoding: entry.storage, as: UTF8.self)
+                    == "PRIORITY=6MESSAGE=donate ok\nsecond lineHERALD_METHOD=donateHERALD_METHOD=again")
         }
 
         @Test func convenienceInitRejectsBadFieldNames() {

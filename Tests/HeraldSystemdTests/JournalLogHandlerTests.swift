@@ -32,10 +32,11 @@ extension SystemdTests {
                 line: 42
             )
             let entry = handler.entry(for: event)
-            #expect(entry.fields.map(\.name) == [
-                "PRIORITY", "MESSAGE", "CODE_FILE", "CODE_LINE", "CODE_FUNC", "SYSLOG_IDENTIFIER", "HERALD_LOGGER",
-                "HERALD_CALLER", "HERALD_ERROR_MESSAGE", "HERALD_ERROR_TYPE", "HERALD_METHOD", "HERALD_REQUEST_ID",
-            ])
+            #expect(
+                entry.fields.map(\.name) == [
+                    "PRIORITY", "MESSAGE", "CODE_FILE", "CODE_LINE", "CODE_FUNC", "SYSLOG_IDENTIFIER", "HERALD_LOGGER",
+                    "HERALD_CALLER", "HERALD_ERROR_MESSAGE", "HERALD_ERROR_TYPE", "HERALD_METHOD", "HERALD_REQUEST_ID",
+                ])
             #expect(entry["PRIORITY"] == "4")
             #expect(entry["MESSAGE"] == "slow request\ntook 2 s")
             #expect(entry["CODE_FILE"] == "HeraldServer/Dispatch.swift")

@@ -45,12 +45,13 @@ extension SystemdTests {
                 environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "30000000"]
             )
             #expect(child.status == 0, "child output:\n\(child.output)")
-            #expect(Self.receiveAll(fd) == [
-                "READY=1\nSTATUS=serving /run/herald/herald.sock",
-                "STATUS=3 clients",
-                "WATCHDOG=1",
-                "STOPPING=1",
-            ])
+            #expect(
+                Self.receiveAll(fd) == [
+                    "READY=1\nSTATUS=serving /run/herald/herald.sock",
+                    "STATUS=3 clients",
+                    "WATCHDOG=1",
+                    "STOPPING=1",
+                ])
             #expect(child.observed["sent"] == "true,true,true,true")
             #expect(child.observed["watchdog"] == "30.0 seconds")
             #expect(child.observed["watchdogForAnotherProcess"] == "none")

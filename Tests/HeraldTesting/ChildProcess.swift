@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
 
 /// A child process started with `posix_spawn` and reaped with `waitpid`.
 ///

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
 
 /// The real `heraldd`, started for a test and stopped by it.
 ///

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
 
 /// A datagram socket that plays systemd's side of `sd_notify`: hand its path to a daemon
 /// as `NOTIFY_SOCKET`, then read what the daemon reports (`READY=1`, `STATUS=…`).

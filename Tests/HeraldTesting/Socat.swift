@@ -8,7 +8,9 @@ public func socat(_ input: String, to socketPath: String, timeout: Double = 20) 
 
 /// Runs a program with `input` as its standard input and returns its standard output
 /// once it has exited (at most `timeout` seconds; then it is killed).
-public func runCapturingOutput(_ executable: String, _ arguments: [String], input: String, timeout: Double = 60) throws
+public func runCapturingOutput(
+    _ executable: String, _ arguments: [String], input: String, timeout: Double = 60
+) throws
     -> String
 {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-run-\(UUID().uuidString.prefix(8))")

@@ -1,10 +1,11 @@
+import Foundation
+import HeraldProtocol
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
-import HeraldProtocol
 
 /// A blocking client of a Unix stream socket, for tests: send bytes, read response lines.
 public final class UnixSocketClient {

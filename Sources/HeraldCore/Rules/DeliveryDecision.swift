@@ -46,11 +46,13 @@ struct DeliveryDecision {
         var level = self.level
         if level == .timeSensitive, !timeSensitivePermitted {
             level = .active
-            reasons.append(reason(.timeSensitiveNotPermitted, "\(app) lacks the timeSensitive capability, so this notification is treated as active."))
+            reasons.append(
+                reason(.timeSensitiveNotPermitted, "\(app) lacks the timeSensitive capability, so this notification is treated as active."))
         }
 
         if level == .passive {
-            reasons.append(reason(.passive, "Passive notifications are delivered quietly: no sound, no light, and they break through nothing."))
+            reasons.append(
+                reason(.passive, "Passive notifications are delivered quietly: no sound, no light, and they break through nothing."))
             return Delivery(presentation: .quiet, reasons: reasons)
         }
 
@@ -67,16 +69,23 @@ struct DeliveryDecision {
                 } else if focus.senderAllowed {
                     reason(.senderAllowedByFocus, "\(named.capitalizedFirst) allows notifications from this sender.")
                 } else if focus.repeatedCall {
-                    reason(.repeatedCall, "The same caller called within the last \(Int(repeatedCallWindow)) seconds, and \(named) allows repeated calls.")
+                    reason(
+                        .repeatedCall,
+                        "The same caller called within the last \(Int(repeatedCallWindow)) seconds, and \(named) allows repeated calls.")
                 } else if focus.notifiedAnyway {
-                    reason(.notifiedAnyway, "The sender chose to notify anyway after \(named) silenced an earlier message of this conversation.")
+                    reason(
+                        .notifiedAnyway,
+                        "The sender chose to notify anyway after \(named) silenced an earlier message of this conversation.")
                 } else if focus.mentionAllowed {
                     reason(.mentionAllowedByFocus, "The message mentions or replies to you, and \(named) allows mentions.")
                 } else {
                     nil
                 }
             guard let through else {
-                reasons.append(reason(.silencedByFocus, "\(named.capitalizedFirst) is on and does not allow this notification, so it is delivered quietly."))
+                reasons.append(
+                    reason(
+                        .silencedByFocus,
+                        "\(named.capitalizedFirst) is on and does not allow this notification, so it is delivered quietly."))
                 return Delivery(presentation: .quiet, reasons: reasons)
             }
             reasons.append(through)
@@ -86,13 +95,17 @@ struct DeliveryDecision {
         var breaksThroughSummary = false
         if let nextSummary {
             if isCommunication {
-                reasons.append(reason(.communicationBreaksThroughSummary, "Communication notifications break through the scheduled summary."))
+                reasons.append(
+                    reason(.communicationBreaksThroughSummary, "Communication notifications break through the scheduled summary."))
             } else if level == .timeSensitive {
-                reasons.append(reason(.timeSensitiveBreaksThroughSummary, "Time Sensitive notifications break through the scheduled summary."))
+                reasons.append(
+                    reason(.timeSensitiveBreaksThroughSummary, "Time Sensitive notifications break through the scheduled summary."))
             } else if level == .critical {
                 reasons.append(reason(.criticalBreaksThroughSummary, "Critical notifications break through the scheduled summary."))
             } else {
-                reasons.append(reason(.heldForSummary, "\(app) goes to the scheduled summary, so this notification waits for the next one (deliverAt)."))
+                reasons.append(
+                    reason(
+                        .heldForSummary, "\(app) goes to the scheduled summary, so this notification waits for the next one (deliverAt)."))
                 return Delivery(presentation: .summary, deliverAt: nextSummary, breaksThroughFocus: breaksThroughFocus, reasons: reasons)
             }
             breaksThroughSummary = true

@@ -88,7 +88,9 @@ struct PeopleSuggestions {
 extension HeraldState {
     /// `suggest-people` (administrators): see ``PeopleSuggestions``. `limit` is 1–1000,
     /// 10 when absent; `uid` and `app` narrow the donations counted.
-    public func suggestPeople(_ p: SuggestPeopleParams, caller: Caller, now: Date) throws(RPCError)
+    public func suggestPeople(
+        _ p: SuggestPeopleParams, caller: Caller, now: Date
+    ) throws(RPCError)
         -> MethodOutcome<SuggestPeopleResult>
     {
         try requireAdministrator(caller, for: SuggestPeopleMethod.name)

@@ -56,7 +56,8 @@ extension AppSettings: Codable {
     }
 
     func encode(to encoder: any Encoder) throws {
-        let records = entries
+        let records =
+            entries
             .map { Record(uid: $0.key.uid, app: $0.key.app, authorization: $0.value.authorization, capabilities: $0.value.capabilities) }
             .sorted { ($0.uid, $0.app) < ($1.uid, $1.app) }
         try records.encode(to: encoder)

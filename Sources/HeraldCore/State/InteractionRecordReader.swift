@@ -64,7 +64,8 @@ struct InteractionRecordReader {
             let speakableGroupName = flags.contains(.hasSpeakableGroupName) ? try string() : nil
             let conversationIdentifier = try string()
             let serviceName = flags.contains(.hasServiceName) ? try string() : nil
-            let outgoingMessageType = flags.contains(.hasOutgoingMessageType)
+            let outgoingMessageType =
+                flags.contains(.hasOutgoingMessageType)
                 ? try enumCase(InteractionRecordLayout.outgoingMessageTypes) : nil
             let groupImage = flags.contains(.hasMessageGroupImage) ? try rare(NotificationImage.self) : nil
             let donationMetadata = flags.contains(.hasDonationMetadata) ? try rare(DonationMetadata.self) : nil

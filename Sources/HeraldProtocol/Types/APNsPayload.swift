@@ -9,7 +9,9 @@
 /// some alert text may be changed: anything else is error 1008.
 public enum APNsPayload {
     /// Maps `payload`; errors point below `pointer`, the payload's place in params.
-    public static func content(from payload: JSONValue, at pointer: String = "/payload") throws(RPCError)
+    public static func content(
+        from payload: JSONValue, at pointer: String = "/payload"
+    ) throws(RPCError)
         -> NotificationContent
     {
         guard let document = payload.objectValue else {

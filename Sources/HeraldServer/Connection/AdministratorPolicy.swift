@@ -1,9 +1,10 @@
+import HeraldCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import HeraldCore
 
 /// Decides who is an administrator: uid 0, the daemon's own uid, and members of
 /// `--admin-group` (by primary group or by the group database's membership).

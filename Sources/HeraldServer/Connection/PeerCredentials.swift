@@ -1,9 +1,10 @@
+import NIOCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import NIOCore
 
 /// The credentials of the process at the other end of a Unix socket, read with
 /// SO_PEERCRED when the connection is accepted.

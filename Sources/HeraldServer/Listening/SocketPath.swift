@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
 
 /// Where a standalone `heraldd` listens, and getting that path ready to bind.
 public enum SocketPath {

@@ -1,10 +1,11 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
-import Synchronization
 
 /// A new thread under `SCHED_IDLE`, for work that takes seconds (a `snapshot` request):
 /// it runs only on CPU time the event loops leave, and gives way the moment one wakes,

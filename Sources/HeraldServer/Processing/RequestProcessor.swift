@@ -66,7 +66,9 @@ public struct RequestProcessor: Sendable {
     }
 
     /// The parsed text, with a batch's length checked; or the error line that answers it.
-    private func parse(_ text: [UInt8], context: RequestContext, since start: ContinuousClock.Instant)
+    private func parse(
+        _ text: [UInt8], context: RequestContext, since start: ContinuousClock.Instant
+    )
         -> Result<JSONValue, Refusal>
     {
         let value: JSONValue
@@ -101,7 +103,9 @@ public struct RequestProcessor: Sendable {
     }
 
     /// The response line to a parsed request or batch, or nil when nothing is due.
-    private func respond(toParsed value: JSONValue, context: RequestContext, since start: ContinuousClock.Instant)
+    private func respond(
+        toParsed value: JSONValue, context: RequestContext, since start: ContinuousClock.Instant
+    )
         -> [UInt8]?
     {
         switch value {
@@ -136,7 +140,9 @@ public struct RequestProcessor: Sendable {
         standaloneError(error, context: context, since: .now)
     }
 
-    private func standaloneError(_ error: RPCError, context: RequestContext, since start: ContinuousClock.Instant)
+    private func standaloneError(
+        _ error: RPCError, context: RequestContext, since start: ContinuousClock.Instant
+    )
         -> [UInt8]
     {
         finish(method: nil, id: .null, error: error, audit: AuditRecord(), context: context, since: start)
@@ -147,7 +153,9 @@ public struct RequestProcessor: Sendable {
     }
 
     /// Handles one request object (alone or from a batch); nil for a notification.
-    private func respond(to element: JSONValue, context: RequestContext, since start: ContinuousClock.Instant)
+    private func respond(
+        to element: JSONValue, context: RequestContext, since start: ContinuousClock.Instant
+    )
         -> ResponseObject?
     {
         let envelope: RequestEnvelope

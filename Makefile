@@ -72,7 +72,7 @@ verify-units:
 install: release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(SYSUSERSDIR)
 	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/heraldd $(DESTDIR)$(BINDIR)/heraldd
-	sed 's|/usr/local/bin|$(BINDIR)|g' Units/herald.service > $(DESTDIR)$(UNITDIR)/herald.service
+	sed 's|^ExecStart=/usr/bin/env heraldd|ExecStart=$(BINDIR)/heraldd|' Units/herald.service > $(DESTDIR)$(UNITDIR)/herald.service
 	install -m 0644 Units/herald.socket $(DESTDIR)$(UNITDIR)/herald.socket
 	install -m 0644 Units/herald.catalog $(DESTDIR)$(CATALOGDIR)/herald.catalog
 	install -m 0644 Units/herald.sysusers $(DESTDIR)$(SYSUSERSDIR)/herald.conf

@@ -9,7 +9,7 @@ import HeraldCore
 /// the encodings before it, about a minute and 7 s to decode — are still read.
 public struct SnapshotFile: Sendable {
     public var header: SnapshotHeader
-    public var payload: Data
+    public var payload: [UInt8]
 
     /// Encodes `state` as generation `generation`, created at `now`, in `payloadEncoding`
     /// (binary unless a test asks for JSON; tagged binary is read, no longer written).
@@ -25,9 +25,9 @@ public struct SnapshotFile: Sendable {
             if payloadEncoding == SnapshotHeader.jsonEncoding {
                 let encoder = JSONEncoder()
                 encoder.dateEncodingStrategy = .secondsSince1970
-                payload = try encoder.encode(state)
+                payload = Array(try encoder.encode(state))
             } else {
-                payload = Data(try BinaryStateEncoder(parallel: parallel).encode(state))
+                payload = try BinaryStateEncoder(parallel: parallel).encode(state)
             }
         } catch {
             throw SnapshotFileError(.undecodable, "The state could not be encoded: \(error).")

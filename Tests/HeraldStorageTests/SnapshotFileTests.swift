@@ -34,7 +34,7 @@ func stateWithMessages(_ count: Int, start: Date = Date(timeIntervalSince1970: 1
 /// The bytes of a snapshot file of `state`.
 func snapshotBytes(_ state: HeraldState, generation: UInt64 = 7) throws -> [UInt8] {
     let file = try SnapshotFile(encoding: state, generation: generation, now: Date(timeIntervalSince1970: 1_800_000_100))
-    return file.header.bytes + Array(file.payload)
+    return file.header.bytes + file.payload
 }
 
 @Suite("Snapshot file format")

@@ -6,45 +6,17 @@ import Synchronization
 /// ``InteractionRecordLayout/chunkSize`` records, oldest donation first, each chunk one
 /// byte string laid out as ``InteractionRecordLayout`` says.
 ///
-/// Chunks are independent, so a start decodes them on every core at once and only the
-/// insertion into the store is serial.
+/// Chunks are independent, so a snapshot can encode them and a start decode them on
+/// every core at once; only the insertion into the store is serial.
 extension InteractionStore {
+    /// Encodes runs of ``InteractionRecordLayout/chunkSize`` positions of the donation
+    /// order, each into a buffer of its own — all at once when the encoder has a parallel
+    /// runner, one after another otherwise — then appends the buffers in order. (A run
+    /// holds fewer records where some were removed; an empty one is left out.)
     func encodeRecordChunks(into chunks: inout BinaryUnkeyedEncoding) throws {
-        if let parallel = chunks.parallel {
-            return try encodeRecordChunks(into: &chunks, on: parallel)
+        let parallel = chunks.parallel ?? { count, work in
+            for index in 0..<count { work(index) }
         }
-        var donations = makeIterator()
-        var pending = donations.next()
-        var encoded = 0
-        while pending != nil {
-            try chunks.encodeBytes { buffer in
-                let chunkStart = buffer.count
-                try InteractionRecordWriter.appending(to: &buffer) { writer in
-                    var written = 0
-                    while written < InteractionRecordLayout.chunkSize, let (key, stored) = pending {
-                        try writer.append(stored, at: key)
-                        written += 1
-                        pending = donations.next()
-                    }
-                    encoded += written
-                }
-                // The first chunk tells how long a record is: make room for the rest at once
-                // rather than grow the buffer a doubling (and a copy) at a time.
-                if chunkStart < buffer.count, encoded == Swift.min(count, InteractionRecordLayout.chunkSize) {
-                    let perRecord = (buffer.count - chunkStart + encoded - 1) / encoded
-                    buffer.reserveCapacity(buffer.count + (count - encoded) * perRecord * 9 / 8 + 4096)
-                }
-            }
-        }
-    }
-
-    /// Encodes runs of ``InteractionRecordLayout/chunkSize`` positions of the donation order
-    /// at once on `parallel`, each into a buffer of its own, then appends the buffers in
-    /// order. (A run holds fewer records where some were removed; an empty one is left out.)
-    private func encodeRecordChunks(
-        into chunks: inout BinaryUnkeyedEncoding,
-        on parallel: BinaryStateEncoder.ParallelRunner
-    ) throws {
         let positions = donationPositions
         let runs = stride(from: positions.lowerBound, to: positions.upperBound, by: InteractionRecordLayout.chunkSize).map {
             $0..<Swift.min($0 + InteractionRecordLayout.chunkSize, positions.upperBound)
@@ -54,7 +26,7 @@ extension InteractionStore {
         parallel(runs.count) { index in
             let result = Result { () throws -> [UInt8] in
                 var buffer: [UInt8] = []
-                buffer.reserveCapacity(InteractionRecordLayout.chunkSize * 160)
+                buffer.reserveCapacity(runs[index].count * 160)
                 try InteractionRecordWriter.appending(to: &buffer) { writer in
                     try store.forEach(at: runs[index]) { key, stored in try writer.append(stored, at: key) }
                 }

@@ -96,27 +96,28 @@ struct InteractionStore: Sendable {
 
     /// The oldest donation still stored.
     var oldest: (key: InteractionKey, stored: StoredInteraction)? {
-        var position = order.head
-        while position < order.end {
-            let entry = order[position]
-            if let stored = records[entry.key], stored.sequence == entry.sequence {
-                return (entry.key, stored)
-            }
-            position += 1
-        }
-        return nil
+        var donations = makeIterator()
+        return donations.next()
+    }
+
+    /// The interaction the donation order names at `position`, unless it was removed since
+    /// (a stale entry).
+    private func stored(at position: Int) -> (key: InteractionKey, stored: StoredInteraction)? {
+        let entry = order[position]
+        guard let stored = records[entry.key], stored.sequence == entry.sequence else { return nil }
+        return (entry.key, stored)
     }
 
     /// Removes and returns the oldest donation.
     mutating func removeOldest() -> (key: InteractionKey, stored: StoredInteraction)? {
         while order.head < order.end {
-            let entry = order[order.head]
+            let oldest = stored(at: order.head)
             order.advanceHead()
-            if let stored = records[entry.key], stored.sequence == entry.sequence {
-                _ = records.removeValue(forKey: entry.key)
-                calls.forget(stored, at: entry.key)
+            if let oldest {
+                _ = records.removeValue(forKey: oldest.key)
+                calls.forget(oldest.stored, at: oldest.key)
                 compactIfStale()
-                return (entry.key, stored)
+                return oldest
             }
         }
         return nil
@@ -129,9 +130,8 @@ struct InteractionStore: Sendable {
     /// The interactions still stored at `positions` of the donation order, oldest first.
     func forEach(at positions: Range<Int>, _ body: (InteractionKey, StoredInteraction) throws -> Void) rethrows {
         for position in positions {
-            let entry = order[position]
-            if let stored = records[entry.key], stored.sequence == entry.sequence {
-                try body(entry.key, stored)
+            if let (key, stored) = stored(at: position) {
+                try body(key, stored)
             }
         }
     }
@@ -160,10 +160,9 @@ extension InteractionStore: Sequence {
 
         mutating func next() -> (key: InteractionKey, stored: StoredInteraction)? {
             while position < store.order.end {
-                let entry = store.order[position]
                 position += 1
-                if let stored = store.records[entry.key], stored.sequence == entry.sequence {
-                    return (entry.key, stored)
+                if let found = store.stored(at: position - 1) {
+                    return found
                 }
             }
             return nil

@@ -10,13 +10,14 @@ public struct MethodTable: Sendable {
     /// One method as the processor calls it: JSON params in, JSON result and audit out.
     public struct Entry: Sendable {
         public var requiresAdministrator: Bool
-        /// The method takes long (seconds, such as `snapshot`): a request for it is
-        /// answered on a thread of its own, not on the connection's event loop.
-        public var runsOffEventLoop = false
         public var invoke: @Sendable (JSONValue, RequestContext) throws(RPCError) -> (JSONValue, AuditRecord)
     }
 
     private var entries: [String: Entry] = [:]
+    /// The methods registered with `runsOffEventLoop` — they take long (seconds, such as
+    /// `snapshot`), so a request for one is answered on a thread of its own. Checked for
+    /// every request: a comparison or two, not a second look-up in `entries`.
+    private var offEventLoopNames: [String] = []
 
     public init() {}
 
@@ -31,8 +32,8 @@ public struct MethodTable: Sendable {
     func runsOffEventLoop(_ request: JSONValue) -> Bool {
         switch request {
         case .object(let object):
-            guard case .string(let name)? = object["method"] else { return false }
-            return entries[name]?.runsOffEventLoop ?? false
+            guard !offEventLoopNames.isEmpty, case .string(let name)? = object["method"] else { return false }
+            return offEventLoopNames.contains(name)
         case .array(let elements):
             return elements.contains { runsOffEventLoop($0) }
         default:
@@ -48,7 +49,9 @@ public struct MethodTable: Sendable {
     ) {
         let name = Method.name
         let requiresAdministrator = Method.requiresAdministrator
-        entries[name] = Entry(requiresAdministrator: requiresAdministrator, runsOffEventLoop: runsOffEventLoop) {
+        offEventLoopNames.removeAll { $0 == name }
+        if runsOffEventLoop { offEventLoopNames.append(name) }
+        entries[name] = Entry(requiresAdministrator: requiresAdministrator) {
             (params: JSONValue, context: RequestContext) throws(RPCError) -> (JSONValue, AuditRecord) in
             if requiresAdministrator, !context.caller.isAdministrator {
                 throw RPCError.permissionDenied(name)

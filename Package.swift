@@ -7,7 +7,8 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "herald",
-    platforms: [.macOS(.v15)],
+    // Linux only: Herald needs libsystemd, SO_PEERCRED and Glibc. SwiftPM has no way to
+    // name Linux in `platforms`, so no Apple platform is claimed either.
     products: [
         .executable(name: "heraldd", targets: ["heraldd"]),
         .executable(name: "herald-bench", targets: ["herald-bench"]),
@@ -105,7 +106,7 @@ let package = Package(
             path: "Tests/HeraldTesting",
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "HeraldProtocolTests", dependencies: ["HeraldProtocol"], swiftSettings: strictSettings),
+        .testTarget(name: "HeraldProtocolTests", dependencies: ["HeraldProtocol", "HeraldTesting"], swiftSettings: strictSettings),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProtocol"], swiftSettings: strictSettings),
         .testTarget(
             name: "HeraldServerTests",

@@ -12,7 +12,7 @@ struct FramingEndToEndTests {
         let output = try socat(#"{"jsonrpc":"2.0","id":1,"method":"stats"}"# + "\n", to: herald.socketPath)
         let lines = output.split(separator: "\n")
         try #require(lines.count == 1)
-        let response = try JSONParser.parse(String(lines[0]))
+        let response = try IndependentJSON.parse(String(lines[0]))
         #expect(response[pointer: "/id"] == .number(JSONNumber(1)))
         #expect(response[pointer: "/result/connections/open"] != nil)
     }
@@ -35,8 +35,8 @@ struct FramingEndToEndTests {
         let output = try socat(file, to: herald.socketPath)
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
         try #require(lines.count == 2)
-        #expect(try JSONParser.parse(String(lines[0]))[pointer: "/id"] == "first")
-        #expect(try JSONParser.parse(String(lines[1]))[pointer: "/id"] == "second")
+        #expect(try IndependentJSON.parse(String(lines[0]))[pointer: "/id"] == "first")
+        #expect(try IndependentJSON.parse(String(lines[1]))[pointer: "/id"] == "second")
         #expect(!lines[0].contains("\n") && !lines[0].contains(": "))
     }
 

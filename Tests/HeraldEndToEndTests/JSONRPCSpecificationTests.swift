@@ -115,7 +115,7 @@ struct JSONRPCSpecificationTests {
         try client.send(#"{"jsonrpc": "2.0", "method": "stats", "id": "after"}"# + "\n")
         let line = try #require(try client.readLine())
         #expect(line.hasPrefix("{"))
-        let response = try JSONParser.parse(line)
+        let response = try IndependentJSON.parse(line)
         #expect(response[pointer: "/id"] == "after")
     }
 

@@ -93,7 +93,7 @@ struct LifecycleEndToEndTests {
         let served = try #require(try herald.connect().call("rpc.discover")[pointer: "/result"])
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let file = try String(contentsOf: root.appendingPathComponent("Protocol/openrpc.json"), encoding: .utf8)
-        #expect(served == (try JSONParser.parse(file, maxDepth: 256)))
+        #expect(served == (try IndependentJSON.parse(file)))
         #expect(served[pointer: "/openrpc"]?.stringValue?.hasPrefix("1.") == true)
     }
 }

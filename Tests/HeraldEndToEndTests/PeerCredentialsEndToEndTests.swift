@@ -14,7 +14,7 @@ struct PeerCredentialsEndToEndTests {
             ["--reuid=65534", "--regid=65534", groups, "/usr/bin/socat", "-t", "10", "-", "UNIX-CONNECT:\(socket)"],
             input: request + "\n"
         )
-        return try JSONParser.parse(output.trimmingCharacters(in: .whitespacesAndNewlines))
+        return try IndependentJSON.parse(output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     @Test("Another uid gets 1006 from stats; root gets the stats")

@@ -87,7 +87,7 @@ public func callAsUser(_ uid: Int, _ requests: [JSONValue], socket: String) thro
         ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/socat", "-t", "10", "-", "UNIX-CONNECT:\(socket)"],
         input: lines
     )
-    return try output.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+    return try output.split(separator: "\n").map { try IndependentJSON.parse(String($0)) }
 }
 
 /// A request object for `callAsUser`.

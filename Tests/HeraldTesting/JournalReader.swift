@@ -23,7 +23,7 @@ public struct JournalReader {
             input: ""
         )
         let entries = try raw.split(separator: "\n").compactMap { line -> JSONObject? in
-            try JSONParser.parse(String(line), maxDepth: 16).objectValue
+            try IndependentJSON.parse(String(line)).objectValue
         }
         return (raw, entries)
     }

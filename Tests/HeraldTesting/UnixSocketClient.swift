@@ -90,7 +90,7 @@ public final class UnixSocketClient {
     /// The next line, parsed as JSON.
     public func readJSON(timeout: Double = 10) throws -> JSONValue? {
         guard let line = try readLine(timeout: timeout) else { return nil }
-        return try JSONParser.parse(line, maxDepth: 512)
+        return try IndependentJSON.parse(line)
     }
 
     /// Whether the server closes the connection within `timeout` seconds with nothing more to read.

@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProtocol"], swiftSettings: strictSettings),
         .testTarget(
             name: "HeraldServerTests",
-            dependencies: ["HeraldServer", "HeraldCore", "HeraldProtocol", "HeraldTesting"],
+            dependencies: ["HeraldServer", "HeraldCore", "HeraldProtocol", "HeraldSystemd", "HeraldTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "HeraldSystemdTests", dependencies: ["HeraldSystemd"], swiftSettings: strictSettings),

@@ -61,8 +61,9 @@ struct JournalResultRecorder: ResultRecorder {
         case (.parseError?, _): return JournalMessageID.parseError
         case (.internalError?, _): return JournalMessageID.internalError
         case (_, nil), (.invalidRequest?, _): return JournalMessageID.invalidRequest
-        case (_, let method?) where JournalMessageID.methods[method] == nil: return JournalMessageID.methodNotFound
-        case (_, let method?): return JournalMessageID.forMethod(method, ok: result.outcome == .ok)
+        case (_, let method?):
+            guard let ids = HeraldMethods.journalMessageIDs[method] else { return JournalMessageID.methodNotFound }
+            return result.outcome == .ok ? ids.ok : ids.error
         }
     }
 }

@@ -47,7 +47,7 @@ struct JournalEndToEndTests {
         #expect(entry.field("MESSAGE") == "donate ok app=org.example.chat interaction=m-17 incoming sendMessage")
         #expect(entry.field("PRIORITY") == "6")
         #expect(entry.field("SYSLOG_IDENTIFIER") == "heraldd")
-        #expect(entry.field("MESSAGE_ID") == JournalMessageID.forMethod("donate", ok: true))
+        #expect(entry.field("MESSAGE_ID") == DonateMethod.journalMessageIDs.ok)
         #expect(entry.field("HERALD_REQUEST_ID") == "7")
         #expect(entry.field("HERALD_OUTCOME") == "ok")
         #expect(entry.field("HERALD_ERROR_CODE") == nil)
@@ -78,7 +78,7 @@ struct JournalEndToEndTests {
         #expect(entry.field("HERALD_PRESENTATION") == "quiet")
         #expect(entry.field("HERALD_REASONS") == "silencedByFocus")
         #expect(entry.field("HERALD_INTERACTION_ID") == "m-1")
-        #expect(entry.field("MESSAGE_ID") == JournalMessageID.forMethod("update-content", ok: true))
+        #expect(entry.field("MESSAGE_ID") == UpdateContentMethod.journalMessageIDs.ok)
         _ = herald
     }
 
@@ -93,7 +93,7 @@ struct JournalEndToEndTests {
         try #require(errors.count == 3)
         #expect(errors.allSatisfy { $0.field("PRIORITY") == "4" })
         #expect(errors[0].field("HERALD_ERROR_CODE") == "1001")
-        #expect(errors[0].field("MESSAGE_ID") == JournalMessageID.forMethod("update-content", ok: false))
+        #expect(errors[0].field("MESSAGE_ID") == UpdateContentMethod.journalMessageIDs.error)
         #expect(errors[0].field("HERALD_APP") == app)
         #expect(errors[1].field("HERALD_ERROR_CODE") == "-32700")
         #expect(errors[1].field("HERALD_METHOD") == JournalMessageID.unreadableMethod)
@@ -192,13 +192,13 @@ struct JournalEndToEndTests {
         for (index, (method, _)) in calls.enumerated() {
             let entry = try #require(byID[String(100 + index)], "no entry for \(method)")
             #expect(entry.field("HERALD_METHOD") == method)
-            #expect(entry.field("MESSAGE_ID") == JournalMessageID.forMethod(method, ok: true))
+            #expect(entry.field("MESSAGE_ID") == HeraldMethods.journalMessageIDs[method]?.ok)
             #expect(entry.field("PRIORITY") == "6")
             #expect(entry.field("MESSAGE")?.hasPrefix("\(method) ok") == true)
         }
         let invalidParams = try #require(byID["200"])
         #expect(invalidParams.field("HERALD_ERROR_CODE") == "-32602")
-        #expect(invalidParams.field("MESSAGE_ID") == JournalMessageID.forMethod("donate", ok: false))
+        #expect(invalidParams.field("MESSAGE_ID") == DonateMethod.journalMessageIDs.error)
         #expect(invalidParams.field("HERALD_APP") == nil, "an invalid app name is not written to the journal")
         let invalidRequest = try #require(byID["201"])
         #expect(invalidRequest.field("HERALD_ERROR_CODE") == "-32600")

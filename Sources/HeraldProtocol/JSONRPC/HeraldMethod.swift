@@ -1,5 +1,8 @@
-/// A JSON-RPC method Herald serves: its name, its params and its result, together —
+/// A JSON-RPC method Herald serves, described in one place: its name, its params and its
+/// result, who may call it, whether it leaves the event loop, and its journal message ids —
 /// one conforming type per method, in `Methods/`, as sourcekit-lsp does for LSP requests.
+/// Dispatch, the journal and the tests that hold `openrpc.json` and the journal catalog to
+/// the code all read these descriptors; ``HeraldMethods/all`` lists them.
 ///
 /// Params are by name only. A request without `params` decodes its params from `{}`,
 /// so a method whose members are all optional can be called without any.
@@ -14,6 +17,14 @@ public protocol HeraldMethod: Sendable {
     /// others get error 1006.
     static var requiresAdministrator: Bool { get }
 
+    /// Whether a request for it is answered on a thread of its own instead of the event
+    /// loop, because it takes long (seconds); its connection waits, the others do not.
+    static var runsOffEventLoop: Bool { get }
+
+    /// The `MESSAGE_ID`s of its result and error entries in the journal. Fixed once
+    /// released: operators' queries name them, and `Units/herald.catalog` explains them.
+    static var journalMessageIDs: JournalMessageIDs { get }
+
     /// Decodes a request's params; every failure is an "Invalid params" error.
     static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params
 
@@ -23,6 +34,8 @@ public protocol HeraldMethod: Sendable {
 
 extension HeraldMethod {
     public static var requiresAdministrator: Bool { false }
+
+    public static var runsOffEventLoop: Bool { false }
 
     public static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params {
         try JSONValueDecoder().decode(Params.self, from: params)
@@ -52,4 +65,16 @@ extension HeraldMethod where Result: JSONDirectEncodable {
 /// The params of a method that takes none (a request may still send `{}`).
 public struct NoParams: Codable, Sendable, Hashable {
     public init() {}
+}
+
+/// A method's two journal `MESSAGE_ID`s: 128-bit lowercase hex, one for a result, one for
+/// an error.
+public struct JournalMessageIDs: Sendable, Hashable {
+    public let ok: String
+    public let error: String
+
+    public init(ok: String, error: String) {
+        self.ok = ok
+        self.error = error
+    }
 }

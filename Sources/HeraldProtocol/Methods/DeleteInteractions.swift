@@ -2,6 +2,7 @@
 /// of this (uid, app)'s (`INInteraction.delete`).
 public enum DeleteInteractionsMethod: HeraldMethod {
     public static let name = "delete-interactions"
+    public static let journalMessageIDs = JournalMessageIDs(ok: "a84e32ba3f8941929561b6f5325da147", error: "bb28269acf6d4e2ead79eb08a570c41c")
     public typealias Params = DeleteInteractionsParams
     public typealias Result = DeleteInteractionsResult
 }

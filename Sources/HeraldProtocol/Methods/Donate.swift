@@ -4,6 +4,7 @@ import Foundation
 /// its notification's content is provided (`INInteraction.donate`).
 public enum DonateMethod: HeraldMethod {
     public static let name = "donate"
+    public static let journalMessageIDs = JournalMessageIDs(ok: "b7952d7964fd42f5b32c641aec601e0d", error: "df614d306e6b4f76ad020186fcf36fa2")
     public typealias Params = DonateParams
     public typealias Result = DonateResult
 }

@@ -3,6 +3,7 @@
 /// `focus-changed` notifications.
 public enum RequestFocusMethod: HeraldMethod {
     public static let name = "request-focus"
+    public static let journalMessageIDs = JournalMessageIDs(ok: "8c4f6be1eca846229e816323b2b6b8b0", error: "0fd0a2c29e49419cbc354029948fb5ad")
     public typealias Params = RequestFocusParams
     public typealias Result = RequestFocusResult
 }

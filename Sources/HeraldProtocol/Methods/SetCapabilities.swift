@@ -3,6 +3,7 @@
 public enum SetCapabilitiesMethod: HeraldMethod {
     public static let name = "set-capabilities"
     public static let requiresAdministrator = true
+    public static let journalMessageIDs = JournalMessageIDs(ok: "386d30862687470c91b56d36d7415fd0", error: "ddf10de9725942caa9c607686ed4f824")
     public typealias Params = SetCapabilitiesParams
     public typealias Result = SetCapabilitiesResult
 }

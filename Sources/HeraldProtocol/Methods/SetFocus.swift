@@ -3,6 +3,7 @@
 public enum SetFocusMethod: HeraldMethod {
     public static let name = "set-focus"
     public static let requiresAdministrator = true
+    public static let journalMessageIDs = JournalMessageIDs(ok: "3720377470f441fa934dfd9467e2b44a", error: "0585a11238234cadbb817bea3f306a23")
     public typealias Params = SetFocusParams
     public typealias Result = SetFocusResult
 }

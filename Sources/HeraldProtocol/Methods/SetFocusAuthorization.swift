@@ -3,6 +3,7 @@
 public enum SetFocusAuthorizationMethod: HeraldMethod {
     public static let name = "set-focus-authorization"
     public static let requiresAdministrator = true
+    public static let journalMessageIDs = JournalMessageIDs(ok: "03d3884674f04d4aabfd15a47e6907cb", error: "08d029798d9249e19fe8923a9dcdf565")
     public typealias Params = SetFocusAuthorizationParams
     public typealias Result = SetFocusAuthorizationResult
 }

@@ -5,6 +5,7 @@ import Foundation
 public enum SetSummaryMethod: HeraldMethod {
     public static let name = "set-summary"
     public static let requiresAdministrator = true
+    public static let journalMessageIDs = JournalMessageIDs(ok: "ffba532f28144121a67827d949d2e766", error: "fc14d830c41f463daa573c3a1d0739e3")
     public typealias Params = SetSummaryParams
     public typealias Result = SetSummaryResult
 }

@@ -3,6 +3,10 @@
 public enum SnapshotMethod: HeraldMethod {
     public static let name = "snapshot"
     public static let requiresAdministrator = true
+    public static let journalMessageIDs = JournalMessageIDs(ok: "835cae421b4a47c48b2ef1231ea1e120", error: "b7c6250a9c1544b3aab2884b769dd5dd")
+    /// Seconds for a large state: answered on a thread of its own, so that the other
+    /// connections of its event loop are served meanwhile.
+    public static let runsOffEventLoop = true
     public typealias Params = NoParams
     public typealias Result = SnapshotResult
 }

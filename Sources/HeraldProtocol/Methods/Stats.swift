@@ -7,6 +7,7 @@
 public enum StatsMethod: HeraldMethod {
     public static let name = "stats"
     public static let requiresAdministrator = true
+    public static let journalMessageIDs = JournalMessageIDs(ok: "8b9bd77d524044298fd6f027d9b173b9", error: "8d6a889fe2a048c58bedcb441d96b06f")
     public typealias Params = NoParams
     public typealias Result = JSONValue
 }

@@ -5,6 +5,7 @@ import Foundation
 public enum SuggestPeopleMethod: HeraldMethod {
     public static let name = "suggest-people"
     public static let requiresAdministrator = true
+    public static let journalMessageIDs = JournalMessageIDs(ok: "6a80e02f4a034ab6bc84dea5a1d76c63", error: "e252e067e21841a6af82264ac3111272")
     public typealias Params = SuggestPeopleParams
     public typealias Result = SuggestPeopleResult
 }

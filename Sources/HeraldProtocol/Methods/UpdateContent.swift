@@ -3,6 +3,7 @@
 /// `content.updating(from: intent)`.
 public enum UpdateContentMethod: HeraldMethod {
     public static let name = "update-content"
+    public static let journalMessageIDs = JournalMessageIDs(ok: "afe661ecb1d342169dc1ccd79572fa78", error: "a2a8bc37233241819d22ef54b85b7640")
     public typealias Params = UpdateContentParams
     public typealias Result = UpdateContentResult
 }

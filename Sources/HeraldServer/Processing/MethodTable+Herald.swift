@@ -47,9 +47,7 @@ extension MethodTable {
             MethodOutcome(result: .object(statsObject(environment, subscriptions: subscriptions)), audit: AuditRecord())
         }
 
-        // Seconds for a large state: written on a thread of its own, so that the other
-        // connections of this event loop are served meanwhile.
-        table.register(SnapshotMethod.self, runsOffEventLoop: true) { _, _ throws(RPCError) in
+        table.register(SnapshotMethod.self) { _, _ throws(RPCError) in
             MethodOutcome(result: try environment.takeSnapshot(), audit: AuditRecord())
         }
 

@@ -14,8 +14,8 @@ public struct MethodTable: Sendable {
     }
 
     private var entries: [String: Entry] = [:]
-    /// The methods registered with `runsOffEventLoop` — they take long (seconds, such as
-    /// `snapshot`), so a request for one is answered on a thread of its own. Checked for
+    /// The methods whose descriptor says `runsOffEventLoop` — they take long (seconds, such
+    /// as `snapshot`), so a request for one is answered on a thread of its own. Checked for
     /// every request: a comparison or two, not a second look-up in `entries`.
     private var offEventLoopNames: [String] = []
 
@@ -41,16 +41,16 @@ public struct MethodTable: Sendable {
         }
     }
 
-    /// Registers `method`, whose handler gets decoded params and returns a typed outcome.
+    /// Registers `method`, whose handler gets decoded params and returns a typed outcome;
+    /// who may call it and where it runs come from its descriptor.
     public mutating func register<Method: HeraldMethod>(
         _ method: Method.Type,
-        runsOffEventLoop: Bool = false,
         _ handler: @escaping @Sendable (Method.Params, RequestContext) throws(RPCError) -> MethodOutcome<Method.Result>
     ) {
         let name = Method.name
         let requiresAdministrator = Method.requiresAdministrator
         offEventLoopNames.removeAll { $0 == name }
-        if runsOffEventLoop { offEventLoopNames.append(name) }
+        if Method.runsOffEventLoop { offEventLoopNames.append(name) }
         entries[name] = Entry(requiresAdministrator: requiresAdministrator) {
             (params: JSONValue, context: RequestContext) throws(RPCError) -> (JSONValue, AuditRecord) in
             if requiresAdministrator, !context.caller.isAdministrator {

@@ -1,0 +1,26 @@
+/// Every method Herald serves, in the order `openrpc.json` lists them.
+///
+/// A new method is a new type in this folder and a line here; the server's method table,
+/// the journal and the tests that compare `openrpc.json` and the journal catalog with the
+/// code read this list.
+public enum HeraldMethods {
+    public static let all: [any HeraldMethod.Type] = [
+        DiscoverMethod.self,
+        StatsMethod.self,
+        SnapshotMethod.self,
+        DonateMethod.self,
+        UpdateContentMethod.self,
+        RequestFocusMethod.self,
+        DeleteInteractionsMethod.self,
+        SetFocusMethod.self,
+        SetFocusAuthorizationMethod.self,
+        SetSummaryMethod.self,
+        SetCapabilitiesMethod.self,
+        SuggestPeopleMethod.self,
+    ]
+
+    /// Each method's journal message ids, by wire name.
+    public static let journalMessageIDs: [String: JournalMessageIDs] = Dictionary(
+        uniqueKeysWithValues: all.map { ($0.name, $0.journalMessageIDs) }
+    )
+}

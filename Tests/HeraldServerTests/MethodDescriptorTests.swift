@@ -1,0 +1,123 @@
+import Foundation
+import HeraldCore
+import HeraldProtocol
+import HeraldSystemd
+import HeraldTesting
+import Testing
+
+@testable import HeraldServer
+
+/// The method descriptors are the one place a method is described: the method table,
+/// `Protocol/openrpc.json` and `Units/herald.catalog` must agree with them.
+@Suite("Method descriptors against the method table, openrpc.json and the journal catalog")
+struct MethodDescriptorTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let catalogURL = root.appendingPathComponent("Units/herald.catalog")
+
+    /// Each method in `openrpc.json`: its name and its description.
+    static func documentedMethods() throws -> [(name: String, description: String)] {
+        let text = try String(contentsOf: root.appendingPathComponent("Protocol/openrpc.json"), encoding: .utf8)
+        let methods = try #require(IndependentJSON.parse(text)[pointer: "/methods"]?.arrayValue)
+        return methods.map { ($0[pointer: "/name"]?.stringValue ?? "", $0[pointer: "/description"]?.stringValue ?? "") }
+    }
+
+    @Test func theTableServesExactlyTheDescribedMethods() {
+        let environment = MethodEnvironment(
+            state: SharedState(HeraldState()),
+            clock: ManualClock(),
+            statistics: ServerStatistics(),
+            openRPCDocument: [:]
+        )
+        let table = MethodTable.herald(environment, subscriptions: FocusSubscriptions(registry: ConnectionRegistry()))
+        let described = HeraldMethods.all.map { $0.name }
+        #expect(Set(described).count == described.count, "each method is described once")
+        #expect(table.methodNames == described.sorted())
+        for method in HeraldMethods.all {
+            #expect(table.entry(named: method.name)?.requiresAdministrator == method.requiresAdministrator, "\(method.name)")
+        }
+    }
+
+    @Test func openRPCListsTheDescribedMethodsInOrder() throws {
+        let documented = try Self.documentedMethods()
+        #expect(documented.map(\.name) == HeraldMethods.all.map { $0.name })
+        for method in HeraldMethods.all {
+            let description = documented.first { $0.name == method.name }?.description ?? ""
+            #expect(
+                description.contains("Administrators only") == method.requiresAdministrator,
+                "\(method.name): the description says \"Administrators only\" exactly when the method requires an administrator"
+            )
+        }
+    }
+
+    @Test func journalIDsAreDistinct128BitHex() {
+        let all = JournalMessageID.all + HeraldMethods.all.flatMap { [$0.journalMessageIDs.ok, $0.journalMessageIDs.error] }
+        #expect(Set(all).count == all.count, "every MESSAGE_ID is used once")
+        for id in all {
+            #expect(id.count == 32 && id.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(id) is 128-bit lowercase hex")
+        }
+    }
+
+    @Test func theCatalogExplainsEveryIDOnce() throws {
+        let entries = try JournalCatalog.read(Self.catalogURL)
+        let expected = JournalMessageID.all + HeraldMethods.all.flatMap { [$0.journalMessageIDs.ok, $0.journalMessageIDs.error] }
+        #expect(entries.map(\.id).sorted() == expected.sorted(), "the catalog and the descriptors agree, each id once")
+        for entry in entries {
+            #expect(entry.headers["Subject"]?.isEmpty == false, "\(entry.id) has a Subject")
+            #expect(entry.headers["Defined-By"] == "Herald", "\(entry.id)")
+            #expect(entry.headers["Support"]?.isEmpty == false, "\(entry.id) has Support")
+            #expect(entry.body.contains { !$0.isEmpty }, "\(entry.id) has a body")
+            #expect(!entry.body.joined().contains("TODO"), "\(entry.id) has no placeholder")
+        }
+        for method in HeraldMethods.all {
+            let subject = entries.first { $0.id == method.journalMessageIDs.ok }?.headers["Subject"] ?? ""
+            #expect(subject.contains(method.name), "the catalog's entry for \(method.name)'s result names it: \(subject)")
+        }
+    }
+
+    /// journalctl compiles the catalog in a scratch root and lists every id in it.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/journalctl")))
+    func journalctlAcceptsTheCatalog() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("herald-catalog-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("usr/lib/systemd/catalog")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.catalogURL, to: directory.appendingPathComponent("herald.catalog"))
+
+        _ = try runCapturingOutput("/usr/bin/journalctl", ["--root=\(root.path)", "--update-catalog"], input: "")
+        let listing = try runCapturingOutput("/usr/bin/journalctl", ["--root=\(root.path)", "--list-catalog"], input: "")
+        let listed = listing.split(separator: "\n").map { String($0.prefix(32)) }
+        #expect(listed.sorted() == (try JournalCatalog.read(Self.catalogURL)).map(\.id).sorted())
+    }
+}
+
+/// `Units/herald.catalog` read as journalctl reads it: entries of an id, headers, a body.
+enum JournalCatalog {
+    struct Entry {
+        var id: String
+        var headers: [String: String] = [:]
+        var body: [String] = []
+    }
+
+    static func read(_ url: URL) throws -> [Entry] {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        var entries: [Entry] = []
+        var inHeaders = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("-- ") {
+                entries.append(Entry(id: String(line.dropFirst(3))))
+                inHeaders = true
+            } else if entries.isEmpty {
+                #expect(line.isEmpty || line.hasPrefix("#"), "only comments before the first entry: \(line)")
+            } else if inHeaders && line.isEmpty {
+                inHeaders = false
+            } else if inHeaders, let colon = line.firstIndex(of: ":") {
+                entries[entries.count - 1].headers[String(line[..<colon])] =
+                    line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            } else {
+                entries[entries.count - 1].body.append(line)
+            }
+        }
+        return entries
+    }
+}

@@ -86,7 +86,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The load generator and the floor server of `make bench`.
+        // The load generator and the floor servers (bare sockets and SwiftNIO) of `make bench`.
         .executableTarget(
             name: "herald-bench",
             dependencies: [
@@ -96,6 +96,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: Herald against its references — the floor (a trivial server on the same
-# socket type, answering with Herald's response size) and redis-server (SET, persistence
+# socket type, answering with Herald's response size), the same floor written with SwiftNIO
+# (the framework's own cost), and redis-server (SET, persistence
 # off) — with the same N connections × P in flight, in one run, and the ratios between them.
 #
 #   bash scripts/bench.sh              full run (5 s per measurement, a few minutes)
@@ -145,6 +146,10 @@ measure_scenarios() {
 
     start_serving "$SOCKET" "$RUN/floor.log" "$BENCH" floor --socket "$SOCKET" --response-bytes "$bytes"
     load floor "$scenario" "$n" "$p" n/a >/dev/null
+    stop_serving "$STARTED_PID"
+
+    start_serving "$SOCKET" "$RUN/nio-floor.log" "$BENCH" floor --nio --socket "$SOCKET" --response-bytes "$bytes"
+    load nio-floor "$scenario" "$n" "$p" n/a >/dev/null
     stop_serving "$STARTED_PID"
 
     start_heraldd journal

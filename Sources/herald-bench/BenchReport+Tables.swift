@@ -12,13 +12,14 @@ extension BenchReport {
         }
         text += "Herald (requests/s counts each JSON-RPC request; a batch line holds 64; latency is per line, µs)\n"
         text += table(
-            ["scenario", "journal", "N×P", "req/s", "p50", "p99", "p99.9", "errors", "×floor", "p50/floor", "×redis SET"],
+            ["scenario", "journal", "N×P", "req/s", "p50", "p99", "p99.9", "errors", "×floor", "p50/floor", "p50/nio", "×redis SET"],
             rows.map { row in
                 let h = row.herald
                 return [
                     h.scenario.rawValue, h.journal, "\(h.connections)×\(h.inFlight)", rate(h.requestsPerSecond),
                     micro(h.p50Us), micro(h.p99Us), micro(h.p999Us), "\(h.errors)",
-                    ratio(row.throughputOverFloor), ratio(row.p50OverFloor), ratio(row.throughputOverRedis),
+                    ratio(row.throughputOverFloor), ratio(row.p50OverFloor), ratio(row.p50OverNIOFloor),
+                    ratio(row.throughputOverRedis),
                 ]
             }
         )
@@ -43,12 +44,12 @@ extension BenchReport {
                 }
             )
         }
-        text += "\nReferences (same N×P; the floor answers with Herald's response size)\n"
+        text += "\nReferences (same N×P; both floors answer with Herald's response size: bare sockets, and SwiftNIO)\n"
         text += table(
             ["reference", "N×P", "req/s", "p50", "p99", "p99.9", "errors", "response B"],
-            floor.map { f in
+            (floor + nioFloor).map { f in
                 [
-                    "floor \(f.scenario.rawValue)", "\(f.connections)×\(f.inFlight)", rate(f.requestsPerSecond),
+                    "\(f.target) \(f.scenario.rawValue)", "\(f.connections)×\(f.inFlight)", rate(f.requestsPerSecond),
                     micro(f.p50Us), micro(f.p99Us), micro(f.p999Us), "\(f.errors)", "\(f.responseBytes)",
                 ]
             }

@@ -13,7 +13,14 @@ struct FloorCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Bytes in each answer line, newline included (Herald's size for the scenario).", valueName: "bytes"))
     var responseBytes: Int = 100
 
+    @Flag(help: "Serve with SwiftNIO (an event loop per core) instead of a thread per connection on bare sockets.")
+    var nio = false
+
     func run() throws {
-        try FloorServer(socketPath: socket, responseBytes: responseBytes).run()
+        if nio {
+            try NIOFloorServer(socketPath: socket, answer: FloorAnswer(responseBytes: responseBytes)).run()
+        } else {
+            try FloorServer(socketPath: socket, responseBytes: responseBytes).run()
+        }
     }
 }

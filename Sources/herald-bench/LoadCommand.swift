@@ -33,7 +33,7 @@ struct LoadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Parse every Nth response fully; the rest are checked by scanning.", valueName: "N"))
     var fullParseEvery: UInt64 = 1024
 
-    @Option(help: "The label of what answers: herald or floor.")
+    @Option(help: "The label of what answers: herald, floor or nio-floor.")
     var target: String = "herald"
 
     @Option(help: "The label of the journal setting: off, on or n/a.")

@@ -1,7 +1,7 @@
 /// One load run's figures, as a JSON line for `report` and as a line for people.
 struct LoadFigures: Codable, Sendable {
     var kind = "load"
-    /// What answered: `herald` or `floor`.
+    /// What answered: `herald`, `floor` (bare sockets) or `nio-floor` (SwiftNIO).
     var target: String
     var scenario: Scenario
     /// `off` or `on` for Herald; `n/a` for the floor.

@@ -6,6 +6,8 @@ struct HeraldBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "herald-bench",
         abstract: "Load generator, floor server and report of `make bench`.",
-        subcommands: [LoadCommand.self, FloorCommand.self, ReportCommand.self, SnapshotPayloadCommand.self]
+        subcommands: [
+            LoadCommand.self, FloorCommand.self, ReportCommand.self, SnapshotPayloadCommand.self, DecodeParamsCommand.self,
+        ]
     )
 }

@@ -106,7 +106,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "HeraldProtocolTests", dependencies: ["HeraldProtocol"], swiftSettings: strictSettings),
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProtocol"], swiftSettings: strictSettings),
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProtocol", "HeraldTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "HeraldServerTests",
             dependencies: ["HeraldServer", "HeraldCore", "HeraldProtocol", "HeraldTesting"],
@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "HeraldSystemdTests", dependencies: ["HeraldSystemd"], swiftSettings: strictSettings),
         .testTarget(
             name: "HeraldStorageTests",
-            dependencies: ["HeraldStorage", "HeraldCore", "HeraldProtocol"],
+            dependencies: ["HeraldStorage", "HeraldCore", "HeraldProtocol", "HeraldTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

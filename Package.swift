@@ -106,7 +106,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "HeraldProtocolTests", dependencies: ["HeraldProtocol"], swiftSettings: strictSettings),
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProtocol", "HeraldTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HeraldCoreTests",
+            dependencies: ["HeraldCore", "HeraldProtocol", "HeraldTesting"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "HeraldServerTests",
             dependencies: ["HeraldServer", "HeraldCore", "HeraldProtocol", "HeraldTesting"],

@@ -96,7 +96,7 @@ struct StateFolderEndToEndTests {
         // middle of its write.
         let temporary = folder.path + "/state.snapshot.tmp"
         let moments: [(String, () -> Bool)] = [
-            ("encoding", { usleep(150_000); return true }),
+            ("encoding", { usleep(150_000) == 0 }),
             ("the temporary file appears", { FileManager.default.fileExists(atPath: temporary) }),
             ("a megabyte of the file written", { Self.size(temporary) >= 1 << 20 }),
         ]
@@ -108,7 +108,9 @@ struct StateFolderEndToEndTests {
             // Polled, not slept: should the moment pass unseen, the new snapshot's arrival ends the wait.
             let deadline = Date().addingTimeInterval(120)
             while !isNow(), Self.size(folder.current) == before, Date() < deadline { usleep(200) }
-            let caught = FileManager.default.fileExists(atPath: temporary) ? "\(Self.size(temporary)) bytes of the temporary file" : "no temporary file"
+            let caught =
+                FileManager.default.fileExists(atPath: temporary)
+                ? "\(Self.size(temporary)) bytes of the temporary file" : "no temporary file"
             herald.stop(signal: SIGKILL)
 
             herald = try folder.start(options)

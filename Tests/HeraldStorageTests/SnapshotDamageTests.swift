@@ -126,13 +126,22 @@ struct SnapshotDamageTests {
         return store
     }
 
+    /// `bytes` with the byte at `offset` (from the end when negative) xored with `mask`.
+    static func flipping(_ offset: Int, _ mask: UInt8) -> @Sendable ([UInt8]) -> [UInt8] {
+        { bytes in
+            var damaged = bytes
+            damaged[offset >= 0 ? offset : bytes.count + offset] ^= mask
+            return damaged
+        }
+    }
+
     /// The kinds of damage recovery meets, applied to the whole file's bytes.
     static let damages: [(name: String, apply: @Sendable ([UInt8]) -> [UInt8])] = [
-        ("version byte", { var b = $0; b[8] ^= 0x01; return b }),
-        ("header checksum", { var b = $0; b[53] ^= 0x40; return b }),
-        ("generation field", { var b = $0; b[16] ^= 0x02; return b }),
-        ("magic", { var b = $0; b[0] = UInt8(ascii: "X"); return b }),
-        ("payload byte", { var b = $0; b[b.count / 2] ^= 0x10; return b }),
+        ("version byte", flipping(8, 0x01)),
+        ("header checksum", flipping(53, 0x40)),
+        ("generation field", flipping(16, 0x02)),
+        ("magic", flipping(0, 0x20)),
+        ("payload byte", flipping(-40, 0x10)),
         ("cut inside the header", { Array($0.prefix(30)) }),
         ("cut after the header", { Array($0.prefix(SnapshotHeader.size)) }),
         ("cut inside the payload", { Array($0.prefix($0.count - 7)) }),

@@ -191,6 +191,18 @@ import Testing
         }
     }
 
+    @Test func aSummaryTimeThatIsNoTimeOfDayIsRefused() throws {
+        let state = try Self.fullState()
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        let damaged = try Self.editedJSON(state) { tree in
+            var summary = tree["summary"] as? [String: Any] ?? [:]
+            summary["times"] = [["hour": 99, "minute": 0]]
+            tree["summary"] = summary
+        }
+        #expect(throws: DecodingError.self) { try decoder.decode(HeraldState.self, from: damaged) }
+    }
+
     @Test(arguments: [
         ["interactions", "apps"], ["interactions", "records"], ["settings"], ["silenced", "conversations"],
         ["summary", "apps"], ["summary", "times"],

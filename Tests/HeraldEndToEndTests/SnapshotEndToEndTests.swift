@@ -94,7 +94,7 @@ struct SnapshotEndToEndTests {
     func periodic() throws {
         let folder = StateFolder()
         do {
-            let herald = try folder.start(["--snapshot-interval", "1"])
+            let herald = try folder.start(["--snapshot-interval", "0.25"])
             try Self.donate(["m1"], to: herald)
             let deadline = Date().addingTimeInterval(15)
             while !FileManager.default.fileExists(atPath: folder.current), Date() < deadline { usleep(100_000) }
@@ -262,7 +262,7 @@ struct SnapshotEndToEndTests {
             "/bin/sh",
             [
                 "-c", "ulimit -f 4; exec \"$0\" \"$@\"", HeraldProcess.binaryPath, "--socket", socket, "--state-dir",
-                folder.path, "--log-target", "console", "--snapshot-interval", "1",
+                folder.path, "--log-target", "console", "--snapshot-interval", "0.25",
             ],
             standardError: errors
         )

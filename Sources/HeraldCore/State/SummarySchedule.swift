@@ -21,7 +21,8 @@ struct SummarySchedule: Sendable, Codable, Hashable {
         case apps, times
     }
 
-    /// Refuses what ``init(apps:times:)`` never makes: an app twice, times unsorted or twice.
+    /// Refuses what ``init(apps:times:)`` never makes: an app twice, times unsorted or
+    /// twice, or past 23:59.
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let apps = try container.decode([String].self, forKey: .apps)
@@ -33,6 +34,9 @@ struct SummarySchedule: Sendable, Codable, Hashable {
                 in: container,
                 debugDescription: "The summary lists an app or a time twice, or its times out of order."
             )
+        }
+        guard times.allSatisfy({ (0..<24).contains($0.hour) && (0..<60).contains($0.minute) }) else {
+            throw DecodingError.dataCorruptedError(forKey: .times, in: container, debugDescription: "A summary time is not a time of day.")
         }
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HeraldCore
 import HeraldProtocol
@@ -8,10 +9,23 @@ import Testing
 
 @testable import HeraldStorage
 
+/// Runs tasks on a serial dispatch queue, off Swift's cooperative pool: with two cores
+/// that pool has two threads, and the end-to-end tests running beside these block them
+/// for minutes — the service under test would never get a turn.
+final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "herald-snapshot-service-tests")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
 /// The snapshot service on a ``ManualClock``: the tests move time instead of waiting for it.
 @Suite("Snapshot service")
 struct SnapshotServiceTests {
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    static let executor = DedicatedExecutor()
 
     /// What the service sees of the state, and what it did to it.
     final class Source: Sendable {
@@ -29,13 +43,16 @@ struct SnapshotServiceTests {
         }
     }
 
+    struct NeverHappened: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// Returns once `condition` holds: an event, not a time, is waited for (10 s at most).
     static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while !condition() {
             guard ContinuousClock.now < deadline else {
-                Issue.record("never happened: \(what)")
-                return
+                throw NeverHappened(description: "never happened: \(what)")
             }
             try await Task.sleep(for: .milliseconds(1))
         }
@@ -63,37 +80,39 @@ struct SnapshotServiceTests {
         let source = Source(try stateWithMessages(2))
         let service = try service(folder, source, clock: clock, interval: 30)
         let group = ServiceGroup(services: [service], logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            for second in 1...29 {
+        try await withTaskExecutorPreference(Self.executor) {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                for second in 1...29 {
+                    try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
+                    clock.advance(by: 1)
+                    try await Self.waitUntil("prune \(second)") { source.prunes.withLock { $0.count } == second }
+                }
+                #expect(!folder.files().contains("state.snapshot"))
                 try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
                 clock.advance(by: 1)
-                try await Self.waitUntil("prune \(second)") { source.prunes.withLock { $0.count } == second }
-            }
-            #expect(!folder.files().contains("state.snapshot"))
-            try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
-            clock.advance(by: 1)
-            try await Self.waitUntil("the periodic snapshot") { folder.files().contains("state.snapshot") }
-            let written = try SnapshotFile.decode(try SnapshotStore.readAll(folder.path + "/state.snapshot"))
-            #expect(written.header.generation == 1)
-            #expect(written.header.createdAt == start + 30)
-            #expect(source.prunes.withLock { $0 }.first == start + 1)
+                try await Self.waitUntil("the periodic snapshot") { folder.files().contains("state.snapshot") }
+                let written = try SnapshotFile.decode(try SnapshotStore.readAll(folder.path + "/state.snapshot"))
+                #expect(written.header.generation == 1)
+                #expect(written.header.createdAt == start + 30)
+                #expect(source.prunes.withLock { $0 }.first == start + 1)
 
-            // Nothing changed: the next interval writes nothing; a change is written at the one after.
-            for _ in 1...30 {
+                // Nothing changed: the next interval writes nothing; a change is written at the one after.
+                for _ in 1...30 {
+                    try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
+                    clock.advance(by: 1)
+                }
                 try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
-                clock.advance(by: 1)
+                #expect(!folder.files().contains("state.snapshot.previous"))
+                source.changes.withLock { $0 += 1 }
+                for _ in 1...30 {
+                    try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
+                    clock.advance(by: 1)
+                }
+                try await Self.waitUntil("the second snapshot") { folder.files().contains("state.snapshot.previous") }
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
             }
-            try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
-            #expect(!folder.files().contains("state.snapshot.previous"))
-            source.changes.withLock { $0 += 1 }
-            for _ in 1...30 {
-                try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
-                clock.advance(by: 1)
-            }
-            try await Self.waitUntil("the second snapshot") { folder.files().contains("state.snapshot.previous") }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
         }
     }
 
@@ -105,11 +124,13 @@ struct SnapshotServiceTests {
         let source = Source(try stateWithMessages(3))
         let service = try service(folder, source, clock: clock, interval: 3600)
         let group = ServiceGroup(services: [service], logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
+        try await withTaskExecutorPreference(Self.executor) {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
         }
         #expect(clock.sleeperCount == 0)
         let written = try SnapshotFile.decode(try SnapshotStore.readAll(folder.path + "/state.snapshot"))

@@ -109,7 +109,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "HeraldProtocolTests", dependencies: ["HeraldProtocol", "HeraldTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProtocol"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HeraldCoreTests",
+            dependencies: ["HeraldCore", "HeraldProtocol", "HeraldTesting"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "HeraldServerTests",
             dependencies: ["HeraldServer", "HeraldCore", "HeraldProtocol", "HeraldSystemd", "HeraldTesting"],
@@ -118,7 +122,7 @@ let package = Package(
         .testTarget(name: "HeraldSystemdTests", dependencies: ["HeraldSystemd"], swiftSettings: strictSettings),
         .testTarget(
             name: "HeraldStorageTests",
-            dependencies: ["HeraldStorage", "HeraldCore", "HeraldProtocol"],
+            dependencies: ["HeraldStorage", "HeraldCore", "HeraldProtocol", "HeraldTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

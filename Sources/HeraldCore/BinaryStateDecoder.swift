@@ -36,7 +36,8 @@ final class BinaryStateSource {
         let table = BinaryStateSource(bytes: bytes, keys: [], rootOffset: 0)
         var offset = payloadStart
         let count = try table.readVarint(at: &offset)
-        guard count <= UInt64(bytes.count) else { throw table.corrupted(at: 0, "The key table claims \(count) keys.") }
+        // Each key takes a byte at least: a count past the bytes left is damage, not a size to reserve.
+        guard count <= UInt64(bytes.count - offset) else { throw table.corrupted(at: 0, "The key table claims \(count) keys.") }
         var keys: [String] = []
         keys.reserveCapacity(Int(count))
         for _ in 0..<count {
@@ -120,6 +121,8 @@ final class BinaryStateSource {
         guard length <= UInt64(bytes.count - bodyStart) else { throw corrupted(at: offset, "A container runs past the payload.") }
         let end = bodyStart + Int(length)
         guard cursor <= end else { throw corrupted(at: offset, "A container is shorter than its header.") }
+        // Each element takes a byte at least.
+        guard count <= end - cursor else { throw corrupted(at: offset, "An array claims \(count) elements in \(end - cursor) bytes.") }
         return (cursor, end, count)
     }
 

@@ -3,6 +3,17 @@ import Foundation
 /// The source of "now" for the rules, injected so that tests can set the time.
 public protocol HeraldClock: Sendable {
     func now() -> Date
+
+    /// Returns once `seconds` of this clock have passed; throws `CancellationError` if the
+    /// task is cancelled first. For periodic work (snapshots, retention).
+    func sleep(for seconds: Double) async throws
+}
+
+extension HeraldClock {
+    /// Real time: the monotonic clock's sleep.
+    public func sleep(for seconds: Double) async throws {
+        try await Task.sleep(for: .seconds(max(0, seconds)))
+    }
 }
 
 /// The wall clock.
@@ -11,9 +22,18 @@ public struct SystemClock: HeraldClock {
     public func now() -> Date { Date() }
 }
 
-/// A clock that tests move by hand.
+/// A clock that tests move by hand: `sleep` returns when `advance` or `set` reaches its
+/// deadline, so a test of periodic work advances time instead of waiting for it.
 public final class ManualClock: HeraldClock, @unchecked Sendable {
+    private struct Sleeper {
+        var id: UInt64
+        var deadline: Date
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
     private var current: Date
+    private var sleepers: [Sleeper] = []
+    private var nextSleeperID: UInt64 = 0
     private let lock = NSLock()
 
     public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
@@ -25,10 +45,46 @@ public final class ManualClock: HeraldClock, @unchecked Sendable {
     }
 
     public func advance(by seconds: TimeInterval) {
-        lock.withLock { current += seconds }
+        set(now() + seconds)
     }
 
     public func set(_ date: Date) {
-        lock.withLock { current = date }
+        let due: [Sleeper] = lock.withLock {
+            current = date
+            let due = sleepers.filter { $0.deadline <= date }
+            sleepers.removeAll { $0.deadline <= date }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// How many tasks are asleep on this clock: a test waits for the work it drives to be
+    /// asleep before it moves the time.
+    public var sleeperCount: Int {
+        lock.withLock { sleepers.count }
+    }
+
+    public func sleep(for seconds: Double) async throws {
+        let id = lock.withLock {
+            nextSleeperID += 1
+            return nextSleeperID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome: Result<Void, any Error>? = lock.withLock {
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    guard seconds > 0 else { return .success(()) }
+                    sleepers.append(Sleeper(id: id, deadline: current + seconds, continuation: continuation))
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            let cancelled: Sleeper? = lock.withLock {
+                guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
     }
 }

@@ -53,6 +53,10 @@ extension InteractionStore: Codable {
         for name in names {
             _ = appID(interning: name)
         }
+        // Records refer to apps by position: a name listed twice would shift them.
+        guard apps.names.count == names.count else {
+            throw DecodingError.dataCorruptedError(forKey: .apps, in: container, debugDescription: "An app name is listed twice.")
+        }
         if let binary = decoder as? BinaryStateDecoding {
             let keyed = try BinaryKeyedDecoding<CodingKeys>(decoder: binary)
             if keyed.contains(.recordChunks) {
@@ -74,6 +78,14 @@ extension InteractionStore: Codable {
                 )
             }
             insert(record.interaction, uid: record.uid, app: record.app, donatedAt: record.donatedAt)
+        }
+        try Self.checkNoKeyTwice(count: count, records: records.count)
+    }
+
+    /// A key stored twice replaces the first record: damage, not a state to serve.
+    static func checkNoKeyTwice(count: Int, records: Int) throws {
+        guard count == records else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Two records have the same key."))
         }
     }
 

@@ -66,7 +66,13 @@ public struct SnapshotFile: Sendable {
         return header
     }
 
-    /// Verifies and decodes a whole file. The state has the default configuration: set it.
+    /// Verifies and decodes a whole file: the one reader of a snapshot's bytes, for
+    /// recovery and for fuzzing. The state has the default configuration: set it.
+    ///
+    /// Any input returns a state or throws; it never traps, and never reserves memory by
+    /// a count or length the file states beyond what its bytes can hold. Damage throws an
+    /// error whose ``SnapshotFileError/isDamage`` is true; only a header whose checksum
+    /// holds can throw `.unsupportedVersion`.
     public static func decode(_ bytes: [UInt8]) throws(SnapshotFileError) -> (header: SnapshotHeader, state: HeraldState) {
         let verified = bytes.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) in try verify(raw) }

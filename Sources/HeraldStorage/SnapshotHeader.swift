@@ -60,15 +60,12 @@ public struct SnapshotHeader: Sendable, Hashable {
         return out
     }
 
-    /// Reads a header, checking magic, version and its own checksum, in that order: a
-    /// newer version is told apart from damage only while the magic holds.
+    /// Reads a header, checking its magic, then its own checksum, then its version and
+    /// encoding, in that order: a newer version is told apart from damage only while the
+    /// checksum holds, so a flipped version byte is damage (and recovery falls back to
+    /// `.previous`), not a newer format. Every version keeps these 56 bytes' layout.
     public init(parsing bytes: UnsafeRawBufferPointer) throws(SnapshotFileError) {
-        guard bytes.count >= Self.size else {
-            throw SnapshotFileError(.truncated, "The file is \(bytes.count) bytes, shorter than a snapshot header (\(Self.size)).")
-        }
-        guard Array(bytes[0..<8]) == Self.magic else {
-            throw SnapshotFileError(.notASnapshot, "The file does not start with HERALDSS.")
-        }
+        try Self.checkFrame(bytes)
         func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
             T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
         }
@@ -78,10 +75,6 @@ public struct SnapshotHeader: Sendable, Hashable {
                 .unsupportedVersion,
                 "The snapshot has format version \(version); this heraldd reads up to \(Self.currentVersion)."
             )
-        }
-        let headerChecksum = load(52, UInt32.self)
-        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<52])) == headerChecksum else {
-            throw SnapshotFileError(.checksumMismatch, "The header's checksum does not hold.")
         }
         self.version = version
         self.encoding = load(12, UInt32.self)
@@ -93,6 +86,27 @@ public struct SnapshotHeader: Sendable, Hashable {
         guard Self.readableEncodings.contains(encoding) else {
             throw SnapshotFileError(.unsupportedVersion, "The snapshot's payload encoding \(encoding) is unknown to this heraldd.")
         }
+    }
+
+    /// Checks what every version shares: the length, the magic and the header's own
+    /// checksum at byte 52.
+    static func checkFrame(_ bytes: UnsafeRawBufferPointer) throws(SnapshotFileError) {
+        guard bytes.count >= Self.size else {
+            throw SnapshotFileError(.truncated, "The file is \(bytes.count) bytes, shorter than a snapshot header (\(Self.size)).")
+        }
+        guard Array(bytes[0..<8]) == Self.magic else {
+            throw SnapshotFileError(.notASnapshot, "The file does not start with HERALDSS.")
+        }
+        let checksum = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 52, as: UInt32.self))
+        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<52])) == checksum else {
+            throw SnapshotFileError(.checksumMismatch, "The header's checksum does not hold.")
+        }
+    }
+
+    /// The generation of a header whose frame holds, whatever its version.
+    static func generation(inFrame bytes: UnsafeRawBufferPointer) -> UInt64? {
+        guard (try? checkFrame(bytes)) != nil else { return nil }
+        return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {

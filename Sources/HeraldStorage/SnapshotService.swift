@@ -22,9 +22,10 @@ public struct SnapshotSource: Sendable {
 /// Snapshots every `interval` when something changed, applies retention every second,
 /// and takes a final snapshot once graceful shutdown reaches it.
 ///
-/// Put it before the server in the `ServiceGroup`: services shut down in reverse order,
-/// so it gets its turn after the server has drained its connections — and the final
-/// snapshot holds every acknowledged request.
+/// Time is the injected ``HeraldClock``'s: tests move a ``ManualClock`` instead of
+/// sleeping. Put it before the server in the `ServiceGroup`: services shut down in
+/// reverse order, so it gets its turn after the server has drained its connections —
+/// and the final snapshot holds every acknowledged request.
 public struct SnapshotService: Service {
     public let writer: SnapshotWriter
     public let source: SnapshotSource
@@ -34,38 +35,59 @@ public struct SnapshotService: Service {
     /// Starts a thread that writes a snapshot: the daemon's runs it at a priority below
     /// the event loops', so requests are served meanwhile.
     public let startThread: @Sendable (@escaping @Sendable () -> Void) -> Void
+    public let clock: any HeraldClock
+
+    /// Seconds between two applications of `--retention`.
+    static let pruneInterval: Double = 1
 
     public init(
         writer: SnapshotWriter,
         source: SnapshotSource,
         interval: Double,
         logger: Logger,
+        clock: any HeraldClock = SystemClock(),
         startThread: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
     ) {
         self.writer = writer
         self.source = source
         self.interval = interval
         self.logger = logger
+        self.clock = clock
         self.startThread = startThread
     }
 
     public func run() async throws {
-        var lastAttempt = ContinuousClock.now
-        var lastPrune = ContinuousClock.now
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            try? await Task.sleep(for: .milliseconds(100))
-            let now = ContinuousClock.now
-            if now - lastPrune >= .seconds(1) {
-                lastPrune = now
-                source.pruneExpired(Date())
+        await cancelWhenGracefulShutdown { await self.runPeriodically() }
+        guard !Task.isCancelled else { return }
+        await snapshotIfChanged(reason: "final")
+    }
+
+    /// Prunes and snapshots on time until cancelled (by graceful shutdown, or the group).
+    private func runPeriodically() async {
+        var nextPrune = clock.now() + Self.pruneInterval
+        var nextSnapshot = clock.now() + interval
+        while true {
+            let now = clock.now()
+            // A wall clock set back must not postpone the work by as much: no deadline
+            // lies further ahead than its period.
+            nextPrune = min(nextPrune, now + Self.pruneInterval)
+            nextSnapshot = min(nextSnapshot, now + interval)
+            let wake = interval > 0 ? min(nextPrune, nextSnapshot) : nextPrune
+            do {
+                try await clock.sleep(for: wake.timeIntervalSince(now))
+            } catch {
+                return
             }
-            if interval > 0, now - lastAttempt >= .milliseconds(Int64(interval * 1000)) {
-                lastAttempt = now
+            let awake = clock.now()
+            if awake >= nextPrune {
+                nextPrune = awake + Self.pruneInterval
+                source.pruneExpired(awake)
+            }
+            if interval > 0, awake >= nextSnapshot {
+                nextSnapshot = awake + interval
                 await snapshotIfChanged(reason: "periodic")
             }
         }
-        guard !Task.isCancelled else { return }
-        await snapshotIfChanged(reason: "final")
     }
 
     /// Writes a snapshot on a thread of its own (``startThread``) when the state changed
@@ -77,11 +99,12 @@ public struct SnapshotService: Service {
         let writer = self.writer
         let logger = self.logger
         let startThread = self.startThread
+        let now = clock.now()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             startThread {
                 defer { continuation.resume() }
                 do throws(SnapshotFileError) {
-                    let outcome = try writer.write(state, changes: changes, startedAt: started)
+                    let outcome = try writer.write(state, changes: changes, startedAt: started, now: now)
                     logger.info(
                         "snapshot written",
                         metadata: [

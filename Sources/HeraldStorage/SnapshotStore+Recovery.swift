@@ -21,6 +21,10 @@ public struct Recovery: Sendable {
     /// True when damaged or unsupported files were set aside and nothing replaced them:
     /// write a snapshot at once so that the next start finds a good one.
     public var needsSnapshot: Bool
+    /// The highest generation the folder shows was ever begun — in `state.generation`, or
+    /// in any snapshot's header, set-aside ones included — so that the next snapshot takes
+    /// a number above it, not the number of a damaged file that `.previous` stood in for.
+    public var highestGeneration: UInt64 = 0
 }
 
 /// Why heraldd refuses to start: data exists that it cannot load.
@@ -43,6 +47,7 @@ extension SnapshotStore {
             unlink(stale)
         }
 
+        let highest = highestGeneration()
         var problems: [(path: String, error: SnapshotFileError)] = []
         for path in [currentPath, previousPath] where access(path, F_OK) == 0 {
             let loaded: (SnapshotHeader, HeraldState)
@@ -66,17 +71,33 @@ extension SnapshotStore {
                 "state restored",
                 metadata: ["path": "\(path)", "generation": "\(header.generation)", "interactions": "\(header.interactions)"]
             )
-            return Recovery(state: state, header: header, path: path, setAside: aside, needsSnapshot: !aside.isEmpty)
+            return Recovery(
+                state: state,
+                header: header,
+                path: path,
+                setAside: aside,
+                needsSnapshot: !aside.isEmpty,
+                highestGeneration: max(highest, header.generation)
+            )
         }
         if problems.isEmpty {
-            return Recovery(state: HeraldState(), header: nil, path: nil, setAside: [], needsSnapshot: false)
+            return Recovery(state: HeraldState(), header: nil, path: nil, setAside: [], needsSnapshot: false, highestGeneration: highest)
         }
         guard discardDamaged else {
             throw RecoveryRefusal(description: refusal(problems))
         }
         let aside = try setAside(problems, now: now, logger: logger)
         logger.error("no good snapshot is left: starting empty, as --discard-damaged-state asks")
-        return Recovery(state: HeraldState(), header: nil, path: nil, setAside: aside, needsSnapshot: true)
+        return Recovery(state: HeraldState(), header: nil, path: nil, setAside: aside, needsSnapshot: true, highestGeneration: highest)
+    }
+
+    /// The highest of `state.generation` and every readable header among the folder's
+    /// `state.snapshot*` files.
+    func highestGeneration() -> UInt64 {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix("state.snapshot") }.reduce(recordedGeneration() ?? 0) { highest, name in
+            max(highest, Self.headerGeneration(folder + "/" + name) ?? 0)
+        }
     }
 
     /// Reads, verifies and decodes one snapshot file.

@@ -11,6 +11,9 @@ import Musl
 /// - `state.snapshot`: the newest snapshot.
 /// - `state.snapshot.previous`: the generation before it.
 /// - `state.snapshot.tmp`: a snapshot being written; never read, removed at start.
+/// - `state.generation`: the highest generation ever begun, so that a generation number
+///   is never used twice, even when the snapshot that had it is damaged past reading.
+/// - `state.lock`: the lock of the heraldd that holds the folder (``StateFolderLock``).
 /// - `state.snapshot[.previous].damaged-<time>` / `.unsupported-<time>`: files set aside
 ///   by recovery, kept for a person to look at; never deleted by Herald.
 ///
@@ -26,6 +29,7 @@ public struct SnapshotStore: Sendable {
     public var previousPath: String { folder + "/state.snapshot.previous" }
     var temporaryPath: String { folder + "/state.snapshot.tmp" }
     var previousTemporaryPath: String { folder + "/state.snapshot.previous.tmp" }
+    var generationPath: String { folder + "/state.generation" }
 
     /// Creates the folder (and its parents) if missing, and makes it 0700.
     public func prepareFolder() throws(SnapshotFileError) {
@@ -45,13 +49,14 @@ public struct SnapshotStore: Sendable {
 
     /// Writes `file` as the new `state.snapshot`, keeping the old one as `.previous`.
     ///
-    /// Temporary file, fsync, hard link of the current one to `.previous`, rename of the
+    /// The generation is recorded in `state.generation` first; then: temporary file, fsync, hard link of the current one to `.previous`, rename of the
     /// new one over the current one, fsync of the folder. At every instant
     /// `state.snapshot` is a complete snapshot, old or new; a failure at any step
     /// removes the temporary file and leaves the current snapshot as it was.
     public func write(_ file: SnapshotFile) throws(SnapshotFileError) {
         unlink(temporaryPath)
         do throws(SnapshotFileError) {
+            try recordGeneration(file.header.generation)
             try writeTemporary(file)
             if access(currentPath, F_OK) == 0 {
                 unlink(previousTemporaryPath)
@@ -85,6 +90,33 @@ public struct SnapshotStore: Sendable {
         guard fsync(fd) == 0 else { throw Self.ioError("Cannot fsync \(temporaryPath)") }
     }
 
+    /// Records `generation` as begun: 8 bytes little-endian and their CRC-32C, synced
+    /// before the snapshot that has it is written.
+    private func recordGeneration(_ generation: UInt64) throws(SnapshotFileError) {
+        var record: [UInt8] = withUnsafeBytes(of: generation.littleEndian) { Array($0) }
+        withUnsafeBytes(of: CRC32C.checksum(record).littleEndian) { record.append(contentsOf: $0) }
+        let fd = open(generationPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.ioError("Cannot open \(generationPath)") }
+        defer { close(fd) }
+        guard pwrite(fd, record, record.count, 0) == record.count else { throw Self.ioError("Cannot write \(generationPath)") }
+        guard fdatasync(fd) == 0 else { throw Self.ioError("Cannot fsync \(generationPath)") }
+    }
+
+    /// The generation `state.generation` records, unless it is missing or damaged.
+    func recordedGeneration() -> UInt64? {
+        guard let record = try? Self.readPrefix(generationPath, count: 12), record.count == 12 else { return nil }
+        let generation = record.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+        let checksum = record.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) }
+        return CRC32C.checksum(Array(record[0..<8])) == checksum ? generation : nil
+    }
+
+    /// The generation in the header of the file at `path`, if its magic and its header
+    /// checksum hold (its version may be newer, its payload damaged).
+    static func headerGeneration(_ path: String) -> UInt64? {
+        guard let bytes = try? readPrefix(path, count: SnapshotHeader.size) else { return nil }
+        return bytes.withUnsafeBytes { SnapshotHeader.generation(inFrame: $0) }
+    }
+
     private func syncFolder() throws(SnapshotFileError) {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.ioError("Cannot open the state folder \(folder) to fsync it") }
@@ -113,12 +145,17 @@ public struct SnapshotStore: Sendable {
 
     /// The whole file at `path`, read straight into the array that is then decoded.
     static func readAll(_ path: String) throws(SnapshotFileError) -> [UInt8] {
+        try readPrefix(path, count: nil)
+    }
+
+    /// The first `count` bytes of the file at `path` (fewer if it is shorter), or all of it.
+    static func readPrefix(_ path: String, count: Int?) throws(SnapshotFileError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ioError("Cannot open \(path)") }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw ioError("Cannot stat \(path)") }
-        let size = Int(status.st_size)
+        let size = min(Int(status.st_size), count ?? Int.max)
         var failure: SnapshotFileError?
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             while initialized < size {

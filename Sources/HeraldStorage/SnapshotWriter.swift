@@ -24,7 +24,10 @@ public final class SnapshotWriter: Sendable {
     public let parallel: BinaryStateEncoder.ParallelRunner?
 
     private struct Figures: Sendable {
+        /// The generation of the newest snapshot loaded or written.
         var generation: UInt64
+        /// The number the next snapshot takes.
+        var nextGeneration: UInt64
         /// The state's change count at the last snapshot that succeeded.
         var changesWritten: UInt64?
         var last: SnapshotOutcome?
@@ -36,11 +39,24 @@ public final class SnapshotWriter: Sendable {
     /// Held for a whole write, so that two never interleave.
     private let writing = Mutex<Void>(())
 
-    /// - Parameter generation: the generation of the snapshot loaded at start (0 for none).
-    public init(store: SnapshotStore, generation: UInt64, parallel: BinaryStateEncoder.ParallelRunner? = nil) {
+    /// - Parameters:
+    ///   - generation: the generation of the snapshot loaded at start (0 for none).
+    ///   - highestGeneration: the highest generation the folder shows was ever begun
+    ///     (``Recovery/highestGeneration``); the next snapshot takes one more than it.
+    public init(
+        store: SnapshotStore,
+        generation: UInt64,
+        highestGeneration: UInt64 = 0,
+        parallel: BinaryStateEncoder.ParallelRunner? = nil
+    ) {
         self.store = store
         self.parallel = parallel
-        self.figures = Mutex(Figures(generation: generation))
+        self.figures = Mutex(Figures(generation: generation, nextGeneration: Self.after(max(generation, highestGeneration))))
+    }
+
+    /// One more than `generation`; a crafted header's `UInt64.max` does not trap.
+    private static func after(_ generation: UInt64) -> UInt64 {
+        generation == .max ? .max : generation + 1
     }
 
     /// Writes `state` as the next generation; `changes` is the change count it was copied at.
@@ -51,7 +67,7 @@ public final class SnapshotWriter: Sendable {
         now: Date = Date()
     ) throws(SnapshotFileError) -> SnapshotOutcome {
         let result: Result<SnapshotOutcome, SnapshotFileError> = writing.withLock { _ in
-            let generation = figures.withLock { $0.generation } + 1
+            let generation = figures.withLock { $0.nextGeneration }
             do throws(SnapshotFileError) {
                 let file = try SnapshotFile(encoding: state, generation: generation, now: now, parallel: parallel)
                 try store.write(file)
@@ -66,6 +82,7 @@ public final class SnapshotWriter: Sendable {
                 )
                 figures.withLock {
                     $0.generation = generation
+                    $0.nextGeneration = Self.after(generation)
                     $0.last = outcome
                     if let changes { $0.changesWritten = changes }
                 }

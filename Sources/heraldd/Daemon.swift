@@ -17,6 +17,8 @@ struct Daemon {
     let target: LogTarget
     let writer: JournalWriter
     let logger: Logger
+    /// The one source of time for the rules and the periodic work.
+    let clock: any HeraldClock = SystemClock()
 
     init(
         listening: ListeningOptions,
@@ -38,6 +40,8 @@ struct Daemon {
 
     func run() async throws {
         let notifier = ServiceNotifier()
+        let folderLock = try lockStateFolder()
+        defer { withExtendedLifetime(folderLock) {} }
         let (state, snapshots) = try restoreState()
         let server = try makeServer(notifier: notifier, state: state, snapshots: snapshots)
         // The snapshot service comes first so that it is shut down last, after the server
@@ -57,6 +61,7 @@ struct Daemon {
                     ),
                     interval: storage.snapshotInterval,
                     logger: logger,
+                    clock: clock,
                     startThread: { LowPriorityThread.run(named: "herald-snapshot", $0) }
                 ),
                 successTerminationBehavior: .gracefullyShutdownGroup
@@ -77,14 +82,32 @@ struct Daemon {
         do {
             try await group.run()
         } catch let error as ListeningError {
-            logger.critical("\(error.description)")
-            writer.flush(timeout: .seconds(2))
-            FileHandle.standardError.write(Data("heraldd: \(error.description)\n".utf8))
-            throw ExitCode.failure
+            throw refuse(error.description)
         }
         logger.info("stopped")
         writer.flush(timeout: .seconds(5))
         writer.shutdown()
+    }
+
+    /// Takes the state folder for this daemon alone, or refuses to start (exit 1) while
+    /// another heraldd holds it. The lock lasts as long as the value, and the process.
+    private func lockStateFolder() throws -> StateFolderLock {
+        do {
+            try SnapshotStore(folder: storage.folder).prepareFolder()
+            return try StateFolderLock(folder: storage.folder)
+        } catch let error as StateFolderLockError {
+            throw refuse("heraldd refuses to start: \(error.description)")
+        } catch {
+            throw refuse("heraldd cannot use its state folder: \(error)")
+        }
+    }
+
+    /// Says why heraldd does not start, at critical priority and on stderr; the exit 1 to throw.
+    private func refuse(_ message: String) -> ExitCode {
+        logger.critical("\(message)")
+        writer.flush(timeout: .seconds(2))
+        FileHandle.standardError.write(Data("heraldd: \(message)\n".utf8))
+        return ExitCode.failure
     }
 
     /// Loads the newest good snapshot before anything is served, or refuses to start
@@ -95,11 +118,7 @@ struct Daemon {
         do {
             recovery = try store.recover(discardDamaged: storage.discardDamagedState, logger: logger)
         } catch {
-            let message = (error as? RecoveryRefusal)?.description ?? "heraldd cannot use its state folder: \(error)"
-            logger.critical("\(message)")
-            writer.flush(timeout: .seconds(2))
-            FileHandle.standardError.write(Data("heraldd: \(message)\n".utf8))
-            throw ExitCode.failure
+            throw refuse((error as? RecoveryRefusal)?.description ?? "heraldd cannot use its state folder: \(error)")
         }
         var state = recovery.state
         state.configuration = coreConfiguration()
@@ -107,6 +126,7 @@ struct Daemon {
         let snapshots = SnapshotWriter(
             store: store,
             generation: recovery.header?.generation ?? 0,
+            highestGeneration: recovery.highestGeneration,
             parallel: { count, work in LowPriorityThread.concurrentPerform(iterations: count, named: "herald-snapshot", work) }
         )
         if recovery.needsSnapshot {
@@ -140,7 +160,7 @@ struct Daemon {
         let writer = self.writer
         let environment = MethodEnvironment(
             state: state,
-            clock: SystemClock(),
+            clock: clock,
             statistics: statistics,
             openRPCDocument: OpenRPCDocument.value,
             statsContributions: {

@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func agreesWithTheByteRuleOnRandomText() {
-        var generator = SeededGenerator(printingSeedFor: "PlainStringBytesTests.agreesWithTheByteRuleOnRandomText")
+        var generator = SeededRandom(for: "PlainStringBytesTests.agreesWithTheByteRuleOnRandomText")
         let alphabet: [UInt8] = Array("abcXYZ 09{}[]:,".utf8) + [0x22, 0x5C, 0x0A, 0x1F, 0x7F, 0xC3, 0xA9]
         for _ in 0..<2000 {
             let count = Int.random(in: 0..<40, using: &generator)

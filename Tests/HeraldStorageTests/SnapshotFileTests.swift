@@ -90,8 +90,7 @@ struct SnapshotFileTests {
 
     @Test("A newer format version is unsupported, not damage")
     func newerVersion() throws {
-        var bytes = try snapshotBytes(try stateWithMessages(1))
-        bytes[8] = 2
+        let bytes = resealedHeader(try snapshotBytes(try stateWithMessages(1))) { $0[8] = 2 }
         do {
             _ = try SnapshotFile.decode(bytes)
             Issue.record("version 2 was read")

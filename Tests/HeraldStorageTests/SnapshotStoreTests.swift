@@ -41,8 +41,9 @@ struct SnapshotStoreTests {
         _ = try writer.write(try stateWithMessages(1), changes: 1)
         let second = try writer.write(try stateWithMessages(2), changes: 2)
         #expect(second.generation == 2)
-        #expect(folder.files() == ["state.snapshot", "state.snapshot.previous"])
+        #expect(folder.files() == ["state.generation", "state.snapshot", "state.snapshot.previous"])
         #expect(folder.mode(folder.path) == 0o700)
+        #expect(folder.mode("state.generation") == 0o600)
         #expect(folder.mode("state.snapshot") == 0o600)
         #expect(folder.mode("state.snapshot.previous") == 0o600)
         #expect(!writer.isStale(changes: 2))
@@ -80,7 +81,7 @@ struct SnapshotStoreTests {
         #expect(recovery.needsSnapshot)
         #expect(recovery.setAside.count == 1)
         let files = folder.files()
-        #expect(files.count == 2)
+        #expect(files.count == 3)
         #expect(files.contains("state.snapshot.previous"))
         #expect(files.contains { $0.hasPrefix("state.snapshot.damaged-") })
     }
@@ -98,13 +99,15 @@ struct SnapshotStoreTests {
         try truncate(store.previousPath, by: 1)
 
         #expect(throws: RecoveryRefusal.self) { try store.recover(discardDamaged: false, logger: logger) }
-        #expect(folder.files() == ["state.snapshot", "state.snapshot.previous"])
+        #expect(folder.files() == ["state.generation", "state.snapshot", "state.snapshot.previous"])
 
         let recovery = try store.recover(discardDamaged: true, logger: logger)
         #expect(recovery.state.interactionCount == 0)
         #expect(recovery.needsSnapshot)
-        #expect(folder.files().allSatisfy { $0.contains(".damaged-") })
-        #expect(folder.files().count == 2)
+        #expect(recovery.highestGeneration == 2)
+        let snapshots = folder.files().filter { $0.hasPrefix("state.snapshot") }
+        #expect(snapshots.allSatisfy { $0.contains(".damaged-") })
+        #expect(snapshots.count == 2)
     }
 
     @Test("A newer format version is refused even when the previous one is good")
@@ -116,14 +119,35 @@ struct SnapshotStoreTests {
         let writer = SnapshotWriter(store: store, generation: 0)
         _ = try writer.write(try stateWithMessages(1), changes: 1)
         _ = try writer.write(try stateWithMessages(2), changes: 2)
-        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: store.currentPath)))
-        bytes[8] = 9
+        let bytes = resealedHeader(try Array(Data(contentsOf: URL(fileURLWithPath: store.currentPath)))) { $0[8] = 9 }
         try Data(bytes).write(to: URL(fileURLWithPath: store.currentPath))
 
         #expect(throws: RecoveryRefusal.self) { try store.recover(discardDamaged: false, logger: logger) }
         let recovery = try store.recover(discardDamaged: true, logger: logger)
         #expect(recovery.header?.generation == 1)
         #expect(folder.files().contains { $0.hasPrefix("state.snapshot.unsupported-") })
+        // The newer file's generation is above every number this one may take.
+        #expect(recovery.highestGeneration == 2)
+    }
+
+    @Test("One lock per state folder: a second holder is refused, named by its pid, until the first lets go")
+    func folderLock() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        try SnapshotStore(folder: folder.path).prepareFolder()
+        var first: StateFolderLock? = try StateFolderLock(folder: folder.path, pid: 4242)
+        #expect(folder.mode("state.lock") == 0o600)
+        do {
+            _ = try StateFolderLock(folder: folder.path)
+            Issue.record("a second lock was taken")
+        } catch {
+            #expect(error.holder == 4242)
+            #expect(error.description.contains("pid 4242"), "\(error)")
+        }
+        #expect(first != nil)
+        first = nil
+        let second = try StateFolderLock(folder: folder.path)
+        #expect(try String(contentsOfFile: second.path, encoding: .utf8) == "\(getpid())\n")
     }
 
     @Test("A failed write leaves the current snapshot as it was")

@@ -53,6 +53,9 @@ extension AppSettings: Codable {
                 capabilities: record.capabilities
             )
         }
+        guard entries.count == records.count else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "A (uid, app) has settings twice."))
+        }
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -82,6 +82,11 @@ enum InteractionRecordLayout {
     /// Records per chunk. Chunks are decoded in parallel at start.
     static let chunkSize = 1 << 16
 
+    /// The fewest bytes the reader accepts as a record: uid, app, flags, an empty
+    /// identifier and an empty conversation (or no contacts) a byte each, the donation
+    /// time eight. Bounds what a chunk's byte count lets the decoder reserve.
+    static let minimumRecordSize = 13
+
     /// The bytes a record's or a person's flags take: a varint padded to three bytes
     /// (21 bits), so that the writer can fill them in after the members.
     static let flagsWidth = 3

@@ -6,6 +6,7 @@ import HeraldProtocol
 /// them; snapshots written so are still read (`Tests/HeraldCoreTests` keeps one).
 extension InteractionStore {
     mutating func decodeLegacyRecords(from records: inout BinaryUnkeyedDecoding, appCount: Int) throws {
+        var inserted = 0
         while !records.isAtEnd {
             let uid = try records.decode(UInt32.self)
             let app = try records.decode(AppNameTable.ID.self)
@@ -46,7 +47,9 @@ extension InteractionStore {
                 intent: intent
             )
             insert(interaction, uid: uid, app: app, donatedAt: donatedAt)
+            inserted += 1
         }
+        try Self.checkNoKeyTwice(count: count, records: inserted)
     }
 }
 

@@ -64,7 +64,7 @@ extension InteractionStore {
         while !chunks.isAtEnd {
             ranges.append(try chunks.decodeBytes())
         }
-        let decoded = ranges.map { _ in DecodedChunk() }
+        let decoded = ranges.map { DecodedChunk(expecting: $0.count) }
         var inserted = 0
         try payload.withUnsafeBytes { bytes in
             nonisolated(unsafe) let payload = bytes
@@ -77,9 +77,15 @@ extension InteractionStore {
             defer {
                 for chunk in decoded { chunk.waitUntilFilled() }
             }
-            // Chunks are full but the last; a record takes at least 16 bytes, which bounds
-            // what a damaged payload can make this reserve.
-            reserveCapacity(count + Swift.min(InteractionRecordLayout.chunkSize * ranges.count, payload.count / 16))
+            // Chunks are full but the last; the least size of a record bounds what a damaged
+            // payload can make this reserve.
+            reserveCapacity(
+                count
+                    + Swift.min(
+                        InteractionRecordLayout.chunkSize * ranges.count,
+                        payload.count / InteractionRecordLayout.minimumRecordSize
+                    )
+            )
             for chunk in decoded {
                 chunk.waitUntilFilled()
                 if let failure = chunk.failure { throw failure }
@@ -89,10 +95,7 @@ extension InteractionStore {
                 }
             }
         }
-        // A key stored twice would have replaced the first: damage, not a state to serve.
-        guard count == inserted else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Two records have the same key."))
-        }
+        try Self.checkNoKeyTwice(count: count, records: inserted)
     }
 }
 
@@ -110,8 +113,12 @@ private final class DecodedChunk: @unchecked Sendable {
     private let filled = DispatchSemaphore(value: 0)
     private var waited = false
 
-    init() {
-        capacity = InteractionRecordLayout.chunkSize
+    /// Room for the records a chunk of `byteCount` bytes can hold: a full chunk's, unless
+    /// the bytes are too few for that many (a record takes at least
+    /// ``InteractionRecordLayout/minimumRecordSize`` bytes). So a damaged payload of many
+    /// small chunks cannot make the decoder reserve more than its own size.
+    init(expecting byteCount: Int) {
+        capacity = Swift.max(1, Swift.min(InteractionRecordLayout.chunkSize, byteCount / InteractionRecordLayout.minimumRecordSize))
         records = .allocate(capacity: capacity)
     }
 
@@ -142,7 +149,7 @@ private final class DecodedChunk: @unchecked Sendable {
 
     private func append(_ record: consuming InteractionRecord) {
         if count == capacity {
-            // Only a damaged chunk holds more records than a chunk is written with.
+            // Only a damaged chunk holds more records than its bytes were expected to.
             let grown = UnsafeMutablePointer<InteractionRecord>.allocate(capacity: capacity * 2)
             grown.moveInitialize(from: records, count: count)
             records.deallocate()

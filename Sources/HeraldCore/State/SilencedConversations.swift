@@ -16,6 +16,25 @@ struct SilencedConversations: Sendable, Codable {
 
     init() {}
 
+    private enum CodingKeys: String, CodingKey {
+        case activation, conversations
+    }
+
+    /// Refuses a conversation marked twice: a set never holds one twice.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        activation = try container.decode(UInt64.self, forKey: .activation)
+        let marks = try container.decode([Conversation].self, forKey: .conversations)
+        conversations = Set(marks)
+        guard conversations.count == marks.count else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .conversations,
+                in: container,
+                debugDescription: "A conversation is marked twice."
+            )
+        }
+    }
+
     mutating func mark(_ conversation: Conversation, activation: UInt64) {
         if activation != self.activation {
             self.activation = activation

@@ -17,6 +17,29 @@ struct SummarySchedule: Sendable, Codable, Hashable {
         self.times = Array(Set(times)).sorted()
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case apps, times
+    }
+
+    /// Refuses what ``init(apps:times:)`` never makes: an app twice, times unsorted or
+    /// twice, or past 23:59.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let apps = try container.decode([String].self, forKey: .apps)
+        let times = try container.decode([ClockTime].self, forKey: .times)
+        self.init(apps: apps, times: times)
+        guard self.apps == apps, self.times == times else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .apps,
+                in: container,
+                debugDescription: "The summary lists an app or a time twice, or its times out of order."
+            )
+        }
+        guard times.allSatisfy({ (0..<24).contains($0.hour) && (0..<60).contains($0.minute) }) else {
+            throw DecodingError.dataCorruptedError(forKey: .times, in: container, debugDescription: "A summary time is not a time of day.")
+        }
+    }
+
     /// Whether the summary holds `app`'s notifications (it needs a time to deliver them).
     func holds(_ app: String) -> Bool {
         !times.isEmpty && apps.contains(app)

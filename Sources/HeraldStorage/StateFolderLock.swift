@@ -1,0 +1,76 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The exclusive hold of one heraldd on its state folder: an `flock` on
+/// `state.lock`, which also records the holder's pid (`flock` names no holder).
+///
+/// Two daemons on one folder would overwrite each other's snapshots; the second one to
+/// start is refused instead. The lock is released by the kernel when the holder exits,
+/// however it exits, so a kill -9 leaves no stale lock behind: the pid left in the file
+/// is only read while the lock is held.
+public final class StateFolderLock: Sendable {
+    public let path: String
+    private let fd: Int32
+
+    /// Takes the lock on `folder` (which must exist), or throws naming the holder.
+    public init(folder: String, pid: Int32 = getpid()) throws(StateFolderLockError) {
+        let path = folder + "/state.lock"
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StateFolderLockError(Self.describe("cannot open \(path)")) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            let holder = Self.recordedPid(fd)
+            close(fd)
+            guard code == EWOULDBLOCK else {
+                throw StateFolderLockError("cannot lock \(path): \(String(cString: strerror(code))) (errno \(code))")
+            }
+            throw StateFolderLockError(
+                "another heraldd (\(holder.map { "pid \($0)" } ?? "its pid not yet recorded")) holds the state folder \(folder) "
+                    + "(\(path)); stop it, or give this one another --state-dir",
+                holder: holder
+            )
+        }
+        let record = Array("\(pid)\n".utf8)
+        guard ftruncate(fd, 0) == 0, pwrite(fd, record, record.count, 0) == record.count else {
+            let error = StateFolderLockError(Self.describe("cannot record the pid in \(path)"))
+            close(fd)
+            throw error
+        }
+        self.path = path
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// The pid written in the lock file, if it reads as one.
+    private static func recordedPid(_ fd: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = pread(fd, &buffer, buffer.count, 0)
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return Int32(text).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    private static func describe(_ what: String) -> String {
+        let code = errno
+        return "\(what): \(String(cString: strerror(code))) (errno \(code))"
+    }
+}
+
+/// Why the state folder could not be locked: another heraldd holds it, or the lock file
+/// cannot be made.
+public struct StateFolderLockError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    /// The pid of the heraldd that holds the folder, when that is the reason and it is known.
+    public var holder: Int32?
+
+    init(_ description: String, holder: Int32? = nil) {
+        self.description = description
+        self.holder = holder
+    }
+}

@@ -6,8 +6,10 @@ extension HeraldState {
     /// caller's (uid, app).
     ///
     /// A donation with an identifier already stored is a retry when the interaction is
-    /// the same (it returns the first result) and error 1007 when it differs. Beyond
-    /// `maxInteractions`, the oldest donations are evicted.
+    /// the same (it returns the first result) and error 1007 when it differs; a message's
+    /// text is compared, and kept, as its digest (``ContentDigest``). Beyond the limits
+    /// the oldest donations are evicted (``evictBeyondLimits(donor:)``); an app past
+    /// `maxAppsPerUID` is refused.
     public mutating func donate(
         _ p: DonateParams, caller: Caller, now: Date
     ) throws(RPCError)
@@ -18,11 +20,14 @@ extension HeraldState {
         try DonationRules.validate(p.interaction, authorization: authorization)
 
         var audit = AuditRecord(app: p.app)
-        if let identifier = p.interaction.identifier,
-            let key = interactions.key(uid: caller.uid, app: p.app, identifier: identifier),
-            let existing = interactions[key]
+        // As the store keeps it: a message's text as its digest, so that a retry with
+        // other text is told apart without keeping the text.
+        var interaction = ContentDigest.storing(p.interaction)
+        let knownApp = interactions.key(uid: caller.uid, app: p.app, identifier: "")?.app
+        if let identifier = interaction.identifier, let app = knownApp,
+            let existing = interactions[InteractionKey(uid: caller.uid, app: app, identifier: identifier)]
         {
-            guard existing.interaction == p.interaction else {
+            guard existing.interaction == interaction else {
                 throw RPCError(
                     .identifierConflict,
                     reason: "The identifier \(identifier) was donated before with a different interaction; use a new identifier.",
@@ -32,16 +37,33 @@ extension HeraldState {
             audit.describe(existing.interaction)
             return MethodOutcome(result: DonateResult(identifier: identifier, donatedAt: existing.donatedAt), audit: audit)
         }
+        let heldApps = interactions.apps(of: caller.uid)
+        if !(knownApp.map(heldApps.contains) ?? false) {
+            try requireRoomForApp(p.app, holding: heldApps.count)
+        }
 
-        var interaction = p.interaction
         let identifier = interaction.identifier ?? UUID().uuidString.lowercased()
         interaction.identifier = identifier
         let app = interactions.appID(interning: p.app)
         audit.describe(interaction)
         interactions.insert(interaction, uid: caller.uid, app: app, donatedAt: now)
-        evictBeyondLimit()
+        evictBeyondLimits(donor: caller.uid)
 
         return MethodOutcome(result: DonateResult(identifier: identifier, donatedAt: now), audit: audit)
+    }
+
+    /// Throws -32602 at `/app` when a uid already holding `held` apps may not add `app`
+    /// (`maxAppsPerUID`), and counts the refusal.
+    mutating func requireRoomForApp(_ app: String, holding held: Int) throws(RPCError) {
+        let limit = configuration.maxAppsPerUID
+        guard held >= limit else { return }
+        fairShares.appsRefused += 1
+        throw RPCError(
+            .invalidParams,
+            reason: "This uid already holds \(held) apps, the most it may (--max-apps-per-uid \(limit)); delete an app's interactions with delete-interactions all: true before using \(app).",
+            pointer: "/app",
+            extraData: ["limit": .number(JSONNumber(limit))]
+        )
     }
 
     /// `delete-interactions`: forgets this (uid, app)'s interactions named by exactly one

@@ -3,7 +3,9 @@
 /// its conversation was silenced by this same Focus.
 ///
 /// Marks of an earlier activation mean nothing, so a mark for a new activation clears
-/// them all.
+/// them all. Each uid holds at most `--max-silenced-per-uid` marks: past it, its
+/// conversations are not marked (a later `notifyRecipientAnyway` message of them is not
+/// let through), and nobody else's marks are touched.
 struct SilencedConversations: Sendable, Codable {
     struct Conversation: Hashable, Sendable, Codable {
         var uid: UInt32
@@ -13,18 +15,52 @@ struct SilencedConversations: Sendable, Codable {
 
     private(set) var activation: UInt64 = 0
     private(set) var conversations: Set<Conversation> = []
+    /// Marks by uid, for `maxSilencedMarksPerUID`; derived, so not encoded.
+    private var counts: [UInt32: Int] = [:]
 
     init() {}
 
-    mutating func mark(_ conversation: Conversation, activation: UInt64) {
+    /// Marks `conversation` silenced in `activation`, unless its uid holds `limit` marks
+    /// already; false when refused.
+    @discardableResult
+    mutating func mark(_ conversation: Conversation, activation: UInt64, limit: Int = .max) -> Bool {
         if activation != self.activation {
             self.activation = activation
             conversations = []
+            counts = [:]
         }
+        guard !conversations.contains(conversation) else { return true }
+        guard counts[conversation.uid, default: 0] < limit else { return false }
         conversations.insert(conversation)
+        counts[conversation.uid, default: 0] += 1
+        return true
     }
 
     func contains(_ conversation: Conversation, activation: UInt64) -> Bool {
         activation == self.activation && conversations.contains(conversation)
+    }
+
+    /// How many marks `uid` holds.
+    func count(of uid: UInt32) -> Int {
+        counts[uid] ?? 0
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case activation, conversations
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        activation = try container.decode(UInt64.self, forKey: .activation)
+        conversations = try container.decode(Set<Conversation>.self, forKey: .conversations)
+        for conversation in conversations {
+            counts[conversation.uid, default: 0] += 1
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(activation, forKey: .activation)
+        try container.encode(conversations, forKey: .conversations)
     }
 }

@@ -10,8 +10,12 @@ extension HeraldState {
     /// text is compared, and kept, as its digest (``ContentDigest``). Beyond the limits
     /// the oldest donations are evicted (``evictBeyondLimits(donor:)``); an app past
     /// `maxAppsPerUID` is refused.
+    ///
+    /// `retry`, from ``compareWithStored(_:caller:)`` outside the state's lock, spares
+    /// the lock the comparison (linear in the interaction's size) when the stored
+    /// interaction it was made against is still the one stored.
     public mutating func donate(
-        _ p: DonateParams, caller: Caller, now: Date
+        _ p: DonateParams, caller: Caller, now: Date, retry: DonationRetry? = nil
     ) throws(RPCError)
         -> MethodOutcome<DonateResult>
     {
@@ -27,7 +31,10 @@ extension HeraldState {
         if let identifier = interaction.identifier, let app = knownApp,
             let existing = interactions[InteractionKey(uid: caller.uid, app: app, identifier: identifier)]
         {
-            guard existing.interaction == interaction else {
+            let isIdentical =
+                retry.flatMap { $0.sequence == existing.sequence ? $0.isIdentical : nil }
+                ?? (existing.interaction == interaction)
+            guard isIdentical else {
                 throw RPCError(
                     .identifierConflict,
                     reason: "The identifier \(identifier) was donated before with a different interaction; use a new identifier.",
@@ -105,5 +112,35 @@ extension HeraldState {
             deleted = interactions.removeAll(uid: caller.uid, app: app) { _ in true }.count
         }
         return MethodOutcome(result: DeleteInteractionsResult(deleted: deleted), audit: audit)
+    }
+
+    /// The stored interaction a donation of `p` would be a retry of, if any: a copy that
+    /// costs nothing, to be compared outside the state's lock (``DonationRetry/compare(_:with:)``).
+    public func storedDonation(_ p: DonateParams, caller: Caller) -> StoredDonation? {
+        guard let identifier = p.interaction.identifier,
+            let key = interactions.key(uid: caller.uid, app: p.app, identifier: identifier),
+            let stored = interactions[key]
+        else { return nil }
+        return StoredDonation(stored: stored)
+    }
+}
+
+/// A stored interaction, opaque outside the rules: what ``HeraldState/storedDonation(_:caller:)`` returns.
+public struct StoredDonation: Sendable {
+    let stored: StoredInteraction
+}
+
+/// Whether a donation is identical to the interaction stored under its identifier, worked
+/// out outside the state's lock; the stored one's sequence says which it was compared with.
+public struct DonationRetry: Sendable {
+    let sequence: UInt64
+    let isIdentical: Bool
+
+    /// Compares `p`'s interaction, as the store would keep it, with `stored`.
+    public static func compare(_ p: DonateParams, with stored: StoredDonation) -> DonationRetry {
+        DonationRetry(
+            sequence: stored.stored.sequence,
+            isIdentical: stored.stored.interaction == ContentDigest.storing(p.interaction)
+        )
     }
 }

@@ -158,6 +158,7 @@ private typealias F = Fixtures
         }
         #expect(rpcError { try state.donate(other) }?.code == .identifierConflict)
         #expect(ContentDigest.of("Lunch?") != ContentDigest.of("Dinner?"))
+        #expect(ContentDigest.of("Lunch?").utf8.count == 12 && ContentDigest.of("").utf8.count == 12)
         #expect(ContentDigest.storing(ContentDigest.storing(F.message("m1"))) == ContentDigest.storing(F.message("m1")))
     }
 

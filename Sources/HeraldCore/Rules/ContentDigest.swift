@@ -5,11 +5,13 @@ import HeraldProtocol
 /// No rule or method reads a donated message's `content` (a notification's text comes
 /// with `update-content`, which Herald answers and forgets), so the store keeps only
 /// what the identical-retry check needs to tell a retry with other text apart: the
-/// 64-bit FNV-1a digest of the text's UTF-8, in the message's `content` slot, marked by
-/// a leading NUL (which no text a client means to show starts with). Snapshots therefore
-/// hold digests, not text.
+/// 64-bit FNV-1a digest of the text's UTF-8, in the message's `content` slot, as a NUL
+/// (which no text a client means to show starts with) and 11 characters of base64url.
+/// Twelve bytes fit in a Swift string without an allocation; snapshots hold digests,
+/// not text.
 enum ContentDigest {
-    private static let marker = "\u{0}fnv1a64:"
+    private static let length = 12
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The digest of `text`, as the store keeps it.
     static func of(_ text: String) -> String {
@@ -18,13 +20,17 @@ enum ContentDigest {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
-        let hex = String(hash, radix: 16)
-        return marker + String(repeating: "0", count: 16 - hex.utf8.count) + hex
+        var bytes: [UInt8] = [0]
+        for _ in 1..<length {
+            bytes.append(alphabet[Int(hash & 63)])
+            hash >>= 6
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `text` is already a digest (read back from a snapshot).
     static func isDigest(_ text: String) -> Bool {
-        text.utf8.count == marker.utf8.count + 16 && text.hasPrefix(marker)
+        text.utf8.count == length && text.utf8.first == 0
     }
 
     /// `interaction` as the store keeps it: a message's content replaced by its digest.

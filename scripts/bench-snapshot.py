@@ -89,7 +89,8 @@ def start(folder, socket_path):
     began = time.monotonic()
     process = subprocess.Popen(
         [BINARY, "--socket", socket_path, "--state-dir", os.path.join(folder, "state"), "--log-target", "none",
-         "--snapshot-interval", "0", "--max-interactions", str(N * 2)],
+         "--snapshot-interval", "0", "--max-interactions", str(N * 2),
+         "--max-interactions-per-uid", str(N * 2)],
         stderr=subprocess.DEVNULL,
     )
     while True:

@@ -12,9 +12,20 @@ public struct CoreConfiguration: Sendable {
     public var repeatedCallWindow: TimeInterval
     /// The zone of the summary's `"HH:MM"` times.
     public var timeZone: TimeZone
-    /// The most interactions kept; the oldest donations are evicted first
-    /// (`--max-interactions`).
+    /// The most interactions kept (`--max-interactions`). Reached, a donation evicts the
+    /// oldest interaction of the uid holding the most — its donor's own when the donor
+    /// holds as many — so a uid holding no more than an equal share is never evicted by
+    /// another's donations.
     public var maxInteractions: Int
+    /// The most interactions one uid holds (`--max-interactions-per-uid`); a uid at it
+    /// evicts its own oldest, never another's.
+    public var maxInteractionsPerUID: Int
+    /// The most apps one uid holds interactions of, and the most it holds settings of
+    /// (`--max-apps-per-uid`); a new app past it is refused with -32602.
+    public var maxAppsPerUID: Int
+    /// The most silenced-conversation marks one uid holds in a Focus activation
+    /// (`--max-silenced-per-uid`); past it no new mark is made for that uid.
+    public var maxSilencedMarksPerUID: Int
     /// How long, in seconds, an interaction is kept after its donation (`--retention`).
     public var retention: TimeInterval
 
@@ -23,13 +34,19 @@ public struct CoreConfiguration: Sendable {
         repeatedCallWindow: TimeInterval = 180,
         timeZone: TimeZone = .current,
         maxInteractions: Int = 1_000_000,
-        retention: TimeInterval = 30 * 24 * 3600
+        retention: TimeInterval = 30 * 24 * 3600,
+        maxInteractionsPerUID: Int = 500_000,
+        maxAppsPerUID: Int = 256,
+        maxSilencedMarksPerUID: Int = 10_000
     ) {
         self.focusAuthorizationPolicy = focusAuthorizationPolicy
         self.repeatedCallWindow = repeatedCallWindow
         self.timeZone = timeZone
         self.maxInteractions = maxInteractions
         self.retention = retention
+        self.maxInteractionsPerUID = maxInteractionsPerUID
+        self.maxAppsPerUID = maxAppsPerUID
+        self.maxSilencedMarksPerUID = maxSilencedMarksPerUID
     }
 }
 

@@ -6,10 +6,16 @@ extension HeraldState {
     /// caller's (uid, app).
     ///
     /// A donation with an identifier already stored is a retry when the interaction is
-    /// the same (it returns the first result) and error 1007 when it differs. Beyond
-    /// `maxInteractions`, the oldest donations are evicted.
+    /// the same (it returns the first result) and error 1007 when it differs; a message's
+    /// text is compared, and kept, as its digest (``ContentDigest``). Beyond the limits
+    /// the oldest donations are evicted (``evictBeyondLimits(donor:)``); an app past
+    /// `maxAppsPerUID` is refused.
+    ///
+    /// `retry`, from ``compareWithStored(_:caller:)`` outside the state's lock, spares
+    /// the lock the comparison (linear in the interaction's size) when the stored
+    /// interaction it was made against is still the one stored.
     public mutating func donate(
-        _ p: DonateParams, caller: Caller, now: Date
+        _ p: DonateParams, caller: Caller, now: Date, retry: DonationRetry? = nil
     ) throws(RPCError)
         -> MethodOutcome<DonateResult>
     {
@@ -18,11 +24,17 @@ extension HeraldState {
         try DonationRules.validate(p.interaction, authorization: authorization)
 
         var audit = AuditRecord(app: p.app)
-        if let identifier = p.interaction.identifier,
-            let key = interactions.key(uid: caller.uid, app: p.app, identifier: identifier),
-            let existing = interactions[key]
+        // As the store keeps it: a message's text as its digest, so that a retry with
+        // other text is told apart without keeping the text.
+        var interaction = ContentDigest.storing(p.interaction)
+        let knownApp = interactions.key(uid: caller.uid, app: p.app, identifier: "")?.app
+        if let identifier = interaction.identifier, let app = knownApp,
+            let existing = interactions[InteractionKey(uid: caller.uid, app: app, identifier: identifier)]
         {
-            guard existing.interaction == p.interaction else {
+            let isIdentical =
+                retry.flatMap { $0.sequence == existing.sequence ? $0.isIdentical : nil }
+                ?? (existing.interaction == interaction)
+            guard isIdentical else {
                 throw RPCError(
                     .identifierConflict,
                     reason: "The identifier \(identifier) was donated before with a different interaction; use a new identifier.",
@@ -32,16 +44,33 @@ extension HeraldState {
             audit.describe(existing.interaction)
             return MethodOutcome(result: DonateResult(identifier: identifier, donatedAt: existing.donatedAt), audit: audit)
         }
+        let heldApps = interactions.apps(of: caller.uid)
+        if !(knownApp.map(heldApps.contains) ?? false) {
+            try requireRoomForApp(p.app, holding: heldApps.count)
+        }
 
-        var interaction = p.interaction
         let identifier = interaction.identifier ?? UUID().uuidString.lowercased()
         interaction.identifier = identifier
         let app = interactions.appID(interning: p.app)
         audit.describe(interaction)
         interactions.insert(interaction, uid: caller.uid, app: app, donatedAt: now)
-        evictBeyondLimit()
+        evictBeyondLimits(donor: caller.uid)
 
         return MethodOutcome(result: DonateResult(identifier: identifier, donatedAt: now), audit: audit)
+    }
+
+    /// Throws -32602 at `/app` when a uid already holding `held` apps may not add `app`
+    /// (`maxAppsPerUID`), and counts the refusal.
+    mutating func requireRoomForApp(_ app: String, holding held: Int) throws(RPCError) {
+        let limit = configuration.maxAppsPerUID
+        guard held >= limit else { return }
+        fairShares.appsRefused += 1
+        throw RPCError(
+            .invalidParams,
+            reason: "This uid already holds \(held) apps, the most it may (--max-apps-per-uid \(limit)); delete an app's interactions with delete-interactions all: true before using \(app).",
+            pointer: "/app",
+            extraData: ["limit": .number(JSONNumber(limit))]
+        )
     }
 
     /// `delete-interactions`: forgets this (uid, app)'s interactions named by exactly one
@@ -83,5 +112,35 @@ extension HeraldState {
             deleted = interactions.removeAll(uid: caller.uid, app: app) { _ in true }.count
         }
         return MethodOutcome(result: DeleteInteractionsResult(deleted: deleted), audit: audit)
+    }
+
+    /// The stored interaction a donation of `p` would be a retry of, if any: a copy that
+    /// costs nothing, to be compared outside the state's lock (``DonationRetry/compare(_:with:)``).
+    public func storedDonation(_ p: DonateParams, caller: Caller) -> StoredDonation? {
+        guard let identifier = p.interaction.identifier,
+            let key = interactions.key(uid: caller.uid, app: p.app, identifier: identifier),
+            let stored = interactions[key]
+        else { return nil }
+        return StoredDonation(stored: stored)
+    }
+}
+
+/// A stored interaction, opaque outside the rules: what ``HeraldState/storedDonation(_:caller:)`` returns.
+public struct StoredDonation: Sendable {
+    let stored: StoredInteraction
+}
+
+/// Whether a donation is identical to the interaction stored under its identifier, worked
+/// out outside the state's lock; the stored one's sequence says which it was compared with.
+public struct DonationRetry: Sendable {
+    let sequence: UInt64
+    let isIdentical: Bool
+
+    /// Compares `p`'s interaction, as the store would keep it, with `stored`.
+    public static func compare(_ p: DonateParams, with stored: StoredDonation) -> DonationRetry {
+        DonationRetry(
+            sequence: stored.stored.sequence,
+            isIdentical: stored.stored.interaction == ContentDigest.storing(p.interaction)
+        )
     }
 }

@@ -24,6 +24,9 @@ extension HeraldState {
             case .deny: status = .denied
             }
             if status != .notDetermined {
+                if !settings.contains(uid: caller.uid, app: p.app) {
+                    try requireRoomForApp(p.app, holding: settings.appCount(of: caller.uid))
+                }
                 settings.setAuthorization(status, uid: caller.uid, app: p.app)
             }
         }

@@ -116,7 +116,9 @@ extension HeraldState {
 
         let delivery = decision.decide()
         if let silencedConversation, delivery.reasons.last?.code == .silencedByFocus {
-            silenced.mark(silencedConversation, activation: focus.activation)
+            if !silenced.mark(silencedConversation, activation: focus.activation, limit: configuration.maxSilencedMarksPerUID) {
+                fairShares.silencedMarksRefused += 1
+            }
         }
         audit.presentation = delivery.presentation.rawValue
         audit.reasons = delivery.reasons.map(\.code.rawValue)

@@ -18,10 +18,13 @@ public struct HeraldState: Sendable {
     var summary = SummarySchedule()
     var settings = AppSettings()
 
-    /// Interactions evicted by `maxInteractions` since this value was made; not encoded.
-    public private(set) var evictedCount = 0
+    /// Interactions evicted by `maxInteractions` or `maxInteractionsPerUID` since this
+    /// value was made; not encoded.
+    public var evictedCount: Int { fairShares.evictedAtUIDLimit + fairShares.evictedAtLimit }
     /// Interactions forgotten by `retention` since this value was made; not encoded.
     public private(set) var expiredCount = 0
+    /// What the per-uid limits did since this value was made; not encoded.
+    public internal(set) var fairShares = FairShareCounts()
 
     public init(configuration: CoreConfiguration = CoreConfiguration()) {
         self.configuration = configuration
@@ -49,7 +52,7 @@ public struct HeraldState: Sendable {
     }
 
     /// Forgets interactions donated more than `configuration.retention` seconds before
-    /// `now`; returns how many.
+    /// `now`, and app names no interaction uses; returns how many interactions.
     @discardableResult
     public mutating func pruneExpired(now: Date) -> Int {
         let cutoff = now.addingTimeInterval(-configuration.retention)
@@ -59,18 +62,31 @@ public struct HeraldState: Sendable {
             pruned += 1
         }
         expiredCount += pruned
+        // A snapshot written before app names were forgotten with their last interaction
+        // may hold unused ones; a scan of the table, which is small.
+        interactions.pruneAppNames()
         return pruned
     }
 
-    /// Evicts the oldest donations until at most `configuration.maxInteractions` remain;
-    /// returns how many.
+    /// Evicts until `uid` holds at most `maxInteractionsPerUID` interactions (its own
+    /// oldest) and the store at most `maxInteractions` (the oldest of the uid holding the
+    /// most, `uid`'s own when it holds as many); returns how many.
     @discardableResult
-    mutating func evictBeyondLimit() -> Int {
+    mutating func evictBeyondLimits(donor uid: UInt32) -> Int {
         var evicted = 0
-        while interactions.count > max(configuration.maxInteractions, 0), interactions.removeOldest() != nil {
+        while interactions.count(of: uid) > max(configuration.maxInteractionsPerUID, 0),
+            interactions.removeOldest(of: uid) != nil
+        {
+            fairShares.evictedAtUIDLimit += 1
             evicted += 1
         }
-        evictedCount += evicted
+        while interactions.count > max(configuration.maxInteractions, 0),
+            let largest = interactions.largestShare(preferring: uid),
+            interactions.removeOldest(of: largest) != nil
+        {
+            fairShares.evictedAtLimit += 1
+            evicted += 1
+        }
         return evicted
     }
 

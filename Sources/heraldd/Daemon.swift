@@ -146,6 +146,7 @@ struct Daemon {
         core.repeatedCallWindow = rules.repeatedCallWindow
         core.maxInteractions = storage.maxInteractions
         core.retention = storage.retentionSeconds ?? core.retention
+        limits.applyFairShares(to: &core)
         return core
     }
 
@@ -178,6 +179,7 @@ struct Daemon {
                     ]),
                 ]
             },
+            maxStringBytes: max(1, limits.maxStringBytes),
             takeSnapshot: { () throws(RPCError) -> SnapshotResult in
                 let (copy, changes) = state.copyWithChangeCount()
                 do throws(SnapshotFileError) {

@@ -53,6 +53,25 @@ struct LimitOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Close a connection that sits this long on part of a request.", valueName: "seconds"))
     var readTimeout: Double = 30
 
+    @Option(help: ArgumentHelp("The most bytes of UTF-8 in one string of a request's params.", valueName: "bytes"))
+    var maxStringBytes: Int = 16_384
+
+    @Option(help: ArgumentHelp("The most interactions one uid keeps; past it, its own oldest are evicted.", valueName: "count"))
+    var maxInteractionsPerUid: Int = 500_000
+
+    @Option(help: ArgumentHelp("The most apps one uid keeps interactions, or settings, of.", valueName: "count"))
+    var maxAppsPerUid: Int = 256
+
+    @Option(help: ArgumentHelp("The most silenced-conversation marks one uid keeps while a Focus is on.", valueName: "count"))
+    var maxSilencedPerUid: Int = 10_000
+
+    /// The per-uid limits, into the rules' configuration.
+    func applyFairShares(to core: inout CoreConfiguration) {
+        core.maxInteractionsPerUID = max(1, maxInteractionsPerUid)
+        core.maxAppsPerUID = max(1, maxAppsPerUid)
+        core.maxSilencedMarksPerUID = max(0, maxSilencedPerUid)
+    }
+
     var requestLimits: RequestLimits {
         var limits = RequestLimits()
         limits.maxRequestBytes = max(1, maxRequestBytes)

@@ -16,15 +16,36 @@ struct AppSettings: Sendable {
     }
 
     private var entries: [Key: Entry] = [:]
+    /// How many apps each uid has settings of; derived, so not encoded.
+    private var appCounts: [UInt32: Int] = [:]
 
     init() {}
+
+    /// Whether `uid` has settings of `app`.
+    func contains(uid: UInt32, app: String) -> Bool {
+        entries[Key(uid: uid, app: app)] != nil
+    }
+
+    /// How many apps `uid` has settings of.
+    func appCount(of uid: UInt32) -> Int {
+        appCounts[uid] ?? 0
+    }
+
+    /// The entry of (uid, app), made with the defaults when there is none.
+    private mutating func update(uid: UInt32, app: String, _ change: (inout Entry) -> Void) {
+        let key = Key(uid: uid, app: app)
+        if entries[key] == nil {
+            appCounts[uid, default: 0] += 1
+        }
+        change(&entries[key, default: Entry()])
+    }
 
     func authorization(uid: UInt32, app: String) -> AuthorizationStatus {
         entries[Key(uid: uid, app: app)]?.authorization ?? .notDetermined
     }
 
     mutating func setAuthorization(_ status: AuthorizationStatus, uid: UInt32, app: String) {
-        entries[Key(uid: uid, app: app), default: Entry()].authorization = status
+        update(uid: uid, app: app) { $0.authorization = status }
     }
 
     func capabilities(uid: UInt32, app: String) -> Capabilities {
@@ -32,7 +53,7 @@ struct AppSettings: Sendable {
     }
 
     mutating func setCapabilities(_ capabilities: Capabilities, uid: UInt32, app: String) {
-        entries[Key(uid: uid, app: app), default: Entry()].capabilities = capabilities
+        update(uid: uid, app: app) { $0.capabilities = capabilities }
     }
 }
 
@@ -48,10 +69,9 @@ extension AppSettings: Codable {
     init(from decoder: any Decoder) throws {
         let records = try [Record](from: decoder)
         for record in records {
-            entries[Key(uid: record.uid, app: record.app)] = Entry(
-                authorization: record.authorization,
-                capabilities: record.capabilities
-            )
+            update(uid: record.uid, app: record.app) {
+                $0 = Entry(authorization: record.authorization, capabilities: record.capabilities)
+            }
         }
         guard entries.count == records.count else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "A (uid, app) has settings twice."))

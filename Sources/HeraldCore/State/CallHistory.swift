@@ -13,21 +13,18 @@ struct CallHistory: Sendable {
         var caller: String
     }
 
-    private struct Call: Hashable, Sendable {
-        var identifier: String
-        var date: Date
-    }
-
-    private var calls: [Key: [Call]] = [:]
+    /// Each caller's calls: their dates by identifier, so that forgetting one (at every
+    /// eviction of a uid at its limit) costs O(1), not a scan of the caller's calls.
+    private var calls: [Key: [String: Date]] = [:]
 
     init() {}
 
     /// Files `stored` if it is an incoming call.
     mutating func record(_ stored: StoredInteraction, at key: InteractionKey) {
         guard let caller = Self.caller(of: stored.interaction) else { return }
-        let call = Call(identifier: key.identifier, date: stored.effectiveDate)
+        let date = stored.effectiveDate
         for identity in PersonIdentity.keys(of: caller) {
-            calls[Key(uid: key.uid, app: key.app, caller: identity), default: []].append(call)
+            calls[Key(uid: key.uid, app: key.app, caller: identity), default: [:]][key.identifier] = date
         }
     }
 
@@ -36,7 +33,7 @@ struct CallHistory: Sendable {
         guard let caller = Self.caller(of: stored.interaction) else { return }
         for identity in PersonIdentity.keys(of: caller) {
             let callKey = Key(uid: key.uid, app: key.app, caller: identity)
-            calls[callKey]?.removeAll { $0.identifier == key.identifier }
+            calls[callKey]?.removeValue(forKey: key.identifier)
             if calls[callKey]?.isEmpty == true {
                 calls.removeValue(forKey: callKey)
             }
@@ -47,9 +44,9 @@ struct CallHistory: Sendable {
     /// `window` seconds before (or at) `date`.
     func hasEarlierCall(than key: InteractionKey, caller: Person, date: Date, window: TimeInterval) -> Bool {
         for identity in PersonIdentity.keys(of: caller) {
-            let earlier = calls[Key(uid: key.uid, app: key.app, caller: identity)] ?? []
-            if earlier.contains(where: {
-                $0.identifier != key.identifier && $0.date <= date && date.timeIntervalSince($0.date) <= window
+            let earlier = calls[Key(uid: key.uid, app: key.app, caller: identity)] ?? [:]
+            if earlier.contains(where: { identifier, earlierDate in
+                identifier != key.identifier && earlierDate <= date && date.timeIntervalSince(earlierDate) <= window
             }) {
                 return true
             }

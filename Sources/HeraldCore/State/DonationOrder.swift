@@ -13,10 +13,17 @@ struct DonationOrder: Sendable {
 
     private static let blockSize = 1 << 14
     private var blocks: [[Entry]] = []
+    /// Whether each new block is allocated whole at once (the store's own order), or
+    /// grows as entries come (a uid's, which may hold a handful).
+    private let reservesBlocks: Bool
     /// The position of the oldest entry not yet passed.
     private(set) var head = 0
     /// One past the newest entry's position.
     private(set) var end = 0
+
+    init(reservingBlocks: Bool = true) {
+        self.reservesBlocks = reservingBlocks
+    }
 
     /// Entries between head and end, stale ones included.
     var count: Int { end - head }
@@ -28,7 +35,7 @@ struct DonationOrder: Sendable {
     mutating func append(_ entry: Entry) {
         if end % Self.blockSize == 0 {
             var block: [Entry] = []
-            block.reserveCapacity(Self.blockSize)
+            if reservesBlocks { block.reserveCapacity(Self.blockSize) }
             blocks.append(block)
         }
         blocks[blocks.count - 1].append(entry)
@@ -45,7 +52,7 @@ struct DonationOrder: Sendable {
 
     /// Keeps only the entries from head on that `isLive` selects, from position 0.
     mutating func compact(keeping isLive: (Entry) -> Bool) {
-        var kept = DonationOrder()
+        var kept = DonationOrder(reservingBlocks: reservesBlocks)
         for position in head..<end where isLive(self[position]) {
             kept.append(self[position])
         }

@@ -28,7 +28,8 @@ struct StoredInteraction: Hashable, Sendable {
 ///
 /// Evicting the oldest and pruning by age cost O(1) each (``DonationOrder``); entries of
 /// interactions deleted out of order are skipped as stale, and compacted away when they
-/// outnumber the live ones.
+/// outnumber the live ones. Each uid's share (``UIDShare``) keeps its own donation order,
+/// so a uid's oldest is found without looking at anyone else's.
 struct InteractionStore: Sendable {
     private(set) var apps = AppNameTable()
     private var records = ShardedRecords()
@@ -36,6 +37,8 @@ struct InteractionStore: Sendable {
     private var nextSequence: UInt64 = 0
     /// Derived from the interactions, so a snapshot does not carry it.
     private(set) var calls = CallHistory()
+    /// Each uid's count, apps and donation order; derived, like `calls`.
+    private var shares: [UInt32: UIDShare] = [:]
 
     init() {}
 
@@ -53,7 +56,8 @@ struct InteractionStore: Sendable {
         records[key]
     }
 
-    /// Adds an interaction whose identifier is set and not yet stored.
+    /// Adds an interaction whose identifier is set and not yet stored; a message's text
+    /// is kept only as its digest (``ContentDigest``).
     @discardableResult
     mutating func insert(
         _ interaction: consuming Interaction,
@@ -63,32 +67,104 @@ struct InteractionStore: Sendable {
     ) -> InteractionKey {
         precondition(interaction.identifier != nil, "A stored interaction has an identifier.")
         let key = InteractionKey(uid: uid, app: app, identifier: interaction.identifier!)
-        let stored = StoredInteraction(interaction: interaction, donatedAt: donatedAt, sequence: nextSequence)
+        let stored = StoredInteraction(
+            interaction: ContentDigest.storing(interaction),
+            donatedAt: donatedAt,
+            sequence: nextSequence
+        )
         nextSequence += 1
         calls.record(stored, at: key)
-        order.append(DonationOrder.Entry(key: key, sequence: stored.sequence))
+        let entry = DonationOrder.Entry(key: key, sequence: stored.sequence)
+        order.append(entry)
+        shares[uid, default: UIDShare()].add(entry)
+        apps.retain(app)
         records.updateValue(stored, forKey: key)
         return key
     }
 
     mutating func remove(_ key: InteractionKey) -> StoredInteraction? {
         guard let removed = records.removeValue(forKey: key) else { return nil }
-        calls.forget(removed, at: key)
+        forget(removed, at: key)
         compactIfStale()
         return removed
     }
 
+    /// Forgets app names no interaction refers to.
+    mutating func pruneAppNames() {
+        apps.releaseUnreferenced()
+    }
+
+    /// How many interactions `uid` holds.
+    func count(of uid: UInt32) -> Int {
+        shares[uid]?.count ?? 0
+    }
+
+    /// The apps `uid` holds interactions of.
+    func apps(of uid: UInt32) -> Dictionary<AppNameTable.ID, Int>.Keys {
+        (shares[uid] ?? UIDShare()).apps.keys
+    }
+
+    /// The uid holding the most interactions; `preferred` when it holds as many.
+    func largestShare(preferring preferred: UInt32) -> UInt32? {
+        var largest: (uid: UInt32, count: Int)? = shares[preferred].map { (preferred, $0.count) }
+        for (uid, share) in shares where share.count > largest?.count ?? 0 {
+            largest = (uid, share.count)
+        }
+        return largest?.uid
+    }
+
+    /// Removes and returns `uid`'s oldest donation.
+    mutating func removeOldest(of uid: UInt32) -> (key: InteractionKey, stored: StoredInteraction)? {
+        guard var share = shares.removeValue(forKey: uid) else { return nil }
+        var found: (key: InteractionKey, stored: StoredInteraction)?
+        while found == nil, share.order.head < share.order.end {
+            let entry = share.order[share.order.head]
+            share.order.advanceHead()
+            if let stored = records[entry.key], stored.sequence == entry.sequence {
+                found = (entry.key, stored)
+            }
+        }
+        shares[uid] = share
+        guard let found else { return nil }
+        _ = records.removeValue(forKey: found.key)
+        forget(found.stored, at: found.key)
+        compactIfStale()
+        return found
+    }
+
+    /// Updates what is derived from the interactions after `stored` left.
+    private mutating func forget(_ stored: StoredInteraction, at key: InteractionKey) {
+        calls.forget(stored, at: key)
+        if var share = shares.removeValue(forKey: key.uid) {
+            share.remove(key)
+            if share.count > 0 {
+                let records = self.records
+                share.compactIfStale { records[$0.key]?.sequence == $0.sequence }
+                shares[key.uid] = share
+            }
+        }
+        apps.release(key.app)
+    }
+
     /// Removes every interaction of (uid, app) that `shouldRemove` selects, and returns them.
-    /// A scan of the whole store: deletion by group or of all is rare.
+    /// A scan of that uid's interactions only: its share's donation order.
     mutating func removeAll(
         uid: UInt32,
         app: AppNameTable.ID,
         where shouldRemove: (StoredInteraction) -> Bool
     ) -> [(InteractionKey, StoredInteraction)] {
-        let selected = records.filter { key, stored in key.uid == uid && key.app == app && shouldRemove(stored) }
+        guard let share = shares[uid], share.apps[app] != nil else { return [] }
+        var selected: [(InteractionKey, StoredInteraction)] = []
+        for position in share.order.head..<share.order.end {
+            let entry = share.order[position]
+            guard entry.key.app == app, let stored = records[entry.key], stored.sequence == entry.sequence,
+                shouldRemove(stored)
+            else { continue }
+            selected.append((entry.key, stored))
+        }
         for (key, stored) in selected {
             _ = records.removeValue(forKey: key)
-            calls.forget(stored, at: key)
+            forget(stored, at: key)
         }
         compactIfStale()
         return selected
@@ -115,7 +191,7 @@ struct InteractionStore: Sendable {
             order.advanceHead()
             if let oldest {
                 _ = records.removeValue(forKey: oldest.key)
-                calls.forget(oldest.stored, at: oldest.key)
+                forget(oldest.stored, at: oldest.key)
                 compactIfStale()
                 return oldest
             }

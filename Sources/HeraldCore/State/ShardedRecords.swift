@@ -37,15 +37,4 @@ struct ShardedRecords: Sendable {
             shards[index].reserveCapacity(each)
         }
     }
-
-    /// Every record `isIncluded` selects, in no particular order.
-    func filter(_ isIncluded: (InteractionKey, StoredInteraction) throws -> Bool) rethrows -> [(InteractionKey, StoredInteraction)] {
-        var selected: [(InteractionKey, StoredInteraction)] = []
-        for shard in shards {
-            for (key, stored) in shard where try isIncluded(key, stored) {
-                selected.append((key, stored))
-            }
-        }
-        return selected
-    }
 }

@@ -3,7 +3,9 @@
 /// its conversation was silenced by this same Focus.
 ///
 /// Marks of an earlier activation mean nothing, so a mark for a new activation clears
-/// them all.
+/// them all. Each uid holds at most `--max-silenced-per-uid` marks: past it, its
+/// conversations are not marked (a later `notifyRecipientAnyway` message of them is not
+/// let through), and nobody else's marks are touched.
 struct SilencedConversations: Sendable, Codable {
     struct Conversation: Hashable, Sendable, Codable {
         var uid: UInt32
@@ -13,8 +15,35 @@ struct SilencedConversations: Sendable, Codable {
 
     private(set) var activation: UInt64 = 0
     private(set) var conversations: Set<Conversation> = []
+    /// Marks by uid, for `maxSilencedMarksPerUID`; derived, so not encoded.
+    private var counts: [UInt32: Int] = [:]
 
     init() {}
+
+    /// Marks `conversation` silenced in `activation`, unless its uid holds `limit` marks
+    /// already; false when refused.
+    @discardableResult
+    mutating func mark(_ conversation: Conversation, activation: UInt64, limit: Int = .max) -> Bool {
+        if activation != self.activation {
+            self.activation = activation
+            conversations = []
+            counts = [:]
+        }
+        guard !conversations.contains(conversation) else { return true }
+        guard counts[conversation.uid, default: 0] < limit else { return false }
+        conversations.insert(conversation)
+        counts[conversation.uid, default: 0] += 1
+        return true
+    }
+
+    func contains(_ conversation: Conversation, activation: UInt64) -> Bool {
+        activation == self.activation && conversations.contains(conversation)
+    }
+
+    /// How many marks `uid` holds.
+    func count(of uid: UInt32) -> Int {
+        counts[uid] ?? 0
+    }
 
     private enum CodingKeys: String, CodingKey {
         case activation, conversations
@@ -33,17 +62,14 @@ struct SilencedConversations: Sendable, Codable {
                 debugDescription: "A conversation is marked twice."
             )
         }
-    }
-
-    mutating func mark(_ conversation: Conversation, activation: UInt64) {
-        if activation != self.activation {
-            self.activation = activation
-            conversations = []
+        for conversation in conversations {
+            counts[conversation.uid, default: 0] += 1
         }
-        conversations.insert(conversation)
     }
 
-    func contains(_ conversation: Conversation, activation: UInt64) -> Bool {
-        activation == self.activation && conversations.contains(conversation)
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(activation, forKey: .activation)
+        try container.encode(conversations, forKey: .conversations)
     }
 }

@@ -73,7 +73,7 @@ public enum OpenRPCDocument {
     {
       "name": "stats",
       "summary": "Uptime, connections, and requests and errors per method.",
-      "description": "The daemon's counters: when it started, connections open, accepted and refused, requests and errors per method, interactions stored, Focus subscriptions, the journal writer's written and dropped counts, the last snapshot's time, generation, duration and size with the failed writes, and the interactions evicted by --max-interactions and forgotten by --retention. Takes no params. Administrators only — uid 0, the daemon's own uid, and members of --admin-group; others get error 1006, checked before the params are read.",
+      "description": "The daemon's counters: when it started, connections open, accepted and refused, requests and errors per method, interactions stored, Focus subscriptions, the journal writer's written and dropped counts, the last snapshot's time, generation, duration and size with the failed writes, the interactions evicted by --max-interactions and forgotten by --retention, and each per-uid limit with what it did. Takes no params. Administrators only — uid 0, the daemon's own uid, and members of --admin-group; others get error 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -164,6 +164,28 @@ public enum OpenRPCDocument {
               "retention": {
                 "evicted": 0,
                 "expired": 0
+              },
+              "limits": {
+                "interactions": {
+                  "limit": 1000000,
+                  "evicted": 0
+                },
+                "interactionsPerUID": {
+                  "limit": 500000,
+                  "evicted": 0
+                },
+                "appsPerUID": {
+                  "limit": 256,
+                  "refused": 0
+                },
+                "silencedPerUID": {
+                  "limit": 10000,
+                  "refused": 0
+                },
+                "stringBytes": {
+                  "limit": 16384,
+                  "refused": 0
+                }
               }
             }
           }
@@ -2744,6 +2766,114 @@ public enum OpenRPCDocument {
                 "type": "integer",
                 "minimum": 0,
                 "description": "Donations forgotten once older than --retention."
+              }
+            }
+          },
+          "limits": {
+            "type": "object",
+            "description": "Each per-uid limit and the string limit with its value and what it did since start.",
+            "required": [
+              "interactions",
+              "interactionsPerUID",
+              "appsPerUID",
+              "silencedPerUID",
+              "stringBytes"
+            ],
+            "properties": {
+              "interactions": {
+                "type": "object",
+                "description": "--max-interactions.",
+                "required": [
+                  "limit",
+                  "evicted"
+                ],
+                "properties": {
+                  "limit": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "evicted": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Interactions evicted at the store's limit, each the oldest of the uid holding the most."
+                  }
+                }
+              },
+              "interactionsPerUID": {
+                "type": "object",
+                "description": "--max-interactions-per-uid.",
+                "required": [
+                  "limit",
+                  "evicted"
+                ],
+                "properties": {
+                  "limit": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "evicted": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Interactions a uid evicted of its own at its limit."
+                  }
+                }
+              },
+              "appsPerUID": {
+                "type": "object",
+                "description": "--max-apps-per-uid.",
+                "required": [
+                  "limit",
+                  "refused"
+                ],
+                "properties": {
+                  "limit": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "refused": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Donations and Focus authorizations refused with -32602 for an app past the limit."
+                  }
+                }
+              },
+              "silencedPerUID": {
+                "type": "object",
+                "description": "--max-silenced-per-uid.",
+                "required": [
+                  "limit",
+                  "refused"
+                ],
+                "properties": {
+                  "limit": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "refused": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Silenced-conversation marks not made, their uid being at its limit."
+                  }
+                }
+              },
+              "stringBytes": {
+                "type": "object",
+                "description": "--max-string-bytes.",
+                "required": [
+                  "limit",
+                  "refused"
+                ],
+                "properties": {
+                  "limit": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "refused": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Requests refused with -32602 for a string past the limit."
+                  }
+                }
               }
             }
           }

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldProtocol
+import NIOConcurrencyHelpers
 
 /// What the method handlers need beyond their params.
 public struct MethodEnvironment: Sendable {
@@ -13,6 +14,10 @@ public struct MethodEnvironment: Sendable {
     public var statsContributions: @Sendable () -> JSONObject
     /// Takes a snapshot now, for the `snapshot` method; the daemon's snapshot writer.
     public var takeSnapshot: @Sendable () throws(RPCError) -> SnapshotResult
+    /// The most bytes of UTF-8 in one string of params (`--max-string-bytes`).
+    public var maxStringBytes: Int
+    /// Requests refused by `maxStringBytes`.
+    let stringsRefused = NIOLockedValueBox(0)
 
     public init(
         state: SharedState,
@@ -20,10 +25,12 @@ public struct MethodEnvironment: Sendable {
         statistics: ServerStatistics,
         openRPCDocument: JSONValue,
         statsContributions: @escaping @Sendable () -> JSONObject = { JSONObject() },
+        maxStringBytes: Int = 16_384,
         takeSnapshot: @escaping @Sendable () throws(RPCError) -> SnapshotResult = { () throws(RPCError) in
             throw RPCError(.internalError, reason: "This server keeps no snapshots.")
         }
     ) {
+        self.maxStringBytes = maxStringBytes
         self.state = state
         self.clock = clock
         self.statistics = statistics
@@ -37,6 +44,14 @@ extension MethodTable {
     /// Every method Herald serves.
     static func herald(_ environment: MethodEnvironment, subscriptions: FocusSubscriptions) -> MethodTable {
         var table = MethodTable()
+        let maxStringBytes = environment.maxStringBytes
+        let stringsRefused = environment.stringsRefused
+        table.checkParams = { params throws(RPCError) in
+            if let error = RPCError.stringTooLong(in: params, maxBytes: maxStringBytes) {
+                stringsRefused.withLockedValue { $0 += 1 }
+                throw error
+            }
+        }
         let state = environment.state
         let clock = environment.clock
 
@@ -52,7 +67,13 @@ extension MethodTable {
         }
 
         table.register(DonateMethod.self) { params, context throws(RPCError) in
-            try state.withLock { state throws(RPCError) in try state.donate(params, caller: context.caller, now: clock.now()) }
+            // A retry's comparison with the stored interaction is linear in its size (an
+            // 88,000-member call record takes milliseconds): made outside the lock.
+            let retry = state.read { $0.storedDonation(params, caller: context.caller) }
+                .map { DonationRetry.compare(params, with: $0) }
+            return try state.withLock { state throws(RPCError) in
+                try state.donate(params, caller: context.caller, now: clock.now(), retry: retry)
+            }
         }
         table.register(UpdateContentMethod.self) { params, context throws(RPCError) in
             try state.withLock { state throws(RPCError) in try state.updateContent(params, caller: context.caller, now: clock.now()) }
@@ -110,7 +131,9 @@ extension MethodTable {
                 "errors": .number(JSONNumber(Int(method.errors))),
             ])
         }
-        let interactions = environment.state.read { $0.interactionCount }
+        let (interactions, configuration, fairShares) = environment.state.read {
+            ($0.interactionCount, $0.configuration, $0.fairShares)
+        }
         var stats: JSONObject = [
             "startedAt": .string(RFC3339.format(environment.statistics.startedAt)),
             "uptimeSeconds": .number(JSONNumber((environment.statistics.uptimeSeconds * 1000).rounded() / 1000)),
@@ -122,10 +145,32 @@ extension MethodTable {
             "methods": .object(methods),
             "interactions": .number(JSONNumber(interactions)),
             "focusSubscriptions": .number(JSONNumber(subscriptions.count)),
+            "limits": .object(
+                limitsObject(configuration, fairShares, environment, stringsRefused: environment.stringsRefused.withLockedValue { $0 })
+            ),
         ]
         for member in environment.statsContributions() {
             stats[member.key] = member.value
         }
         return stats
+    }
+
+    /// Each per-uid limit and string limit with what it did: `stats.limits`.
+    private static func limitsObject(
+        _ configuration: CoreConfiguration,
+        _ counts: FairShareCounts,
+        _ environment: MethodEnvironment,
+        stringsRefused: Int
+    ) -> JSONObject {
+        func limit(_ value: Int, _ name: String, _ count: Int) -> JSONValue {
+            .object(["limit": .number(JSONNumber(value)), name: .number(JSONNumber(count))])
+        }
+        return [
+            "interactions": limit(configuration.maxInteractions, "evicted", counts.evictedAtLimit),
+            "interactionsPerUID": limit(configuration.maxInteractionsPerUID, "evicted", counts.evictedAtUIDLimit),
+            "appsPerUID": limit(configuration.maxAppsPerUID, "refused", counts.appsRefused),
+            "silencedPerUID": limit(configuration.maxSilencedMarksPerUID, "refused", counts.silencedMarksRefused),
+            "stringBytes": limit(environment.maxStringBytes, "refused", stringsRefused),
+        ]
     }
 }

@@ -19,6 +19,10 @@ public struct MethodTable: Sendable {
     /// every request: a comparison or two, not a second look-up in `entries`.
     private var offEventLoopNames: [String] = []
 
+    /// Run on every method's params before they are decoded, such as the limit on a
+    /// string's bytes; applies to the methods registered after it is set.
+    public var checkParams: @Sendable (JSONValue) throws(RPCError) -> Void = { _ throws(RPCError) in }
+
     public init() {}
 
     public var methodNames: [String] { entries.keys.sorted() }
@@ -51,11 +55,13 @@ public struct MethodTable: Sendable {
         let requiresAdministrator = Method.requiresAdministrator
         offEventLoopNames.removeAll { $0 == name }
         if Method.runsOffEventLoop { offEventLoopNames.append(name) }
+        let checkParams = self.checkParams
         entries[name] = Entry(requiresAdministrator: requiresAdministrator) {
             (params: JSONValue, context: RequestContext) throws(RPCError) -> (JSONValue, AuditRecord) in
             if requiresAdministrator, !context.caller.isAdministrator {
                 throw RPCError.permissionDenied(name)
             }
+            try checkParams(params)
             let decoded = try Method.decodeParams(params)
             let outcome = try handler(decoded, context)
             let encoded: JSONValue

@@ -14,7 +14,7 @@ RUN_DIR := $(CURDIR)/.run
 SOCKET ?= $(RUN_DIR)/herald.sock
 RUN_ARGS ?=
 
-.PHONY: all build release run test deps bench-deps generate install uninstall verify-units clean format lint bench bench-snapshot
+.PHONY: all build release run test deps bench-deps generate install uninstall verify-units clean format lint bench bench-snapshot fuzz
 
 all: build
 
@@ -57,6 +57,13 @@ test: deps generate
 	@python3 scripts/check-openrpc.py
 	$(SWIFT) build --build-tests
 	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" $(SWIFT) test --skip-build
+	@bash Fuzz/run.sh --check
+
+## fuzz: run each libFuzzer target (framer+parser, params, snapshot reader) for FUZZ_SECONDS; FUZZ_TARGETS picks some.
+FUZZ_SECONDS ?= 300
+FUZZ_TARGETS ?=
+fuzz:
+	bash Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 ## bench: Herald against the floor and redis-server, journal off and on (QUICK=1: under a minute; PROFILE=1: also a profile).
 bench: bench-deps generate
@@ -93,4 +100,4 @@ lint:
 	$(SWIFT) format lint --recursive Sources Tests Package.swift
 
 clean:
-	rm -rf .build $(RUN_DIR)
+	rm -rf .build .build-fuzz $(RUN_DIR)

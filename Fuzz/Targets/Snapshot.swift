@@ -1,0 +1,37 @@
+import Foundation
+import HeraldStorage
+
+/// The snapshot reader. An input whose first byte is even is a whole file, as found on
+/// disk; an odd one is a payload, given a header with the right checksums so that the
+/// payload decoder is reached. Whatever decodes must encode into a snapshot that decodes
+/// to the same number of interactions.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzSnapshot(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    guard count > 0 else { return 0 }
+    let bytes = UnsafeRawBufferPointer(start: start, count: count)
+    var file: [UInt8]
+    if bytes[0] % 2 == 0 {
+        file = Array(bytes[1...])
+    } else {
+        let payload = Array(bytes[1...])
+        let header = SnapshotHeader(
+            generation: 1,
+            createdAt: Date(timeIntervalSince1970: 1_700_000_000),
+            interactions: UInt64(bytes[0] / 2),
+            payloadLength: UInt64(payload.count),
+            payloadChecksum: payload.withUnsafeBytes { CRC32C.checksum($0) }
+        )
+        file = header.bytes + payload
+    }
+    guard let (_, state) = try? SnapshotFile.decode(file) else { return 0 }
+    do {
+        let again = try SnapshotFile(encoding: state, generation: 2, now: Date(timeIntervalSince1970: 1_700_000_001))
+        let decoded = try SnapshotFile.decode(again.header.bytes + again.payload)
+        guard decoded.state.interactionCount == state.interactionCount else {
+            fatalError("A snapshot re-encoded with \(state.interactionCount) interactions decodes with \(decoded.state.interactionCount).")
+        }
+    } catch {
+        fatalError("A snapshot that loads does not re-encode into one that loads: \(error)")
+    }
+    return 0
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds Herald's libFuzzer targets into .build-fuzz/ (or $FUZZ_BUILD):
+#
+#   framer-parser   JSONTextFramer and JSONParser together, as a connection uses them
+#   params          every method's params decoding
+#   snapshot        SnapshotFile.decode, whole files and checksummed payloads
+#
+# SwiftPM cannot give some targets `-sanitize=fuzzer` and not others, so this compiles the
+# modules a target needs with swiftc directly — HeraldProtocol, HeraldCore, and the four
+# snapshot-file sources of HeraldStorage (the rest of it imports Logging and
+# ServiceLifecycle, which the reader does not need) — each instrumented for coverage and
+# the address sanitizer, then links each target with libFuzzer's main.
+set -euo pipefail
+shopt -s lastpipe
+cd "$(dirname "$0")/.."
+OUT=${FUZZ_BUILD:-.build-fuzz}
+SWIFTC=${SWIFTC:-swiftc}
+mkdir -p "$OUT"
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny
+  -I "$OUT" -L "$OUT")
+
+# gold warns once per sanitizer helper symbol that it cannot export it; harmless, and
+# hundreds of lines. Everything else the compiler or linker says is kept.
+quiet() {
+  grep -v "warning: Cannot export local symbol" >&2 || true
+}
+
+module() {
+  local name=$1; shift
+  local stamp="$OUT/$name.stamp"
+  if [ -f "$stamp" ] && [ -z "$(find "$@" -newer "$stamp" 2>/dev/null | head -1)" ] \
+    && [ -z "$(find Fuzz/build.sh -newer "$stamp")" ]; then
+    return
+  fi
+  echo "fuzz: compiling $name" >&2
+  "$SWIFTC" "${FLAGS[@]}" -wmo -emit-library -static -module-name "$name" \
+    -emit-module-path "$OUT/$name.swiftmodule" -o "$OUT/lib$name.a" "$@" 2>&1 | quiet
+  touch "$stamp"
+}
+
+target() {
+  local name=$1 source=$2; shift 2
+  if [ -x "$OUT/$name" ] && [ -z "$(find "$source" "$OUT"/*.a -newer "$OUT/$name" 2>/dev/null | head -1)" ]; then
+    return
+  fi
+  echo "fuzz: linking $name" >&2
+  "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz_${name//-/_}" "$source" "$@" -o "$OUT/$name" 2>&1 | quiet
+}
+
+module HeraldProtocol $(find Sources/HeraldProtocol -name '*.swift' | sort)
+module HeraldCore $(find Sources/HeraldCore -name '*.swift' | sort)
+module HeraldStorage Sources/HeraldStorage/{CRC32C,SnapshotFile,SnapshotFileError,SnapshotHeader}.swift
+
+target framer-parser Fuzz/Targets/FramerParser.swift -lHeraldProtocol
+target params Fuzz/Targets/Params.swift -lHeraldProtocol
+target snapshot Fuzz/Targets/Snapshot.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol

@@ -177,12 +177,13 @@ struct Daemon {
                 }
             }
         )
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             listening: place,
             limits: limits.requestLimits,
             administratorPolicy: AdministratorPolicy(adminGID: listening.adminGroup.flatMap(AdministratorPolicy.groupID)),
             exitIdleAfter: listening.exitIdleAfter
         )
+        configuration.listenBacklog = max(1, limits.listenBacklog)
         return HeraldServer(
             configuration: configuration,
             environment: environment,

@@ -109,7 +109,10 @@ let package = Package(
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldProtocol"], swiftSettings: strictSettings),
         .testTarget(
             name: "HeraldServerTests",
-            dependencies: ["HeraldServer", "HeraldCore", "HeraldProtocol", "HeraldTesting"],
+            dependencies: [
+                "HeraldServer", "HeraldCore", "HeraldProtocol", "HeraldTesting",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "HeraldSystemdTests", dependencies: ["HeraldSystemd"], swiftSettings: strictSettings),

@@ -30,7 +30,9 @@ struct Daemon {
         self.rules = rules
         self.storage = storage
         target = logging.target ?? .console
-        let writer = JournalWriter(target: target)
+        // Results are submitted on the event loops: a full queue drops and counts at once
+        // (stats.journal.dropped, then one entry saying how many), it never makes a loop wait.
+        let writer = JournalWriter(target: target, maxSubmitWait: .zero)
         self.writer = writer
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, writer: writer) }
         self.logger = Logger(label: "heraldd")

@@ -41,6 +41,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var hasSentText = false
     private let idleTimeout: TimeAmount?
     private var idleTimeoutTask: Scheduled<Void>?
+    private var lastActivity = NIODeadline.uptimeNanoseconds(0)
     private let hooks: ConnectionHooks
 
     init(processor: RequestProcessor, context: RequestContext, hooks: ConnectionHooks = ConnectionHooks()) {
@@ -253,15 +254,21 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// Arms the idle timeout afresh: it fires `--idle-timeout` after the connection last
-    /// sent something or was last answered.
+    /// Notes activity for the idle timeout: it fires `--idle-timeout` after the connection
+    /// last sent something or was last answered. Only a time is stored here; the one timer
+    /// finds out when it fires whether the connection was active meanwhile.
     private func rescheduleIdleTimeout(context: ChannelHandlerContext) {
-        idleTimeoutTask?.cancel()
-        idleTimeoutTask = nil
-        guard let idleTimeout, !isClosing else { return }
+        lastActivity = context.eventLoop.now
+        guard idleTimeoutTask == nil else { return }
+        armIdleTimeout(in: idleTimeout, context: context)
+    }
+
+    private func armIdleTimeout(in delay: TimeAmount?, context: ChannelHandlerContext) {
+        guard let delay, !isClosing else { return }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        idleTimeoutTask = context.eventLoop.scheduleTask(in: idleTimeout) {
+        idleTimeoutTask = context.eventLoop.scheduleTask(in: delay) {
             let (handler, context) = loopBound.value
+            handler.idleTimeoutTask = nil
             handler.idleTimedOut(context: context)
         }
     }
@@ -270,7 +277,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// for a reply, holds part of a request (the read timeout's case) or a `focus-changed`
     /// subscription is not idle, and is looked at again a timeout later.
     private func idleTimedOut(context: ChannelHandlerContext) {
-        guard !isClosing else { return }
+        guard !isClosing, let idleTimeout else { return }
+        let idleFor = context.eventLoop.now - lastActivity
+        if idleFor < idleTimeout {
+            armIdleTimeout(in: idleTimeout - idleFor, context: context)
+            return
+        }
         if isAwaitingReply || framer.hasPartialText || hooks.holdsSubscription() {
             rescheduleIdleTimeout(context: context)
             return

@@ -8,7 +8,7 @@ CATALOGDIR ?= /usr/lib/systemd/catalog
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 SWIFT ?= swift
 # Debian packages the build, the tests and `make run` need.
-APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux
+APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux iproute2
 BENCH_APT_PACKAGES := redis-server redis-tools
 RUN_DIR := $(CURDIR)/.run
 SOCKET ?= $(RUN_DIR)/herald.sock

@@ -116,7 +116,10 @@ let package = Package(
         ),
         .testTarget(
             name: "HeraldServerTests",
-            dependencies: ["HeraldServer", "HeraldCore", "HeraldProtocol", "HeraldSystemd", "HeraldTesting"],
+            dependencies: [
+                "HeraldServer", "HeraldCore", "HeraldProtocol", "HeraldSystemd", "HeraldTesting",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "HeraldSystemdTests", dependencies: ["HeraldSystemd"], swiftSettings: strictSettings),

@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldProtocol
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
@@ -21,6 +22,7 @@ public final class HeraldServer: Service, Sendable {
     private let onStopping: @Sendable () -> Void
     private let registry = ConnectionRegistry()
     private let subscriptions: FocusSubscriptions
+    private let memoryTrim = MemoryTrim()
 
     /// - Parameter onReady: called once the socket accepts connections, with a one-line
     ///   description of where it listens (for `sd_notify` and the console).
@@ -39,7 +41,7 @@ public final class HeraldServer: Service, Sendable {
         self.logger = logger
         self.onReady = onReady
         self.onStopping = onStopping
-        self.subscriptions = FocusSubscriptions(registry: registry)
+        self.subscriptions = FocusSubscriptions(registry: registry, statistics: environment.statistics, logger: logger)
     }
 
     public var statistics: ServerStatistics { environment.statistics }
@@ -66,6 +68,7 @@ public final class HeraldServer: Service, Sendable {
             try SocketPath.applyMode(mode, to: path)
             place = path
         }
+        logger.debug("listening", metadata: ["backlog": "\(listeningBacklog.withLockedValue { $0 })"])
         logger.info("serving", metadata: ["socket": "\(place)"])
         onReady(place)
 
@@ -80,11 +83,15 @@ public final class HeraldServer: Service, Sendable {
 
         onStopping()
         logger.info("stopping: no new connections; finishing in-flight requests")
-        try? await serverChannel.close()
+        // Stop accepting, but keep the listening channel open until the connections are
+        // drained: NIO closes a connection it accepted whose listener closed before the
+        // connection was set up, and that connection's request would be lost.
+        try? await serverChannel.setOption(ChannelOptions.autoRead, value: false).get()
         if case .path(let path, _) = configuration.listening {
             unlink(path)
         }
-        await drainConnections()
+        await drainConnections(group: group)
+        try? await serverChannel.close()
         try? await group.shutdownGracefully()
     }
 
@@ -94,6 +101,7 @@ public final class HeraldServer: Service, Sendable {
         var idleSince: ContinuousClock.Instant? = .now
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
+            memoryTrim.trimIfDue()
             let now = environment.clock.now()
             let expired = environment.state.withLock(reportingChange: { state -> (value: HeraldState?, changed: Bool) in
                 state.expireFocus(now: now) ? (state, true) : (nil, false)
@@ -118,75 +126,126 @@ public final class HeraldServer: Service, Sendable {
     }
 
     private func bind(group: MultiThreadedEventLoopGroup, processor: RequestProcessor) async throws -> any Channel {
+        let unread = max(2, configuration.limits.maxUnreadBytes)
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 512)
+            .serverChannelOption(ChannelOptions.backlog, value: configuration.listenBacklog)
+            .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: configuration.acceptBatch)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelOption(
+                ChannelOptions.writeBufferWaterMark,
+                value: ChannelOptions.Types.WriteBufferWaterMark(low: unread / 2, high: unread)
+            )
             .childChannelInitializer { channel in
                 self.initialize(channel, processor: processor)
             }
         switch configuration.listening {
         case .activated(let fd):
-            return try await bootstrap.withBoundSocket(fd).get()
+            // NIO listens again with 128; keep the backlog systemd listened with.
+            let handed = ListenBacklog.current(of: fd) ?? configuration.listenBacklog
+            let channel = try await bootstrap.withBoundSocket(fd).get()
+            try ListenBacklog.apply(handed, to: fd)
+            listeningBacklog.withLockedValue { $0 = handed }
+            return channel
         case .path(let path, _):
             try SocketPath.prepare(path)
+            listeningBacklog.withLockedValue { $0 = configuration.listenBacklog }
             return try await bootstrap.bind(unixDomainSocketPath: path).get()
         }
     }
 
-    /// Sets up an accepted connection: its credentials, the connection limit, its handlers.
+    /// Sets up an accepted connection: its credentials, the connection limits, its handlers.
     private func initialize(_ channel: any Channel, processor: RequestProcessor) -> EventLoopFuture<Void> {
         let statistics = environment.statistics
-        guard statistics.openConnection(limit: configuration.limits.maxConnections) else {
-            let error = RPCError(
-                .serverBusy,
-                reason: "Herald serves \(configuration.limits.maxConnections) connections already; try again shortly.",
-                extraData: ["limit": .number(JSONNumber(configuration.limits.maxConnections))]
-            )
-            let line = processor.standaloneError(error, context: RequestContext(caller: Self.unknownCaller))
-            return channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(RefusalHandler(line: line))
-            }
-        }
+        let limits = configuration.limits
         let identity = registry.makeIdentity()
         registry.add(channel, as: identity)
-        channel.closeFuture.whenComplete { [registry, subscriptions] _ in
-            registry.remove(identity)
-            subscriptions.remove(identity)
-            statistics.closeConnection()
-        }
         let policy = configuration.administratorPolicy
-        return PeerCredentials.read(from: channel).flatMap { peer in
-            let context = RequestContext(caller: policy.caller(for: peer), connection: identity)
+        return PeerCredentials.read(from: channel).flatMap { [registry, subscriptions, memoryTrim] peer in
+            let caller = policy.caller(for: peer)
+            let admission = statistics.openConnection(
+                uid: caller.uid,
+                isAdministrator: caller.isAdministrator,
+                limit: limits.maxConnections,
+                reservedForAdministrators: limits.adminConnections,
+                perUID: limits.maxConnectionsPerUID
+            )
+            if let refusal = Self.refusal(admission, uid: caller.uid) {
+                registry.remove(identity)
+                let line = processor.standaloneError(refusal, context: RequestContext(caller: caller))
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(RefusalHandler(line: line))
+                }
+            }
+            channel.closeFuture.whenComplete { _ in
+                registry.remove(identity)
+                subscriptions.remove(identity)
+                statistics.closeConnection(uid: caller.uid)
+            }
+            let context = RequestContext(caller: caller, connection: identity)
+            let hooks = ConnectionHooks(
+                holdsSubscription: { subscriptions.holds(identity) },
+                closedIdle: { statistics.recordIdleClose() },
+                largeWorkDone: { memoryTrim.largeWorkDone() }
+            )
             return channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandlers([
                     BackPressureHandler(),
-                    ConnectionHandler(processor: processor, context: context),
+                    ConnectionHandler(processor: processor, context: context, hooks: hooks),
                 ])
             }
         }
     }
 
+    /// The error refusing a connection, or nil when it is admitted.
+    private static func refusal(_ admission: ServerStatistics.Admission, uid: UInt32) -> RPCError? {
+        switch admission {
+        case .admitted:
+            return nil
+        case .serverFull(let limit):
+            return RPCError(
+                .serverBusy,
+                reason: "Herald serves \(limit) connections already, the most open to this caller; try again shortly.",
+                extraData: ["limit": .number(JSONNumber(limit))]
+            )
+        case .uidAtLimit(let limit):
+            return RPCError(
+                .serverBusy,
+                reason:
+                    "uid \(uid) holds \(limit) connections to Herald already, the most one uid may hold (--max-connections-per-uid); close one first.",
+                extraData: ["limit": .number(JSONNumber(limit))]
+            )
+        }
+    }
+
     /// Asks every connection to finish and close, and waits for them, at most `drainTimeout`.
-    private func drainConnections() async {
-        let channels = registry.all
-        for channel in channels {
-            channel.pipeline.fireUserInboundEventTriggered(DrainConnection())
+    ///
+    /// The listening socket accepts no more; connections it accepted just before may
+    /// still be on their way to their event loops, so each loop is passed through first,
+    /// and connections that turn up while draining are drained too. Connections still
+    /// waiting in the kernel's backlog are not touched: the socket stays open in systemd,
+    /// and the next heraldd accepts them.
+    private func drainConnections(group: MultiThreadedEventLoopGroup) async {
+        for _ in 0..<2 {
+            for loop in group.makeIterator() {
+                try? await loop.submit {}.get()
+            }
         }
         let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.drainTimeout * 1000))
-        for channel in channels {
-            let remaining = deadline - ContinuousClock.now
-            if remaining <= .zero { break }
-            _ = try? await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await channel.closeFuture.get() }
-                group.addTask { try await Task.sleep(for: remaining) }
-                try await group.next()
-                group.cancelAll()
+        var drained = Set<ConnectionIdentity>()
+        while ContinuousClock.now < deadline {
+            let open = registry.entries
+            if open.isEmpty { break }
+            for (identity, channel) in open where !drained.contains(identity) {
+                drained.insert(identity)
+                channel.pipeline.fireUserInboundEventTriggered(DrainConnection())
             }
+            try? await Task.sleep(for: .milliseconds(10))
         }
         for channel in registry.all {
             try? await channel.close()
         }
     }
 
-    private static let unknownCaller = Caller(uid: UInt32.max, gid: UInt32.max, pid: 0, isAdministrator: false)
+    /// The backlog the listening socket was given, for the log.
+    private let listeningBacklog = NIOLockedValueBox<Int32>(0)
 }

@@ -25,6 +25,12 @@ public struct ServerConfiguration: Sendable {
     public var drainTimeout: Double
     /// Event loop threads; by default one per core.
     public var threads: Int
+    /// The backlog to listen with when heraldd binds its socket itself (`--listen-backlog`),
+    /// and under socket activation when the handed socket's own cannot be read. Linux caps
+    /// it at `net.core.somaxconn` (4096 by default).
+    public var listenBacklog: Int32 = 4096
+    /// The most connections accepted in one wake-up of the listening socket.
+    public var acceptBatch: UInt = 64
 
     public init(
         listening: Listening,

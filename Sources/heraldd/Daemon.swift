@@ -32,7 +32,9 @@ struct Daemon {
         self.rules = rules
         self.storage = storage
         target = logging.target ?? .console
-        let writer = JournalWriter(target: target)
+        // Results are submitted on the event loops: a full queue drops and counts at once
+        // (stats.journal.dropped, then one entry saying how many), it never makes a loop wait.
+        let writer = JournalWriter(target: target, maxSubmitWait: .zero)
         self.writer = writer
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, writer: writer) }
         self.logger = Logger(label: "heraldd")
@@ -199,12 +201,13 @@ struct Daemon {
                 }
             }
         )
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             listening: place,
             limits: limits.requestLimits,
             administratorPolicy: AdministratorPolicy(adminGID: listening.adminGroup.flatMap(AdministratorPolicy.groupID)),
             exitIdleAfter: listening.exitIdleAfter
         )
+        configuration.listenBacklog = max(1, limits.listenBacklog)
         return HeraldServer(
             configuration: configuration,
             environment: environment,

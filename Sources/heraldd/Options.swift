@@ -53,6 +53,30 @@ struct LimitOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Close a connection that sits this long on part of a request.", valueName: "seconds"))
     var readTimeout: Double = 30
 
+    @Option(help: ArgumentHelp("The most connections one uid may hold; administrators are not counted.", valueName: "connections"))
+    var maxConnectionsPerUid: Int = 256
+
+    @Option(help: ArgumentHelp("Of --max-connections, the slots kept for administrators.", valueName: "connections"))
+    var adminConnections: Int = 8
+
+    @Option(
+        help: ArgumentHelp(
+            "Close a connection that has had nothing to do this long (not one holding a focus-changed subscription); 0 never.",
+            valueName: "seconds"))
+    var idleTimeout: Double = 600
+
+    @Option(help: ArgumentHelp("The largest response, a batch's included, in bytes.", valueName: "bytes"))
+    var maxResponseBytes: Int = 1 << 20
+
+    @Option(
+        help: ArgumentHelp(
+            "Unread output a connection may leave waiting before Herald stops answering it (and closes a subscriber).",
+            valueName: "bytes"))
+    var maxUnreadBytes: Int = 256 << 10
+
+    @Option(help: ArgumentHelp("The listening backlog when heraldd binds its socket itself.", valueName: "connections"))
+    var listenBacklog: Int32 = 4096
+
     @Option(help: ArgumentHelp("The most bytes of UTF-8 in one string of a request's params.", valueName: "bytes"))
     var maxStringBytes: Int = 16_384
 
@@ -79,6 +103,11 @@ struct LimitOptions: ParsableArguments {
         limits.maxBatchLength = max(1, maxBatch)
         limits.maxConnections = max(1, maxConnections)
         limits.readTimeout = max(0.001, readTimeout)
+        limits.maxConnectionsPerUID = max(1, maxConnectionsPerUid)
+        limits.adminConnections = min(max(0, adminConnections), limits.maxConnections - 1)
+        limits.idleTimeout = max(0, idleTimeout)
+        limits.maxResponseBytes = max(1024, maxResponseBytes)
+        limits.maxUnreadBytes = max(1024, maxUnreadBytes)
         return limits
     }
 }

@@ -27,7 +27,8 @@ public final class ChildProcess: @unchecked Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         standardInput: String = "/dev/null",
         standardOutput: String = "/dev/null",
-        standardError: String = "/dev/null"
+        standardError: String = "/dev/null",
+        inheriting descriptors: [Int32: Int32] = [:]
     ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -35,6 +36,11 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_APPEND, 0)
         posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_APPEND, 0)
+        // Each (child's number: parent's descriptor), as systemd hands a listening socket
+        // over as fd 3; dup2 leaves the child's copy open across exec.
+        for (target, source) in descriptors.sorted(by: { $0.key < $1.key }) {
+            posix_spawn_file_actions_adddup2(&actions, source, target)
+        }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

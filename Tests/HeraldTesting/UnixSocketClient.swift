@@ -34,6 +34,13 @@ public final class UnixSocketClient {
         }
     }
 
+    /// Takes over a connected socket (made blocking), which it closes when it goes.
+    public init(adopting fd: Int32) {
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        self.fd = fd
+    }
+
     deinit {
         close(fd)
     }

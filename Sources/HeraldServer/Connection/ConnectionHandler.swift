@@ -11,6 +11,15 @@ import NIOCore
 /// that takes long (`snapshot`) runs on a thread of its own instead; the connection stops
 /// reading until its response is written, which keeps the order, while the event loop
 /// goes on serving its other connections.
+///
+/// Output is bounded: while more than `--max-unread-bytes` wait unread in the socket, the
+/// connection reads nothing more and answers none of the texts it has framed, so a client
+/// that does not read cannot make Herald build responses for it.
+///
+/// At shutdown (``DrainConnection``) a connection answers what it has already sent —
+/// whatever is in the socket buffer is read first — and a connection that has not sent its
+/// first request yet is waited for, so that a client that connected while the daemon
+/// stopped is answered rather than reset.
 final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -28,22 +37,51 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var isAwaitingReply = false
     /// The client shut its write side while a reply was awaited: handled once it arrives.
     private var inputClosedWhileAwaiting = false
+    /// Set once the connection has sent a whole text.
+    private var hasSentText = false
+    private let idleTimeout: TimeAmount?
+    private var idleTimeoutTask: Scheduled<Void>?
+    private var lastActivity = NIODeadline.uptimeNanoseconds(0)
+    private let hooks: ConnectionHooks
 
-    init(processor: RequestProcessor, context: RequestContext) {
+    init(processor: RequestProcessor, context: RequestContext, hooks: ConnectionHooks = ConnectionHooks()) {
         self.processor = processor
         self.requestContext = context
+        self.hooks = hooks
         self.readTimeout = .nanoseconds(Int64(processor.limits.readTimeout * 1_000_000_000))
+        let idle = processor.limits.idleTimeout
+        self.idleTimeout = idle > 0 ? .nanoseconds(Int64(idle * 1_000_000_000)) : nil
         self.framer = JSONTextFramer(
             maxTextBytes: processor.limits.maxRequestBytes,
             maxDepth: processor.limits.maxDepth
         )
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        rescheduleIdleTimeout(context: context)
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !isClosing else { return }
         let buffer = unwrapInboundIn(data)
         buffer.withUnsafeReadableBytes { framer.append($0) }
+        rescheduleIdleTimeout(context: context)
         drainFramer(context: context)
+        afterFraming(context: context)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, !isClosing, !isAwaitingReply {
+            drainFramer(context: context)
+            afterFraming(context: context)
+            context.flush()
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// After texts were answered: close a draining connection that has nothing left, else
+    /// keep the read timeout right.
+    private func afterFraming(context: ChannelHandlerContext) {
         if !isClosing, !isAwaitingReply {
             if isDraining, !framer.hasPartialText {
                 closeAfterWrites(context: context)
@@ -71,8 +109,17 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             closeAfterWrites(context: context)
         case is DrainConnection:
             isDraining = true
-            if !framer.hasPartialText {
-                closeAfterWrites(context: context)
+            guard hasSentText, !framer.hasPartialText else {
+                // Not a word yet, or a text under way: it is answered, then the connection
+                // closes (the server's drain timeout bounds the wait).
+                return
+            }
+            // Bytes already in the socket buffer are read before the close: one turn of
+            // the event loop's selector delivers them to channelRead, which answers them.
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: Self.drainReadGrace) {
+                let (handler, context) = loopBound.value
+                handler.afterFraming(context: context)
             }
         default:
             context.fireUserInboundEventTriggered(event)
@@ -82,6 +129,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
+        idleTimeoutTask?.cancel()
+        idleTimeoutTask = nil
         context.fireChannelInactive()
     }
 
@@ -91,7 +140,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func drainFramer(context: ChannelHandlerContext) {
-        while !isClosing, !isAwaitingReply, let event = framer.next() {
+        while !isClosing, !isAwaitingReply, context.channel.isWritable, let event = framer.next() {
             handle(event, context: context)
         }
     }
@@ -99,8 +148,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func handle(_ event: FramingEvent, context: ChannelHandlerContext) {
         switch event {
         case .text(let text):
+            hasSentText = true
+            if text.count >= Self.largeWorkBytes { hooks.largeWorkDone() }
             switch processor.reply(to: text, context: requestContext) {
             case .now(let response?):
+                if response.count >= Self.largeWorkBytes { hooks.largeWorkDone() }
                 write(response, context: context)
             case .now(nil):
                 break
@@ -162,13 +214,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         if inputClosedWhileAwaiting {
             inputClosedWhileAwaiting = false
             userInboundEventTriggered(context: context, event: ChannelEvent.inputClosed)
-        } else if !isClosing, !isAwaitingReply {
-            if isDraining, !framer.hasPartialText {
-                closeAfterWrites(context: context)
-            } else {
-                rescheduleReadTimeout(context: context)
-            }
+        } else {
+            afterFraming(context: context)
         }
+        rescheduleIdleTimeout(context: context)
         context.flush()
     }
 
@@ -184,6 +233,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         isClosing = true
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
+        idleTimeoutTask?.cancel()
+        idleTimeoutTask = nil
         // Writes leave in order: once this empty one has, every response before it has.
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
@@ -203,6 +254,43 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// Notes activity for the idle timeout: it fires `--idle-timeout` after the connection
+    /// last sent something or was last answered. Only a time is stored here; the one timer
+    /// finds out when it fires whether the connection was active meanwhile.
+    private func rescheduleIdleTimeout(context: ChannelHandlerContext) {
+        lastActivity = context.eventLoop.now
+        guard idleTimeoutTask == nil else { return }
+        armIdleTimeout(in: idleTimeout, context: context)
+    }
+
+    private func armIdleTimeout(in delay: TimeAmount?, context: ChannelHandlerContext) {
+        guard let delay, !isClosing else { return }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        idleTimeoutTask = context.eventLoop.scheduleTask(in: delay) {
+            let (handler, context) = loopBound.value
+            handler.idleTimeoutTask = nil
+            handler.idleTimedOut(context: context)
+        }
+    }
+
+    /// Closes a connection that has had nothing to do for `--idle-timeout`; one that waits
+    /// for a reply, holds part of a request (the read timeout's case) or a `focus-changed`
+    /// subscription is not idle, and is looked at again a timeout later.
+    private func idleTimedOut(context: ChannelHandlerContext) {
+        guard !isClosing, let idleTimeout else { return }
+        let idleFor = context.eventLoop.now - lastActivity
+        if idleFor < idleTimeout {
+            armIdleTimeout(in: idleTimeout - idleFor, context: context)
+            return
+        }
+        if isAwaitingReply || framer.hasPartialText || hooks.holdsSubscription() {
+            rescheduleIdleTimeout(context: context)
+            return
+        }
+        hooks.closedIdle()
+        closeAfterWrites(context: context)
+    }
+
     private func readTimedOut(context: ChannelHandlerContext) {
         guard !isClosing else { return }
         let seconds = processor.limits.readTimeout
@@ -218,6 +306,25 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let trimmed = preview.trimmingCharacters(in: .whitespacesAndNewlines)
         return "\"\(trimmed)\""
     }
+}
+
+extension ConnectionHandler {
+    /// How long a draining connection that has been answered waits for bytes already in
+    /// its socket buffer to be read: a few turns of the event loop.
+    static let drainReadGrace = TimeAmount.milliseconds(20)
+    /// A request or response at least this large asks for freed memory to be returned to
+    /// the system (see ``MemoryTrim``).
+    static let largeWorkBytes = 256 << 10
+}
+
+/// What a connection asks of the server around it.
+struct ConnectionHooks: Sendable {
+    /// Whether the connection holds a `focus-changed` subscription.
+    var holdsSubscription: @Sendable () -> Bool = { false }
+    /// Called when the idle timeout closes the connection.
+    var closedIdle: @Sendable () -> Void = {}
+    /// Called after a large request or response.
+    var largeWorkDone: @Sendable () -> Void = {}
 }
 
 /// Asks a connection to finish the request it is reading (if any) and close: the daemon

@@ -26,6 +26,10 @@ final class ConnectionRegistry: Sendable {
         channels.withLockedValue { $0[identity] }
     }
 
+    var entries: [(ConnectionIdentity, any Channel)] {
+        channels.withLockedValue { $0.map { ($0.key, $0.value) } }
+    }
+
     var all: [any Channel] {
         channels.withLockedValue { Array($0.values) }
     }

@@ -1,12 +1,17 @@
 import Foundation
 import HeraldCore
 import HeraldProtocol
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 
 /// The connections that asked `request-focus` to `subscribe`, and the Focus status each
 /// was last told, so that each hears `focus-changed` exactly when its value changes —
 /// Herald's counterpart of INShareFocusStatusIntent.
+///
+/// Notifications are bounded like responses: a subscriber whose unread output is past
+/// `--max-unread-bytes` when a notification is due is closed, with the reason logged,
+/// instead of having notifications buffered for it without end.
 final class FocusSubscriptions: Sendable {
     private struct Subscription: Sendable {
         var uid: UInt32
@@ -16,9 +21,18 @@ final class FocusSubscriptions: Sendable {
 
     private let registry: ConnectionRegistry
     private let subscriptions = NIOLockedValueBox<[ConnectionIdentity: [String: Subscription]]>([:])
+    private let statistics: ServerStatistics?
+    private let logger: Logger
 
-    init(registry: ConnectionRegistry) {
+    init(registry: ConnectionRegistry, statistics: ServerStatistics? = nil, logger: Logger = Logger(label: "heraldd")) {
         self.registry = registry
+        self.statistics = statistics
+        self.logger = logger
+    }
+
+    /// Whether `connection` holds a subscription.
+    func holds(_ connection: ConnectionIdentity) -> Bool {
+        subscriptions.withLockedValue { $0[connection]?.isEmpty == false }
     }
 
     /// Subscribes a connection to changes of (uid, app)'s Focus status, which is now `current`.
@@ -53,6 +67,18 @@ final class FocusSubscriptions: Sendable {
         }
         for (connection, app, status) in changes {
             guard let channel = registry.channel(connection) else { continue }
+            // Past the high-water mark (`--max-unread-bytes`), the subscriber has stopped reading.
+            guard channel.isWritable else {
+                if channel.isActive {
+                    logger.warning(
+                        "closing a focus-changed subscriber that does not read: its unread output is past --max-unread-bytes",
+                        metadata: ["connection": "\(connection.number)"]
+                    )
+                    statistics?.recordUnreadClose()
+                    channel.close(promise: nil)
+                }
+                continue
+            }
             var line: [UInt8] = []
             Self.notification(app: app, status: status).write(to: &line)
             line.append(UInt8(ascii: "\n"))

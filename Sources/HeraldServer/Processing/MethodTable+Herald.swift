@@ -58,6 +58,7 @@ extension MethodTable {
         table.register(DiscoverMethod.self) { _, _ in
             MethodOutcome(result: environment.openRPCDocument, audit: AuditRecord())
         }
+        table.declareResultSize(environment.openRPCDocument.compactText.utf8.count, for: DiscoverMethod.name)
         table.register(StatsMethod.self) { _, _ in
             MethodOutcome(result: .object(statsObject(environment, subscriptions: subscriptions)), audit: AuditRecord())
         }
@@ -123,6 +124,7 @@ extension MethodTable {
 
     private static func statsObject(_ environment: MethodEnvironment, subscriptions: FocusSubscriptions) -> JSONObject {
         let counts = environment.statistics.snapshot()
+        let limitCounts = environment.statistics.limitCounts
         var methods = JSONObject()
         for name in counts.methods.keys.sorted() {
             let method = counts.methods[name]!
@@ -141,7 +143,13 @@ extension MethodTable {
                 "open": .number(JSONNumber(counts.openConnections)),
                 "accepted": .number(JSONNumber(Int(counts.acceptedConnections))),
                 "refused": .number(JSONNumber(Int(counts.refusedConnections))),
+                "refusedUIDAtLimit": .number(JSONNumber(Int(limitCounts.refusedForUIDLimit))),
+                "closedIdle": .number(JSONNumber(Int(limitCounts.closedIdle))),
+                "closedUnread": .number(JSONNumber(Int(limitCounts.closedUnread))),
+                "busiestUID": limitCounts.busiestUID.map { .number(JSONNumber(Int($0))) } ?? .null,
+                "busiestUIDConnections": .number(JSONNumber(limitCounts.busiestUIDConnections)),
             ]),
+            "refusedBatches": .number(JSONNumber(Int(limitCounts.refusedBatches))),
             "methods": .object(methods),
             "interactions": .number(JSONNumber(interactions)),
             "focusSubscriptions": .number(JSONNumber(subscriptions.count)),

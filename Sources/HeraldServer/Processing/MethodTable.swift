@@ -18,6 +18,9 @@ public struct MethodTable: Sendable {
     /// as `snapshot`), so a request for one is answered on a thread of its own. Checked for
     /// every request: a comparison or two, not a second look-up in `entries`.
     private var offEventLoopNames: [String] = []
+    /// The known size of a method's result, in bytes, for those whose result is large
+    /// whatever the params (`rpc.discover`): a batch is bounded by them before it runs.
+    private var resultSizes: [String: Int] = [:]
 
     /// Run on every method's params before they are decoded, such as the limit on a
     /// string's bytes; applies to the methods registered after it is set.
@@ -29,6 +32,24 @@ public struct MethodTable: Sendable {
 
     public func entry(named name: String) -> Entry? {
         entries[name]
+    }
+
+    /// Declares that `name` always returns about `bytes` bytes of result.
+    public mutating func declareResultSize(_ bytes: Int, for name: String) {
+        resultSizes[name] = bytes
+    }
+
+    /// The bytes the responses to `elements` will take at least, counting the declared
+    /// result sizes and a small envelope for each; only a few dictionary look-ups each.
+    func leastResponseBytes(_ elements: [JSONValue]) -> Int {
+        var total = 0
+        for element in elements {
+            total += 40
+            if !resultSizes.isEmpty, case .object(let object) = element, case .string(let name)? = object["method"] {
+                total += resultSizes[name] ?? 0
+            }
+        }
+        return total
     }
 
     /// Whether `request` (an object, or a batch of them) calls a method that runs off the

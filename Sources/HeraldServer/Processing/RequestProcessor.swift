@@ -98,6 +98,17 @@ public struct RequestProcessor: Sendable {
                 )
                 return .failure(Refusal(response: standaloneError(error, context: context, since: start)))
             }
+            let least = methods.leastResponseBytes(elements)
+            if least > limits.maxResponseBytes {
+                statistics.recordRefusedBatch()
+                let error = RPCError(
+                    .invalidRequest,
+                    reason:
+                        "The responses to this batch would take at least \(least) bytes, more than the \(limits.maxResponseBytes) a response may take; none of it was run. Send its requests in smaller batches.",
+                    extraData: ["limit": .number(JSONNumber(limits.maxResponseBytes))]
+                )
+                return .failure(Refusal(response: standaloneError(error, context: context, since: start)))
+            }
         }
         return .success(value)
     }
@@ -115,7 +126,16 @@ public struct RequestProcessor: Sendable {
             var wroteAny = false
             for element in elements {
                 let elementStart = ContinuousClock.now
-                guard let response = respond(to: element, context: context, since: elementStart) else { continue }
+                // Past the limit, the rest of the batch is not run: each request in it is
+                // answered with a short error instead, so the array stays bounded.
+                let response: ResponseObject
+                if output.count > limits.maxResponseBytes {
+                    guard let refused = refuseOverLimit(element, context: context, since: elementStart) else { continue }
+                    response = refused
+                } else {
+                    guard let answered = respond(to: element, context: context, since: elementStart) else { continue }
+                    response = answered
+                }
                 if wroteAny { output.append(UInt8(ascii: ",")) }
                 response.write(to: &output)
                 wroteAny = true
@@ -150,6 +170,25 @@ public struct RequestProcessor: Sendable {
         ResponseObject.error(id: .null, error: error).write(to: &output)
         output.append(UInt8(ascii: "\n"))
         return output
+    }
+
+    /// The error answering a request of a batch whose responses already passed
+    /// `maxResponseBytes`; the request is not run. Nil for a notification.
+    private func refuseOverLimit(
+        _ element: JSONValue, context: RequestContext, since start: ContinuousClock.Instant
+    ) -> ResponseObject? {
+        let object = element.objectValue
+        let id = object?["id"]
+        let method = object?["method"]?.stringValue
+        let error = RPCError(
+            .serverBusy,
+            reason:
+                "The responses before this request in its batch passed the \(limits.maxResponseBytes) bytes a response may take, so it was not run; send it again in a smaller batch.",
+            extraData: ["limit": .number(JSONNumber(limits.maxResponseBytes))]
+        )
+        finish(method: method, id: id, error: error, audit: AuditRecord(), context: context, since: start)
+        guard let id else { return nil }
+        return .error(id: id, error: error)
     }
 
     /// Handles one request object (alone or from a batch); nil for a notification.

@@ -14,6 +14,20 @@ public final class ServerStatistics: Sendable {
         var openConnections = 0
         var acceptedConnections: UInt64 = 0
         var refusedConnections: UInt64 = 0
+        var openByUID: [UInt32: Int] = [:]
+        var refusedForUIDLimit: UInt64 = 0
+        var closedIdle: UInt64 = 0
+        var closedUnread: UInt64 = 0
+        var refusedBatches: UInt64 = 0
+    }
+
+    /// Why a connection was refused, if it was.
+    public enum Admission: Sendable, Equatable {
+        case admitted
+        /// Every slot open to this caller is taken (`--max-connections`, less the kept ones).
+        case serverFull(limit: Int)
+        /// The caller's uid holds its share already (`--max-connections-per-uid`).
+        case uidAtLimit(limit: Int)
     }
 
     /// Key under which requests without a readable method are counted (parse errors, invalid requests).
@@ -39,21 +53,87 @@ public final class ServerStatistics: Sendable {
         }
     }
 
-    /// Counts a connection as open; false when `limit` connections are open already.
-    public func openConnection(limit: Int) -> Bool {
+    /// Counts a connection from `uid` as open, unless a limit refuses it.
+    ///
+    /// An administrator may take every one of `limit` slots; others leave the last
+    /// `reservedForAdministrators` free, and each uid may hold at most `perUID` of them.
+    public func openConnection(
+        uid: UInt32, isAdministrator: Bool, limit: Int, reservedForAdministrators: Int, perUID: Int
+    ) -> Admission {
         counts.withLockedValue { counts in
-            guard counts.openConnections < limit else {
-                counts.refusedConnections += 1
-                return false
+            let slots = isAdministrator ? limit : max(0, limit - reservedForAdministrators)
+            let admission: Admission
+            if counts.openConnections >= slots {
+                admission = .serverFull(limit: slots)
+            } else if !isAdministrator, counts.openByUID[uid, default: 0] >= perUID {
+                admission = .uidAtLimit(limit: perUID)
+            } else {
+                admission = .admitted
             }
-            counts.openConnections += 1
-            counts.acceptedConnections += 1
-            return true
+            switch admission {
+            case .admitted:
+                counts.openConnections += 1
+                counts.acceptedConnections += 1
+                counts.openByUID[uid, default: 0] += 1
+            case .uidAtLimit:
+                counts.refusedConnections += 1
+                counts.refusedForUIDLimit += 1
+            case .serverFull:
+                counts.refusedConnections += 1
+            }
+            return admission
         }
     }
 
-    public func closeConnection() {
-        counts.withLockedValue { $0.openConnections -= 1 }
+    /// Counts the close of a connection opened with ``openConnection(uid:isAdministrator:limit:reservedForAdministrators:perUID:)``.
+    public func closeConnection(uid: UInt32) {
+        counts.withLockedValue { counts in
+            counts.openConnections -= 1
+            let left = counts.openByUID[uid, default: 1] - 1
+            counts.openByUID[uid] = left > 0 ? left : nil
+        }
+    }
+
+    /// Counts a connection closed after `--idle-timeout` with nothing to do.
+    public func recordIdleClose() {
+        counts.withLockedValue { $0.closedIdle += 1 }
+    }
+
+    /// Counts a connection closed because its unread output passed the limit.
+    public func recordUnreadClose() {
+        counts.withLockedValue { $0.closedUnread += 1 }
+    }
+
+    /// Counts a batch refused because its responses would pass `--max-response-bytes`.
+    public func recordRefusedBatch() {
+        counts.withLockedValue { $0.refusedBatches += 1 }
+    }
+
+    /// The counts of the limits on connections and responses, for `stats`.
+    public struct LimitCounts: Sendable, Hashable {
+        public var refusedForUIDLimit: UInt64
+        public var closedIdle: UInt64
+        public var closedUnread: UInt64
+        public var refusedBatches: UInt64
+        /// The uid holding the most connections, and how many it holds (0 when none is open).
+        public var busiestUID: UInt32?
+        public var busiestUIDConnections = 0
+    }
+
+    public var limitCounts: LimitCounts {
+        counts.withLockedValue { counts in
+            var result = LimitCounts(
+                refusedForUIDLimit: counts.refusedForUIDLimit,
+                closedIdle: counts.closedIdle,
+                closedUnread: counts.closedUnread,
+                refusedBatches: counts.refusedBatches
+            )
+            if let top = counts.openByUID.max(by: { $0.value < $1.value }) {
+                result.busiestUID = top.key
+                result.busiestUIDConnections = top.value
+            }
+            return result
+        }
     }
 
     public var openConnections: Int {

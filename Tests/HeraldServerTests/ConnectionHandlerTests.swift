@@ -1,0 +1,149 @@
+import Foundation
+import HeraldCore
+import HeraldProtocol
+import HeraldTesting
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOEmbedded
+import Testing
+
+@testable import HeraldServer
+
+/// The connection's drain, idle timeout and output bound, in process on an
+/// `EmbeddedChannel` whose clock the test advances.
+@Suite("ConnectionHandler: drain, idle timeout, unread output, in process")
+struct ConnectionHandlerTests {
+    static let request = #"{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}"# + "\n"
+
+    private func makeChannel(
+        idleTimeout: Double = 0, holdsSubscription: @escaping @Sendable () -> Bool = { false }
+    ) throws -> (EmbeddedChannel, ServerStatistics) {
+        var limits = RequestLimits()
+        limits.idleTimeout = idleTimeout
+        let statistics = ServerStatistics()
+        let environment = MethodEnvironment(
+            state: SharedState(HeraldState(configuration: CoreConfiguration())),
+            clock: ManualClock(),
+            statistics: statistics,
+            openRPCDocument: ["openrpc": "1.3.2"]
+        )
+        let processor = RequestProcessor(
+            methods: .herald(environment, subscriptions: FocusSubscriptions(registry: ConnectionRegistry())),
+            limits: limits,
+            statistics: statistics,
+            recorder: CollectingRecorder()
+        )
+        let context = RequestContext(caller: Caller(uid: 0, gid: 0, pid: 1, isAdministrator: true))
+        let hooks = ConnectionHooks(holdsSubscription: holdsSubscription, closedIdle: { statistics.recordIdleClose() })
+        let channel = EmbeddedChannel(handler: ConnectionHandler(processor: processor, context: context, hooks: hooks))
+        try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/herald-test.sock")).wait()
+        return (channel, statistics)
+    }
+
+    private func send(_ text: String, to channel: EmbeddedChannel) throws {
+        try channel.writeInbound(ByteBuffer(string: text))
+    }
+
+    /// Every line written to the client so far.
+    private func writtenLines(_ channel: EmbeddedChannel) throws -> [String] {
+        var text = ""
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
+            text += String(buffer: buffer)
+        }
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    @Test("Draining, a connection that has sent nothing yet is waited for, answered, then closed")
+    func drainWaitsForFirstRequest() throws {
+        let (channel, _) = try makeChannel()
+        channel.pipeline.fireUserInboundEventTriggered(DrainConnection())
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        #expect(channel.isActive)
+        try send(Self.request, to: channel)
+        #expect(try writtenLines(channel).count == 1)
+        #expect(!channel.isActive)
+    }
+
+    @Test("Draining, an answered connection reads what is buffered before it closes")
+    func drainReadsBufferedBytes() throws {
+        let (channel, _) = try makeChannel()
+        try send(Self.request, to: channel)
+        #expect(try writtenLines(channel).count == 1)
+        channel.pipeline.fireUserInboundEventTriggered(DrainConnection())
+        // Bytes that were in the socket buffer arrive within the grace: answered, then closed.
+        try send(Self.request, to: channel)
+        #expect(try writtenLines(channel).count == 1)
+        #expect(!channel.isActive)
+    }
+
+    @Test("Draining, an answered connection with nothing more closes after the grace")
+    func drainClosesIdleAnswered() throws {
+        let (channel, _) = try makeChannel()
+        try send(Self.request, to: channel)
+        _ = try writtenLines(channel)
+        channel.pipeline.fireUserInboundEventTriggered(DrainConnection())
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: ConnectionHandler.drainReadGrace)
+        #expect(!channel.isActive)
+    }
+
+    @Test("While output waits unread (not writable), framed requests wait; once writable, they are answered")
+    func unreadOutputPausesAnswers() throws {
+        let (channel, _) = try makeChannel()
+        channel.isWritable = false
+        try send(Self.request + Self.request + Self.request, to: channel)
+        #expect(try writtenLines(channel).isEmpty)
+        channel.isWritable = true
+        channel.pipeline.fireChannelWritabilityChanged()
+        #expect(try writtenLines(channel).count == 3)
+        #expect(channel.isActive)
+    }
+
+    @Test("An idle connection is closed after --idle-timeout; one holding a subscription is not")
+    func idleTimeout() throws {
+        let (idle, statistics) = try makeChannel(idleTimeout: 10)
+        try send(Self.request, to: idle)
+        idle.embeddedEventLoop.advanceTime(by: .seconds(9))
+        #expect(idle.isActive)
+        try send(Self.request, to: idle)  // Activity re-arms the timeout.
+        idle.embeddedEventLoop.advanceTime(by: .seconds(9))
+        #expect(idle.isActive)
+        idle.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!idle.isActive)
+        #expect(statistics.limitCounts.closedIdle == 1)
+
+        let (subscriber, _) = try makeChannel(idleTimeout: 10, holdsSubscription: { true })
+        subscriber.embeddedEventLoop.advanceTime(by: .seconds(100))
+        #expect(subscriber.isActive)
+    }
+}
+
+@Suite("ServerStatistics: connection admission per uid")
+struct ConnectionAdmissionTests {
+    @Test("A uid at its limit is refused; other uids and administrators are not; the kept slots are administrators' only")
+    func admission() {
+        let statistics = ServerStatistics()
+        func open(_ uid: UInt32, admin: Bool = false) -> ServerStatistics.Admission {
+            statistics.openConnection(uid: uid, isAdministrator: admin, limit: 6, reservedForAdministrators: 2, perUID: 2)
+        }
+        #expect(open(1000) == .admitted)
+        #expect(open(1000) == .admitted)
+        #expect(open(1000) == .uidAtLimit(limit: 2))
+        #expect(open(1001) == .admitted)
+        #expect(open(1001) == .admitted)
+        // Four of six slots are taken: the last two are kept for administrators.
+        #expect(open(1002) == .serverFull(limit: 4))
+        #expect(open(0, admin: true) == .admitted)
+        #expect(open(0, admin: true) == .admitted)
+        #expect(open(0, admin: true) == .serverFull(limit: 6))
+        // Below the kept slots again, uid 1000 (now under its share) is admitted.
+        statistics.closeConnection(uid: 1000)
+        #expect(open(1000) == .serverFull(limit: 4))
+        statistics.closeConnection(uid: 0)
+        statistics.closeConnection(uid: 0)
+        #expect(open(1000) == .admitted)
+        let counts = statistics.limitCounts
+        #expect(counts.refusedForUIDLimit == 1)
+        #expect(counts.busiestUIDConnections == 2)
+    }
+}

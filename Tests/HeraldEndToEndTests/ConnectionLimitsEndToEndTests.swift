@@ -25,7 +25,7 @@ struct ConnectionLimitsEndToEndTests {
             asUID(uid) + ["/usr/bin/socat", "-t", "10", "-", "UNIX-CONNECT:\(socket)"],
             input: request + "\n"
         )
-        return try JSONParser.parse(output.trimmingCharacters(in: .whitespacesAndNewlines))
+        return try IndependentJSON.parse(output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Waits until `stats` (as root) satisfies `condition`, at most 20 s; returns the last stats.

@@ -25,7 +25,7 @@ struct ResponseBoundsEndToEndTests {
         let line = try #require(try client.readLine(timeout: 30))
         print("response to a batch of 1,000 rpc.discover: \(line.utf8.count) bytes")
         #expect(line.utf8.count < 1000)
-        let response = try JSONParser.parse(line)
+        let response = try IndependentJSON.parse(line)
         #expect(response[pointer: "/error/code"] == .number(JSONNumber(-32600)))
         #expect(response[pointer: "/error/data/limit"] == .number(JSONNumber(1 << 20)))
         #expect(response[pointer: "/error/data/reason"]?.stringValue?.contains("smaller batches") == true)
@@ -41,7 +41,7 @@ struct ResponseBoundsEndToEndTests {
         try client.send(batch(50, method: "stats"))
         let line = try #require(try client.readLine(timeout: 30))
         #expect(line.utf8.count < 8192 + 4096 + 50 * 400)
-        let responses = try JSONParser.parse(line).arrayValue ?? []
+        let responses = try IndependentJSON.parse(line).arrayValue ?? []
         #expect(responses.count == 50)
         #expect(responses.first?[pointer: "/result"] != nil)
         #expect(responses.last?[pointer: "/error/code"] == .number(JSONNumber(-32000)))
@@ -53,7 +53,7 @@ struct ResponseBoundsEndToEndTests {
 
     @Test("A focus-changed subscriber that does not read is closed once its unread output passes the limit")
     func unreadSubscriberClosed() throws {
-        let herald = try HeraldProcess(arguments: ["--focus-authorization", "allow", "--max-unread-bytes", "4096"])
+        let herald = try HeraldProcess(arguments: ["--focus-authorization", "allow", "--max-unread-bytes", "4096", "--max-apps-per-uid", "500"])
         let subscriber = try herald.connect()
         let apps = 500
         let requests = (0..<apps).map {

@@ -2658,7 +2658,35 @@ public enum OpenRPCDocument {
               "refused": {
                 "type": "integer",
                 "minimum": 0,
-                "description": "Refused with -32000 at --max-connections."
+                "description": "Refused with -32000: at --max-connections, in the slots kept for administrators (--admin-connections), or at --max-connections-per-uid."
+              },
+              "refusedUIDAtLimit": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Refused with -32000 because their uid held --max-connections-per-uid connections."
+              },
+              "closedIdle": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Closed after --idle-timeout with nothing to do."
+              },
+              "closedUnread": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Closed because their unread output passed --max-unread-bytes while a server notification was due."
+              },
+              "busiestUID": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": 0,
+                "description": "The uid holding the most connections now (administrators not counted); null when none is open."
+              },
+              "busiestUIDConnections": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "How many connections busiestUID holds."
               }
             }
           },
@@ -2876,6 +2904,11 @@ public enum OpenRPCDocument {
                 }
               }
             }
+          },
+          "refusedBatches": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Batches refused whole with -32600 because their known response sizes passed --max-response-bytes."
           }
         }
       },

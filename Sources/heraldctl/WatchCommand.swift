@@ -17,8 +17,15 @@ struct WatchCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Interrupting is how watch ends: exit 0. Unblock the signals too, since a parent's
+        // blocked mask is inherited across exec.
         signal(SIGINT) { _ in _exit(0) }
         signal(SIGTERM) { _ in _exit(0) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
         let connection = try client.connect()
         for app in app {
             let result = try connection.call("request-focus", params: ["app": app, "subscribe": true], notification: show)

@@ -26,6 +26,29 @@ struct ClientOptions: ParsableArguments {
     }
 }
 
+/// `heraldctl --socket PATH --json status` as well as `heraldctl status --socket PATH --json`:
+/// the client options belong to each subcommand, so those written before it move after it.
+enum ClientOptionOrder {
+    static func subcommandFirst(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--json" || argument.hasPrefix("--socket=") {
+                leading.append(argument)
+                index += 1
+            } else if argument == "--socket", index + 1 < arguments.count {
+                leading += [argument, arguments[index + 1]]
+                index += 2
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, index < arguments.count else { return arguments }
+        return Array(arguments[index...]) + leading
+    }
+}
+
 /// Writing to standard output, a line at a time (flushed, so a pipe sees each line at once).
 enum Output {
     static func print(_ lines: [String]) {

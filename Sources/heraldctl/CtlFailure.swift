@@ -3,7 +3,8 @@ import Foundation
 /// heraldctl's exit statuses, as documented in the README and the man page.
 enum CtlStatus: Int32 {
     case success = 0
-    case rpcError = 1
+    /// A JSON-RPC error, or a damaged snapshot file.
+    case failed = 1
     case usage = 2
     /// `EX_UNAVAILABLE`: heraldd could not be reached.
     case unavailable = 69
@@ -31,7 +32,7 @@ struct CtlFailure: Error {
         if code == "1006" {
             lines.append("  \(method) is for administrators: run heraldctl as root, or as a member of heraldd's --admin-group.")
         }
-        return CtlFailure(.rpcError, lines)
+        return CtlFailure(.failed, lines)
     }
 
     func report() {

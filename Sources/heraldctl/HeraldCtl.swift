@@ -31,7 +31,7 @@ struct HeraldCtl: ParsableCommand {
     /// Parses and runs, mapping argument-parser's usage errors to exit status 2.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(ClientOptionOrder.subcommandFirst(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch let failure as CtlFailure {
             failure.report()

@@ -30,7 +30,7 @@ struct InspectSnapshotCommand: ParsableCommand {
                 }
             } catch {
                 if !json { Output.print(Self.lines(summary, fileSize: bytes.count)) }
-                throw CtlFailure(.rpcError, ["heraldctl: \(file) is damaged: \(error)"])
+                throw CtlFailure(.failed, ["heraldctl: \(file) is damaged: \(error)"])
             }
         case .failure(let error):
             if !json {
@@ -41,7 +41,7 @@ struct InspectSnapshotCommand: ParsableCommand {
                 }
                 Output.print(["  checksums:    BAD — \(error)"])
             }
-            throw CtlFailure(.rpcError, ["heraldctl: \(file) is damaged: \(error)"])
+            throw CtlFailure(.failed, ["heraldctl: \(file) is damaged: \(error)"])
         }
     }
 

@@ -30,6 +30,9 @@ struct HeraldctlEndToEndTests {
         #expect(json.status == 0)
         #expect(json.jsonLines.count == 1, "\(json)")
         #expect(object(json)["uptimeSeconds"] != nil, "\(json)")
+        // The client options may come before the subcommand too.
+        let optionsFirst = try Heraldctl.run(["--socket", herald.socketPath, "--json", "status"])
+        #expect(optionsFirst.status == 0 && optionsFirst.jsonLines.count == 1, "\(optionsFirst)")
         // HERALD_SOCKET is read when --socket is absent.
         let fromEnvironment = try Heraldctl.run(["status"], environment: ["HERALD_SOCKET": herald.socketPath])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment)")

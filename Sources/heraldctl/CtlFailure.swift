@@ -15,6 +15,9 @@ struct CtlFailure: Error {
     var status: CtlStatus
     var lines: [String]
 
+    /// Error 1006: the method is for administrators.
+    var isPermissionDenied = false
+
     init(_ status: CtlStatus, _ lines: [String]) {
         self.status = status
         self.lines = lines
@@ -32,7 +35,9 @@ struct CtlFailure: Error {
         if code == "1006" {
             lines.append("  \(method) is for administrators: run heraldctl as root, or as a member of heraldd's --admin-group.")
         }
-        return CtlFailure(.failed, lines)
+        var failure = CtlFailure(.failed, lines)
+        failure.isPermissionDenied = code == "1006"
+        return failure
     }
 
     func report() {

@@ -12,7 +12,15 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let connection = try client.connect()
-        let stats = try connection.call("stats")
+        let answer = Result { () throws(CtlFailure) in try connection.call("stats") }
+        if case .failure(let failure) = answer, failure.isPermissionDenied {
+            // Reachable, but stats is for administrators: say both, plainly.
+            throw CtlFailure(.failed, [
+                "heraldd is running on \(connection.path), but status reads stats, which is for administrators:",
+                "  uid 0, heraldd's own uid, or members of its --admin-group. Run it as one of them (sudo heraldctl status).",
+            ] + failure.lines.dropLast())
+        }
+        let stats = try answer.get()
         if client.json {
             Output.printJSON(stats)
             return

@@ -66,6 +66,15 @@ struct HeraldctlEndToEndTests {
         #expect(call.status == 0, "\(call)")
         #expect((object(call)["identifier"] as? String)?.isEmpty == false, "\(call)")
 
+        let group = try ctl(herald, [
+            "donate", "--app", "org.example.chat", "--from", "Bo <bo@example.org>", "--to", "Ann Lee <ann@example.org>",
+            "--to", "+15550100", "--conversation", "c-trip", "--group-name", "Trip", "--text", "Train?", "--id", "m-18",
+        ])
+        #expect(group.status == 0, "\(group)")
+        let groupNotified = try ctl(herald, ["notify", "--app", "org.example.chat", "--interaction", "m-18", "--body", "Train?"])
+        #expect(groupNotified.stdout.contains("subtitle  Trip\n"), "\(groupNotified)")
+        #expect(groupNotified.stdout.contains("from      Bo <bo@example.org> (a group)"), "\(groupNotified)")
+
         let notified = try ctl(herald, [
             "notify", "--app", "org.example.chat", "--interaction", "m-17", "--title", "New message", "--body", "Lunch?",
             "--level", "timeSensitive",
@@ -263,8 +272,11 @@ struct HeraldctlPermissionEndToEndTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: herald.folder.path)
         let run = try Heraldctl.run(["status", "--socket", herald.socketPath], prefix: nobody)
         #expect(run.status == 1, "\(run)")
+        #expect(run.stderr.hasPrefix("heraldd is running on \(herald.socketPath), but status reads stats, which is for administrators"), "\(run)")
         #expect(run.stderr.contains("heraldctl: stats: Permission denied (1006)"), "\(run)")
-        #expect(run.stderr.contains("is for administrators"), "\(run)")
+        let snapshot = try Heraldctl.run(["snapshot", "--socket", herald.socketPath], prefix: nobody)
+        #expect(snapshot.status == 1, "\(snapshot)")
+        #expect(snapshot.stderr.contains("snapshot is for administrators: run heraldctl as root"), "\(snapshot)")
         let allowed = try Heraldctl.run(["request-focus", "--app", "org.example.chat", "--socket", herald.socketPath], prefix: nobody)
         #expect(allowed.status == 0, "\(allowed)")
     }

@@ -6,15 +6,19 @@ BINDIR ?= $(PREFIX)/bin
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 CATALOGDIR ?= /usr/lib/systemd/catalog
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SWIFT ?= swift
 # Debian packages the build, the tests and `make run` need.
-APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux iproute2
+APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux iproute2 man-db
 BENCH_APT_PACKAGES := redis-server redis-tools
 RUN_DIR := $(CURDIR)/.run
 SOCKET ?= $(RUN_DIR)/herald.sock
 RUN_ARGS ?=
 
-.PHONY: all build release run test deps bench-deps generate install uninstall verify-units clean format lint bench bench-snapshot fuzz
+.PHONY: all build release run test deps bench-deps generate install uninstall verify-units check-man clean format lint bench bench-snapshot fuzz
 
 all: build
 
@@ -48,6 +52,7 @@ run: release
 	@mkdir -p $(RUN_DIR)
 	@echo "heraldd on $(SOCKET) — try:"
 	@echo "  echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"stats\"}' | socat - UNIX-CONNECT:$(SOCKET)"
+	@echo "  $$($(SWIFT) build -c release --show-bin-path)/heraldctl --socket $(SOCKET) status"
 	exec $$($(SWIFT) build -c release --show-bin-path)/heraldd --socket $(SOCKET) --state-dir $(RUN_DIR)/state $(RUN_ARGS)
 
 ## test: unit, in-process and end-to-end tests, with a real journald and the units verified.
@@ -55,6 +60,7 @@ test: deps generate
 	@bash scripts/ensure-journald.sh || echo "note: no journald could be started; journal tests will be skipped"
 	@bash scripts/verify-units.sh
 	@python3 scripts/check-openrpc.py
+	@$(MAKE) --no-print-directory check-man
 	$(SWIFT) build --build-tests
 	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" $(SWIFT) test --skip-build
 	@bash Fuzz/run.sh --check
@@ -76,9 +82,26 @@ bench-snapshot: deps
 verify-units:
 	@bash scripts/verify-units.sh
 
+## check-man: the man pages render, without a warning from man or groff.
+check-man:
+	@for page in man/heraldd.8 man/heraldctl.1; do \
+	  out="$$(MANWIDTH=80 man --warnings -l $$page 2>&1 >/dev/null)"; \
+	  if [ -n "$$out" ]; then echo "$$page: $$out" >&2; exit 1; fi; \
+	  [ -n "$$(MANWIDTH=80 man -l $$page 2>/dev/null)" ] || { echo "$$page renders empty" >&2; exit 1; }; \
+	done
+
 install: release
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(SYSUSERSDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(SYSUSERSDIR) \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/heraldd $(DESTDIR)$(BINDIR)/heraldd
+	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/heraldctl $(DESTDIR)$(BINDIR)/heraldctl
+	install -m 0644 man/heraldd.8 $(DESTDIR)$(MANDIR)/man8/heraldd.8
+	install -m 0644 man/heraldctl.1 $(DESTDIR)$(MANDIR)/man1/heraldctl.1
+	ctl=$$($(SWIFT) build -c release --show-bin-path)/heraldctl; \
+	  $$ctl --generate-completion-script bash > $(DESTDIR)$(BASHCOMPDIR)/heraldctl && \
+	  $$ctl --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_heraldctl && \
+	  $$ctl --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/heraldctl.fish
+	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/heraldctl $(DESTDIR)$(ZSHCOMPDIR)/_heraldctl $(DESTDIR)$(FISHCOMPDIR)/heraldctl.fish
 	sed 's|^ExecStart=/usr/bin/env heraldd|ExecStart=$(BINDIR)/heraldd|' Units/herald.service > $(DESTDIR)$(UNITDIR)/herald.service
 	install -m 0644 Units/herald.socket $(DESTDIR)$(UNITDIR)/herald.socket
 	install -m 0644 Units/herald.catalog $(DESTDIR)$(CATALOGDIR)/herald.catalog
@@ -91,7 +114,9 @@ install: release
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/heraldd $(DESTDIR)$(UNITDIR)/herald.service $(DESTDIR)$(UNITDIR)/herald.socket \
-	  $(DESTDIR)$(CATALOGDIR)/herald.catalog $(DESTDIR)$(SYSUSERSDIR)/herald.conf
+	  $(DESTDIR)$(CATALOGDIR)/herald.catalog $(DESTDIR)$(SYSUSERSDIR)/herald.conf \
+	  $(DESTDIR)$(BINDIR)/heraldctl $(DESTDIR)$(MANDIR)/man8/heraldd.8 $(DESTDIR)$(MANDIR)/man1/heraldctl.1 \
+	  $(DESTDIR)$(BASHCOMPDIR)/heraldctl $(DESTDIR)$(ZSHCOMPDIR)/_heraldctl $(DESTDIR)$(FISHCOMPDIR)/heraldctl.fish
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

@@ -11,6 +11,7 @@ let package = Package(
     // name Linux in `platforms`, so no Apple platform is claimed either.
     products: [
         .executable(name: "heraldd", targets: ["heraldd"]),
+        .executable(name: "heraldctl", targets: ["heraldctl"]),
         .executable(name: "herald-bench", targets: ["herald-bench"]),
     ],
     dependencies: [
@@ -83,6 +84,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Herald from the shell: one subcommand per method, status, watch, inspect-snapshot.
+        .executableTarget(
+            name: "heraldctl",
+            dependencies: [
+                "HeraldProtocol",
+                "HeraldCore",
+                "HeraldStorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),

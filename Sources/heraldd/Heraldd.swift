@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldProtocol
 import HeraldServer
 import HeraldSystemd
 import Logging
@@ -16,7 +17,8 @@ struct Heraldd: AsyncParsableCommand {
             Under systemd socket activation heraldd serves the socket it is handed (the one \
             named "herald", else the first Unix stream socket) and binds nothing. Otherwise it \
             binds --socket.
-            """
+            """,
+        version: HeraldVersion.string
     )
 
     @OptionGroup(title: "Listening") var listening: ListeningOptions

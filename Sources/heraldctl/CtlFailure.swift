@@ -1,0 +1,46 @@
+import Foundation
+
+/// heraldctl's exit statuses, as documented in the README and the man page.
+enum CtlStatus: Int32 {
+    case success = 0
+    /// A JSON-RPC error, or a damaged snapshot file.
+    case failed = 1
+    case usage = 2
+    /// `EX_UNAVAILABLE`: heraldd could not be reached.
+    case unavailable = 69
+}
+
+/// A failure to report to a person: the lines to print on stderr, and the exit status.
+struct CtlFailure: Error {
+    var status: CtlStatus
+    var lines: [String]
+
+    /// Error 1006: the method is for administrators.
+    var isPermissionDenied = false
+
+    init(_ status: CtlStatus, _ lines: [String]) {
+        self.status = status
+        self.lines = lines
+    }
+
+    /// A JSON-RPC error object, as heraldd sent it: its message, code, reason and pointer.
+    static func rpc(method: String, error: [String: Any]) -> CtlFailure {
+        let code = error["code"].map { "\($0)" } ?? "?"
+        let message = error["message"] as? String ?? "error"
+        var lines = ["heraldctl: \(method): \(message) (\(code))"]
+        let data = error["data"] as? [String: Any]
+        if let reason = data?["reason"] as? String { lines.append("  reason: \(reason)") }
+        if let pointer = data?["pointer"] as? String { lines.append("  pointer: \(pointer.isEmpty ? "\"\" (the params)" : pointer)") }
+        if let limit = data?["limit"] { lines.append("  limit: \(limit)") }
+        if code == "1006" {
+            lines.append("  \(method) is for administrators: run heraldctl as root, or as a member of heraldd's --admin-group.")
+        }
+        var failure = CtlFailure(.failed, lines)
+        failure.isPermissionDenied = code == "1006"
+        return failure
+    }
+
+    func report() {
+        FileHandle.standardError.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+    }
+}

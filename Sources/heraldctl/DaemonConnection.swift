@@ -1,0 +1,137 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A blocking connection to heraldd's Unix socket: JSON texts out, lines in.
+final class DaemonConnection {
+    let path: String
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var nextID = 1
+
+    /// Connects, or fails with a message that says why and what to do (exit status 69).
+    init(path: String) throws(CtlFailure) {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw CtlFailure(.unavailable, ["heraldctl: cannot create a socket: \(String(cString: strerror(errno)))"]) }
+        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+            close(fd)
+            throw CtlFailure(.usage, ["heraldctl: the socket path \(path) is longer than a Unix socket address allows (107 bytes)."])
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in raw.copyBytes(from: path.utf8.prefix(raw.count - 1)) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let error = errno
+            close(fd)
+            throw Self.unreachable(path: path, errno: error)
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// What a person needs to know when heraldd cannot be reached at `path`.
+    static func unreachable(path: String, errno error: Int32) -> CtlFailure {
+        switch error {
+        case ENOENT, ECONNREFUSED:
+            let what = error == ENOENT ? "there is no socket at \(path)" : "nothing answers on \(path)"
+            return CtlFailure(.unavailable, [
+                "heraldctl: heraldd is not running there: \(what).",
+                "  Start it: systemctl start herald.socket (when installed), or `make run` in Herald's source folder",
+                "  (which serves on .run/herald.sock: heraldctl --socket .run/herald.sock, or export HERALD_SOCKET).",
+                "  Another socket: --socket PATH or $HERALD_SOCKET.",
+            ])
+        case EACCES, EPERM:
+            return CtlFailure(.unavailable, permissionDenied(path: path))
+        default:
+            return CtlFailure(.unavailable, ["heraldctl: cannot connect to \(path): \(String(cString: strerror(error)))."])
+        }
+    }
+
+    /// Names the socket's group (or its folder's, when the folder is what refuses) and how to join it.
+    private static func permissionDenied(path: String) -> [String] {
+        var status = stat()
+        let folder = (path as NSString).deletingLastPathComponent
+        let socketReadable = stat(path, &status) == 0
+        if !socketReadable { _ = stat(folder.isEmpty ? "." : folder, &status) }
+        let group = getgrgid(status.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "\(status.st_gid)"
+        let mode = String(status.st_mode & 0o777, radix: 8)
+        let what = socketReadable ? "the socket \(path)" : "its folder \(folder)"
+        return [
+            "heraldctl: permission denied on \(path): \(what) belongs to group \(group) (mode \(mode)), and you are not in it.",
+            "  Join the group: sudo usermod -aG \(group) \"$USER\", then log in again (or run: newgrp \(group)).",
+        ]
+    }
+
+    /// Sends one request and returns its result, throwing the JSON-RPC error as a failure
+    /// (exit status 1). Server notifications that arrive first go to `notification`.
+    func call(_ method: String, params: Any? = nil, notification: (([String: Any]) -> Void)? = nil) throws(CtlFailure) -> Any {
+        let id = nextID
+        nextID += 1
+        var request: [String: Any] = ["jsonrpc": "2.0", "id": id, "method": method]
+        if let params { request["params"] = params }
+        try send(request)
+        while true {
+            let message = try readMessage()
+            if message["id"] == nil, message["method"] != nil {
+                notification?(message)
+                continue
+            }
+            if let error = message["error"] as? [String: Any] { throw CtlFailure.rpc(method: method, error: error) }
+            return message["result"] ?? NSNull()
+        }
+    }
+
+    func send(_ object: Any) throws(CtlFailure) {
+        let data: Data
+        do { data = try JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]) } catch {
+            throw CtlFailure(.usage, ["heraldctl: cannot encode the request: \(error)"])
+        }
+        var bytes = [UInt8](data)
+        bytes.append(UInt8(ascii: "\n"))
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw lost("writing") }
+            offset += written
+        }
+    }
+
+    /// The next line from heraldd, parsed: a response or a server notification.
+    func readMessage() throws(CtlFailure) -> [String: Any] {
+        let line = try readLine()
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed]),
+            let message = object as? [String: Any]
+        else {
+            throw CtlFailure(.unavailable, ["heraldctl: \(path) answered with something that is not a JSON-RPC object."])
+        }
+        return message
+    }
+
+    private func readLine() throws(CtlFailure) -> [UInt8] {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw lost("reading") }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    private func lost(_ doing: String) -> CtlFailure {
+        CtlFailure(.unavailable, ["heraldctl: heraldd closed the connection on \(path) while \(doing) (it may be stopping)."])
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+
+/// `heraldctl donate`: records a message or a call, as an app would.
+struct DonateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "donate",
+        abstract: "Donate an interaction: an incoming or outgoing message, or a call.",
+        discussion: """
+            People are written as "Name <email>", +phone, or a bare handle. A message needs \
+            --conversation; a call (--call audio|video) takes --from (incoming) or --to (outgoing) as its contacts.
+            """
+    )
+
+    enum CallKind: String, ExpressibleByArgument, CaseIterable { case audio, video }
+
+    @OptionGroup var client: ClientOptions
+    @Option(help: "The app, a reverse-DNS name such as org.example.chat.") var app: String
+    @Option(help: "The sender of an incoming message, or the caller.") var from: String?
+    @Option(help: "A recipient (repeat for several): the people besides the sender and you.") var to: [String] = []
+    @Option(help: "The conversation's identifier (messages).") var conversation: String?
+    @Option(help: "The group's name, spoken and shown as the subtitle.") var groupName: String?
+    @Option(help: "The message's text.") var text: String?
+    @Option(help: "Donate a call instead of a message.") var call: CallKind?
+    @Flag(help: "The user sent it (default: incoming).") var outgoing = false
+    @Option(help: "The interaction's identifier (default: a new UUID chosen by heraldd).") var id: String?
+    @Option(help: "The interaction's group identifier.") var group: String?
+
+    func validate() throws {
+        if call == nil, conversation == nil { throw ValidationError("A message needs --conversation (or give --call audio|video).") }
+        if !outgoing, from == nil { throw ValidationError("An incoming interaction needs --from (or give --outgoing).") }
+        if outgoing, call == nil, from != nil { throw ValidationError("An outgoing message has no sender: the user sent it. Leave --from out.") }
+    }
+
+    var params: [String: Any] {
+        var intent: [String: Any]
+        if let call {
+            let contacts = (from.map { [$0] } ?? []) + to
+            intent = ["type": "startCall", "contacts": contacts.map(PersonArgument.parse), "callCapability": "\(call)Call"]
+        } else {
+            intent = ["type": "sendMessage", "conversationIdentifier": conversation ?? ""]
+            if let from { intent["sender"] = PersonArgument.parse(from) }
+            if !to.isEmpty { intent["recipients"] = to.map(PersonArgument.parse) }
+            if let text { intent["content"] = text }
+            if let groupName { intent["speakableGroupName"] = groupName }
+        }
+        var interaction: [String: Any] = ["direction": outgoing ? "outgoing" : "incoming", "intent": intent]
+        if let id { interaction["identifier"] = id }
+        if let group { interaction["groupIdentifier"] = group }
+        return ["app": app, "interaction": interaction]
+    }
+
+    func run() throws {
+        try client.run("donate", params: params) { result in
+            let result = result as? [String: Any] ?? [:]
+            return ["donated \(Output.text(result["identifier"])) at \(Output.text(result["donatedAt"]))"]
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import ArgumentParser
+import Foundation
+
+/// `heraldctl authorization APP STATUS` (`set-focus-authorization`, administrators).
+struct AuthorizationCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "authorization",
+        abstract: "Decide an app's Focus authorization (administrators)."
+    )
+    enum Status: String, ExpressibleByArgument, CaseIterable { case notDetermined, restricted, denied, authorized }
+
+    @OptionGroup var client: ClientOptions
+    @Option(help: "The app.") var app: String
+    @Argument(help: "notDetermined, restricted, denied or authorized.") var status: Status
+    @Option(help: "The uid whose app it is (default: yours).") var uid: UInt32?
+
+    func run() throws {
+        var params: [String: Any] = ["app": app, "status": status.rawValue]
+        if let uid { params["uid"] = uid }
+        try client.run("set-focus-authorization", params: params) { result in
+            let result = result as? [String: Any] ?? [:]
+            return ["\(Output.text(result["app"])) (uid \(Output.text(result["uid"]))): Focus authorization \(Output.text(result["status"]))"]
+        }
+    }
+}
+
+/// `heraldctl capabilities --app APP [--communication|--no-communication] …` (`set-capabilities`).
+struct CapabilitiesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capabilities",
+        abstract: "Set an app's capabilities (administrators); those left out keep their value."
+    )
+
+    @OptionGroup var client: ClientOptions
+    @Option(help: "The app.") var app: String
+    @Option(help: "The uid whose app it is (default: yours).") var uid: UInt32?
+    @Flag(inversion: .prefixedNo, help: "Communication notifications.") var communication: Bool?
+    @Flag(inversion: .prefixedNo, help: "Time Sensitive notifications.") var timeSensitive: Bool?
+    @Flag(inversion: .prefixedNo, help: "Critical notifications.") var critical: Bool?
+
+    func run() throws {
+        var params: [String: Any] = ["app": app]
+        if let uid { params["uid"] = uid }
+        if let communication { params["communication"] = communication }
+        if let timeSensitive { params["timeSensitive"] = timeSensitive }
+        if let critical { params["critical"] = critical }
+        try client.run("set-capabilities", params: params) { result in
+            let result = result as? [String: Any] ?? [:]
+            let names = ["communication", "timeSensitive", "critical"].map { "\($0) \(Output.bool(result[$0]) ? "on" : "off")" }
+            return ["\(Output.text(result["app"])) (uid \(Output.text(result["uid"]))): \(names.joined(separator: ", "))"]
+        }
+    }
+}
+
+/// `heraldctl suggest` (`suggest-people`, administrators).
+struct SuggestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "suggest",
+        abstract: "People ranked by outgoing donations (administrators)."
+    )
+
+    @OptionGroup var client: ClientOptions
+    @Option(help: "How many, 1 to 1000.") var limit: Int?
+    @Option(help: "Only this uid's donations.") var uid: UInt32?
+    @Option(help: "Only this app's donations.") var app: String?
+
+    func run() throws {
+        var params: [String: Any] = [:]
+        if let limit { params["limit"] = limit }
+        if let uid { params["uid"] = uid }
+        if let app { params["app"] = app }
+        try client.run("suggest-people", params: params) { result in
+            let people = (result as? [String: Any])?["people"] as? [[String: Any]] ?? []
+            guard !people.isEmpty else { return ["No suggestions: nobody was messaged or called yet."] }
+            return people.enumerated().map { index, entry in
+                "\(index + 1). \(PersonArgument.describe(entry["person"])) — score \(Output.text(entry["score"])), "
+                    + "\(Output.text(entry["messageCount"])) messages, \(Output.text(entry["callCount"])) calls, last \(Output.text(entry["lastDate"]))"
+            }
+        }
+    }
+}
+
+/// `heraldctl delete --app APP (ID…|--group G|--all)` (`delete-interactions`).
+struct DeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Forget this app's interactions: by identifier, by group, or all."
+    )
+
+    @OptionGroup var client: ClientOptions
+    @Option(help: "The app.") var app: String
+    @Argument(help: "Interaction identifiers.") var identifiers: [String] = []
+    @Option(help: "Every interaction of this group identifier.") var group: String?
+    @Flag(help: "Every interaction of the app.") var all = false
+
+    func validate() throws {
+        let selectors = (identifiers.isEmpty ? 0 : 1) + (group == nil ? 0 : 1) + (all ? 1 : 0)
+        guard selectors == 1 else { throw ValidationError("Give exactly one of: identifiers, --group, --all.") }
+    }
+
+    func run() throws {
+        var params: [String: Any] = ["app": app]
+        if !identifiers.isEmpty { params["identifiers"] = identifiers }
+        if let group { params["groupIdentifier"] = group }
+        if all { params["all"] = true }
+        try client.run("delete-interactions", params: params) { result in
+            ["deleted \(Output.text((result as? [String: Any])?["deleted"])) interactions"]
+        }
+    }
+}
+
+/// `heraldctl request-focus --app APP` (`request-focus`).
+struct RequestFocusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request-focus",
+        abstract: "An app's Focus authorization and, when authorized, whether a Focus silences it."
+    )
+
+    @OptionGroup var client: ClientOptions
+    @Option(help: "The app.") var app: String
+    @Flag(help: "Ask for authorization (heraldd's --focus-authorization decides).") var requestAuthorization = false
+
+    func run() throws {
+        var params: [String: Any] = ["app": app]
+        if requestAuthorization { params["requestAuthorization"] = true }
+        try client.run("request-focus", params: params) { result in
+            let result = result as? [String: Any] ?? [:]
+            return ["\(app): authorization \(Output.text(result["authorizationStatus"])), \(FocusStatusText.words(result["focusStatus"]))"]
+        }
+    }
+}
+
+/// A `focusStatus` in words.
+enum FocusStatusText {
+    static func words(_ status: Any?) -> String {
+        guard let status = status as? [String: Any] else { return "Focus status not shared (not authorized)" }
+        return Output.bool(status["isFocused"]) ? "focused (a Focus silences it)" : "not focused"
+    }
+}
+
+/// `heraldctl snapshot` (administrators).
+struct SnapshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot",
+        abstract: "Write a snapshot of heraldd's state now (administrators)."
+    )
+
+    @OptionGroup var client: ClientOptions
+
+    func run() throws {
+        try client.run("snapshot") { result in
+            let result = result as? [String: Any] ?? [:]
+            return [
+                "snapshot generation \(Output.text(result["generation"])): \(Output.text(result["interactions"])) interactions, "
+                    + "\(Output.text(result["bytes"])) bytes in \(Output.text(result["durationMs"])) ms",
+                "  \(Output.text(result["path"]))",
+            ]
+        }
+    }
+}

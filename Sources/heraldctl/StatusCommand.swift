@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+
+/// `heraldctl status`: is heraldd reachable, and its state at a glance, from `stats`.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Whether heraldd is reachable, its version, uptime, connections, interactions, snapshot and journal."
+    )
+
+    @OptionGroup var client: ClientOptions
+
+    func run() throws {
+        let connection = try client.connect()
+        let answer = Result { () throws(CtlFailure) in try connection.call("stats") }
+        if case .failure(let failure) = answer, failure.isPermissionDenied {
+            // Reachable, but stats is for administrators: say both, plainly.
+            throw CtlFailure(.failed, [
+                "heraldd is running on \(connection.path), but status reads stats, which is for administrators:",
+                "  uid 0, heraldd's own uid, or members of its --admin-group. Run it as one of them (sudo heraldctl status).",
+            ] + failure.lines.dropLast())
+        }
+        let stats = try answer.get()
+        if client.json {
+            Output.printJSON(stats)
+            return
+        }
+        let discover = try? connection.call("rpc.discover")
+        let version = ((discover as? [String: Any])?["info"] as? [String: Any])?["version"] as? String
+        Output.print(Self.lines(stats: stats as? [String: Any] ?? [:], socket: connection.path, version: version))
+    }
+
+    static func lines(stats: [String: Any], socket: String, version: String?, now: Date = Date()) -> [String] {
+        let connections = stats["connections"] as? [String: Any] ?? [:]
+        let journal = stats["journal"] as? [String: Any] ?? [:]
+        let snapshot = stats["snapshot"] as? [String: Any]
+        let uptime = (stats["uptimeSeconds"] as? NSNumber)?.doubleValue ?? 0
+        var lines = [
+            "heraldd \(version ?? "?") is running on \(socket)",
+            "  up:           \(Duration.words(uptime)) (since \(Output.text(stats["startedAt"])))",
+            "  connections:  \(Output.text(connections["open"])) open, \(Output.text(connections["accepted"])) accepted, \(Output.text(connections["refused"])) refused",
+            "  interactions: \(Output.text(stats["interactions"]))",
+            "  subscribers:  \(Output.text(stats["focusSubscriptions"])) Focus subscriptions",
+        ]
+        if let snapshot {
+            let generation = Output.text(snapshot["generation"])
+            var line = "  snapshot:     generation \(generation)"
+            if let lastAt = snapshot["lastAt"] as? String, let date = RFC3339Date.parse(lastAt) {
+                line += ", written \(Duration.words(now.timeIntervalSince(date))) ago"
+            } else {
+                line += ", none written since start"
+            }
+            if let failures = snapshot["failures"] as? NSNumber, failures.intValue > 0 { line += ", \(failures) failed writes" }
+            lines.append(line)
+            if let path = snapshot["path"] as? String { lines.append("                \(path)") }
+        }
+        lines.append("  journal:      \(Output.text(journal["written"])) written, \(Output.text(journal["dropped"])) dropped")
+        if let retention = stats["retention"] as? [String: Any] {
+            lines.append("  retention:    \(Output.text(retention["evicted"])) evicted, \(Output.text(retention["expired"])) expired")
+        }
+        return lines
+    }
+}
+
+/// Durations and dates as a person reads them.
+enum Duration {
+    static func words(_ seconds: Double) -> String {
+        let whole = Int(max(0, seconds))
+        switch whole {
+        case ..<60: return String(format: "%.1f s", max(0, seconds))
+        case ..<3600: return "\(whole / 60) min \(whole % 60) s"
+        case ..<86400: return "\(whole / 3600) h \(whole % 3600 / 60) min"
+        default: return "\(whole / 86400) d \(whole % 86400 / 3600) h"
+        }
+    }
+}
+
+enum RFC3339Date {
+    static func parse(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+
+    static func format(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}

@@ -13,9 +13,15 @@ import Musl
 /// start is refused instead. The lock is released by the kernel when the holder exits,
 /// however it exits, so a kill -9 leaves no stale lock behind: the pid left in the file
 /// is only read while the lock is held.
+///
+/// A daemon that stops cleanly clears the pid (``markCleanStop()``), so a pid still in the
+/// file when the lock is taken is a predecessor that did not: killed, crashed, or the
+/// machine went down.
 public final class StateFolderLock: Sendable {
     public let path: String
     private let fd: Int32
+    /// The pid of the heraldd before this one, when it did not stop cleanly.
+    public let uncleanPredecessor: Int32?
 
     /// Takes the lock on `folder` (which must exist), or throws naming the holder.
     public init(folder: String, pid: Int32 = getpid()) throws(StateFolderLockError) {
@@ -35,6 +41,7 @@ public final class StateFolderLock: Sendable {
                 holder: holder
             )
         }
+        let predecessor = Self.recordedPid(fd)
         let record = Array("\(pid)\n".utf8)
         guard ftruncate(fd, 0) == 0, pwrite(fd, record, record.count, 0) == record.count else {
             let error = StateFolderLockError(Self.describe("cannot record the pid in \(path)"))
@@ -43,9 +50,15 @@ public final class StateFolderLock: Sendable {
         }
         self.path = path
         self.fd = fd
+        self.uncleanPredecessor = predecessor
     }
 
     deinit { close(fd) }
+
+    /// Clears the recorded pid: this daemon stopped cleanly, its final snapshot taken.
+    public func markCleanStop() {
+        _ = ftruncate(fd, 0)
+    }
 
     /// The pid written in the lock file, if it reads as one.
     private static func recordedPid(_ fd: Int32) -> Int32? {

@@ -44,8 +44,14 @@ struct Daemon {
         let notifier = ServiceNotifier()
         let folderLock = try lockStateFolder()
         defer { withExtendedLifetime(folderLock) {} }
-        let (state, snapshots) = try restoreState()
-        let server = try makeServer(notifier: notifier, state: state, snapshots: snapshots)
+        let (state, snapshots, restored) = try restoreState()
+        let startup = StartupSummary(
+            folder: storage.folder,
+            restored: restored,
+            uncleanPredecessor: folderLock.uncleanPredecessor,
+            now: clock.now()
+        )
+        let server = try makeServer(notifier: notifier, state: state, snapshots: snapshots, startup: startup)
         // The snapshot service comes first so that it is shut down last, after the server
         // has drained: its final snapshot holds every acknowledged request.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -86,6 +92,7 @@ struct Daemon {
         } catch let error as ListeningError {
             throw refuse(error.description)
         }
+        folderLock.markCleanStop()
         logger.info("stopped")
         writer.flush(timeout: .seconds(5))
         writer.shutdown()
@@ -114,7 +121,7 @@ struct Daemon {
 
     /// Loads the newest good snapshot before anything is served, or refuses to start
     /// (exit 1) when snapshots exist and none can be loaded.
-    private func restoreState() throws -> (SharedState, SnapshotWriter) {
+    private func restoreState() throws -> (SharedState, SnapshotWriter, SnapshotHeader?) {
         let store = SnapshotStore(folder: storage.folder)
         let recovery: Recovery
         do {
@@ -139,7 +146,7 @@ struct Daemon {
             }
         }
         snapshots.markWritten(changes: shared.changeCount)
-        return (shared, snapshots)
+        return (shared, snapshots, recovery.header)
     }
 
     private func coreConfiguration() -> CoreConfiguration {
@@ -152,7 +159,9 @@ struct Daemon {
         return core
     }
 
-    private func makeServer(notifier: ServiceNotifier, state: SharedState, snapshots: SnapshotWriter) throws -> HeraldServer {
+    private func makeServer(
+        notifier: ServiceNotifier, state: SharedState, snapshots: SnapshotWriter, startup: StartupSummary
+    ) throws -> HeraldServer {
         let place: ServerConfiguration.Listening
         if let activated = SocketActivation.chooseHeraldSocket(SocketActivation.listenedSockets()) {
             place = .activated(fileDescriptor: activated.fd)
@@ -215,11 +224,12 @@ struct Daemon {
             recorder: target == LogTarget.none ? DiscardingResultRecorder() : JournalResultRecorder(writer: writer),
             logger: logger,
             onReady: { place in
-                writer.submit(Self.lifecycleEntry("heraldd started: serving on \(place)", id: JournalMessageID.daemonStarted))
+                let line = "serving on \(place); \(startup.description)"
+                writer.submit(Self.lifecycleEntry("heraldd started: \(line)", id: JournalMessageID.daemonStarted))
                 notifier.ready()
                 notifier.status("Serving on \(place)")
                 // The console line a person running heraldd in a terminal looks for.
-                FileHandle.standardError.write(Data("heraldd: serving on \(place)\n".utf8))
+                FileHandle.standardError.write(Data("heraldd: \(line)\n".utf8))
             },
             onStopping: {
                 writer.submit(Self.lifecycleEntry("heraldd stopping", id: JournalMessageID.daemonStopping))

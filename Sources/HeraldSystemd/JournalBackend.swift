@@ -30,12 +30,15 @@ package struct JournalBackend: Sendable {
         }
     }
 
-    /// Writes a batch as logfmt lines to `fileDescriptor` with as few `write` calls as it takes.
+    /// Writes a batch as logfmt lines to `fileDescriptor` with as few `write` calls as it
+    /// takes, each stamped with the time the batch is written (as journald stamps what it
+    /// receives; a batch is written within milliseconds of its entries).
     static func console(fileDescriptor: Int32) -> JournalBackend {
         JournalBackend { entries in
             var text = ""
+            let time = Logfmt.now()
             for entry in entries {
-                text.append(Logfmt.line(entry))
+                text.append(Logfmt.line(entry, time: time))
             }
             return writeAll(text, to: fileDescriptor) ? 0 : entries.count
         }

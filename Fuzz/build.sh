@@ -11,19 +11,12 @@
 # ServiceLifecycle, which the reader does not need) — each instrumented for coverage and
 # the address sanitizer, then links each target with libFuzzer's main.
 set -euo pipefail
-shopt -s lastpipe
 cd "$(dirname "$0")/.."
 OUT=${FUZZ_BUILD:-.build-fuzz}
 SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT"
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny
   -I "$OUT" -L "$OUT")
-
-# gold warns once per sanitizer helper symbol that it cannot export it; harmless, and
-# hundreds of lines. Everything else the compiler or linker says is kept.
-quiet() {
-  grep -v "warning: Cannot export local symbol" >&2 || true
-}
 
 module() {
   local name=$1; shift
@@ -34,7 +27,7 @@ module() {
   fi
   echo "fuzz: compiling $name" >&2
   "$SWIFTC" "${FLAGS[@]}" -wmo -emit-library -static -module-name "$name" \
-    -emit-module-path "$OUT/$name.swiftmodule" -o "$OUT/lib$name.a" "$@" 2>&1 | quiet
+    -emit-module-path "$OUT/$name.swiftmodule" -o "$OUT/lib$name.a" "$@"
   touch "$stamp"
 }
 
@@ -44,7 +37,8 @@ target() {
     return
   fi
   echo "fuzz: linking $name" >&2
-  "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz_${name//-/_}" "$source" "$@" -o "$OUT/$name" 2>&1 | quiet
+  # lld, the toolchain's: gold warns about every sanitizer helper symbol.
+  "$SWIFTC" "${FLAGS[@]}" -use-ld=lld -module-name "Fuzz_${name//-/_}" "$source" "$@" -o "$OUT/$name"
 }
 
 module HeraldProtocol $(find Sources/HeraldProtocol -name '*.swift' | sort)

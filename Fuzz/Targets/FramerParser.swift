@@ -1,33 +1,49 @@
 import HeraldProtocol
 
-/// The framer and the parser together, as a connection uses them: the input arrives in
-/// pieces (their sizes taken from its first byte), each framed text is parsed, and each
+/// The framer and the parser together, as a connection uses them. The input is one
+/// connection's byte stream, appended whole and again in pieces (their size taken from its
+/// first byte): both ways must frame the same events. Every framed text is parsed, and a
 /// value that parses is written and parsed again to the same value.
+///
+/// The size limit is small, so that the fuzzer reaches `.tooLarge`; the depth limit is the
+/// server's.
+private let maxTextBytes = 2048
+private let maxDepth = 64
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFramerParser(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
     let piece = Int(bytes[0] % 64) + 1
-    var framer = JSONTextFramer(maxTextBytes: 64 * 1024, maxDepth: 64)
-    var offset = 1
-    func drain(_ framer: inout JSONTextFramer) {
-        while let event = framer.next() { check(event) }
+    let whole = frame(bytes, piece: bytes.count)
+    let pieces = frame(bytes, piece: piece)
+    guard whole == pieces else {
+        fatalError("Pieces of \(piece) bytes frame \(pieces); the whole input frames \(whole).")
     }
-    while offset < count {
-        let end = min(count, offset + piece)
-        framer.append(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
-        drain(&framer)
-        offset = end
+    for case .text(let text) in whole {
+        check(text)
     }
-    if let last = framer.finish() { check(last) }
     return 0
 }
 
-private func check(_ event: FramingEvent) {
-    guard case .text(let text) = event else { return }
-    guard let value = try? JSONParser.parse(text, maxDepth: 64) else { return }
+private func frame(_ bytes: UnsafeRawBufferPointer, piece: Int) -> [FramingEvent] {
+    var framer = JSONTextFramer(maxTextBytes: maxTextBytes, maxDepth: maxDepth)
+    var events: [FramingEvent] = []
+    var offset = 0
+    repeat {
+        let end = min(bytes.count, offset + piece)
+        framer.append(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+        while let event = framer.next() { events.append(event) }
+        offset = end
+    } while offset < bytes.count
+    while let event = framer.finish() { events.append(event) }
+    return events
+}
+
+private func check(_ text: [UInt8]) {
+    guard let value = try? JSONParser.parse(text, maxDepth: maxDepth) else { return }
     let written = Array(value.compactText.utf8)
-    guard let again = try? JSONParser.parse(written, maxDepth: 64) else {
+    guard let again = try? JSONParser.parse(written, maxDepth: maxDepth) else {
         fatalError("Herald wrote a text its parser refuses: \(value.compactText)")
     }
     guard again == value else {

@@ -70,6 +70,10 @@ struct LimitsEndToEndTests {
         try client.send(#"{"jsonrpc":"2.0","#)
         let response = try #require(try client.readJSON(timeout: 5))
         #expect(response[pointer: "/error/code"] == .number(JSONNumber(-32001)))
+        #expect(
+            response[pointer: "/error/data/reason"]?.stringValue?.contains("an object opened at byte 0 was never closed") == true,
+            "the reason says what is unbalanced: \(response)"
+        )
         #expect(try client.waitForClose())
         // A connection with nothing half-sent is not closed.
         usleep(1_500_000)

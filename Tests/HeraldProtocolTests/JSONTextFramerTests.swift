@@ -142,3 +142,22 @@ struct JSONTextFramerTests {
         #expect(count == 2_000)
     }
 }
+
+extension JSONTextFramerTests {
+    @Test func unfinishedTextSaysWhatIsOpenAndWhere() {
+        var framer = JSONTextFramer()
+        #expect(framer.unfinishedText == nil)
+        framer.append(Array(#"{"a":1}  "#.utf8))
+        while framer.next() != nil {}
+        #expect(framer.unfinishedText == nil, "between texts nothing is unfinished")
+        framer.append(Array(#"[{"b":"x"#.utf8))
+        while framer.next() != nil {}
+        #expect(framer.unfinishedText == "an array opened at byte 9 was never closed (2 levels still open, inside a string)")
+        framer.append(Array(#""}]"#.utf8) + [0x0A])
+        while framer.next() != nil {}
+        #expect(framer.unfinishedText == nil)
+        framer.append(Array("hello".utf8))
+        while framer.next() != nil {}
+        #expect(framer.unfinishedText == "a line that is not a JSON object or array has no newline yet")
+    }
+}

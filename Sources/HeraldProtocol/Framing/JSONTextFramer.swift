@@ -27,6 +27,9 @@ public struct JSONTextFramer {
     private var buffer: [UInt8] = []
     /// Bytes before this index are no longer needed.
     private var consumed = 0
+    /// Bytes of the stream dropped from the front of `buffer` so far: a buffer index plus
+    /// this is a byte's offset in the whole stream, for what a person is told.
+    private var discarded = 0
     /// The next byte to scan.
     private var scanIndex = 0
     private var state = State.between
@@ -69,6 +72,25 @@ public struct JSONTextFramer {
         }
     }
 
+    /// What is unfinished, in words for a person, when part of a text is buffered: `an
+    /// object opened at byte 0 was never closed (2 levels still open, inside a string)`.
+    /// Byte offsets count from the first byte the framer was given. Nil between texts.
+    public var unfinishedText: String? {
+        switch state {
+        case .text:
+            let kind = openers.first == true ? "an array" : "an object"
+            var details: [String] = []
+            if depth > 1 { details.append("\(depth) levels still open") }
+            if inString { details.append("inside a string") }
+            let detail = details.isEmpty ? "" : " (\(details.joined(separator: ", ")))"
+            return "\(kind) opened at byte \(textStart + discarded) was never closed\(detail)"
+        case .garbage:
+            return "a line that is not a JSON object or array has no newline yet"
+        case .between, .closed:
+            return nil
+        }
+    }
+
     /// The bytes held right now, for tests of the memory bound.
     var bufferedByteCount: Int { buffer.count }
 
@@ -82,6 +104,7 @@ public struct JSONTextFramer {
             }
             textStart -= consumed
             scanIndex -= consumed
+            discarded += consumed
             consumed = 0
         }
         buffer.append(contentsOf: bytes)

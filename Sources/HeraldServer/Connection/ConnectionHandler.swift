@@ -294,9 +294,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func readTimedOut(context: ChannelHandlerContext) {
         guard !isClosing else { return }
         let seconds = processor.limits.readTimeout
+        // Says what is unbalanced, so that a person at socat sees what they left open.
+        let unfinished = framer.unfinishedText.map { ": \($0)" } ?? ""
         let error = RPCError(
             .readTimeout,
-            reason: "The connection sent part of a request and then nothing for \(seconds) seconds; it is closed."
+            reason: "The connection sent part of a request and then nothing for \(seconds) seconds\(unfinished); it is closed."
         )
         write(processor.standaloneError(error, context: requestContext), context: context)
         closeAfterWrites(context: context)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -8,16 +9,10 @@ import Musl
 
 /// Where a standalone `heraldd` listens, and getting that path ready to bind.
 public enum SocketPath {
-    /// `$RUNTIME_DIRECTORY/herald.sock`, else `$XDG_RUNTIME_DIR/herald/herald.sock`, else
-    /// `/run/herald/herald.sock`.
+    /// The first of ``DefaultSocketPaths``: `$RUNTIME_DIRECTORY/herald.sock`, else
+    /// `$XDG_RUNTIME_DIR/herald/herald.sock`, else `/run/herald/herald.sock`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, !runtime.isEmpty {
-            return "\(runtime)/herald.sock"
-        }
-        if let xdg = environment["XDG_RUNTIME_DIR"], !xdg.isEmpty {
-            return "\(xdg)/herald/herald.sock"
-        }
-        return "/run/herald/herald.sock"
+        DefaultSocketPaths.candidates(environment: environment)[0]
     }
 
     /// Makes `path` ready to bind: creates its folder, and removes a stale socket file left

@@ -2,6 +2,10 @@ import HeraldProtocol
 
 /// What the journal records about a method's result: identifiers, codes and the
 /// delivery decision's reason codes — never the content of a communication.
+///
+/// Filled in one place per request: by the method's rules when it succeeds (its
+/// ``MethodOutcome``), since only they know the interaction as stored and the delivery
+/// decided; for a request that fails, by the server from its params, which is all there is.
 public struct AuditRecord: Sendable, Hashable {
     public var app: String?
     public var interactionIdentifier: String?

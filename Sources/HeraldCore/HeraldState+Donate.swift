@@ -16,7 +16,7 @@ extension HeraldState {
     /// interaction it was made against is still the one stored.
     public mutating func donate(
         _ p: DonateParams, caller: Caller, now: Date, retry: DonationRetry? = nil
-    ) throws(RPCError)
+    ) throws(RuleError)
         -> MethodOutcome<DonateResult>
     {
         try AppName.validate(p.app)
@@ -35,10 +35,10 @@ extension HeraldState {
                 retry.flatMap { $0.sequence == existing.sequence ? $0.isIdentical : nil }
                 ?? (existing.interaction == interaction)
             guard isIdentical else {
-                throw RPCError(
+                throw RuleError(
                     .identifierConflict,
-                    reason: "The identifier \(identifier) was donated before with a different interaction; use a new identifier.",
-                    pointer: "/interaction/identifier"
+                    "The identifier \(identifier) was donated before with a different interaction; use a new identifier.",
+                    at: ["interaction", "identifier"]
                 )
             }
             audit.describe(existing.interaction)
@@ -59,17 +59,17 @@ extension HeraldState {
         return MethodOutcome(result: DonateResult(identifier: identifier, donatedAt: now), audit: audit)
     }
 
-    /// Throws -32602 at `/app` when a uid already holding `held` apps may not add `app`
+    /// Throws invalid params at `app` when a uid already holding `held` apps may not add `app`
     /// (`maxAppsPerUID`), and counts the refusal.
-    mutating func requireRoomForApp(_ app: String, holding held: Int) throws(RPCError) {
+    mutating func requireRoomForApp(_ app: String, holding held: Int) throws(RuleError) {
         let limit = configuration.maxAppsPerUID
         guard held >= limit else { return }
         fairShares.appsRefused += 1
-        throw RPCError(
+        throw RuleError(
             .invalidParams,
-            reason: "This uid already holds \(held) apps, the most it may (--max-apps-per-uid \(limit)); delete an app's interactions with delete-interactions all: true before using \(app).",
-            pointer: "/app",
-            extraData: ["limit": .number(JSONNumber(limit))]
+            "This uid already holds \(held) apps, the most it may (--max-apps-per-uid \(limit)); delete an app's interactions with delete-interactions all: true before using \(app).",
+            at: ["app"],
+            limit: limit
         )
     }
 
@@ -78,7 +78,7 @@ extension HeraldState {
     /// are not counted, so the count reveals nothing of anyone else's.
     public mutating func deleteInteractions(
         _ p: DeleteInteractionsParams, caller: Caller, now: Date
-    ) throws(RPCError)
+    ) throws(RuleError)
         -> MethodOutcome<DeleteInteractionsResult>
     {
         try AppName.validate(p.app)
@@ -89,11 +89,11 @@ extension HeraldState {
         guard given.count == 1 else {
             throw .invalidParams(
                 "Give exactly one of identifiers, groupIdentifier and all: true.",
-                at: given.count > 1 ? "/\(given[1])" : ""
+                at: given.count > 1 ? [.member(given[1])] : []
             )
         }
         if p.all == false {
-            throw .invalidParams("all must be true; to delete some, give identifiers or groupIdentifier.", at: "/all")
+            throw .invalidParams("all must be true; to delete some, give identifiers or groupIdentifier.", at: ["all"])
         }
 
         let audit = AuditRecord(app: p.app)

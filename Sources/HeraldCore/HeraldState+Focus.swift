@@ -11,7 +11,7 @@ extension HeraldState {
     /// is non-nil and changes.
     public mutating func requestFocus(
         _ p: RequestFocusParams, caller: Caller, now: Date
-    ) throws(RPCError)
+    ) throws(RuleError)
         -> MethodOutcome<RequestFocusResult>
     {
         try AppName.validate(p.app)
@@ -37,43 +37,41 @@ extension HeraldState {
         )
     }
 
-    /// `set-focus` (administrators): turns the host's Focus on — a new activation, even
+    /// `set-focus` (administrators, as its descriptor says; the method table checks): turns the host's Focus on — a new activation, even
     /// with the same configuration — or off with `null`. Returns the Focus in effect.
     public mutating func setFocus(
         _ p: SetFocusParams, caller: Caller, now: Date
-    ) throws(RPCError)
+    ) throws(RuleError)
         -> MethodOutcome<SetFocusResult>
     {
-        try requireAdministrator(caller, for: SetFocusMethod.name)
         expireFocus(now: now)
         guard let configuration = p.focus else {
             focus.turnOff()
             return MethodOutcome(result: SetFocusResult(focus: nil), audit: AuditRecord())
         }
         guard !configuration.name.isEmpty else {
-            throw .invalidParams("A Focus needs a name, such as Work or Sleep.", at: "/focus/name")
+            throw .invalidParams("A Focus needs a name, such as Work or Sleep.", at: ["focus", "name"])
         }
         for (index, person) in configuration.allowedPeople.enumerated() {
-            try PersonRules.validate(person, at: "/focus/allowedPeople/\(index)")
+            try PersonRules.validate(person, at: ["focus", "allowedPeople", .index(index)])
         }
         for (index, app) in configuration.allowedApps.enumerated() {
-            try AppName.validate(app, at: "/focus/allowedApps/\(index)")
+            try AppName.validate(app, at: ["focus", "allowedApps", .index(index)])
         }
         if let until = configuration.until, until <= now {
-            throw .invalidParams("until must be in the future; to turn the Focus off, send focus: null.", at: "/focus/until")
+            throw .invalidParams("until must be in the future; to turn the Focus off, send focus: null.", at: ["focus", "until"])
         }
         focus.turnOn(configuration)
         return MethodOutcome(result: SetFocusResult(focus: configuration), audit: AuditRecord())
     }
 
-    /// `set-focus-authorization` (administrators): decides a (uid, app)'s Focus
+    /// `set-focus-authorization` (administrators, as its descriptor says; the method table checks): decides a (uid, app)'s Focus
     /// authorization; the uid defaults to the caller's.
     public mutating func setFocusAuthorization(
         _ p: SetFocusAuthorizationParams, caller: Caller, now: Date
-    ) throws(RPCError)
+    ) throws(RuleError)
         -> MethodOutcome<SetFocusAuthorizationResult>
     {
-        try requireAdministrator(caller, for: SetFocusAuthorizationMethod.name)
         try AppName.validate(p.app)
         let uid = p.uid ?? caller.uid
         settings.setAuthorization(p.status, uid: uid, app: p.app)

@@ -2,26 +2,25 @@ import Foundation
 import HeraldProtocol
 
 extension HeraldState {
-    /// `set-summary` (administrators): replaces the scheduled summary. Times are
+    /// `set-summary` (administrators, as its descriptor says; the method table checks): replaces the scheduled summary. Times are
     /// `"HH:MM"` in the configured time zone; apps need at least one time.
     public mutating func setSummary(
         _ p: SetSummaryParams, caller: Caller, now: Date
-    ) throws(RPCError)
+    ) throws(RuleError)
         -> MethodOutcome<SetSummaryResult>
     {
-        try requireAdministrator(caller, for: SetSummaryMethod.name)
         for (index, app) in p.apps.enumerated() {
-            try AppName.validate(app, at: "/apps/\(index)")
+            try AppName.validate(app, at: ["apps", .index(index)])
         }
         var times: [ClockTime] = []
         for (index, text) in p.times.enumerated() {
             guard let time = ClockTime(parsing: text) else {
-                throw .invalidParams("A summary time is \"HH:MM\", from 00:00 to 23:59; got \"\(text)\".", at: "/times/\(index)")
+                throw .invalidParams("A summary time is \"HH:MM\", from 00:00 to 23:59; got \"\(text)\".", at: ["times", .index(index)])
             }
             times.append(time)
         }
         if !p.apps.isEmpty, times.isEmpty {
-            throw .invalidParams("A summary that holds apps needs at least one time.", at: "/times")
+            throw .invalidParams("A summary that holds apps needs at least one time.", at: ["times"])
         }
         summary = SummarySchedule(apps: p.apps, times: times)
         let result = SetSummaryResult(
@@ -32,14 +31,13 @@ extension HeraldState {
         return MethodOutcome(result: result, audit: AuditRecord())
     }
 
-    /// `set-capabilities` (administrators): changes the capabilities given, keeps the
+    /// `set-capabilities` (administrators, as its descriptor says; the method table checks): changes the capabilities given, keeps the
     /// others; the uid defaults to the caller's.
     public mutating func setCapabilities(
         _ p: SetCapabilitiesParams, caller: Caller, now: Date
-    ) throws(RPCError)
+    ) throws(RuleError)
         -> MethodOutcome<SetCapabilitiesResult>
     {
-        try requireAdministrator(caller, for: SetCapabilitiesMethod.name)
         try AppName.validate(p.app)
         let uid = p.uid ?? caller.uid
         var capabilities = settings.capabilities(uid: uid, app: p.app)

@@ -2,16 +2,20 @@ import Foundation
 import HeraldProtocol
 
 extension HeraldState {
-    /// `update-content`: maps the content (or APNs payload), makes it a communication
+    /// `update-content`: takes the content (or the APNs payload's), makes it a communication
     /// notification when it names a donated interaction, and decides its delivery.
     ///
-    /// Errors: 1001 for an interaction this (uid, app) never donated — another uid's or
-    /// app's gets exactly the same error, so existence never leaks; 1002 for an outgoing
-    /// one; 1005 for critical without the critical capability, or an interaction without
-    /// the communication capability; 1008 for a payload that is not mutable.
+    /// `payloadContent` is `p.payload` as the protocol layer maps it (`APNsPayload`, which
+    /// also refuses a payload that is not mutable): the rules never read JSON.
+    ///
+    /// Errors: interaction not found for an interaction this (uid, app) never donated —
+    /// another uid's or app's gets exactly the same error, so existence never leaks;
+    /// cannot provide content for an outgoing one; capability required for critical
+    /// without the critical capability, or an interaction without the communication
+    /// capability.
     public mutating func updateContent(
-        _ p: UpdateContentParams, caller: Caller, now: Date
-    ) throws(RPCError)
+        _ p: UpdateContentParams, payloadContent: NotificationContent? = nil, caller: Caller, now: Date
+    ) throws(RuleError)
         -> MethodOutcome<UpdateContentResult>
     {
         try AppName.validate(p.app)
@@ -19,34 +23,37 @@ extension HeraldState {
         var audit = AuditRecord(app: p.app, interactionIdentifier: p.interactionIdentifier)
 
         var content: NotificationContent
-        let levelPointer: String
-        let scorePointer: String
+        let levelPath: MemberPath
+        let scorePath: MemberPath
         let payload = p.payload.flatMap { $0.isNull ? nil : $0 }
         switch (p.content, payload) {
         case (let given?, nil):
             content = given
-            levelPointer = "/content/interruptionLevel"
-            scorePointer = "/content/relevanceScore"
-        case (nil, let payload?):
-            content = try APNsPayload.content(from: payload)
-            levelPointer = "/payload/aps/interruption-level"
-            scorePointer = "/payload/aps/relevance-score"
+            levelPath = ["content", "interruptionLevel"]
+            scorePath = ["content", "relevanceScore"]
+        case (nil, _?):
+            guard let payloadContent else {
+                throw .invalidParams("The payload was given but not read as an APNs payload.", at: ["payload"])
+            }
+            content = payloadContent
+            levelPath = ["payload", "aps", "interruption-level"]
+            scorePath = ["payload", "aps", "relevance-score"]
         case (nil, nil):
-            throw .invalidParams("Give the notification's content, or an APNs payload.", at: "/content")
+            throw .invalidParams("Give the notification's content, or an APNs payload.", at: ["content"])
         case (_?, _?):
-            throw .invalidParams("Give content or payload, not both.", at: "/payload")
+            throw .invalidParams("Give content or payload, not both.", at: ["payload"])
         }
         content.communication = nil
         if let score = content.relevanceScore, !(0...1).contains(score) {
-            throw .invalidParams("relevanceScore is from 0 to 1.", at: scorePointer)
+            throw .invalidParams("relevanceScore is from 0 to 1.", at: scorePath)
         }
         let capabilities = settings.capabilities(uid: caller.uid, app: p.app)
         let level = content.interruptionLevel ?? .active
         if level == .critical, !capabilities.critical {
-            throw RPCError(
+            throw RuleError(
                 .capabilityRequired,
-                reason: "\(p.app) lacks the critical capability; an administrator grants it with set-capabilities.",
-                pointer: levelPointer
+                "\(p.app) lacks the critical capability; an administrator grants it with set-capabilities.",
+                at: levelPath
             )
         }
 
@@ -73,25 +80,23 @@ extension HeraldState {
             guard let key = interactions.key(uid: caller.uid, app: p.app, identifier: identifier),
                 let stored = interactions[key]
             else {
-                throw RPCError(
-                    .interactionNotFound,
-                    reason: "This app donated no interaction \(identifier); donate it before providing its content.",
-                    pointer: "/interactionIdentifier"
+                throw RuleError(
+                    .interactionNotFound, "This app donated no interaction \(identifier); donate it before providing its content.",
+                    at: ["interactionIdentifier"]
                 )
             }
             audit.describe(stored.interaction)
             guard stored.interaction.direction == .incoming else {
-                throw RPCError(
+                throw RuleError(
                     .cannotProvideContent,
-                    reason: "Interaction \(identifier) is outgoing; only incoming interactions provide notification content.",
-                    pointer: "/interactionIdentifier"
+                    "Interaction \(identifier) is outgoing; only incoming interactions provide notification content.",
+                    at: ["interactionIdentifier"]
                 )
             }
             guard capabilities.communication else {
-                throw RPCError(
-                    .capabilityRequired,
-                    reason: "\(p.app) lacks the communication capability; an administrator grants it with set-capabilities.",
-                    pointer: "/interactionIdentifier"
+                throw RuleError(
+                    .capabilityRequired, "\(p.app) lacks the communication capability; an administrator grants it with set-capabilities.",
+                    at: ["interactionIdentifier"]
                 )
             }
             content = CommunicationContent.make(from: content, for: stored.interaction)

@@ -6,8 +6,9 @@ import HeraldProtocol
 ///
 /// Every method takes the caller and `now` from outside — no clock, socket or file of
 /// its own — so each rule runs in a unit test in microseconds. Each one validates its
-/// params beyond their types, enforces administrator-only methods (error 1006), and
-/// returns what the journal records about its result.
+/// params beyond their types, throws ``RuleError`` for a broken rule, and returns what
+/// the journal records about its result. Who may call a method is its descriptor's, checked
+/// before the method runs; a rule that depends on the params stays here.
 public struct HeraldState: Sendable {
     /// The daemon's flags; not encoded (a restart takes them afresh).
     public var configuration: CoreConfiguration
@@ -88,12 +89,5 @@ public struct HeraldState: Sendable {
             evicted += 1
         }
         return evicted
-    }
-
-    /// Throws 1006 unless the caller is an administrator.
-    func requireAdministrator(_ caller: Caller, for method: String) throws(RPCError) {
-        guard caller.isAdministrator else {
-            throw .permissionDenied(method)
-        }
     }
 }

@@ -31,9 +31,9 @@ import Testing
             return
         }
         #expect(call.callRecordToCallBack?.compactText == duplicates.compactText)
-        #expect(rpcError { try restored.donate(Self.call("k1", record: large)) } == nil)
-        #expect(rpcError { try restored.donate(Self.call("k2", record: duplicates)) } == nil)
-        #expect(rpcError { try restored.donate(Self.call("k2", record: ["a": 1])) }?.code == .identifierConflict)
+        #expect(ruleError { try restored.donate(Self.call("k1", record: large)) } == nil)
+        #expect(ruleError { try restored.donate(Self.call("k2", record: duplicates)) } == nil)
+        #expect(ruleError { try restored.donate(Self.call("k2", record: ["a": 1])) }?.code == .identifierConflict)
     }
 
     @Test func aRecordInTheEarlierFormIsStillRead() throws {

@@ -28,7 +28,7 @@ import Testing
         #expect(try delete(&state, .init(app: F.app, groupIdentifier: "g1")) == 1)
         #expect(try delete(&state, .init(app: F.app, all: true)) == 1)
         #expect(state.interactionCount == 1)
-        #expect(rpcError { try state.update("a", caller: F.otherUser) } == nil)
+        #expect(ruleError { try state.update("a", caller: F.otherUser) } == nil)
     }
 
     @Test func anotherUidDeletesNothingOfOurs() throws {
@@ -39,13 +39,13 @@ import Testing
 
     @Test func exactlyOneSelector() throws {
         var state = try populated()
-        let none = rpcError { try delete(&state, .init(app: F.app)) }
+        let none = ruleError { try delete(&state, .init(app: F.app)) }
         #expect(none?.code == .invalidParams)
-        #expect(none?.pointer == "")
-        let two = rpcError { try delete(&state, .init(app: F.app, identifiers: ["a"], all: true)) }
-        #expect(two?.pointer == "/all")
-        let allFalse = rpcError { try delete(&state, .init(app: F.app, all: false)) }
-        #expect(allFalse?.pointer == "/all")
+        #expect(none?.path == [])
+        let two = ruleError { try delete(&state, .init(app: F.app, identifiers: ["a"], all: true)) }
+        #expect(two?.path == ["all"])
+        let allFalse = ruleError { try delete(&state, .init(app: F.app, all: false)) }
+        #expect(allFalse?.path == ["all"])
     }
 
     @Test func aDeletedCallIsNoLongerAnEarlierCall() throws {

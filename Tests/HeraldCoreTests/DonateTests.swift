@@ -44,11 +44,11 @@ import Testing
     @Test func aDifferentInteractionWithTheSameIdentifierIs1007() throws {
         var state = F.state()
         try state.donate(F.message())
-        let error = rpcError {
+        let error = ruleError {
             try state.donate(DonateParams(app: F.app, interaction: F.message(conversation: "c2")), caller: F.user, now: F.now)
         }
         #expect(error?.code == .identifierConflict)
-        #expect(error?.pointer == "/interaction/identifier")
+        #expect(error?.path == ["interaction", "identifier"])
     }
 
     @Test func identifiersAreNamespacedByUidAndApp() throws {
@@ -62,34 +62,34 @@ import Testing
     @Test func appNameIsChecked() {
         var state = F.state()
         for bad in ["", "org example", "org/example", String(repeating: "a", count: 256), "ünï.code"] {
-            let error = rpcError { try state.donate(DonateParams(app: bad, interaction: F.message()), caller: F.user, now: F.now) }
+            let error = ruleError { try state.donate(DonateParams(app: bad, interaction: F.message()), caller: F.user, now: F.now) }
             #expect(error?.code == .invalidParams)
-            #expect(error?.pointer == "/app")
+            #expect(error?.path == ["app"])
         }
         #expect(AppName.isValid("org.example.chat-2_b"))
     }
 
-    private func donationError(_ interaction: Interaction, state: HeraldState = Fixtures.state()) -> RPCError? {
+    private func donationError(_ interaction: Interaction, state: HeraldState = Fixtures.state()) -> RuleError? {
         var state = state
-        return rpcError { try state.donate(DonateParams(app: F.app, interaction: interaction), caller: F.user, now: F.now) }
+        return ruleError { try state.donate(DonateParams(app: F.app, interaction: interaction), caller: F.user, now: F.now) }
     }
 
     @Test func anIncomingMessageNeedsASender() {
         let error = donationError(F.message(sender: nil))
         #expect(error?.code == .invalidParticipants)
-        #expect(error?.pointer == "/interaction/intent/sender")
+        #expect(error?.path == ["interaction", "intent", "sender"])
     }
 
     @Test func anOutgoingMessageWithASenderIs1003() {
         let error = donationError(F.message(direction: .outgoing, recipients: [F.bo]))
         #expect(error?.code == .invalidParticipants)
-        #expect(error?.pointer == "/interaction/intent/sender")
+        #expect(error?.path == ["interaction", "intent", "sender"])
     }
 
     @Test func anOutgoingMessageNeedsRecipientsOrACount() {
         let error = donationError(F.message(direction: .outgoing, sender: nil, recipients: []))
         #expect(error?.code == .invalidParticipants)
-        #expect(error?.pointer == "/interaction/intent/recipients")
+        #expect(error?.path == ["interaction", "intent", "recipients"])
         #expect(donationError(F.message(direction: .outgoing, sender: nil, metadata: .init(recipientCount: 3))) == nil)
         #expect(donationError(F.message(direction: .outgoing, sender: nil, recipients: [F.bo])) == nil)
     }
@@ -99,39 +99,39 @@ import Testing
         me.isMe = true
         let recipient = donationError(F.message(recipients: [F.bo, F.dee, me]))
         #expect(recipient?.code == .invalidParticipants)
-        #expect(recipient?.pointer == "/interaction/intent/recipients/2")
+        #expect(recipient?.path == ["interaction", "intent", "recipients", 2])
         let sender = donationError(F.message(sender: me))
-        #expect(sender?.pointer == "/interaction/intent/sender")
+        #expect(sender?.path == ["interaction", "intent", "sender"])
         let contact = donationError(F.call(contacts: [F.bo, me]))
         #expect(contact?.code == .invalidParticipants)
-        #expect(contact?.pointer == "/interaction/intent/contacts/1")
+        #expect(contact?.path == ["interaction", "intent", "contacts", 1])
     }
 
     @Test func aCallNeedsAContact() {
         let error = donationError(F.call(contacts: []))
         #expect(error?.code == .invalidParticipants)
-        #expect(error?.pointer == "/interaction/intent/contacts")
+        #expect(error?.path == ["interaction", "intent", "contacts"])
     }
 
     @Test func aMessageNeedsAConversationIdentifier() {
         let error = donationError(F.message(conversation: ""))
         #expect(error?.code == .invalidParams)
-        #expect(error?.pointer == "/interaction/intent/conversationIdentifier")
+        #expect(error?.path == ["interaction", "intent", "conversationIdentifier"])
     }
 
     @Test func recipientCountBelowRecipientsIsInvalid() {
         let error = donationError(F.message(recipients: [F.bo, F.cy], metadata: .init(recipientCount: 1)))
         #expect(error?.code == .invalidParams)
-        #expect(error?.pointer == "/interaction/intent/donationMetadata/recipientCount")
+        #expect(error?.path == ["interaction", "intent", "donationMetadata", "recipientCount"])
         #expect(donationError(F.message(recipients: [F.bo, F.cy], metadata: .init(recipientCount: 2))) == nil)
     }
 
     @Test func aPersonNeedsAHandleOrADisplayName() {
         let error = donationError(F.message(recipients: [F.bo, Person(nameComponents: .init(givenName: "X"))]))
         #expect(error?.code == .invalidParams)
-        #expect(error?.pointer == "/interaction/intent/recipients/1")
+        #expect(error?.path == ["interaction", "intent", "recipients", 1])
         let empty = donationError(F.message(sender: Person(handle: .init(value: ""))))
-        #expect(empty?.pointer == "/interaction/intent/sender/handle/value")
+        #expect(empty?.path == ["interaction", "intent", "sender", "handle", "value"])
     }
 
     @Test func imagesAreUrlOrBoundedData() {
@@ -139,19 +139,25 @@ import Testing
             F.message(sender: Person(displayName: "Ann", image: image))
         }
         #expect(
-            donationError(sender(NotificationImage(url: "http://example.org/a.png")))?.pointer == "/interaction/intent/sender/image/url")
+            donationError(sender(NotificationImage(url: "http://example.org/a.png")))?.path == [
+                "interaction", "intent", "sender", "image", "url",
+            ])
         #expect(donationError(sender(NotificationImage(url: "file:///a.png"))) == nil)
         #expect(donationError(sender(NotificationImage(data: "aGk=", mimeType: "image/png"))) == nil)
         #expect(
-            donationError(sender(NotificationImage(data: "***", mimeType: "image/png")))?.pointer == "/interaction/intent/sender/image/data"
+            donationError(sender(NotificationImage(data: "***", mimeType: "image/png")))?.path == [
+                "interaction", "intent", "sender", "image", "data",
+            ]
         )
         #expect(
-            donationError(sender(NotificationImage(data: "aGk=", mimeType: "text/plain")))?.pointer
-                == "/interaction/intent/sender/image/mimeType")
-        #expect(donationError(sender(NotificationImage()))?.pointer == "/interaction/intent/sender/image")
+            donationError(sender(NotificationImage(data: "aGk=", mimeType: "text/plain")))?.path
+                == ["interaction", "intent", "sender", "image", "mimeType"])
+        #expect(donationError(sender(NotificationImage()))?.path == ["interaction", "intent", "sender", "image"])
         let big = Data(count: NotificationImage.maximumDataSize + 1).base64EncodedString()
         #expect(
-            donationError(sender(NotificationImage(data: big, mimeType: "image/png")))?.pointer == "/interaction/intent/sender/image/data")
+            donationError(sender(NotificationImage(data: big, mimeType: "image/png")))?.path == [
+                "interaction", "intent", "sender", "image", "data",
+            ])
         let limit = Data(count: NotificationImage.maximumDataSize).base64EncodedString()
         #expect(donationError(sender(NotificationImage(data: limit, mimeType: "image/png"))) == nil)
     }
@@ -160,7 +166,7 @@ import Testing
         let anyway = F.message(metadata: .init(notifyRecipientAnyway: true))
         let error = donationError(anyway)
         #expect(error?.code == .focusAuthorizationRequired)
-        #expect(error?.pointer == "/interaction/intent/donationMetadata/notifyRecipientAnyway")
+        #expect(error?.path == ["interaction", "intent", "donationMetadata", "notifyRecipientAnyway"])
         var state = F.state()
         _ = try state.setFocusAuthorization(.init(app: F.app, uid: 1000, status: .authorized), caller: F.admin, now: F.now)
         #expect(donationError(anyway, state: state) == nil)
@@ -172,8 +178,8 @@ import Testing
         try state.donate(F.message("b"), now: F.now + 1)
         try state.donate(F.message("c"), now: F.now + 2)
         #expect(state.interactionCount == 2)
-        #expect(rpcError { try state.update("a") }?.code == .interactionNotFound)
-        #expect(rpcError { try state.update("b") } == nil)
+        #expect(ruleError { try state.update("a") }?.code == .interactionNotFound)
+        #expect(ruleError { try state.update("b") } == nil)
     }
 
     @Test func retentionPrunesOldDonations() throws {

@@ -34,9 +34,9 @@ private typealias F = Fixtures
         }
         #expect(state.interactions.count(of: Self.nobody.uid) == 3)
         #expect(state.interactions.count(of: F.admin.uid) == 1)
-        #expect(rpcError { try state.update("root-1", caller: F.admin) } == nil)
-        #expect(rpcError { try state.update("n6", caller: Self.nobody) }?.code == .interactionNotFound)
-        #expect(rpcError { try state.update("n7", caller: Self.nobody) } == nil)
+        #expect(ruleError { try state.update("root-1", caller: F.admin) } == nil)
+        #expect(ruleError { try state.update("n6", caller: Self.nobody) }?.code == .interactionNotFound)
+        #expect(ruleError { try state.update("n7", caller: Self.nobody) } == nil)
         #expect(state.fairShares.evictedAtUIDLimit == 7)
         #expect(state.evictedCount == 7)
     }
@@ -53,13 +53,13 @@ private typealias F = Fixtures
         #expect(state.interactionCount == 2000)
         #expect(state.interactions.count(of: F.admin.uid) == 100)
         #expect(state.interactions.count(of: Self.nobody.uid) == 1900)
-        #expect(rpcError { try state.update("root-0", caller: F.admin) } == nil)
-        #expect(rpcError { try state.update("n99", caller: Self.nobody) }?.code == .interactionNotFound)
+        #expect(ruleError { try state.update("root-0", caller: F.admin) } == nil)
+        #expect(ruleError { try state.update("n99", caller: Self.nobody) }?.code == .interactionNotFound)
         #expect(state.fairShares.evictedAtLimit == 100)
         // Root donating now takes room from the largest share, 65534's, not its own.
         try state.donate(F.message("root-late"), caller: F.admin, now: F.now + 2)
         #expect(state.interactions.count(of: F.admin.uid) == 101)
-        #expect(rpcError { try state.update("n100", caller: Self.nobody) }?.code == .interactionNotFound)
+        #expect(ruleError { try state.update("n100", caller: Self.nobody) }?.code == .interactionNotFound)
     }
 
     @Test func withEqualSharesTheDonorEvictsItsOwn() throws {
@@ -70,7 +70,7 @@ private typealias F = Fixtures
         try state.donate(F.message("o2"), caller: F.otherUser, now: F.now + 1)
         try state.donate(F.message("o3"), caller: F.otherUser, now: F.now + 2)
         #expect(state.interactions.count(of: F.user.uid) == 2)
-        #expect(rpcError { try state.update("o1", caller: F.otherUser) }?.code == .interactionNotFound)
+        #expect(ruleError { try state.update("o1", caller: F.otherUser) }?.code == .interactionNotFound)
     }
 
     @Test func anAppPastTheLimitIsRefusedWithAPointerAndDeletingOneMakesRoom() throws {
@@ -78,9 +78,10 @@ private typealias F = Fixtures
         try state.donate(F.message("a"), app: "org.example.a")
         try state.donate(F.message("b"), app: "org.example.b")
         try state.donate(F.message("b2"), app: "org.example.b")
-        let error = rpcError { try state.donate(F.message("c"), app: "org.example.c") }
+        let error = ruleError { try state.donate(F.message("c"), app: "org.example.c") }
         #expect(error?.code == .invalidParams)
-        #expect(error?.pointer == "/app")
+        #expect(error?.path == ["app"])
+        #expect(error?.limit == 2)
         #expect(state.fairShares.appsRefused == 1)
         // Another uid is not counted against this one.
         try state.donate(F.message("c"), app: "org.example.c", caller: F.otherUser)
@@ -93,11 +94,12 @@ private typealias F = Fixtures
         state.configuration.focusAuthorizationPolicy = .allow
         _ = try state.requestFocus(.init(app: "org.example.a", requestAuthorization: true), caller: F.user, now: F.now)
         _ = try state.requestFocus(.init(app: "org.example.a", requestAuthorization: true), caller: F.user, now: F.now)
-        let error = rpcError {
+        let error = ruleError {
             try state.requestFocus(.init(app: "org.example.b", requestAuthorization: true), caller: F.user, now: F.now)
         }
         #expect(error?.code == .invalidParams)
-        #expect(error?.pointer == "/app")
+        #expect(error?.path == ["app"])
+        #expect(error?.limit == 1)
     }
 
     @Test func appNamesAreForgottenWithTheirLastInteractionAndTheirSlotsReused() throws {
@@ -116,7 +118,7 @@ private typealias F = Fixtures
             _ = try state.deleteInteractions(.init(app: "org.example.gone\(index)", all: true), caller: F.user, now: F.now)
         }
         #expect(state.interactions.apps.count == 1)
-        #expect(rpcError { try state.update("kept", app: "org.example.kept") } == nil)
+        #expect(ruleError { try state.update("kept", app: "org.example.kept") } == nil)
         // A free slot is a unique placeholder no request can name; read back, it stays free.
         let names = state.interactions.apps.names
         #expect(Set(names).count == names.count)
@@ -156,7 +158,7 @@ private typealias F = Fixtures
             message.content = "Dinner?"
             other.intent = .sendMessage(message)
         }
-        #expect(rpcError { try state.donate(other) }?.code == .identifierConflict)
+        #expect(ruleError { try state.donate(other) }?.code == .identifierConflict)
         #expect(ContentDigest.of("Lunch?") != ContentDigest.of("Dinner?"))
         #expect(ContentDigest.of("Lunch?").utf8.count == 12 && ContentDigest.of("").utf8.count == 12)
         #expect(ContentDigest.storing(ContentDigest.storing(F.message("m1"))) == ContentDigest.storing(F.message("m1")))
@@ -171,7 +173,7 @@ private typealias F = Fixtures
             intent: .startCall(StartCallIntent(contacts: [F.bo], callRecordToCallBack: record))
         )
         try state.donate(call)
-        #expect(rpcError { try state.donate(call) } == nil)
+        #expect(ruleError { try state.donate(call) } == nil)
     }
 
     @Test func aRetryComparedOutsideTheLockIsUsedOnlyForTheInteractionItWasComparedWith() throws {
@@ -180,7 +182,7 @@ private typealias F = Fixtures
         try state.donate(F.message("m1"))
         let stored = try #require(state.storedDonation(params, caller: F.user))
         let retry = DonationRetry.compare(params, with: stored)
-        #expect(rpcError { try state.donate(params, caller: F.user, now: F.now, retry: retry) } == nil)
+        #expect(ruleError { try state.donate(params, caller: F.user, now: F.now, retry: retry) } == nil)
         // m1 deleted and donated anew with another text: the old verdict no longer applies.
         _ = try state.deleteInteractions(.init(app: F.app, identifiers: ["m1"]), caller: F.user, now: F.now)
         var other = F.message("m1")
@@ -189,7 +191,7 @@ private typealias F = Fixtures
             other.intent = .sendMessage(message)
         }
         try state.donate(other)
-        #expect(rpcError { try state.donate(params, caller: F.user, now: F.now, retry: retry) }?.code == .identifierConflict)
+        #expect(ruleError { try state.donate(params, caller: F.user, now: F.now, retry: retry) }?.code == .identifierConflict)
         #expect(state.storedDonation(DonateParams(app: F.app, interaction: F.message("none")), caller: F.user) == nil)
     }
 }

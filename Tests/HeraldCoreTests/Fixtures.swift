@@ -81,15 +81,25 @@ enum Fixtures {
     }
 }
 
-/// The error a throwing call raised, or nil.
+/// The rule a throwing call of the rules broke, or nil.
+func ruleError<T>(_ body: () throws -> T) -> RuleError? {
+    thrownError(RuleError.self, body)
+}
+
+/// The error a throwing call of the protocol (a decoder, the APNs payload) raised, or nil.
 func rpcError<T>(_ body: () throws -> T) -> RPCError? {
+    thrownError(RPCError.self, body)
+}
+
+/// The error of type `E` that `body` threw, or nil; an issue when it threw another.
+private func thrownError<E: Error, T>(_ type: E.Type, _ body: () throws -> T) -> E? {
     do {
         _ = try body()
         return nil
-    } catch let error as RPCError {
+    } catch let error as E {
         return error
     } catch {
-        Issue.record("Expected an RPCError, got \(error)")
+        Issue.record("Expected \(E.self), got \(error)")
         return nil
     }
 }

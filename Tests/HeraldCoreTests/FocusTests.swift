@@ -62,25 +62,13 @@ import Testing
 
     @Test func setFocusValidates() {
         var state = F.state()
-        func error(_ focus: FocusConfiguration) -> RPCError? {
-            rpcError { try state.setFocus(.init(focus: focus), caller: F.admin, now: F.now) }
+        func error(_ focus: FocusConfiguration) -> RuleError? {
+            ruleError { try state.setFocus(.init(focus: focus), caller: F.admin, now: F.now) }
         }
-        #expect(error(FocusConfiguration(name: ""))?.pointer == "/focus/name")
-        #expect(error(FocusConfiguration(name: "W", allowedApps: ["ok.app", "bad app"]))?.pointer == "/focus/allowedApps/1")
-        #expect(error(FocusConfiguration(name: "W", allowedPeople: [Person()]))?.pointer == "/focus/allowedPeople/0")
-        #expect(error(FocusConfiguration(name: "W", until: F.now))?.pointer == "/focus/until")
-    }
-
-    @Test func administratorMethodsAre1006ForOthers() {
-        var state = F.state()
-        let errors: [RPCError?] = [
-            rpcError { try state.setFocus(.init(focus: nil), caller: F.user, now: F.now) },
-            rpcError { try state.setFocusAuthorization(.init(app: F.app, status: .authorized), caller: F.user, now: F.now) },
-            rpcError { try state.setSummary(.init(apps: [], times: []), caller: F.user, now: F.now) },
-            rpcError { try state.setCapabilities(.init(app: F.app), caller: F.user, now: F.now) },
-            rpcError { try state.suggestPeople(.init(), caller: F.user, now: F.now) },
-        ]
-        #expect(errors.map { $0?.code } == Array(repeating: ErrorCode.permissionDenied, count: 5))
+        #expect(error(FocusConfiguration(name: ""))?.path == ["focus", "name"])
+        #expect(error(FocusConfiguration(name: "W", allowedApps: ["ok.app", "bad app"]))?.path == ["focus", "allowedApps", 1])
+        #expect(error(FocusConfiguration(name: "W", allowedPeople: [Person()]))?.path == ["focus", "allowedPeople", 0])
+        #expect(error(FocusConfiguration(name: "W", until: F.now))?.path == ["focus", "until"])
     }
 
     @Test func authorizationDefaultsToTheCallersUid() throws {

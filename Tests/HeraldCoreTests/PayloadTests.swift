@@ -76,23 +76,39 @@ import Testing
     @Test func aPayloadBecomesACommunication() throws {
         var state = F.state()
         try state.donate(F.message())
+        let payload: JSONValue = ["aps": ["alert": ["title": "x", "body": "Lunch?"], "mutable-content": 1]]
         let outcome = try state.updateContent(
-            .init(
-                app: F.app, interactionIdentifier: "m1",
-                payload: ["aps": ["alert": ["title": "x", "body": "Lunch?"], "mutable-content": 1]]),
+            .init(app: F.app, interactionIdentifier: "m1", payload: payload),
+            payloadContent: try APNsPayload.content(from: payload),
             caller: F.user,
             now: F.now
         )
         #expect(outcome.result.content.title == "Ann")
         #expect(outcome.result.content.body == "Lunch?")
-        let critical = rpcError {
+        let critical: JSONValue = ["aps": ["alert": "x", "mutable-content": 1, "interruption-level": "critical"]]
+        let mapped = try APNsPayload.content(from: critical)
+        let error = ruleError {
             try state.updateContent(
-                .init(app: F.app, payload: ["aps": ["alert": "x", "mutable-content": 1, "interruption-level": "critical"]]),
+                .init(app: F.app, payload: critical),
+                payloadContent: mapped,
                 caller: F.user,
                 now: F.now
             )
         }
-        #expect(critical?.code == .capabilityRequired)
-        #expect(critical?.pointer == "/payload/aps/interruption-level")
+        #expect(error?.code == .capabilityRequired)
+        #expect(error?.path == ["payload", "aps", "interruption-level"])
+    }
+
+    @Test func aPayloadTheProtocolDidNotMapIsRefused() {
+        var state = F.state()
+        let error = ruleError {
+            try state.updateContent(
+                .init(app: F.app, payload: ["aps": ["alert": "x", "mutable-content": 1]]),
+                caller: F.user,
+                now: F.now
+            )
+        }
+        #expect(error?.code == .invalidParams)
+        #expect(error?.path == ["payload"])
     }
 }

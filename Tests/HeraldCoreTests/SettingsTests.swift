@@ -13,13 +13,13 @@ import Testing
             .result
         #expect(result == SetSummaryResult(apps: [F.app], times: ["07:30", "18:00"], nextDelivery: F.now + 10 * 3600))
         for (bad, index) in [("24:00", 1), ("7:30", 1), ("07:60", 1), ("ab:cd", 1), ("07:300", 1)] {
-            let error = rpcError { try state.setSummary(.init(apps: [F.app], times: ["08:00", bad]), caller: F.admin, now: F.now) }
+            let error = ruleError { try state.setSummary(.init(apps: [F.app], times: ["08:00", bad]), caller: F.admin, now: F.now) }
             #expect(error?.code == .invalidParams)
-            #expect(error?.pointer == "/times/\(index)")
+            #expect(error?.path == ["times", .index(index)])
         }
-        #expect(rpcError { try state.setSummary(.init(apps: [F.app], times: []), caller: F.admin, now: F.now) }?.pointer == "/times")
+        #expect(ruleError { try state.setSummary(.init(apps: [F.app], times: []), caller: F.admin, now: F.now) }?.path == ["times"])
         #expect(
-            rpcError { try state.setSummary(.init(apps: ["x y"], times: ["08:00"]), caller: F.admin, now: F.now) }?.pointer == "/apps/0")
+            ruleError { try state.setSummary(.init(apps: ["x y"], times: ["08:00"]), caller: F.admin, now: F.now) }?.path == ["apps", 0])
     }
 
     @Test func nextSummaryIsInTheConfiguredTimeZone() {

@@ -41,6 +41,6 @@ import Testing
 
     @Test func limitIsChecked() {
         let state = F.state()
-        #expect(rpcError { try state.suggestPeople(.init(limit: 0), caller: F.admin, now: F.now) }?.pointer == "/limit")
+        #expect(ruleError { try state.suggestPeople(.init(limit: 0), caller: F.admin, now: F.now) }?.path == ["limit"])
     }
 }

@@ -112,20 +112,20 @@ import Testing
 
     @Test func updateBeforeDonateIs1001() {
         var state = F.state()
-        let error = rpcError { try state.update("nope") }
+        let error = ruleError { try state.update("nope") }
         #expect(error?.code == .interactionNotFound)
-        #expect(error?.pointer == "/interactionIdentifier")
+        #expect(error?.path == ["interactionIdentifier"])
     }
 
     @Test func anotherUidsOrAppsInteractionIsIndistinguishableFromNone() throws {
         var state = F.state()
         try state.donate(F.message("secret"))
-        let never = rpcError { try state.update("never", caller: F.otherUser) }
-        let otherUid = rpcError { try state.update("secret", caller: F.otherUser) }
-        let otherApp = rpcError { try state.update("secret", app: F.otherApp) }
+        let never = ruleError { try state.update("never", caller: F.otherUser) }
+        let otherUid = ruleError { try state.update("secret", caller: F.otherUser) }
+        let otherApp = ruleError { try state.update("secret", app: F.otherApp) }
         #expect(otherUid?.code == .interactionNotFound)
         #expect(otherUid?.reason == never?.reason.replacingOccurrences(of: "never", with: "secret"))
-        #expect(otherUid?.pointer == never?.pointer)
+        #expect(otherUid?.path == never?.path)
         #expect(otherApp == otherUid)
         let deleted = try state.deleteInteractions(.init(app: F.app, identifiers: ["secret"]), caller: F.otherUser, now: F.now)
         #expect(deleted.result.deleted == 0)
@@ -137,41 +137,41 @@ import Testing
     @Test func anOutgoingInteractionIs1002() throws {
         var state = F.state()
         try state.donate(F.message(direction: .outgoing, sender: nil, recipients: [F.bo]))
-        let error = rpcError { try state.update("m1") }
+        let error = ruleError { try state.update("m1") }
         #expect(error?.code == .cannotProvideContent)
-        #expect(error?.pointer == "/interactionIdentifier")
+        #expect(error?.path == ["interactionIdentifier"])
     }
 
     @Test func capabilitiesAreRequired() throws {
         var state = F.state()
         try state.donate(F.message())
-        let critical = rpcError { try state.update(nil, F.content(.critical)) }
+        let critical = ruleError { try state.update(nil, F.content(.critical)) }
         #expect(critical?.code == .capabilityRequired)
-        #expect(critical?.pointer == "/content/interruptionLevel")
+        #expect(critical?.path == ["content", "interruptionLevel"])
         _ = try state.setCapabilities(.init(app: F.app, uid: 1000, communication: false, critical: true), caller: F.admin, now: F.now)
-        #expect(rpcError { try state.update(nil, F.content(.critical)) } == nil)
-        let communication = rpcError { try state.update("m1") }
+        #expect(ruleError { try state.update(nil, F.content(.critical)) } == nil)
+        let communication = ruleError { try state.update("m1") }
         #expect(communication?.code == .capabilityRequired)
-        #expect(communication?.pointer == "/interactionIdentifier")
+        #expect(communication?.path == ["interactionIdentifier"])
     }
 
     @Test func contentOrPayloadExactlyOne() {
         var state = F.state()
-        let neither = rpcError { try state.updateContent(.init(app: F.app), caller: F.user, now: F.now) }
+        let neither = ruleError { try state.updateContent(.init(app: F.app), caller: F.user, now: F.now) }
         #expect(neither?.code == .invalidParams)
-        #expect(neither?.pointer == "/content")
-        let both = rpcError {
+        #expect(neither?.path == ["content"])
+        let both = ruleError {
             try state.updateContent(.init(app: F.app, content: F.content(), payload: ["aps": [:]]), caller: F.user, now: F.now)
         }
-        #expect(both?.pointer == "/payload")
+        #expect(both?.path == ["payload"])
     }
 
     @Test func relevanceScoreIsFromZeroToOne() {
         var state = F.state()
         var content = F.content()
         content.relevanceScore = 1.5
-        let error = rpcError { try state.update(nil, content) }
+        let error = ruleError { try state.update(nil, content) }
         #expect(error?.code == .invalidParams)
-        #expect(error?.pointer == "/content/relevanceScore")
+        #expect(error?.path == ["content", "relevanceScore"])
     }
 }

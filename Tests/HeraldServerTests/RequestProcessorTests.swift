@@ -102,6 +102,26 @@ struct RequestProcessorTests {
         #expect(record.errorCode == .permissionDenied)
     }
 
+    @Test(
+        "Every administrator method answers others with 1006 and runs for an administrator",
+        arguments: [
+            #"{"method":"set-focus","params":{"focus":null}}"#,
+            #"{"method":"set-focus-authorization","params":{"app":"org.example.chat","status":"authorized"}}"#,
+            #"{"method":"set-summary","params":{"apps":[],"times":[]}}"#,
+            #"{"method":"set-capabilities","params":{"app":"org.example.chat"}}"#,
+            #"{"method":"suggest-people","params":{}}"#,
+        ]
+    )
+    func everyAdministratorMethod(request: String) throws {
+        let text = #"{"jsonrpc":"2.0","id":1,"# + request.dropFirst()
+        let denied = try #require(try respond(text, as: user))
+        #expect(denied[pointer: "/error/code"] == .number(JSONNumber(1006)))
+        #expect(recorder.records.last?.errorCode == .permissionDenied)
+        let answered = try #require(try respond(text, as: administrator))
+        #expect(answered[pointer: "/error"] == nil)
+        #expect(answered[pointer: "/result"] != nil)
+    }
+
     @Test("Invalid params carry data.pointer to the member at fault, and the journal record names the app")
     func invalidParamsPointer() throws {
         let response = try #require(

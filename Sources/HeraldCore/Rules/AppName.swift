@@ -21,13 +21,22 @@ enum AppName {
         }
     }
 
-    /// Throws invalid params at `pointer` unless `name` is a valid app name.
-    static func validate(_ name: String, at pointer: String = "/app") throws(RPCError) {
+    /// Throws invalid params at `path` unless `name` is a valid app name.
+    static func validate(_ name: String, at path: @autoclosure () -> MemberPath = ["app"]) throws(RuleError) {
         guard isValid(name) else {
             throw .invalidParams(
                 "An app name is 1–255 characters of letters, digits, '.', '-' and '_', such as org.example.chat.",
-                at: pointer
+                at: path()
             )
         }
+    }
+}
+
+extension HeraldState {
+    /// Throws invalid params at `app` unless `name` is a valid app name: for the protocol
+    /// layer, which reads an `update-content` payload before the rules run yet must report
+    /// a bad app name first, as the rules do.
+    public static func checkAppName(_ name: String) throws(RuleError) {
+        try AppName.validate(name)
     }
 }

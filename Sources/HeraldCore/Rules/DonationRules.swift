@@ -11,25 +11,25 @@ import HeraldProtocol
 /// - `recipientCount` is at least the number of `recipients`.
 /// - `notifyRecipientAnyway` needs the app's Focus authorization (1004).
 ///
-/// The pointers of errors are autoclosures, written out only when a rule is broken: building
+/// The paths of errors are autoclosures, written out only when a rule is broken: building
 /// them for every person of every donation was a few percent of `donate`'s CPU time.
 enum DonationRules {
     static func validate(
         _ interaction: Interaction,
         authorization: AuthorizationStatus,
-        at pointer: @autoclosure () -> String = "/interaction"
-    ) throws(RPCError) {
+        at path: @autoclosure () -> MemberPath = ["interaction"]
+    ) throws(RuleError) {
         if let identifier = interaction.identifier, identifier.isEmpty {
-            throw .invalidParams("An identifier cannot be empty; leave it out to have one generated.", at: "\(pointer())/identifier")
+            throw .invalidParams("An identifier cannot be empty; leave it out to have one generated.", at: path().appending("identifier"))
         }
         if let group = interaction.groupIdentifier, group.isEmpty {
-            throw .invalidParams("A groupIdentifier cannot be empty.", at: "\(pointer())/groupIdentifier")
+            throw .invalidParams("A groupIdentifier cannot be empty.", at: path().appending("groupIdentifier"))
         }
         switch interaction.intent {
         case .sendMessage(let message):
-            try validate(message, direction: interaction.direction, authorization: authorization, at: "\(pointer())/intent")
+            try validate(message, direction: interaction.direction, authorization: authorization, at: path().appending("intent"))
         case .startCall(let call):
-            try validate(call, at: "\(pointer())/intent")
+            try validate(call, at: path().appending("intent"))
         }
     }
 
@@ -37,79 +37,76 @@ enum DonationRules {
         _ message: SendMessageIntent,
         direction: InteractionDirection,
         authorization: AuthorizationStatus,
-        at pointer: @autoclosure () -> String
-    ) throws(RPCError) {
+        at path: @autoclosure () -> MemberPath
+    ) throws(RuleError) {
         if let sender = message.sender {
-            try validateParticipant(sender, at: "\(pointer())/sender")
+            try validateParticipant(sender, at: path().appending("sender"))
         }
         let recipients = message.recipients ?? []
         for (index, recipient) in recipients.enumerated() {
-            try validateParticipant(recipient, at: "\(pointer())/recipients/\(index)")
+            try validateParticipant(recipient, at: path().appending(["recipients", .index(index)]))
         }
         guard !message.conversationIdentifier.isEmpty else {
-            throw .invalidParams("A message needs a conversationIdentifier.", at: "\(pointer())/conversationIdentifier")
+            throw .invalidParams("A message needs a conversationIdentifier.", at: path().appending("conversationIdentifier"))
         }
         let metadata = message.donationMetadata
         switch direction {
         case .incoming:
             guard message.sender != nil else {
-                throw RPCError(.invalidParticipants, reason: "An incoming message needs a sender.", pointer: "\(pointer())/sender")
+                throw RuleError(.invalidParticipants, "An incoming message needs a sender.", at: path().appending("sender"))
             }
         case .outgoing:
             guard message.sender == nil else {
-                throw RPCError(
-                    .invalidParticipants,
-                    reason: "An outgoing message has no sender: the current user sent it. Leave sender out.",
-                    pointer: "\(pointer())/sender"
+                throw RuleError(
+                    .invalidParticipants, "An outgoing message has no sender: the current user sent it. Leave sender out.",
+                    at: path().appending("sender")
                 )
             }
             guard !recipients.isEmpty || metadata?.recipientCount != nil else {
-                throw RPCError(
-                    .invalidParticipants,
-                    reason: "An outgoing message needs recipients or a donationMetadata.recipientCount.",
-                    pointer: "\(pointer())/recipients"
+                throw RuleError(
+                    .invalidParticipants, "An outgoing message needs recipients or a donationMetadata.recipientCount.",
+                    at: path().appending("recipients")
                 )
             }
         }
         if let count = metadata?.recipientCount, count < recipients.count {
             throw .invalidParams(
                 "recipientCount (\(count)) cannot be below the number of recipients (\(recipients.count)).",
-                at: "\(pointer())/donationMetadata/recipientCount"
+                at: path().appending(["donationMetadata", "recipientCount"])
             )
         }
         if let image = message.groupImage {
-            try PersonRules.validate(image, at: "\(pointer())/groupImage")
+            try PersonRules.validate(image, at: path().appending("groupImage"))
         }
         if metadata?.notifyRecipientAnyway == true, authorization != .authorized {
-            throw RPCError(
+            throw RuleError(
                 .focusAuthorizationRequired,
-                reason: "notifyRecipientAnyway needs this app's Focus authorization to be authorized; it is \(authorization.rawValue).",
-                pointer: "\(pointer())/donationMetadata/notifyRecipientAnyway"
+                "notifyRecipientAnyway needs this app's Focus authorization to be authorized; it is \(authorization.rawValue).",
+                at: path().appending(["donationMetadata", "notifyRecipientAnyway"])
             )
         }
     }
 
-    private static func validate(_ call: StartCallIntent, at pointer: @autoclosure () -> String) throws(RPCError) {
+    private static func validate(_ call: StartCallIntent, at path: @autoclosure () -> MemberPath) throws(RuleError) {
         for (index, contact) in call.contacts.enumerated() {
-            try validateParticipant(contact, at: "\(pointer())/contacts/\(index)")
+            try validateParticipant(contact, at: path().appending(["contacts", .index(index)]))
         }
         guard !call.contacts.isEmpty else {
-            throw RPCError(.invalidParticipants, reason: "A call needs at least one contact.", pointer: "\(pointer())/contacts")
+            throw RuleError(.invalidParticipants, "A call needs at least one contact.", at: path().appending("contacts"))
         }
         if let image = call.groupImage {
-            try PersonRules.validate(image, at: "\(pointer())/groupImage")
+            try PersonRules.validate(image, at: path().appending("groupImage"))
         }
     }
 
     /// An interaction's person: never the current user (1003), and of a valid shape.
-    private static func validateParticipant(_ person: Person, at pointer: @autoclosure () -> String) throws(RPCError) {
+    private static func validateParticipant(_ person: Person, at path: @autoclosure () -> MemberPath) throws(RuleError) {
         if person.isMe == true {
-            throw RPCError(
-                .invalidParticipants,
-                reason: "Never include the current user in an interaction's people (isMe: true).",
-                pointer: pointer()
+            throw RuleError(
+                .invalidParticipants, "Never include the current user in an interaction's people (isMe: true).",
+                at: path()
             )
         }
-        try PersonRules.validate(person, at: pointer())
+        try PersonRules.validate(person, at: path())
     }
 }

@@ -4,54 +4,54 @@ import HeraldProtocol
 /// The shape rules of a person and an image, wherever they appear: an interaction's
 /// people, a group image, a Focus's allowed people.
 ///
-/// Pointers are autoclosures, written out only for an error (see `DonationRules`).
+/// Paths are autoclosures, written out only for an error (see `DonationRules`).
 enum PersonRules {
     /// A person needs a handle or a display name; handles need a value; an image is valid.
-    /// Errors are invalid params pointing into `pointer`.
-    static func validate(_ person: Person, at pointer: @autoclosure () -> String) throws(RPCError) {
+    /// Errors are invalid params pointing into `path`.
+    static func validate(_ person: Person, at path: @autoclosure () -> MemberPath) throws(RuleError) {
         let hasHandle = person.handle != nil
         let hasName = !(person.displayName ?? "").isEmpty
         guard hasHandle || hasName else {
-            throw .invalidParams("A person needs a handle or a displayName.", at: pointer())
+            throw .invalidParams("A person needs a handle or a displayName.", at: path())
         }
         if let handle = person.handle, handle.value.isEmpty {
-            throw .invalidParams("A handle's value cannot be empty.", at: "\(pointer())/handle/value")
+            throw .invalidParams("A handle's value cannot be empty.", at: path().appending(["handle", "value"]))
         }
         for (index, alias) in (person.aliases ?? []).enumerated() where alias.value.isEmpty {
-            throw .invalidParams("A handle's value cannot be empty.", at: "\(pointer())/aliases/\(index)/value")
+            throw .invalidParams("A handle's value cannot be empty.", at: path().appending(["aliases", .index(index), "value"]))
         }
         if let image = person.image {
-            try validate(image, at: "\(pointer())/image")
+            try validate(image, at: path().appending("image"))
         }
     }
 
     /// An image is `{url}` with a `file:` or `https:` URL, or `{data, mimeType}` with
     /// base64 data of at most 256 KiB decoded and an `image/…` type.
-    static func validate(_ image: NotificationImage, at pointer: @autoclosure () -> String) throws(RPCError) {
+    static func validate(_ image: NotificationImage, at path: @autoclosure () -> MemberPath) throws(RuleError) {
         switch (image.url, image.data) {
         case (let url?, nil):
             let lowered = url.lowercased()
             guard lowered.hasPrefix("file:") || lowered.hasPrefix("https:") else {
-                throw .invalidParams("An image's url must be a file: or https: URL.", at: "\(pointer())/url")
+                throw .invalidParams("An image's url must be a file: or https: URL.", at: path().appending("url"))
             }
         case (nil, let data?):
             guard let mimeType = image.mimeType, mimeType.lowercased().hasPrefix("image/") else {
                 throw .invalidParams(
                     "An image with data needs a mimeType such as image/png.",
-                    at: "\(pointer())/mimeType"
+                    at: path().appending("mimeType")
                 )
             }
             guard let bytes = Data(base64Encoded: data) else {
-                throw .invalidParams("An image's data must be base64.", at: "\(pointer())/data")
+                throw .invalidParams("An image's data must be base64.", at: path().appending("data"))
             }
             guard bytes.count <= NotificationImage.maximumDataSize else {
                 throw .invalidParams(
                     "An image's data is at most 256 KiB decoded; this one is \(bytes.count) bytes.",
-                    at: "\(pointer())/data"
+                    at: path().appending("data")
                 )
             }
         default:
-            throw .invalidParams("An image is either {url} or {data, mimeType}.", at: pointer())
+            throw .invalidParams("An image is either {url} or {data, mimeType}.", at: path())
         }
     }
 }

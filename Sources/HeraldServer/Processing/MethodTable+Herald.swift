@@ -63,25 +63,28 @@ extension MethodTable {
             MethodOutcome(result: .object(statsObject(environment, subscriptions: subscriptions)), audit: AuditRecord())
         }
 
-        table.register(SnapshotMethod.self) { _, _ throws(RPCError) in
+        table.register(SnapshotMethod.self) { _, _ in
             MethodOutcome(result: try environment.takeSnapshot(), audit: AuditRecord())
         }
 
-        table.register(DonateMethod.self) { params, context throws(RPCError) in
+        table.register(DonateMethod.self) { params, context in
             // A retry's comparison with the stored interaction is linear in its size (an
             // 88,000-member call record takes milliseconds): made outside the lock.
             let retry = state.read { $0.storedDonation(params, caller: context.caller) }
                 .map { DonationRetry.compare(params, with: $0) }
-            return try state.withLock { state throws(RPCError) in
+            return try state.withLock { state throws(RuleError) in
                 try state.donate(params, caller: context.caller, now: clock.now(), retry: retry)
             }
         }
-        table.register(UpdateContentMethod.self) { params, context throws(RPCError) in
-            try state.withLock { state throws(RPCError) in try state.updateContent(params, caller: context.caller, now: clock.now()) }
+        table.register(UpdateContentMethod.self) { params, context in
+            let payloadContent = try Self.payloadContent(params)
+            return try state.withLock { state throws(RuleError) in
+                try state.updateContent(params, payloadContent: payloadContent, caller: context.caller, now: clock.now())
+            }
         }
-        table.register(RequestFocusMethod.self) { params, context throws(RPCError) in
+        table.register(RequestFocusMethod.self) { params, context in
             let now = clock.now()
-            let (outcome, current) = try state.withLock { state throws(RPCError) in
+            let (outcome, current) = try state.withLock { state throws(RuleError) in
                 let outcome = try state.requestFocus(params, caller: context.caller, now: now)
                 return (outcome, state.focusStatus(uid: context.caller.uid, app: params.app, now: now))
             }
@@ -90,36 +93,49 @@ extension MethodTable {
             }
             return outcome
         }
-        table.register(DeleteInteractionsMethod.self) { params, context throws(RPCError) in
-            try state.withLock { state throws(RPCError) in try state.deleteInteractions(params, caller: context.caller, now: clock.now()) }
+        table.register(DeleteInteractionsMethod.self) { params, context in
+            try state.withLock { state throws(RuleError) in try state.deleteInteractions(params, caller: context.caller, now: clock.now()) }
         }
-        table.register(SuggestPeopleMethod.self) { params, context throws(RPCError) in
-            try state.withLock { state throws(RPCError) in try state.suggestPeople(params, caller: context.caller, now: clock.now()) }
+        table.register(SuggestPeopleMethod.self) { params, context in
+            try state.withLock { state throws(RuleError) in try state.suggestPeople(params, caller: context.caller, now: clock.now()) }
         }
-        table.register(SetSummaryMethod.self) { params, context throws(RPCError) in
-            try state.withLock { state throws(RPCError) in try state.setSummary(params, caller: context.caller, now: clock.now()) }
+        table.register(SetSummaryMethod.self) { params, context in
+            try state.withLock { state throws(RuleError) in try state.setSummary(params, caller: context.caller, now: clock.now()) }
         }
-        table.register(SetCapabilitiesMethod.self) { params, context throws(RPCError) in
-            try state.withLock { state throws(RPCError) in try state.setCapabilities(params, caller: context.caller, now: clock.now()) }
+        table.register(SetCapabilitiesMethod.self) { params, context in
+            try state.withLock { state throws(RuleError) in try state.setCapabilities(params, caller: context.caller, now: clock.now()) }
         }
         // These two change what subscribers' Focus status is: tell them after the change.
-        table.register(SetFocusMethod.self) { params, context throws(RPCError) in
+        table.register(SetFocusMethod.self) { params, context in
             let now = clock.now()
-            let (outcome, snapshot) = try state.withLock { state throws(RPCError) in
+            let (outcome, snapshot) = try state.withLock { state throws(RuleError) in
                 (try state.setFocus(params, caller: context.caller, now: now), state)
             }
             subscriptions.refresh(from: snapshot, now: now)
             return outcome
         }
-        table.register(SetFocusAuthorizationMethod.self) { params, context throws(RPCError) in
+        table.register(SetFocusAuthorizationMethod.self) { params, context in
             let now = clock.now()
-            let (outcome, snapshot) = try state.withLock { state throws(RPCError) in
+            let (outcome, snapshot) = try state.withLock { state throws(RuleError) in
                 (try state.setFocusAuthorization(params, caller: context.caller, now: now), state)
             }
             subscriptions.refresh(from: snapshot, now: now)
             return outcome
         }
         return table
+    }
+
+    /// `update-content`'s APNs payload as content (nil without one), mapped outside the
+    /// state's lock: reading JSON is the protocol's, not the rules'. The rules check the app
+    /// first, so a payload error is reported only for a valid app name.
+    private static func payloadContent(_ p: UpdateContentParams) throws -> NotificationContent? {
+        guard p.content == nil, let payload = p.payload, !payload.isNull else { return nil }
+        do throws(RPCError) {
+            return try APNsPayload.content(from: payload)
+        } catch {
+            try HeraldState.checkAppName(p.app)
+            throw error
+        }
     }
 
     private static func statsObject(_ environment: MethodEnvironment, subscriptions: FocusSubscriptions) -> JSONObject {

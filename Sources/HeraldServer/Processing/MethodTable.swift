@@ -5,7 +5,9 @@ import HeraldProtocol
 ///
 /// Registering a `HeraldMethod` ties its name, its params' decoding, the administrator
 /// check and its result's encoding together, so a handler sees typed params and returns
-/// a typed result; everything a client can get wrong on the way becomes an `RPCError`.
+/// a typed result; everything a client can get wrong on the way becomes an `RPCError`,
+/// a broken rule (``RuleError``) by ``RPCError/init(_:)``. Who may call a method is checked
+/// here, once, from its descriptor.
 public struct MethodTable: Sendable {
     /// One method as the processor calls it: JSON params in, JSON result and audit out.
     public struct Entry: Sendable {
@@ -66,11 +68,12 @@ public struct MethodTable: Sendable {
         }
     }
 
-    /// Registers `method`, whose handler gets decoded params and returns a typed outcome;
-    /// who may call it and where it runs come from its descriptor.
+    /// Registers `method`, whose handler gets decoded params and returns a typed outcome or
+    /// throws a ``RuleError`` (or an `RPCError`); who may call it and where it runs come
+    /// from its descriptor.
     public mutating func register<Method: HeraldMethod>(
         _ method: Method.Type,
-        _ handler: @escaping @Sendable (Method.Params, RequestContext) throws(RPCError) -> MethodOutcome<Method.Result>
+        _ handler: @escaping @Sendable (Method.Params, RequestContext) throws -> MethodOutcome<Method.Result>
     ) {
         let name = Method.name
         let requiresAdministrator = Method.requiresAdministrator
@@ -84,7 +87,16 @@ public struct MethodTable: Sendable {
             }
             try checkParams(params)
             let decoded = try Method.decodeParams(params)
-            let outcome = try handler(decoded, context)
+            let outcome: MethodOutcome<Method.Result>
+            do {
+                outcome = try handler(decoded, context)
+            } catch let error as RuleError {
+                throw RPCError(error)
+            } catch let error as RPCError {
+                throw error
+            } catch {
+                throw RPCError(.internalError, reason: "Herald could not answer \(name): \(error).")
+            }
             let encoded: JSONValue
             do {
                 encoded = try Method.encodeResult(outcome.result)

@@ -206,13 +206,6 @@ public struct RequestProcessor: Sendable {
             return .error(id: invalid.id, error: invalid.error)
         }
 
-        // What the journal can say about a request that fails before its method could:
-        // which app, and which interaction (identifiers only, never content).
-        var audit = AuditRecord()
-        let params = envelope.params?.objectValue
-        audit.app = params?["app"]?.stringValue.flatMap(auditableAppName)
-        audit.interactionIdentifier = (params?["interactionIdentifier"] ?? params?["interaction"]?.objectValue?["identifier"])?
-            .stringValue.flatMap(auditableIdentifier)
         let outcome: Result<(JSONValue, AuditRecord), RPCError>
         let entry = methods.entry(named: envelope.method)
         let countedAs = entry == nil ? ServerStatistics.unknownMethodKey : envelope.method
@@ -243,15 +236,13 @@ public struct RequestProcessor: Sendable {
         }
 
         switch outcome {
-        case .success(let (result, resultAudit)):
-            var methodAudit = resultAudit
-            if methodAudit.app == nil { methodAudit.app = audit.app }
+        case .success(let (result, audit)):
             finish(
                 method: envelope.method,
                 countedAs: countedAs,
                 id: envelope.id,
                 error: nil,
-                audit: methodAudit,
+                audit: audit,
                 context: context,
                 since: start
             )
@@ -263,7 +254,7 @@ public struct RequestProcessor: Sendable {
                 countedAs: countedAs,
                 id: envelope.id,
                 error: error,
-                audit: audit,
+                audit: AuditRecord(failedParams: envelope.params),
                 context: context,
                 since: start
             )
@@ -305,6 +296,21 @@ public struct RequestProcessor: Sendable {
                 durationMicroseconds: UInt64(max(0, microseconds)),
                 audit: audit
             )
+        )
+    }
+}
+
+extension AuditRecord {
+    /// What the journal can say about a request that failed, read from its params: which
+    /// app, and which interaction (identifiers only, never content). A request that
+    /// succeeds is recorded as its method's outcome says instead, so each record is
+    /// filled in one place.
+    init(failedParams params: JSONValue?) {
+        let params = params?.objectValue
+        self.init(
+            app: params?["app"]?.stringValue.flatMap(auditableAppName),
+            interactionIdentifier: (params?["interactionIdentifier"] ?? params?["interaction"]?.objectValue?["identifier"])?
+                .stringValue.flatMap(auditableIdentifier)
         )
     }
 }

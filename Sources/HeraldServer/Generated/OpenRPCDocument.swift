@@ -3011,7 +3011,7 @@ public enum OpenRPCDocument {
     {
       "code": -32000,
       "message": "Server busy",
-      "description": "--max-connections connections are open; meant to be sent once on the new connection, which is then closed (data.limit). heraldd 0.1.0 has a known bug: the refused client receives nothing."
+      "description": "--max-connections connections are open, only the slots kept for administrators (--admin-connections) are left, or the uid holds --max-connections-per-uid connections: sent once on the new connection, which is then closed (data.limit; data.reason names the uid at its limit). Also a batch's requests not run once its response passed --max-response-bytes."
     },
     {
       "code": -32001,

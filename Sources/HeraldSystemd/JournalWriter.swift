@@ -3,10 +3,9 @@ import Glibc
 
 /// Writes journal entries on a thread of its own, off the request path.
 ///
-/// ``submit(_:)`` appends to a bounded queue. When the queue is full it waits for room at
-/// most `maxSubmitWait` — so that a burst slows to journald's pace rather than losing
-/// entries — and then drops the entry and counts it: it never blocks for long, and never
-/// drops silently. A dedicated thread (not a Swift concurrency task: journald may
+/// ``submit(_:)`` appends to a bounded queue. When the queue is full it drops the entry and
+/// counts it at once — callers run on event loops, which must never wait for journald —
+/// and never drops silently. (Tests may give `maxSubmitWait` to wait for room first.) A dedicated thread (not a Swift concurrency task: journald may
 /// block it, and it must not hold up the cooperative pool) takes every queued entry at once
 /// and writes them to the ``LogTarget``. After entries were dropped, the thread writes one
 /// entry of its own, once the queue has room again: priority warning, "journal queue was
@@ -30,7 +29,7 @@ public final class JournalWriter: Sendable {
         target: LogTarget,
         capacity: Int = 65536,
         syslogIdentifier: String = "heraldd",
-        maxSubmitWait: Duration = .milliseconds(200)
+        maxSubmitWait: Duration = .zero
     ) {
         self.init(
             backend: .forTarget(target, syslogIdentifier: syslogIdentifier),

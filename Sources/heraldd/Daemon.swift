@@ -34,7 +34,7 @@ struct Daemon {
         target = logging.target ?? .console
         // Results are submitted on the event loops: a full queue drops and counts at once
         // (stats.journal.dropped, then one entry saying how many), it never makes a loop wait.
-        let writer = JournalWriter(target: target, maxSubmitWait: .zero)
+        let writer = JournalWriter(target: target)
         self.writer = writer
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, writer: writer) }
         self.logger = Logger(label: "heraldd")

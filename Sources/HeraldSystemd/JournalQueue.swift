@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// The bounded queue between callers of ``JournalWriter/submit(_:)`` and its writer thread.
 ///
@@ -7,6 +8,15 @@ import Glibc
 /// most its bounded wait, and ``waitUntilDrained(timeout:)`` sleeps on `drained`. The
 /// writer takes up to ``maximumBatch`` entries at once, so the lock is held for a copy of
 /// a slice, never for I/O.
+///
+/// Back-pressure: once ``highWater`` entries wait, the queue is congested
+/// (``isCongested``) until the writer has taken it down to ``lowWater``; then it calls,
+/// on the writer thread, every `resume` given to ``resumeWhenRelieved(_:)`` meanwhile.
+/// Callers that stop their intake while it is congested (connections stop reading) keep
+/// the queue from filling, so nothing is dropped. A writer that has taken nothing for
+/// `stallTimeout` is stuck (journald hangs): ``releaseIfStalled()`` then gives up, calls
+/// the waiting `resume`s and lets the queue fill and drop — the last resort — until the
+/// writer takes it down to ``lowWater`` again.
 final class JournalQueue: @unchecked Sendable {
     /// What the writer thread takes in one go.
     struct Batch {
@@ -29,6 +39,13 @@ final class JournalQueue: @unchecked Sendable {
     static let maximumBatch = 1024
 
     private let capacity: Int
+    /// Waiting entries at which the queue becomes congested.
+    let highWater: Int
+    /// Waiting entries at or below which a congested queue is relieved.
+    let lowWater: Int
+    private let stallTimeout: Duration
+    /// Mirrors `congested`, for a check on every request without the lock.
+    private let congestedFlag = Atomic<Bool>(false)
     // Guarded by `mutex`:
     /// Queued entries from `head` on; those before `head` were taken already.
     private var pending: [any JournalRecord] = []
@@ -38,10 +55,23 @@ final class JournalQueue: @unchecked Sendable {
     private var writing = false
     private var closed = false
     private var counters = JournalWriterCounters()
+    private var congested = false
+    /// Set when a stalled writer made the queue give up back-pressure until relieved.
+    private var overflowing = false
+    private var relievedWaiters: [@Sendable () -> Void] = []
+    /// CLOCK_MONOTONIC nanoseconds when the writer last took a batch or finished one.
+    private var lastProgress: UInt64 = 0
 
-    init(capacity: Int) {
+    /// - Parameters:
+    ///   - highWater: waiting entries at which the queue is congested; by default half the capacity.
+    ///   - lowWater: waiting entries at or below which it is relieved; by default a quarter.
+    ///   - stallTimeout: how long the writer may take nothing before back-pressure gives up.
+    init(capacity: Int, highWater: Int? = nil, lowWater: Int? = nil, stallTimeout: Duration = .seconds(1)) {
         precondition(capacity > 0, "a journal queue needs room for at least one entry")
         self.capacity = capacity
+        self.highWater = min(capacity, max(1, highWater ?? capacity / 2))
+        self.lowWater = min(self.highWater - 1, max(0, lowWater ?? capacity / 4))
+        self.stallTimeout = stallTimeout
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -90,18 +120,67 @@ final class JournalQueue: @unchecked Sendable {
             if pendingCount == 1 {
                 pthread_cond_signal(available)
             }
+            if pendingCount >= highWater, !congested, !overflowing {
+                congested = true
+                congestedFlag.store(true, ordering: .relaxed)
+            }
             return true
         }
     }
 
-    /// Waits for entries and takes the oldest, up to ``maximumBatch``; nil once the queue is
-    /// closed and empty.
-    func take() -> Batch? {
+    /// Whether intake should pause: true from ``highWater`` waiting entries until the
+    /// writer has taken the queue down to ``lowWater``. Cheap enough for every request.
+    var isCongested: Bool {
+        congestedFlag.load(ordering: .relaxed)
+    }
+
+    /// Calls `resume` once the congestion is over — on the writer thread, or on the caller
+    /// of ``releaseIfStalled()`` or ``close()`` — and returns true; returns false, and
+    /// never calls it, when the queue is not congested.
+    func resumeWhenRelieved(_ resume: @escaping @Sendable () -> Void) -> Bool {
         withLock {
+            guard congested else { return false }
+            relievedWaiters.append(resume)
+            return true
+        }
+    }
+
+    /// When the queue is congested and the writer has taken nothing for the stall timeout,
+    /// gives up back-pressure until the writer takes the queue down to ``lowWater``, and
+    /// calls the waiting `resume`s. True when the queue is not congested (any longer).
+    @discardableResult
+    func releaseIfStalled() -> Bool {
+        let waiters: [@Sendable () -> Void]? = withLock {
+            guard congested else { return [] }
+            let stall = UInt64(stallTimeout.components.seconds) * 1_000_000_000
+                + UInt64(stallTimeout.components.attoseconds / 1_000_000_000)
+            guard Self.monotonicNanoseconds() - lastProgress >= stall else { return nil }
+            overflowing = true
+            return relieve()
+        }
+        waiters?.forEach { $0() }
+        return waiters != nil
+    }
+
+    /// Ends the congestion; returns the waiters to call once the lock is released.
+    private func relieve() -> [@Sendable () -> Void] {
+        congested = false
+        congestedFlag.store(false, ordering: .relaxed)
+        defer { relievedWaiters = [] }
+        return relievedWaiters
+    }
+
+    /// Waits for entries and takes the oldest, up to ``maximumBatch``; nil once the queue is
+    /// closed and empty. Relieves a congested queue it takes down to ``lowWater``.
+    func take() -> Batch? {
+        var relieved: [@Sendable () -> Void] = []
+        defer { relieved.forEach { $0() } }
+        return withLock {
             while pendingCount == 0 && !closed {
                 pthread_cond_wait(available, mutex)
             }
             guard pendingCount > 0 else { return nil }
+            lastProgress = Self.monotonicNanoseconds()
             let end = min(pending.count, head + Self.maximumBatch)
             let batch = Batch(entries: Array(pending[head..<end]), droppedToReport: droppedToReport)
             if end == pending.count {
@@ -119,6 +198,10 @@ final class JournalQueue: @unchecked Sendable {
             droppedToReport = 0
             writing = true
             pthread_cond_broadcast(room)
+            if pendingCount <= lowWater {
+                overflowing = false
+                if congested { relieved = relieve() }
+            }
             return batch
         }
     }
@@ -126,6 +209,7 @@ final class JournalQueue: @unchecked Sendable {
     /// Records what the writer thread did with the last batch it took.
     func finish(written: Int, failed: Int, reportedDrops: Bool) {
         withLock {
+            lastProgress = Self.monotonicNanoseconds()
             counters.written += UInt64(written)
             counters.failed += UInt64(failed)
             if reportedDrops {
@@ -151,19 +235,28 @@ final class JournalQueue: @unchecked Sendable {
         }
     }
 
-    /// Refuses new entries from now on and wakes the writer thread to write what is left.
-    /// True the first time only.
+    /// Refuses new entries from now on, wakes the writer thread to write what is left, and
+    /// resumes whoever waits for relief. True the first time only.
     func close() -> Bool {
-        withLock {
+        var relieved: [@Sendable () -> Void] = []
+        defer { relieved.forEach { $0() } }
+        return withLock {
             defer { closed = true }
             pthread_cond_broadcast(available)
             pthread_cond_broadcast(room)
+            relieved = relieve()
             return !closed
         }
     }
 
     var currentCounters: JournalWriterCounters {
         withLock { counters }
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     /// The CLOCK_MONOTONIC time `duration` from now, for pthread_cond_timedwait.

@@ -3,9 +3,12 @@ import Glibc
 
 /// Writes journal entries on a thread of its own, off the request path.
 ///
-/// ``submit(_:)`` appends to a bounded queue. When the queue is full it drops the entry and
-/// counts it at once — callers run on event loops, which must never wait for journald —
-/// and never drops silently. (Tests may give `maxSubmitWait` to wait for room first.) A dedicated thread (not a Swift concurrency task: journald may
+/// ``submit(_:)`` appends to a bounded queue. Callers run on event loops, which must never
+/// wait for journald, so the queue pushes back instead: from half full it is congested
+/// (``isCongested``) until the thread has taken it down to a quarter, and callers pause
+/// their intake meanwhile (``resumeWhenRelieved(_:)``). When the queue is full all the
+/// same — journald stuck, see ``releaseIfStalled()`` — it drops the entry and counts it at
+/// once, and never drops silently. (Tests may give `maxSubmitWait` to wait for room first.) A dedicated thread (not a Swift concurrency task: journald may
 /// block it, and it must not hold up the cooperative pool) takes every queued entry at once
 /// and writes them to the ``LogTarget``. After entries were dropped, the thread writes one
 /// entry of its own, once the queue has room again: priority warning, "journal queue was
@@ -25,22 +28,34 @@ public final class JournalWriter: Sendable {
     ///   - capacity: entries that may wait for the thread before new ones are dropped.
     ///   - syslogIdentifier: `SYSLOG_IDENTIFIER` for `.journal` entries that lack one.
     ///   - maxSubmitWait: how long ``submit(_:)`` may wait for room in a full queue.
+    ///   - stallTimeout: how long the thread may take nothing from a congested queue before
+    ///     ``releaseIfStalled()`` gives up back-pressure.
     public convenience init(
         target: LogTarget,
         capacity: Int = 65536,
         syslogIdentifier: String = "heraldd",
-        maxSubmitWait: Duration = .zero
+        maxSubmitWait: Duration = .zero,
+        stallTimeout: Duration = .seconds(1)
     ) {
         self.init(
             backend: .forTarget(target, syslogIdentifier: syslogIdentifier),
             capacity: capacity,
-            maxSubmitWait: maxSubmitWait
+            maxSubmitWait: maxSubmitWait,
+            stallTimeout: stallTimeout
         )
     }
 
-    /// Starts a writer that hands batches to `backend`; for tests.
-    package init(backend: JournalBackend, capacity: Int, maxSubmitWait: Duration = .zero) {
-        let queue = JournalQueue(capacity: capacity)
+    /// Starts a writer that hands batches to `backend`; for tests, which may also set the
+    /// water marks (by default half and a quarter of `capacity`).
+    package init(
+        backend: JournalBackend,
+        capacity: Int,
+        highWater: Int? = nil,
+        lowWater: Int? = nil,
+        maxSubmitWait: Duration = .zero,
+        stallTimeout: Duration = .seconds(1)
+    ) {
+        let queue = JournalQueue(capacity: capacity, highWater: highWater, lowWater: lowWater, stallTimeout: stallTimeout)
         self.queue = queue
         self.maxSubmitWait = maxSubmitWait
         self.thread = Self.startThread(queue: queue, backend: backend)
@@ -54,6 +69,28 @@ public final class JournalWriter: Sendable {
     /// `maxSubmitWait`, then drops it and counts the drop.
     public func submit(_ entry: some JournalRecord) {
         queue.offer(entry, maxWait: maxSubmitWait)
+    }
+
+    /// Whether callers should pause their intake: the queue is above its high-water mark and
+    /// has not yet been taken down to its low-water mark. Cheap; for every request.
+    public var isCongested: Bool {
+        queue.isCongested
+    }
+
+    /// Calls `resume` once the queue is relieved (on the writer's thread, or the caller of
+    /// ``releaseIfStalled()`` or ``shutdown()``) and returns true; false, without calling it,
+    /// when the queue is not congested.
+    public func resumeWhenRelieved(_ resume: @escaping @Sendable () -> Void) -> Bool {
+        queue.resumeWhenRelieved(resume)
+    }
+
+    /// When the thread has taken nothing from the congested queue for the stall timeout
+    /// (journald hangs), stops pushing back — the queue fills, then drops and counts — until
+    /// the thread takes it down again, and calls the waiting `resume`s. True when the queue
+    /// is not congested (any longer); paused callers call this now and then.
+    @discardableResult
+    public func releaseIfStalled() -> Bool {
+        queue.releaseIfStalled()
     }
 
     /// What happened to the entries submitted so far.

@@ -15,6 +15,10 @@ struct JournalResultRecorder: ResultRecorder {
         writer.submit(ResultJournalRecord(result: result))
     }
 
+    /// Connections pause while the writer's queue is congested, so that results are not
+    /// dropped under sustained load.
+    var pressure: (any IntakePressure)? { JournalQueuePressure(writer: writer) }
+
     static func entry(for result: ResultRecord) -> JournalEntry {
         let priority: JournalPriority
         switch result.outcome {
@@ -74,5 +78,20 @@ struct ResultJournalRecord: JournalRecord {
 
     func journalEntry() -> JournalEntry {
         JournalResultRecorder.entry(for: result)
+    }
+}
+
+/// The journal writer's queue as the server's back-pressure.
+struct JournalQueuePressure: IntakePressure {
+    let writer: JournalWriter
+
+    var isHigh: Bool { writer.isCongested }
+
+    func resumeWhenLow(_ resume: @escaping @Sendable () -> Void) -> Bool {
+        writer.resumeWhenRelieved(resume)
+    }
+
+    func releaseIfStalled() -> Bool {
+        writer.releaseIfStalled()
     }
 }

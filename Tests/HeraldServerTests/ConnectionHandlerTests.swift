@@ -15,23 +15,20 @@ import Testing
 struct ConnectionHandlerTests {
     static let request = #"{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}"# + "\n"
 
-    private func makeChannel(
-        idleTimeout: Double = 0, holdsSubscription: @escaping @Sendable () -> Bool = { false }
+    func makeChannel(
+        idleTimeout: Double = 0,
+        holdsSubscription: @escaping @Sendable () -> Bool = { false },
+        recorder: any ResultRecorder = CollectingRecorder()
     ) throws -> (EmbeddedChannel, ServerStatistics) {
         var limits = RequestLimits()
         limits.idleTimeout = idleTimeout
         let statistics = ServerStatistics()
-        let environment = MethodEnvironment(
-            state: SharedState(HeraldState(configuration: CoreConfiguration())),
-            clock: ManualClock(),
-            statistics: statistics,
-            openRPCDocument: ["openrpc": "1.3.2"]
-        )
+        let environment = MethodEnvironment.empty(statistics: statistics)
         let processor = RequestProcessor(
             methods: .herald(environment, subscriptions: FocusSubscriptions(registry: ConnectionRegistry())),
             limits: limits,
             statistics: statistics,
-            recorder: CollectingRecorder()
+            recorder: recorder
         )
         let context = RequestContext(caller: Caller(uid: 0, gid: 0, pid: 1, isAdministrator: true))
         let hooks = ConnectionHooks(holdsSubscription: holdsSubscription, closedIdle: { statistics.recordIdleClose() })
@@ -40,12 +37,12 @@ struct ConnectionHandlerTests {
         return (channel, statistics)
     }
 
-    private func send(_ text: String, to channel: EmbeddedChannel) throws {
+    func send(_ text: String, to channel: EmbeddedChannel) throws {
         try channel.writeInbound(ByteBuffer(string: text))
     }
 
     /// Every line written to the client so far.
-    private func writtenLines(_ channel: EmbeddedChannel) throws -> [String] {
+    func writtenLines(_ channel: EmbeddedChannel) throws -> [String] {
         var text = ""
         while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
             text += String(buffer: buffer)
@@ -145,5 +142,17 @@ struct ConnectionAdmissionTests {
         let counts = statistics.limitCounts
         #expect(counts.refusedForUIDLimit == 1)
         #expect(counts.busiestUIDConnections == 2)
+    }
+}
+
+extension MethodEnvironment {
+    /// An empty state on a manual clock, for in-process server tests.
+    static func empty(statistics: ServerStatistics) -> MethodEnvironment {
+        MethodEnvironment(
+            state: SharedState(HeraldState(configuration: CoreConfiguration())),
+            clock: ManualClock(),
+            statistics: statistics,
+            openRPCDocument: ["openrpc": "1.3.2"]
+        )
     }
 }

@@ -16,12 +16,19 @@ import NIOCore
 /// connection reads nothing more and answers none of the texts it has framed, so a client
 /// that does not read cannot make Herald build responses for it.
 ///
+/// Back-pressure: while the queue the results go to is congested (``IntakePressure``,
+/// the journal writer's queue in heraldd), the connection answers none of its framed texts
+/// and holds back the channel's reads, so the kernel's socket buffers push back on the
+/// client; the queue's writer resumes it, on this event loop, once it has room again.
+/// Nothing waits on the event loop.
+///
 /// At shutdown (``DrainConnection``) a connection answers what it has already sent —
 /// whatever is in the socket buffer is read first — and a connection that has not sent its
 /// first request yet is waited for, so that a client that connected while the daemon
 /// stopped is answered rather than reset.
-final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let processor: RequestProcessor
@@ -35,8 +42,14 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var isDraining = false
     /// Set while a request runs off the event loop: texts wait in the framer.
     private var isAwaitingReply = false
-    /// The client shut its write side while a reply was awaited: handled once it arrives.
-    private var inputClosedWhileAwaiting = false
+    /// Set while the results' queue is congested: texts wait in the framer, reads are held.
+    private var isPausedForPressure = false
+    /// The channel asked to read while paused for pressure: passed on when the pause ends.
+    private var heldRead = false
+    private let pressure: (any IntakePressure)?
+    private var stallCheckTask: Scheduled<Void>?
+    /// The client shut its write side while paused: handled once the pause ends.
+    private var inputClosedWhilePaused = false
     /// Set once the connection has sent a whole text.
     private var hasSentText = false
     private let idleTimeout: TimeAmount?
@@ -48,6 +61,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.processor = processor
         self.requestContext = context
         self.hooks = hooks
+        self.pressure = processor.recorder.pressure
         self.readTimeout = .nanoseconds(Int64(processor.limits.readTimeout * 1_000_000_000))
         let idle = processor.limits.idleTimeout
         self.idleTimeout = idle > 0 ? .nanoseconds(Int64(idle * 1_000_000_000)) : nil
@@ -70,8 +84,19 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         afterFraming(context: context)
     }
 
+    /// Paused: answers nothing more and reads nothing more, until ``resume(context:)``.
+    private var isPaused: Bool { isAwaitingReply || isPausedForPressure }
+
+    func read(context: ChannelHandlerContext) {
+        if isPausedForPressure {
+            heldRead = true
+        } else {
+            context.read()
+        }
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, !isClosing, !isAwaitingReply {
+        if context.channel.isWritable, !isClosing, !isPaused {
             drainFramer(context: context)
             afterFraming(context: context)
             context.flush()
@@ -82,7 +107,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// After texts were answered: close a draining connection that has nothing left, else
     /// keep the read timeout right.
     private func afterFraming(context: ChannelHandlerContext) {
-        if !isClosing, !isAwaitingReply {
+        if !isClosing, !isPaused {
             if isDraining, !framer.hasPartialText {
                 closeAfterWrites(context: context)
             } else {
@@ -97,9 +122,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
-        case ChannelEvent.inputClosed where isAwaitingReply:
-            inputClosedWhileAwaiting = true
-        case is DrainConnection where isAwaitingReply:
+        case ChannelEvent.inputClosed where isPaused:
+            inputClosedWhilePaused = true
+        case is DrainConnection where isPaused:
             isDraining = true
         case ChannelEvent.inputClosed:
             // The client shut down its write side: answer what is left, then close.
@@ -131,6 +156,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         readTimeoutTask = nil
         idleTimeoutTask?.cancel()
         idleTimeoutTask = nil
+        stallCheckTask?.cancel()
+        stallCheckTask = nil
         context.fireChannelInactive()
     }
 
@@ -140,9 +167,70 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func drainFramer(context: ChannelHandlerContext) {
-        while !isClosing, !isAwaitingReply, context.channel.isWritable, let event = framer.next() {
+        while !isClosing, !isPaused, context.channel.isWritable {
+            if let pressure, pressure.isHigh, pause(for: pressure, context: context) { return }
+            guard let event = framer.next() else { return }
             handle(event, context: context)
         }
+    }
+
+    /// Pauses until `pressure` is low; false when it is low already.
+    private func pause(for pressure: any IntakePressure, context: ChannelHandlerContext) -> Bool {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        let registered = pressure.resumeWhenLow {
+            eventLoop.execute {
+                let (handler, context) = loopBound.value
+                handler.pressureRelieved(context: context)
+            }
+        }
+        guard registered else { return false }
+        isPausedForPressure = true
+        readTimeoutTask?.cancel()
+        readTimeoutTask = nil
+        context.flush()
+        scheduleStallCheck(pressure, context: context)
+        return true
+    }
+
+    /// Asks now and then whether the queue's writer is stuck; if it is, the pause ends (and
+    /// the full queue drops and counts: the last resort).
+    private func scheduleStallCheck(_ pressure: any IntakePressure, context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        stallCheckTask = context.eventLoop.scheduleTask(in: Self.stallCheckInterval) {
+            let (handler, context) = loopBound.value
+            handler.stallCheckTask = nil
+            guard handler.isPausedForPressure else { return }
+            if !pressure.releaseIfStalled() {
+                handler.scheduleStallCheck(pressure, context: context)
+            }
+        }
+    }
+
+    private func pressureRelieved(context: ChannelHandlerContext) {
+        guard isPausedForPressure else { return }
+        isPausedForPressure = false
+        stallCheckTask?.cancel()
+        stallCheckTask = nil
+        guard context.channel.isActive, !isClosing else { return }
+        resume(context: context)
+        if heldRead, !isPausedForPressure {
+            heldRead = false
+            context.read()
+        }
+    }
+
+    /// After a pause: answers the texts that waited, then what happened meanwhile.
+    private func resume(context: ChannelHandlerContext) {
+        drainFramer(context: context)
+        if inputClosedWhilePaused {
+            inputClosedWhilePaused = false
+            userInboundEventTriggered(context: context, event: ChannelEvent.inputClosed)
+        } else {
+            afterFraming(context: context)
+        }
+        rescheduleIdleTimeout(context: context)
+        context.flush()
     }
 
     private func handle(_ event: FramingEvent, context: ChannelHandlerContext) {
@@ -210,15 +298,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         context.flush()
         context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
-        drainFramer(context: context)
-        if inputClosedWhileAwaiting {
-            inputClosedWhileAwaiting = false
-            userInboundEventTriggered(context: context, event: ChannelEvent.inputClosed)
-        } else {
-            afterFraming(context: context)
-        }
-        rescheduleIdleTimeout(context: context)
-        context.flush()
+        resume(context: context)
     }
 
     private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
@@ -283,7 +363,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             armIdleTimeout(in: idleTimeout - idleFor, context: context)
             return
         }
-        if isAwaitingReply || framer.hasPartialText || hooks.holdsSubscription() {
+        if isPaused || framer.hasPartialText || hooks.holdsSubscription() {
             rescheduleIdleTimeout(context: context)
             return
         }
@@ -314,6 +394,8 @@ extension ConnectionHandler {
     /// How long a draining connection that has been answered waits for bytes already in
     /// its socket buffer to be read: a few turns of the event loop.
     static let drainReadGrace = TimeAmount.milliseconds(20)
+    /// How often a connection paused for back-pressure asks whether the queue is stuck.
+    static let stallCheckInterval = TimeAmount.milliseconds(250)
     /// A request or response at least this large asks for freed memory to be returned to
     /// the system (see ``MemoryTrim``).
     static let largeWorkBytes = 256 << 10

@@ -61,6 +61,13 @@ public struct ResultRecord: Sendable, Hashable {
 /// Where result records go: in `heraldd`, the journal writer.
 public protocol ResultRecorder: Sendable {
     func record(_ result: ResultRecord)
+    /// The back-pressure of where the records go, if it can push back; connections pause
+    /// while it is high.
+    var pressure: (any IntakePressure)? { get }
+}
+
+extension ResultRecorder {
+    public var pressure: (any IntakePressure)? { nil }
 }
 
 /// Records nothing; for tests and `--log-target none`.

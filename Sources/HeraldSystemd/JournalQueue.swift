@@ -63,14 +63,19 @@ final class JournalQueue: @unchecked Sendable {
     private var lastProgress: UInt64 = 0
 
     /// - Parameters:
-    ///   - highWater: waiting entries at which the queue is congested; by default half the capacity.
-    ///   - lowWater: waiting entries at or below which it is relieved; by default a quarter.
+    ///   - highWater: waiting entries at which the queue is congested; by default an eighth
+    ///     of the capacity: the rest is room for what connections finish before they pause,
+    ///     and entries wait less than a second at journald's pace (about 10,000 a second here).
+    ///   - lowWater: waiting entries at or below which it is relieved; by default one
+    ///     ``maximumBatch`` below `highWater`, so that a pause lasts about one batch's write,
+    ///     not the many it would take to empty the queue (pauses of 1.5 s at journald's pace).
     ///   - stallTimeout: how long the writer may take nothing before back-pressure gives up.
     init(capacity: Int, highWater: Int? = nil, lowWater: Int? = nil, stallTimeout: Duration = .seconds(1)) {
         precondition(capacity > 0, "a journal queue needs room for at least one entry")
         self.capacity = capacity
-        self.highWater = min(capacity, max(1, highWater ?? capacity / 2))
-        self.lowWater = min(self.highWater - 1, max(0, lowWater ?? capacity / 4))
+        let high = min(capacity, max(1, highWater ?? capacity / 8))
+        self.highWater = high
+        self.lowWater = min(high - 1, max(0, lowWater ?? high - min(Self.maximumBatch, high / 2)))
         self.stallTimeout = stallTimeout
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()

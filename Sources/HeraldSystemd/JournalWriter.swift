@@ -4,8 +4,8 @@ import Glibc
 /// Writes journal entries on a thread of its own, off the request path.
 ///
 /// ``submit(_:)`` appends to a bounded queue. Callers run on event loops, which must never
-/// wait for journald, so the queue pushes back instead: from half full it is congested
-/// (``isCongested``) until the thread has taken it down to a quarter, and callers pause
+/// wait for journald, so the queue pushes back instead: from an eighth full it is congested
+/// (``isCongested``) until the thread has taken one batch off, and callers pause
 /// their intake meanwhile (``resumeWhenRelieved(_:)``). When the queue is full all the
 /// same — journald stuck, see ``releaseIfStalled()`` — it drops the entry and counts it at
 /// once, and never drops silently. (Tests may give `maxSubmitWait` to wait for room first.) A dedicated thread (not a Swift concurrency task: journald may
@@ -46,7 +46,7 @@ public final class JournalWriter: Sendable {
     }
 
     /// Starts a writer that hands batches to `backend`; for tests, which may also set the
-    /// water marks (by default half and a quarter of `capacity`).
+    /// water marks (by default an eighth of `capacity`, and one batch below).
     package init(
         backend: JournalBackend,
         capacity: Int,

@@ -77,8 +77,10 @@ struct JournalBackPressureServerTests {
             nonisolated(unsafe) let client = try UnixSocketClient(path: socketPath)
             let fd = client.fd
             let requests = (0..<perConnection).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"no-such-method-\#(connection)"}"# + "\n" }
-            // The client sends everything at once and reads meanwhile, as a flood does.
-            DispatchQueue.global().async(group: done) {
+            // The client sends everything at once and reads meanwhile, as a flood does; on
+            // threads of their own, as both block (the global queue runs only as many
+            // blocking items at once as there are cores).
+            Self.onThread(group: done) {
                 let bytes = Array(requests.joined().utf8)
                 var offset = 0
                 while offset < bytes.count {
@@ -87,7 +89,7 @@ struct JournalBackPressureServerTests {
                     offset += sent
                 }
             }
-            DispatchQueue.global().async(group: done) {
+            Self.onThread(group: done) {
                 do {
                     for _ in 0..<perConnection {
                         guard try client.readLine(timeout: 60) != nil else { break }
@@ -107,5 +109,13 @@ struct JournalBackPressureServerTests {
         #expect(counters.dropped == 0)
         #expect(counters.written == UInt64(connections * perConnection))
         #expect(written.withLockedValue { $0 } == connections * perConnection)
+    }
+
+    private static func onThread(group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+        group.enter()
+        Thread {
+            body()
+            group.leave()
+        }.start()
     }
 }

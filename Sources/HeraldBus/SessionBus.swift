@@ -26,6 +26,22 @@ public final class SessionBus {
         pointer = bus!
     }
 
+    /// A connection to the bus at `address` (such as `unix:path=/run/user/1000/bus`), for a
+    /// program that is handed one rather than finding the user's.
+    public init(address: String) throws(BusError) {
+        var bus: OpaquePointer? = nil
+        try check(sd_bus_new(&bus), "create a bus connection")
+        do {
+            try check(sd_bus_set_address(bus, address), "use the bus address \(address)")
+            try check(sd_bus_set_bus_client(bus, 1), "act as a bus client")
+            try check(sd_bus_start(bus), "connect to \(address)")
+        } catch {
+            sd_bus_unref(bus)
+            throw error
+        }
+        pointer = bus!
+    }
+
     deinit {
         for slot in slots { sd_bus_slot_unref(slot) }
         sd_bus_flush_close_unref(pointer)

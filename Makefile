@@ -4,6 +4,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 UNITDIR ?= $(PREFIX)/lib/systemd/system
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 CATALOGDIR ?= /usr/lib/systemd/catalog
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 MANDIR ?= $(PREFIX)/share/man
@@ -12,7 +13,8 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SWIFT ?= swift
 # Debian packages the build, the tests and `make run` need.
-APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux iproute2 man-db
+APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux iproute2 man-db \
+  dbus xvfb dunst
 BENCH_APT_PACKAGES := redis-server redis-tools
 RUN_DIR := $(CURDIR)/.run
 SOCKET ?= $(RUN_DIR)/herald.sock
@@ -59,9 +61,12 @@ run: release
 test: deps generate
 	@bash scripts/ensure-journald.sh || echo "note: no journald could be started; journal tests will be skipped"
 	@bash scripts/verify-units.sh
+	@bash scripts/verify-user-units.sh
 	@python3 scripts/check-openrpc.py
 	@$(MAKE) --no-print-directory check-man
 	$(SWIFT) build --build-tests
+	@command -v Xvfb >/dev/null && command -v dunst >/dev/null && command -v dbus-daemon >/dev/null \
+	  || echo "note: no Xvfb, dunst or dbus-daemon: the desktop (herald-notify) tests will be skipped"
 	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" $(SWIFT) test --skip-build
 	@bash Fuzz/run.sh --check
 
@@ -81,6 +86,7 @@ bench-snapshot: deps
 
 verify-units:
 	@bash scripts/verify-units.sh
+	@bash scripts/verify-user-units.sh
 
 ## check-man: the man pages render, without a warning from man or groff.
 check-man:
@@ -91,10 +97,11 @@ check-man:
 	done
 
 install: release
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(SYSUSERSDIR) \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(SYSUSERSDIR) \
 	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/heraldd $(DESTDIR)$(BINDIR)/heraldd
 	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/heraldctl $(DESTDIR)$(BINDIR)/heraldctl
+	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/herald-notify $(DESTDIR)$(BINDIR)/herald-notify
 	install -m 0644 man/heraldd.8 $(DESTDIR)$(MANDIR)/man8/heraldd.8
 	install -m 0644 man/heraldctl.1 $(DESTDIR)$(MANDIR)/man1/heraldctl.1
 	ctl=$$($(SWIFT) build -c release --show-bin-path)/heraldctl; \
@@ -107,6 +114,9 @@ install: release
 	install -m 0644 Units/herald.catalog $(DESTDIR)$(CATALOGDIR)/herald.catalog
 	install -m 0644 Units/herald.sysusers $(DESTDIR)$(SYSUSERSDIR)/herald.conf
 	chmod 0644 $(DESTDIR)$(UNITDIR)/herald.service
+	sed 's|^ExecStart=/usr/bin/env herald-notify|ExecStart=$(BINDIR)/herald-notify|' Units/user/herald-notify.service \
+	  > $(DESTDIR)$(USERUNITDIR)/herald-notify.service
+	chmod 0644 $(DESTDIR)$(USERUNITDIR)/herald-notify.service
 	@if [ -z "$(DESTDIR)" ]; then \
 	  systemd-sysusers $(SYSUSERSDIR)/herald.conf || true; \
 	  journalctl --update-catalog || true; \
@@ -115,7 +125,8 @@ install: release
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/heraldd $(DESTDIR)$(UNITDIR)/herald.service $(DESTDIR)$(UNITDIR)/herald.socket \
 	  $(DESTDIR)$(CATALOGDIR)/herald.catalog $(DESTDIR)$(SYSUSERSDIR)/herald.conf \
-	  $(DESTDIR)$(BINDIR)/heraldctl $(DESTDIR)$(MANDIR)/man8/heraldd.8 $(DESTDIR)$(MANDIR)/man1/heraldctl.1 \
+	  $(DESTDIR)$(BINDIR)/heraldctl $(DESTDIR)$(BINDIR)/herald-notify $(DESTDIR)$(USERUNITDIR)/herald-notify.service \
+	  $(DESTDIR)$(MANDIR)/man8/heraldd.8 $(DESTDIR)$(MANDIR)/man1/heraldctl.1 \
 	  $(DESTDIR)$(BASHCOMPDIR)/heraldctl $(DESTDIR)$(ZSHCOMPDIR)/_heraldctl $(DESTDIR)$(FISHCOMPDIR)/heraldctl.fish
 
 format:

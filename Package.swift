@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "heraldd", targets: ["heraldd"]),
         .executable(name: "heraldctl", targets: ["heraldctl"]),
         .executable(name: "herald-bench", targets: ["herald-bench"]),
+        .executable(name: "herald-notify", targets: ["herald-notify"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -57,6 +58,19 @@ let package = Package(
                 "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // A small sd-bus client (libsystemd): method calls, signal matches, one event loop.
+        .target(
+            name: "HeraldBus",
+            dependencies: ["CSystemd"],
+            swiftSettings: strictSettings
+        ),
+        // What a presenter shows: heraldd's presenter events, and their mapping onto
+        // org.freedesktop.Notifications' Notify arguments. Pure: no bus, no files.
+        .target(
+            name: "HeraldDesktop",
+            dependencies: ["HeraldProtocol", "HeraldBus"],
             swiftSettings: strictSettings
         ),
         // The NIO edge: framing, connections, peer credentials, dispatch.
@@ -113,6 +127,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Shows heraldd's notifications on the Linux desktop through org.freedesktop.Notifications.
+        .executableTarget(
+            name: "herald-notify",
+            dependencies: [
+                "CSystemd",
+                "HeraldDesktop",
+                "HeraldBus",
+                "HeraldProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Shared by the test targets: a JSON-RPC client over a Unix socket, and a way to start heraldd.
         .target(
             name: "HeraldTesting",
@@ -135,6 +161,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "HeraldSystemdTests", dependencies: ["HeraldSystemd"], swiftSettings: strictSettings),
+        .testTarget(name: "HeraldBusTests", dependencies: ["HeraldBus", "HeraldTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HeraldDesktopTests",
+            dependencies: ["HeraldDesktop", "HeraldBus", "HeraldProtocol"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "HeraldStorageTests",
             dependencies: ["HeraldStorage", "HeraldCore", "HeraldProtocol", "HeraldTesting"],

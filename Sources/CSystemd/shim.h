@@ -2,7 +2,9 @@
 #define HERALD_CSYSTEMD_SHIM_H
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
+#include <systemd/sd-bus.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 
 /// Names the calling thread (at most 15 bytes are kept), as `ps -T` and `top -H` show it.
 /// prctl rather than pthread_setname_np, which Glibc hides behind _GNU_SOURCE.

@@ -1,0 +1,107 @@
+/// The notification server on the session bus, `org.freedesktop.Notifications`
+/// (the Desktop Notifications specification 1.2): its methods, its two signals, and
+/// whether anyone owns the name.
+public final class DesktopNotifications {
+    public static let busName = "org.freedesktop.Notifications"
+    static let path = "/org/freedesktop/Notifications"
+    static let interface = "org.freedesktop.Notifications"
+
+    public let bus: SessionBus
+
+    public init(bus: SessionBus) {
+        self.bus = bus
+    }
+
+    /// `GetServerInformation`: name, vendor, version, specification version.
+    public struct ServerInformation: Sendable, Hashable {
+        public var name: String
+        public var vendor: String
+        public var version: String
+        public var specificationVersion: String
+    }
+
+    public func capabilities() throws(BusError) -> [String] {
+        try bus.call(call("GetCapabilities")).readStrings()
+    }
+
+    public func serverInformation() throws(BusError) -> ServerInformation {
+        let reply = try bus.call(call("GetServerInformation"))
+        return ServerInformation(
+            name: try reply.readString(),
+            vendor: try reply.readString(),
+            version: try reply.readString(),
+            specificationVersion: try reply.readString()
+        )
+    }
+
+    /// `Notify`: shows (or, with `replacesID`, updates) a bubble; returns its id.
+    public func notify(_ arguments: NotifyArguments) throws(BusError) -> UInt32 {
+        let message = try call("Notify")
+        try message.append(arguments.appName)
+        try message.append(arguments.replacesID)
+        try message.append(arguments.appIcon)
+        try message.append(arguments.summary)
+        try message.append(arguments.body)
+        try message.append(arguments.actions)
+        try message.append(arguments.hints)
+        try message.append(arguments.expireTimeout)
+        return try bus.call(message).readUInt32()
+    }
+
+    /// `CloseNotification`: the server closes the bubble and sends `NotificationClosed`.
+    public func close(_ id: UInt32) throws(BusError) {
+        let message = try call("CloseNotification")
+        try message.append(id)
+        _ = try bus.call(message)
+    }
+
+    /// Whether a server owns the name now, or the bus can start one (D-Bus activation).
+    public func serverIsAvailable() throws(BusError) -> Bool {
+        let hasOwner = try busCall("NameHasOwner")
+        try hasOwner.append(Self.busName)
+        if try bus.call(hasOwner).readBool() { return true }
+        return try bus.call(try busCall("ListActivatableNames")).readStrings().contains(Self.busName)
+    }
+
+    /// `handler(id, actionKey)` for each `ActionInvoked`.
+    public func onActionInvoked(_ handler: @escaping (UInt32, String) -> Void) throws(BusError) {
+        try bus.addMatch(signalRule("ActionInvoked")) { message in
+            guard let id = try? message.readUInt32(), let key = try? message.readString() else { return }
+            handler(id, key)
+        }
+    }
+
+    /// `handler(id, reason)` for each `NotificationClosed`.
+    public func onNotificationClosed(_ handler: @escaping (UInt32, NotificationClosedReason) -> Void) throws(BusError) {
+        try bus.addMatch(signalRule("NotificationClosed")) { message in
+            guard let id = try? message.readUInt32(), let reason = try? message.readUInt32() else { return }
+            handler(id, NotificationClosedReason(rawValue: reason))
+        }
+    }
+
+    /// `handler(hasOwner)` each time the name changes hands (`NameOwnerChanged`).
+    public func onOwnerChanged(_ handler: @escaping (Bool) -> Void) throws(BusError) {
+        let rule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+            + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.busName)'"
+        try bus.addMatch(rule) { message in
+            guard (try? message.readString()) == Self.busName, (try? message.readString()) != nil,
+                let newOwner = try? message.readString()
+            else { return }
+            handler(!newOwner.isEmpty)
+        }
+    }
+
+    private func call(_ member: String) throws(BusError) -> BusMessage {
+        try bus.methodCall(destination: Self.busName, path: Self.path, interface: Self.interface, member: member)
+    }
+
+    private func busCall(_ member: String) throws(BusError) -> BusMessage {
+        try bus.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: member
+        )
+    }
+
+    private func signalRule(_ member: String) -> String {
+        "type='signal',path='\(Self.path)',interface='\(Self.interface)',member='\(member)'"
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import HeraldProtocol
+
+/// Where a bubble's image comes from: a local file, or bytes the presenter writes to one.
+public enum ImageSource: Sendable, Hashable {
+    /// A `file:` URL's path.
+    case file(path: String)
+    /// Inline base64 `data`, decoded, with its `image/…` type.
+    case inline(data: Data, mimeType: String)
+
+    /// The image a notification shows: the communication's avatar, else its first image
+    /// attachment. Only `file:` URLs and inline data count: a presenter never fetches.
+    public static func of(_ content: NotificationContent) -> ImageSource? {
+        if let avatar = content.communication?.avatar, let source = from(url: avatar.url, data: avatar.data, mimeType: avatar.mimeType) {
+            return source
+        }
+        for attachment in content.attachments?.arrayValue ?? [] {
+            guard let object = attachment.objectValue else { continue }
+            let url = object["url"]?.stringValue
+            let mimeType = object["mimeType"]?.stringValue ?? object["type"]?.stringValue
+            guard isImage(url: url, mimeType: mimeType) else { continue }
+            if let source = from(url: url, data: object["data"]?.stringValue, mimeType: mimeType) { return source }
+        }
+        return nil
+    }
+
+    /// The name extension for an inline image's file, so servers that look at it agree.
+    public var fileExtension: String {
+        guard case .inline(_, let mimeType) = self else { return "" }
+        switch mimeType.lowercased() {
+        case "image/png": return "png"
+        case "image/jpeg", "image/jpg": return "jpg"
+        case "image/gif": return "gif"
+        case "image/webp": return "webp"
+        case "image/svg+xml": return "svg"
+        case "image/bmp": return "bmp"
+        default: return "img"
+        }
+    }
+
+    private static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "svg", "bmp"]
+
+    private static func isImage(url: String?, mimeType: String?) -> Bool {
+        if let mimeType { return mimeType.lowercased().hasPrefix("image/") }
+        guard let url, let parsed = URL(string: url) else { return false }
+        return imageExtensions.contains(parsed.pathExtension.lowercased())
+    }
+
+    private static func from(url: String?, data: String?, mimeType: String?) -> ImageSource? {
+        if let url, let parsed = URL(string: url), parsed.scheme?.lowercased() == "file", !parsed.path.isEmpty {
+            return .file(path: parsed.path)
+        }
+        if let data, let mimeType, let bytes = Data(base64Encoded: data), !bytes.isEmpty {
+            return .inline(data: bytes, mimeType: mimeType)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,87 @@
+import HeraldProtocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A connection to heraldd's Unix socket: JSON-RPC requests out, lines in.
+///
+/// Writes block (requests are small and heraldd reads them at once); reads happen when
+/// the presenter's loop has seen the descriptor readable, so they never wait.
+final class DaemonLink {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    private var nextID = 1
+    /// The longest line kept while waiting for its end: a summary of many notifications is
+    /// large, but not without bound.
+    static let maximumLineBytes = 64 << 20
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(path: String) throws(Failure) {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw Failure(description: "the socket path \(path) is longer than a Unix socket address allows")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in raw.copyBytes(from: path.utf8.prefix(raw.count - 1)) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw Failure(description: "cannot connect to \(path): \(reason)")
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends a request; returns its id.
+    @discardableResult
+    func request(_ method: String, params: JSONObject) throws(Failure) -> Int {
+        let id = nextID
+        nextID += 1
+        let request = JSONValue.object(
+            JSONObject(["jsonrpc": .string("2.0"), "id": .number(JSONNumber(id)), "method": .string(method), "params": .object(params)])
+        )
+        var bytes: [UInt8] = []
+        request.write(to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw Failure(description: "heraldd closed the connection while a request was written") }
+            offset += written
+        }
+        return id
+    }
+
+    /// The complete lines that arrived, after one read; throws when heraldd closed the connection.
+    func readLines() throws(Failure) -> [ArraySlice<UInt8>] {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR || errno == EAGAIN { return [] }
+        guard count > 0 else { throw Failure(description: "heraldd closed the connection") }
+        buffer.append(contentsOf: chunk[..<count])
+        var lines: [ArraySlice<UInt8>] = []
+        var start = buffer.startIndex
+        while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(ArraySlice(buffer[start..<newline]))
+            start = newline + 1
+        }
+        buffer.removeSubrange(..<start)
+        guard buffer.count <= Self.maximumLineBytes else {
+            throw Failure(description: "heraldd sent a line longer than \(Self.maximumLineBytes) bytes")
+        }
+        return lines
+    }
+}

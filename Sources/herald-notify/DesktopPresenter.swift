@@ -1,0 +1,163 @@
+import HeraldBus
+import HeraldDesktop
+
+/// The bubbles herald-notify shows on the notification server: which Herald notification
+/// each server id stands for, what to replace and close, what an action answers.
+///
+/// While no server owns `org.freedesktop.Notifications`, bubbles wait (the newest
+/// ``maximumWaiting``, one per notification) and are shown when a server appears.
+final class DesktopPresenter {
+    let server: DesktopNotifications
+    let images: ImageFiles
+    private var mapping: NotificationMapping
+    private(set) var serverAvailable = false
+    private var shown: [Bubble.Key: ShownBubble] = [:]
+    private var keyByID: [UInt32: Bubble.Key] = [:]
+    private var waiting: [(bubble: Bubble, uid: UInt32)] = []
+    /// Whether the wait for a server was logged (once per wait).
+    private var waitingForServer = false
+    private var droppedWhileWaiting = 0
+    static let maximumWaiting = 200
+
+    /// Called when a person acts on a bubble: (uid, notification, Herald action identifier).
+    var onResponse: (UInt32, NotificationKey, String) -> Void = { _, _, _ in }
+
+    private struct ShownBubble {
+        var id: UInt32
+        var uid: UInt32?
+        /// An inline image's file, removed when the bubble goes.
+        var imageFile: String?
+        var actionKeys: [String: String]
+    }
+
+    init(server: DesktopNotifications, images: ImageFiles, quiet: QuietHandling) throws(BusError) {
+        self.server = server
+        self.images = images
+        mapping = NotificationMapping(capabilities: ServerCapabilities([]), quiet: quiet)
+        try server.onActionInvoked { [unowned self] id, key in actionInvoked(id: id, key: key) }
+        try server.onNotificationClosed { [unowned self] id, reason in closed(id: id, reason: reason) }
+        try server.onOwnerChanged { [unowned self] hasOwner in
+            if hasOwner { becomeAvailable() } else { becomeUnavailable() }
+        }
+        if try server.serverIsAvailable() {
+            becomeAvailable()
+        } else {
+            becomeUnavailable()
+        }
+    }
+
+    func handle(_ event: PresenterEvent) {
+        switch event {
+        case .delivered(let uid, let notification):
+            if let bubble = mapping.bubble(for: notification) {
+                show(bubble, uid: uid)
+            } else {
+                // Replaced by one that is not shown (quiet, with --quiet skip): the old bubble goes.
+                close(.notification(notification.key))
+            }
+        case .summary(let uid, _, let notifications):
+            if let bubble = mapping.summaryBubble(for: notifications) { show(bubble, uid: uid) }
+        case .removed(_, let app, let identifiers):
+            for identifier in identifiers { close(.notification(NotificationKey(app: app, identifier: identifier))) }
+        }
+    }
+
+    private func show(_ bubble: Bubble, uid: UInt32) {
+        guard serverAvailable else { return wait(bubble, uid: uid) }
+        let previous = shown[bubble.key]
+        let image = bubble.image.flatMap(images.path(for:))
+        do {
+            let id = try server.notify(bubble.arguments(replacesID: previous?.id ?? 0, imagePath: image?.path))
+            if let previous {
+                if previous.id != id { keyByID[previous.id] = nil }
+                if let file = previous.imageFile { images.remove(file) }
+            }
+            shown[bubble.key] = ShownBubble(id: id, uid: uid, imageFile: image?.owned == true ? image?.path : nil, actionKeys: bubble.actionKeys)
+            keyByID[id] = bubble.key
+        } catch {
+            if let image, image.owned { images.remove(image.path) }
+            if error.isServiceUnknown {
+                becomeUnavailable()
+                wait(bubble, uid: uid)
+            } else {
+                Log.info("Notify failed for \(bubble.key): \(error)")
+            }
+        }
+    }
+
+    /// Closes the bubble for `key` (`CloseNotification`), or forgets it if it is waiting.
+    private func close(_ key: Bubble.Key) {
+        waiting.removeAll { $0.bubble.key == key }
+        guard let bubble = shown[key] else { return }
+        do {
+            try server.close(bubble.id)
+        } catch {
+            Log.info("CloseNotification failed for \(key): \(error)")
+            forget(id: bubble.id)
+        }
+        // NotificationClosed (reason 3) forgets the bubble and removes its image file.
+    }
+
+    private func closed(id: UInt32, reason: NotificationClosedReason) {
+        // A dismissal answers `dismiss` only for a category that asked for customDismissAction;
+        // presenter events do not say that yet, so no dismissal is answered.
+        forget(id: id)
+    }
+
+    private func forget(id: UInt32) {
+        guard let key = keyByID.removeValue(forKey: id), let bubble = shown[key], bubble.id == id else { return }
+        shown[key] = nil
+        if let file = bubble.imageFile { images.remove(file) }
+    }
+
+    private func actionInvoked(id: UInt32, key actionKey: String) {
+        guard let key = keyByID[id], case .notification(let notification) = key, let bubble = shown[key],
+            let uid = bubble.uid, let action = bubble.actionKeys[actionKey]
+        else { return }
+        onResponse(uid, notification, action)
+    }
+
+    private func wait(_ bubble: Bubble, uid: UInt32) {
+        waiting.removeAll { $0.bubble.key == bubble.key }
+        waiting.append((bubble, uid))
+        if waiting.count > Self.maximumWaiting {
+            waiting.removeFirst()
+            droppedWhileWaiting += 1
+        }
+    }
+
+    private func becomeAvailable() {
+        do {
+            let capabilities = try server.capabilities()
+            let information = try server.serverInformation()
+            mapping.capabilities = ServerCapabilities(capabilities)
+            serverAvailable = true
+            waitingForServer = false
+            Log.info(
+                "showing notifications through \(information.name) \(information.version) (\(information.vendor)); "
+                    + "capabilities: \(capabilities.sorted().joined(separator: " "))"
+            )
+        } catch {
+            Log.info("the notification server did not answer: \(error)")
+            return becomeUnavailable()
+        }
+        if droppedWhileWaiting > 0 {
+            Log.info("\(droppedWhileWaiting) notifications were not kept while no server was there (at most \(Self.maximumWaiting) wait)")
+            droppedWhileWaiting = 0
+        }
+        let bubbles = waiting
+        waiting = []
+        for (bubble, uid) in bubbles { show(bubble, uid: uid) }
+    }
+
+    private func becomeUnavailable() {
+        if !waitingForServer {
+            Log.info("no notification server owns \(DesktopNotifications.busName) on the session bus: waiting for one")
+            waitingForServer = true
+        }
+        serverAvailable = false
+        for bubble in shown.values { if let file = bubble.imageFile { images.remove(file) } }
+        shown = [:]
+        keyByID = [:]
+    }
+}

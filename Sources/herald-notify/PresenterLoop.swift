@@ -1,0 +1,181 @@
+import CSystemd
+import HeraldBus
+import HeraldDesktop
+import HeraldProtocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// herald-notify's one loop: polls the session bus, heraldd's socket and a signalfd for
+/// SIGTERM and SIGINT, and reconnects to heraldd with ``Backoff`` when it goes.
+///
+/// Everything runs on this thread: sd-bus is not thread-safe, and a presenter has nothing
+/// to do in parallel. Calls to the notification server block for at most its call timeout.
+final class PresenterLoop {
+    let socket: () -> String
+    let uid: UInt32
+    let bus: SessionBus
+    let presenter: DesktopPresenter
+    private var link: DaemonLink?
+    private var linkPath = ""
+    private var subscribeID: Int?
+    private var backoff = Backoff()
+    private var reconnectAt = ContinuousClock.now
+    /// Whether "heraldd is unreachable" was logged since the last subscription (once per outage).
+    private var loggedUnreachable = false
+    private var loggedNoResponses = false
+    private let signalFD: Int32
+    /// How long to wait before asking again a heraldd that has no `subscribe-notifications`.
+    static let olderDaemonRetry: Duration = .seconds(30)
+
+    init(socket: @escaping () -> String, uid: UInt32, bus: SessionBus, presenter: DesktopPresenter) {
+        self.socket = socket
+        self.uid = uid
+        self.bus = bus
+        self.presenter = presenter
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        sigprocmask(SIG_BLOCK, &signals, nil)
+        signalFD = signalfd(-1, &signals, Int32(SFD_CLOEXEC))
+        signal(SIGPIPE, SIG_IGN)
+        presenter.onResponse = { [unowned self] uid, key, action in respond(uid: uid, key: key, action: action) }
+    }
+
+    /// Runs until SIGTERM or SIGINT (0), or until the session bus is lost (1).
+    func run() -> Int32 {
+        while true {
+            if link == nil, ContinuousClock.now >= reconnectAt { connect() }
+            var fds = [
+                pollfd(fd: bus.fileDescriptor, events: bus.pollEvents, revents: 0),
+                pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
+            ]
+            if let link { fds.append(pollfd(fd: link.fd, events: Int16(POLLIN), revents: 0)) }
+            var timeout = bus.pollTimeoutMilliseconds
+            if link == nil {
+                let untilReconnect = Int32(clamping: Int(max(0, (reconnectAt - ContinuousClock.now) / .milliseconds(1))) + 1)
+                timeout = timeout < 0 ? untilReconnect : min(timeout, untilReconnect)
+            }
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0, errno != EINTR {
+                Log.info("poll failed: \(String(cString: strerror(errno)))")
+                return 1
+            }
+            if fds[1].revents != 0 { return 0 }
+            do {
+                try bus.processPending()
+            } catch {
+                Log.info("lost the session bus: \(error)")
+                return 1
+            }
+            if fds.count > 2, fds[2].revents != 0 { readFromDaemon() }
+        }
+    }
+
+    private func connect() {
+        let path = socket()
+        do {
+            let link = try DaemonLink(path: path)
+            var params = JSONObject()
+            params["uid"] = .number(JSONNumber(Int(uid)))
+            subscribeID = try link.request("subscribe-notifications", params: params)
+            self.link = link
+            linkPath = path
+        } catch {
+            if !loggedUnreachable {
+                Log.info("heraldd is not reachable: \(error); trying again, at most every \(Backoff.longest)")
+                loggedUnreachable = true
+            }
+            reconnectAt = .now + backoff.take()
+        }
+    }
+
+    private func disconnect(retryIn delay: Duration) {
+        link = nil
+        subscribeID = nil
+        reconnectAt = .now + delay
+    }
+
+    private func readFromDaemon() {
+        guard let link else { return }
+        let lines: [ArraySlice<UInt8>]
+        do {
+            lines = try link.readLines()
+        } catch {
+            Log.info("lost heraldd at \(linkPath): \(error); reconnecting")
+            loggedUnreachable = true
+            return disconnect(retryIn: backoff.take())
+        }
+        for line in lines where !line.isEmpty {
+            guard let message = try? JSONParser.parse(line).objectValue else {
+                Log.info("heraldd sent a line that is not a JSON object; ignored")
+                continue
+            }
+            if let method = message["method"]?.stringValue, message["id"] == nil {
+                event(method: method, params: message["params"] ?? .object(JSONObject()))
+            } else if let id = message["id"]?.numberValue?.intValue {
+                reply(id: id, error: message["error"]?.objectValue)
+            }
+            if self.link == nil { return }
+        }
+    }
+
+    private func event(method: String, params: JSONValue) {
+        do {
+            if let event = try PresenterEvent(method: method, params: params) { presenter.handle(event) }
+        } catch {
+            Log.info("ignored a \(method) notification heraldd sent: \(error.reason) (\(error.pointer ?? "/params"))")
+        }
+    }
+
+    private func reply(id: Int, error: JSONObject?) {
+        let code = error?["code"]?.numberValue?.intValue
+        let message = error?["message"]?.stringValue ?? ""
+        guard id == subscribeID else {
+            // A respond-to-notification's answer.
+            if code == -32601 {
+                if !loggedNoResponses {
+                    Log.info("heraldd at \(linkPath) has no respond-to-notification: actions are not answered")
+                    loggedNoResponses = true
+                }
+            } else if let code {
+                Log.info("respond-to-notification failed: \(code) \(message)")
+            }
+            return
+        }
+        switch code {
+        case nil:
+            Log.info("presenting uid \(uid)'s notifications from heraldd at \(linkPath)")
+            backoff.reset()
+            loggedUnreachable = false
+        case -32601:
+            Log.info("heraldd at \(linkPath) has no subscribe-notifications (it predates the notification list); asking again in \(Self.olderDaemonRetry)")
+            disconnect(retryIn: Self.olderDaemonRetry)
+        default:
+            Log.info("subscribe-notifications failed: \(code!) \(message); reconnecting")
+            disconnect(retryIn: backoff.take())
+        }
+    }
+
+    /// `respond-to-notification` for an action a person took on a bubble.
+    private func respond(uid: UInt32, key: NotificationKey, action: String) {
+        guard let link else {
+            return Log.info("heraldd is not connected: an action on \(key) is not answered")
+        }
+        var params = JSONObject()
+        params["app"] = .string(key.app)
+        params["identifier"] = .string(key.identifier)
+        params["actionIdentifier"] = .string(action)
+        if uid != self.uid { params["uid"] = .number(JSONNumber(Int(uid))) }
+        do {
+            try link.request("respond-to-notification", params: params)
+        } catch {
+            Log.info("lost heraldd at \(linkPath) while answering an action on \(key): \(error)")
+            disconnect(retryIn: backoff.take())
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import HeraldBus
+import HeraldDesktop
+import HeraldProtocol
+import Testing
+
+/// The README's herald-notify table, one rule per test.
+@Suite struct NotificationMappingTests {
+    static let everything = ServerCapabilities(["body", "body-markup", "actions", "action-icons", "sound"])
+
+    static func notification(
+        _ content: NotificationContent,
+        presentation: Presentation = .alert,
+        sound: Bool = true,
+        actions: [PresentedAction]? = nil,
+        identifier: String = "n1"
+    ) -> PresentedNotification {
+        PresentedNotification(
+            identifier: identifier,
+            app: "org.example.chat",
+            content: content,
+            delivery: Delivery(presentation: presentation, sound: sound),
+            receivedAt: Date(timeIntervalSince1970: 1_800_000_000),
+            deliveredAt: Date(timeIntervalSince1970: 1_800_000_000),
+            actions: actions
+        )
+    }
+
+    static func message(avatar: NotificationImage? = nil) -> CommunicationInfo {
+        CommunicationInfo(type: .sendMessage, conversationIdentifier: "c1", avatar: avatar)
+    }
+
+    @Test func appTitleAndBody() throws {
+        let mapping = NotificationMapping(capabilities: Self.everything)
+        let bubble = try #require(mapping.bubble(for: Self.notification(NotificationContent(title: "Ada", body: "See you"))))
+        let arguments = bubble.arguments(replacesID: 0, imagePath: nil)
+        #expect(arguments.appName == "org.example.chat")
+        #expect(arguments.summary == "Ada")
+        #expect(arguments.body == "See you")
+        #expect(arguments.replacesID == 0)
+        #expect(arguments.expireTimeout == -1)
+        #expect(bubble.key == .notification(NotificationKey(app: "org.example.chat", identifier: "n1")))
+    }
+
+    @Test func noTitleShowsTheApp() throws {
+        let mapping = NotificationMapping(capabilities: Self.everything)
+        let bubble = try #require(mapping.bubble(for: Self.notification(NotificationContent(body: "b"))))
+        #expect(bubble.arguments.summary == "org.example.chat")
+    }
+
+    @Test func bodyEscapedOnlyWhereTheServerReadsMarkup() throws {
+        let content = NotificationContent(title: "A & B", subtitle: "<team>", body: "1 < 2 & \"3\" > 'x'")
+        let markup = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content)))
+        #expect(markup.arguments.summary == "A & B")  // the summary is never markup
+        #expect(markup.arguments.body == "<b>&lt;team&gt;</b>\n1 &lt; 2 &amp; &quot;3&quot; &gt; &apos;x&apos;")
+        let plain = try #require(NotificationMapping(capabilities: ServerCapabilities(["body"])).bubble(for: Self.notification(content)))
+        #expect(plain.arguments.body == "<team>\n1 < 2 & \"3\" > 'x'")
+    }
+
+    @Test func subtitleJoinsTheSummaryWithoutBodyCapability() throws {
+        let content = NotificationContent(title: "Ada", subtitle: "Team", body: "hi")
+        let bubble = try #require(NotificationMapping(capabilities: ServerCapabilities([])).bubble(for: Self.notification(content)))
+        #expect(bubble.arguments.summary == "Ada — Team")
+    }
+
+    @Test(arguments: [
+        (InterruptionLevel?.none, UInt8(1)), (.passive, 0), (.active, 1), (.timeSensitive, 1), (.critical, 2),
+    ])
+    func urgency(level: InterruptionLevel?, urgency: UInt8) throws {
+        let bubble = try #require(
+            NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(NotificationContent(title: "t", interruptionLevel: level)))
+        )
+        #expect(bubble.arguments.hint("urgency") == .byte(urgency))
+    }
+
+    @Test func messageCategoryAndSound() throws {
+        let content = NotificationContent(title: "Ada", communication: Self.message())
+        let bubble = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content)))
+        #expect(bubble.arguments.hint("category") == .string("im.received"))
+        #expect(bubble.arguments.hint("sound-name") == .string("message-new-instant"))
+        #expect(bubble.arguments.hint("suppress-sound") == nil)
+    }
+
+    @Test func callCategoryAndSound() throws {
+        let content = NotificationContent(title: "Ada", communication: CommunicationInfo(type: .startCall))
+        let bubble = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content)))
+        #expect(bubble.arguments.hint("category") == .string("x-herald.call"))
+        #expect(bubble.arguments.hint("sound-name") == .string("phone-incoming-call"))
+    }
+
+    @Test func noSoundSuppressesTheServersSound() throws {
+        let content = NotificationContent(title: "Ada", communication: Self.message())
+        let bubble = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content, sound: false)))
+        #expect(bubble.arguments.hint("sound-name") == nil)
+        #expect(bubble.arguments.hint("suppress-sound") == .boolean(true))
+    }
+
+    @Test func otherNotificationsHaveNoCategoryAndTheServersSound() throws {
+        let bubble = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(NotificationContent(title: "t"))))
+        #expect(bubble.arguments.hint("category") == nil)
+        #expect(bubble.arguments.hint("sound-name") == nil)
+        #expect(bubble.arguments.hint("suppress-sound") == nil)
+    }
+
+    @Test func quietIsShownLowAndSilentOrSkipped() throws {
+        let content = NotificationContent(title: "Ada", interruptionLevel: .timeSensitive, communication: Self.message())
+        let quiet = Self.notification(content, presentation: .quiet, sound: true)
+        let shown = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: quiet))
+        #expect(shown.arguments.hint("urgency") == .byte(0))
+        #expect(shown.arguments.hint("suppress-sound") == .boolean(true))
+        #expect(shown.arguments.hint("sound-name") == nil)
+        #expect(NotificationMapping(capabilities: Self.everything, quiet: .skip).bubble(for: quiet) == nil)
+        // A notification held for the summary is shown with its summary, not alone.
+        #expect(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content, presentation: .summary)) == nil)
+    }
+
+    @Test func avatarFileBecomesTheImagePath() throws {
+        let content = NotificationContent(
+            title: "Ada",
+            attachments: [["url": "file:///tmp/attachment.png"]],
+            communication: Self.message(avatar: NotificationImage(url: "file:///home/ada/My%20Avatar.png"))
+        )
+        let bubble = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content)))
+        #expect(bubble.image == .file(path: "/home/ada/My Avatar.png"))
+        #expect(bubble.arguments(replacesID: 0, imagePath: "/home/ada/My Avatar.png").hint("image-path") == .string("/home/ada/My Avatar.png"))
+        #expect(bubble.arguments.hint("image-path") == nil)
+    }
+
+    @Test func firstImageAttachmentWithoutAnAvatar() throws {
+        let png = Data([0x89, 0x50, 0x4e, 0x47]).base64EncodedString()
+        let content = NotificationContent(
+            title: "t",
+            attachments: [
+                ["url": "file:///tmp/notes.txt"],
+                ["url": "https://example.org/remote.png"],
+                ["data": .string(png), "mimeType": "image/png"],
+                ["url": "file:///tmp/later.png"],
+            ]
+        )
+        let bubble = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content)))
+        #expect(bubble.image == .inline(data: Data([0x89, 0x50, 0x4e, 0x47]), mimeType: "image/png"))
+        #expect(bubble.image?.fileExtension == "png")
+    }
+
+    @Test func remoteAvatarIsNeverFetched() throws {
+        let content = NotificationContent(title: "t", communication: Self.message(avatar: NotificationImage(url: "https://example.org/a.png")))
+        let bubble = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content)))
+        #expect(bubble.image == nil)
+    }
+
+    @Test func actionsWithDefaultAndIcons() throws {
+        let actions = [
+            PresentedAction(identifier: "reply", title: "Reply", textInput: ["buttonTitle": "Send", "placeholder": "Message"]),
+            PresentedAction(identifier: "like", title: "Like", icon: .init(systemImageName: "emblem-favorite")),
+            PresentedAction(identifier: "mute", title: "Mute"),
+        ]
+        let content = NotificationContent(title: "t", categoryIdentifier: "message")
+        let withIcons = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content, actions: actions)))
+        #expect(withIcons.arguments.actions == ["default", "Open", "emblem-favorite", "Like", "mute", "Mute"])
+        #expect(withIcons.arguments.hint("action-icons") == .boolean(true))
+        #expect(withIcons.actionKeys == ["default": "default", "emblem-favorite": "like", "mute": "mute"])
+
+        let noIcons = try #require(NotificationMapping(capabilities: ServerCapabilities(["body", "actions"])).bubble(for: Self.notification(content, actions: actions)))
+        #expect(noIcons.arguments.actions == ["default", "Open", "like", "Like", "mute", "Mute"])
+        #expect(noIcons.arguments.hint("action-icons") == nil)
+
+        let noActions = try #require(NotificationMapping(capabilities: ServerCapabilities(["body"])).bubble(for: Self.notification(content, actions: actions)))
+        #expect(noActions.arguments.actions.isEmpty)
+    }
+
+    @Test func summaryListsFiveRankedLinesAndCountsTheRest() throws {
+        let notifications = (1...7).map { index in
+            Self.notification(NotificationContent(title: "T\(index)", body: index == 2 ? "a < b" : "body \(index)"), presentation: .summary, identifier: "n\(index)")
+        }
+        let mapping = NotificationMapping(capabilities: Self.everything)
+        let bubble = try #require(mapping.summaryBubble(for: notifications))
+        #expect(bubble.key == .summary)
+        #expect(bubble.arguments.summary == "Notification summary")
+        #expect(bubble.arguments.body == "T1: body 1\nT2: a &lt; b\nT3: body 3\nT4: body 4\nT5: body 5\n+2 more")
+        let five = try #require(mapping.summaryBubble(for: Array(notifications.prefix(5))))
+        #expect(!five.arguments.body.contains("more"))
+        #expect(mapping.summaryBubble(for: []) == nil)
+    }
+}

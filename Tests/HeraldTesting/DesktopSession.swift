@@ -1,0 +1,207 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A desktop session of its own for a test: a real session bus (`dbus-daemon --session`
+/// on a private socket, with no activatable services), a real X server (`Xvfb`), and a
+/// real notification server (`dunst`), read back with `dunstctl`.
+public final class DesktopSession: @unchecked Sendable {
+    public let folder: URL
+    public let busAddress: String
+    public let display: String
+    private let bus: ChildProcess
+    private let xserver: ChildProcess
+    private var dunst: ChildProcess?
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    static let tools = ["/usr/bin/dbus-daemon", "/usr/bin/Xvfb", "/usr/bin/dunst", "/usr/bin/dunstctl", "/usr/bin/busctl", "/usr/bin/dbus-send"]
+
+    /// Whether the tools are installed (`make test` installs them: dbus, xvfb, dunst).
+    public static var available: Bool { tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
+    public static let unavailableReason = "no dbus-daemon, Xvfb or dunst here (Debian packages dbus, xvfb, dunst): the desktop tests are skipped"
+
+    /// Starts the bus and the X server, and dunst unless `server` is false.
+    public init(server: Bool = true, dmenu: String? = nil) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-desktop-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("runtime"), withIntermediateDirectories: true)
+        chmod(folder.appendingPathComponent("runtime").path, 0o700)
+        let socket = folder.appendingPathComponent("bus").path
+        busAddress = "unix:path=\(socket)"
+        let config = folder.appendingPathComponent("session.conf")
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>\(busAddress)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """.write(to: config, atomically: true, encoding: .utf8)
+        let log = folder.appendingPathComponent("session.log").path
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        bus = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(config.path)", "--nofork"], standardError: log)
+
+        let displayFile = folder.appendingPathComponent("display").path
+        _ = FileManager.default.createFile(atPath: displayFile, contents: nil)
+        xserver = try ChildProcess(
+            "/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
+            standardOutput: displayFile, standardError: log
+        )
+        var number = ""
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            number = ((try? String(contentsOfFile: displayFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if !number.isEmpty, FileManager.default.fileExists(atPath: socket) { break }
+            guard bus.isRunning, xserver.isRunning else { break }
+            usleep(20_000)
+        }
+        display = ":\(number)"
+        guard !number.isEmpty, FileManager.default.fileExists(atPath: socket) else {
+            throw Failure(description: "the session bus or Xvfb did not start: \(self.log)")
+        }
+        if let dmenu {
+            dmenuScript = dmenu
+        }
+        if server { try startServer() }
+    }
+
+    deinit {
+        dunst?.signal(SIGKILL)
+        _ = dunst?.waitForExit(timeout: 10)
+        for process in [xserver, bus] {
+            process.signal(SIGKILL)
+            _ = process.waitForExit(timeout: 10)
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// `$XDG_RUNTIME_DIR` for the session's programs: a 0700 folder of its own.
+    public var runtimeDirectory: String { folder.appendingPathComponent("runtime").path }
+
+    /// What a program of this session runs with.
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        environment["DISPLAY"] = display
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        environment.removeValue(forKey: "WAYLAND_DISPLAY")
+        return environment
+    }
+
+    public var log: String { (try? String(contentsOfFile: folder.appendingPathComponent("session.log").path, encoding: .utf8)) ?? "" }
+
+    private var dmenuScript: String?
+
+    /// Starts dunst (notifications never expire; any number shown; history kept; each
+    /// bubble's `message` begins with `urgency=low|normal|critical`, which the history
+    /// has no member for) and waits until it owns `org.freedesktop.Notifications`.
+    public func startServer() throws {
+        let config = folder.appendingPathComponent("dunstrc")
+        try """
+        [global]
+            notification_limit = 0
+            idle_threshold = 0
+            sticky_history = yes
+            history_length = 1000
+            markup = full
+            show_indicators = no
+            dmenu = \(dmenuScript ?? "/bin/false")
+        [urgency_low]
+            timeout = 0
+            format = "urgency=low %s|%b"
+        [urgency_normal]
+            timeout = 0
+            format = "urgency=normal %s|%b"
+        [urgency_critical]
+            timeout = 0
+            format = "urgency=critical %s|%b"
+        """.write(to: config, atomically: true, encoding: .utf8)
+        let log = folder.appendingPathComponent("dunst.log").path
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        dunst = try ChildProcess("/usr/bin/dunst", ["-config", config.path], environment: environment, standardError: log)
+        guard wait(timeout: 30, until: { self.serverOwnsName }) else {
+            throw Failure(description: "dunst did not take org.freedesktop.Notifications: \(self.dunstLog)")
+        }
+    }
+
+    /// Ends dunst (SIGKILL: a server that goes away), and waits until the name has no owner.
+    public func stopServer() {
+        dunst?.signal(SIGKILL)
+        _ = dunst?.waitForExit(timeout: 10)
+        dunst = nil
+        _ = wait(timeout: 10) { !self.serverOwnsName }
+    }
+
+    public var dunstLog: String { (try? String(contentsOfFile: folder.appendingPathComponent("dunst.log").path, encoding: .utf8)) ?? "" }
+
+    /// Whether a program owns `org.freedesktop.Notifications` on the session bus.
+    public var serverOwnsName: Bool {
+        let output = run(
+            "/usr/bin/dbus-send",
+            ["--session", "--print-reply=literal", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+             "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.Notifications"]
+        )
+        return output.status == 0 && output.stdout.contains("true")
+    }
+
+    /// `dunstctl arguments…`: its exit status and standard output.
+    @discardableResult
+    public func dunstctl(_ arguments: [String]) -> (status: Int32?, stdout: String) {
+        run("/usr/bin/dunstctl", arguments)
+    }
+
+    /// The bubbles on screen now (`dunstctl count displayed`).
+    public var displayedCount: Int {
+        Int(dunstctl(["count", "displayed"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// `dunstctl history`, newest first: each notification's members (`summary`, `body`,
+    /// `appname`, `urgency`, `icon_path`, `id`, …) with their values, parsed with JSONSerialization.
+    public func history() -> [[String: Any]] {
+        let output = dunstctl(["history"]).stdout
+        guard let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
+            let data = object["data"] as? [[[String: Any]]], let entries = data.first
+        else { return [] }
+        return entries.map { entry in entry.mapValues { ($0 as? [String: Any])?["data"] ?? NSNull() } }
+    }
+
+    /// Closes every bubble on screen (`dunstctl close-all`), which moves them to the history.
+    public func closeAll() {
+        dunstctl(["close-all"])
+    }
+
+    /// Polls `condition` every 20 ms until it holds (true) or `timeout` seconds pass (false).
+    public func wait(timeout: Double, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    /// Runs a program of the session to its end (at most 20 seconds).
+    public func run(_ executable: String, _ arguments: [String]) -> (status: Int32?, stdout: String) {
+        let output = folder.appendingPathComponent("out-\(UUID().uuidString.prefix(8))").path
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        defer { unlink(output) }
+        guard let child = try? ChildProcess(executable, arguments, environment: environment, standardOutput: output) else {
+            return (nil, "")
+        }
+        let status = child.waitForExit(timeout: 20)
+        if status == nil { child.signal(SIGKILL) }
+        return (status, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The real `herald-notify`, built beside heraldd, running in a ``DesktopSession``.
+public final class HeraldNotifyProcess: @unchecked Sendable {
+    public let process: ChildProcess
+    let stderrPath: String
+
+    public static var binaryPath: String {
+        URL(fileURLWithPath: HeraldProcess.binaryPath).deletingLastPathComponent().appendingPathComponent("herald-notify").path
+    }
+
+    public init(session: DesktopSession, socket: String, arguments: [String] = []) throws {
+        stderrPath = session.folder.appendingPathComponent("herald-notify-\(UUID().uuidString.prefix(8)).log").path
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        var environment = session.environment
+        environment.removeValue(forKey: "HERALD_SOCKET")
+        process = try ChildProcess(Self.binaryPath, ["--socket", socket] + arguments, environment: environment, standardError: stderrPath)
+    }
+
+    deinit {
+        process.signal(SIGKILL)
+        _ = process.waitForExit(timeout: 10)
+    }
+
+    /// What it logged so far.
+    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Waits until its log holds `text` (at most `timeout` seconds).
+    public func waitForLog(containing text: String, timeout: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stderr.contains(text) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// SIGTERM, and the exit status (nil if it did not exit within `timeout` seconds).
+    public func stop(timeout: Double = 10) -> Int32? {
+        process.signal(SIGTERM)
+        return process.waitForExit(timeout: timeout)
+    }
+}

@@ -133,6 +133,14 @@ import Testing
     @Test("a repeated member is not an unknown one; the last counts")
     func repeatedMember() throws {
         #expect(try read(RequestFocusParams.self, #"{"app":"a","app":"b"}"#).app == "b")
+        let both = try failure(RequestFocusParams.self, #"{"app":"a","app":"b","colour":1}"#)
+        #expect(both?.pointer == "/colour")
+        let nested = try failure(
+            DonateParams.self,
+            #"{"app":"a","interaction":{"direction":"incoming","direction":"incoming","intent":{"type":"sendMessage","conversationIdentifier":"c","sender":{"displayName":"A","displayName":"B"}}},"interaction2":1}"#
+        )
+        #expect(nested?.pointer == "/interaction2")
+        #expect(nested?.reason == "`/interaction2` is not a known member; did you mean `interaction`?")
     }
 
     // MARK: Errors

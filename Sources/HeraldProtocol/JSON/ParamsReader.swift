@@ -36,20 +36,30 @@ extension ParamsReadable {
 }
 
 /// A JSON value inside params, and where it is.
+///
+/// Where it is costs nothing until it is needed: the last step (a member's name or an
+/// element's index) is kept beside its parent's path, which is boxed only when a reader
+/// descends into an object or an array, or writes an error.
 public struct ParamsReader: Sendable {
     public let value: JSONValue
-    let path: ParamsPath
+    private let parent: ParamsPath
+    private let step: ParamsPath.Step
 
     /// The reader of a value at `pointer` (a JSON Pointer text; "" is the root of params).
     public init(_ value: JSONValue, at pointer: String = "") {
         self.value = value
-        self.path = pointer.isEmpty ? .root : .prefix(pointer)
+        self.parent = pointer.isEmpty ? .root : .prefix(pointer)
+        self.step = .none
     }
 
-    init(_ value: JSONValue, path: ParamsPath) {
+    init(_ value: JSONValue, parent: ParamsPath, step: ParamsPath.Step) {
         self.value = value
-        self.path = path
+        self.parent = parent
+        self.step = step
     }
+
+    /// This value's path, boxed.
+    var path: ParamsPath { parent.appending(step) }
 
     /// The JSON Pointer of this value, for an error.
     public var pointer: String { path.pointer }
@@ -72,9 +82,17 @@ public struct ParamsReader: Sendable {
         _ body: (inout ParamsObjectReader) throws(RPCError) -> Value
     ) throws(RPCError) -> Value {
         guard case .object(let object) = value else { throw mismatch(expected: "an object") }
-        var members = ParamsObjectReader(object: object, path: path)
+        let path = self.path
+        var members = ParamsObjectReader(object: object, path: path, recordsNames: false)
         let read = try body(&members)
-        try members.refuseUnknownMembers()
+        if members.mayHoldUnknownMembers {
+            // Rare: read again, this time writing down the known names, to find the
+            // unknown member and the known name closest to it. The same input reads the
+            // same way, so this pass throws only for the unknown member.
+            var recording = ParamsObjectReader(object: object, path: path, recordsNames: true)
+            _ = try body(&recording)
+            try recording.refuseUnknownMembers()
+        }
         return read
     }
 
@@ -83,8 +101,9 @@ public struct ParamsReader: Sendable {
         guard case .array(let elements) = value else { throw mismatch(expected: "an array") }
         var read: [Element] = []
         read.reserveCapacity(elements.count)
+        let path = self.path
         for (index, element) in elements.enumerated() {
-            read.append(try Element(reading: ParamsReader(element, path: .index(index, parent: path))))
+            read.append(try Element(reading: ParamsReader(element, parent: path, step: .index(index))))
         }
         return read
     }
@@ -94,23 +113,35 @@ public struct ParamsReader: Sendable {
 public struct ParamsObjectReader: Sendable {
     public let object: JSONObject
     let path: ParamsPath
-    /// The names asked for so far: the object's known members.
+    /// Whether `knownNames` is kept: only on the second pass after the first found fewer
+    /// known members than members (see ``ParamsReader/object(_:)``).
+    private let recordsNames: Bool
+    /// The names asked for: the object's known members.
     private(set) var knownNames: [String] = []
     /// How many of the names asked for were present.
     private var presentCount = 0
 
-    init(object: JSONObject, path: ParamsPath) {
+    init(object: JSONObject, path: ParamsPath, recordsNames: Bool) {
         self.object = object
         self.path = path
-        knownNames.reserveCapacity(max(object.count, 4))
+        self.recordsNames = recordsNames
+    }
+
+    /// Whether some member was not asked for. Fewer known members present than members
+    /// means an unknown member or a known one repeated (the last of its name counts, as
+    /// the parser documents); only distinct names tell which, so a repeated member never
+    /// costs a second pass (which, nested, would multiply).
+    var mayHoldUnknownMembers: Bool {
+        guard presentCount < object.count else { return false }
+        return Set(object.members.lazy.map(\.key)).count > presentCount
     }
 
     /// The reader of the member `name`, nil when it is absent; `name` becomes known.
     public mutating func member(_ name: String) -> ParamsReader? {
-        knownNames.append(name)
+        if recordsNames { knownNames.append(name) }
         guard let value = object[name] else { return nil }
         presentCount += 1
-        return ParamsReader(value, path: .member(name, parent: path))
+        return ParamsReader(value, parent: path, step: .member(name))
     }
 
     /// A member that must be present and not null.
@@ -149,10 +180,7 @@ public struct ParamsObjectReader: Sendable {
 
     /// Throws for the first member no read asked for: "-32602, unknown member", with the
     /// closest known name when one is close.
-    mutating func refuseUnknownMembers() throws(RPCError) {
-        guard presentCount < object.count else { return }
-        // Fewer known members were present than there are members: some member is unknown,
-        // or a known one is repeated (the last of its name counts, as the parser documents).
+    func refuseUnknownMembers() throws(RPCError) {
         if let unknown = object.members.first(where: { !knownNames.contains($0.key) }) {
             throw unknownMember(unknown.key, suggestion: ClosestName.closest(to: unknown.key, among: knownNames))
         }
@@ -182,6 +210,21 @@ indirect enum ParamsPath: Sendable {
     case prefix(String)
     case member(String, parent: ParamsPath)
     case index(Int, parent: ParamsPath)
+
+    /// One step down from a path, not yet boxed.
+    enum Step: Sendable {
+        case none
+        case member(String)
+        case index(Int)
+    }
+
+    func appending(_ step: Step) -> ParamsPath {
+        switch step {
+        case .none: self
+        case .member(let name): .member(name, parent: self)
+        case .index(let index): .index(index, parent: self)
+        }
+    }
 
     var pointer: String {
         var tokens: [String] = []

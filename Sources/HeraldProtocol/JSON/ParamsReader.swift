@@ -7,7 +7,7 @@
 ///         public init(reading value: ParamsReader) throws(RPCError) {
 ///             self = try value.object { members throws(RPCError) in
 ///                 MyParams(
-///                     app: try members.required("app"),           // absent or null: "is required"
+///                     app: try members.required("app"),           // absent: "is required"
 ///                     limit: try members.optional("limit"),       // absent or null: nil
 ///                     all: try members.optional("all", default: false),
 ///                     userInfo: try members.optional("userInfo")  // a JSONValue: open-ended
@@ -18,7 +18,9 @@
 ///
 /// and `Params: ParamsReadable` is all `HeraldMethod` asks. Every member the closure reads
 /// is a known member; any other member of the object is -32602 with `data.pointer` at it
-/// and, when a known name is close, "did you mean …?". Leaves (`String`, `Bool`, integers,
+/// and, when a known name is close, "did you mean …?". The closure only reads: it runs a
+/// second time when an object holds an unknown member, to name it. Leaves (`String`,
+/// `Bool`, `Int`, `UInt32` — other integers through ``ParamsReader/integer(_:)`` —
 /// `Double`, `Date` as RFC 3339, `JSONValue`, arrays, `JSONEnum`s) are `ParamsReadable`
 /// already; a member of a nested params type reads through that type's `init(reading:)`.
 /// Keep `Codable` where clients encode params or the snapshot stores the type; it is never

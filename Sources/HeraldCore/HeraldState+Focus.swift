@@ -53,7 +53,7 @@ extension HeraldState {
             throw .invalidParams("A Focus needs a name, such as Work or Sleep.", at: ["focus", "name"])
         }
         for (index, person) in configuration.allowedPeople.enumerated() {
-            try PersonRules.validate(person, at: ["focus", "allowedPeople", .index(index)])
+            try PersonRules.validateAllowed(person, at: ["focus", "allowedPeople", .index(index)])
         }
         for (index, app) in configuration.allowedApps.enumerated() {
             try AppName.validate(app, at: ["focus", "allowedApps", .index(index)])

@@ -5,12 +5,13 @@ import HeraldProtocol
 /// `herald-bench decode-params`: the ways a request line can become typed params, timed
 /// side by side in one process on `make bench`'s own `donate` and `update-content` lines.
 ///
-/// - `parse`: Herald's parser alone, bytes to `JSONValue` (what every way but the last
-///   pays first, since the envelope is read from it);
-/// - `parse + direct`: then the hand-written reader (`JSONDirectDecodable`; `donate` only);
-/// - `parse + Codable`: then `JSONValueDecoder` through `Decodable`;
+/// - `parse`: Herald's parser alone, bytes to `JSONValue` (what Herald's way pays first,
+///   since the envelope is read from it);
+/// - `parse + ParamsReader`: then the params read strictly (`ParamsReadable`), as heraldd
+///   does — the one path kept;
 /// - `Foundation JSONDecoder`: the whole line, envelope and params, by Foundation's decoder
-///   (it cannot echo an id exactly as written, which Herald must, so this is a reference).
+///   through the types' synthesized `Decodable` (it cannot echo an id exactly as written,
+///   which Herald must, and it ignores unknown members, so this is a reference).
 struct DecodeParamsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode-params",
@@ -53,21 +54,16 @@ struct DecodeParamsCommand: ParsableCommand {
             }
             let foundation = JSONDecoder()
             foundation.dateDecodingStrategy = .iso8601
+            try measure("parse") { _ = try JSONParser.parse(line) }
             switch scenario {
             case .donate:
-                try measure("parse") { _ = try JSONParser.parse(line) }
-                try measure("parse + direct") {
-                    _ = try DonateParams(directlyFrom: try JSONParser.parse(line)[pointer: "/params"])
-                }
-                try measure("parse + Codable") {
-                    _ = try JSONValueDecoder(readsDirectly: false).decode(
-                        DonateParams.self, from: try JSONParser.parse(line)[pointer: "/params"])
+                try measure("parse + ParamsReader") {
+                    _ = try DonateMethod.decodeParams(try JSONParser.parse(line)[pointer: "/params"])
                 }
                 try measure("Foundation JSONDecoder") { _ = try foundation.decode(Request<DonateParams>.self, from: data) }
             default:
-                try measure("parse") { _ = try JSONParser.parse(line) }
-                try measure("parse + Codable") {
-                    _ = try JSONValueDecoder().decode(UpdateContentParams.self, from: try JSONParser.parse(line)[pointer: "/params"])
+                try measure("parse + ParamsReader") {
+                    _ = try UpdateContentMethod.decodeParams(try JSONParser.parse(line)[pointer: "/params"])
                 }
                 try measure("Foundation JSONDecoder") {
                     _ = try foundation.decode(Request<UpdateContentParams>.self, from: data)

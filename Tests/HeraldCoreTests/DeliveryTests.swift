@@ -79,6 +79,12 @@ import Testing
         var caller = Self.work
         caller.allowedPeople = [Person(handle: .init(value: "+15550100"))]
         #expect(try deliver(nil, focus: caller, interaction: F.call()).codes == ["senderAllowedByFocus", "delivered"])
+        var contact = Self.work
+        contact.allowedPeople = [Person(contactIdentifier: "contact-42")]
+        var known = F.ann
+        known.contactIdentifier = "contact-42"
+        #expect(try deliver(nil, focus: contact, interaction: F.message(sender: known)).codes == ["senderAllowedByFocus", "delivered"])
+        #expect(try deliver(nil, focus: contact, interaction: F.message()).codes == ["silencedByFocus"])
     }
 
     @Test func repeatedCallsInsideTheWindowBreakThrough() throws {

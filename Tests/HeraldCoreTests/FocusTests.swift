@@ -71,6 +71,21 @@ import Testing
         #expect(error(FocusConfiguration(name: "W", until: F.now))?.path == ["focus", "until"])
     }
 
+    @Test func anAllowedPersonMustBeAbleToMatch() {
+        var state = F.state()
+        func error(_ person: Person) -> RuleError? {
+            ruleError { try state.setFocus(.init(focus: FocusConfiguration(name: "W", allowedPeople: [person])), caller: F.admin, now: F.now) }
+        }
+        let nameOnly = error(Person(displayName: "Bo"))
+        #expect(nameOnly?.path == ["focus", "allowedPeople", 0])
+        #expect(nameOnly?.reason.contains("contactIdentifier") == true)
+        #expect(error(Person(displayName: "Bo", contactIdentifier: "")) != nil, "an empty identifier matches nobody")
+        #expect(error(Person(contactIdentifier: "contact-42")) == nil)
+        #expect(error(Person(customIdentifier: "u-7")) == nil)
+        #expect(error(Person(aliases: [PersonHandle(value: "bo@example.org")])) == nil)
+        #expect(error(Person(handle: PersonHandle(value: ""), contactIdentifier: "c"))?.path == ["focus", "allowedPeople", 0, "handle", "value"])
+    }
+
     @Test func authorizationDefaultsToTheCallersUid() throws {
         var state = F.state()
         let result = try state.setFocusAuthorization(.init(app: F.app, status: .authorized), caller: F.admin, now: F.now).result

@@ -42,9 +42,11 @@ import Testing
         }
     }
 
-    @Test func focusConfigurationDecodesWithDefaults() throws {
-        let focus = try JSONDecoder().decode(FocusConfiguration.self, from: Data(#"{"name":"Work"}"#.utf8))
+    @Test func focusConfigurationReadsWithDefaults() throws {
+        let focus = try FocusConfiguration.read(params: ["name": "Work"])
         #expect(focus == FocusConfiguration(name: "Work"))
+        let stored = try JSONDecoder().decode(FocusConfiguration.self, from: JSONEncoder().encode(focus))
+        #expect(stored == focus, "the snapshot's Codable round trip")
     }
 
     @Test func nullsAreWrittenForAbsentFocusStatus() throws {
@@ -67,14 +69,14 @@ import Testing
                 ],
             ],
         ]
-        let decoded = try JSONValueDecoder().decode(DonateParams.self, from: params)
+        let decoded = try DonateParams.read(params: params)
         #expect(decoded.interaction.date == Fixtures.now)
         #expect(decoded.interaction.intent.type == .sendMessage)
     }
 
     @Test func anUnknownIntentTypeNamesTheAllowedTypes() {
         let params: JSONValue = ["app": "a", "interaction": ["direction": "incoming", "intent": ["type": "sendFax"]]]
-        let error = rpcError { try JSONValueDecoder().decode(DonateParams.self, from: params) }
+        let error = rpcError { try DonateParams.read(params: params) }
         #expect(error?.code == .invalidParams)
         #expect(error?.pointer == "/interaction/intent/type")
         #expect(error?.reason == "`/interaction/intent/type` must be one of sendMessage, startCall; got \"sendFax\".")

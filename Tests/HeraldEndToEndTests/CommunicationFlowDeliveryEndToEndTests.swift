@@ -170,7 +170,7 @@ struct CommunicationFlowDeliveryEndToEndTests {
         try client.result(
             "set-focus",
             json(
-                #"{"focus":{"name":"Work","allowedPeople":[{"handle":{"value":"ANN@example.org","type":"emailAddress"}},{"handle":{"value":"+1 (555) 010-0","type":"phoneNumber"}},{"handle":{"value":"eve@work.example"}},{"displayName":"Boss","contactIdentifier":"C-42"},{"displayName":"Bo","customIdentifier":"u-7"},{"displayName":"Ann"}]}}"#
+                #"{"focus":{"name":"Work","allowedPeople":[{"handle":{"value":"ANN@example.org","type":"emailAddress"}},{"handle":{"value":"+1 (555) 010-0","type":"phoneNumber"}},{"handle":{"value":"eve@work.example"}},{"displayName":"Boss","contactIdentifier":"C-42"},{"displayName":"Bo","customIdentifier":"u-7"}]}}"#
             )
         )
         try donateMessage(client, "m-1", sender: sender)

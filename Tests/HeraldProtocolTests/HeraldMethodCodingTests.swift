@@ -2,17 +2,9 @@ import Testing
 
 @testable import HeraldProtocol
 
-/// Which way `HeraldMethod.decodeParams` and `encodeResult` go: a method whose params or
-/// result take the direct way must get it with no cast at run time, from the constrained
-/// default implementations.
+/// Which way `HeraldMethod.decodeParams` and `encodeResult` go: params through their
+/// `ParamsReadable` reading, a result that takes the direct way with no cast at run time.
 @Suite struct HeraldMethodCodingTests {
-    /// Params that tell which way they were read.
-    private struct ProbeParams: JSONDirectDecodable, Sendable {
-        var readDirectly: Bool
-        init(from decoder: any Decoder) throws { readDirectly = false }
-        init(directlyFrom value: JSONValue) { readDirectly = true }
-    }
-
     /// A result that writes a different value each way.
     private struct ProbeResult: JSONDirectEncodable, Sendable {
         var directJSONValue: JSONValue { "direct" }
@@ -22,15 +14,18 @@ import Testing
         }
     }
 
+    private struct PlainParams: ParamsReadable, Sendable {
+        var app: String
+        init(reading value: ParamsReader) throws(RPCError) {
+            app = try value.object { members throws(RPCError) in try members.required("app") }
+        }
+    }
+
     private enum DirectMethod: HeraldMethod {
         static let name = "direct"
         static let journalMessageIDs = JournalMessageIDs(ok: "", error: "")
-        typealias Params = ProbeParams
+        typealias Params = PlainParams
         typealias Result = ProbeResult
-    }
-
-    private struct PlainParams: Decodable, Sendable {
-        var app: String
     }
 
     private enum PlainMethod: HeraldMethod {
@@ -40,13 +35,12 @@ import Testing
         typealias Result = String
     }
 
-    @Test func directTypesTakeTheDirectWay() throws {
-        #expect(try DirectMethod.decodeParams([:]).readDirectly)
+    @Test func directResultsTakeTheDirectWay() throws {
         #expect(try DirectMethod.encodeResult(ProbeResult()) == "direct")
-        #expect(try DonateMethod.decodeParams(DirectDecodingTests.minimalMessage).app == "a")
+        #expect(try DonateMethod.decodeParams(ParamsReaderTests.minimalMessage).app == "a")
     }
 
-    @Test func otherTypesGoThroughCodable() throws {
+    @Test func paramsAreReadAndOtherResultsEncoded() throws {
         #expect(try PlainMethod.decodeParams(["app": "a"]).app == "a")
         #expect(try PlainMethod.encodeResult("x") == "x")
         #expect(throws: RPCError.invalidParams("`/app` is required.", at: "/app")) { try PlainMethod.decodeParams([:]) }

@@ -9,11 +9,27 @@ enum PersonRules {
     /// A person needs a handle or a display name; handles need a value; an image is valid.
     /// Errors are invalid params pointing into `path`.
     static func validate(_ person: Person, at path: @autoclosure () -> MemberPath) throws(RuleError) {
-        let hasHandle = person.handle != nil
-        let hasName = !(person.displayName ?? "").isEmpty
-        guard hasHandle || hasName else {
+        guard person.handle != nil || !(person.displayName ?? "").isEmpty else {
             throw .invalidParams("A person needs a handle or a displayName.", at: path())
         }
+        try validateParts(person, at: path())
+    }
+
+    /// A Focus's allowed person must be able to match a sender (see ``PersonIdentity``): a
+    /// handle or an alias, a `contactIdentifier` or a `customIdentifier`; a display name
+    /// alone never matches anyone. Otherwise as ``validate(_:at:)``.
+    static func validateAllowed(_ person: Person, at path: @autoclosure () -> MemberPath) throws(RuleError) {
+        try validateParts(person, at: path())
+        guard !PersonIdentity.keys(of: person).isEmpty else {
+            throw .invalidParams(
+                "An allowed person needs a handle, a contactIdentifier or a customIdentifier: a displayName alone never matches a sender.",
+                at: path()
+            )
+        }
+    }
+
+    /// Handles need a value; an image is valid.
+    private static func validateParts(_ person: Person, at path: @autoclosure () -> MemberPath) throws(RuleError) {
         if let handle = person.handle, handle.value.isEmpty {
             throw .invalidParams("A handle's value cannot be empty.", at: path().appending(["handle", "value"]))
         }

@@ -1,6 +1,6 @@
 /// `JSONValue` through any `Encoder` or `Decoder`.
 ///
-/// With `JSONValueDecoder` and `JSONValueEncoder` a `JSONValue` passes through untouched.
+/// With `JSONValueEncoder` (and in params, `ParamsReader`) a `JSONValue` passes through untouched.
 /// With other coders numbers go through `Int` or `Double` (a literal such as `1.50` loses
 /// its form), and an object is a keyed container of one member, ``membersKey``, holding
 /// its members as `[name, value]` pairs in order: a keyed container of the object's own
@@ -9,10 +9,6 @@
 /// the object's names, as earlier snapshots hold them, is still read.
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
-        if let decoder = decoder as? JSONValueDecoding {
-            self = decoder.value
-            return
-        }
         if var array = try? decoder.unkeyedContainer() {
             var elements: [JSONValue] = []
             while !array.isAtEnd {

@@ -7,7 +7,7 @@
 /// Params are by name only. A request without `params` decodes its params from `{}`,
 /// so a method whose members are all optional can be called without any.
 public protocol HeraldMethod: Sendable {
-    associatedtype Params: Decodable & Sendable
+    associatedtype Params: ParamsReadable & Sendable
     associatedtype Result: Encodable & Sendable
 
     /// The method's wire name, kebab-case: `donate`, `update-content`.
@@ -25,7 +25,8 @@ public protocol HeraldMethod: Sendable {
     /// released: operators' queries name them, and `Units/herald.catalog` explains them.
     static var journalMessageIDs: JournalMessageIDs { get }
 
-    /// Decodes a request's params; every failure is an "Invalid params" error.
+    /// Reads a request's params (``ParamsReadable``); every failure is an "Invalid params"
+    /// error, an unknown member among them.
     static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params
 
     /// Encodes a result for the response.
@@ -38,7 +39,7 @@ extension HeraldMethod {
     public static var runsOffEventLoop: Bool { false }
 
     public static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params {
-        try JSONValueDecoder().decode(Params.self, from: params)
+        try Params.read(params: params)
     }
 
     public static func encodeResult(_ result: Result) throws -> JSONValue {
@@ -46,15 +47,9 @@ extension HeraldMethod {
     }
 }
 
-// Where the params or the result take the direct way, these more specific defaults are the
-// ones a method gets: the same calls, resolved here to `JSONValueDecoder`'s and
-// `JSONValueEncoder`'s direct overloads without a dynamic cast on each request.
-
-extension HeraldMethod where Params: JSONDirectDecodable {
-    public static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params {
-        try JSONValueDecoder().decode(Params.self, from: params)
-    }
-}
+// Where the result takes the direct way, this more specific default is the one a method
+// gets: resolved here to `JSONValueEncoder`'s direct overload without a dynamic cast on
+// each request.
 
 extension HeraldMethod where Result: JSONDirectEncodable {
     public static func encodeResult(_ result: Result) throws -> JSONValue {
@@ -62,9 +57,13 @@ extension HeraldMethod where Result: JSONDirectEncodable {
     }
 }
 
-/// The params of a method that takes none (a request may still send `{}`).
-public struct NoParams: Codable, Sendable, Hashable {
+/// The params of a method that takes none (a request may still send `{}`, and nothing else).
+public struct NoParams: Codable, Sendable, Hashable, ParamsReadable {
     public init() {}
+
+    public init(reading value: ParamsReader) throws(RPCError) {
+        try value.object { _ throws(RPCError) in }
+    }
 }
 
 /// A method's two journal `MESSAGE_ID`s: 128-bit lowercase hex, one for a result, one for

@@ -22,6 +22,19 @@ public struct DeleteInteractionsParams: Codable, Sendable, Hashable {
     }
 }
 
+extension DeleteInteractionsParams: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            DeleteInteractionsParams(
+                app: try members.required("app"),
+                identifiers: try members.optional("identifiers"),
+                groupIdentifier: try members.optional("groupIdentifier"),
+                all: try members.optional("all")
+            )
+        }
+    }
+}
+
 public struct DeleteInteractionsResult: Codable, Sendable, Hashable {
     /// How many of this (uid, app)'s interactions were deleted; unknown identifiers count 0.
     public var deleted: Int

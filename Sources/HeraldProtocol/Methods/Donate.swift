@@ -20,6 +20,14 @@ public struct DonateParams: Codable, Sendable, Hashable {
     }
 }
 
+extension DonateParams: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            DonateParams(app: try members.required("app"), interaction: try members.required("interaction"))
+        }
+    }
+}
+
 public struct DonateResult: Codable, Sendable, Hashable {
     /// The interaction's identifier, generated when the donation had none.
     public var identifier: String

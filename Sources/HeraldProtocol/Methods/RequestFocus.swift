@@ -22,6 +22,18 @@ public struct RequestFocusParams: Codable, Sendable, Hashable {
     }
 }
 
+extension RequestFocusParams: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            RequestFocusParams(
+                app: try members.required("app"),
+                requestAuthorization: try members.optional("requestAuthorization"),
+                subscribe: try members.optional("subscribe")
+            )
+        }
+    }
+}
+
 public struct RequestFocusResult: Codable, Sendable, Hashable {
     public var authorizationStatus: AuthorizationStatus
     /// Null unless authorized.

@@ -33,6 +33,20 @@ public struct SetCapabilitiesParams: Codable, Sendable, Hashable {
     }
 }
 
+extension SetCapabilitiesParams: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            SetCapabilitiesParams(
+                app: try members.required("app"),
+                uid: try members.optional("uid"),
+                communication: try members.optional("communication"),
+                timeSensitive: try members.optional("timeSensitive"),
+                critical: try members.optional("critical")
+            )
+        }
+    }
+}
+
 /// The capabilities now in effect for the (uid, app).
 public struct SetCapabilitiesResult: Codable, Sendable, Hashable {
     public var app: String

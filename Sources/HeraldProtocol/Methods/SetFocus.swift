@@ -17,6 +17,15 @@ public struct SetFocusParams: Codable, Sendable, Hashable {
     }
 }
 
+extension SetFocusParams: ParamsReadable {
+    /// An absent `focus` is null: the Focus goes off.
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            SetFocusParams(focus: try members.optional("focus"))
+        }
+    }
+}
+
 /// The Focus now in effect, its defaults filled in; `focus: null` when none is on.
 public struct SetFocusResult: Codable, Sendable, Hashable {
     public var focus: FocusConfiguration?

@@ -21,6 +21,18 @@ public struct SetFocusAuthorizationParams: Codable, Sendable, Hashable {
     }
 }
 
+extension SetFocusAuthorizationParams: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            SetFocusAuthorizationParams(
+                app: try members.required("app"),
+                uid: try members.optional("uid"),
+                status: try members.required("status")
+            )
+        }
+    }
+}
+
 public struct SetFocusAuthorizationResult: Codable, Sendable, Hashable {
     public var app: String
     public var uid: UInt32

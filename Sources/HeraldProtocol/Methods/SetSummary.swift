@@ -21,6 +21,14 @@ public struct SetSummaryParams: Codable, Sendable, Hashable {
     }
 }
 
+extension SetSummaryParams: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            SetSummaryParams(apps: try members.required("apps"), times: try members.required("times"))
+        }
+    }
+}
+
 public struct SetSummaryResult: Codable, Sendable, Hashable {
     public var apps: [String]
     /// Sorted, without duplicates.

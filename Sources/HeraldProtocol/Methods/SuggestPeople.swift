@@ -25,6 +25,18 @@ public struct SuggestPeopleParams: Codable, Sendable, Hashable {
     }
 }
 
+extension SuggestPeopleParams: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            SuggestPeopleParams(
+                limit: try members.optional("limit"),
+                uid: try members.optional("uid"),
+                app: try members.optional("app")
+            )
+        }
+    }
+}
+
 public struct SuggestPeopleResult: Codable, Sendable, Hashable {
     /// Best first.
     public var people: [PersonSuggestion]

@@ -31,6 +31,21 @@ public struct UpdateContentParams: Codable, Sendable, Hashable {
     }
 }
 
+extension UpdateContentParams: ParamsReadable {
+    /// `payload` is read as it is: an APNs payload's top-level members are the sender's own
+    /// (they become `userInfo`); ``APNsPayload`` reads `aps`.
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            UpdateContentParams(
+                app: try members.required("app"),
+                interactionIdentifier: try members.optional("interactionIdentifier"),
+                content: try members.optional("content"),
+                payload: try members.optional("payload")
+            )
+        }
+    }
+}
+
 public struct UpdateContentResult: Codable, Sendable, Hashable {
     public var content: NotificationContent
     public var delivery: Delivery

@@ -20,3 +20,16 @@ public struct DonationMetadata: Codable, Sendable, Hashable {
         self.notifyRecipientAnyway = notifyRecipientAnyway
     }
 }
+
+extension DonationMetadata: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            DonationMetadata(
+                recipientCount: try members.optional("recipientCount"),
+                mentionsCurrentUser: try members.optional("mentionsCurrentUser"),
+                isReplyToCurrentUser: try members.optional("isReplyToCurrentUser"),
+                notifyRecipientAnyway: try members.optional("notifyRecipientAnyway")
+            )
+        }
+    }
+}

@@ -36,19 +36,20 @@ public struct FocusConfiguration: Codable, Sendable, Hashable {
         self.allowMentions = allowMentions
         self.until = until
     }
+}
 
-    private enum CodingKeys: String, CodingKey {
-        case name, allowedPeople, allowedApps, allowTimeSensitive, allowRepeatedCalls, allowMentions, until
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(String.self, forKey: .name)
-        self.allowedPeople = try container.decodeIfPresent([Person].self, forKey: .allowedPeople) ?? []
-        self.allowedApps = try container.decodeIfPresent([String].self, forKey: .allowedApps) ?? []
-        self.allowTimeSensitive = try container.decodeIfPresent(Bool.self, forKey: .allowTimeSensitive) ?? true
-        self.allowRepeatedCalls = try container.decodeIfPresent(Bool.self, forKey: .allowRepeatedCalls) ?? true
-        self.allowMentions = try container.decodeIfPresent(Bool.self, forKey: .allowMentions) ?? false
-        self.until = try container.decodeIfPresent(Date.self, forKey: .until)
+extension FocusConfiguration: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            FocusConfiguration(
+                name: try members.required("name"),
+                allowedPeople: try members.optional("allowedPeople", default: []),
+                allowedApps: try members.optional("allowedApps", default: []),
+                allowTimeSensitive: try members.optional("allowTimeSensitive", default: true),
+                allowRepeatedCalls: try members.optional("allowRepeatedCalls", default: true),
+                allowMentions: try members.optional("allowMentions", default: false),
+                until: try members.optional("until")
+            )
+        }
     }
 }

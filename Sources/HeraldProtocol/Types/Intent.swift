@@ -26,13 +26,8 @@ public indirect enum Intent: Codable, Sendable, Hashable {
         case .startCall:
             self = .startCall(try StartCallIntent(from: decoder))
         case nil:
-            let allowed = IntentType.allCases.map(\.rawValue).joined(separator: ", ")
             throw DecodingError.dataCorruptedError(
-                forKey: .type,
-                in: container,
-                debugDescription:
-                    "\(JSONPointer.subject(decoder.jsonPointer + "/type")) must be one of \(allowed); got \(JSONValue.string(type).compactText)."
-            )
+                forKey: .type, in: container, debugDescription: "An intent's type \(IntentType.notOneOf(type))")
         }
     }
 
@@ -42,6 +37,19 @@ public indirect enum Intent: Codable, Sendable, Hashable {
         switch self {
         case .sendMessage(let intent): try intent.encode(to: encoder)
         case .startCall(let intent): try intent.encode(to: encoder)
+        }
+    }
+}
+
+extension Intent: ParamsReadable {
+    /// `type` says which intent's members the same object holds.
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            let type = try members.required("type", as: IntentType.self)
+            return switch type {
+            case .sendMessage: .sendMessage(try SendMessageIntent(reading: &members))
+            case .startCall: .startCall(try StartCallIntent(reading: &members))
+            }
         }
     }
 }

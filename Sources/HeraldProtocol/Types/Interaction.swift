@@ -33,3 +33,17 @@ public enum InteractionDirection: String, JSONEnum, Hashable {
     case incoming
     case outgoing
 }
+
+extension Interaction: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            Interaction(
+                identifier: try members.optional("identifier"),
+                groupIdentifier: try members.optional("groupIdentifier"),
+                direction: try members.required("direction"),
+                date: try members.optional("date"),
+                intent: try members.required("intent")
+            )
+        }
+    }
+}

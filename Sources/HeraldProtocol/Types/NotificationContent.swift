@@ -71,3 +71,29 @@ public enum InterruptionLevel: String, JSONEnum, Hashable {
     case timeSensitive
     case critical
 }
+
+extension NotificationContent: ParamsReadable {
+    /// `filterCriteria`, `sound`, `attachments` and `userInfo` are the client's own JSON;
+    /// `communication` is Herald's, ignored on input.
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            let content = NotificationContent(
+                title: try members.optional("title"),
+                subtitle: try members.optional("subtitle"),
+                body: try members.optional("body"),
+                threadIdentifier: try members.optional("threadIdentifier"),
+                categoryIdentifier: try members.optional("categoryIdentifier"),
+                targetContentIdentifier: try members.optional("targetContentIdentifier"),
+                interruptionLevel: try members.optional("interruptionLevel"),
+                relevanceScore: try members.optional("relevanceScore"),
+                filterCriteria: try members.optional("filterCriteria"),
+                badge: try members.optional("badge"),
+                sound: try members.optional("sound"),
+                attachments: try members.optional("attachments"),
+                userInfo: try members.optional("userInfo")
+            )
+            members.ignored("communication")
+            return content
+        }
+    }
+}

@@ -27,3 +27,15 @@ public struct NotificationImage: Codable, Sendable, Hashable {
     /// The largest decoded `data`, in bytes.
     public static let maximumDataSize = 256 * 1024
 }
+
+extension NotificationImage: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            NotificationImage(
+                url: try members.optional("url"),
+                data: try members.optional("data"),
+                mimeType: try members.optional("mimeType")
+            )
+        }
+    }
+}

@@ -80,3 +80,41 @@ public enum PersonSuggestionType: String, JSONEnum, Hashable {
     case socialProfile
     case instantMessageAddress
 }
+
+extension Person: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            Person(
+                handle: try members.optional("handle"),
+                displayName: try members.optional("displayName"),
+                nameComponents: try members.optional("nameComponents"),
+                image: try members.optional("image"),
+                contactIdentifier: try members.optional("contactIdentifier"),
+                customIdentifier: try members.optional("customIdentifier"),
+                aliases: try members.optional("aliases"),
+                suggestionType: try members.optional("suggestionType"),
+                isMe: try members.optional("isMe")
+            )
+        }
+    }
+}
+
+extension PersonHandle: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            PersonHandle(value: try members.required("value"), type: try members.optional("type"))
+        }
+    }
+}
+
+extension NameComponents: ParamsReadable {
+    public init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            NameComponents(
+                givenName: try members.optional("givenName"),
+                familyName: try members.optional("familyName"),
+                nickname: try members.optional("nickname")
+            )
+        }
+    }
+}

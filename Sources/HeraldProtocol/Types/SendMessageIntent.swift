@@ -43,3 +43,20 @@ public enum OutgoingMessageType: String, JSONEnum, Hashable {
     case text
     case audio
 }
+
+extension SendMessageIntent {
+    /// Reads its members from the intent's object, beside `type` (see ``Intent``).
+    init(reading members: inout ParamsObjectReader) throws(RPCError) {
+        self.init(
+            sender: try members.optional("sender"),
+            recipients: try members.optional("recipients"),
+            content: try members.optional("content"),
+            speakableGroupName: try members.optional("speakableGroupName"),
+            conversationIdentifier: try members.required("conversationIdentifier"),
+            serviceName: try members.optional("serviceName"),
+            outgoingMessageType: try members.optional("outgoingMessageType"),
+            groupImage: try members.optional("groupImage"),
+            donationMetadata: try members.optional("donationMetadata")
+        )
+    }
+}

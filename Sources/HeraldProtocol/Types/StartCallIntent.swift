@@ -50,3 +50,17 @@ public enum CallAudioRoute: String, JSONEnum, Hashable {
     case speakerphone
     case bluetooth
 }
+
+extension StartCallIntent {
+    /// Reads its members from the intent's object, beside `type` (see ``Intent``).
+    init(reading members: inout ParamsObjectReader) throws(RPCError) {
+        self.init(
+            contacts: try members.required("contacts"),
+            callCapability: try members.optional("callCapability"),
+            destinationType: try members.optional("destinationType"),
+            audioRoute: try members.optional("audioRoute"),
+            callRecordToCallBack: try members.optional("callRecordToCallBack"),
+            groupImage: try members.optional("groupImage")
+        )
+    }
+}

@@ -1760,7 +1760,8 @@ public enum OpenRPCDocument {
           "type": {
             "$ref": "#/components/schemas/PersonHandleType"
           }
-        }
+        },
+        "additionalProperties": false
       },
       "NameComponents": {
         "title": "NameComponents",
@@ -1776,7 +1777,8 @@ public enum OpenRPCDocument {
           "nickname": {
             "type": "string"
           }
-        }
+        },
+        "additionalProperties": false
       },
       "PersonSuggestionType": {
         "title": "PersonSuggestionType",
@@ -1831,12 +1833,13 @@ public enum OpenRPCDocument {
               ]
             }
           }
-        ]
+        ],
+        "additionalProperties": false
       },
       "Person": {
         "title": "Person",
         "type": "object",
-        "description": "A participant (INPerson): a sender, a recipient, a call's contact, or a person a Focus allows. A person needs a handle or a non-empty displayName. Its display name is displayName, else givenName and familyName joined by a space, else nickname, else the handle's value. Two people are the same when they share a handle or alias value, a contactIdentifier or a customIdentifier — never by name. isMe: true in an interaction is error 1003: never include the current user.",
+        "description": "A participant (INPerson): a sender, a recipient, a call's contact, or a person a Focus allows. A person needs a handle or a non-empty displayName; a Focus's allowed person needs a handle (or alias), a contactIdentifier or a customIdentifier instead, since a display name alone never matches (-32602 otherwise). Its display name is displayName, else givenName and familyName joined by a space, else nickname, else the handle's value. Two people are the same when they share a handle or alias value, a contactIdentifier or a customIdentifier — never by name. isMe: true in an interaction is error 1003: never include the current user.",
         "properties": {
           "handle": {
             "$ref": "#/components/schemas/PersonHandle"
@@ -1889,7 +1892,8 @@ public enum OpenRPCDocument {
               }
             }
           }
-        ]
+        ],
+        "additionalProperties": false
       },
       "DonationMetadata": {
         "title": "DonationMetadata",
@@ -1913,7 +1917,8 @@ public enum OpenRPCDocument {
             "type": "boolean",
             "description": "The sender asks to break through a Focus that silenced an earlier message of this conversation. Needs this (uid, app)'s Focus authorization to be authorized at donation time, else error 1004."
           }
-        }
+        },
+        "additionalProperties": false
       },
       "OutgoingMessageType": {
         "title": "OutgoingMessageType",
@@ -1971,7 +1976,8 @@ public enum OpenRPCDocument {
           "donationMetadata": {
             "$ref": "#/components/schemas/DonationMetadata"
           }
-        }
+        },
+        "additionalProperties": false
       },
       "CallCapability": {
         "title": "CallCapability",
@@ -2040,7 +2046,8 @@ public enum OpenRPCDocument {
           "groupImage": {
             "$ref": "#/components/schemas/NotificationImage"
           }
-        }
+        },
+        "additionalProperties": false
       },
       "Intent": {
         "title": "Intent",
@@ -2100,7 +2107,8 @@ public enum OpenRPCDocument {
           "intent": {
             "$ref": "#/components/schemas/Intent"
           }
-        }
+        },
+        "additionalProperties": false
       },
       "InterruptionLevel": {
         "title": "InterruptionLevel",
@@ -2210,7 +2218,8 @@ public enum OpenRPCDocument {
           "communication": {
             "$ref": "#/components/schemas/CommunicationInfo"
           }
-        }
+        },
+        "additionalProperties": false
       },
       "APNsAlert": {
         "title": "APNsAlert",
@@ -2494,7 +2503,8 @@ public enum OpenRPCDocument {
           "until": {
             "$ref": "#/components/schemas/DateTime"
           }
-        }
+        },
+        "additionalProperties": false
       },
       "FocusInEffect": {
         "title": "FocusInEffect",
@@ -3006,7 +3016,7 @@ public enum OpenRPCDocument {
     {
       "code": -32601,
       "message": "Method not found",
-      "description": "No method of that name; rpc.discover lists them."
+      "description": "No method of that name; data.reason names the closest method when one is close (\"did you mean `update-content`?\"), and rpc.discover lists them."
     },
     {
       "code": -32000,

@@ -36,6 +36,16 @@ public struct MethodTable: Sendable {
         entries[name]
     }
 
+    /// The reason of -32601 for `name`: the closest method's name when one is close
+    /// ("did you mean `donate`?"), and where the list is.
+    func unknownMethodReason(_ name: String) -> String {
+        let known = "Herald has no method named \(JSONValue.string(name).compactText)"
+        guard let closest = ClosestName.closest(to: name, among: methodNames) else {
+            return known + "; rpc.discover lists them all."
+        }
+        return known + "; did you mean `\(closest)`? rpc.discover lists them all."
+    }
+
     /// Declares that `name` always returns about `bytes` bytes of result.
     public mutating func declareResultSize(_ bytes: Int, for name: String) {
         resultSizes[name] = bytes

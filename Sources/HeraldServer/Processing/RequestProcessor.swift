@@ -228,10 +228,7 @@ public struct RequestProcessor: Sendable {
             }
         } else {
             outcome = .failure(
-                RPCError(
-                    .methodNotFound,
-                    reason: "Herald has no method named \"\(envelope.method)\"; rpc.discover lists them all."
-                )
+                RPCError(.methodNotFound, reason: methods.unknownMethodReason(envelope.method))
             )
         }
 

@@ -1,0 +1,82 @@
+import Testing
+
+@testable import HeraldProtocol
+
+/// Every method's params are strict: one misspelt member each, refused with -32602 at the
+/// member and, where a known name is close, "did you mean …?". The table must name every
+/// method `HeraldMethods.all` lists.
+@Suite struct StrictParamsTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var method: String
+        /// Valid params, read without error.
+        var valid: JSONValue
+        /// The same with one member misspelt.
+        var misspelt: JSONValue
+        var pointer: String
+        /// The name suggested, or nil where none is close.
+        var suggestion: String?
+        var testDescription: String { "\(method) \(pointer)" }
+    }
+
+    static let message: JSONValue = ["type": "sendMessage", "conversationIdentifier": "c", "sender": ["displayName": "Ann"]]
+
+    static let cases: [Case] = [
+        Case(method: "rpc.discover", valid: [:], misspelt: ["verbose": true], pointer: "/verbose"),
+        Case(method: "stats", valid: [:], misspelt: ["detail": true], pointer: "/detail"),
+        Case(method: "snapshot", valid: [:], misspelt: ["path": "/tmp/x"], pointer: "/path"),
+        Case(
+            method: "donate",
+            valid: ["app": "a", "interaction": ["direction": "incoming", "intent": message]],
+            misspelt: ["app": "a", "interaction": ["direction": "incoming", "intnet": message]],
+            pointer: "/interaction/intnet", suggestion: "intent"),
+        Case(
+            method: "update-content", valid: ["app": "a", "content": ["title": "t"]],
+            misspelt: ["app": "a", "content": ["titel": "t"]], pointer: "/content/titel", suggestion: "title"),
+        Case(
+            method: "request-focus", valid: ["app": "a", "subscribe": true],
+            misspelt: ["app": "a", "subscibe": true], pointer: "/subscibe", suggestion: "subscribe"),
+        Case(
+            method: "delete-interactions", valid: ["app": "a", "groupIdentifier": "g"],
+            misspelt: ["app": "a", "groupIdentifer": "g"], pointer: "/groupIdentifer", suggestion: "groupIdentifier"),
+        Case(
+            method: "set-focus", valid: ["focus": ["name": "Work", "allowedPeople": []]],
+            misspelt: ["focus": ["name": "Work", "alowedPeople": []]], pointer: "/focus/alowedPeople",
+            suggestion: "allowedPeople"),
+        Case(
+            method: "set-focus-authorization", valid: ["app": "a", "status": "authorized"],
+            misspelt: ["app": "a", "staus": "authorized"], pointer: "/staus", suggestion: "status"),
+        Case(
+            method: "set-summary", valid: ["apps": ["a"], "times": ["08:00"]],
+            misspelt: ["apps": ["a"], "times": ["08:00"], "tiems": ["09:00"]], pointer: "/tiems", suggestion: "times"),
+        Case(
+            method: "set-capabilities", valid: ["app": "a", "critical": true],
+            misspelt: ["app": "a", "critcal": true], pointer: "/critcal", suggestion: "critical"),
+        Case(
+            method: "suggest-people", valid: ["limit": 3],
+            misspelt: ["limt": 3], pointer: "/limt", suggestion: "limit"),
+    ]
+
+    @Test func theTableNamesEveryMethod() {
+        let named = Set(Self.cases.map(\.method))
+        let served = Set(HeraldMethods.all.map { $0.name })
+        #expect(named == served)
+    }
+
+    @Test(arguments: cases)
+    func oneMisspeltMemberIsRefused(_ test: Case) throws {
+        let method = try #require(HeraldMethods.all.first { $0.name == test.method })
+        try Self.read(method, test.valid)
+        let error = #expect(throws: RPCError.self) { try Self.read(method, test.misspelt) }
+        #expect(error?.code == .invalidParams)
+        #expect(error?.pointer == test.pointer)
+        if let suggestion = test.suggestion {
+            #expect(error?.reason == "`\(test.pointer)` is not a known member; did you mean `\(suggestion)`?")
+        } else {
+            #expect(error?.reason.contains("did you mean") == false)
+        }
+    }
+
+    private static func read<Method: HeraldMethod>(_ method: Method.Type, _ params: JSONValue) throws(RPCError) {
+        _ = try Method.decodeParams(params)
+    }
+}

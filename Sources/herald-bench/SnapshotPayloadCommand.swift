@@ -48,10 +48,14 @@ struct SnapshotPayloadCommand: ParsableCommand {
         }
 
         let state = try timed("fill (donate \(interactions))") { try Self.typicalState(interactions) }
-        let payload = try timed("encode") { try BinaryStateEncoder().encode(state) }
+        let payload = try timed("encode") { try SnapshotFile(encoding: state, generation: 1, now: Date()).payload }
         _ = try timed("encode on every core") {
-            try BinaryStateEncoder(parallel: { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) })
-                .encode(state)
+            try SnapshotFile(
+                encoding: state,
+                generation: 1,
+                now: Date(),
+                parallel: { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) }
+            )
         }
         _ = timed("checksum") { CRC32C.checksum(payload) }
         let file = try timed("encode + checksum (SnapshotFile)") {
@@ -63,7 +67,8 @@ struct SnapshotPayloadCommand: ParsableCommand {
         let recovered = try timed("restore (read, verify, decode)") {
             try store.recover(discardDamaged: false, logger: Logger(label: "herald-bench"))
         }
-        _ = try timed("decode alone") { try BinaryStateDecoder().decode(HeraldState.self, from: payload) }
+        let bytes = file.header.bytes + file.payload
+        _ = try timed("decode alone (and verify)") { try SnapshotFile.decode(bytes) }
         guard recovered.state.interactionCount == interactions else {
             throw ValidationError("Restored \(recovered.state.interactionCount) interactions of \(interactions).")
         }

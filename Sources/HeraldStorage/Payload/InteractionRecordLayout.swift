@@ -21,7 +21,8 @@ import HeraldProtocol
 ///
 /// Strings are a varint length and UTF-8; enum cases one byte, their index in the tables
 /// below; the rarely set members (images, name components, donation metadata, a call
-/// record) a varint length and a ``BinaryStateEncoder`` payload. Absent members take no
+/// record) a varint length and their JSON (in format version 1, a payload of the generic
+/// binary coder Herald had then, which ``TaggedPayload`` reads). Absent members take no
 /// bytes at all, which is what makes a record of a typical message about 200 bytes and
 /// its encoding a few hundred nanoseconds.
 enum InteractionRecordLayout {

@@ -1,12 +1,24 @@
 import Foundation
+import HeraldCore
 import HeraldProtocol
 
 /// Appends stored interactions to a byte buffer in ``InteractionRecordLayout``.
+///
+/// A member added to `Interaction` (or to a person or an intent) is written here, read in
+/// ``InteractionRecordReader``, and given a flag in ``InteractionRecordLayout``: this
+/// file's neighbours, and no other.
 struct InteractionRecordWriter {
     private typealias Flags = InteractionRecordLayout.Flags
     private typealias PersonFlags = InteractionRecordLayout.PersonFlags
 
     private var bytes: [UInt8] = []
+    /// For the rarely set members; one per writer, so not one per member. Members sorted,
+    /// so that equal records are written equally.
+    private let rareEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
 
     /// Runs `body` with a writer that appends to `buffer` in place: the buffer moves into
     /// the writer and back, so what it already holds is never copied.
@@ -17,15 +29,15 @@ struct InteractionRecordWriter {
         try body(&writer)
     }
 
-    mutating func append(_ stored: StoredInteraction, at key: InteractionKey) throws {
-        let interaction = stored.interaction
-        appendVarint(UInt64(key.uid))
-        appendVarint(UInt64(key.app))
-        appendDouble(stored.donatedAt.timeIntervalSinceReferenceDate)
+    mutating func append(_ record: HeraldState.StoredRecord) throws {
+        let interaction = record.interaction
+        appendVarint(UInt64(record.uid))
+        appendVarint(UInt64(record.app))
+        appendDouble(record.donatedAt.timeIntervalSinceReferenceDate)
         // The flags are known once every member is written: their place is kept and filled in.
         let flagsAt = reserveFlags()
         var flags: Flags = []
-        appendString(key.identifier)
+        appendString(interaction.identifier ?? "")
         if let group = interaction.groupIdentifier {
             flags.insert(.hasGroupIdentifier)
             appendString(group)
@@ -176,19 +188,15 @@ struct InteractionRecordWriter {
     }
 
     private mutating func appendVarint(_ value: UInt64) {
-        BinaryStateWriter.appendVarint(value, to: &bytes)
+        bytes.appendVarint(value)
     }
 
     private mutating func appendDouble(_ value: Double) {
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.appendDouble(value)
     }
 
     private mutating func appendString(_ value: String) {
-        var value = value
-        value.withUTF8 { utf8 in
-            appendVarint(UInt64(utf8.count))
-            bytes.append(contentsOf: utf8)
-        }
+        bytes.appendString(value)
     }
 
     private mutating func appendCase<T: Equatable>(_ value: T, of table: [T]) {
@@ -198,10 +206,8 @@ struct InteractionRecordWriter {
         bytes.append(UInt8(index))
     }
 
-    /// A member that is rarely set, through the general binary encoder.
+    /// A member that is rarely set: its JSON, through Foundation's encoder.
     private mutating func appendRare(_ value: some Encodable) throws {
-        let payload = try BinaryStateEncoder().encode(value)
-        appendVarint(UInt64(payload.count))
-        bytes.append(contentsOf: payload)
+        bytes.appendLengthPrefixed(try rareEncoder.encode(value))
     }
 }

@@ -1,47 +1,44 @@
 import Foundation
+import HeraldCore
 import HeraldProtocol
 
-/// One record as read from a chunk, before it is inserted in the store.
-struct InteractionRecord {
-    var uid: UInt32
-    var app: AppNameTable.ID
-    var donatedAt: Date
-    var interaction: Interaction
-}
-
-/// Reads what ``InteractionRecordWriter`` wrote, from a range of a snapshot's payload.
+/// Reads what ``InteractionRecordWriter`` wrote, from a range of a snapshot file.
 ///
 /// Every read is bounds-checked against the range, every count against the bytes left,
 /// and every flag and enum number against what this build knows: a damaged chunk throws
-/// a `DecodingError` naming the payload byte; it never traps.
+/// ``SnapshotFileError`` naming the file byte; it never traps.
 struct InteractionRecordReader {
     private typealias Flags = InteractionRecordLayout.Flags
     private typealias PersonFlags = InteractionRecordLayout.PersonFlags
 
-    private let payload: UnsafeRawBufferPointer
-    private let end: Int
-    private var cursor: Int
-    private let appCount: Int
-
-    /// Reads the records in `range` of `payload`, whose apps number fewer than `appCount`.
-    init(payload: UnsafeRawBufferPointer, range: Range<Int>, appCount: Int) {
-        precondition(range.lowerBound >= 0 && range.upperBound <= payload.count)
-        self.payload = payload
-        self.cursor = range.lowerBound
-        self.end = range.upperBound
-        self.appCount = appCount
+    /// How the rarely set members are written: JSON now; a payload of the generic binary
+    /// coder in format version 1 (``TaggedPayload`` reads it).
+    enum RareMembers {
+        case json, tagged
     }
 
-    var isAtEnd: Bool { cursor >= end }
+    private var input: PayloadReader
+    private let appCount: Int
+    private let rareMembers: RareMembers
+    private let rareDecoder = JSONDecoder()
 
-    mutating func next() throws -> InteractionRecord {
-        let start = cursor
-        guard let uid = UInt32(exactly: try varint()) else { throw corrupted(at: start, "A record's uid is out of range.") }
+    /// Reads the records in `range` of `file`, whose apps number fewer than `appCount`.
+    init(file: UnsafeRawBufferPointer, range: Range<Int>, appCount: Int, rareMembers: RareMembers) {
+        self.input = PayloadReader(file, range: range)
+        self.appCount = appCount
+        self.rareMembers = rareMembers
+    }
+
+    var isAtEnd: Bool { input.isAtEnd }
+
+    mutating func next() throws(SnapshotFileError) -> HeraldState.StoredRecord {
+        let start = input.cursor
+        guard let uid = UInt32(exactly: try varint()) else { throw corrupted(at: start, "a record's uid is out of range.") }
         let app = try varint()
-        guard app < UInt64(appCount) else { throw corrupted(at: start, "A record names app \(app) of \(appCount).") }
+        guard app < UInt64(appCount) else { throw corrupted(at: start, "a record names app \(app) of \(appCount).") }
         let donatedAt = Date(timeIntervalSinceReferenceDate: try double())
         let flags = Flags(rawValue: try varint())
-        guard Flags.known.isSuperset(of: flags) else { throw corrupted(at: start, "A record has unknown flags.") }
+        guard Flags.known.isSuperset(of: flags) else { throw corrupted(at: start, "a record has unknown flags.") }
         let identifier = try string()
         let groupIdentifier = flags.contains(.hasGroupIdentifier) ? try string() : nil
         let date = flags.contains(.hasDate) ? Date(timeIntervalSinceReferenceDate: try double()) : nil
@@ -90,10 +87,10 @@ struct InteractionRecordReader {
             date: date,
             intent: intent
         )
-        return InteractionRecord(uid: uid, app: AppNameTable.ID(app), donatedAt: donatedAt, interaction: interaction)
+        return HeraldState.StoredRecord(uid: uid, app: UInt32(app), donatedAt: donatedAt, interaction: interaction)
     }
 
-    private mutating func people() throws -> [Person] {
+    private mutating func people() throws(SnapshotFileError) -> [Person] {
         let count = try self.count()
         var people: [Person] = []
         people.reserveCapacity(count)
@@ -101,10 +98,10 @@ struct InteractionRecordReader {
         return people
     }
 
-    private mutating func person() throws -> Person {
-        let start = cursor
+    private mutating func person() throws(SnapshotFileError) -> Person {
+        let start = input.cursor
         let flags = PersonFlags(rawValue: try varint())
-        guard PersonFlags.known.isSuperset(of: flags) else { throw corrupted(at: start, "A person has unknown flags.") }
+        guard PersonFlags.known.isSuperset(of: flags) else { throw corrupted(at: start, "a person has unknown flags.") }
         var person = Person()
         if flags.contains(.hasHandle) {
             let value = try string()
@@ -122,7 +119,7 @@ struct InteractionRecordReader {
             aliases.reserveCapacity(count)
             for _ in 0..<count {
                 let hasType = try byte()
-                guard hasType <= 1 else { throw corrupted(at: cursor - 1, "An alias starts with \(hasType).") }
+                guard hasType <= 1 else { throw input.damaged(at: input.cursor - 1, "an alias starts with \(hasType).") }
                 let value = try string()
                 aliases.append(PersonHandle(value: value, type: hasType == 1 ? try enumCase(InteractionRecordLayout.handleTypes) : nil))
             }
@@ -135,69 +132,39 @@ struct InteractionRecordReader {
 
     // MARK: Primitives
 
-    func corrupted(at offset: Int, _ reason: String) -> DecodingError {
-        DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "At payload byte \(offset): \(reason)"))
+    private func corrupted(at offset: Int, _ reason: String) -> SnapshotFileError {
+        input.damaged(at: offset, reason)
     }
 
-    private mutating func byte() throws -> UInt8 {
-        guard cursor < end else { throw corrupted(at: cursor, "A record runs past its chunk.") }
-        defer { cursor += 1 }
-        return payload[cursor]
-    }
+    private mutating func byte() throws(SnapshotFileError) -> UInt8 { try input.byte() }
+    private mutating func varint() throws(SnapshotFileError) -> UInt64 { try input.varint() }
+    private mutating func count() throws(SnapshotFileError) -> Int { try input.count() }
+    private mutating func double() throws(SnapshotFileError) -> Double { try input.double() }
+    private mutating func string() throws(SnapshotFileError) -> String { try input.string() }
 
-    private mutating func varint() throws -> UInt64 {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let byte = try byte()
-            guard shift < 64 else { throw corrupted(at: cursor - 1, "A number is longer than 64 bits.") }
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
-    }
-
-    /// A count of elements, each at least a byte long, so never more than the bytes left.
-    private mutating func count() throws -> Int {
-        let start = cursor
-        let count = try varint()
-        guard count <= UInt64(end - cursor) else { throw corrupted(at: start, "A count of \(count) is out of range.") }
-        return Int(count)
-    }
-
-    private mutating func double() throws -> Double {
-        guard end - cursor >= 8 else { throw corrupted(at: cursor, "A record runs past its chunk.") }
-        defer { cursor += 8 }
-        return Double(bitPattern: UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)))
-    }
-
-    /// The next `length`-prefixed run of bytes.
-    private mutating func lengthPrefixed() throws -> UnsafeRawBufferPointer {
-        let start = cursor
-        let length = try varint()
-        guard length <= UInt64(end - cursor) else { throw corrupted(at: start, "A value runs past its chunk.") }
-        defer { cursor += Int(length) }
-        return UnsafeRawBufferPointer(rebasing: payload[cursor..<(cursor + Int(length))])
-    }
-
-    private mutating func string() throws -> String {
-        String(decoding: try lengthPrefixed(), as: UTF8.self)
-    }
-
-    private mutating func enumCase<T>(_ table: [T]) throws -> T {
+    private mutating func enumCase<T>(_ table: [T]) throws(SnapshotFileError) -> T {
         let code = try byte()
-        guard Int(code) < table.count else { throw corrupted(at: cursor - 1, "Unknown \(T.self) number \(code).") }
+        guard Int(code) < table.count else { throw corrupted(at: input.cursor - 1, "unknown \(T.self) number \(code).") }
         return table[Int(code)]
     }
 
-    /// A member written through the general binary encoder.
-    private mutating func rare<T: Decodable>(_ type: T.Type) throws -> T {
-        let start = cursor
-        let bytes = try lengthPrefixed()
+    /// A rarely set member: JSON, or in format version 1 a generic binary payload, read
+    /// as JSON by ``TaggedPayload``.
+    private mutating func rare<T: Decodable>(_ type: T.Type) throws(SnapshotFileError) -> T {
+        let start = input.cursor
+        let range = try input.lengthPrefixed()
+        let member = UnsafeRawBufferPointer(rebasing: input.bytes[range])
+        let json: Data
+        switch rareMembers {
+        case .json:
+            json = Data(member)
+        case .tagged:
+            json = try TaggedPayload.json(of: member, fileOffset: range.lowerBound)
+        }
         do {
-            return try BinaryStateDecoder().decode(type, from: [UInt8](bytes))
+            return try rareDecoder.decode(type, from: json)
         } catch {
-            throw corrupted(at: start, "A \(T.self) does not decode: \(error)")
+            throw corrupted(at: start, "a \(T.self) does not decode: \(error)")
         }
     }
 }

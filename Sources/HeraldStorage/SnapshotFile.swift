@@ -86,7 +86,7 @@ public struct SnapshotFile: Sendable {
 extension SnapshotFile {
     /// The state of a snapshot as JSON, a member per piece, for a person
     /// (`heraldctl inspect-snapshot --json`): dates in RFC 3339, members sorted.
-    public static func inspectionJSON(_ state: HeraldState) throws -> Data {
+    package static func inspectionJSON(_ state: HeraldState) throws -> Data {
         try SnapshotPayload.inspectionJSON(state)
     }
 }

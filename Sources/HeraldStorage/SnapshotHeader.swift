@@ -25,12 +25,12 @@ public struct SnapshotHeader: Sendable, Hashable {
     /// The payload encoding of format version 1: the generic binary coder, interactions in
     /// record chunks. Read, no longer written. (Encodings 0 and 1, JSON and one tagged value
     /// per member, were never in a release and are not read.)
-    public static let version1Encoding: UInt32 = 2
+    package static let version1Encoding: UInt32 = 2
     /// The payload encoding of format version 2 and later: sections (``SnapshotPayload``).
-    public static let sectionsEncoding: UInt32 = 3
+    package static let sectionsEncoding: UInt32 = 3
 
     /// The name of each encoding this build reads, for a person.
-    public static let encodingNames: [UInt32: String] = [version1Encoding: "binary", sectionsEncoding: "sectioned binary"]
+    package static let encodingNames: [UInt32: String] = [version1Encoding: "binary", sectionsEncoding: "sectioned binary"]
 
     /// Whether this build reads a payload of `encoding` in format `version`. A build that
     /// predates an encoding refuses it as unsupported rather than mistaking it for damage.

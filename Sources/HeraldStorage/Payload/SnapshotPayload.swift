@@ -6,7 +6,7 @@ import HeraldCore
 /// The payload is a run of sections: each one's name (a varint length and UTF-8), its
 /// length (8 bytes, little-endian), then its bytes. Each section is read back from its
 /// own bytes, in the order written.
-enum SnapshotPayload {
+package enum SnapshotPayload {
     /// Every piece of the state a snapshot keeps, in the order they are written and read
     /// (interactions first: the other pieces do not depend on them, but a reader fails
     /// fastest on the largest).
@@ -31,7 +31,7 @@ enum SnapshotPayload {
     static let formatVersion: UInt32 = sections.map { $0.since }.max()!
 
     /// The payload of `state`; record chunks are encoded on `parallel` when given.
-    static func encode(_ state: HeraldState, parallel: SnapshotParallelRunner?) throws -> [UInt8] {
+    package static func encode(_ state: HeraldState, parallel: SnapshotParallelRunner?) throws -> [UInt8] {
         var bytes: [UInt8] = []
         for section in sections {
             bytes.appendString(section.name)
@@ -51,7 +51,7 @@ enum SnapshotPayload {
     /// Every section of that version must be there, once; one it does not have is damage
     /// (the header's version, not a section, says a file is newer). Pieces newer than the
     /// version stay as a new state has them.
-    static func decode(_ file: [UInt8], version: UInt32) throws(SnapshotFileError) -> HeraldState {
+    package static func decode(_ file: [UInt8], version: UInt32) throws(SnapshotFileError) -> HeraldState {
         let expected = sections.filter { $0.since <= version }
         let found = try file.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) -> [(section: any SnapshotSection.Type, range: Range<Int>)] in

@@ -7,18 +7,17 @@ import HeraldCore
 /// length (8 bytes, little-endian), then its bytes. Each section is read back from its
 /// own bytes, in the order written.
 package enum SnapshotPayload {
-    /// Every piece of the state a snapshot keeps, in the order they are written and read
-    /// (interactions first: the other pieces do not depend on them, but a reader fails
-    /// fastest on the largest).
+    /// Every piece of the state a snapshot keeps, in the order they are written and read.
     ///
-    /// **A new piece of state** is one new file here — an enum conforming to
-    /// ``JSONSnapshotSection`` (a `Codable` form of the piece, and the two conversions
-    /// through a narrow `HeraldState` API that takes and gives plain values), or to
-    /// ``SnapshotSection`` for a piece that needs bytes of its own, with `since` one more
-    /// than the highest below — plus one line in this list. The format version follows
-    /// (``formatVersion``): a snapshot written before the piece existed lacks its section
-    /// and restores the piece empty, and a heraldd that predates the piece refuses a
-    /// snapshot that has it as of a newer format instead of losing it.
+    /// **A new piece of state** (say, the notification list) is one new file here plus one
+    /// line in this list. The file is an enum conforming to ``JSONSnapshotSection`` — a
+    /// `Codable` form of the piece, and the two conversions through `HeraldState`'s narrow
+    /// snapshot API (a `stored…` property and a `restore…` method of plain values, beside
+    /// the others in `HeraldState+Snapshot.swift`) — or to ``SnapshotSection`` for a piece
+    /// that needs bytes of its own; its `since` is one more than the highest in this list.
+    /// The format version follows (``formatVersion``): a snapshot of an earlier version
+    /// lacks the section and restores the piece empty, and a heraldd that predates the
+    /// piece refuses a snapshot that has it, as of a newer format, instead of losing it.
     static let sections: [any SnapshotSection.Type] = [
         InteractionsSection.self,
         FocusSection.self,

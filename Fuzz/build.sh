@@ -6,16 +6,16 @@
 #   snapshot        SnapshotFile.decode, whole files and checksummed payloads
 #
 # SwiftPM cannot give some targets `-sanitize=fuzzer` and not others, so this compiles the
-# modules a target needs with swiftc directly — HeraldProtocol, HeraldCore, and the four
-# snapshot-file sources of HeraldStorage (the rest of it imports Logging and
-# ServiceLifecycle, which the reader does not need) — each instrumented for coverage and
+# modules a target needs with swiftc directly — HeraldProtocol, HeraldCore, and the
+# snapshot-file sources of HeraldStorage with its Payload/ folder (the rest of it imports
+# Logging and ServiceLifecycle, which the reader does not need) — each instrumented for coverage and
 # the address sanitizer, then links each target with libFuzzer's main.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${FUZZ_BUILD:-.build-fuzz}
 SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT"
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -package-name herald
   -I "$OUT" -L "$OUT")
 
 module() {
@@ -43,7 +43,8 @@ target() {
 
 module HeraldProtocol $(find Sources/HeraldProtocol -name '*.swift' | sort)
 module HeraldCore $(find Sources/HeraldCore -name '*.swift' | sort)
-module HeraldStorage Sources/HeraldStorage/{CRC32C,SnapshotFile,SnapshotFileError,SnapshotHeader}.swift
+module HeraldStorage Sources/HeraldStorage/{CRC32C,SnapshotFile,SnapshotFileError,SnapshotHeader}.swift \
+  $(find Sources/HeraldStorage/Payload -name '*.swift' | sort)
 
 target framer-parser Fuzz/Targets/FramerParser.swift -lHeraldProtocol
 target params Fuzz/Targets/Params.swift -lHeraldProtocol

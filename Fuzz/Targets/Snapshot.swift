@@ -2,8 +2,8 @@ import Foundation
 import HeraldStorage
 
 /// The snapshot reader. An input whose first byte is even is a whole file, as found on
-/// disk; an odd one is a payload, given a header with the right checksums so that the
-/// payload decoder is reached. Whatever decodes must encode into a snapshot that decodes
+/// disk (of format version 1 or 2); an odd one is a payload, given a header of the current
+/// format version with the right checksums so that the payload decoder is reached. Whatever decodes must encode into a snapshot that decodes
 /// to the same number of interactions.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSnapshot(_ start: UnsafeRawPointer, _ count: Int) -> CInt {

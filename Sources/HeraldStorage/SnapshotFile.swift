@@ -1,34 +1,26 @@
 import Foundation
 import HeraldCore
 
-/// A snapshot's bytes: its header, then the state's `Codable` form.
+/// A snapshot's bytes: its header, then the state (``SnapshotPayload``).
 ///
-/// The payload is written by ``BinaryStateEncoder``, the interactions in record chunks:
-/// for a million interactions about 2 s to encode and 2.5 s to decode on two cores
-/// (`herald-bench snapshot-payload`). Snapshots whose header says JSON or tagged binary —
-/// the encodings before it, about a minute and 7 s to decode — are still read.
+/// Interactions are in record chunks, encoded and decoded on every core; the small
+/// settings are JSON. For a million interactions about 2 s to encode and 2.5 s to decode
+/// on two cores (`herald-bench snapshot-payload`). Snapshots of format version 1, what
+/// heraldd wrote before sections, are still read (``FormatVersion1Payload``).
 public struct SnapshotFile: Sendable {
     public var header: SnapshotHeader
     public var payload: [UInt8]
 
-    /// Encodes `state` as generation `generation`, created at `now`, in `payloadEncoding`
-    /// (binary unless a test asks for JSON; tagged binary is read, no longer written).
+    /// Encodes `state` as generation `generation`, created at `now`; record chunks on
+    /// `parallel` when given.
     public init(
         encoding state: HeraldState,
         generation: UInt64,
         now: Date,
-        payloadEncoding: UInt32 = SnapshotHeader.binaryEncoding,
-        parallel: BinaryStateEncoder.ParallelRunner? = nil
+        parallel: SnapshotParallelRunner? = nil
     ) throws(SnapshotFileError) {
-        precondition(payloadEncoding != SnapshotHeader.taggedBinaryEncoding, "Herald no longer writes tagged binary payloads.")
         do {
-            if payloadEncoding == SnapshotHeader.jsonEncoding {
-                let encoder = JSONEncoder()
-                encoder.dateEncodingStrategy = .secondsSince1970
-                payload = Array(try encoder.encode(state))
-            } else {
-                payload = try BinaryStateEncoder(parallel: parallel).encode(state)
-            }
+            payload = try SnapshotPayload.encode(state, parallel: parallel)
         } catch {
             throw SnapshotFileError(.undecodable, "The state could not be encoded: \(error).")
         }
@@ -40,7 +32,6 @@ public struct SnapshotFile: Sendable {
             payloadLength: UInt64(payload.count),
             payloadChecksum: checksum
         )
-        header.encoding = payloadEncoding
     }
 
     /// The file's size in bytes.
@@ -71,25 +62,17 @@ public struct SnapshotFile: Sendable {
     ///
     /// Any input returns a state or throws; it never traps, and never reserves memory by
     /// a count or length the file states beyond what its bytes can hold. Damage throws an
-    /// error whose ``SnapshotFileError/isDamage`` is true; only a header whose checksum
-    /// holds can throw `.unsupportedVersion`.
+    /// error whose ``SnapshotFileError/isDamage`` is true; only a file whose checksums hold
+    /// can throw `.unsupportedVersion`.
     public static func decode(_ bytes: [UInt8]) throws(SnapshotFileError) -> (header: SnapshotHeader, state: HeraldState) {
         let verified = bytes.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) in try verify(raw) }
         }
         let header = try verified.get()
-        let state: HeraldState
-        do {
-            if header.encoding == SnapshotHeader.jsonEncoding {
-                let decoder = JSONDecoder()
-                decoder.dateDecodingStrategy = .secondsSince1970
-                state = try decoder.decode(HeraldState.self, from: Data(bytes[SnapshotHeader.size...]))
-            } else {
-                state = try BinaryStateDecoder().decode(HeraldState.self, from: bytes, payloadStart: SnapshotHeader.size)
-            }
-        } catch {
-            throw SnapshotFileError(.undecodable, "The checksums hold but the state does not decode: \(error).")
-        }
+        let state =
+            header.version == 1
+            ? try FormatVersion1Payload.decode(bytes)
+            : try SnapshotPayload.decode(bytes, version: header.version)
         guard UInt64(state.interactionCount) == header.interactions else {
             throw SnapshotFileError(
                 .undecodable,
@@ -97,5 +80,13 @@ public struct SnapshotFile: Sendable {
             )
         }
         return (header, state)
+    }
+}
+
+extension SnapshotFile {
+    /// The state of a snapshot as JSON, a member per piece, for a person
+    /// (`heraldctl inspect-snapshot --json`): dates in RFC 3339, members sorted.
+    package static func inspectionJSON(_ state: HeraldState) throws -> Data {
+        try SnapshotPayload.inspectionJSON(state)
     }
 }

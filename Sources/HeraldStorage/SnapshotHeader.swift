@@ -5,8 +5,8 @@ import Foundation
 /// | offset | size | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `HERALDSS` |
-/// | 8 | 4 | format version (1) |
-/// | 12 | 4 | payload encoding (0: JSON of `HeraldState`, dates in seconds since 1970; 1: `BinaryStateEncoder` with one tagged value per interaction member; 2: `BinaryStateEncoder` with interactions in record chunks) |
+/// | 8 | 4 | format version (2; 1 is still read) |
+/// | 12 | 4 | payload encoding (3 in version 2: sections, ``SnapshotPayload``; 2 in version 1: the generic binary coder with interactions in record chunks, ``FormatVersion1Payload``) |
 /// | 16 | 8 | generation: 1 for the first snapshot, one more for each after |
 /// | 24 | 8 | creation time, milliseconds since 1970 |
 /// | 32 | 8 | interactions stored |
@@ -18,19 +18,28 @@ import Foundation
 public struct SnapshotHeader: Sendable, Hashable {
     public static let size = 56
     public static let magic: [UInt8] = Array("HERALDSS".utf8)
-    /// The newest format this build reads and the one it writes.
-    public static let currentVersion: UInt32 = 1
+    /// The newest format this build reads and the one it writes: 2, or its newest
+    /// section's when a later one adds a piece of state (``SnapshotPayload/formatVersion``).
+    public static let currentVersion: UInt32 = SnapshotPayload.formatVersion
 
-    /// The payload encodings: JSON and tagged binary, which older snapshots use, and binary
-    /// with record chunks, which this build writes. A build that predates an encoding
-    /// refuses it as unsupported rather than mistaking it for damage.
-    public static let jsonEncoding: UInt32 = 0
-    public static let taggedBinaryEncoding: UInt32 = 1
-    public static let binaryEncoding: UInt32 = 2
-    static let readableEncodings: Set<UInt32> = [jsonEncoding, taggedBinaryEncoding, binaryEncoding]
+    /// The payload encoding of format version 1: the generic binary coder, interactions in
+    /// record chunks. Read, no longer written. (Encodings 0 and 1, JSON and one tagged value
+    /// per member, were never in a release and are not read.)
+    package static let version1Encoding: UInt32 = 2
+    /// The payload encoding of format version 2 and later: sections (``SnapshotPayload``).
+    package static let sectionsEncoding: UInt32 = 3
+
+    /// The name of each encoding this build reads, for a person.
+    package static let encodingNames: [UInt32: String] = [version1Encoding: "binary", sectionsEncoding: "sectioned binary"]
+
+    /// Whether this build reads a payload of `encoding` in format `version`. A build that
+    /// predates an encoding refuses it as unsupported rather than mistaking it for damage.
+    static func reads(version: UInt32, encoding: UInt32) -> Bool {
+        (version == 1 && encoding == version1Encoding) || (version >= 2 && version <= currentVersion && encoding == sectionsEncoding)
+    }
 
     public var version: UInt32 = SnapshotHeader.currentVersion
-    public var encoding: UInt32 = SnapshotHeader.binaryEncoding
+    public var encoding: UInt32 = SnapshotHeader.sectionsEncoding
     public var generation: UInt64
     public var createdAt: Date
     public var interactions: UInt64
@@ -83,8 +92,11 @@ public struct SnapshotHeader: Sendable, Hashable {
         self.interactions = load(32, UInt64.self)
         self.payloadLength = load(40, UInt64.self)
         self.payloadChecksum = load(48, UInt32.self)
-        guard Self.readableEncodings.contains(encoding) else {
-            throw SnapshotFileError(.unsupportedVersion, "The snapshot's payload encoding \(encoding) is unknown to this heraldd.")
+        guard Self.reads(version: version, encoding: encoding) else {
+            throw SnapshotFileError(
+                .unsupportedVersion,
+                "The snapshot's payload encoding \(encoding) of format version \(version) is unknown to this heraldd."
+            )
         }
     }
 

@@ -21,7 +21,7 @@ public struct SnapshotOutcome: Sendable, Hashable {
 public final class SnapshotWriter: Sendable {
     public let store: SnapshotStore
     /// Where record chunks are encoded in parallel; nil for the calling thread alone.
-    public let parallel: BinaryStateEncoder.ParallelRunner?
+    public let parallel: SnapshotParallelRunner?
 
     private struct Figures: Sendable {
         /// The generation of the newest snapshot loaded or written.
@@ -47,7 +47,7 @@ public final class SnapshotWriter: Sendable {
         store: SnapshotStore,
         generation: UInt64,
         highestGeneration: UInt64 = 0,
-        parallel: BinaryStateEncoder.ParallelRunner? = nil
+        parallel: SnapshotParallelRunner? = nil
     ) {
         self.store = store
         self.parallel = parallel

@@ -48,10 +48,9 @@ struct SnapshotPayloadCommand: ParsableCommand {
         }
 
         let state = try timed("fill (donate \(interactions))") { try Self.typicalState(interactions) }
-        let payload = try timed("encode") { try BinaryStateEncoder().encode(state) }
+        let payload = try timed("encode") { try SnapshotPayload.encode(state, parallel: nil) }
         _ = try timed("encode on every core") {
-            try BinaryStateEncoder(parallel: { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) })
-                .encode(state)
+            try SnapshotPayload.encode(state, parallel: { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) })
         }
         _ = timed("checksum") { CRC32C.checksum(payload) }
         let file = try timed("encode + checksum (SnapshotFile)") {
@@ -63,7 +62,8 @@ struct SnapshotPayloadCommand: ParsableCommand {
         let recovered = try timed("restore (read, verify, decode)") {
             try store.recover(discardDamaged: false, logger: Logger(label: "herald-bench"))
         }
-        _ = try timed("decode alone") { try BinaryStateDecoder().decode(HeraldState.self, from: payload) }
+        let bytes = file.header.bytes + file.payload
+        _ = try timed("decode alone") { try SnapshotPayload.decode(bytes, version: file.header.version) }
         guard recovered.state.interactionCount == interactions else {
             throw ValidationError("Restored \(recovered.state.interactionCount) interactions of \(interactions).")
         }
@@ -88,7 +88,7 @@ struct SnapshotPayloadCommand: ParsableCommand {
     /// The shape `scripts/bench-snapshot.py` donates: an incoming message from one of
     /// 5,000 senders to the user, in one of 20,000 conversations.
     static func typicalState(_ count: Int) throws -> HeraldState {
-        var state = HeraldState(configuration: CoreConfiguration(maxInteractions: count * 2))
+        var state = HeraldState(configuration: CoreConfiguration(maxInteractions: count * 2, maxInteractionsPerUID: count * 2))
         let caller = Caller(uid: 1000, gid: 1000, pid: 1, isAdministrator: false)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let me = Person(handle: PersonHandle(value: "me@example.org", type: .emailAddress), displayName: "Me")

@@ -29,16 +29,10 @@ enum SnapshotReading {
     /// The whole state, decoded, as JSON.
     static func stateJSON(_ bytes: [UInt8]) throws -> (interactions: Int, json: Data) {
         let (_, state) = try SnapshotFile.decode(bytes)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return (state.interactionCount, try encoder.encode(state))
+        return (state.interactionCount, try SnapshotFile.inspectionJSON(state))
     }
 
-    static let encodingNames: [UInt32: String] = [
-        SnapshotHeader.jsonEncoding: "JSON", SnapshotHeader.taggedBinaryEncoding: "tagged binary",
-        SnapshotHeader.binaryEncoding: "binary",
-    ]
+    static let encodingNames = SnapshotHeader.encodingNames
 
     private static func summary(_ header: SnapshotHeader) -> Summary {
         Summary(

@@ -7,30 +7,6 @@ import Testing
 @Suite struct StateCodingTests {
     typealias F = Fixtures
 
-    @Test func aRoundTripKeepsEveryRuleWorking() throws {
-        var state = F.state()
-        _ = try state.setFocusAuthorization(.init(app: F.app, uid: 1000, status: .authorized), caller: F.admin, now: F.now)
-        _ = try state.setSummary(.init(apps: [F.otherApp], times: ["18:00"]), caller: F.admin, now: F.now)
-        try state.focusOn(FocusConfiguration(name: "Work", allowedPeople: [F.cy]))
-        try state.donate(F.call("k1"))
-        try state.donate(F.message("m1", metadata: .init(notifyRecipientAnyway: true)))
-        #expect(try state.update("m1").result.delivery.codes == ["silencedByFocus"])
-
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        var restored = try decoder.decode(HeraldState.self, from: encoder.encode(state))
-        restored.configuration = state.configuration
-
-        #expect(restored.interactionCount == 2)
-        #expect(try restored.update("m1").result.delivery.codes == ["notifiedAnyway", "delivered"])
-        try restored.donate(F.call("k2"), now: F.now + 5)
-        #expect(try restored.update("k2", now: F.now + 5).result.delivery.codes == ["repeatedCall", "delivered"])
-        #expect(restored.focusStatus(uid: 1000, app: F.app, now: F.now) == FocusStatus(isFocused: true))
-        #expect(try restored.donate(F.message("m1", metadata: .init(notifyRecipientAnyway: true))).donatedAt == F.now)
-    }
-
     @Test func intentsDecodeByTypeAndRejectUnknownTypes() throws {
         let json = #"{"type":"startCall","contacts":[{"displayName":"Bo"}]}"#
         let intent = try JSONDecoder().decode(Intent.self, from: Data(json.utf8))

@@ -10,7 +10,7 @@ struct AppSettings: Sendable {
         var app: String
     }
 
-    struct Entry: Hashable, Sendable, Codable {
+    struct Entry: Hashable, Sendable {
         var authorization: AuthorizationStatus = .notDetermined
         var capabilities: Capabilities = .defaults
     }
@@ -57,32 +57,10 @@ struct AppSettings: Sendable {
     }
 }
 
-extension AppSettings: Codable {
-    /// One record per (uid, app), sorted, so that equal settings encode equally.
-    private struct Record: Codable {
-        var uid: UInt32
-        var app: String
-        var authorization: AuthorizationStatus
-        var capabilities: Capabilities
-    }
-
-    init(from decoder: any Decoder) throws {
-        let records = try [Record](from: decoder)
-        for record in records {
-            update(uid: record.uid, app: record.app) {
-                $0 = Entry(authorization: record.authorization, capabilities: record.capabilities)
-            }
-        }
-        guard entries.count == records.count else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "A (uid, app) has settings twice."))
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        let records =
-            entries
-            .map { Record(uid: $0.key.uid, app: $0.key.app, authorization: $0.value.authorization, capabilities: $0.value.capabilities) }
-            .sorted { ($0.uid, $0.app) < ($1.uid, $1.app) }
-        try records.encode(to: encoder)
+extension AppSettings {
+    /// Every entry, sorted by (uid, app): for a snapshot, so that equal settings are
+    /// written equally.
+    var entriesSorted: [(key: Key, entry: Entry)] {
+        entries.map { (key: $0.key, entry: $0.value) }.sorted { ($0.key.uid, $0.key.app) < ($1.key.uid, $1.key.app) }
     }
 }

@@ -6,7 +6,7 @@ import HeraldProtocol
 /// Every `set-focus` that turns a Focus on starts a new activation, so that "silenced by
 /// this same Focus" (notify-anyway) means this activation, not an earlier one of the
 /// same name. A Focus with `until` ends by itself at that time.
-struct FocusState: Sendable, Codable {
+struct FocusState: Sendable {
     private(set) var configuration: FocusConfiguration?
     /// Counts activations; the current one's number while a Focus is on.
     private(set) var activation: UInt64 = 0
@@ -15,14 +15,11 @@ struct FocusState: Sendable, Codable {
 
     init() {}
 
-    private enum CodingKeys: String, CodingKey {
-        case configuration, activation
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.configuration = try container.decodeIfPresent(FocusConfiguration.self, forKey: .configuration)
-        self.activation = try container.decode(UInt64.self, forKey: .activation)
+    /// The Focus `configuration` (nil for none) after `activation` activations, as a
+    /// snapshot restores it.
+    init(configuration: FocusConfiguration?, activation: UInt64) {
+        self.configuration = configuration
+        self.activation = activation
         self.allowedPeopleKeys = Self.keys(of: configuration)
     }
 

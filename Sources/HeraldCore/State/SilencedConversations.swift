@@ -6,8 +6,8 @@
 /// them all. Each uid holds at most `--max-silenced-per-uid` marks: past it, its
 /// conversations are not marked (a later `notifyRecipientAnyway` message of them is not
 /// let through), and nobody else's marks are touched.
-struct SilencedConversations: Sendable, Codable {
-    struct Conversation: Hashable, Sendable, Codable {
+struct SilencedConversations: Sendable {
+    struct Conversation: Hashable, Sendable {
         var uid: UInt32
         var app: String
         var conversationIdentifier: String
@@ -45,31 +45,14 @@ struct SilencedConversations: Sendable, Codable {
         counts[uid] ?? 0
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case activation, conversations
-    }
-
-    /// Refuses a conversation marked twice: a set never holds one twice.
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        activation = try container.decode(UInt64.self, forKey: .activation)
-        let marks = try container.decode([Conversation].self, forKey: .conversations)
+    /// The marks of `activation`, as a snapshot restores them; nil when a conversation is
+    /// marked twice (a set never holds one twice).
+    init?(activation: UInt64, conversations marks: [Conversation]) {
+        self.activation = activation
         conversations = Set(marks)
-        guard conversations.count == marks.count else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .conversations,
-                in: container,
-                debugDescription: "A conversation is marked twice."
-            )
-        }
+        guard conversations.count == marks.count else { return nil }
         for conversation in conversations {
             counts[conversation.uid, default: 0] += 1
         }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(activation, forKey: .activation)
-        try container.encode(conversations, forKey: .conversations)
     }
 }

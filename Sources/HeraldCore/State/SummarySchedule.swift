@@ -4,7 +4,7 @@ import HeraldProtocol
 /// The host's scheduled summary: which apps it holds, and at what local times it is
 /// delivered. "Notifications can now be delivered at scheduled times in the day as a
 /// summary."
-struct SummarySchedule: Sendable, Codable, Hashable {
+struct SummarySchedule: Sendable, Hashable {
     private(set) var apps: [String] = []
     /// Sorted, without duplicates.
     private(set) var times: [ClockTime] = []
@@ -15,29 +15,6 @@ struct SummarySchedule: Sendable, Codable, Hashable {
         var seen = Set<String>()
         self.apps = apps.filter { seen.insert($0).inserted }
         self.times = Array(Set(times)).sorted()
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case apps, times
-    }
-
-    /// Refuses what ``init(apps:times:)`` never makes: an app twice, times unsorted or
-    /// twice, or past 23:59.
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let apps = try container.decode([String].self, forKey: .apps)
-        let times = try container.decode([ClockTime].self, forKey: .times)
-        self.init(apps: apps, times: times)
-        guard self.apps == apps, self.times == times else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .apps,
-                in: container,
-                debugDescription: "The summary lists an app or a time twice, or its times out of order."
-            )
-        }
-        guard times.allSatisfy({ (0..<24).contains($0.hour) && (0..<60).contains($0.minute) }) else {
-            throw DecodingError.dataCorruptedError(forKey: .times, in: container, debugDescription: "A summary time is not a time of day.")
-        }
     }
 
     /// Whether the summary holds `app`'s notifications (it needs a time to deliver them).
@@ -63,7 +40,7 @@ struct SummarySchedule: Sendable, Codable, Hashable {
 }
 
 /// A local time of day, `"HH:MM"` from 00:00 to 23:59.
-struct ClockTime: Sendable, Codable, Hashable, Comparable {
+struct ClockTime: Sendable, Hashable, Comparable {
     var hour: Int
     var minute: Int
 

@@ -1,0 +1,128 @@
+import HeraldProtocol
+
+/// A person in a record chunk: which members it has (``PersonRecordFlags``), and how they
+/// are written and read back. A member added to `Person` is a flag, a write and a read,
+/// all in this file.
+///
+/// A person is its flags (a varint padded like a record's), then each member that is
+/// present: `handle` (its value, then its type when set), `displayName`, `nameComponents`,
+/// `image`, `contactIdentifier`, `customIdentifier`, `aliases` (a count, then each alias as
+/// a byte saying whether a type follows, its value and its type), `suggestionType`; `isMe`
+/// is two flags.
+struct PersonRecordFlags: OptionSet {
+    let rawValue: UInt64
+
+    static let hasHandle = PersonRecordFlags(rawValue: 1 << 0)
+    static let hasHandleType = PersonRecordFlags(rawValue: 1 << 1)
+    static let hasDisplayName = PersonRecordFlags(rawValue: 1 << 2)
+    static let hasNameComponents = PersonRecordFlags(rawValue: 1 << 3)
+    static let hasImage = PersonRecordFlags(rawValue: 1 << 4)
+    static let hasContactIdentifier = PersonRecordFlags(rawValue: 1 << 5)
+    static let hasCustomIdentifier = PersonRecordFlags(rawValue: 1 << 6)
+    static let hasAliases = PersonRecordFlags(rawValue: 1 << 7)
+    static let hasSuggestionType = PersonRecordFlags(rawValue: 1 << 8)
+    static let hasIsMe = PersonRecordFlags(rawValue: 1 << 9)
+    static let isMe = PersonRecordFlags(rawValue: 1 << 10)
+
+    static let known = PersonRecordFlags(rawValue: (1 << 11) - 1)
+}
+
+extension InteractionRecordWriter {
+    mutating func appendPeople(_ people: [Person]) throws {
+        appendVarint(UInt64(people.count))
+        for person in people { try appendPerson(person) }
+    }
+
+    mutating func appendPerson(_ person: Person) throws {
+        let flagsAt = reserveFlags()
+        var flags: PersonRecordFlags = []
+        if let handle = person.handle {
+            flags.insert(.hasHandle)
+            appendString(handle.value)
+            if let type = handle.type {
+                flags.insert(.hasHandleType)
+                appendCase(type, of: InteractionRecordLayout.handleTypes)
+            }
+        }
+        if let name = person.displayName {
+            flags.insert(.hasDisplayName)
+            appendString(name)
+        }
+        if let components = person.nameComponents {
+            flags.insert(.hasNameComponents)
+            try appendRare(components)
+        }
+        if let image = person.image {
+            flags.insert(.hasImage)
+            try appendRare(image)
+        }
+        if let contact = person.contactIdentifier {
+            flags.insert(.hasContactIdentifier)
+            appendString(contact)
+        }
+        if let custom = person.customIdentifier {
+            flags.insert(.hasCustomIdentifier)
+            appendString(custom)
+        }
+        if let aliases = person.aliases {
+            flags.insert(.hasAliases)
+            appendVarint(UInt64(aliases.count))
+            for alias in aliases {
+                bytes.append(alias.type == nil ? 0 : 1)
+                appendString(alias.value)
+                if let type = alias.type { appendCase(type, of: InteractionRecordLayout.handleTypes) }
+            }
+        }
+        if let suggestion = person.suggestionType {
+            flags.insert(.hasSuggestionType)
+            appendCase(suggestion, of: InteractionRecordLayout.suggestionTypes)
+        }
+        if let isMe = person.isMe {
+            flags.insert(.hasIsMe)
+            if isMe { flags.insert(.isMe) }
+        }
+        fillFlags(flags.rawValue, at: flagsAt)
+    }
+}
+
+extension InteractionRecordReader {
+    mutating func people() throws(SnapshotFileError) -> [Person] {
+        let count = try self.count()
+        var people: [Person] = []
+        people.reserveCapacity(count)
+        for _ in 0..<count { people.append(try person()) }
+        return people
+    }
+
+    mutating func person() throws(SnapshotFileError) -> Person {
+        let start = input.cursor
+        let flags = PersonRecordFlags(rawValue: try varint())
+        guard PersonRecordFlags.known.isSuperset(of: flags) else { throw corrupted(at: start, "a person has unknown flags.") }
+        var person = Person()
+        if flags.contains(.hasHandle) {
+            let value = try string()
+            let type = flags.contains(.hasHandleType) ? try enumCase(InteractionRecordLayout.handleTypes) : nil
+            person.handle = PersonHandle(value: value, type: type)
+        }
+        if flags.contains(.hasDisplayName) { person.displayName = try string() }
+        if flags.contains(.hasNameComponents) { person.nameComponents = try rare(NameComponents.self) }
+        if flags.contains(.hasImage) { person.image = try rare(NotificationImage.self) }
+        if flags.contains(.hasContactIdentifier) { person.contactIdentifier = try string() }
+        if flags.contains(.hasCustomIdentifier) { person.customIdentifier = try string() }
+        if flags.contains(.hasAliases) {
+            let count = try self.count()
+            var aliases: [PersonHandle] = []
+            aliases.reserveCapacity(count)
+            for _ in 0..<count {
+                let hasType = try byte()
+                guard hasType <= 1 else { throw input.damaged(at: input.cursor - 1, "an alias starts with \(hasType).") }
+                let value = try string()
+                aliases.append(PersonHandle(value: value, type: hasType == 1 ? try enumCase(InteractionRecordLayout.handleTypes) : nil))
+            }
+            person.aliases = aliases
+        }
+        if flags.contains(.hasSuggestionType) { person.suggestionType = try enumCase(InteractionRecordLayout.suggestionTypes) }
+        if flags.contains(.hasIsMe) { person.isMe = flags.contains(.isMe) }
+        return person
+    }
+}

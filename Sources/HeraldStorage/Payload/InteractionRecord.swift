@@ -1,0 +1,192 @@
+import Foundation
+import HeraldCore
+import HeraldProtocol
+
+/// One stored interaction in a record chunk: which members it has (``InteractionRecordFlags``),
+/// how ``InteractionRecordWriter`` writes them and how ``InteractionRecordReader`` reads them
+/// back.
+///
+/// A record is, in order:
+/// - `uid`, `app` (varints), `donatedAt` (8 bytes: the bit pattern of its
+///   `timeIntervalSinceReferenceDate`), the record's flags (a varint padded to
+///   ``InteractionRecordLayout/flagsWidth`` bytes);
+/// - `identifier`, then `groupIdentifier` and `date` when their flags are set;
+/// - a message: `sender` and `recipients` (a varint count of people) when set, `content`,
+///   `speakableGroupName` when set, `conversationIdentifier`, then `serviceName`,
+///   `outgoingMessageType`, `groupImage` and `donationMetadata` when set;
+/// - a call: `contacts` (a count of people), then `callCapability`, `destinationType`,
+///   `audioRoute`, `callRecordToCallBack` and `groupImage` when set.
+///
+/// A member added to `Interaction` or to an intent is a flag, a write and a read, all in
+/// this file (a person's members are `InteractionRecord+Person.swift`'s). Flags and enum
+/// numbers are only ever appended: snapshots depend on them.
+struct InteractionRecordFlags: OptionSet {
+    let rawValue: UInt64
+
+    static let hasGroupIdentifier = InteractionRecordFlags(rawValue: 1 << 0)
+    static let hasDate = InteractionRecordFlags(rawValue: 1 << 1)
+    static let outgoing = InteractionRecordFlags(rawValue: 1 << 2)
+    static let startCall = InteractionRecordFlags(rawValue: 1 << 3)
+    // A message's members.
+    static let hasSender = InteractionRecordFlags(rawValue: 1 << 4)
+    static let hasRecipients = InteractionRecordFlags(rawValue: 1 << 5)
+    static let hasContent = InteractionRecordFlags(rawValue: 1 << 6)
+    static let hasSpeakableGroupName = InteractionRecordFlags(rawValue: 1 << 7)
+    static let hasServiceName = InteractionRecordFlags(rawValue: 1 << 8)
+    static let hasOutgoingMessageType = InteractionRecordFlags(rawValue: 1 << 9)
+    static let hasMessageGroupImage = InteractionRecordFlags(rawValue: 1 << 10)
+    static let hasDonationMetadata = InteractionRecordFlags(rawValue: 1 << 11)
+    // A call's members.
+    static let hasCallCapability = InteractionRecordFlags(rawValue: 1 << 12)
+    static let hasDestinationType = InteractionRecordFlags(rawValue: 1 << 13)
+    static let hasAudioRoute = InteractionRecordFlags(rawValue: 1 << 14)
+    static let hasCallRecordToCallBack = InteractionRecordFlags(rawValue: 1 << 15)
+    static let hasCallGroupImage = InteractionRecordFlags(rawValue: 1 << 16)
+
+    /// Every bit this build knows; a record with another is refused as damaged.
+    static let known = InteractionRecordFlags(rawValue: (1 << 17) - 1)
+}
+
+extension InteractionRecordWriter {
+    mutating func append(_ record: HeraldState.StoredRecord) throws {
+        let interaction = record.interaction
+        appendVarint(UInt64(record.uid))
+        appendVarint(UInt64(record.app))
+        appendDouble(record.donatedAt.timeIntervalSinceReferenceDate)
+        // The flags are known once every member is written: their place is kept and filled in.
+        let flagsAt = reserveFlags()
+        var flags: InteractionRecordFlags = []
+        appendString(interaction.identifier ?? "")
+        if let group = interaction.groupIdentifier {
+            flags.insert(.hasGroupIdentifier)
+            appendString(group)
+        }
+        if let date = interaction.date {
+            flags.insert(.hasDate)
+            appendDouble(date.timeIntervalSinceReferenceDate)
+        }
+        if interaction.direction == .outgoing { flags.insert(.outgoing) }
+
+        switch interaction.intent {
+        case .sendMessage(let message):
+            if let sender = message.sender {
+                flags.insert(.hasSender)
+                try appendPerson(sender)
+            }
+            if let recipients = message.recipients {
+                flags.insert(.hasRecipients)
+                try appendPeople(recipients)
+            }
+            if let content = message.content {
+                flags.insert(.hasContent)
+                appendString(content)
+            }
+            if let name = message.speakableGroupName {
+                flags.insert(.hasSpeakableGroupName)
+                appendString(name)
+            }
+            appendString(message.conversationIdentifier)
+            if let service = message.serviceName {
+                flags.insert(.hasServiceName)
+                appendString(service)
+            }
+            if let type = message.outgoingMessageType {
+                flags.insert(.hasOutgoingMessageType)
+                appendCase(type, of: InteractionRecordLayout.outgoingMessageTypes)
+            }
+            if let image = message.groupImage {
+                flags.insert(.hasMessageGroupImage)
+                try appendRare(image)
+            }
+            if let metadata = message.donationMetadata {
+                flags.insert(.hasDonationMetadata)
+                try appendRare(metadata)
+            }
+        case .startCall(let call):
+            flags.insert(.startCall)
+            try appendPeople(call.contacts)
+            if let capability = call.callCapability {
+                flags.insert(.hasCallCapability)
+                appendCase(capability, of: InteractionRecordLayout.callCapabilities)
+            }
+            if let destination = call.destinationType {
+                flags.insert(.hasDestinationType)
+                appendCase(destination, of: InteractionRecordLayout.destinationTypes)
+            }
+            if let route = call.audioRoute {
+                flags.insert(.hasAudioRoute)
+                appendCase(route, of: InteractionRecordLayout.audioRoutes)
+            }
+            if let record = call.callRecordToCallBack {
+                flags.insert(.hasCallRecordToCallBack)
+                try appendRare(record)
+            }
+            if let image = call.groupImage {
+                flags.insert(.hasCallGroupImage)
+                try appendRare(image)
+            }
+        }
+        fillFlags(flags.rawValue, at: flagsAt)
+    }
+}
+
+extension InteractionRecordReader {
+    mutating func next() throws(SnapshotFileError) -> HeraldState.StoredRecord {
+        let start = input.cursor
+        guard let uid = UInt32(exactly: try varint()) else { throw corrupted(at: start, "a record's uid is out of range.") }
+        let app = try varint()
+        guard app < UInt64(appCount) else { throw corrupted(at: start, "a record names app \(app) of \(appCount).") }
+        let donatedAt = Date(timeIntervalSinceReferenceDate: try double())
+        let flags = InteractionRecordFlags(rawValue: try varint())
+        guard InteractionRecordFlags.known.isSuperset(of: flags) else { throw corrupted(at: start, "a record has unknown flags.") }
+        let identifier = try string()
+        let groupIdentifier = flags.contains(.hasGroupIdentifier) ? try string() : nil
+        let date = flags.contains(.hasDate) ? Date(timeIntervalSinceReferenceDate: try double()) : nil
+
+        let intent: Intent
+        if flags.contains(.startCall) {
+            var call = StartCallIntent(contacts: try people())
+            if flags.contains(.hasCallCapability) { call.callCapability = try enumCase(InteractionRecordLayout.callCapabilities) }
+            if flags.contains(.hasDestinationType) { call.destinationType = try enumCase(InteractionRecordLayout.destinationTypes) }
+            if flags.contains(.hasAudioRoute) { call.audioRoute = try enumCase(InteractionRecordLayout.audioRoutes) }
+            if flags.contains(.hasCallRecordToCallBack) { call.callRecordToCallBack = try rare(JSONValue.self) }
+            if flags.contains(.hasCallGroupImage) { call.groupImage = try rare(NotificationImage.self) }
+            intent = .startCall(call)
+        } else {
+            // Read in record order, then built in one initializer call: no copy of a
+            // half-built intent.
+            let sender = flags.contains(.hasSender) ? try person() : nil
+            let recipients = flags.contains(.hasRecipients) ? try people() : nil
+            let content = flags.contains(.hasContent) ? try string() : nil
+            let speakableGroupName = flags.contains(.hasSpeakableGroupName) ? try string() : nil
+            let conversationIdentifier = try string()
+            let serviceName = flags.contains(.hasServiceName) ? try string() : nil
+            let outgoingMessageType =
+                flags.contains(.hasOutgoingMessageType)
+                ? try enumCase(InteractionRecordLayout.outgoingMessageTypes) : nil
+            let groupImage = flags.contains(.hasMessageGroupImage) ? try rare(NotificationImage.self) : nil
+            let donationMetadata = flags.contains(.hasDonationMetadata) ? try rare(DonationMetadata.self) : nil
+            intent = .sendMessage(
+                SendMessageIntent(
+                    sender: sender,
+                    recipients: recipients,
+                    content: content,
+                    speakableGroupName: speakableGroupName,
+                    conversationIdentifier: conversationIdentifier,
+                    serviceName: serviceName,
+                    outgoingMessageType: outgoingMessageType,
+                    groupImage: groupImage,
+                    donationMetadata: donationMetadata
+                )
+            )
+        }
+        let interaction = Interaction(
+            identifier: identifier,
+            groupIdentifier: groupIdentifier,
+            direction: flags.contains(.outgoing) ? .outgoing : .incoming,
+            date: date,
+            intent: intent
+        )
+        return HeraldState.StoredRecord(uid: uid, app: UInt32(app), donatedAt: donatedAt, interaction: interaction)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import HeraldCore
+import HeraldProtocol
+
+/// Reads what ``InteractionRecordWriter`` wrote, from a range of a snapshot file: the
+/// input and the primitives. What a record holds is read by `next()` in
+/// `InteractionRecord.swift`, a person by `person()` in `InteractionRecord+Person.swift`.
+///
+/// Every read is bounds-checked against the range, every count against the bytes left,
+/// and every flag and enum number against what this build knows: a damaged chunk throws
+/// ``SnapshotFileError`` naming the file byte; it never traps.
+struct InteractionRecordReader {
+    /// How the rarely set members are written: JSON now; a payload of the generic binary
+    /// coder in format version 1 (``TaggedPayload`` reads it).
+    enum RareMembers {
+        case json, tagged
+    }
+
+    var input: PayloadReader
+    let appCount: Int
+    private let rareMembers: RareMembers
+    private let rareDecoder = JSONDecoder()
+
+    /// Reads the records in `range` of `file`, whose apps number fewer than `appCount`.
+    init(file: UnsafeRawBufferPointer, range: Range<Int>, appCount: Int, rareMembers: RareMembers) {
+        self.input = PayloadReader(file, range: range)
+        self.appCount = appCount
+        self.rareMembers = rareMembers
+    }
+
+    var isAtEnd: Bool { input.isAtEnd }
+
+    // MARK: Primitives
+
+    func corrupted(at offset: Int, _ reason: String) -> SnapshotFileError {
+        input.damaged(at: offset, reason)
+    }
+
+    mutating func byte() throws(SnapshotFileError) -> UInt8 { try input.byte() }
+    mutating func varint() throws(SnapshotFileError) -> UInt64 { try input.varint() }
+    mutating func count() throws(SnapshotFileError) -> Int { try input.count() }
+    mutating func double() throws(SnapshotFileError) -> Double { try input.double() }
+    mutating func string() throws(SnapshotFileError) -> String { try input.string() }
+
+    mutating func enumCase<T>(_ table: [T]) throws(SnapshotFileError) -> T {
+        let code = try byte()
+        guard Int(code) < table.count else { throw corrupted(at: input.cursor - 1, "unknown \(T.self) number \(code).") }
+        return table[Int(code)]
+    }
+
+    /// A rarely set member: JSON, or in format version 1 a generic binary payload, read
+    /// as JSON by ``TaggedPayload``.
+    mutating func rare<T: Decodable>(_ type: T.Type) throws(SnapshotFileError) -> T {
+        let start = input.cursor
+        let range = try input.lengthPrefixed()
+        let member = UnsafeRawBufferPointer(rebasing: input.bytes[range])
+        let json: Data
+        switch rareMembers {
+        case .json:
+            json = Data(member)
+        case .tagged:
+            json = try TaggedPayload.json(of: member, fileOffset: range.lowerBound)
+        }
+        do {
+            return try rareDecoder.decode(type, from: json)
+        } catch {
+            throw corrupted(at: start, "a \(T.self) does not decode: \(error)")
+        }
+    }
+}

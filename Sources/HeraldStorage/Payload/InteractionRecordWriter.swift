@@ -1,0 +1,71 @@
+import Foundation
+import HeraldCore
+import HeraldProtocol
+
+/// Appends stored interactions to a byte buffer in ``InteractionRecordLayout``: the
+/// buffer and the primitives. What a record holds is written by `append(_:)` in
+/// `InteractionRecord.swift`, a person by `appendPerson(_:)` in `InteractionRecord+Person.swift`.
+struct InteractionRecordWriter {
+    var bytes: [UInt8] = []
+    /// For the rarely set members; one per writer, so not one per member. Members sorted,
+    /// so that equal records are written equally.
+    private let rareEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+
+    /// Runs `body` with a writer that appends to `buffer` in place: the buffer moves into
+    /// the writer and back, so what it already holds is never copied.
+    static func appending(to buffer: inout [UInt8], _ body: (inout InteractionRecordWriter) throws -> Void) rethrows {
+        var writer = InteractionRecordWriter()
+        swap(&writer.bytes, &buffer)
+        defer { swap(&writer.bytes, &buffer) }
+        try body(&writer)
+    }
+
+    // MARK: Primitives
+
+    /// Keeps the place of a record's or a person's flags: a varint of exactly
+    /// ``InteractionRecordLayout/flagsWidth`` bytes, filled in by `fillFlags`.
+    mutating func reserveFlags() -> Int {
+        let at = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: InteractionRecordLayout.flagsWidth))
+        return at
+    }
+
+    /// Writes `flags` as a varint padded to ``InteractionRecordLayout/flagsWidth`` bytes:
+    /// every byte but the last has its continuation bit set, so any varint reader reads it.
+    mutating func fillFlags(_ flags: UInt64, at offset: Int) {
+        var value = flags
+        for index in 0..<InteractionRecordLayout.flagsWidth {
+            let last = index == InteractionRecordLayout.flagsWidth - 1
+            bytes[offset + index] = UInt8(truncatingIfNeeded: value & 0x7F) | (last ? 0 : 0x80)
+            value >>= 7
+        }
+    }
+
+    mutating func appendVarint(_ value: UInt64) {
+        bytes.appendVarint(value)
+    }
+
+    mutating func appendDouble(_ value: Double) {
+        bytes.appendDouble(value)
+    }
+
+    mutating func appendString(_ value: String) {
+        bytes.appendString(value)
+    }
+
+    mutating func appendCase<T: Equatable>(_ value: T, of table: [T]) {
+        guard let index = table.firstIndex(of: value) else {
+            preconditionFailure("\(value) is missing from its table in InteractionRecordLayout.")
+        }
+        bytes.append(UInt8(index))
+    }
+
+    /// A member that is rarely set: its JSON, through Foundation's encoder.
+    mutating func appendRare(_ value: some Encodable) throws {
+        bytes.appendLengthPrefixed(try rareEncoder.encode(value))
+    }
+}

@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import HeraldCore
+import HeraldProtocol
+import Synchronization
+
+/// The stored interactions: the app-name table (a count, then each name), then the record
+/// chunks (a count, then each chunk's length and bytes). A chunk holds up to
+/// ``InteractionRecordLayout/chunkSize`` records, oldest donation first, laid out as
+/// ``InteractionRecordLayout`` says.
+///
+/// Chunks are independent, so a snapshot encodes them and a start decodes them on every
+/// core at once; only the insertion into the store is serial.
+enum InteractionsSection: SnapshotSection {
+    static let name = "interactions"
+    static let since: UInt32 = 2
+
+    /// Encodes runs of ``InteractionRecordLayout/chunkSize`` positions of the donation
+    /// order, each into a buffer of its own — all at once on `parallel`, one after another
+    /// without it — then appends the buffers in order. (A run holds fewer records where
+    /// some were removed; an empty one is left out.)
+    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws {
+        let runner = parallel ?? { count, work in
+            for index in 0..<count { work(index) }
+        }
+        let positions = state.storedRecordPositions
+        let runs = stride(from: positions.lowerBound, to: positions.upperBound, by: InteractionRecordLayout.chunkSize).map {
+            $0..<Swift.min($0 + InteractionRecordLayout.chunkSize, positions.upperBound)
+        }
+        let encoded = Mutex([Result<[UInt8], any Error>?](repeating: nil, count: runs.count))
+        runner(runs.count) { index in
+            let result = Result { () throws -> [UInt8] in
+                var buffer: [UInt8] = []
+                buffer.reserveCapacity(runs[index].count * 160)
+                try InteractionRecordWriter.appending(to: &buffer) { writer in
+                    try state.forEachStoredRecord(at: runs[index]) { record in try writer.append(record) }
+                }
+                return buffer
+            }
+            encoded.withLock { $0[index] = result }
+        }
+        let chunks = try encoded.withLock { $0 }.map { result in
+            guard let result else { preconditionFailure("A parallel runner returned before every run was encoded.") }
+            return try result.get()
+        }.filter { !$0.isEmpty }
+        let names = state.storedAppNames
+        bytes.reserveCapacity(bytes.count + chunks.reduce(0) { $0 + $1.count + 5 } + names.reduce(9) { $0 + $1.utf8.count + 2 })
+        bytes.appendStrings(names)
+        bytes.appendVarint(UInt64(chunks.count))
+        for chunk in chunks {
+            bytes.appendLengthPrefixed(chunk)
+        }
+    }
+
+    static func restore(from file: [UInt8], range: Range<Int>, into state: inout HeraldState) throws(SnapshotFileError) {
+        let (names, chunks) = try file.withUnsafeBytes { raw in
+            Result { () throws(SnapshotFileError) in
+                var input = PayloadReader(raw, range: range)
+                let names = try input.strings()
+                let count = try input.count()
+                var chunks: [Range<Int>] = []
+                for _ in 0..<count {
+                    chunks.append(try input.lengthPrefixed())
+                }
+                guard input.isAtEnd else { throw input.damaged(at: input.cursor, "the interactions section has bytes past its last chunk.") }
+                return (names, chunks)
+            }
+        }.get()
+        try restoreRecords(from: file, appNames: names, chunks: chunks, rareMembers: .json, into: &state)
+    }
+
+    /// Restores the app names, then the records of `chunks` (ranges of `file`).
+    ///
+    /// The chunks are decoded on Dispatch's threads, as many at once as there are cores,
+    /// while this thread inserts each one, in order, as soon as it is ready: insertion (a
+    /// third of the work) overlaps decoding instead of following it.
+    static func restoreRecords(
+        from file: [UInt8],
+        appNames: [String],
+        chunks: [Range<Int>],
+        rareMembers: InteractionRecordReader.RareMembers,
+        into state: inout HeraldState
+    ) throws(SnapshotFileError) {
+        guard state.restoreAppNames(appNames) else {
+            throw SnapshotFileError(.undecodable, "The checksums hold but the state does not decode: an app name is listed twice.")
+        }
+        let decoded = chunks.map { DecodedChunk(expecting: $0.count) }
+        var restored = 0
+        var failure: SnapshotFileError?
+        file.withUnsafeBytes { bytes in
+            nonisolated(unsafe) let file = bytes
+            for (chunk, range) in zip(decoded, chunks) {
+                DispatchQueue.global().async {
+                    chunk.fill(from: file, range: range, appCount: appNames.count, rareMembers: rareMembers)
+                }
+            }
+            // The workers read `file`: every one must be done before it goes away.
+            defer {
+                for chunk in decoded { chunk.waitUntilFilled() }
+            }
+            // Chunks are full but the last; the least size of a record bounds what a damaged
+            // file can make this reserve.
+            state.reserveStoredRecords(
+                Swift.min(InteractionRecordLayout.chunkSize * chunks.count, file.count / InteractionRecordLayout.minimumRecordSize)
+            )
+            for chunk in decoded {
+                chunk.waitUntilFilled()
+                if let error = chunk.failure {
+                    failure = error
+                    return
+                }
+                restored += chunk.count
+                chunk.removeAll { record in
+                    // The reader checked the app number and set the identifier.
+                    _ = state.restoreRecord(record)
+                }
+            }
+        }
+        if let failure { throw failure }
+        // A key stored twice replaces the first record: damage, not a state to serve.
+        guard state.interactionCount == restored else {
+            throw SnapshotFileError(.undecodable, "The checksums hold but the state does not decode: two records have the same key.")
+        }
+    }
+
+    /// The app names, then every record, oldest donation first.
+    struct Inspection: Encodable {
+        struct Record: Encodable {
+            var uid: UInt32
+            var app: UInt32
+            var donatedAt: Date
+            var interaction: Interaction
+        }
+
+        var apps: [String]
+        var records: [Record]
+    }
+
+    static func inspection(of state: HeraldState) -> any Encodable {
+        var records: [Inspection.Record] = []
+        records.reserveCapacity(state.interactionCount)
+        state.forEachStoredRecord(at: state.storedRecordPositions) {
+            records.append(Inspection.Record(uid: $0.uid, app: $0.app, donatedAt: $0.donatedAt, interaction: $0.interaction))
+        }
+        return Inspection(apps: state.storedAppNames, records: records)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HeraldCore
+
+/// The state in a snapshot: the pieces of ``sections``, each a section of its own.
+///
+/// The payload is a run of sections: each one's name (a varint length and UTF-8), its
+/// length (8 bytes, little-endian), then its bytes. Each section is read back from its
+/// own bytes, in the order written.
+package enum SnapshotPayload {
+    /// Every piece of the state a snapshot keeps, in the order they are written and read.
+    ///
+    /// **A new piece of state** (say, the notification list) is one new file here plus one
+    /// line in this list. The file is an enum conforming to ``JSONSnapshotSection`` — a
+    /// `Codable` form of the piece, and the two conversions through `HeraldState`'s narrow
+    /// snapshot API (a `stored…` property and a `restore…` method of plain values, beside
+    /// the others in `HeraldState+Snapshot.swift`) — or to ``SnapshotSection`` for a piece
+    /// that needs bytes of its own; its `since` is one more than the highest in this list.
+    /// The format version follows (``formatVersion``): a snapshot of an earlier version
+    /// lacks the section and restores the piece empty, and a heraldd that predates the
+    /// piece refuses a snapshot that has it, as of a newer format, instead of losing it.
+    static let sections: [any SnapshotSection.Type] = [
+        InteractionsSection.self,
+        FocusSection.self,
+        SilencedSection.self,
+        SummarySection.self,
+        AppSettingsSection.self,
+    ]
+
+    /// The format version snapshots are written in: the newest section's.
+    static let formatVersion: UInt32 = sections.map { $0.since }.max()!
+
+    /// The payload of `state`; record chunks are encoded on `parallel` when given.
+    package static func encode(_ state: HeraldState, parallel: SnapshotParallelRunner?) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        for section in sections {
+            bytes.appendString(section.name)
+            let lengthAt = bytes.count
+            bytes.appendFixed(0, size: 8)
+            try section.write(state, to: &bytes, parallel: parallel)
+            let length = UInt64(bytes.count - lengthAt - 8)
+            for index in 0..<8 {
+                bytes[lengthAt + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt64(index)))
+            }
+        }
+        return bytes
+    }
+
+    /// The state in the payload that fills `file` past its header, of format `version`.
+    ///
+    /// Every section of that version must be there, once; one it does not have is damage
+    /// (the header's version, not a section, says a file is newer). Pieces newer than the
+    /// version stay as a new state has them.
+    package static func decode(_ file: [UInt8], version: UInt32) throws(SnapshotFileError) -> HeraldState {
+        let expected = sections.filter { $0.since <= version }
+        let found = try file.withUnsafeBytes { raw in
+            Result { () throws(SnapshotFileError) -> [(section: any SnapshotSection.Type, range: Range<Int>)] in
+                var input = PayloadReader(raw, range: SnapshotHeader.size..<raw.count)
+                var found: [(section: any SnapshotSection.Type, range: Range<Int>)] = []
+                while !input.isAtEnd {
+                    let start = input.cursor
+                    let name = try input.string()
+                    let range = try input.span(try input.fixed(8))
+                    guard let section = expected.first(where: { $0.name == name }) else {
+                        throw input.damaged(at: start, "a section named \(name) is none format version \(version) has.")
+                    }
+                    guard !found.contains(where: { $0.section.name == name }) else {
+                        throw input.damaged(at: start, "the section \(name) comes twice.")
+                    }
+                    found.append((section, range))
+                }
+                if let missing = expected.first(where: { section in !found.contains { $0.section.name == section.name } }) {
+                    throw input.damaged(at: input.cursor, "the payload ends without the section \(missing.name).")
+                }
+                return found
+            }
+        }.get()
+        var state = HeraldState()
+        for section in expected {
+            if let range = found.first(where: { $0.section.name == section.name })?.range {
+                try section.restore(from: file, range: range, into: &state)
+            }
+        }
+        return state
+    }
+
+    /// `state` as JSON, a member per section, for `heraldctl inspect-snapshot --json`:
+    /// dates in RFC 3339, members sorted.
+    static func inspectionJSON(_ state: HeraldState) throws -> Data {
+        struct Sections: Encodable {
+            var state: HeraldState
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: SectionName.self)
+                for section in SnapshotPayload.sections {
+                    try container.encode(section.inspection(of: state), forKey: SectionName(stringValue: section.name))
+                }
+            }
+        }
+        struct SectionName: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(Sections(state: state))
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import HeraldCore
+
+/// Runs `work(0)` … `work(count - 1)` at once and returns when every one is done: how a
+/// snapshot encodes its record chunks on several threads (the daemon's run below the
+/// event loops' priority).
+public typealias SnapshotParallelRunner = @Sendable (_ count: Int, _ work: @escaping @Sendable (Int) -> Void) -> Void
+
+/// One piece of the state a snapshot keeps, in a section of its own: the piece's name,
+/// and its bytes in whatever form suits it.
+protocol SnapshotSection: Sendable {
+    /// Unique among ``SnapshotPayload/sections``; also the piece's member in
+    /// `heraldctl inspect-snapshot --json` and, for the pieces it had, in format version 1.
+    static var name: String { get }
+
+    /// The format version that first wrote this section. The format version a snapshot
+    /// is written in is the highest of its sections', so a heraldd that predates a piece
+    /// refuses a snapshot holding it as of a newer format (rather than lose the piece),
+    /// and a snapshot older than a piece lacks its section and restores it empty.
+    static var since: UInt32 { get }
+
+    /// Appends the piece of `state` to `bytes`.
+    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws
+
+    /// Restores the piece from `range` of `file` (a whole snapshot file) into `state`,
+    /// which holds the sections before this one.
+    static func restore(from file: [UInt8], range: Range<Int>, into state: inout HeraldState) throws(SnapshotFileError)
+
+    /// The piece as a person reads it: JSON, for `heraldctl inspect-snapshot --json`.
+    static func inspection(of state: HeraldState) -> any Encodable
+}
+
+/// A piece small enough to write as JSON, through Foundation's encoder: a `Codable` form
+/// of it, and the two conversions. Dates are written as their
+/// `timeIntervalSinceReferenceDate`, so they come back exactly; members sorted, so that
+/// equal states are written equally.
+protocol JSONSnapshotSection: SnapshotSection {
+    associatedtype Form: Codable
+
+    static func form(of state: HeraldState) -> Form
+
+    /// Throws ``damaged(_:)`` where `form` is not what the rules could have made.
+    static func restore(_ form: Form, into state: inout HeraldState) throws(SnapshotFileError)
+}
+
+extension JSONSnapshotSection {
+    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        bytes.append(contentsOf: try encoder.encode(form(of: state)))
+    }
+
+    static func restore(from file: [UInt8], range: Range<Int>, into state: inout HeraldState) throws(SnapshotFileError) {
+        try restore(json: Data(file[range]), at: range.lowerBound, into: &state)
+    }
+
+    /// Restores the piece from its JSON, which starts at file byte `offset`.
+    static func restore(json: Data, at offset: Int, into state: inout HeraldState) throws(SnapshotFileError) {
+        let form: Form
+        do {
+            form = try JSONDecoder().decode(Form.self, from: json)
+        } catch {
+            throw SnapshotFileError(
+                .undecodable,
+                "The checksums hold but the state does not decode: the \(name) section at file byte \(offset) is not its JSON: \(error)"
+            )
+        }
+        try restore(form, into: &state)
+    }
+
+    static func inspection(of state: HeraldState) -> any Encodable {
+        form(of: state)
+    }
+
+    static func damaged(_ reason: String) -> SnapshotFileError {
+        SnapshotFileError(.undecodable, "The checksums hold but the state does not decode: the \(name) section \(reason)")
+    }
+}

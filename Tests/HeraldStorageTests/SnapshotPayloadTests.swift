@@ -1,0 +1,142 @@
+import Dispatch
+import Foundation
+import HeraldProtocol
+import HeraldTesting
+import Testing
+
+@testable import HeraldCore
+@testable import HeraldStorage
+
+/// The payload's sections: every piece comes back whole, the rules work on what came
+/// back, and the records keep their order across chunks and threads.
+@Suite("Snapshot payload")
+struct SnapshotPayloadTests {
+    typealias F = SnapshotFixtures
+
+    static func restored(_ bytes: [UInt8]) throws -> HeraldState {
+        var state = try SnapshotFile.decode(bytes).state
+        state.configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        return state
+    }
+
+    @Test("Every piece round-trips, and the rules work on what came back")
+    func everyPieceRoundTrips() throws {
+        let state = try F.fullState()
+        var restored = try Self.restored(try F.file(state))
+        #expect(try F.json(restored) == F.json(state))
+        #expect(restored.interactionCount == 5)
+        #expect(restored.storedAppNames == state.storedAppNames)
+        #expect(restored.storedAppNames.contains { $0.utf8.first == 0 }, "the forgotten app's slot")
+        #expect(restored.storedFocus.configuration == state.storedFocus.configuration)
+        #expect(restored.storedFocus.configuration?.until == F.now + 3600.25)
+        #expect(restored.storedFocus.activation == 1)
+        #expect(restored.storedSilencedMarks.marks.map(\.conversationIdentifier) == ["c-silenced"])
+        #expect(restored.storedSummary.apps == ["org.example.news", F.app])
+        #expect(restored.storedSummary.times.map { "\($0.hour):\($0.minute)" } == ["8:0", "18:30"])
+        #expect(restored.storedAppSettings == state.storedAppSettings)
+        #expect(restored.storedAppSettings.count == 2)
+        // The silenced mark still lets the conversation's next message through, and the call
+        // history was rebuilt: a second call from Bo within minutes is a repeated call.
+        try F.donate(&restored, F.message("m4", conversation: "c-silenced", anyway: true), at: F.now + 2)
+        let update = try restored.updateContent(
+            UpdateContentParams(app: F.app, interactionIdentifier: "m4", content: NotificationContent(title: "Eve")),
+            caller: F.user,
+            now: F.now + 2
+        )
+        #expect(update.result.delivery.reasons.map(\.code.rawValue).contains("notifiedAnyway"))
+        #expect(restored.storedFocus.activation == 1)
+    }
+
+    @Test("Each piece alone round-trips, and an empty state is empty again")
+    func eachPieceAlone() throws {
+        let empty = HeraldState()
+        #expect(try F.json(Self.restored(try F.file(empty))) == F.json(empty))
+        var focusOnly = HeraldState()
+        focusOnly.restoreFocus(FocusConfiguration(name: "Sleep", allowedApps: ["a"], until: F.now), activation: 41)
+        #expect(try Self.restored(try F.file(focusOnly)).storedFocus.activation == 41)
+        var marks = HeraldState()
+        let marked = marks.restoreSilencedMarks(activation: 3, marks: [.init(uid: 5, app: "a", conversationIdentifier: "c")])
+        #expect(marked)
+        #expect(try Self.restored(try F.file(marks)).storedSilencedMarks.marks == marks.storedSilencedMarks.marks)
+        var summary = HeraldState()
+        let scheduled = summary.restoreSummary(apps: ["a", "b"], times: [(0, 0), (23, 59)])
+        #expect(scheduled)
+        #expect(try Self.restored(try F.file(summary)).storedSummary.apps == ["a", "b"])
+        var settings = HeraldState()
+        let set = settings.restoreAppSettings([.init(uid: 7, app: "a", authorization: .denied, capabilities: .defaults)])
+        #expect(set)
+        #expect(try Self.restored(try F.file(settings)).storedAppSettings == settings.storedAppSettings)
+    }
+
+    @Test("A call's record keeps its members' order and duplicates, so a retry after a restart is a retry")
+    func callRecordComesBackWhole() throws {
+        var state = HeraldState()
+        let large = JSONValue.object(JSONObject((0..<2000).map { .init(key: "k\($0)", value: [.number(JSONNumber($0)), ["n": nil]]) }))
+        let duplicates = try JSONParser.parse(#"{"a":1,"b":{"c":true,"c":false},"a":2.5}"#)
+        try F.donate(&state, F.call("k1", record: large))
+        try F.donate(&state, F.call("k2", record: duplicates))
+        var restored = try Self.restored(try F.file(state))
+        var records: [String: JSONValue] = [:]
+        restored.forEachStoredRecord(at: restored.storedRecordPositions) { record in
+            if case .startCall(let call) = record.interaction.intent { records[record.interaction.identifier!] = call.callRecordToCallBack }
+        }
+        #expect(records["k2"]?.compactText == duplicates.compactText)
+        #expect(records["k1"] == large)
+        #expect(throws: Never.self) { try F.donate(&restored, F.call("k1", record: large)) }
+        #expect(throws: Never.self) { try F.donate(&restored, F.call("k2", record: duplicates)) }
+        #expect(throws: RuleError.self) { try F.donate(&restored, F.call("k2", record: ["a": 1])) }
+    }
+
+    @Test("Records across several chunks keep their donation order, encoded on one thread or many")
+    func recordsAcrossChunks() throws {
+        var state = HeraldState(configuration: CoreConfiguration(maxInteractions: 200_000))
+        let total = InteractionRecordLayout.chunkSize + 1500
+        for index in 0..<total {
+            let message = SendMessageIntent(sender: F.cy, conversationIdentifier: "c\(index % 50)")
+            try F.donate(&state, Interaction(identifier: "m\(index)", direction: .incoming, intent: .sendMessage(message)), at: F.now + Double(index))
+        }
+        // Deleted out of order: their entries in the donation order are left behind, stale.
+        for index in stride(from: 0, to: total, by: 7) {
+            _ = try state.deleteInteractions(DeleteInteractionsParams(app: F.app, identifiers: ["m\(index)"]), caller: F.user, now: F.now)
+        }
+        func order(_ state: HeraldState) -> [String] {
+            var identifiers: [String] = []
+            state.forEachStoredRecord(at: state.storedRecordPositions) { identifiers.append($0.interaction.identifier!) }
+            return identifiers
+        }
+        let serial = try F.file(state)
+        let parallel = try F.file(state) { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) }
+        // Compared as one Bool: a failing comparison of two long arrays is diffed for minutes.
+        let sameBytes = serial == parallel
+        #expect(sameBytes)
+        let restored = try Self.restored(parallel)
+        #expect(restored.interactionCount == total - (total + 6) / 7)
+        let sameOrder = order(restored) == order(state)
+        #expect(sameOrder)
+    }
+
+    @Test("Every enum case has one record number")
+    func everyEnumCaseHasOneRecordNumber() {
+        func check<T: CaseIterable & Hashable>(_ table: [T]) {
+            #expect(table.count == T.allCases.count && Set(table) == Set(T.allCases), "\(T.self)")
+        }
+        check(InteractionRecordLayout.handleTypes)
+        check(InteractionRecordLayout.suggestionTypes)
+        check(InteractionRecordLayout.outgoingMessageTypes)
+        check(InteractionRecordLayout.callCapabilities)
+        check(InteractionRecordLayout.destinationTypes)
+        check(InteractionRecordLayout.audioRoutes)
+    }
+
+    @Test("The sections are written in their list's order, once each, in the current format version")
+    func sectionsInOrder() throws {
+        let bytes = try F.file(try F.fullState())
+        #expect(try F.sections(of: bytes).map(\.name) == SnapshotPayload.sections.map { $0.name })
+        #expect(try SnapshotFile.decode(bytes).header.version == 2)
+        #expect(try SnapshotFile.decode(bytes).header.encoding == SnapshotHeader.sectionsEncoding)
+        // The small pieces are JSON that Foundation reads.
+        for section in try F.sections(of: bytes) where section.name != InteractionsSection.name {
+            #expect((try? JSONSerialization.jsonObject(with: Data(section.bytes))) != nil, "\(section.name)")
+        }
+    }
+}

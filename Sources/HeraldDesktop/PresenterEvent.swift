@@ -17,20 +17,61 @@ public enum PresenterEvent: Sendable, Hashable {
 
     /// The event a server notification carries, nil for another method (such as
     /// `focus-changed`), or a decoding error with the member at fault.
+    ///
+    /// A presenter reads leniently, as a client should: members a later heraldd adds are
+    /// ignored. So it decodes with Foundation's `JSONDecoder`, not heraldd's strict params
+    /// reader; a presenter reads a few events a second, not a request path's thousands.
     public init?(method: String, params: JSONValue) throws(RPCError) {
-        let decoder = JSONValueDecoder()
         switch method {
         case Self.deliveredMethod:
-            let params = try decoder.decode(DeliveredParams.self, from: params, pointerPrefix: "/params")
+            let params = try Self.decode(DeliveredParams.self, from: params)
             self = .delivered(uid: params.uid, notification: params.notification)
         case Self.summaryMethod:
-            let params = try decoder.decode(SummaryParams.self, from: params, pointerPrefix: "/params")
+            let params = try Self.decode(SummaryParams.self, from: params)
             self = .summary(uid: params.uid, deliveredAt: params.deliveredAt, notifications: params.notifications)
         case Self.removedMethod:
-            let params = try decoder.decode(RemovedParams.self, from: params, pointerPrefix: "/params")
+            let params = try Self.decode(RemovedParams.self, from: params)
             self = .removed(uid: params.uid, app: params.app, identifiers: params.identifiers)
         default:
             return nil
+        }
+    }
+
+    private static func decode<Params: Decodable>(_ type: Params.Type, from params: JSONValue) throws(RPCError) -> Params {
+        var bytes: [UInt8] = []
+        params.write(to: &bytes)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = RFC3339.parse(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an RFC 3339 date-time")
+            }
+            return date
+        }
+        do {
+            return try decoder.decode(Params.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            let path: [any CodingKey]
+            switch error {
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+                .dataCorrupted(let context):
+                path = context.codingPath
+            @unknown default:
+                path = []
+            }
+            let pointer = "/params" + path.map { "/" + ($0.intValue.map(String.init) ?? JSONPointer.escape($0.stringValue)) }.joined()
+            throw .invalidParams("\(method(for: Params.self)) params are not what a presenter expects: \(error)", at: pointer)
+        } catch {
+            throw .invalidParams("The event's params could not be read: \(error)", at: "/params")
+        }
+    }
+
+    private static func method(for type: Any.Type) -> String {
+        switch type {
+        case is DeliveredParams.Type: deliveredMethod
+        case is SummaryParams.Type: summaryMethod
+        default: removedMethod
         }
     }
 

@@ -55,23 +55,25 @@ struct JournalBackPressureServerTests {
         let socketPath = folder.appendingPathComponent("herald.sock").path
 
         let environment = MethodEnvironment.empty(statistics: ServerStatistics())
-        let ready = DispatchSemaphore(value: 0)
+        let ready = NIOLockedValueBox(false)
         let server = HeraldServer(
             configuration: ServerConfiguration(listening: .path(socketPath, mode: 0o600), threads: 2),
             environment: environment,
             recorder: SlowJournalRecorder(writer: writer),
             logger: Logger(label: "test"),
-            onReady: { _ in ready.signal() }
+            onReady: { _ in ready.withLockedValue { $0 = true } }
         )
         let serving = Task { try await server.run() }
         defer { serving.cancel() }
-        #expect(ready.wait(timeout: .now() + 30) == .success)
+        // Waits by sleeping, not by blocking: the server's task needs the cooperative pool,
+        // which has as many threads as cores and is shared with every other test.
+        #expect(try await Self.eventually(within: .seconds(60)) { ready.withLockedValue { $0 } })
 
         let connections = 4
         let perConnection = 2_000
         let answered = NIOLockedValueBox(0)
         let failures = NIOLockedValueBox<[String]>([])
-        let done = DispatchGroup()
+        let done = NIOLockedValueBox(0)
         for connection in 0..<connections {
             // Used by the reading closure alone; the sending one writes to its descriptor.
             nonisolated(unsafe) let client = try UnixSocketClient(path: socketPath)
@@ -100,7 +102,7 @@ struct JournalBackPressureServerTests {
                 }
             }
         }
-        #expect(done.wait(timeout: .now() + 120) == .success)
+        #expect(try await Self.eventually(within: .seconds(180)) { done.withLockedValue { $0 } == 2 * connections })
         #expect(failures.withLockedValue { $0 }.isEmpty)
         #expect(answered.withLockedValue { $0 } == connections * perConnection)
         #expect(writer.flush(timeout: .seconds(30)))
@@ -111,11 +113,20 @@ struct JournalBackPressureServerTests {
         #expect(written.withLockedValue { $0 } == connections * perConnection)
     }
 
-    private static func onThread(group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
-        group.enter()
+    private static func onThread(group done: NIOLockedValueBox<Int>, _ body: @escaping @Sendable () -> Void) {
         Thread {
             body()
-            group.leave()
+            done.withLockedValue { $0 += 1 }
         }.start()
+    }
+
+    /// Whether `condition` became true within `limit`, checked every 10 ms.
+    private static func eventually(within limit: Duration, _ condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return true
     }
 }

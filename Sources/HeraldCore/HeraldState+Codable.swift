@@ -2,12 +2,12 @@ import Foundation
 import HeraldProtocol
 
 /// The state as a snapshot keeps it: interactions (with the app names they refer to),
-/// the Focus and its activation, the silenced-conversation marks, the summary, and each
-/// (uid, app)'s authorization and capabilities. The configuration is not encoded, and
+/// the Focus and its activation, the silenced-conversation marks, the summary, each
+/// (uid, app)'s authorization and capabilities, and the notification lists. The configuration is not encoded, and
 /// the call history is rebuilt as the interactions are inserted.
 extension HeraldState: Codable {
     private enum CodingKeys: String, CodingKey {
-        case interactions, focus, silenced, summary, settings
+        case interactions, focus, silenced, summary, settings, notifications
     }
 
     /// Decodes with the default configuration; set `configuration` afterwards.
@@ -19,6 +19,7 @@ extension HeraldState: Codable {
         self.silenced = try container.decode(SilencedConversations.self, forKey: .silenced)
         self.summary = try container.decode(SummarySchedule.self, forKey: .summary)
         self.settings = try container.decode(AppSettings.self, forKey: .settings)
+        self.notifications = try container.decodeIfPresent(NotificationList.self, forKey: .notifications) ?? NotificationList()
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -28,6 +29,7 @@ extension HeraldState: Codable {
         try container.encode(silenced, forKey: .silenced)
         try container.encode(summary, forKey: .summary)
         try container.encode(settings, forKey: .settings)
+        try container.encode(notifications, forKey: .notifications)
     }
 }
 

@@ -22,7 +22,7 @@ struct SummarySchedule: Sendable, Codable, Hashable {
     }
 
     /// Refuses what ``init(apps:times:)`` never makes: an app twice, times unsorted or
-    /// twice, or past 23:59.
+    /// twice, or past 23:59:59.
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let apps = try container.decode([String].self, forKey: .apps)
@@ -35,7 +35,7 @@ struct SummarySchedule: Sendable, Codable, Hashable {
                 debugDescription: "The summary lists an app or a time twice, or its times out of order."
             )
         }
-        guard times.allSatisfy({ (0..<24).contains($0.hour) && (0..<60).contains($0.minute) }) else {
+        guard times.allSatisfy(\.isTimeOfDay) else {
             throw DecodingError.dataCorruptedError(forKey: .times, in: container, debugDescription: "A summary time is not a time of day.")
         }
     }
@@ -55,41 +55,73 @@ struct SummarySchedule: Sendable, Codable, Hashable {
         return times.compactMap { time in
             calendar.nextDate(
                 after: now,
-                matching: DateComponents(hour: time.hour, minute: time.minute, second: 0),
+                matching: DateComponents(hour: time.hour, minute: time.minute, second: time.second),
                 matchingPolicy: .nextTime
             )
         }.min()
     }
 }
 
-/// A local time of day, `"HH:MM"` from 00:00 to 23:59.
-struct ClockTime: Sendable, Codable, Hashable, Comparable {
+/// A local time of day, `"HH:MM"` or `"HH:MM:SS"`, from 00:00 to 23:59:59.
+struct ClockTime: Sendable, Hashable, Comparable {
     var hour: Int
     var minute: Int
+    var second: Int
 
-    init(hour: Int, minute: Int) {
+    init(hour: Int, minute: Int, second: Int = 0) {
         self.hour = hour
         self.minute = minute
+        self.second = second
     }
 
-    /// Parses exactly two digits, a colon, and two digits.
+    /// Parses two digits, a colon and two digits, optionally a colon and two more.
     init?(parsing text: String) {
         let bytes = Array(text.utf8)
-        guard bytes.count == 5, bytes[2] == UInt8(ascii: ":") else { return nil }
-        let digits = [bytes[0], bytes[1], bytes[3], bytes[4]]
+        guard bytes.count == 5 || bytes.count == 8, bytes[2] == UInt8(ascii: ":") else { return nil }
+        if bytes.count == 8, bytes[5] != UInt8(ascii: ":") { return nil }
+        let digits = bytes.count == 8 ? [bytes[0], bytes[1], bytes[3], bytes[4], bytes[6], bytes[7]] : [bytes[0], bytes[1], bytes[3], bytes[4]]
         guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         let values = digits.map { Int($0 - UInt8(ascii: "0")) }
         let hour = values[0] * 10 + values[1]
         let minute = values[2] * 10 + values[3]
-        guard hour < 24, minute < 60 else { return nil }
-        self.init(hour: hour, minute: minute)
+        let second = values.count == 6 ? values[4] * 10 + values[5] : 0
+        guard hour < 24, minute < 60, second < 60 else { return nil }
+        self.init(hour: hour, minute: minute, second: second)
     }
 
+    /// `"HH:MM"`, or `"HH:MM:SS"` when the seconds are not 0.
     var text: String {
-        (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
+        func two(_ value: Int) -> String { (value < 10 ? "0" : "") + String(value) }
+        return two(hour) + ":" + two(minute) + (second == 0 ? "" : ":" + two(second))
+    }
+
+    var isTimeOfDay: Bool {
+        (0..<24).contains(hour) && (0..<60).contains(minute) && (0..<60).contains(second)
     }
 
     static func < (lhs: ClockTime, rhs: ClockTime) -> Bool {
-        (lhs.hour, lhs.minute) < (rhs.hour, rhs.minute)
+        (lhs.hour, lhs.minute, lhs.second) < (rhs.hour, rhs.minute, rhs.second)
+    }
+}
+
+/// `second` is written only when it is not 0, so a schedule of whole minutes is encoded as
+/// before seconds were accepted, and an older snapshot (without it) reads as 0.
+extension ClockTime: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case hour, minute, second
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        hour = try container.decode(Int.self, forKey: .hour)
+        minute = try container.decode(Int.self, forKey: .minute)
+        second = try container.decodeIfPresent(Int.self, forKey: .second) ?? 0
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(hour, forKey: .hour)
+        try container.encode(minute, forKey: .minute)
+        if second != 0 { try container.encode(second, forKey: .second) }
     }
 }

@@ -98,6 +98,22 @@ struct NotificationListEndToEndTests {
         #expect(stats[pointer: "/result/notifications"] == 5)
     }
 
+    @Test("A presenter that stops reading is closed past --max-unread-bytes, with the reason logged")
+    func aPresenterThatDoesNotRead() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--max-unread-bytes", "1024", "--log-target", "console"])
+        let presenter = try herald.connect()
+        _ = try presenter.call("subscribe-notifications", [:])
+        let client = try herald.connect()
+        let body = String(repeating: "x", count: 15_000)
+        for index in 0..<200 {
+            let params: JSONValue = ["app": .string(Self.chat), "identifier": .string("f-\(index)"), "content": ["body": .string(body)]]
+            #expect(try client.call("update-content", params)[pointer: "/result"] != nil)
+        }
+        let closed = try client.call("stats")[pointer: "/result/connections/closedUnread"]?.numberValue?.description
+        #expect(closed == "1", "the presenter was closed once")
+        #expect(herald.stderr.contains("closing a notification presenter that does not read"))
+    }
+
     @Test("A summary at a real time a few seconds ahead (HH:MM:SS) delivers what it held")
     func summaryAtARealTime() throws {
         let herald = try HeraldProcess(.standalone, environment: ["TZ": "UTC"])

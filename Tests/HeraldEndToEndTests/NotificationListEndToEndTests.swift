@@ -141,6 +141,7 @@ struct NotificationListEndToEndTests {
         _ = try client.call("set-summary", ["apps": [.string(Self.news)], "times": [.string(Self.clockTime(in: 5))]])
         try client.call("update-content", Self.update(Self.news, "c-1", title: "secret-title"))
         #expect(herald.stop(signal: SIGTERM) == 0)
+        #expect(herald.stderr.contains("herald_notification_id=c-1"), "update-content's entry names the notification")
         sleep(7)  // through the summary time
         herald = try folder.start()
         let listed = try Self.list(try herald.connect(), ["app": .string(Self.news)])

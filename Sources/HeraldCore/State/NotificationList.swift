@@ -76,6 +76,17 @@ struct NotificationList: Sendable {
     /// How many notifications every uid holds together.
     var count: Int { lists.values.reduce(0) { $0 + $1.entries.count } }
 
+    /// Runs `body` on `uid`'s list taken out of `lists`, so that it is changed in place —
+    /// a copy left in the dictionary would make every change copy the whole list — and
+    /// puts it back unless it is empty.
+    private mutating func withList<Value, Failure: Error>(
+        _ uid: UInt32, _ body: (inout UIDList) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        var list = lists.removeValue(forKey: uid) ?? UIDList()
+        defer { if !list.entries.isEmpty { lists[uid] = list } }
+        return try body(&list)
+    }
+
     func notification(uid: UInt32, app: String, identifier: String) -> HeraldNotification? {
         lists[uid]?.entries[Key(app: app, identifier: identifier)]?.notification
     }
@@ -87,10 +98,24 @@ struct NotificationList: Sendable {
     /// `limit` evicts the oldest delivered; in a list of scheduled ones only it is refused,
     /// rather than losing a notification held for the summary.
     mutating func insert(_ notification: HeraldNotification, uid: UInt32, limit: Int) throws(RuleError) {
+        var stamps = (next: nextStamp, evicted: 0)
+        defer {
+            nextStamp = stamps.next
+            evicted += stamps.evicted
+        }
+        try withList(uid) { list throws(RuleError) in
+            try Self.insert(notification, into: &list, limit: limit, stamps: &stamps)
+        }
+        if notification.state == .scheduled, let deliverAt = notification.delivery.deliverAt {
+            earliestDeliverAt = min(earliestDeliverAt ?? deliverAt, deliverAt)
+        }
+    }
+
+    private static func insert(
+        _ notification: HeraldNotification, into list: inout UIDList, limit: Int, stamps: inout (next: UInt64, evicted: Int)
+    ) throws(RuleError) {
         var notification = notification
         let key = Key(app: notification.app, identifier: notification.identifier)
-        var list = lists[uid] ?? UIDList()
-        defer { lists[uid] = list }
         let previous = list.entries[key]
         if previous == nil, list.entries.count >= max(limit, 1) {
             guard let oldest = list.oldestDelivered() else {
@@ -102,22 +127,20 @@ struct NotificationList: Sendable {
                 )
             }
             _ = list.remove(oldest)
-            evicted += 1
+            stamps.evicted += 1
         }
-        var stamp = nextStamp
+        var stamp = stamps.next
         if let previous, previous.deliveredStamp != nil, notification.state == .delivered {
             stamp = previous.stamp
             notification.receivedAt = previous.notification.receivedAt
         }
         _ = list.remove(key)
-        nextStamp += 2
+        stamps.next += 2
         var entry = Entry(notification: notification, stamp: stamp)
         if notification.state == .delivered {
-            entry.deliveredStamp = nextStamp - 1
-            list.deliveredOrder.append((nextStamp - 1, key))
+            entry.deliveredStamp = stamps.next - 1
+            list.deliveredOrder.append((stamps.next - 1, key))
             list.deliveredCount += 1
-        } else if let deliverAt = notification.delivery.deliverAt {
-            earliestDeliverAt = min(earliestDeliverAt ?? deliverAt, deliverAt)
         }
         list.entries[key] = entry
     }
@@ -134,7 +157,11 @@ struct NotificationList: Sendable {
     /// Removes `uid`'s notifications of `app` (every app when nil) with these identifiers
     /// (all when nil); returns the identifiers removed, by app, in the order asked.
     mutating func remove(uid: UInt32, app: String?, identifiers: [String]?) -> [(app: String, identifiers: [String])] {
-        guard var list = lists[uid] else { return [] }
+        guard lists[uid] != nil else { return [] }
+        return withList(uid) { list in Self.remove(app: app, identifiers: identifiers, from: &list) }
+    }
+
+    private static func remove(app: String?, identifiers: [String]?, from list: inout UIDList) -> [(app: String, identifiers: [String])] {
         var keys: [Key]
         if let identifiers, let app {
             keys = identifiers.map { Key(app: app, identifier: $0) }
@@ -153,7 +180,6 @@ struct NotificationList: Sendable {
                 removed.append((key.app, [key.identifier]))
             }
         }
-        lists[uid] = list.entries.isEmpty ? nil : list
         return removed
     }
 
@@ -167,7 +193,8 @@ struct NotificationList: Sendable {
         var summaries: [NotificationSummary] = []
         var nextEarliest: Date?
         for uid in lists.keys.sorted() {
-            var list = lists[uid]!
+            var list = lists.removeValue(forKey: uid)!
+            defer { lists[uid] = list }
             var due: [Entry] = []
             for (key, entry) in list.entries where entry.notification.state == .scheduled {
                 let deliverAt = entry.notification.delivery.deliverAt ?? now
@@ -189,7 +216,6 @@ struct NotificationList: Sendable {
                 list.deliveredOrder.append((entry.deliveredStamp!, Key(app: entry.notification.app, identifier: entry.notification.identifier)))
             }
             list.deliveredCount += ranked.count
-            lists[uid] = list
             summaries.append(NotificationSummary(uid: uid, deliveredAt: now, notifications: ranked.map(\.notification)))
         }
         earliestDeliverAt = nextEarliest
@@ -201,16 +227,14 @@ struct NotificationList: Sendable {
     mutating func pruneDelivered(before cutoff: Date) -> Int {
         var pruned = 0
         for uid in Array(lists.keys) {
-            var list = lists[uid]!
-            var changed = false
-            while let oldest = list.oldestDelivered(),
-                let deliveredAt = list.entries[oldest]?.notification.deliveredAt, deliveredAt < cutoff
-            {
-                _ = list.remove(oldest)
-                pruned += 1
-                changed = true
+            withList(uid) { list in
+                while let oldest = list.oldestDelivered(),
+                    let deliveredAt = list.entries[oldest]?.notification.deliveredAt, deliveredAt < cutoff
+                {
+                    _ = list.remove(oldest)
+                    pruned += 1
+                }
             }
-            if changed { lists[uid] = list.entries.isEmpty ? nil : list }
         }
         expired += pruned
         return pruned

@@ -169,7 +169,7 @@ struct HeraldctlEndToEndTests {
             #expect(methods.stdout.split(separator: "\n").contains { $0.hasPrefix(name + " ") }, "\(name): \(methods)")
         }
         let methodsJSON = try ctl(herald, ["methods", "--json"])
-        #expect((methodsJSON.jsonLines.first as? [Any])?.count == 12, "\(methodsJSON)")
+        #expect((methodsJSON.jsonLines.first as? [Any])?.count == 16, "\(methodsJSON)")
     }
 
     @Test("A JSON-RPC error prints its message, reason and pointer, exit 1; a usage error exits 2")

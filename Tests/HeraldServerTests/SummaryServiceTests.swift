@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HeraldCore
 import HeraldProtocol
@@ -5,6 +6,18 @@ import Synchronization
 import Testing
 
 @testable import HeraldServer
+
+/// Runs the service's tasks on a serial queue of their own, off Swift's cooperative pool,
+/// which the end-to-end tests running beside these can keep busy for minutes (as
+/// HeraldStorageTests' snapshot service tests do).
+final class SummaryTestExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "herald-summary-service-tests")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
 
 /// The summary service on a ``ManualClock``: the test moves time to the summary time
 /// instead of waiting for it.
@@ -24,8 +37,14 @@ struct SummaryServiceTests {
         }
     }
 
+    static let executor = SummaryTestExecutor()
+
     @Test("Held notifications are delivered when the clock reaches the summary time, once")
     func deliversOnTime() async throws {
+        try await withTaskExecutorPreference(Self.executor) { try await deliversOnTimeHere() }
+    }
+
+    private func deliversOnTimeHere() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))  // 08:00:00 UTC
         var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
         _ = try state.setSummary(.init(apps: ["org.example.news"], times: ["08:00:10"]), caller: Self.admin, now: clock.now())
@@ -39,7 +58,7 @@ struct SummaryServiceTests {
             let delivered = shared.withLock { $0.deliverDueSummaries(now: now) }
             summaries.withLock { $0 += delivered }
         }
-        let task = Task { try await service.run() }
+        let task = Task(executorPreference: Self.executor) { try await service.run() }
         for _ in 1...9 {
             try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
             clock.advance(by: 1)

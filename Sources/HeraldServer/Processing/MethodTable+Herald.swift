@@ -83,6 +83,8 @@ extension MethodTable {
         }
         table.register(UpdateContentMethod.self) { params, context in
             let payloadContent = try Self.payloadContent(params)
+            var params = params
+            if params.identifier == nil { params.identifier = HeraldState.newNotificationIdentifier() }
             let presenting = !presenters.isEmpty
             let (outcome, delivered) = try state.withLock { state throws(RuleError) in
                 let outcome = try state.updateContent(params, payloadContent: payloadContent, caller: context.caller, now: clock.now())

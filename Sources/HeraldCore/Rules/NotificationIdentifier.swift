@@ -8,7 +8,8 @@ enum NotificationIdentifier {
     /// `given` when valid, a new lowercase UUID when nil.
     static func validated(_ given: String?, at path: MemberPath = ["identifier"]) throws(RuleError) -> String {
         guard let given else { return HeraldState.newNotificationIdentifier() }
-        guard !given.isEmpty, given.count <= maxCharacters else {
+        // Most identifiers are short: their UTF-8 length bounds their characters, and is O(1).
+        guard !given.isEmpty, given.utf8.count <= maxCharacters || given.count <= maxCharacters else {
             throw .invalidParams("A notification identifier is 1–\(maxCharacters) characters; got \(given.count).", at: path)
         }
         return given

@@ -3,6 +3,7 @@ import HeraldProtocol
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
 /// The connections that called `subscribe-notifications`: each presents one uid's
 /// notifications, or every uid's (an administrator's without `uid`), and is told
@@ -13,6 +14,8 @@ import NIOCore
 final class NotificationPresenters: Sendable {
     /// Each presenter's uid; nil for every uid.
     private let presenters = NIOLockedValueBox<[ConnectionIdentity: UInt32?]>([:])
+    /// How many presenters there are, read without the lock on every `update-content`.
+    private let presenterCount = Atomic<Int>(0)
     private let registry: ConnectionRegistry
     private let statistics: ServerStatistics?
     private let logger: Logger
@@ -24,7 +27,10 @@ final class NotificationPresenters: Sendable {
     }
 
     func subscribe(_ connection: ConnectionIdentity, uid: UInt32?) {
-        presenters.withLockedValue { $0[connection] = .some(uid) }
+        presenters.withLockedValue {
+            $0[connection] = .some(uid)
+            presenterCount.store($0.count, ordering: .relaxed)
+        }
     }
 
     func holds(_ connection: ConnectionIdentity) -> Bool {
@@ -32,7 +38,10 @@ final class NotificationPresenters: Sendable {
     }
 
     func remove(_ connection: ConnectionIdentity) {
-        _ = presenters.withLockedValue { $0.removeValue(forKey: connection) }
+        presenters.withLockedValue {
+            $0.removeValue(forKey: connection)
+            presenterCount.store($0.count, ordering: .relaxed)
+        }
     }
 
     var count: Int {
@@ -41,7 +50,7 @@ final class NotificationPresenters: Sendable {
 
     /// Whether anyone presents: the events are not even made while nobody does.
     var isEmpty: Bool {
-        presenters.withLockedValue { $0.isEmpty }
+        presenterCount.load(ordering: .relaxed) == 0
     }
 
     func delivered(_ event: NotificationDelivered) {

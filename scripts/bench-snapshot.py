@@ -5,6 +5,9 @@ memory per interaction, and donate's latency with and without a snapshot being w
 
     python3 scripts/bench-snapshot.py HERALDD [N]        (make bench-snapshot)
 
+NOTIFICATIONS=K (environment) also puts K notifications in the notification list (one
+uid's, with --max-notifications raised to hold them) before the snapshot is measured.
+
 Every request is a `donate` of a typical shape: an incoming message with a sender and one
 recipient. Latency is measured by one client sending one request at a time (closed loop),
 so it includes this Python client's own time; compare the two runs, not absolute numbers.
@@ -23,6 +26,7 @@ import time
 BINARY = sys.argv[1]
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000
 BATCH = 1000
+NOTIFICATIONS = int(os.environ.get("NOTIFICATIONS", "0"))
 
 
 def donation(i, rid):
@@ -90,7 +94,7 @@ def start(folder, socket_path):
     process = subprocess.Popen(
         [BINARY, "--socket", socket_path, "--state-dir", os.path.join(folder, "state"), "--log-target", "none",
          "--snapshot-interval", "0", "--max-interactions", str(N * 2),
-         "--max-interactions-per-uid", str(N * 2)],
+         "--max-interactions-per-uid", str(N * 2), "--max-notifications", str(max(10_000, NOTIFICATIONS * 2))],
         stderr=subprocess.DEVNULL,
     )
     while True:
@@ -114,6 +118,20 @@ def fill(client, count):
         if errors:
             sys.exit(f"donate failed: {errors[0]}")
     return time.monotonic() - began
+
+
+def fill_notifications(client, count):
+    """Puts `count` notifications in the caller's list with update-content, in batches."""
+    for first in range(0, count, BATCH):
+        batch = [{"jsonrpc": "2.0", "id": i, "method": "update-content",
+                  "params": {"app": "org.example.news", "identifier": f"n{i}",
+                             "content": {"title": f"Story {i}", "body": f"Story number {i}: what happened today",
+                                         "relevanceScore": (i % 100) / 100}}}
+                 for i in range(first, min(first + BATCH, count))]
+        client.send_line(json.dumps(batch, separators=(",", ":")).encode())
+        errors = [r for r in json.loads(client.read_line()) if "error" in r]
+        if errors:
+            sys.exit(f"update-content failed: {errors[0]}")
 
 
 def percentile(values, p):
@@ -148,6 +166,7 @@ def main():
         time.sleep(0.5)
         empty_rss = rss_kib(process.pid)
         fill_seconds = fill(client, N)
+        fill_notifications(client, NOTIFICATIONS)
         time.sleep(0.5)
         full_rss = rss_kib(process.pid)
 
@@ -182,6 +201,7 @@ def main():
 
         process, client, restart_seconds, stats = start(folder, socket_path)
         restored = stats["interactions"]
+        restored_notifications = stats.get("notifications", 0)
         restored_rss = rss_kib(process.pid)
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=120)
@@ -189,13 +209,13 @@ def main():
         per_interaction = (full_rss - empty_rss) * 1024 / N
         q50, q99 = percentile(quiet, 0.50), percentile(quiet, 0.99)
         d50, d99 = percentile(during, 0.50), percentile(during, 0.99)
-        print(f"heraldd snapshot benchmark: {N:,} interactions ({os.cpu_count()} CPUs)")
+        print(f"heraldd snapshot benchmark: {N:,} interactions, {NOTIFICATIONS:,} notifications ({os.cpu_count()} CPUs)")
         print(f"  fill over the socket:      {fill_seconds:.1f} s ({N / fill_seconds:,.0f} donations/s in batches of {BATCH})")
         print(f"  snapshot (method):         {result['durationMs'] / 1000:.2f} s, {result['bytes'] / 1e6:.1f} MB"
               f" (wall {snapshot_wall:.2f} s)   target <= 3 s")
         print(f"  snapshots under load:      " + ", ".join(f"{r['durationMs'] / 1000:.2f} s" for r in during_results))
         print(f"  SIGTERM to exit:           {stop_seconds:.2f} s (final snapshot {state_bytes / 1e6:.1f} MB)")
-        print(f"  restart to first answer:   {restart_seconds:.2f} s, {restored:,} interactions restored   target <= 3 s")
+        print(f"  restart to first answer:   {restart_seconds:.2f} s, {restored:,} interactions, {restored_notifications:,} notifications restored   target <= 3 s")
         print(f"  resident memory:           empty {empty_rss / 1024:.0f} MiB, full {full_rss / 1024:.0f} MiB,"
               f" restored {restored_rss / 1024:.0f} MiB")
         print(f"  memory per interaction:    {per_interaction:.0f} B   target <= 1536 B")

@@ -18,6 +18,10 @@ public struct AuditRecord: Sendable, Hashable {
     public var presentation: String?
     /// The delivery reason codes, in order.
     public var reasons: [String]
+    /// The notification's identifier in the list (`update-content`).
+    public var notificationIdentifier: String?
+    /// The notifications a method removed or delivered, by identifier.
+    public var notificationIdentifiers: [String]?
 
     public init(
         app: String? = nil,
@@ -26,7 +30,8 @@ public struct AuditRecord: Sendable, Hashable {
         direction: String? = nil,
         intent: String? = nil,
         presentation: String? = nil,
-        reasons: [String] = []
+        reasons: [String] = [],
+        notificationIdentifier: String? = nil
     ) {
         self.app = app
         self.interactionIdentifier = interactionIdentifier
@@ -35,6 +40,7 @@ public struct AuditRecord: Sendable, Hashable {
         self.intent = intent
         self.presentation = presentation
         self.reasons = reasons
+        self.notificationIdentifier = notificationIdentifier
     }
 }
 

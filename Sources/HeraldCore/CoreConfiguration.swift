@@ -28,6 +28,9 @@ public struct CoreConfiguration: Sendable {
     public var maxSilencedMarksPerUID: Int
     /// How long, in seconds, an interaction is kept after its donation (`--retention`).
     public var retention: TimeInterval
+    /// The most notifications one uid's list holds (`--max-notifications`): a new one past
+    /// it evicts the uid's oldest delivered; a list of scheduled ones only refuses it.
+    public var maxNotificationsPerUID = 10_000
 
     public init(
         focusAuthorizationPolicy: FocusAuthorizationPolicy = .prompt,

@@ -3,7 +3,7 @@ import HeraldProtocol
 
 extension HeraldState {
     /// `set-summary` (administrators, as its descriptor says; the method table checks): replaces the scheduled summary. Times are
-    /// `"HH:MM"` in the configured time zone; apps need at least one time.
+    /// `"HH:MM"` or `"HH:MM:SS"` in the configured time zone; apps need at least one time.
     public mutating func setSummary(
         _ p: SetSummaryParams, caller: Caller, now: Date
     ) throws(RuleError)
@@ -15,7 +15,7 @@ extension HeraldState {
         var times: [ClockTime] = []
         for (index, text) in p.times.enumerated() {
             guard let time = ClockTime(parsing: text) else {
-                throw .invalidParams("A summary time is \"HH:MM\", from 00:00 to 23:59; got \"\(text)\".", at: ["times", .index(index)])
+                throw .invalidParams("A summary time is \"HH:MM\" or \"HH:MM:SS\", from 00:00 to 23:59:59; got \"\(text)\".", at: ["times", .index(index)])
             }
             times.append(time)
         }

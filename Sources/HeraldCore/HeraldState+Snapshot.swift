@@ -114,18 +114,16 @@ extension HeraldState {
     // MARK: Summary
 
     /// The summary's apps and its times of day, as `set-summary` left them.
-    package var storedSummary: (apps: [String], times: [(hour: Int, minute: Int)]) {
-        (summary.apps, summary.times.map { ($0.hour, $0.minute) })
+    package var storedSummary: (apps: [String], times: [(hour: Int, minute: Int, second: Int)]) {
+        (summary.apps, summary.times.map { ($0.hour, $0.minute, $0.second) })
     }
 
     /// False unless the values are as `set-summary` makes them: no app or time twice, the
     /// times sorted, each a time of day.
-    package mutating func restoreSummary(apps: [String], times: [(hour: Int, minute: Int)]) -> Bool {
-        let clockTimes = times.map { ClockTime(hour: $0.hour, minute: $0.minute) }
+    package mutating func restoreSummary(apps: [String], times: [(hour: Int, minute: Int, second: Int)]) -> Bool {
+        let clockTimes = times.map { ClockTime(hour: $0.hour, minute: $0.minute, second: $0.second) }
         let restored = SummarySchedule(apps: apps, times: clockTimes)
-        guard restored.apps == apps, restored.times == clockTimes,
-            clockTimes.allSatisfy({ (0..<24).contains($0.hour) && (0..<60).contains($0.minute) })
-        else { return false }
+        guard restored.apps == apps, restored.times == clockTimes, clockTimes.allSatisfy(\.isTimeOfDay) else { return false }
         summary = restored
         return true
     }
@@ -164,6 +162,50 @@ extension HeraldState {
             restored.setCapabilities(setting.capabilities, uid: setting.uid, app: setting.app)
         }
         settings = restored
+        return true
+    }
+}
+
+// MARK: Notifications
+
+extension HeraldState {
+    /// One notification of one uid's list.
+    package struct StoredNotification: Sendable, Hashable {
+        package var uid: UInt32
+        package var notification: HeraldNotification
+
+        package init(uid: UInt32, notification: HeraldNotification) {
+            self.uid = uid
+            self.notification = notification
+        }
+    }
+
+    /// Every uid's notifications: its delivered ones in the order they were delivered (the
+    /// order `--max-notifications` evicts in), then its scheduled ones. Restoring them in
+    /// this order gives back the same lists.
+    package var storedNotifications: [StoredNotification] {
+        var stored: [StoredNotification] = []
+        stored.reserveCapacity(notifications.count)
+        notifications.forEachInOrder { uid, notification in
+            stored.append(StoredNotification(uid: uid, notification: notification))
+        }
+        return stored
+    }
+
+    /// False when a notification is listed twice, or a list holds more than a list can.
+    package mutating func restoreNotifications(_ stored: [StoredNotification]) -> Bool {
+        var restored = NotificationList()
+        for entry in stored {
+            let notification = entry.notification
+            guard restored.notification(uid: entry.uid, app: notification.app, identifier: notification.identifier) == nil
+            else { return false }
+            do {
+                try restored.insert(notification, uid: entry.uid, limit: .max)
+            } catch {
+                return false
+            }
+        }
+        notifications = restored
         return true
     }
 }

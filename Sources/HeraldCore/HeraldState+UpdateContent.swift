@@ -8,17 +8,21 @@ extension HeraldState {
     /// `payloadContent` is `p.payload` as the protocol layer maps it (`APNsPayload`, which
     /// also refuses a payload that is not mutable): the rules never read JSON.
     ///
+    /// The notification goes into the caller's list (``NotificationList``): delivered at
+    /// once unless held for the summary, replacing one with the same (app, identifier).
+    ///
     /// Errors: interaction not found for an interaction this (uid, app) never donated —
     /// another uid's or app's gets exactly the same error, so existence never leaks;
     /// cannot provide content for an outgoing one; capability required for critical
     /// without the critical capability, or an interaction without the communication
-    /// capability.
+    /// capability; a list full of scheduled notifications (`--max-notifications`).
     public mutating func updateContent(
         _ p: UpdateContentParams, payloadContent: NotificationContent? = nil, caller: Caller, now: Date
     ) throws(RuleError)
         -> MethodOutcome<UpdateContentResult>
     {
         try AppName.validate(p.app)
+        let identifier = try NotificationIdentifier.validated(p.identifier)
         expireFocus(now: now)
         var audit = AuditRecord(app: p.app, interactionIdentifier: p.interactionIdentifier)
 
@@ -120,6 +124,13 @@ extension HeraldState {
         }
 
         let delivery = decision.decide()
+        let held = delivery.presentation == .summary
+        let notification = HeraldNotification(
+            identifier: identifier, app: p.app, content: content, delivery: delivery,
+            state: held ? .scheduled : .delivered, receivedAt: now, deliveredAt: held ? nil : now
+        )
+        try notifications.insert(notification, uid: caller.uid, limit: configuration.maxNotificationsPerUID)
+        audit.notificationIdentifier = identifier
         if let silencedConversation, delivery.reasons.last?.code == .silencedByFocus {
             if !silenced.mark(silencedConversation, activation: focus.activation, limit: configuration.maxSilencedMarksPerUID) {
                 fairShares.silencedMarksRefused += 1
@@ -127,7 +138,7 @@ extension HeraldState {
         }
         audit.presentation = delivery.presentation.rawValue
         audit.reasons = delivery.reasons.map(\.code.rawValue)
-        return MethodOutcome(result: UpdateContentResult(content: content, delivery: delivery), audit: audit)
+        return MethodOutcome(result: UpdateContentResult(identifier: identifier, content: content, delivery: delivery), audit: audit)
     }
 
     /// The Focus facts that depend on the interaction: the allowed sender, a repeated

@@ -18,6 +18,7 @@ public struct HeraldState: Sendable {
     var silenced = SilencedConversations()
     var summary = SummarySchedule()
     var settings = AppSettings()
+    var notifications = NotificationList()
 
     /// Interactions evicted by `maxInteractions` or `maxInteractionsPerUID` since this
     /// value was made; not encoded.
@@ -53,7 +54,8 @@ public struct HeraldState: Sendable {
     }
 
     /// Forgets interactions donated more than `configuration.retention` seconds before
-    /// `now`, and app names no interaction uses; returns how many interactions.
+    /// `now`, delivered notifications delivered before then, and app names no interaction
+    /// uses; returns how many interactions and notifications.
     @discardableResult
     public mutating func pruneExpired(now: Date) -> Int {
         let cutoff = now.addingTimeInterval(-configuration.retention)
@@ -63,6 +65,7 @@ public struct HeraldState: Sendable {
             pruned += 1
         }
         expiredCount += pruned
+        pruned += notifications.pruneDelivered(before: cutoff)
         // A snapshot written before app names were forgotten with their last interaction
         // may hold unused ones; a scan of the table, which is small.
         interactions.pruneAppNames()

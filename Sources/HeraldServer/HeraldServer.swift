@@ -22,6 +22,7 @@ public final class HeraldServer: Service, Sendable {
     private let onStopping: @Sendable () -> Void
     private let registry = ConnectionRegistry()
     private let subscriptions: FocusSubscriptions
+    private let presenters: NotificationPresenters
     private let memoryTrim = MemoryTrim()
 
     /// - Parameter onReady: called once the socket accepts connections, with a one-line
@@ -42,13 +43,31 @@ public final class HeraldServer: Service, Sendable {
         self.onReady = onReady
         self.onStopping = onStopping
         self.subscriptions = FocusSubscriptions(registry: registry, statistics: environment.statistics, logger: logger)
+        self.presenters = NotificationPresenters(registry: registry, statistics: environment.statistics, logger: logger)
+    }
+
+    /// Delivers, one summary per uid, the scheduled notifications whose summary time has
+    /// come by `now`, journals each summary and tells the presenters; returns how many
+    /// notifications. The ``SummaryService`` calls it on time, and the daemon once at
+    /// start, before serving, for a summary time that passed while it was stopped.
+    @discardableResult
+    public func deliverDueSummaries(now: Date) -> Int {
+        let summaries = environment.state.withLock(reportingChange: { state in
+            let summaries = state.deliverDueSummaries(now: now)
+            return (summaries, !summaries.isEmpty)
+        })
+        for summary in summaries {
+            environment.recordSummary(summary)
+            presenters.summaryDelivered(summary)
+        }
+        return summaries.reduce(0) { $0 + $1.notifications.count }
     }
 
     public var statistics: ServerStatistics { environment.statistics }
 
     public func run() async throws {
         let processor = RequestProcessor(
-            methods: .herald(environment, subscriptions: subscriptions),
+            methods: .herald(environment, subscriptions: subscriptions, presenters: presenters),
             limits: configuration.limits,
             statistics: environment.statistics,
             recorder: recorder
@@ -160,7 +179,7 @@ public final class HeraldServer: Service, Sendable {
         let identity = registry.makeIdentity()
         registry.add(channel, as: identity)
         let policy = configuration.administratorPolicy
-        return PeerCredentials.read(from: channel).flatMap { [registry, subscriptions, memoryTrim] peer in
+        return PeerCredentials.read(from: channel).flatMap { [registry, subscriptions, presenters, memoryTrim] peer in
             let caller = policy.caller(for: peer)
             let admission = statistics.openConnection(
                 uid: caller.uid,
@@ -179,11 +198,12 @@ public final class HeraldServer: Service, Sendable {
             channel.closeFuture.whenComplete { _ in
                 registry.remove(identity)
                 subscriptions.remove(identity)
+                presenters.remove(identity)
                 statistics.closeConnection(uid: caller.uid)
             }
             let context = RequestContext(caller: caller, connection: identity)
             let hooks = ConnectionHooks(
-                holdsSubscription: { subscriptions.holds(identity) },
+                holdsSubscription: { subscriptions.holds(identity) || presenters.holds(identity) },
                 closedIdle: { statistics.recordIdleClose() },
                 largeWorkDone: { memoryTrim.largeWorkDone() }
             )

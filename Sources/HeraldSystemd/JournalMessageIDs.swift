@@ -19,6 +19,8 @@ public enum JournalMessageID {
     public static let daemonStarted = "9b982e1688c74759906d3df869ddc5f7"
     /// heraldd is stopping.
     public static let daemonStopping = "b1f06898e36740e98baa13a47682108f"
+    /// A uid's scheduled summary was delivered: `HERALD_UID`, `HERALD_COUNT`, `HERALD_NOTIFICATION_IDS`.
+    public static let summaryDelivered = "2e3bbe13f87541d5a60724b065dcf374"
 
     /// The method name logged for a request whose method could not be read (a parse error).
     public static let unreadableMethod = "*"
@@ -26,5 +28,6 @@ public enum JournalMessageID {
     /// Every id above, each once.
     public static let all: [String] = [
         droppedEntries, parseError, invalidRequest, methodNotFound, internalError, daemonStarted, daemonStopping,
+        summaryDelivered,
     ]
 }

@@ -52,6 +52,8 @@ struct Daemon {
             now: clock.now()
         )
         let server = try makeServer(notifier: notifier, state: state, snapshots: snapshots, startup: startup)
+        // A summary time that passed while heraldd was stopped: delivered once, before serving.
+        server.deliverDueSummaries(now: clock.now())
         // The snapshot service comes first so that it is shut down last, after the server
         // has drained: its final snapshot holds every acknowledged request.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -75,6 +77,10 @@ struct Daemon {
                 successTerminationBehavior: .gracefullyShutdownGroup
             ),
             .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup),
+            .init(
+                service: SummaryService(clock: clock) { now in server.deliverDueSummaries(now: now) },
+                successTerminationBehavior: .gracefullyShutdownGroup
+            ),
         ]
         if let interval = ServiceNotifier.watchdogInterval() {
             services.append(
@@ -170,14 +176,14 @@ struct Daemon {
         }
         let statistics = ServerStatistics()
         let writer = self.writer
-        let environment = MethodEnvironment(
+        var environment = MethodEnvironment(
             state: state,
             clock: clock,
             statistics: statistics,
             openRPCDocument: OpenRPCDocument.value,
             statsContributions: {
                 let counters = writer.counters
-                let (evicted, expired) = state.read { ($0.evictedCount, $0.expiredCount) }
+                let (evicted, expired, notifications) = state.read { ($0.evictedCount, $0.expiredCount, $0.notificationsDropped) }
                 return [
                     "journal": .object([
                         "written": .number(JSONNumber(Int(counters.written))),
@@ -187,6 +193,7 @@ struct Daemon {
                     "retention": .object([
                         "evicted": .number(JSONNumber(evicted)),
                         "expired": .number(JSONNumber(expired)),
+                        "notificationsExpired": .number(JSONNumber(notifications.expired)),
                     ]),
                 ]
             },
@@ -210,6 +217,7 @@ struct Daemon {
                 }
             }
         )
+        environment.recordSummary = { summary in writer.submit(NotificationJournal.summaryEntry(summary)) }
         var configuration = ServerConfiguration(
             listening: place,
             limits: limits.requestLimits,

@@ -43,8 +43,13 @@ struct JournalResultRecorder: ResultRecorder {
         if let value = audit.intent { fields.append(("HERALD_INTENT", value)) }
         if let value = audit.presentation { fields.append(("HERALD_PRESENTATION", value)) }
         if !audit.reasons.isEmpty { fields.append(("HERALD_REASONS", audit.reasons.joined(separator: ","))) }
-        // A result entry is a few hundred bytes in at most 17 fields: one allocation each.
-        var entry = JournalEntry(reservingBytes: 512, fields: 17)
+        if let value = audit.notificationIdentifier { fields.append(("HERALD_NOTIFICATION_ID", value)) }
+        if let identifiers = audit.notificationIdentifiers {
+            fields.append(("HERALD_COUNT", String(identifiers.count)))
+            fields.append(("HERALD_NOTIFICATION_IDS", NotificationJournal.identifiersField(identifiers)))
+        }
+        // A result entry is a few hundred bytes in at most 20 fields: one allocation each.
+        var entry = JournalEntry(reservingBytes: 512, fields: 20)
         append("PRIORITY", String(priority.rawValue), to: &entry)
         append("MESSAGE", result.summaryLine, to: &entry)
         for (name, value) in fields {

@@ -89,8 +89,14 @@ struct LimitOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The most silenced-conversation marks one uid keeps while a Focus is on.", valueName: "count"))
     var maxSilencedPerUid: Int = 10_000
 
+    @Option(
+        help: ArgumentHelp(
+            "The most notifications one uid's list keeps; past it, its oldest delivered go first.", valueName: "count"))
+    var maxNotifications: Int = 10_000
+
     /// The per-uid limits, into the rules' configuration.
     func applyFairShares(to core: inout CoreConfiguration) {
+        core.maxNotificationsPerUID = max(1, maxNotifications)
         core.maxInteractionsPerUID = max(1, maxInteractionsPerUid)
         core.maxAppsPerUID = max(1, maxAppsPerUid)
         core.maxSilencedMarksPerUID = max(0, maxSilencedPerUid)

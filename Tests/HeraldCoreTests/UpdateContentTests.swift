@@ -40,7 +40,8 @@ import Testing
                     direction: "incoming",
                     intent: "sendMessage",
                     presentation: "alert",
-                    reasons: ["delivered"]
+                    reasons: ["delivered"],
+                    notificationIdentifier: outcome.result.identifier
                 )
         )
     }

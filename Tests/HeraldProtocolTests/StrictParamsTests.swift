@@ -54,6 +54,18 @@ import Testing
         Case(
             method: "suggest-people", valid: ["limit": 3],
             misspelt: ["limt": 3], pointer: "/limt", suggestion: "limit"),
+        Case(
+            method: "list-notifications", valid: ["app": "a", "state": "delivered"],
+            misspelt: ["app": "a", "sate": "delivered"], pointer: "/sate", suggestion: "state"),
+        Case(
+            method: "remove-notifications", valid: ["app": "a", "identifiers": ["n-1"]],
+            misspelt: ["app": "a", "identifers": ["n-1"]], pointer: "/identifers", suggestion: "identifiers"),
+        Case(
+            method: "deliver-summary", valid: ["uid": 1000],
+            misspelt: ["uidd": 1000], pointer: "/uidd", suggestion: "uid"),
+        Case(
+            method: "subscribe-notifications", valid: ["uid": 1000],
+            misspelt: ["ui": 1000], pointer: "/ui", suggestion: "uid"),
     ]
 
     @Test func theTableNamesEveryMethod() {

@@ -17,15 +17,22 @@ struct FormatVersion1Tests {
         #expect(header.encoding == SnapshotHeader.version1Encoding)
         #expect(state.interactionCount == 4)
         // Every piece, as that build's `heraldctl inspect-snapshot --json` printed it.
-        #expect(try SnapshotFixtures.json(state) == FormatVersion1Fixture.json)
+        #expect(try Self.json(state) == FormatVersion1Fixture.json)
     }
 
-    @Test("Written again, it is a version-2 snapshot of the same state")
+    /// The state as that build printed it: version 1 had no notification lists, which
+    /// restore empty, and whose (empty) member is all that JSON lacks.
+    static func json(_ state: HeraldState) throws -> String {
+        #expect(state.storedNotifications.isEmpty)
+        return try SnapshotFixtures.json(state).replacingOccurrences(of: #""notifications":{"notifications":[]},"#, with: "")
+    }
+
+    @Test("Written again, it is a snapshot of the current version of the same state")
     func rewritten() throws {
         let state = try SnapshotFile.decode(FormatVersion1Fixture.bytes).state
         let again = try SnapshotFile.decode(try SnapshotFixtures.file(state))
         #expect(again.header.version == SnapshotHeader.currentVersion)
-        #expect(try SnapshotFixtures.json(again.state) == FormatVersion1Fixture.json)
+        #expect(try Self.json(again.state) == FormatVersion1Fixture.json)
     }
 
     @Test("The rules work on what it held: the Focus, the silenced mark, the call history")

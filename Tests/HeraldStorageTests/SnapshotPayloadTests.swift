@@ -59,9 +59,22 @@ struct SnapshotPayloadTests {
         #expect(marked)
         #expect(try Self.restored(try F.file(marks)).storedSilencedMarks.marks == marks.storedSilencedMarks.marks)
         var summary = HeraldState()
-        let scheduled = summary.restoreSummary(apps: ["a", "b"], times: [(0, 0), (23, 59)])
+        let scheduled = summary.restoreSummary(apps: ["a", "b"], times: [(0, 0, 0), (12, 30, 15), (23, 59, 59)])
         #expect(scheduled)
-        #expect(try Self.restored(try F.file(summary)).storedSummary.apps == ["a", "b"])
+        let summaryBack = try Self.restored(try F.file(summary)).storedSummary
+        #expect(summaryBack.apps == ["a", "b"])
+        #expect(summaryBack.times.map { [$0.hour, $0.minute, $0.second] } == [[0, 0, 0], [12, 30, 15], [23, 59, 59]])
+        var notifications = HeraldState()
+        for (index, level) in [InterruptionLevel.active, .passive, .timeSensitive].enumerated() {
+            _ = try notifications.updateContent(
+                UpdateContentParams(app: F.app, identifier: "n-\(index)", content: NotificationContent(title: "t\(index)", interruptionLevel: level)),
+                caller: F.user,
+                now: F.now + Double(index)
+            )
+        }
+        let notificationsBack = try Self.restored(try F.file(notifications)).storedNotifications
+        #expect(notifications.storedNotifications.count == 3)
+        #expect(notificationsBack == notifications.storedNotifications)
         var settings = HeraldState()
         let set = settings.restoreAppSettings([.init(uid: 7, app: "a", authorization: .denied, capabilities: .defaults)])
         #expect(set)
@@ -132,7 +145,7 @@ struct SnapshotPayloadTests {
     func sectionsInOrder() throws {
         let bytes = try F.file(try F.fullState())
         #expect(try F.sections(of: bytes).map(\.name) == SnapshotPayload.sections.map { $0.name })
-        #expect(try SnapshotFile.decode(bytes).header.version == 2)
+        #expect(try SnapshotFile.decode(bytes).header.version == 3)
         #expect(try SnapshotFile.decode(bytes).header.encoding == SnapshotHeader.sectionsEncoding)
         // The small pieces are JSON that Foundation reads.
         for section in try F.sections(of: bytes) where section.name != InteractionsSection.name {

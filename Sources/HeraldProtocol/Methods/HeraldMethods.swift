@@ -17,6 +17,10 @@ public enum HeraldMethods {
         SetSummaryMethod.self,
         SetCapabilitiesMethod.self,
         SuggestPeopleMethod.self,
+        ListNotificationsMethod.self,
+        RemoveNotificationsMethod.self,
+        DeliverSummaryMethod.self,
+        SubscribeNotificationsMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

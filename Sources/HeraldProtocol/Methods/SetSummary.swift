@@ -12,7 +12,7 @@ public enum SetSummaryMethod: HeraldMethod {
 
 public struct SetSummaryParams: Codable, Sendable, Hashable {
     public var apps: [String]
-    /// Local times, `"HH:MM"` (00:00–23:59), in the daemon's time zone.
+    /// Local times, `"HH:MM"` or `"HH:MM:SS"` (00:00–23:59:59), in the daemon's time zone.
     public var times: [String]
 
     public init(apps: [String], times: [String]) {

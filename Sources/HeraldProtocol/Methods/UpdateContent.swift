@@ -10,6 +10,9 @@ public enum UpdateContentMethod: HeraldMethod {
 
 public struct UpdateContentParams: Codable, Sendable, Hashable {
     public var app: String
+    /// The notification's identifier in the list, 1–255 characters; the same (uid, app,
+    /// identifier) again replaces the earlier notification. A lowercase UUID when absent.
+    public var identifier: String?
     /// The donated interaction this notification is about; without it the notification
     /// is not a communication and only gets its delivery decision.
     public var interactionIdentifier: String?
@@ -20,11 +23,13 @@ public struct UpdateContentParams: Codable, Sendable, Hashable {
 
     public init(
         app: String,
+        identifier: String? = nil,
         interactionIdentifier: String? = nil,
         content: NotificationContent? = nil,
         payload: JSONValue? = nil
     ) {
         self.app = app
+        self.identifier = identifier
         self.interactionIdentifier = interactionIdentifier
         self.content = content
         self.payload = payload
@@ -38,6 +43,7 @@ extension UpdateContentParams: ParamsReadable {
         self = try value.object { members throws(RPCError) in
             UpdateContentParams(
                 app: try members.required("app"),
+                identifier: try members.optional("identifier"),
                 interactionIdentifier: try members.optional("interactionIdentifier"),
                 content: try members.optional("content"),
                 payload: try members.optional("payload")
@@ -47,10 +53,13 @@ extension UpdateContentParams: ParamsReadable {
 }
 
 public struct UpdateContentResult: Codable, Sendable, Hashable {
+    /// The notification's identifier in the list: the one given, or the one generated.
+    public var identifier: String
     public var content: NotificationContent
     public var delivery: Delivery
 
-    public init(content: NotificationContent, delivery: Delivery) {
+    public init(identifier: String, content: NotificationContent, delivery: Delivery) {
+        self.identifier = identifier
         self.content = content
         self.delivery = delivery
     }

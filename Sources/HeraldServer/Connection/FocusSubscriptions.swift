@@ -66,23 +66,13 @@ final class FocusSubscriptions: Sendable {
             return changes
         }
         for (connection, app, status) in changes {
-            guard let channel = registry.channel(connection) else { continue }
-            // Past the high-water mark (`--max-unread-bytes`), the subscriber has stopped reading.
-            guard channel.isWritable else {
-                if channel.isActive {
-                    logger.warning(
-                        "closing a focus-changed subscriber that does not read: its unread output is past --max-unread-bytes",
-                        metadata: ["connection": "\(connection.number)"]
-                    )
-                    statistics?.recordUnreadClose()
-                    channel.close(promise: nil)
-                }
-                continue
-            }
             var line: [UInt8] = []
             Self.notification(app: app, status: status).write(to: &line)
             line.append(UInt8(ascii: "\n"))
-            channel.writeAndFlush(ByteBuffer(bytes: line), promise: nil)
+            SubscriberLine.send(
+                ByteBuffer(bytes: line), to: connection, registry: registry, statistics: statistics, logger: logger,
+                kind: "focus-changed subscriber"
+            )
         }
     }
 

@@ -460,7 +460,7 @@ public enum OpenRPCDocument {
     {
       "name": "update-content",
       "summary": "Turn a notification's content into a communication notification and decide its delivery, explained.",
-      "description": "What a Notification Service Extension does with content.updating(from: intent), plus Herald's explained delivery decision. Give content or payload (exactly one; -32602 otherwise). With interactionIdentifier, the interaction this (uid, app) donated makes the content a communication notification: title becomes the sender's display name, a group's subtitle its speakableGroupName or a summary of the others, threadIdentifier and relevanceScore get defaults, and communication is added. Without it, the content passes through unchanged and only gets its delivery decision. Errors, in the order checked: -32602 for the params; 1008 for a payload that is not mutable; -32602 for relevanceScore outside 0–1; 1005 for critical without the critical capability; 1001 for an interaction this (uid, app) never donated (another uid's or app's gives the same error); 1002 for an outgoing interaction; 1005 without the communication capability. Open to every caller.",
+      "description": "What a Notification Service Extension does with content.updating(from: intent), plus Herald's explained delivery decision. Give content or payload (exactly one; -32602 otherwise). With interactionIdentifier, the interaction this (uid, app) donated makes the content a communication notification: title becomes the sender's display name, a group's subtitle its speakableGroupName or a summary of the others, threadIdentifier and relevanceScore get defaults, and communication is added. Without it, the content passes through unchanged and only gets its delivery decision. Errors, in the order checked: -32602 for the params; 1008 for a payload that is not mutable; -32602 for relevanceScore outside 0–1; 1005 for critical without the critical capability; 1001 for an interaction this (uid, app) never donated (another uid's or app's gives the same error); 1002 for an outgoing interaction; 1005 without the communication capability. Open to every caller. Every success puts the notification in the caller uid's notification list (list-notifications): delivered at once for alert and quiet, scheduled for summary until its summary is delivered; past --max-notifications the uid's oldest delivered one is evicted, and a list full of scheduled ones refuses a new one with -32602 (data.limit).",
       "paramStructure": "by-name",
       "params": [
         {
@@ -469,6 +469,16 @@ public enum OpenRPCDocument {
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "identifier",
+          "description": "The notification's identifier in the caller's list, 1-255 characters; the same (uid, app, identifier) again replaces the earlier notification. A lowercase UUID is generated when absent.",
+          "required": false,
+          "schema": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
           }
         },
         {
@@ -503,10 +513,16 @@ public enum OpenRPCDocument {
         "schema": {
           "type": "object",
           "required": [
+            "identifier",
             "content",
             "delivery"
           ],
           "properties": {
+            "identifier": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 255
+            },
             "content": {
               "$ref": "#/components/schemas/NotificationContent"
             },
@@ -545,6 +561,10 @@ public enum OpenRPCDocument {
               "value": "org.example.chat"
             },
             {
+              "name": "identifier",
+              "value": "n-1"
+            },
+            {
               "name": "interactionIdentifier",
               "value": "m-17"
             },
@@ -560,6 +580,7 @@ public enum OpenRPCDocument {
           "result": {
             "name": "result",
             "value": {
+              "identifier": "n-1",
               "content": {
                 "title": "Ann Lee",
                 "body": "Lunch?",
@@ -607,6 +628,10 @@ public enum OpenRPCDocument {
               "value": "org.example.chat"
             },
             {
+              "name": "identifier",
+              "value": "n-2"
+            },
+            {
               "name": "interactionIdentifier",
               "value": "m-18"
             },
@@ -620,6 +645,7 @@ public enum OpenRPCDocument {
           "result": {
             "name": "result",
             "value": {
+              "identifier": "n-2",
               "content": {
                 "title": "Bo Berg",
                 "subtitle": "To you, Ann Lee & Cy",
@@ -688,6 +714,10 @@ public enum OpenRPCDocument {
               "value": "org.example.chat"
             },
             {
+              "name": "identifier",
+              "value": "n-3"
+            },
+            {
               "name": "interactionIdentifier",
               "value": "m-18"
             },
@@ -701,6 +731,7 @@ public enum OpenRPCDocument {
           "result": {
             "name": "result",
             "value": {
+              "identifier": "n-3",
               "content": {
                 "title": "Bo Berg",
                 "subtitle": "To you, Ann Lee & Cy",
@@ -769,6 +800,10 @@ public enum OpenRPCDocument {
               "value": "org.example.chat"
             },
             {
+              "name": "identifier",
+              "value": "n-4"
+            },
+            {
               "name": "interactionIdentifier",
               "value": "call-2"
             },
@@ -782,6 +817,7 @@ public enum OpenRPCDocument {
           "result": {
             "name": "result",
             "value": {
+              "identifier": "n-4",
               "content": {
                 "title": "Dee",
                 "body": "Video call",
@@ -830,6 +866,10 @@ public enum OpenRPCDocument {
               "value": "org.example.taxi"
             },
             {
+              "name": "identifier",
+              "value": "n-5"
+            },
+            {
               "name": "content",
               "value": {
                 "title": "Your taxi is here",
@@ -841,6 +881,7 @@ public enum OpenRPCDocument {
           "result": {
             "name": "result",
             "value": {
+              "identifier": "n-5",
               "content": {
                 "title": "Your taxi is here",
                 "body": "Blue sedan, plate HX-204",
@@ -872,6 +913,10 @@ public enum OpenRPCDocument {
               "value": "org.example.news"
             },
             {
+              "name": "identifier",
+              "value": "n-6"
+            },
+            {
               "name": "content",
               "value": {
                 "title": "Morning digest",
@@ -882,6 +927,7 @@ public enum OpenRPCDocument {
           "result": {
             "name": "result",
             "value": {
+              "identifier": "n-6",
               "content": {
                 "title": "Morning digest",
                 "body": "Five stories"
@@ -913,6 +959,10 @@ public enum OpenRPCDocument {
               "value": "org.example.chat"
             },
             {
+              "name": "identifier",
+              "value": "n-7"
+            },
+            {
               "name": "interactionIdentifier",
               "value": "m-17"
             },
@@ -935,6 +985,7 @@ public enum OpenRPCDocument {
           "result": {
             "name": "result",
             "value": {
+              "identifier": "n-7",
               "content": {
                 "title": "Ann Lee",
                 "body": "Lunch?",
@@ -1419,13 +1470,13 @@ public enum OpenRPCDocument {
         },
         {
           "name": "times",
-          "description": "Local times of day, \"HH:MM\".",
+          "description": "Local times of day, \"HH:MM\" or \"HH:MM:SS\".",
           "required": true,
           "schema": {
             "type": "array",
             "items": {
               "type": "string",
-              "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"
+              "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
             }
           }
         }
@@ -1705,6 +1756,412 @@ public enum OpenRPCDocument {
                   "score": 2
                 }
               ]
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "list-notifications",
+      "summary": "The caller's notification list, newest first.",
+      "description": "Delivered and scheduled notifications of (uid, app), newest (receivedAt) first: Apple's getDeliveredNotifications and getPendingNotificationRequests in one. A caller sees only its own uid's list. Administrators may pass uid for another uid's list, and omit app for every app of that uid; anyone else naming another uid gets 1006. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "description": "The app whose notifications to list; only administrators may omit it (every app).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "state",
+          "description": "Only the notifications in this state.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/NotificationState"
+          }
+        },
+        {
+          "name": "limit",
+          "description": "At most this many, the newest.",
+          "required": false,
+          "schema": {
+            "type": "integer",
+            "minimum": 0
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's list.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "listing",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "notifications"
+          ],
+          "properties": {
+            "notifications": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/HeraldNotification"
+              }
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "one app's list",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.news"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "notifications": [
+                {
+                  "identifier": "story-1",
+                  "app": "org.example.news",
+                  "content": {
+                    "title": "Morning briefing",
+                    "body": "Five stories",
+                    "relevanceScore": 0.8
+                  },
+                  "delivery": {
+                    "presentation": "summary",
+                    "deliverAt": "2026-11-23T18:30:15.000Z",
+                    "sound": false,
+                    "lightsScreen": false,
+                    "breaksThroughFocus": false,
+                    "breaksThroughSummary": false,
+                    "bypassesRinger": false,
+                    "announce": false,
+                    "reasons": [
+                      {
+                        "code": "heldForSummary",
+                        "message": "org.example.news goes to the scheduled summary, so this notification waits for the next one (deliverAt)."
+                      }
+                    ]
+                  },
+                  "state": "scheduled",
+                  "receivedAt": "2026-11-23T10:54:15.868Z"
+                }
+              ]
+            }
+          }
+        },
+        {
+          "name": "the newest delivered one",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "state",
+              "value": "delivered"
+            },
+            {
+              "name": "limit",
+              "value": 1
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "notifications": [
+                {
+                  "identifier": "m-17",
+                  "app": "org.example.chat",
+                  "content": {
+                    "title": "Ann",
+                    "body": "Lunch?",
+                    "interruptionLevel": "passive"
+                  },
+                  "delivery": {
+                    "presentation": "quiet",
+                    "sound": false,
+                    "lightsScreen": false,
+                    "breaksThroughFocus": false,
+                    "breaksThroughSummary": false,
+                    "bypassesRinger": false,
+                    "announce": false,
+                    "reasons": [
+                      {
+                        "code": "passive",
+                        "message": "Passive notifications are delivered quietly: no sound, no light, and they break through nothing."
+                      }
+                    ]
+                  },
+                  "state": "delivered",
+                  "receivedAt": "2026-11-23T10:54:15.884Z",
+                  "deliveredAt": "2026-11-23T10:54:15.884Z"
+                }
+              ]
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "remove-notifications",
+      "summary": "Removes notifications from the caller's list, delivered and scheduled alike.",
+      "description": "Apple's removeDeliveredNotifications(withIdentifiers:) and removePendingNotificationRequests(withIdentifiers:) in one. Give exactly one of identifiers and all: true (-32602 otherwise). Identifiers not in the caller's list, another uid's among them, count 0. Presenters of the uid are told notifications-removed. Administrators may pass uid, and omit app with all: true for every app of that uid; anyone else naming another uid gets 1006. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "description": "The app whose notifications to remove; only administrators may omit it (with all: true).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "identifiers",
+          "required": false,
+          "schema": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 255
+            }
+          }
+        },
+        {
+          "name": "all",
+          "description": "Must be true when given.",
+          "required": false,
+          "schema": {
+            "const": true
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's notifications.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "removal",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "removed"
+          ],
+          "properties": {
+            "removed": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "by identifiers, one unknown",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "identifiers",
+              "value": [
+                "m-17",
+                "m-404"
+              ]
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "removed": 1
+            }
+          }
+        },
+        {
+          "name": "all of an app's",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.news"
+            },
+            {
+              "name": "all",
+              "value": true
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "removed": 1
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "deliver-summary",
+      "summary": "Administrators only: delivers the scheduled notifications now.",
+      "description": "Administrators only (others get 1006). Delivers every scheduled notification of uid (every uid's without it) now, one summary per uid, ranked as at a summary time: a person opening the upcoming summary early. Presenters are told summary-delivered, and each summary has a journal entry of its own.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "description": "The uid whose summary to deliver; every uid's without it.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "summary",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "delivered"
+          ],
+          "properties": {
+            "delivered": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Notifications delivered, every uid's together."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "one uid's summary, early",
+          "params": [
+            {
+              "name": "uid",
+              "value": 0
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "delivered": 1
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "subscribe-notifications",
+      "summary": "Makes this connection a presenter of a uid's notifications.",
+      "description": "The connection then receives notification-delivered, summary-delivered and notifications-removed, one JSON-RPC notification a line between responses, as focus-changed subscribers do. A non-administrator presents its own uid only (another uid is 1006); an administrator one uid, or every uid without uid. A presenter whose unread output passes --max-unread-bytes is closed, with the reason logged. The subscription ends with the connection; a presenter is not closed for being idle. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "description": "The uid to present; the caller's own by default, every uid for an administrator.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "subscription",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "properties": {
+            "uid": {
+              "$ref": "#/components/schemas/Uid"
+            }
+          },
+          "description": "The uid presented; absent when every uid is."
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "an administrator presenting every uid",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {}
+          }
+        },
+        {
+          "name": "a user presenting its own uid",
+          "params": [
+            {
+              "name": "uid",
+              "value": 1000
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000
             }
           }
         }
@@ -2804,6 +3261,11 @@ public enum OpenRPCDocument {
                 "type": "integer",
                 "minimum": 0,
                 "description": "Donations forgotten once older than --retention."
+              },
+              "notificationsExpired": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Delivered notifications forgotten once delivered longer ago than --retention."
               }
             }
           },
@@ -2912,6 +3374,25 @@ public enum OpenRPCDocument {
                     "description": "Requests refused with -32602 for a string past the limit."
                   }
                 }
+              },
+              "notificationsPerUID": {
+                "type": "object",
+                "description": "--max-notifications.",
+                "required": [
+                  "limit",
+                  "evicted"
+                ],
+                "properties": {
+                  "limit": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "evicted": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Delivered notifications evicted, each its uid's oldest delivered, for a new one past the limit."
+                  }
+                }
               }
             }
           },
@@ -2919,6 +3400,11 @@ public enum OpenRPCDocument {
             "type": "integer",
             "minimum": 0,
             "description": "Batches refused whole with -32600 because their known response sizes passed --max-response-bytes."
+          },
+          "notifications": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Notifications in every uid's notification list."
           }
         }
       },
@@ -2955,6 +3441,55 @@ public enum OpenRPCDocument {
             "type": "number",
             "minimum": 0,
             "description": "From the copy of the state to the folder's fsync, in milliseconds."
+          }
+        }
+      },
+      "NotificationState": {
+        "title": "NotificationState",
+        "type": "string",
+        "enum": [
+          "delivered",
+          "scheduled"
+        ],
+        "description": "delivered at once for an alert or a quiet notification; scheduled while it waits for its summary."
+      },
+      "HeraldNotification": {
+        "title": "HeraldNotification",
+        "type": "object",
+        "description": "A notification in a uid's notification list.",
+        "required": [
+          "identifier",
+          "app",
+          "content",
+          "delivery",
+          "state",
+          "receivedAt"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "identifier": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255,
+            "description": "Unique within (uid, app); the same identifier again replaces the notification."
+          },
+          "app": {
+            "$ref": "#/components/schemas/AppName"
+          },
+          "content": {
+            "$ref": "#/components/schemas/NotificationContent"
+          },
+          "delivery": {
+            "$ref": "#/components/schemas/Delivery"
+          },
+          "state": {
+            "$ref": "#/components/schemas/NotificationState"
+          },
+          "receivedAt": {
+            "$ref": "#/components/schemas/DateTime"
+          },
+          "deliveredAt": {
+            "$ref": "#/components/schemas/DateTime"
           }
         }
       }
@@ -3093,6 +3628,203 @@ public enum OpenRPCDocument {
               "value": {
                 "isFocused": false
               }
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "notification-delivered",
+      "summary": "Sent to presenters when an alert or a quiet notification is decided.",
+      "description": "A JSON-RPC notification from the server (no id; do not answer it), to each presenter of the uid (subscribe-notifications), after update-content decides an alert or a quiet delivery. Scheduled notifications are told in summary-delivered instead.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        },
+        {
+          "name": "notification",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/HeraldNotification"
+          }
+        }
+      ],
+      "examples": [
+        {
+          "name": "an alert",
+          "params": [
+            {
+              "name": "uid",
+              "value": 0
+            },
+            {
+              "name": "notification",
+              "value": {
+                "identifier": "m-18",
+                "app": "org.example.chat",
+                "content": {
+                  "title": "Bo",
+                  "body": "On my way"
+                },
+                "delivery": {
+                  "presentation": "alert",
+                  "sound": true,
+                  "lightsScreen": true,
+                  "breaksThroughFocus": false,
+                  "breaksThroughSummary": false,
+                  "bypassesRinger": false,
+                  "announce": false,
+                  "reasons": [
+                    {
+                      "code": "delivered",
+                      "message": "Delivered as an alert, with sound and light."
+                    }
+                  ]
+                },
+                "state": "delivered",
+                "receivedAt": "2026-11-23T10:54:21.759Z",
+                "deliveredAt": "2026-11-23T10:54:21.759Z"
+              }
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "summary-delivered",
+      "summary": "Sent to presenters when a uid's scheduled summary is delivered.",
+      "description": "At each summary time (set-summary), once at start for a time that passed while heraldd was stopped, and on deliver-summary: the uid's scheduled notifications whose time came, ranked: relevanceScore highest first (absent counts as 0); on a tie those with attachments or an avatar first; then communications; then newest first.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        },
+        {
+          "name": "deliveredAt",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        },
+        {
+          "name": "notifications",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/HeraldNotification"
+            }
+          }
+        }
+      ],
+      "examples": [
+        {
+          "name": "a summary of one",
+          "params": [
+            {
+              "name": "uid",
+              "value": 0
+            },
+            {
+              "name": "deliveredAt",
+              "value": "2026-11-23T10:54:21.765Z"
+            },
+            {
+              "name": "notifications",
+              "value": [
+                {
+                  "identifier": "story-1",
+                  "app": "org.example.news",
+                  "content": {
+                    "title": "Morning briefing",
+                    "body": "Five stories",
+                    "relevanceScore": 0.8
+                  },
+                  "delivery": {
+                    "presentation": "summary",
+                    "deliverAt": "2026-11-23T18:30:15.000Z",
+                    "sound": false,
+                    "lightsScreen": false,
+                    "breaksThroughFocus": false,
+                    "breaksThroughSummary": false,
+                    "bypassesRinger": false,
+                    "announce": false,
+                    "reasons": [
+                      {
+                        "code": "heldForSummary",
+                        "message": "org.example.news goes to the scheduled summary, so this notification waits for the next one (deliverAt)."
+                      }
+                    ]
+                  },
+                  "state": "delivered",
+                  "receivedAt": "2026-11-23T10:54:15.868Z",
+                  "deliveredAt": "2026-11-23T10:54:21.765Z"
+                }
+              ]
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "notifications-removed",
+      "summary": "Sent to presenters when remove-notifications removes some of a (uid, app)'s notifications.",
+      "description": "One per app whose notifications were removed; identifiers in the order they were asked for (or listed, for all: true).",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        },
+        {
+          "name": "app",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "identifiers",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 255
+            }
+          }
+        }
+      ],
+      "examples": [
+        {
+          "name": "one of an app's",
+          "params": [
+            {
+              "name": "uid",
+              "value": 0
+            },
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "identifiers",
+              "value": [
+                "m-17"
+              ]
             }
           ]
         }

@@ -16,6 +16,8 @@ public struct MethodEnvironment: Sendable {
     public var takeSnapshot: @Sendable () throws(RPCError) -> SnapshotResult
     /// The most bytes of UTF-8 in one string of params (`--max-string-bytes`).
     public var maxStringBytes: Int
+    /// Journals a summary delivered (uid, count, identifiers; never content).
+    public var recordSummary: @Sendable (NotificationSummary) -> Void = { _ in }
     /// Requests refused by `maxStringBytes`.
     let stringsRefused = NIOLockedValueBox(0)
 
@@ -42,7 +44,10 @@ public struct MethodEnvironment: Sendable {
 
 extension MethodTable {
     /// Every method Herald serves.
-    static func herald(_ environment: MethodEnvironment, subscriptions: FocusSubscriptions) -> MethodTable {
+    static func herald(
+        _ environment: MethodEnvironment, subscriptions: FocusSubscriptions,
+        presenters: NotificationPresenters = NotificationPresenters(registry: ConnectionRegistry())
+    ) -> MethodTable {
         var table = MethodTable()
         let maxStringBytes = environment.maxStringBytes
         let stringsRefused = environment.stringsRefused
@@ -78,10 +83,20 @@ extension MethodTable {
         }
         table.register(UpdateContentMethod.self) { params, context in
             let payloadContent = try Self.payloadContent(params)
-            return try state.withLock { state throws(RuleError) in
-                try state.updateContent(params, payloadContent: payloadContent, caller: context.caller, now: clock.now())
+            var params = params
+            if params.identifier == nil { params.identifier = HeraldState.newNotificationIdentifier() }
+            let presenting = !presenters.isEmpty
+            let (outcome, delivered) = try state.withLock { state throws(RuleError) in
+                let outcome = try state.updateContent(params, payloadContent: payloadContent, caller: context.caller, now: clock.now())
+                let delivered =
+                    presenting && outcome.result.delivery.presentation != .summary
+                    ? state.notification(uid: context.caller.uid, app: params.app, identifier: outcome.result.identifier) : nil
+                return (outcome, delivered)
             }
+            if let delivered { presenters.delivered(NotificationDelivered(uid: context.caller.uid, notification: delivered)) }
+            return outcome
         }
+        table.registerNotificationMethods(environment, presenters: presenters)
         table.register(RequestFocusMethod.self) { params, context in
             let now = clock.now()
             let (outcome, current) = try state.withLock { state throws(RuleError) in
@@ -149,8 +164,8 @@ extension MethodTable {
                 "errors": .number(JSONNumber(Int(method.errors))),
             ])
         }
-        let (interactions, configuration, fairShares) = environment.state.read {
-            ($0.interactionCount, $0.configuration, $0.fairShares)
+        let (interactions, configuration, fairShares, notifications, notificationsEvicted) = environment.state.read {
+            ($0.interactionCount, $0.configuration, $0.fairShares, $0.notificationCount, $0.notificationsDropped.evicted)
         }
         var stats: JSONObject = [
             "startedAt": .string(RFC3339.format(environment.statistics.startedAt)),
@@ -169,8 +184,12 @@ extension MethodTable {
             "methods": .object(methods),
             "interactions": .number(JSONNumber(interactions)),
             "focusSubscriptions": .number(JSONNumber(subscriptions.count)),
+            "notifications": .number(JSONNumber(notifications)),
             "limits": .object(
-                limitsObject(configuration, fairShares, environment, stringsRefused: environment.stringsRefused.withLockedValue { $0 })
+                limitsObject(
+                    configuration, fairShares, environment, stringsRefused: environment.stringsRefused.withLockedValue { $0 },
+                    notificationsEvicted: notificationsEvicted
+                )
             ),
         ]
         for member in environment.statsContributions() {
@@ -184,7 +203,8 @@ extension MethodTable {
         _ configuration: CoreConfiguration,
         _ counts: FairShareCounts,
         _ environment: MethodEnvironment,
-        stringsRefused: Int
+        stringsRefused: Int,
+        notificationsEvicted: Int
     ) -> JSONObject {
         func limit(_ value: Int, _ name: String, _ count: Int) -> JSONValue {
             .object(["limit": .number(JSONNumber(value)), name: .number(JSONNumber(count))])
@@ -195,6 +215,7 @@ extension MethodTable {
             "appsPerUID": limit(configuration.maxAppsPerUID, "refused", counts.appsRefused),
             "silencedPerUID": limit(configuration.maxSilencedMarksPerUID, "refused", counts.silencedMarksRefused),
             "stringBytes": limit(environment.maxStringBytes, "refused", stringsRefused),
+            "notificationsPerUID": limit(configuration.maxNotificationsPerUID, "evicted", notificationsEvicted),
         ]
     }
 }

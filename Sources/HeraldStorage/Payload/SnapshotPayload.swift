@@ -24,6 +24,7 @@ package enum SnapshotPayload {
         SilencedSection.self,
         SummarySection.self,
         AppSettingsSection.self,
+        NotificationsSection.self,
     ]
 
     /// The format version snapshots are written in: the newest section's.

@@ -1,0 +1,108 @@
+import Foundation
+import HeraldProtocol
+
+extension HeraldState {
+    /// How many notifications every uid's list holds together.
+    public var notificationCount: Int { notifications.count }
+
+    /// Delivered notifications evicted at `--max-notifications`, and forgotten by
+    /// `--retention`, since this value was made.
+    public var notificationsDropped: (evicted: Int, expired: Int) { (notifications.evicted, notifications.expired) }
+
+    /// (uid, app, identifier)'s notification, for the presenters told of it.
+    public func notification(uid: UInt32, app: String, identifier: String) -> HeraldNotification? {
+        notifications.notification(uid: uid, app: app, identifier: identifier)
+    }
+
+    /// `list-notifications`: the caller's list (an administrator's: `uid`'s), newest first.
+    public func listNotifications(_ p: ListNotificationsParams, caller: Caller) throws(RuleError)
+        -> MethodOutcome<ListNotificationsResult>
+    {
+        let uid = try Self.namespace(uid: p.uid, app: p.app, caller: caller)
+        if let limit = p.limit, limit < 0 {
+            throw .invalidParams("limit is how many notifications at most, 0 or more; got \(limit).", at: ["limit"])
+        }
+        let listed = notifications.list(uid: uid, app: p.app, state: p.state, limit: p.limit)
+        return MethodOutcome(result: ListNotificationsResult(notifications: listed), audit: AuditRecord(app: p.app))
+    }
+
+    /// `remove-notifications`: removes the caller's (an administrator's: `uid`'s)
+    /// notifications, delivered and scheduled alike. Another uid's identifiers are not in
+    /// the caller's list, so they count 0 as identifiers never used do.
+    ///
+    /// Returns the removals by app too, for the presenters.
+    public mutating func removeNotifications(_ p: RemoveNotificationsParams, caller: Caller) throws(RuleError)
+        -> (outcome: MethodOutcome<RemoveNotificationsResult>, removed: [NotificationsRemoved])
+    {
+        let uid = try Self.namespace(uid: p.uid, app: p.app, caller: caller)
+        let identifiers: [String]?
+        switch (p.identifiers, p.all) {
+        case (let given?, nil), (let given?, false?):
+            guard p.app != nil else {
+                throw .invalidParams("Name the app whose notifications these identifiers are.", at: ["app"])
+            }
+            for (index, identifier) in given.enumerated() {
+                _ = try NotificationIdentifier.validated(identifier, at: ["identifiers", .index(index)])
+            }
+            identifiers = given
+        case (nil, true?):
+            identifiers = nil
+        case (nil, _):
+            throw .invalidParams("Give the identifiers to remove, or all: true.", at: ["identifiers"])
+        case (_?, true?):
+            throw .invalidParams("Give identifiers or all: true, not both.", at: ["all"])
+        }
+        let removed = notifications.remove(uid: uid, app: p.app, identifiers: identifiers)
+        let events = removed.map { NotificationsRemoved(uid: uid, app: $0.app, identifiers: $0.identifiers) }
+        var audit = AuditRecord(app: p.app)
+        audit.notificationIdentifiers = removed.flatMap(\.identifiers)
+        let count = removed.reduce(0) { $0 + $1.identifiers.count }
+        return (MethodOutcome(result: RemoveNotificationsResult(removed: count), audit: audit), events)
+    }
+
+    /// `deliver-summary` (administrators, as its descriptor says): delivers every
+    /// scheduled notification now, `uid`'s or every uid's — the upcoming summary opened early.
+    public mutating func deliverSummary(_ p: DeliverSummaryParams, caller: Caller, now: Date)
+        -> (outcome: MethodOutcome<DeliverSummaryResult>, summaries: [NotificationSummary])
+    {
+        let summaries = notifications.deliverSummaries(now: now, uid: p.uid, all: true)
+        var audit = AuditRecord()
+        audit.notificationIdentifiers = summaries.flatMap { $0.notifications.map(\.identifier) }
+        let count = summaries.reduce(0) { $0 + $1.notifications.count }
+        return (MethodOutcome(result: DeliverSummaryResult(delivered: count), audit: audit), summaries)
+    }
+
+    /// Delivers, one summary per uid, every scheduled notification whose summary time
+    /// (`deliverAt`) has come by `now`: at each time of the schedule, and once at start for
+    /// a time that passed while the daemon was stopped. Empty when none is due.
+    public mutating func deliverDueSummaries(now: Date) -> [NotificationSummary] {
+        notifications.deliverSummaries(now: now)
+    }
+
+    /// The uid a presenter (`subscribe-notifications`) presents: a non-administrator its
+    /// own only (another is permission denied); an administrator any, or every uid (nil).
+    public static func presenterUID(_ p: SubscribeNotificationsParams, caller: Caller) throws(RuleError) -> UInt32? {
+        if caller.isAdministrator { return p.uid }
+        return try ownerUID(p.uid, caller: caller) ?? caller.uid
+    }
+
+    /// The uid whose list a request acts on: the caller's own, or for an administrator the
+    /// `uid` given. Only an administrator may omit the app (every app of the uid).
+    private static func namespace(uid: UInt32?, app: String?, caller: Caller) throws(RuleError) -> UInt32 {
+        let owner = try ownerUID(uid, caller: caller)
+        if let app {
+            try AppName.validate(app)
+        } else if !caller.isAdministrator {
+            throw .invalidParams("Name the app whose notifications these are.", at: ["app"])
+        }
+        return owner ?? caller.uid
+    }
+
+    /// `uid` when the caller may act on it: its own, or any for an administrator.
+    private static func ownerUID(_ uid: UInt32?, caller: Caller) throws(RuleError) -> UInt32? {
+        if let uid, uid != caller.uid, !caller.isAdministrator {
+            throw RuleError(.permissionDenied, "Only administrators may name another uid; leave uid out for your own.", at: ["uid"])
+        }
+        return uid
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import HeraldProtocol
+
+/// Every uid's notification list: what `update-content` decided, delivered or scheduled,
+/// until it is removed, evicted or expired. "All notifications delivered to the summary on
+/// a schedule are present in the notification list"; passive ones "are available the next
+/// time the list is viewed".
+///
+/// Keyed by (uid, app, identifier): the same key again replaces the earlier notification,
+/// as a `UNNotificationRequest` with an identifier in use does. Each uid's delivered ones
+/// are also queued in the order they were delivered, so that the oldest delivered goes
+/// first at `--max-notifications` and at `--retention` in amortized constant time.
+struct NotificationList: Sendable {
+    struct Key: Hashable, Sendable {
+        var app: String
+        var identifier: String
+    }
+
+    /// A notification with its place in the list.
+    struct Entry: Sendable {
+        var notification: HeraldNotification
+        /// The order it came in: a larger stamp is newer.
+        var stamp: UInt64
+        /// Its place in ``UIDList/deliveredOrder`` while delivered.
+        var deliveredStamp: UInt64?
+    }
+
+    /// One uid's list.
+    struct UIDList: Sendable {
+        var entries: [Key: Entry] = [:]
+        /// Delivered notifications, oldest delivered first, from `head` on. An element
+        /// whose stamp no longer matches its entry's `deliveredStamp` is stale (the entry
+        /// was removed, replaced or scheduled again) and is skipped.
+        var deliveredOrder: [(stamp: UInt64, key: Key)] = []
+        var head = 0
+        var deliveredCount = 0
+
+        /// The oldest delivered notification's key, skipping stale elements.
+        mutating func oldestDelivered() -> Key? {
+            while head < deliveredOrder.count {
+                let (stamp, key) = deliveredOrder[head]
+                if entries[key]?.deliveredStamp == stamp { return key }
+                head += 1
+            }
+            return nil
+        }
+
+        /// Drops the consumed and stale part of `deliveredOrder` once it outweighs the rest.
+        mutating func compactIfWasteful() {
+            let waste = deliveredOrder.count - deliveredCount
+            guard waste > 64, waste > deliveredCount else { return }
+            deliveredOrder = deliveredOrder[head...].filter { entries[$0.key]?.deliveredStamp == $0.stamp }
+            head = 0
+        }
+
+        mutating func remove(_ key: Key) -> Entry? {
+            guard let entry = entries.removeValue(forKey: key) else { return nil }
+            if entry.deliveredStamp != nil { deliveredCount -= 1 }
+            compactIfWasteful()
+            return entry
+        }
+    }
+
+    private(set) var lists: [UInt32: UIDList] = [:]
+    private var nextStamp: UInt64 = 0
+    /// No scheduled notification is due before this (a lower bound: removals do not raise it).
+    private(set) var earliestDeliverAt: Date?
+
+    /// Delivered notifications evicted at `--max-notifications`; not encoded.
+    private(set) var evicted = 0
+    /// Delivered notifications forgotten by `--retention`; not encoded.
+    private(set) var expired = 0
+
+    init() {}
+
+    /// How many notifications every uid holds together.
+    var count: Int { lists.values.reduce(0) { $0 + $1.entries.count } }
+
+    /// Runs `body` on `uid`'s list taken out of `lists`, so that it is changed in place —
+    /// a copy left in the dictionary would make every change copy the whole list — and
+    /// puts it back unless it is empty.
+    private mutating func withList<Value, Failure: Error>(
+        _ uid: UInt32, _ body: (inout UIDList) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        var list = lists.removeValue(forKey: uid) ?? UIDList()
+        defer { if !list.entries.isEmpty { lists[uid] = list } }
+        return try body(&list)
+    }
+
+    func notification(uid: UInt32, app: String, identifier: String) -> HeraldNotification? {
+        lists[uid]?.entries[Key(app: app, identifier: identifier)]?.notification
+    }
+
+    /// Puts `notification` in `uid`'s list, replacing the one with its (app, identifier).
+    ///
+    /// A delivered notification replaced by a delivered one keeps its place and
+    /// `receivedAt`; any other replacement is a new notification. A new one in a list at
+    /// `limit` evicts the oldest delivered; in a list of scheduled ones only it is refused,
+    /// rather than losing a notification held for the summary.
+    mutating func insert(_ notification: HeraldNotification, uid: UInt32, limit: Int) throws(RuleError) {
+        var stamps = (next: nextStamp, evicted: 0)
+        defer {
+            nextStamp = stamps.next
+            evicted += stamps.evicted
+        }
+        try withList(uid) { list throws(RuleError) in
+            try Self.insert(notification, into: &list, limit: limit, stamps: &stamps)
+        }
+        if notification.state == .scheduled, let deliverAt = notification.delivery.deliverAt {
+            earliestDeliverAt = min(earliestDeliverAt ?? deliverAt, deliverAt)
+        }
+    }
+
+    private static func insert(
+        _ notification: HeraldNotification, into list: inout UIDList, limit: Int, stamps: inout (next: UInt64, evicted: Int)
+    ) throws(RuleError) {
+        var notification = notification
+        let key = Key(app: notification.app, identifier: notification.identifier)
+        let previous = list.entries[key]
+        if previous == nil, list.entries.count >= max(limit, 1) {
+            guard let oldest = list.oldestDelivered() else {
+                throw RuleError(
+                    .invalidParams,
+                    "This uid's notification list holds \(list.entries.count) notifications, all scheduled for the summary (--max-notifications); remove some or deliver the summary first.",
+                    at: ["identifier"],
+                    limit: limit
+                )
+            }
+            _ = list.remove(oldest)
+            stamps.evicted += 1
+        }
+        var stamp = stamps.next
+        if let previous, previous.deliveredStamp != nil, notification.state == .delivered {
+            stamp = previous.stamp
+            notification.receivedAt = previous.notification.receivedAt
+        }
+        _ = list.remove(key)
+        stamps.next += 2
+        var entry = Entry(notification: notification, stamp: stamp)
+        if notification.state == .delivered {
+            entry.deliveredStamp = stamps.next - 1
+            list.deliveredOrder.append((stamps.next - 1, key))
+            list.deliveredCount += 1
+        }
+        list.entries[key] = entry
+    }
+
+    /// `uid`'s notifications of `app` (every app when nil) in `state` (both when nil), newest first, at most `limit`.
+    func list(uid: UInt32, app: String?, state: NotificationState?, limit: Int?) -> [HeraldNotification] {
+        guard let list = lists[uid] else { return [] }
+        let chosen = list.entries.values.filter { entry in
+            (app == nil || entry.notification.app == app) && (state == nil || entry.notification.state == state)
+        }
+        return chosen.sorted { ($0.notification.receivedAt, $0.stamp) > ($1.notification.receivedAt, $1.stamp) }.prefix(limit ?? Int.max).map(\.notification)
+    }
+
+    /// Removes `uid`'s notifications of `app` (every app when nil) with these identifiers
+    /// (all when nil); returns the identifiers removed, by app, in the order asked.
+    mutating func remove(uid: UInt32, app: String?, identifiers: [String]?) -> [(app: String, identifiers: [String])] {
+        guard lists[uid] != nil else { return [] }
+        return withList(uid) { list in Self.remove(app: app, identifiers: identifiers, from: &list) }
+    }
+
+    private static func remove(app: String?, identifiers: [String]?, from list: inout UIDList) -> [(app: String, identifiers: [String])] {
+        var keys: [Key]
+        if let identifiers, let app {
+            keys = identifiers.map { Key(app: app, identifier: $0) }
+        } else {
+            keys = list.entries.values.filter { app == nil || $0.notification.app == app }
+                .sorted { $0.stamp < $1.stamp }
+                .map { Key(app: $0.notification.app, identifier: $0.notification.identifier) }
+        }
+        var removed: [(app: String, identifiers: [String])] = []
+        var positions: [String: Int] = [:]
+        for key in keys where list.remove(key) != nil {
+            if let position = positions[key.app] {
+                removed[position].identifiers.append(key.identifier)
+            } else {
+                positions[key.app] = removed.count
+                removed.append((key.app, [key.identifier]))
+            }
+        }
+        return removed
+    }
+
+    /// Delivers scheduled notifications, one summary per uid, ranked: those due at `now`
+    /// (`deliverAt` come), or every scheduled one with `all` (a summary opened early);
+    /// only `uid`'s when given. Uids in ascending order.
+    mutating func deliverSummaries(now: Date, uid only: UInt32? = nil, all: Bool = false) -> [NotificationSummary] {
+        if !all, only == nil {
+            guard let earliest = earliestDeliverAt, earliest <= now else { return [] }
+        }
+        var summaries: [NotificationSummary] = []
+        var nextEarliest: Date?
+        for uid in lists.keys.sorted() {
+            var list = lists.removeValue(forKey: uid)!
+            defer { lists[uid] = list }
+            var due: [Entry] = []
+            for (key, entry) in list.entries where entry.notification.state == .scheduled {
+                let deliverAt = entry.notification.delivery.deliverAt ?? now
+                guard (only == nil || only == uid) && (all || deliverAt <= now) else {
+                    nextEarliest = min(nextEarliest ?? deliverAt, deliverAt)
+                    continue
+                }
+                var delivered = entry
+                delivered.notification.state = .delivered
+                delivered.notification.deliveredAt = now
+                nextStamp += 1
+                delivered.deliveredStamp = nextStamp
+                list.entries[key] = delivered
+                due.append(delivered)
+            }
+            guard !due.isEmpty else { continue }
+            let ranked = Self.ranked(due)
+            for entry in ranked {
+                list.deliveredOrder.append((entry.deliveredStamp!, Key(app: entry.notification.app, identifier: entry.notification.identifier)))
+            }
+            list.deliveredCount += ranked.count
+            summaries.append(NotificationSummary(uid: uid, deliveredAt: now, notifications: ranked.map(\.notification)))
+        }
+        earliestDeliverAt = nextEarliest
+        return summaries
+    }
+
+    /// Forgets delivered notifications delivered before `cutoff`; returns how many.
+    @discardableResult
+    mutating func pruneDelivered(before cutoff: Date) -> Int {
+        var pruned = 0
+        for uid in Array(lists.keys) {
+            withList(uid) { list in
+                while let oldest = list.oldestDelivered(),
+                    let deliveredAt = list.entries[oldest]?.notification.deliveredAt, deliveredAt < cutoff
+                {
+                    _ = list.remove(oldest)
+                    pruned += 1
+                }
+            }
+        }
+        expired += pruned
+        return pruned
+    }
+
+    /// Every notification with its uid, oldest stamp first: the order that restores the list as it is.
+    func forEachInOrder(_ body: (UInt32, HeraldNotification) throws -> Void) rethrows {
+        for uid in lists.keys.sorted() {
+            let list = lists[uid]!
+            // Delivered ones in the order they were delivered (eviction's order), then the scheduled.
+            var delivered: [Entry] = []
+            var scheduled: [Entry] = []
+            for entry in list.entries.values {
+                if entry.deliveredStamp != nil { delivered.append(entry) } else { scheduled.append(entry) }
+            }
+            delivered.sort { $0.deliveredStamp! < $1.deliveredStamp! }
+            scheduled.sort { $0.stamp < $1.stamp }
+            for entry in delivered + scheduled { try body(uid, entry.notification) }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// A notification in a uid's notification list: what `update-content` decided, kept until
+/// it is removed, evicted by `--max-notifications` or forgotten by `--retention`.
+///
+/// "All notifications delivered to the summary on a schedule are present in the
+/// notification list"; Apple's `UNNotification` (delivered) and `UNNotificationRequest`
+/// (pending) are its two states.
+public struct HeraldNotification: Codable, Sendable, Hashable {
+    /// Unique within (uid, app): the same identifier again replaces this notification.
+    public var identifier: String
+    public var app: String
+    /// The content as `update-content` returned it.
+    public var content: NotificationContent
+    public var delivery: Delivery
+    public var state: NotificationState
+    /// When `update-content` put it in the list.
+    public var receivedAt: Date
+    /// When it was delivered; absent while it is scheduled.
+    public var deliveredAt: Date?
+
+    public init(
+        identifier: String,
+        app: String,
+        content: NotificationContent,
+        delivery: Delivery,
+        state: NotificationState,
+        receivedAt: Date,
+        deliveredAt: Date? = nil
+    ) {
+        self.identifier = identifier
+        self.app = app
+        self.content = content
+        self.delivery = delivery
+        self.state = state
+        self.receivedAt = receivedAt
+        self.deliveredAt = deliveredAt
+    }
+}
+
+/// Where a notification stands: `delivered` at once for an alert or a quiet one;
+/// `scheduled` while it waits for its summary.
+public enum NotificationState: String, JSONEnum, Hashable {
+    case delivered
+    case scheduled
+}

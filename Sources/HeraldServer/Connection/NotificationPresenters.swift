@@ -1,0 +1,79 @@
+import Foundation
+import HeraldProtocol
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import Synchronization
+
+/// The connections that called `subscribe-notifications`: each presents one uid's
+/// notifications, or every uid's (an administrator's without `uid`), and is told
+/// `notification-delivered`, `summary-delivered` and `notifications-removed` as they happen.
+///
+/// Lines are bounded like `focus-changed` (``SubscriberLine``): a presenter that stops
+/// reading is closed past `--max-unread-bytes`, with the reason logged.
+final class NotificationPresenters: Sendable {
+    /// Each presenter's uid; nil for every uid.
+    private let presenters = NIOLockedValueBox<[ConnectionIdentity: UInt32?]>([:])
+    /// How many presenters there are, read without the lock on every `update-content`.
+    private let presenterCount = Atomic<Int>(0)
+    private let registry: ConnectionRegistry
+    private let statistics: ServerStatistics?
+    private let logger: Logger
+
+    init(registry: ConnectionRegistry, statistics: ServerStatistics? = nil, logger: Logger = Logger(label: "heraldd")) {
+        self.registry = registry
+        self.statistics = statistics
+        self.logger = logger
+    }
+
+    func subscribe(_ connection: ConnectionIdentity, uid: UInt32?) {
+        presenters.withLockedValue {
+            $0[connection] = .some(uid)
+            presenterCount.store($0.count, ordering: .relaxed)
+        }
+    }
+
+    func holds(_ connection: ConnectionIdentity) -> Bool {
+        presenters.withLockedValue { $0[connection] != nil }
+    }
+
+    func remove(_ connection: ConnectionIdentity) {
+        presenters.withLockedValue {
+            $0.removeValue(forKey: connection)
+            presenterCount.store($0.count, ordering: .relaxed)
+        }
+    }
+
+    var count: Int {
+        presenters.withLockedValue { $0.count }
+    }
+
+    /// Whether anyone presents: the events are not even made while nobody does.
+    var isEmpty: Bool {
+        presenterCount.load(ordering: .relaxed) == 0
+    }
+
+    func delivered(_ event: NotificationDelivered) {
+        send(NotificationDelivered.method, event, uid: event.uid)
+    }
+
+    func summaryDelivered(_ summary: NotificationSummary) {
+        send(NotificationSummary.method, summary, uid: summary.uid)
+    }
+
+    func removed(_ event: NotificationsRemoved) {
+        send(NotificationsRemoved.method, event, uid: event.uid)
+    }
+
+    /// Sends `params` as a `method` notification to each presenter of `uid`.
+    private func send(_ method: String, _ params: some Encodable, uid: UInt32) {
+        let recipients = presenters.withLockedValue { all in
+            all.compactMap { connection, presented in presented == nil || presented == uid ? connection : nil }
+        }
+        guard !recipients.isEmpty, let value = try? JSONValueEncoder().encode(params) else { return }
+        let line = SubscriberLine.line(method: method, params: value)
+        for connection in recipients {
+            SubscriberLine.send(line, to: connection, registry: registry, statistics: statistics, logger: logger, kind: "notification presenter")
+        }
+    }
+}

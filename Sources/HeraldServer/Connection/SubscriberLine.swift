@@ -1,0 +1,38 @@
+import HeraldProtocol
+import Logging
+import NIOCore
+
+/// Sends one JSON-RPC notification line to a subscriber (`focus-changed`, a presenter's
+/// events), bounded like responses: a subscriber whose unread output is past
+/// `--max-unread-bytes` has stopped reading, and is closed with the reason logged instead
+/// of having lines buffered for it without end.
+enum SubscriberLine {
+    /// `{"jsonrpc":"2.0","method":…,"params":…}` and a newline.
+    static func line(method: String, params: JSONValue) -> ByteBuffer {
+        var bytes: [UInt8] = []
+        JSONValue.object(["jsonrpc": "2.0", "method": .string(method), "params": params]).write(to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        return ByteBuffer(bytes: bytes)
+    }
+
+    /// Writes `line` to `connection`, or closes it when it does not read; `kind` names the
+    /// subscriber in the log.
+    static func send(
+        _ line: ByteBuffer, to connection: ConnectionIdentity, registry: ConnectionRegistry,
+        statistics: ServerStatistics?, logger: Logger, kind: String
+    ) {
+        guard let channel = registry.channel(connection) else { return }
+        guard channel.isWritable else {
+            if channel.isActive {
+                logger.warning(
+                    "closing a \(kind) that does not read: its unread output is past --max-unread-bytes",
+                    metadata: ["connection": "\(connection.number)"]
+                )
+                statistics?.recordUnreadClose()
+                channel.close(promise: nil)
+            }
+            return
+        }
+        channel.writeAndFlush(line, promise: nil)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import HeraldCore
+import ServiceLifecycle
+
+/// Delivers the scheduled summary on time: every `interval` of the injected clock it
+/// delivers, one summary per uid, the scheduled notifications whose summary time has come.
+///
+/// Scheduled notifications carry their summary time (`deliverAt`), so a wake after it
+/// delivers them, and a change of the schedule needs no rescheduling. Tests move a
+/// ``ManualClock`` instead of waiting. Put it after the server in the `ServiceGroup`, so
+/// that it stops first.
+public struct SummaryService: Service {
+    public let clock: any HeraldClock
+    /// Seconds between two looks at what is due.
+    public let interval: Double
+    /// Delivers what is due at the time given (``HeraldServer/deliverDueSummaries(now:)``).
+    public let deliverDue: @Sendable (Date) -> Void
+
+    public init(clock: any HeraldClock, interval: Double = 1, deliverDue: @escaping @Sendable (Date) -> Void) {
+        self.clock = clock
+        self.interval = interval
+        self.deliverDue = deliverDue
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while true {
+                do {
+                    try await clock.sleep(for: interval)
+                } catch {
+                    return
+                }
+                deliverDue(clock.now())
+            }
+        }
+    }
+}

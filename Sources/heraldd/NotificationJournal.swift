@@ -1,0 +1,26 @@
+import HeraldProtocol
+import HeraldSystemd
+
+/// The journal entry of a summary delivered: the uid, how many and which notifications —
+/// identifiers only, never content — under its own `MESSAGE_ID`.
+enum NotificationJournal {
+    /// At most this many identifiers are listed in one field; `HERALD_COUNT` has them all.
+    static let maxListed = 100
+
+    static func summaryEntry(_ summary: NotificationSummary) -> JournalEntry {
+        let identifiers = summary.notifications.map(\.identifier)
+        var entry = JournalEntry()
+        try? entry.append(name: "PRIORITY", value: String(JournalPriority.info.rawValue))
+        try? entry.append(name: "MESSAGE", value: "summary delivered to uid \(summary.uid): \(identifiers.count) notifications")
+        try? entry.append(name: "MESSAGE_ID", value: JournalMessageID.summaryDelivered)
+        try? entry.append(name: "HERALD_UID", value: String(summary.uid))
+        try? entry.append(name: "HERALD_COUNT", value: String(identifiers.count))
+        try? entry.append(name: "HERALD_NOTIFICATION_IDS", value: identifiersField(identifiers))
+        return entry
+    }
+
+    /// The identifiers, comma-separated, the first ``maxListed`` of them.
+    static func identifiersField(_ identifiers: [String]) -> String {
+        identifiers.prefix(maxListed).joined(separator: ",")
+    }
+}

@@ -21,7 +21,7 @@ struct HeraldCtl: ParsableCommand {
             """,
         version: HeraldVersion.string,
         subcommands: [
-            StatusCommand.self, DonateCommand.self, NotifyCommand.self, FocusCommand.self, SummaryCommand.self,
+            StatusCommand.self, DonateCommand.self, NotifyCommand.self, NotificationsCommand.self, FocusCommand.self, SummaryCommand.self,
             AuthorizationCommand.self, CapabilitiesCommand.self, SuggestCommand.self, DeleteCommand.self,
             RequestFocusCommand.self, SnapshotCommand.self, WatchCommand.self, CallCommand.self, MethodsCommand.self,
             InspectSnapshotCommand.self,

@@ -13,6 +13,7 @@ struct NotifyCommand: ParsableCommand {
 
     @OptionGroup var client: ClientOptions
     @Option(help: "The app, a reverse-DNS name.") var app: String
+    @Option(help: "The notification's identifier (default: heraldd makes one); the same again replaces it.") var identifier: String?
     @Option(help: "The donated interaction this notification is about.") var interaction: String?
     @Option(help: "The title.") var title: String?
     @Option(help: "The subtitle.") var subtitle: String?
@@ -33,13 +34,15 @@ struct NotifyCommand: ParsableCommand {
         if let relevance { content["relevanceScore"] = relevance }
         var params: [String: Any] = ["app": app, "content": content]
         if let interaction { params["interactionIdentifier"] = interaction }
+        if let identifier { params["identifier"] = identifier }
         return params
     }
 
     func run() throws {
         try client.run("update-content", params: params) { result in
             let result = result as? [String: Any] ?? [:]
-            return Self.contentLines(result["content"]) + DeliveryText.lines(result["delivery"])
+            let identifier = (result["identifier"] as? String).map { ["notification \($0)"] } ?? []
+            return identifier + Self.contentLines(result["content"]) + DeliveryText.lines(result["delivery"])
         }
     }
 

@@ -5,14 +5,14 @@ import Foundation
 struct SummaryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary",
-        abstract: "Set the scheduled summary (administrators).",
-        subcommands: [Set.self, Off.self]
+        abstract: "Set the scheduled summary, or deliver it now (administrators).",
+        subcommands: [Set.self, Off.self, Deliver.self]
     )
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Replace the schedule: its times and the apps it holds.")
         @OptionGroup var client: ClientOptions
-        @Argument(help: "Summary times, HH:MM in heraldd's local time.") var times: [String]
+        @Argument(help: "Summary times, HH:MM or HH:MM:SS in heraldd's local time.") var times: [String]
         @Option(help: "An app the summary holds (repeat).") var app: [String] = []
 
         func run() throws {
@@ -26,6 +26,22 @@ struct SummaryCommand: ParsableCommand {
 
         func run() throws {
             try client.run("set-summary", params: ["apps": [String](), "times": [String]()], human: SummaryCommand.lines)
+        }
+    }
+
+    struct Deliver: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Deliver the scheduled notifications now, as the next summary would (`deliver-summary`)."
+        )
+        @OptionGroup var client: ClientOptions
+        @Option(help: "Only this uid's (default: every uid's).") var uid: UInt32?
+
+        func run() throws {
+            let params: [String: Any] = uid.map { ["uid": $0] } ?? [:]
+            try client.run("deliver-summary", params: params) { result in
+                let delivered = (result as? [String: Any])?["delivered"] as? Int ?? 0
+                return [delivered == 1 ? "Delivered 1 scheduled notification." : "Delivered \(delivered) scheduled notifications."]
+            }
         }
     }
 

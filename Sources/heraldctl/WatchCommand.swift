@@ -6,14 +6,24 @@ import Foundation
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Print heraldd's notifications (today: Focus changes) as they happen, until interrupted."
+        abstract: "Print what heraldd announces as it happens, until interrupted.",
+        discussion: """
+            --notifications: every notification delivered, every summary and every removal \
+            (a presenter's view, `subscribe-notifications`) for your uid, or with --uid for \
+            another (administrators; --all-uids for every uid). --app: that app's Focus status.
+            """
     )
 
     @OptionGroup var client: ClientOptions
-    @Option(help: "Watch this app's Focus status (repeat for several).") var app: [String]
+    @Option(help: "Watch this app's Focus status (repeat for several).") var app: [String] = []
+    @Flag(help: "Watch delivered notifications, summaries and removals.") var notifications = false
+    @Option(help: "With --notifications: this uid's (administrators; default: yours).") var uid: UInt32?
+    @Flag(help: "With --notifications: every uid's (administrators).") var allUids = false
 
     func validate() throws {
-        if app.isEmpty { throw ValidationError("Name at least one --app to watch.") }
+        if app.isEmpty && !notifications { throw ValidationError("Name at least one --app to watch, or pass --notifications.") }
+        if (uid != nil || allUids) && !notifications { throw ValidationError("--uid and --all-uids go with --notifications.") }
+        if uid != nil && allUids { throw ValidationError("Pass --uid or --all-uids, not both.") }
     }
 
     func run() throws {
@@ -27,6 +37,17 @@ struct WatchCommand: ParsableCommand {
         sigaddset(&signals, SIGTERM)
         sigprocmask(SIG_UNBLOCK, &signals, nil)
         let connection = try client.connect()
+        if notifications {
+            // Without a uid heraldd takes an administrator's subscription as "every uid"
+            // and anyone else's as their own, so name the caller's own uid unless asked.
+            let params: [String: Any] = allUids ? [:] : ["uid": uid ?? getuid()]
+            let result = try connection.call("subscribe-notifications", params: params, notification: show)
+            if client.json {
+                Output.printJSON(result)
+            } else {
+                Output.print(["\(Self.time()) watching notifications of \(allUids ? "every uid" : "uid \(uid ?? getuid())")"])
+            }
+        }
         for app in app {
             let result = try connection.call("request-focus", params: ["app": app, "subscribe": true], notification: show)
             if client.json {
@@ -64,6 +85,16 @@ enum WatchEvent {
         switch method {
         case "focus-changed":
             return "focus-changed \(Output.text(params["app"])): \(FocusStatusText.words(params["focusStatus"]))"
+        case "notification-delivered":
+            return "delivered uid \(Output.text(params["uid"])): \(NotificationText.brief(params["notification"]))"
+        case "summary-delivered":
+            let notifications = params["notifications"] as? [Any] ?? []
+            let ranked = notifications.prefix(5).map(NotificationText.brief).joined(separator: "; ")
+            let more = notifications.count > 5 ? "; +\(notifications.count - 5) more" : ""
+            return "summary uid \(Output.text(params["uid"])): \(notifications.count) notification(s): \(ranked)\(more)"
+        case "notifications-removed":
+            let identifiers = (params["identifiers"] as? [String] ?? []).joined(separator: ", ")
+            return "removed uid \(Output.text(params["uid"])) \(Output.text(params["app"])): \(identifiers)"
         default:
             return "\(method) \(Output.jsonText(params))"
         }

@@ -1,0 +1,72 @@
+/// The interactions Herald forgot recently, and why, so that `update-content` naming one
+/// can say "it was deleted" rather than "this app donated no interaction".
+///
+/// Each uid keeps its own ring of at most `capacity` marks, oldest overwritten first, so
+/// no uid can push out another's. A mark is a 64-bit digest of (uid, app, identifier) and
+/// a cause: no identifier is kept once its interaction is gone. The digest is seeded per
+/// process and the marks are not in snapshots, so after a restart a forgotten interaction
+/// is simply unknown again. A digest collision could only change an error's wording.
+struct ForgottenInteractions: Sendable {
+    enum Cause: UInt8, Sendable {
+        /// `delete-interactions` removed it.
+        case deleted
+        /// `--retention` passed.
+        case expired
+        /// Evicted to keep a uid, or the host, within its share.
+        case evicted
+    }
+
+    private struct Ring: Sendable {
+        var marks: [UInt64] = []
+        var causes: [Cause] = []
+        var next = 0
+    }
+
+    let capacity: Int
+    private var rings: [UInt32: Ring] = [:]
+
+    init(capacity: Int = 4096) {
+        self.capacity = max(capacity, 0)
+    }
+
+    mutating func mark(uid: UInt32, app: String, identifier: String, cause: Cause) {
+        guard capacity > 0 else { return }
+        let digest = Self.digest(uid: uid, app: app, identifier: identifier)
+        var ring = rings.removeValue(forKey: uid) ?? Ring()
+        if ring.marks.count < capacity {
+            ring.marks.append(digest)
+            ring.causes.append(cause)
+        } else {
+            ring.marks[ring.next] = digest
+            ring.causes[ring.next] = cause
+            ring.next = (ring.next + 1) % capacity
+        }
+        rings[uid] = ring
+    }
+
+    /// Why (uid, app, identifier) was forgotten, if it was recently; the latest cause wins.
+    func cause(uid: UInt32, app: String, identifier: String) -> Cause? {
+        guard let ring = rings[uid] else { return nil }
+        let digest = Self.digest(uid: uid, app: app, identifier: identifier)
+        // Newest first: from just before `next`, backwards around the ring.
+        let count = ring.marks.count
+        for step in 0..<count {
+            let index = (ring.next - 1 - step + 2 * count) % count
+            if ring.marks[index] == digest { return ring.causes[index] }
+        }
+        return nil
+    }
+
+    /// How many marks `uid` holds.
+    func count(of uid: UInt32) -> Int {
+        rings[uid]?.marks.count ?? 0
+    }
+
+    private static func digest(uid: UInt32, app: String, identifier: String) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(uid)
+        hasher.combine(app)
+        hasher.combine(identifier)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+
+/// `heraldctl notifications list|remove`: the notification list (`list-notifications`,
+/// `remove-notifications`). A caller sees its own uid's list; an administrator may name a
+/// `--uid` and leave out `--app` to mean every app of that uid.
+struct NotificationsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notifications",
+        abstract: "List or remove the notifications heraldd keeps, delivered and scheduled.",
+        subcommands: [List.self, Remove.self]
+    )
+
+    enum State: String, ExpressibleByArgument, CaseIterable { case delivered, scheduled }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The notifications, newest first.")
+        @OptionGroup var client: ClientOptions
+        @Option(help: "The app (administrators may leave it out with --uid: every app).") var app: String?
+        @Option(help: "Only delivered or only scheduled notifications.") var state: State?
+        @Option(help: "At most this many.") var limit: Int?
+        @Option(help: "The uid whose list it is (administrators; default: yours).") var uid: UInt32?
+
+        func run() throws {
+            var params: [String: Any] = [:]
+            if let app { params["app"] = app }
+            if let state { params["state"] = state.rawValue }
+            if let limit { params["limit"] = limit }
+            if let uid { params["uid"] = uid }
+            try client.run("list-notifications", params: params) { result in
+                let notifications = (result as? [String: Any])?["notifications"] as? [Any] ?? []
+                guard !notifications.isEmpty else { return ["No notifications."] }
+                return notifications.flatMap(NotificationText.lines)
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove notifications by identifier, or all of an app's.")
+        @OptionGroup var client: ClientOptions
+        @Option(help: "The app (administrators may leave it out with --uid --all: every app).") var app: String?
+        @Flag(help: "Remove every notification of the app.") var all = false
+        @Option(help: "The uid whose list it is (administrators; default: yours).") var uid: UInt32?
+        @Argument(help: "The identifiers of the notifications to remove.") var identifiers: [String] = []
+
+        func validate() throws {
+            if all == !identifiers.isEmpty { throw ValidationError("Name the identifiers to remove, or pass --all (not both).") }
+        }
+
+        func run() throws {
+            var params: [String: Any] = all ? ["all": true] : ["identifiers": identifiers]
+            if let app { params["app"] = app }
+            if let uid { params["uid"] = uid }
+            try client.run("remove-notifications", params: params) { result in
+                let removed = (result as? [String: Any])?["removed"] as? Int ?? 0
+                return [removed == 1 ? "Removed 1 notification." : "Removed \(removed) notifications."]
+            }
+        }
+    }
+}
+
+/// A kept notification in words: one headline, then its content and decision, indented.
+enum NotificationText {
+    static func lines(_ notification: Any) -> [String] {
+        guard let notification = notification as? [String: Any] else { return [] }
+        let state = notification["state"] as? String ?? "?"
+        let when = (state == "delivered" ? notification["deliveredAt"] : notification["receivedAt"]) as? String
+        var headline = "\(Output.text(notification["identifier"])) \(Output.text(notification["app"])) \(state)"
+        if let when { headline += " \(when)" }
+        let delivery = notification["delivery"] as? [String: Any]
+        if state == "scheduled", let at = delivery?["deliverAt"] as? String { headline += ", summary at \(at)" }
+        let title = (notification["content"] as? [String: Any])?["title"] as? String
+        return [headline] + (title.map { ["  \($0)"] } ?? [])
+    }
+
+    /// One line for a presenter event in `heraldctl watch`.
+    static func brief(_ notification: Any?) -> String {
+        guard let notification = notification as? [String: Any] else { return "-" }
+        let presentation = (notification["delivery"] as? [String: Any])?["presentation"] as? String ?? "?"
+        return "\(Output.text(notification["app"])) \(Output.text(notification["identifier"])) (\(presentation))"
+    }
+}

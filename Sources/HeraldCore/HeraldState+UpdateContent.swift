@@ -85,7 +85,8 @@ extension HeraldState {
                 let stored = interactions[key]
             else {
                 throw RuleError(
-                    .interactionNotFound, "This app donated no interaction \(identifier); donate it before providing its content.",
+                    .interactionNotFound,
+                    Self.notFoundReason(identifier, cause: interactions.forgotten.cause(uid: caller.uid, app: p.app, identifier: identifier)),
                     at: ["interactionIdentifier"]
                 )
             }
@@ -139,6 +140,19 @@ extension HeraldState {
         audit.presentation = delivery.presentation.rawValue
         audit.reasons = delivery.reasons.map(\.code.rawValue)
         return MethodOutcome(result: UpdateContentResult(identifier: identifier, content: content, delivery: delivery), audit: audit)
+    }
+
+    /// Why no interaction `identifier` is there: never donated (as far as Herald knows), or
+    /// forgotten, and how. Only the caller's own (uid, app) is looked up, so the reason
+    /// tells nothing of anyone else's.
+    static func notFoundReason(_ identifier: String, cause: ForgottenInteractions.Cause?) -> String {
+        switch cause {
+        case nil: "This app donated no interaction \(identifier); donate it before providing its content."
+        case .deleted?: "Interaction \(identifier) was deleted (delete-interactions); donate it again before providing its content."
+        case .expired?: "Interaction \(identifier) was forgotten when its retention ended (--retention); donate it again before providing its content."
+        case .evicted?:
+            "Interaction \(identifier) was forgotten to keep this uid within its share (--max-interactions-per-uid, --max-interactions); donate it again before providing its content."
+        }
     }
 
     /// The Focus facts that depend on the interaction: the allowed sender, a repeated

@@ -118,6 +118,28 @@ import Testing
         #expect(error?.path == ["interactionIdentifier"])
     }
 
+    @Test func a1001SaysWhenTheInteractionWasDeletedExpiredOrEvicted() throws {
+        var state = F.state(CoreConfiguration(maxInteractions: 3))
+        try state.donate(F.message("gone"))
+        try state.donate(F.message("kept"))
+        _ = try state.deleteInteractions(.init(app: F.app, identifiers: ["gone"]), caller: F.user, now: F.now)
+        let deleted = ruleError { try state.update("gone") }
+        #expect(deleted?.code == .interactionNotFound)
+        #expect(deleted?.reason.contains("was deleted") == true)
+        // The same identifier for another uid or app was never donated there.
+        #expect(ruleError { try state.update("gone", caller: F.otherUser) }?.reason.contains("donated no interaction") == true)
+        #expect(ruleError { try state.update("gone", app: F.otherApp) }?.reason.contains("donated no interaction") == true)
+        // Evicted beyond --max-interactions: "kept" is the oldest when three more arrive.
+        for index in 0..<3 { try state.donate(F.message("m\(index)"), now: F.now + Double(index + 1)) }
+        #expect(ruleError { try state.update("kept") }?.reason.contains("within its share") == true)
+        // Expired by retention.
+        state.pruneExpired(now: F.now + state.configuration.retention + 1.5)
+        #expect(ruleError { try state.update("m0") }?.reason.contains("retention") == true)
+        // Donated again, it is found again.
+        try state.donate(F.message("gone"), now: F.now + state.configuration.retention + 2)
+        #expect(ruleError { try state.update("gone") } == nil)
+    }
+
     @Test func anotherUidsOrAppsInteractionIsIndistinguishableFromNone() throws {
         var state = F.state()
         try state.donate(F.message("secret"))

@@ -37,6 +37,8 @@ struct InteractionStore: Sendable {
     private var nextSequence: UInt64 = 0
     /// Derived from the interactions, so a snapshot does not carry it.
     private(set) var calls = CallHistory()
+    /// The interactions forgotten recently and why, for an error that says so.
+    private(set) var forgotten = ForgottenInteractions()
     /// Each uid's count, apps and donation order; derived, like `calls`.
     private var shares: [UInt32: UIDShare] = [:]
 
@@ -84,7 +86,7 @@ struct InteractionStore: Sendable {
 
     mutating func remove(_ key: InteractionKey) -> StoredInteraction? {
         guard let removed = records.removeValue(forKey: key) else { return nil }
-        forget(removed, at: key)
+        forget(removed, at: key, because: .deleted)
         compactIfStale()
         return removed
     }
@@ -127,13 +129,14 @@ struct InteractionStore: Sendable {
         shares[uid] = share
         guard let found else { return nil }
         _ = records.removeValue(forKey: found.key)
-        forget(found.stored, at: found.key)
+        forget(found.stored, at: found.key, because: .evicted)
         compactIfStale()
         return found
     }
 
     /// Updates what is derived from the interactions after `stored` left.
-    private mutating func forget(_ stored: StoredInteraction, at key: InteractionKey) {
+    private mutating func forget(_ stored: StoredInteraction, at key: InteractionKey, because cause: ForgottenInteractions.Cause) {
+        forgotten.mark(uid: key.uid, app: apps.name(of: key.app), identifier: key.identifier, cause: cause)
         calls.forget(stored, at: key)
         if var share = shares.removeValue(forKey: key.uid) {
             share.remove(key)
@@ -164,7 +167,7 @@ struct InteractionStore: Sendable {
         }
         for (key, stored) in selected {
             _ = records.removeValue(forKey: key)
-            forget(stored, at: key)
+            forget(stored, at: key, because: .deleted)
         }
         compactIfStale()
         return selected
@@ -191,7 +194,7 @@ struct InteractionStore: Sendable {
             order.advanceHead()
             if let oldest {
                 _ = records.removeValue(forKey: oldest.key)
-                forget(oldest.stored, at: oldest.key)
+                forget(oldest.stored, at: oldest.key, because: .expired)
                 compactIfStale()
                 return oldest
             }

@@ -229,6 +229,49 @@ struct HeraldctlEndToEndTests {
         #expect(absent.status == 2, "\(absent)")
     }
 
+    @Test("notify --identifier, notifications list and remove, summary deliver, watch --notifications: words and JSON")
+    func notificationList() throws {
+        let herald = try daemon()
+        let watching = try Heraldctl.start(["watch", "--notifications", "--socket", herald.socketPath])
+        #expect(watching.waitForOutput(containing: "watching notifications of uid \(getuid())"), "\(watching.stdout)\(watching.stderr)")
+
+        let first = try ctl(herald, ["notify", "--app", "org.example.chat", "--identifier", "n-1", "--title", "Lunch?"])
+        #expect(first.status == 0 && first.stdout.hasPrefix("notification n-1\n"), "\(first)")
+        #expect(watching.waitForOutput(containing: "delivered uid \(getuid()): org.example.chat n-1 (alert)"), "\(watching.stdout)")
+        _ = try ctl(herald, ["summary", "set", "23:59:59", "--app", "org.example.news"])
+        let held = try ctl(herald, ["notify", "--app", "org.example.news", "--identifier", "d-1", "--title", "Digest"])
+        #expect(held.stdout.contains("Held for the scheduled summary"), "\(held)")
+        let generated = try ctl(herald, ["notify", "--app", "org.example.chat", "--title", "Hi", "--json"])
+        let generatedID = object(generated)["identifier"] as? String ?? ""
+        #expect(generatedID.count == 36 && generatedID == generatedID.lowercased(), "\(generated)")
+
+        let list = try ctl(herald, ["notifications", "list", "--app", "org.example.chat"])
+        #expect(list.status == 0, "\(list)")
+        let lines = list.stdout.split(separator: "\n").map(String.init)
+        // Newest first: the generated one, then n-1 with its title.
+        #expect(lines.first?.hasPrefix("\(generatedID) org.example.chat delivered ") == true, "\(list)")
+        #expect(lines.contains { $0.hasPrefix("n-1 org.example.chat delivered ") } && lines.contains("  Lunch?"), "\(list)")
+        let scheduled = try ctl(herald, ["notifications", "list", "--app", "org.example.news", "--state", "scheduled", "--json"])
+        let held1 = (object(scheduled)["notifications"] as? [[String: Any]])?.map { $0["identifier"] as? String }
+        #expect(held1 == ["d-1"], "\(scheduled)")
+
+        let delivered = try ctl(herald, ["summary", "deliver"])
+        #expect(delivered.stdout == "Delivered 1 scheduled notification.\n", "\(delivered)")
+        #expect(watching.waitForOutput(containing: "summary uid \(getuid()): 1 notification(s): org.example.news d-1"), "\(watching.stdout)")
+
+        let removed = try ctl(herald, ["notifications", "remove", "--app", "org.example.chat", "n-1", "no-such"])
+        #expect(removed.stdout == "Removed 1 notification.\n", "\(removed)")
+        #expect(watching.waitForOutput(containing: "removed uid \(getuid()) org.example.chat: n-1"), "\(watching.stdout)")
+        let all = try ctl(herald, ["notifications", "remove", "--app", "org.example.chat", "--all", "--json"])
+        #expect(object(all)["removed"] as? Int == 1, "\(all)")
+        let empty = try ctl(herald, ["notifications", "list", "--app", "org.example.chat"])
+        #expect(empty.stdout == "No notifications.\n", "\(empty)")
+        let usage = try ctl(herald, ["notifications", "remove", "--app", "org.example.chat"])
+        #expect(usage.status == 2, "\(usage)")
+        watching.process.signal(SIGINT)
+        #expect(watching.process.waitForExit(timeout: 10) == 0)
+    }
+
     @Test("watch prints a focus-changed line as it happens, and SIGINT exits 0")
     func watch() throws {
         let herald = try daemon()

@@ -5,7 +5,7 @@ import Foundation
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Whether heraldd is reachable, its version, uptime, connections, interactions, snapshot and journal."
+        abstract: "Whether heraldd is reachable, its version, uptime, connections, interactions, notifications, snapshot and journal."
     )
 
     @OptionGroup var client: ClientOptions
@@ -40,6 +40,7 @@ struct StatusCommand: ParsableCommand {
             "  up:           \(Duration.words(uptime)) (since \(Output.text(stats["startedAt"])))",
             "  connections:  \(Output.text(connections["open"])) open, \(Output.text(connections["accepted"])) accepted, \(Output.text(connections["refused"])) refused",
             "  interactions: \(Output.text(stats["interactions"]))",
+            "  notifications: \(Output.text(stats["notifications"])) kept, delivered and scheduled",
             "  subscribers:  \(Output.text(stats["focusSubscriptions"])) Focus subscriptions",
         ]
         if let snapshot {

@@ -23,7 +23,7 @@ struct HeraldctlEndToEndTests {
         let human = try ctl(herald, ["status"])
         #expect(human.status == 0, "\(human)")
         #expect(human.stdout.contains("heraldd 0.1.0 is running on \(herald.socketPath)"), "\(human)")
-        for label in ["up:", "connections:", "interactions: 0", "snapshot:     generation 0", "journal:"] {
+        for label in ["up:", "connections:", "interactions: 0", "notifications: 0 kept", "snapshot:     generation 0", "journal:"] {
             #expect(human.stdout.contains(label), "\(label): \(human)")
         }
         let json = try ctl(herald, ["status", "--json"])

@@ -36,6 +36,8 @@ private struct SlowJournalRecorder: ResultRecorder {
 
 @Suite("Journal back-pressure: a flood against a slow journal, in process over a Unix socket")
 struct JournalBackPressureServerTests {
+    static let executor = DedicatedExecutor(label: "herald-back-pressure-tests")
+
     @Test("A flood with a slow journal loses no entry and answers every request")
     func floodLosesNothing() async throws {
         // About 3,000 entries a second: far slower than the server answers, even in debug.
@@ -63,10 +65,10 @@ struct JournalBackPressureServerTests {
             logger: Logger(label: "test"),
             onReady: { _ in ready.withLockedValue { $0 = true } }
         )
-        let serving = Task { try await server.run() }
+        // The server's task off the cooperative pool, which the end-to-end tests beside
+        // this one can keep busy for minutes.
+        let serving = Task(executorPreference: Self.executor) { try await server.run() }
         defer { serving.cancel() }
-        // Waits by sleeping, not by blocking: the server's task needs the cooperative pool,
-        // which has as many threads as cores and is shared with every other test.
         #expect(try await Self.eventually(within: .seconds(60)) { ready.withLockedValue { $0 } })
 
         let connections = 4

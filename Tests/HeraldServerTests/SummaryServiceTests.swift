@@ -2,22 +2,11 @@ import Dispatch
 import Foundation
 import HeraldCore
 import HeraldProtocol
+import HeraldTesting
 import Synchronization
 import Testing
 
 @testable import HeraldServer
-
-/// Runs the service's tasks on a serial queue of their own, off Swift's cooperative pool,
-/// which the end-to-end tests running beside these can keep busy for minutes (as
-/// HeraldStorageTests' snapshot service tests do).
-final class SummaryTestExecutor: TaskExecutor, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "herald-summary-service-tests")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-}
 
 /// The summary service on a ``ManualClock``: the test moves time to the summary time
 /// instead of waiting for it.
@@ -37,7 +26,7 @@ struct SummaryServiceTests {
         }
     }
 
-    static let executor = SummaryTestExecutor()
+    static let executor = DedicatedExecutor(label: "herald-summary-service-tests")
 
     @Test("Held notifications are delivered when the clock reaches the summary time, once")
     func deliversOnTime() async throws {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HeraldCore
 import HeraldProtocol
+import HeraldTesting
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -9,23 +10,11 @@ import Testing
 
 @testable import HeraldStorage
 
-/// Runs tasks on a serial dispatch queue, off Swift's cooperative pool: with two cores
-/// that pool has two threads, and the end-to-end tests running beside these block them
-/// for minutes — the service under test would never get a turn.
-final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "herald-snapshot-service-tests")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-}
-
 /// The snapshot service on a ``ManualClock``: the tests move time instead of waiting for it.
 @Suite("Snapshot service")
 struct SnapshotServiceTests {
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-    static let executor = DedicatedExecutor()
+    static let executor = DedicatedExecutor(label: "herald-snapshot-service-tests")
 
     /// What the service sees of the state, and what it did to it.
     final class Source: Sendable {

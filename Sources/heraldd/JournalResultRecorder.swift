@@ -35,6 +35,8 @@ struct JournalResultRecorder: ResultRecorder {
         ]
         if let id = result.requestID { fields.append(("HERALD_REQUEST_ID", id)) }
         if let code = result.errorCode { fields.append(("HERALD_ERROR_CODE", String(code.rawValue))) }
+        if let reason = result.errorReason { fields.append(("HERALD_ERROR_REASON", reason)) }
+        if let pointer = result.errorPointer { fields.append(("HERALD_ERROR_POINTER", pointer)) }
         let audit = result.audit
         if let app = audit.app { fields.append(("HERALD_APP", app)) }
         if let value = audit.interactionIdentifier { fields.append(("HERALD_INTERACTION_ID", value)) }
@@ -48,8 +50,8 @@ struct JournalResultRecorder: ResultRecorder {
             fields.append(("HERALD_COUNT", String(identifiers.count)))
             fields.append(("HERALD_NOTIFICATION_IDS", NotificationJournal.identifiersField(identifiers)))
         }
-        // A result entry is a few hundred bytes in at most 20 fields: one allocation each.
-        var entry = JournalEntry(reservingBytes: 512, fields: 20)
+        // A result entry is a few hundred bytes in at most 22 fields: one allocation each.
+        var entry = JournalEntry(reservingBytes: 768, fields: 22)
         append("PRIORITY", String(priority.rawValue), to: &entry)
         append("MESSAGE", result.summaryLine, to: &entry)
         for (name, value) in fields {

@@ -95,12 +95,17 @@ struct JournalEndToEndTests {
         #expect(errors[0].field("HERALD_ERROR_CODE") == "1001")
         #expect(errors[0].field("MESSAGE_ID") == UpdateContentMethod.journalMessageIDs.error)
         #expect(errors[0].field("HERALD_APP") == app)
+        #expect(errors[0].field("HERALD_ERROR_REASON")?.hasPrefix("This app donated no interaction never;") == true)
+        #expect(errors[0].field("HERALD_ERROR_POINTER") == "/interactionIdentifier")
         #expect(errors[1].field("HERALD_ERROR_CODE") == "-32700")
         #expect(errors[1].field("HERALD_METHOD") == JournalMessageID.unreadableMethod)
         #expect(errors[1].field("HERALD_REQUEST_ID") == "null")
         #expect(errors[1].field("MESSAGE_ID") == JournalMessageID.parseError)
         #expect(errors[2].field("HERALD_ERROR_CODE") == "-32601")
         #expect(errors[2].field("MESSAGE_ID") == JournalMessageID.methodNotFound)
+        // The reason names the unknown method only as "…": what a client sent stays out of the journal.
+        #expect(errors[2].field("HERALD_ERROR_REASON")?.hasPrefix(#"Herald has no method named "…""#) == true)
+        #expect(errors[2].field("HERALD_ERROR_POINTER") == nil)
         _ = herald
     }
 

@@ -289,6 +289,8 @@ public struct RequestProcessor: Sendable {
                 requestID: id?.compactText,
                 outcome: error == nil ? .ok : .error,
                 errorCode: error?.code,
+                errorReason: error.map { ContentFreeReason.of($0.reason) },
+                errorPointer: error?.pointer.map(ContentFreeReason.of),
                 caller: context.caller,
                 durationMicroseconds: UInt64(max(0, microseconds)),
                 audit: audit

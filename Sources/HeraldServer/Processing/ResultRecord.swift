@@ -18,6 +18,10 @@ public struct ResultRecord: Sendable, Hashable {
     public var requestID: String?
     public var outcome: Outcome
     public var errorCode: ErrorCode?
+    /// The error's reason with whatever it quoted of the request left out
+    /// (``ContentFreeReason``), and its pointer; nil for a result.
+    public var errorReason: String?
+    public var errorPointer: String?
     public var caller: Caller
     public var durationMicroseconds: UInt64
     public var audit: AuditRecord
@@ -27,6 +31,8 @@ public struct ResultRecord: Sendable, Hashable {
         requestID: String?,
         outcome: Outcome,
         errorCode: ErrorCode?,
+        errorReason: String? = nil,
+        errorPointer: String? = nil,
         caller: Caller,
         durationMicroseconds: UInt64,
         audit: AuditRecord
@@ -35,6 +41,8 @@ public struct ResultRecord: Sendable, Hashable {
         self.requestID = requestID
         self.outcome = outcome
         self.errorCode = errorCode
+        self.errorReason = errorReason
+        self.errorPointer = errorPointer
         self.caller = caller
         self.durationMicroseconds = durationMicroseconds
         self.audit = audit

@@ -122,7 +122,9 @@ struct NotificationListEndToEndTests {
         _ = try presenter.call("subscribe-notifications", [:])
         let time = Self.clockTime(in: 4)
         let set = try client.call("set-summary", ["apps": [.string(Self.news)], "times": [.string(time)]])
-        #expect(set[pointer: "/result/times"] == [.string(time)])
+        // heraldd writes a time of whole minutes as HH:MM.
+        let written = time.hasSuffix(":00") ? String(time.dropLast(3)) : time
+        #expect(set[pointer: "/result/times"] == [.string(written)])
         let held = try client.call("update-content", Self.update(Self.news, "s-1", title: "held"))
         #expect(held[pointer: "/result/delivery/presentation"] == "summary")
         let summary = try Self.next("summary-delivered", from: presenter, timeout: 20)

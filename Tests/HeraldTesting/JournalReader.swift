@@ -29,7 +29,9 @@ public struct JournalReader {
     }
 
     /// Waits (at most `timeout` seconds) until at least `count` entries match, and returns them.
-    public func waitForEntries(count: Int, matching matches: [String] = [], timeout: Double = 10) throws -> [JSONObject] {
+    /// Waits as long as `timeout` only while entries are missing: under `make test` other
+    /// tests flood the same journald, which can then take many seconds to catch up.
+    public func waitForEntries(count: Int, matching matches: [String] = [], timeout: Double = 60) throws -> [JSONObject] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let found = try entries(matching: matches).entries

@@ -37,9 +37,14 @@ struct NotificationList: Sendable {
 
         /// The oldest delivered notification's key, skipping stale elements.
         mutating func oldestDelivered() -> Key? {
+            oldestDeliveredIndex().map { entries.keys[$0] }
+        }
+
+        /// Where the oldest delivered notification is in `entries`, skipping stale elements.
+        mutating func oldestDeliveredIndex() -> [Key: Entry].Index? {
             while head < deliveredOrder.count {
                 let (stamp, key) = deliveredOrder[head]
-                if entries[key]?.deliveredStamp == stamp { return key }
+                if let index = entries.index(forKey: key), entries.values[index].deliveredStamp == stamp { return index }
                 head += 1
             }
             return nil
@@ -54,7 +59,12 @@ struct NotificationList: Sendable {
         }
 
         mutating func remove(_ key: Key) -> Entry? {
-            guard let entry = entries.removeValue(forKey: key) else { return nil }
+            guard let index = entries.index(forKey: key) else { return nil }
+            return remove(at: index)
+        }
+
+        mutating func remove(at index: [Key: Entry].Index) -> Entry {
+            let entry = entries.remove(at: index).value
             if entry.deliveredStamp != nil { deliveredCount -= 1 }
             compactIfWasteful()
             return entry
@@ -91,34 +101,47 @@ struct NotificationList: Sendable {
         lists[uid]?.entries[Key(app: app, identifier: identifier)]?.notification
     }
 
-    /// Puts `notification` in `uid`'s list, replacing the one with its (app, identifier).
+    /// Puts `notification` in `uid`'s list, replacing the one with its (app, identifier);
+    /// returns what it took out, for the caller to release after the state's lock.
     ///
     /// A delivered notification replaced by a delivered one keeps its place and
     /// `receivedAt`; any other replacement is a new notification. A new one in a list at
     /// `limit` evicts the oldest delivered; in a list of scheduled ones only it is refused,
     /// rather than losing a notification held for the summary.
-    mutating func insert(_ notification: HeraldNotification, uid: UInt32, limit: Int) throws(RuleError) {
+    @discardableResult
+    mutating func insert(_ notification: HeraldNotification, uid: UInt32, limit: Int) throws(RuleError) -> Inserted {
         var stamps = (next: nextStamp, evicted: 0)
         defer {
             nextStamp = stamps.next
             evicted += stamps.evicted
         }
-        try withList(uid) { list throws(RuleError) in
-            try Self.insert(notification, into: &list, limit: limit, stamps: &stamps)
-        }
+        // Changed in place: `default` inserts an empty list for a new uid, which a refusal
+        // never leaves behind (it needs a list at its limit).
+        let inserted = try Self.insert(notification, into: &lists[uid, default: UIDList()], limit: limit, stamps: &stamps)
         if notification.state == .scheduled, let deliverAt = notification.delivery.deliverAt {
             earliestDeliverAt = min(earliestDeliverAt ?? deliverAt, deliverAt)
         }
+        return inserted
+    }
+
+    /// What `insert` did: when the list keeps the notification as received (`receivedAt`
+    /// differs for a delivered one replaced in place), and the entries it took out.
+    struct Inserted: Sendable {
+        var receivedAt: Date
+        /// The replaced entry, or the oldest delivered evicted to make room: the last
+        /// references to their strings, so that freeing them happens outside the lock.
+        var removed: Entry?
     }
 
     private static func insert(
         _ notification: HeraldNotification, into list: inout UIDList, limit: Int, stamps: inout (next: UInt64, evicted: Int)
-    ) throws(RuleError) {
-        var notification = notification
+    ) throws(RuleError) -> Inserted {
         let key = Key(app: notification.app, identifier: notification.identifier)
-        let previous = list.entries[key]
-        if previous == nil, list.entries.count >= max(limit, 1) {
-            guard let oldest = list.oldestDelivered() else {
+        // The key is hashed twice: to find it here, and to add it when it is new.
+        let index = list.entries.index(forKey: key)
+        var removed: Entry?
+        if index == nil, list.entries.count >= max(limit, 1) {
+            guard let oldest = list.oldestDeliveredIndex() else {
                 throw RuleError(
                     .invalidParams,
                     "This uid's notification list holds \(list.entries.count) notifications, all scheduled for the summary (--max-notifications); remove some or deliver the summary first.",
@@ -126,23 +149,33 @@ struct NotificationList: Sendable {
                     limit: limit
                 )
             }
-            _ = list.remove(oldest)
+            removed = list.remove(at: oldest)
             stamps.evicted += 1
         }
-        var stamp = stamps.next
-        if let previous, previous.deliveredStamp != nil, notification.state == .delivered {
-            stamp = previous.stamp
-            notification.receivedAt = previous.notification.receivedAt
-        }
-        _ = list.remove(key)
+        var entry = Entry(notification: notification, stamp: stamps.next)
         stamps.next += 2
-        var entry = Entry(notification: notification, stamp: stamp)
         if notification.state == .delivered {
             entry.deliveredStamp = stamps.next - 1
             list.deliveredOrder.append((stamps.next - 1, key))
             list.deliveredCount += 1
         }
+        if let index {
+            let previous = list.entries.values[index]
+            if previous.deliveredStamp != nil {
+                list.deliveredCount -= 1
+                if entry.deliveredStamp != nil {
+                    entry.stamp = previous.stamp
+                    entry.notification.receivedAt = previous.notification.receivedAt
+                }
+            }
+            let receivedAt = entry.notification.receivedAt
+            removed = previous
+            list.entries.values[index] = entry
+            list.compactIfWasteful()
+            return Inserted(receivedAt: receivedAt, removed: removed)
+        }
         list.entries[key] = entry
+        return Inserted(receivedAt: notification.receivedAt, removed: removed)
     }
 
     /// `uid`'s notifications of `app` (every app when nil) in `state` (both when nil), newest first, at most `limit`.

@@ -12,8 +12,30 @@ import HeraldProtocol
 /// first at `--max-notifications` and at `--retention` in amortized constant time.
 struct NotificationList: Sendable {
     struct Key: Hashable, Sendable {
-        var app: String
-        var identifier: String
+        let app: String
+        let identifier: String
+        /// Both strings hashed once, when the key is made. A lookup in a list of thousands
+        /// probes several keys: comparing this first spares reading the strings' storage
+        /// (seldom in cache) for every key that is not the one sought, and the keys that
+        /// `deliveredOrder` keeps are looked up again without hashing their strings.
+        private let hash: Int
+
+        init(app: String, identifier: String) {
+            var hasher = Hasher()
+            hasher.combine(app)
+            hasher.combine(identifier)
+            self.app = app
+            self.identifier = identifier
+            self.hash = hasher.finalize()
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.hash == rhs.hash && lhs.app == rhs.app && lhs.identifier == rhs.identifier
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
     }
 
     /// A notification with its place in the list.
@@ -50,11 +72,17 @@ struct NotificationList: Sendable {
             return nil
         }
 
-        /// Drops the consumed and stale part of `deliveredOrder` once it outweighs the rest.
+        /// Drops the consumed and stale part of `deliveredOrder` once it outweighs the rest,
+        /// in place: a list at `--max-notifications` does this every few thousand calls.
         mutating func compactIfWasteful() {
             let waste = deliveredOrder.count - deliveredCount
             guard waste > 64, waste > deliveredCount else { return }
-            deliveredOrder = deliveredOrder[head...].filter { entries[$0.key]?.deliveredStamp == $0.stamp }
+            let entries = entries
+            deliveredOrder.removeSubrange(..<head)
+            deliveredOrder.removeAll { element in
+                guard let index = entries.index(forKey: element.key) else { return true }
+                return entries.values[index].deliveredStamp != element.stamp
+            }
             head = 0
         }
 

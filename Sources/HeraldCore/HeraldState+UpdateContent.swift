@@ -21,6 +21,18 @@ extension HeraldState {
     ) throws(RuleError)
         -> MethodOutcome<UpdateContentResult>
     {
+        try updateContentListing(p, payloadContent: payloadContent, caller: caller, now: now).outcome
+    }
+
+    /// `update-content`, with what it did to the notification list, for the server to finish
+    /// after the state's lock: the presenters' copy of the notification is made from it, and
+    /// the notification it took out (at `--max-notifications` every new one evicts one) is
+    /// freed when it is dropped.
+    public mutating func updateContentListing(
+        _ p: UpdateContentParams, payloadContent: NotificationContent? = nil, caller: Caller, now: Date
+    ) throws(RuleError)
+        -> (outcome: MethodOutcome<UpdateContentResult>, listing: NotificationListing)
+    {
         try AppName.validate(p.app)
         let identifier = try NotificationIdentifier.validated(p.identifier)
         expireFocus(now: now)
@@ -130,7 +142,7 @@ extension HeraldState {
             identifier: identifier, app: p.app, content: content, delivery: delivery,
             state: held ? .scheduled : .delivered, receivedAt: now, deliveredAt: held ? nil : now
         )
-        try notifications.insert(notification, uid: caller.uid, limit: configuration.maxNotificationsPerUID)
+        let inserted = try notifications.insert(notification, uid: caller.uid, limit: configuration.maxNotificationsPerUID)
         audit.notificationIdentifier = identifier
         if let silencedConversation, delivery.reasons.last?.code == .silencedByFocus {
             if !silenced.mark(silencedConversation, activation: focus.activation, limit: configuration.maxSilencedMarksPerUID) {
@@ -139,7 +151,8 @@ extension HeraldState {
         }
         audit.presentation = delivery.presentation.rawValue
         audit.reasons = delivery.reasons.map(\.code.rawValue)
-        return MethodOutcome(result: UpdateContentResult(identifier: identifier, content: content, delivery: delivery), audit: audit)
+        let listing = NotificationListing(receivedAt: inserted.receivedAt, deliveredAt: notification.deliveredAt, removed: inserted.removed)
+        return (MethodOutcome(result: UpdateContentResult(identifier: identifier, content: content, delivery: delivery), audit: audit), listing)
     }
 
     /// Why no interaction `identifier` is there: never donated (as far as Herald knows), or

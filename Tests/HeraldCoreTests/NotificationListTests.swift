@@ -97,6 +97,31 @@ import Testing
         try put(&full, "h3", app: F.app, caller: F.otherUser)
     }
 
+    /// The server makes the presenters' copy from the listing after the state's lock, and
+    /// frees what the list took out there: both must be what the list itself holds.
+    @Test func theListingIsTheNotificationAsListedWithWhatWasTakenOut() throws {
+        var state = try summaryState { $0.maxNotificationsPerUID = 2 }
+        /// update-content's listing, once its notification is checked against the list's.
+        func put(_ identifier: String, _ content: NotificationContent = F.content(), app: String = F.otherApp, now: Date)
+            throws -> (notification: HeraldNotification, removed: HeraldNotification?)
+        {
+            let params = UpdateContentParams(app: app, identifier: identifier, content: content)
+            let (outcome, listing) = try state.updateContentListing(params, caller: F.user, now: now)
+            let presented = listing.notification(outcome.result, app: app)
+            #expect(presented == state.notification(uid: F.user.uid, app: app, identifier: identifier))
+            return (presented, listing.removed?.notification)
+        }
+        #expect(try put("a", now: F.now).removed == nil)
+        let replaced = try put("a", F.content(title: "two"), now: F.now + 5)
+        #expect(replaced.removed?.content.title == F.content().title, "the replaced one is handed back")
+        #expect(replaced.notification.receivedAt == F.now && replaced.notification.deliveredAt == F.now + 5)
+        let held = try put("held", app: F.app, now: F.now + 6).notification
+        #expect(held.state == .scheduled && held.deliveredAt == nil && held.receivedAt == F.now + 6)
+        let evicting = try put("b", now: F.now + 7)
+        #expect(evicting.removed?.identifier == "a" && evicting.removed?.content.title == "two")
+        #expect(state.notificationsDropped.evicted == 1)
+    }
+
     @Test func retentionForgetsDeliveredOnesOnly() throws {
         var state = try summaryState { $0.retention = 100 }
         try put(&state, "old")

@@ -18,21 +18,30 @@ enum NotificationIdentifier {
 
 extension HeraldState {
     /// A new random (version 4) UUID in lowercase, for a notification given no identifier.
-    /// The server makes it before taking the state's lock, so that the random bytes are
-    /// read outside it.
+    /// The server makes it before taking the state's lock. Its 128 random bits come from
+    /// one `arc4random_buf` call (one `getrandom`), and it is written straight into the
+    /// string's storage: no arrays on the way.
     public static func newNotificationIdentifier() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = withUnsafeBytes(of: (generator.next() as UInt64, generator.next() as UInt64)) { Array($0) }
-        bytes[6] = (bytes[6] & 0x0f) | 0x40
-        bytes[8] = (bytes[8] & 0x3f) | 0x80
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0f)])
+        var random: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &random) { arc4random_buf($0.baseAddress!, $0.count) }
+        return withUnsafeBytes(of: &random) { random in
+            String(unsafeUninitializedCapacity: 36) { text in
+                let hex: StaticString = "0123456789abcdef"
+                var at = 0
+                for index in 0..<16 {
+                    var byte = random[index]
+                    if index == 6 { byte = (byte & 0x0f) | 0x40 }
+                    if index == 8 { byte = (byte & 0x3f) | 0x80 }
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    text[at] = hex.utf8Start[Int(byte >> 4)]
+                    text[at + 1] = hex.utf8Start[Int(byte & 0x0f)]
+                    at += 2
+                }
+                return at
+            }
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

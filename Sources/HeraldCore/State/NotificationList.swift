@@ -12,8 +12,30 @@ import HeraldProtocol
 /// first at `--max-notifications` and at `--retention` in amortized constant time.
 struct NotificationList: Sendable {
     struct Key: Hashable, Sendable {
-        var app: String
-        var identifier: String
+        let app: String
+        let identifier: String
+        /// Both strings hashed once, when the key is made. A lookup in a list of thousands
+        /// probes several keys: comparing this first spares reading the strings' storage
+        /// (seldom in cache) for every key that is not the one sought, and the keys that
+        /// `deliveredOrder` keeps are looked up again without hashing their strings.
+        private let hash: Int
+
+        init(app: String, identifier: String) {
+            var hasher = Hasher()
+            hasher.combine(app)
+            hasher.combine(identifier)
+            self.app = app
+            self.identifier = identifier
+            self.hash = hasher.finalize()
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.hash == rhs.hash && lhs.app == rhs.app && lhs.identifier == rhs.identifier
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
     }
 
     /// A notification with its place in the list.
@@ -37,24 +59,40 @@ struct NotificationList: Sendable {
 
         /// The oldest delivered notification's key, skipping stale elements.
         mutating func oldestDelivered() -> Key? {
+            oldestDeliveredIndex().map { entries.keys[$0] }
+        }
+
+        /// Where the oldest delivered notification is in `entries`, skipping stale elements.
+        mutating func oldestDeliveredIndex() -> [Key: Entry].Index? {
             while head < deliveredOrder.count {
                 let (stamp, key) = deliveredOrder[head]
-                if entries[key]?.deliveredStamp == stamp { return key }
+                if let index = entries.index(forKey: key), entries.values[index].deliveredStamp == stamp { return index }
                 head += 1
             }
             return nil
         }
 
-        /// Drops the consumed and stale part of `deliveredOrder` once it outweighs the rest.
+        /// Drops the consumed and stale part of `deliveredOrder` once it outweighs the rest,
+        /// in place: a list at `--max-notifications` does this every few thousand calls.
         mutating func compactIfWasteful() {
             let waste = deliveredOrder.count - deliveredCount
             guard waste > 64, waste > deliveredCount else { return }
-            deliveredOrder = deliveredOrder[head...].filter { entries[$0.key]?.deliveredStamp == $0.stamp }
+            let entries = entries
+            deliveredOrder.removeSubrange(..<head)
+            deliveredOrder.removeAll { element in
+                guard let index = entries.index(forKey: element.key) else { return true }
+                return entries.values[index].deliveredStamp != element.stamp
+            }
             head = 0
         }
 
         mutating func remove(_ key: Key) -> Entry? {
-            guard let entry = entries.removeValue(forKey: key) else { return nil }
+            guard let index = entries.index(forKey: key) else { return nil }
+            return remove(at: index)
+        }
+
+        mutating func remove(at index: [Key: Entry].Index) -> Entry {
+            let entry = entries.remove(at: index).value
             if entry.deliveredStamp != nil { deliveredCount -= 1 }
             compactIfWasteful()
             return entry
@@ -91,34 +129,47 @@ struct NotificationList: Sendable {
         lists[uid]?.entries[Key(app: app, identifier: identifier)]?.notification
     }
 
-    /// Puts `notification` in `uid`'s list, replacing the one with its (app, identifier).
+    /// Puts `notification` in `uid`'s list, replacing the one with its (app, identifier);
+    /// returns what it took out, for the caller to release after the state's lock.
     ///
     /// A delivered notification replaced by a delivered one keeps its place and
     /// `receivedAt`; any other replacement is a new notification. A new one in a list at
     /// `limit` evicts the oldest delivered; in a list of scheduled ones only it is refused,
     /// rather than losing a notification held for the summary.
-    mutating func insert(_ notification: HeraldNotification, uid: UInt32, limit: Int) throws(RuleError) {
+    @discardableResult
+    mutating func insert(_ notification: HeraldNotification, uid: UInt32, limit: Int) throws(RuleError) -> Inserted {
         var stamps = (next: nextStamp, evicted: 0)
         defer {
             nextStamp = stamps.next
             evicted += stamps.evicted
         }
-        try withList(uid) { list throws(RuleError) in
-            try Self.insert(notification, into: &list, limit: limit, stamps: &stamps)
-        }
+        // Changed in place: `default` inserts an empty list for a new uid, which a refusal
+        // never leaves behind (it needs a list at its limit).
+        let inserted = try Self.insert(notification, into: &lists[uid, default: UIDList()], limit: limit, stamps: &stamps)
         if notification.state == .scheduled, let deliverAt = notification.delivery.deliverAt {
             earliestDeliverAt = min(earliestDeliverAt ?? deliverAt, deliverAt)
         }
+        return inserted
+    }
+
+    /// What `insert` did: when the list keeps the notification as received (`receivedAt`
+    /// differs for a delivered one replaced in place), and the entries it took out.
+    struct Inserted: Sendable {
+        var receivedAt: Date
+        /// The replaced entry, or the oldest delivered evicted to make room: the last
+        /// references to their strings, so that freeing them happens outside the lock.
+        var removed: Entry?
     }
 
     private static func insert(
         _ notification: HeraldNotification, into list: inout UIDList, limit: Int, stamps: inout (next: UInt64, evicted: Int)
-    ) throws(RuleError) {
-        var notification = notification
+    ) throws(RuleError) -> Inserted {
         let key = Key(app: notification.app, identifier: notification.identifier)
-        let previous = list.entries[key]
-        if previous == nil, list.entries.count >= max(limit, 1) {
-            guard let oldest = list.oldestDelivered() else {
+        // The key is hashed twice: to find it here, and to add it when it is new.
+        let index = list.entries.index(forKey: key)
+        var removed: Entry?
+        if index == nil, list.entries.count >= max(limit, 1) {
+            guard let oldest = list.oldestDeliveredIndex() else {
                 throw RuleError(
                     .invalidParams,
                     "This uid's notification list holds \(list.entries.count) notifications, all scheduled for the summary (--max-notifications); remove some or deliver the summary first.",
@@ -126,23 +177,33 @@ struct NotificationList: Sendable {
                     limit: limit
                 )
             }
-            _ = list.remove(oldest)
+            removed = list.remove(at: oldest)
             stamps.evicted += 1
         }
-        var stamp = stamps.next
-        if let previous, previous.deliveredStamp != nil, notification.state == .delivered {
-            stamp = previous.stamp
-            notification.receivedAt = previous.notification.receivedAt
-        }
-        _ = list.remove(key)
+        var entry = Entry(notification: notification, stamp: stamps.next)
         stamps.next += 2
-        var entry = Entry(notification: notification, stamp: stamp)
         if notification.state == .delivered {
             entry.deliveredStamp = stamps.next - 1
             list.deliveredOrder.append((stamps.next - 1, key))
             list.deliveredCount += 1
         }
+        if let index {
+            let previous = list.entries.values[index]
+            if previous.deliveredStamp != nil {
+                list.deliveredCount -= 1
+                if entry.deliveredStamp != nil {
+                    entry.stamp = previous.stamp
+                    entry.notification.receivedAt = previous.notification.receivedAt
+                }
+            }
+            let receivedAt = entry.notification.receivedAt
+            removed = previous
+            list.entries.values[index] = entry
+            list.compactIfWasteful()
+            return Inserted(receivedAt: receivedAt, removed: removed)
+        }
         list.entries[key] = entry
+        return Inserted(receivedAt: notification.receivedAt, removed: removed)
     }
 
     /// `uid`'s notifications of `app` (every app when nil) in `state` (both when nil), newest first, at most `limit`.

@@ -86,14 +86,15 @@ extension MethodTable {
             var params = params
             if params.identifier == nil { params.identifier = HeraldState.newNotificationIdentifier() }
             let presenting = !presenters.isEmpty
-            let (outcome, delivered) = try state.withLock { state throws(RuleError) in
-                let outcome = try state.updateContent(params, payloadContent: payloadContent, caller: context.caller, now: clock.now())
-                let delivered =
-                    presenting && outcome.result.delivery.presentation != .summary
-                    ? state.notification(uid: context.caller.uid, app: params.app, identifier: outcome.result.identifier) : nil
-                return (outcome, delivered)
+            // The presenters' copy is made, and the notification the list evicted freed,
+            // after the lock: a list at --max-notifications evicts one on every call.
+            let (outcome, listing) = try state.withLock { state throws(RuleError) in
+                try state.updateContentListing(params, payloadContent: payloadContent, caller: context.caller, now: clock.now())
             }
-            if let delivered { presenters.delivered(NotificationDelivered(uid: context.caller.uid, notification: delivered)) }
+            if presenting, outcome.result.delivery.presentation != .summary {
+                let delivered = listing.notification(outcome.result, app: params.app)
+                presenters.delivered(NotificationDelivered(uid: context.caller.uid, notification: delivered))
+            }
             return outcome
         }
         table.registerNotificationMethods(environment, presenters: presenters)

@@ -8,14 +8,14 @@ import Musl
 
 /// A failed sd-bus call: the D-Bus error name when the peer sent one, else the errno
 /// libsystemd returned, and a sentence for a person.
-public struct BusError: Error, CustomStringConvertible, Sendable {
+package struct BusError: Error, CustomStringConvertible, Sendable {
     /// The D-Bus error name (`org.freedesktop.DBus.Error.ServiceUnknown`), when there is one.
-    public var name: String?
+    package var name: String?
     /// The positive errno libsystemd returned.
-    public var errno: Int32
-    public var message: String
+    package var errno: Int32
+    package var message: String
 
-    public var description: String {
+    package var description: String {
         if let name { return "\(name): \(message)" }
         return message
     }
@@ -41,9 +41,9 @@ public struct BusError: Error, CustomStringConvertible, Sendable {
     }
 
     /// The peer has no such method (older server, or not that interface).
-    public var isUnknownMethod: Bool { name == "org.freedesktop.DBus.Error.UnknownMethod" }
+    package var isUnknownMethod: Bool { name == "org.freedesktop.DBus.Error.UnknownMethod" }
     /// Nobody owns the destination name and it cannot be activated.
-    public var isServiceUnknown: Bool {
+    package var isServiceUnknown: Bool {
         name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner"
     }
 }

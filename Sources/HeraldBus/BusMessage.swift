@@ -3,7 +3,7 @@ import CSystemd
 /// One D-Bus message (`sd_bus_message`): built with `append`, read in order with `read`.
 ///
 /// Only the non-variadic sd-bus functions are used: Swift cannot call C variadics.
-public final class BusMessage {
+package final class BusMessage {
     let pointer: OpaquePointer
 
     /// Takes over a reference (as `sd_bus_message_new_*` and `sd_bus_call` hand one over).
@@ -18,45 +18,45 @@ public final class BusMessage {
 
     deinit { sd_bus_message_unref(pointer) }
 
-    public var member: String? { sd_bus_message_get_member(pointer).map { String(cString: $0) } }
-    public var sender: String? { sd_bus_message_get_sender(pointer).map { String(cString: $0) } }
+    package var member: String? { sd_bus_message_get_member(pointer).map { String(cString: $0) } }
+    package var sender: String? { sd_bus_message_get_sender(pointer).map { String(cString: $0) } }
 
     // MARK: Appending
 
-    public func append(_ value: String) throws(BusError) {
+    package func append(_ value: String) throws(BusError) {
         try check(value.withCString { sd_bus_message_append_basic(pointer, Self.type("s"), $0) }, "append a string")
     }
 
-    public func append(_ value: UInt32) throws(BusError) {
+    package func append(_ value: UInt32) throws(BusError) {
         var value = value
         try check(sd_bus_message_append_basic(pointer, Self.type("u"), &value), "append a uint32")
     }
 
-    public func append(_ value: Int32) throws(BusError) {
+    package func append(_ value: Int32) throws(BusError) {
         var value = value
         try check(sd_bus_message_append_basic(pointer, Self.type("i"), &value), "append an int32")
     }
 
-    public func append(_ value: UInt8) throws(BusError) {
+    package func append(_ value: UInt8) throws(BusError) {
         var value = value
         try check(sd_bus_message_append_basic(pointer, Self.type("y"), &value), "append a byte")
     }
 
     /// D-Bus booleans are 32-bit on the wire; sd-bus takes an `int`.
-    public func append(_ value: Bool) throws(BusError) {
+    package func append(_ value: Bool) throws(BusError) {
         var value: Int32 = value ? 1 : 0
         try check(sd_bus_message_append_basic(pointer, Self.type("b"), &value), "append a boolean")
     }
 
     /// An array of strings (`as`).
-    public func append(_ values: [String]) throws(BusError) {
+    package func append(_ values: [String]) throws(BusError) {
         try openContainer("a", "s")
         for value in values { try append(value) }
         try closeContainer()
     }
 
     /// A variant (`v`).
-    public func append(_ value: BusValue) throws(BusError) {
+    package func append(_ value: BusValue) throws(BusError) {
         try openContainer("v", value.signature)
         switch value {
         case .string(let string): try append(string)
@@ -69,7 +69,7 @@ public final class BusMessage {
     }
 
     /// A dictionary of string to variant (`a{sv}`), in the order given.
-    public func append(_ dictionary: [(key: String, value: BusValue)]) throws(BusError) {
+    package func append(_ dictionary: [(key: String, value: BusValue)]) throws(BusError) {
         try openContainer("a", "{sv}")
         for (key, value) in dictionary {
             try openContainer("e", "sv")
@@ -90,26 +90,26 @@ public final class BusMessage {
 
     // MARK: Reading
 
-    public func readString() throws(BusError) -> String {
+    package func readString() throws(BusError) -> String {
         var value: UnsafePointer<CChar>? = nil
         try check(sd_bus_message_read_basic(pointer, Self.type("s"), &value), "read a string")
         return value.map { String(cString: $0) } ?? ""
     }
 
-    public func readUInt32() throws(BusError) -> UInt32 {
+    package func readUInt32() throws(BusError) -> UInt32 {
         var value: UInt32 = 0
         try check(sd_bus_message_read_basic(pointer, Self.type("u"), &value), "read a uint32")
         return value
     }
 
-    public func readBool() throws(BusError) -> Bool {
+    package func readBool() throws(BusError) -> Bool {
         var value: Int32 = 0
         try check(sd_bus_message_read_basic(pointer, Self.type("b"), &value), "read a boolean")
         return value != 0
     }
 
     /// An array of strings (`as`).
-    public func readStrings() throws(BusError) -> [String] {
+    package func readStrings() throws(BusError) -> [String] {
         try check(sd_bus_message_enter_container(pointer, Self.type("a"), "s"), "enter an array of strings")
         var values: [String] = []
         while true {

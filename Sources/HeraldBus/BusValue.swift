@@ -1,6 +1,6 @@
 /// A value in a D-Bus variant (`v`), as the Notify hints carry them: the few basic types
 /// the Desktop Notifications specification uses.
-public enum BusValue: Sendable, Hashable {
+package enum BusValue: Sendable, Hashable {
     case string(String)
     case byte(UInt8)
     case int32(Int32)
@@ -8,7 +8,7 @@ public enum BusValue: Sendable, Hashable {
     case boolean(Bool)
 
     /// The D-Bus signature of the value.
-    public var signature: String {
+    package var signature: String {
         switch self {
         case .string: "s"
         case .byte: "y"

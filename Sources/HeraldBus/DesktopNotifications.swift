@@ -1,30 +1,30 @@
 /// The notification server on the session bus, `org.freedesktop.Notifications`
 /// (the Desktop Notifications specification 1.2): its methods, its two signals, and
 /// whether anyone owns the name.
-public final class DesktopNotifications {
-    public static let busName = "org.freedesktop.Notifications"
+package final class DesktopNotifications {
+    package static let busName = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
     static let interface = "org.freedesktop.Notifications"
 
-    public let bus: SessionBus
+    package let bus: SessionBus
 
-    public init(bus: SessionBus) {
+    package init(bus: SessionBus) {
         self.bus = bus
     }
 
     /// `GetServerInformation`: name, vendor, version, specification version.
-    public struct ServerInformation: Sendable, Hashable {
-        public var name: String
-        public var vendor: String
-        public var version: String
-        public var specificationVersion: String
+    package struct ServerInformation: Sendable, Hashable {
+        package var name: String
+        package var vendor: String
+        package var version: String
+        package var specificationVersion: String
     }
 
-    public func capabilities() throws(BusError) -> [String] {
+    package func capabilities() throws(BusError) -> [String] {
         try bus.call(call("GetCapabilities")).readStrings()
     }
 
-    public func serverInformation() throws(BusError) -> ServerInformation {
+    package func serverInformation() throws(BusError) -> ServerInformation {
         let reply = try bus.call(call("GetServerInformation"))
         return ServerInformation(
             name: try reply.readString(),
@@ -35,7 +35,7 @@ public final class DesktopNotifications {
     }
 
     /// `Notify`: shows (or, with `replacesID`, updates) a bubble; returns its id.
-    public func notify(_ arguments: NotifyArguments) throws(BusError) -> UInt32 {
+    package func notify(_ arguments: NotifyArguments) throws(BusError) -> UInt32 {
         let message = try call("Notify")
         try message.append(arguments.appName)
         try message.append(arguments.replacesID)
@@ -49,14 +49,14 @@ public final class DesktopNotifications {
     }
 
     /// `CloseNotification`: the server closes the bubble and sends `NotificationClosed`.
-    public func close(_ id: UInt32) throws(BusError) {
+    package func close(_ id: UInt32) throws(BusError) {
         let message = try call("CloseNotification")
         try message.append(id)
         _ = try bus.call(message)
     }
 
     /// Whether a server owns the name now, or the bus can start one (D-Bus activation).
-    public func serverIsAvailable() throws(BusError) -> Bool {
+    package func serverIsAvailable() throws(BusError) -> Bool {
         let hasOwner = try busCall("NameHasOwner")
         try hasOwner.append(Self.busName)
         if try bus.call(hasOwner).readBool() { return true }
@@ -64,7 +64,7 @@ public final class DesktopNotifications {
     }
 
     /// `handler(id, actionKey)` for each `ActionInvoked`.
-    public func onActionInvoked(_ handler: @escaping (UInt32, String) -> Void) throws(BusError) {
+    package func onActionInvoked(_ handler: @escaping (UInt32, String) -> Void) throws(BusError) {
         try bus.addMatch(signalRule("ActionInvoked")) { message in
             guard let id = try? message.readUInt32(), let key = try? message.readString() else { return }
             handler(id, key)
@@ -72,7 +72,7 @@ public final class DesktopNotifications {
     }
 
     /// `handler(id, reason)` for each `NotificationClosed`.
-    public func onNotificationClosed(_ handler: @escaping (UInt32, NotificationClosedReason) -> Void) throws(BusError) {
+    package func onNotificationClosed(_ handler: @escaping (UInt32, NotificationClosedReason) -> Void) throws(BusError) {
         try bus.addMatch(signalRule("NotificationClosed")) { message in
             guard let id = try? message.readUInt32(), let reason = try? message.readUInt32() else { return }
             handler(id, NotificationClosedReason(rawValue: reason))
@@ -80,7 +80,7 @@ public final class DesktopNotifications {
     }
 
     /// `handler(hasOwner)` each time the name changes hands (`NameOwnerChanged`).
-    public func onOwnerChanged(_ handler: @escaping (Bool) -> Void) throws(BusError) {
+    package func onOwnerChanged(_ handler: @escaping (Bool) -> Void) throws(BusError) {
         let rule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
             + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.busName)'"
         try bus.addMatch(rule) { message in

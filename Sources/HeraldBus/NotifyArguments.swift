@@ -1,20 +1,20 @@
 /// The arguments of `org.freedesktop.Notifications.Notify`
 /// (`susssasa{sv}i`), in the specification's order.
-public struct NotifyArguments: Sendable, Hashable {
-    public var appName: String
+package struct NotifyArguments: Sendable, Hashable {
+    package var appName: String
     /// The server's id of the bubble this one replaces; 0 for a new bubble.
-    public var replacesID: UInt32
-    public var appIcon: String
-    public var summary: String
-    public var body: String
+    package var replacesID: UInt32
+    package var appIcon: String
+    package var summary: String
+    package var body: String
     /// Pairs of (action key, label), flattened as the specification sends them.
-    public var actions: [String]
+    package var actions: [String]
     /// In a fixed order, so tests and logs read the same each time.
-    public var hints: [(key: String, value: BusValue)]
+    package var hints: [(key: String, value: BusValue)]
     /// Milliseconds; -1 lets the server decide, 0 never expires.
-    public var expireTimeout: Int32
+    package var expireTimeout: Int32
 
-    public init(
+    package init(
         appName: String,
         replacesID: UInt32 = 0,
         appIcon: String = "",
@@ -35,18 +35,18 @@ public struct NotifyArguments: Sendable, Hashable {
     }
 
     /// The hint named `key`, if set.
-    public func hint(_ key: String) -> BusValue? {
+    package func hint(_ key: String) -> BusValue? {
         hints.first { $0.key == key }?.value
     }
 
-    public static func == (lhs: NotifyArguments, rhs: NotifyArguments) -> Bool {
+    package static func == (lhs: NotifyArguments, rhs: NotifyArguments) -> Bool {
         lhs.appName == rhs.appName && lhs.replacesID == rhs.replacesID && lhs.appIcon == rhs.appIcon
             && lhs.summary == rhs.summary && lhs.body == rhs.body && lhs.actions == rhs.actions
             && lhs.hints.map(\.key) == rhs.hints.map(\.key) && lhs.hints.map(\.value) == rhs.hints.map(\.value)
             && lhs.expireTimeout == rhs.expireTimeout
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(appName)
         hasher.combine(replacesID)
         hasher.combine(summary)

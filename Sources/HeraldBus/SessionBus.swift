@@ -13,14 +13,14 @@ import Musl
 /// ``addMatch(_:handler:)`` handlers, run inside ``processPending()``. Not thread-safe, as
 /// sd-bus is not: own it from one loop, which polls ``fileDescriptor`` for ``pollEvents``
 /// until ``pollTimeoutMilliseconds`` and then calls ``processPending()``.
-public final class SessionBus {
+package final class SessionBus {
     let pointer: OpaquePointer
     private var slots: [OpaquePointer] = []
     private var handlers: [MatchHandler] = []
     /// How long a method call may take before it fails with ETIMEDOUT.
-    public var callTimeout: Duration = .seconds(10)
+    package var callTimeout: Duration = .seconds(10)
 
-    public init() throws(BusError) {
+    package init() throws(BusError) {
         var bus: OpaquePointer? = nil
         try check(sd_bus_open_user(&bus), "connect to the session bus")
         pointer = bus!
@@ -28,7 +28,7 @@ public final class SessionBus {
 
     /// A connection to the bus at `address` (such as `unix:path=/run/user/1000/bus`), for a
     /// program that is handed one rather than finding the user's.
-    public init(address: String) throws(BusError) {
+    package init(address: String) throws(BusError) {
         var bus: OpaquePointer? = nil
         try check(sd_bus_new(&bus), "create a bus connection")
         do {
@@ -48,7 +48,7 @@ public final class SessionBus {
     }
 
     /// A new method call, to be completed with `append` and sent with ``call(_:)``.
-    public func methodCall(destination: String, path: String, interface: String, member: String) throws(BusError) -> BusMessage {
+    package func methodCall(destination: String, path: String, interface: String, member: String) throws(BusError) -> BusMessage {
         var message: OpaquePointer? = nil
         try check(
             sd_bus_message_new_method_call(pointer, &message, destination, path, interface, member),
@@ -59,7 +59,7 @@ public final class SessionBus {
 
     /// Sends `message` and waits for its reply; a D-Bus error reply becomes a ``BusError``
     /// with its name. Unrelated messages that arrive meanwhile wait for ``processPending()``.
-    public func call(_ message: BusMessage) throws(BusError) -> BusMessage {
+    package func call(_ message: BusMessage) throws(BusError) -> BusMessage {
         var error = sd_bus_error()
         var reply: OpaquePointer? = nil
         let microseconds = UInt64(callTimeout.components.seconds) * 1_000_000
@@ -74,7 +74,7 @@ public final class SessionBus {
 
     /// Runs `handler` for each message matching `rule` (a D-Bus match rule, such as
     /// `type='signal',interface='org.freedesktop.Notifications'`), for the bus's lifetime.
-    public func addMatch(_ rule: String, handler: @escaping (BusMessage) -> Void) throws(BusError) {
+    package func addMatch(_ rule: String, handler: @escaping (BusMessage) -> Void) throws(BusError) {
         let box = MatchHandler(handler)
         var slot: OpaquePointer? = nil
         try check(
@@ -87,7 +87,7 @@ public final class SessionBus {
 
     /// Dispatches everything that has arrived: match handlers run here. Throws when the
     /// bus connection is lost.
-    public func processPending() throws(BusError) {
+    package func processPending() throws(BusError) {
         while true {
             let result = sd_bus_process(pointer, nil)
             try check(result, "process the session bus")
@@ -96,7 +96,7 @@ public final class SessionBus {
     }
 
     /// Blocks until something arrives or `timeout` passes, then dispatches it.
-    public func wait(timeout: Duration) throws(BusError) {
+    package func wait(timeout: Duration) throws(BusError) {
         let microseconds = UInt64(max(0, timeout.components.seconds)) * 1_000_000
         let result = sd_bus_wait(pointer, microseconds)
         if result < 0, result != -EINTR { try check(result, "wait on the session bus") }
@@ -104,16 +104,16 @@ public final class SessionBus {
     }
 
     /// The descriptor to poll, with ``pollEvents``.
-    public var fileDescriptor: Int32 { sd_bus_get_fd(pointer) }
+    package var fileDescriptor: Int32 { sd_bus_get_fd(pointer) }
 
     /// The `poll` events sd-bus waits for now.
-    public var pollEvents: Int16 {
+    package var pollEvents: Int16 {
         let events = sd_bus_get_events(pointer)
         return events < 0 ? Int16(POLLIN) : Int16(events)
     }
 
     /// How long a `poll` may wait before sd-bus has a timeout to handle; -1 for none.
-    public var pollTimeoutMilliseconds: Int32 {
+    package var pollTimeoutMilliseconds: Int32 {
         var deadline: UInt64 = 0
         guard sd_bus_get_timeout(pointer, &deadline) >= 0, deadline != UInt64.max else { return -1 }
         var now = timespec()

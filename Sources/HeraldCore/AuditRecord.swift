@@ -6,24 +6,24 @@ import HeraldProtocol
 /// Filled in one place per request: by the method's rules when it succeeds (its
 /// ``MethodOutcome``), since only they know the interaction as stored and the delivery
 /// decided; for a request that fails, by the server from its params, which is all there is.
-public struct AuditRecord: Sendable, Hashable {
-    public var app: String?
-    public var interactionIdentifier: String?
-    public var conversationIdentifier: String?
+package struct AuditRecord: Sendable, Hashable {
+    package var app: String?
+    package var interactionIdentifier: String?
+    package var conversationIdentifier: String?
     /// `incoming` or `outgoing`.
-    public var direction: String?
+    package var direction: String?
     /// `sendMessage` or `startCall`.
-    public var intent: String?
+    package var intent: String?
     /// `alert`, `quiet` or `summary`.
-    public var presentation: String?
+    package var presentation: String?
     /// The delivery reason codes, in order.
-    public var reasons: [String]
+    package var reasons: [String]
     /// The notification's identifier in the list (`update-content`).
-    public var notificationIdentifier: String?
+    package var notificationIdentifier: String?
     /// The notifications a method removed or delivered, by identifier.
-    public var notificationIdentifiers: [String]?
+    package var notificationIdentifiers: [String]?
 
-    public init(
+    package init(
         app: String? = nil,
         interactionIdentifier: String? = nil,
         conversationIdentifier: String? = nil,
@@ -45,11 +45,11 @@ public struct AuditRecord: Sendable, Hashable {
 }
 
 /// A method's result and what the journal records about it.
-public struct MethodOutcome<Result: Sendable>: Sendable {
-    public var result: Result
-    public var audit: AuditRecord
+package struct MethodOutcome<Result: Sendable>: Sendable {
+    package var result: Result
+    package var audit: AuditRecord
 
-    public init(result: Result, audit: AuditRecord) {
+    package init(result: Result, audit: AuditRecord) {
         self.result = result
         self.audit = audit
     }

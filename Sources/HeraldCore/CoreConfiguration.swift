@@ -3,36 +3,36 @@ import Foundation
 /// The daemon's settings that the rules depend on, set from its command line.
 ///
 /// Not part of the state a snapshot keeps: a restarted daemon takes its flags afresh.
-public struct CoreConfiguration: Sendable {
+package struct CoreConfiguration: Sendable {
     /// What asking for Focus authorization does while nobody has decided
     /// (`--focus-authorization`).
-    public var focusAuthorizationPolicy: FocusAuthorizationPolicy
+    package var focusAuthorizationPolicy: FocusAuthorizationPolicy
     /// How close, in seconds, a second call from the same caller must follow the first to
     /// break through a Focus that allows repeated calls (`--repeated-call-window`).
-    public var repeatedCallWindow: TimeInterval
+    package var repeatedCallWindow: TimeInterval
     /// The zone of the summary's `"HH:MM"` times.
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
     /// The most interactions kept (`--max-interactions`). Reached, a donation evicts the
     /// oldest interaction of the uid holding the most — its donor's own when the donor
     /// holds as many — so a uid holding no more than an equal share is never evicted by
     /// another's donations.
-    public var maxInteractions: Int
+    package var maxInteractions: Int
     /// The most interactions one uid holds (`--max-interactions-per-uid`); a uid at it
     /// evicts its own oldest, never another's.
-    public var maxInteractionsPerUID: Int
+    package var maxInteractionsPerUID: Int
     /// The most apps one uid holds interactions of, and the most it holds settings of
     /// (`--max-apps-per-uid`); a new app past it is refused with -32602.
-    public var maxAppsPerUID: Int
+    package var maxAppsPerUID: Int
     /// The most silenced-conversation marks one uid holds in a Focus activation
     /// (`--max-silenced-per-uid`); past it no new mark is made for that uid.
-    public var maxSilencedMarksPerUID: Int
+    package var maxSilencedMarksPerUID: Int
     /// How long, in seconds, an interaction is kept after its donation (`--retention`).
-    public var retention: TimeInterval
+    package var retention: TimeInterval
     /// The most notifications one uid's list holds (`--max-notifications`): a new one past
     /// it evicts the uid's oldest delivered; a list of scheduled ones only refuses it.
-    public var maxNotificationsPerUID = 10_000
+    package var maxNotificationsPerUID = 10_000
 
-    public init(
+    package init(
         focusAuthorizationPolicy: FocusAuthorizationPolicy = .prompt,
         repeatedCallWindow: TimeInterval = 180,
         timeZone: TimeZone = .current,
@@ -55,7 +55,7 @@ public struct CoreConfiguration: Sendable {
 
 /// What `request-focus` with `requestAuthorization` does for an app nobody has decided
 /// about — the prompt a phone would show.
-public enum FocusAuthorizationPolicy: String, Sendable, Hashable, CaseIterable {
+package enum FocusAuthorizationPolicy: String, Sendable, Hashable, CaseIterable {
     /// Stays `notDetermined` until an administrator calls `set-focus-authorization`.
     case prompt
     /// Becomes `authorized`.

@@ -1,13 +1,13 @@
 /// What the per-uid limits did since the daemon started: the `limits` member of `stats`.
-public struct FairShareCounts: Sendable, Hashable {
+package struct FairShareCounts: Sendable, Hashable {
     /// Interactions a uid evicted of its own, being at `--max-interactions-per-uid`.
-    public var evictedAtUIDLimit = 0
+    package var evictedAtUIDLimit = 0
     /// Interactions evicted at `--max-interactions`, each the oldest of the uid holding the most.
-    public var evictedAtLimit = 0
+    package var evictedAtLimit = 0
     /// Donations and Focus requests refused for naming an app past `--max-apps-per-uid`.
-    public var appsRefused = 0
+    package var appsRefused = 0
     /// Silenced-conversation marks not made, their uid being at `--max-silenced-per-uid`.
-    public var silencedMarksRefused = 0
+    package var silencedMarksRefused = 0
 
-    public init() {}
+    package init() {}
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The source of "now" for the rules, injected so that tests can set the time.
-public protocol HeraldClock: Sendable {
+package protocol HeraldClock: Sendable {
     func now() -> Date
 
     /// Returns once `seconds` of this clock have passed; throws `CancellationError` if the
@@ -11,20 +11,20 @@ public protocol HeraldClock: Sendable {
 
 extension HeraldClock {
     /// Real time: the monotonic clock's sleep.
-    public func sleep(for seconds: Double) async throws {
+    package func sleep(for seconds: Double) async throws {
         try await Task.sleep(for: .seconds(max(0, seconds)))
     }
 }
 
 /// The wall clock.
-public struct SystemClock: HeraldClock {
-    public init() {}
-    public func now() -> Date { Date() }
+package struct SystemClock: HeraldClock {
+    package init() {}
+    package func now() -> Date { Date() }
 }
 
 /// A clock that tests move by hand: `sleep` returns when `advance` or `set` reaches its
 /// deadline, so a test of periodic work advances time instead of waiting for it.
-public final class ManualClock: HeraldClock, @unchecked Sendable {
+package final class ManualClock: HeraldClock, @unchecked Sendable {
     private struct Sleeper {
         var id: UInt64
         var deadline: Date
@@ -36,19 +36,19 @@ public final class ManualClock: HeraldClock, @unchecked Sendable {
     private var nextSleeperID: UInt64 = 0
     private let lock = NSLock()
 
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+    package init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         self.current = start
     }
 
-    public func now() -> Date {
+    package func now() -> Date {
         lock.withLock { current }
     }
 
-    public func advance(by seconds: TimeInterval) {
+    package func advance(by seconds: TimeInterval) {
         set(now() + seconds)
     }
 
-    public func set(_ date: Date) {
+    package func set(_ date: Date) {
         let due: [Sleeper] = lock.withLock {
             current = date
             let due = sleepers.filter { $0.deadline <= date }
@@ -60,11 +60,11 @@ public final class ManualClock: HeraldClock, @unchecked Sendable {
 
     /// How many tasks are asleep on this clock: a test waits for the work it drives to be
     /// asleep before it moves the time.
-    public var sleeperCount: Int {
+    package var sleeperCount: Int {
         lock.withLock { sleepers.count }
     }
 
-    public func sleep(for seconds: Double) async throws {
+    package func sleep(for seconds: Double) async throws {
         let id = lock.withLock {
             nextSleeperID += 1
             return nextSleeperID

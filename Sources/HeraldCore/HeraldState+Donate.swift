@@ -14,7 +14,7 @@ extension HeraldState {
     /// `retry`, from ``compareWithStored(_:caller:)`` outside the state's lock, spares
     /// the lock the comparison (linear in the interaction's size) when the stored
     /// interaction it was made against is still the one stored.
-    public mutating func donate(
+    package mutating func donate(
         _ p: DonateParams, caller: Caller, now: Date, retry: DonationRetry? = nil
     ) throws(RuleError)
         -> MethodOutcome<DonateResult>
@@ -76,7 +76,7 @@ extension HeraldState {
     /// `delete-interactions`: forgets this (uid, app)'s interactions named by exactly one
     /// of `identifiers`, `groupIdentifier` and `all: true`. Identifiers it never donated
     /// are not counted, so the count reveals nothing of anyone else's.
-    public mutating func deleteInteractions(
+    package mutating func deleteInteractions(
         _ p: DeleteInteractionsParams, caller: Caller, now: Date
     ) throws(RuleError)
         -> MethodOutcome<DeleteInteractionsResult>
@@ -116,7 +116,7 @@ extension HeraldState {
 
     /// The stored interaction a donation of `p` would be a retry of, if any: a copy that
     /// costs nothing, to be compared outside the state's lock (``DonationRetry/compare(_:with:)``).
-    public func storedDonation(_ p: DonateParams, caller: Caller) -> StoredDonation? {
+    package func storedDonation(_ p: DonateParams, caller: Caller) -> StoredDonation? {
         guard let identifier = p.interaction.identifier,
             let key = interactions.key(uid: caller.uid, app: p.app, identifier: identifier),
             let stored = interactions[key]
@@ -126,18 +126,18 @@ extension HeraldState {
 }
 
 /// A stored interaction, opaque outside the rules: what ``HeraldState/storedDonation(_:caller:)`` returns.
-public struct StoredDonation: Sendable {
+package struct StoredDonation: Sendable {
     let stored: StoredInteraction
 }
 
 /// Whether a donation is identical to the interaction stored under its identifier, worked
 /// out outside the state's lock; the stored one's sequence says which it was compared with.
-public struct DonationRetry: Sendable {
+package struct DonationRetry: Sendable {
     let sequence: UInt64
     let isIdentical: Bool
 
     /// Compares `p`'s interaction, as the store would keep it, with `stored`.
-    public static func compare(_ p: DonateParams, with stored: StoredDonation) -> DonationRetry {
+    package static func compare(_ p: DonateParams, with stored: StoredDonation) -> DonationRetry {
         DonationRetry(
             sequence: stored.stored.sequence,
             isIdentical: stored.stored.interaction == ContentDigest.storing(p.interaction)

@@ -9,7 +9,7 @@ extension HeraldState {
     /// authorizes, `deny` denies. A decided status is never changed by asking again.
     /// Subscribing is the server's: it sends `focus-changed` while ``focusStatus(uid:app:now:)``
     /// is non-nil and changes.
-    public mutating func requestFocus(
+    package mutating func requestFocus(
         _ p: RequestFocusParams, caller: Caller, now: Date
     ) throws(RuleError)
         -> MethodOutcome<RequestFocusResult>
@@ -39,7 +39,7 @@ extension HeraldState {
 
     /// `set-focus` (administrators, as its descriptor says; the method table checks): turns the host's Focus on — a new activation, even
     /// with the same configuration — or off with `null`. Returns the Focus in effect.
-    public mutating func setFocus(
+    package mutating func setFocus(
         _ p: SetFocusParams, caller: Caller, now: Date
     ) throws(RuleError)
         -> MethodOutcome<SetFocusResult>
@@ -67,7 +67,7 @@ extension HeraldState {
 
     /// `set-focus-authorization` (administrators, as its descriptor says; the method table checks): decides a (uid, app)'s Focus
     /// authorization; the uid defaults to the caller's.
-    public mutating func setFocusAuthorization(
+    package mutating func setFocusAuthorization(
         _ p: SetFocusAuthorizationParams, caller: Caller, now: Date
     ) throws(RuleError)
         -> MethodOutcome<SetFocusAuthorizationResult>

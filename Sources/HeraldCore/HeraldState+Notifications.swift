@@ -3,19 +3,19 @@ import HeraldProtocol
 
 extension HeraldState {
     /// How many notifications every uid's list holds together.
-    public var notificationCount: Int { notifications.count }
+    package var notificationCount: Int { notifications.count }
 
     /// Delivered notifications evicted at `--max-notifications`, and forgotten by
     /// `--retention`, since this value was made.
-    public var notificationsDropped: (evicted: Int, expired: Int) { (notifications.evicted, notifications.expired) }
+    package var notificationsDropped: (evicted: Int, expired: Int) { (notifications.evicted, notifications.expired) }
 
     /// (uid, app, identifier)'s notification, for the presenters told of it.
-    public func notification(uid: UInt32, app: String, identifier: String) -> HeraldNotification? {
+    package func notification(uid: UInt32, app: String, identifier: String) -> HeraldNotification? {
         notifications.notification(uid: uid, app: app, identifier: identifier)
     }
 
     /// `list-notifications`: the caller's list (an administrator's: `uid`'s), newest first.
-    public func listNotifications(_ p: ListNotificationsParams, caller: Caller) throws(RuleError)
+    package func listNotifications(_ p: ListNotificationsParams, caller: Caller) throws(RuleError)
         -> MethodOutcome<ListNotificationsResult>
     {
         let uid = try Self.namespace(uid: p.uid, app: p.app, caller: caller)
@@ -31,7 +31,7 @@ extension HeraldState {
     /// the caller's list, so they count 0 as identifiers never used do.
     ///
     /// Returns the removals by app too, for the presenters.
-    public mutating func removeNotifications(_ p: RemoveNotificationsParams, caller: Caller) throws(RuleError)
+    package mutating func removeNotifications(_ p: RemoveNotificationsParams, caller: Caller) throws(RuleError)
         -> (outcome: MethodOutcome<RemoveNotificationsResult>, removed: [NotificationsRemoved])
     {
         let uid = try Self.namespace(uid: p.uid, app: p.app, caller: caller)
@@ -62,7 +62,7 @@ extension HeraldState {
 
     /// `deliver-summary` (administrators, as its descriptor says): delivers every
     /// scheduled notification now, `uid`'s or every uid's — the upcoming summary opened early.
-    public mutating func deliverSummary(_ p: DeliverSummaryParams, caller: Caller, now: Date)
+    package mutating func deliverSummary(_ p: DeliverSummaryParams, caller: Caller, now: Date)
         -> (outcome: MethodOutcome<DeliverSummaryResult>, summaries: [NotificationSummary])
     {
         let summaries = notifications.deliverSummaries(now: now, uid: p.uid, all: true)
@@ -75,13 +75,13 @@ extension HeraldState {
     /// Delivers, one summary per uid, every scheduled notification whose summary time
     /// (`deliverAt`) has come by `now`: at each time of the schedule, and once at start for
     /// a time that passed while the daemon was stopped. Empty when none is due.
-    public mutating func deliverDueSummaries(now: Date) -> [NotificationSummary] {
+    package mutating func deliverDueSummaries(now: Date) -> [NotificationSummary] {
         notifications.deliverSummaries(now: now)
     }
 
     /// The uid a presenter (`subscribe-notifications`) presents: a non-administrator its
     /// own only (another is permission denied); an administrator any, or every uid (nil).
-    public static func presenterUID(_ p: SubscribeNotificationsParams, caller: Caller) throws(RuleError) -> UInt32? {
+    package static func presenterUID(_ p: SubscribeNotificationsParams, caller: Caller) throws(RuleError) -> UInt32? {
         if caller.isAdministrator { return p.uid }
         return try ownerUID(p.uid, caller: caller) ?? caller.uid
     }

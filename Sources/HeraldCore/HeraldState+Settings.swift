@@ -4,7 +4,7 @@ import HeraldProtocol
 extension HeraldState {
     /// `set-summary` (administrators, as its descriptor says; the method table checks): replaces the scheduled summary. Times are
     /// `"HH:MM"` or `"HH:MM:SS"` in the configured time zone; apps need at least one time.
-    public mutating func setSummary(
+    package mutating func setSummary(
         _ p: SetSummaryParams, caller: Caller, now: Date
     ) throws(RuleError)
         -> MethodOutcome<SetSummaryResult>
@@ -33,7 +33,7 @@ extension HeraldState {
 
     /// `set-capabilities` (administrators, as its descriptor says; the method table checks): changes the capabilities given, keeps the
     /// others; the uid defaults to the caller's.
-    public mutating func setCapabilities(
+    package mutating func setCapabilities(
         _ p: SetCapabilitiesParams, caller: Caller, now: Date
     ) throws(RuleError)
         -> MethodOutcome<SetCapabilitiesResult>

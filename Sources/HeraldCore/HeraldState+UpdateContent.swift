@@ -16,7 +16,7 @@ extension HeraldState {
     /// cannot provide content for an outgoing one; capability required for critical
     /// without the critical capability, or an interaction without the communication
     /// capability; a list full of scheduled notifications (`--max-notifications`).
-    public mutating func updateContent(
+    package mutating func updateContent(
         _ p: UpdateContentParams, payloadContent: NotificationContent? = nil, caller: Caller, now: Date
     ) throws(RuleError)
         -> MethodOutcome<UpdateContentResult>
@@ -28,7 +28,7 @@ extension HeraldState {
     /// after the state's lock: the presenters' copy of the notification is made from it, and
     /// the notification it took out (at `--max-notifications` every new one evicts one) is
     /// freed when it is dropped.
-    public mutating func updateContentListing(
+    package mutating func updateContentListing(
         _ p: UpdateContentParams, payloadContent: NotificationContent? = nil, caller: Caller, now: Date
     ) throws(RuleError)
         -> (outcome: MethodOutcome<UpdateContentResult>, listing: NotificationListing)

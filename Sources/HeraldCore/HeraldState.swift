@@ -9,9 +9,9 @@ import HeraldProtocol
 /// params beyond their types, throws ``RuleError`` for a broken rule, and returns what
 /// the journal records about its result. Who may call a method is its descriptor's, checked
 /// before the method runs; a rule that depends on the params stays here.
-public struct HeraldState: Sendable {
+package struct HeraldState: Sendable {
     /// The daemon's flags; not encoded (a restart takes them afresh).
-    public var configuration: CoreConfiguration
+    package var configuration: CoreConfiguration
 
     var interactions = InteractionStore()
     var focus = FocusState()
@@ -22,33 +22,33 @@ public struct HeraldState: Sendable {
 
     /// Interactions evicted by `maxInteractions` or `maxInteractionsPerUID` since this
     /// value was made; not encoded.
-    public var evictedCount: Int { fairShares.evictedAtUIDLimit + fairShares.evictedAtLimit }
+    package var evictedCount: Int { fairShares.evictedAtUIDLimit + fairShares.evictedAtLimit }
     /// Interactions forgotten by `retention` since this value was made; not encoded.
-    public private(set) var expiredCount = 0
+    package private(set) var expiredCount = 0
     /// What the per-uid limits did since this value was made; not encoded.
-    public internal(set) var fairShares = FairShareCounts()
+    package internal(set) var fairShares = FairShareCounts()
 
-    public init(configuration: CoreConfiguration = CoreConfiguration()) {
+    package init(configuration: CoreConfiguration = CoreConfiguration()) {
         self.configuration = configuration
     }
 
     /// How many interactions are stored.
-    public var interactionCount: Int { interactions.count }
+    package var interactionCount: Int { interactions.count }
 
     /// When the Focus in effect ends by itself, so that the server can wake then and
     /// tell subscribers.
-    public var focusExpiry: Date? { focus.configuration?.until }
+    package var focusExpiry: Date? { focus.configuration?.until }
 
     /// Ends a Focus whose `until` has passed; true if it changed. Each method that reads
     /// the Focus calls this first.
     @discardableResult
-    public mutating func expireFocus(now: Date) -> Bool {
+    package mutating func expireFocus(now: Date) -> Bool {
         focus.expire(at: now)
     }
 
     /// What `(uid, app)` may know of the Focus: nil unless that (uid, app) is authorized.
     /// For `focus-changed` notifications.
-    public func focusStatus(uid: UInt32, app: String, now: Date) -> FocusStatus? {
+    package func focusStatus(uid: UInt32, app: String, now: Date) -> FocusStatus? {
         guard settings.authorization(uid: uid, app: app) == .authorized else { return nil }
         return FocusStatus(isFocused: focus.isFocused(app: app, at: now))
     }
@@ -57,7 +57,7 @@ public struct HeraldState: Sendable {
     /// `now`, delivered notifications delivered before then, and app names no interaction
     /// uses; returns how many interactions and notifications.
     @discardableResult
-    public mutating func pruneExpired(now: Date) -> Int {
+    package mutating func pruneExpired(now: Date) -> Int {
         let cutoff = now.addingTimeInterval(-configuration.retention)
         var pruned = 0
         while let oldest = interactions.oldest, oldest.stored.donatedAt < cutoff {

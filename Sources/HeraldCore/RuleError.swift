@@ -3,9 +3,9 @@
 ///
 /// Core throws only this. The protocol layer turns it into the wire's error, the kind
 /// into its code and the path into a JSON Pointer (`data.pointer`); Core knows neither.
-public struct RuleError: Error, Sendable, Hashable {
+package struct RuleError: Error, Sendable, Hashable {
     /// What kind of rule was broken; open to new kinds, so not an enum clients switch on.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case invalidParams
             case interactionNotFound
@@ -23,35 +23,35 @@ public struct RuleError: Error, Sendable, Hashable {
             self.kind = kind
         }
 
-        public var description: String { String(describing: kind) }
+        package var description: String { String(describing: kind) }
 
         /// A member's value breaks a rule of its own: its shape, range or format.
-        public static let invalidParams = Code(.invalidParams)
+        package static let invalidParams = Code(.invalidParams)
         /// No interaction with that identifier was donated by this (uid, app).
-        public static let interactionNotFound = Code(.interactionNotFound)
+        package static let interactionNotFound = Code(.interactionNotFound)
         /// The interaction cannot provide notification content (it is outgoing).
-        public static let cannotProvideContent = Code(.cannotProvideContent)
+        package static let cannotProvideContent = Code(.cannotProvideContent)
         /// The interaction's people break a rule (a sender on an outgoing message, the current user included).
-        public static let invalidParticipants = Code(.invalidParticipants)
+        package static let invalidParticipants = Code(.invalidParticipants)
         /// The app's Focus authorization must be `authorized` for this.
-        public static let focusAuthorizationRequired = Code(.focusAuthorizationRequired)
+        package static let focusAuthorizationRequired = Code(.focusAuthorizationRequired)
         /// The app lacks the capability (communication, timeSensitive, critical) this needs.
-        public static let capabilityRequired = Code(.capabilityRequired)
+        package static let capabilityRequired = Code(.capabilityRequired)
         /// The caller may not do this.
-        public static let permissionDenied = Code(.permissionDenied)
+        package static let permissionDenied = Code(.permissionDenied)
         /// The identifier was donated before with a different interaction.
-        public static let identifierConflict = Code(.identifierConflict)
+        package static let identifierConflict = Code(.identifierConflict)
     }
 
-    public var code: Code
+    package var code: Code
     /// A sentence for a person: what is wrong and what to do about it.
-    public var reason: String
+    package var reason: String
     /// The member of the request at fault; empty for the request as a whole.
-    public var path: MemberPath
+    package var path: MemberPath
     /// The limit that was reached, when a limit was: the client can adjust to it.
-    public var limit: Int?
+    package var limit: Int?
 
-    public init(_ code: Code, _ reason: String, at path: MemberPath, limit: Int? = nil) {
+    package init(_ code: Code, _ reason: String, at path: MemberPath, limit: Int? = nil) {
         self.code = code
         self.reason = reason
         self.path = path
@@ -66,60 +66,60 @@ public struct RuleError: Error, Sendable, Hashable {
 
 /// Where a member sits in a request's params: member names and array positions, from the
 /// params down, such as `interaction`, `intent`, `recipients`, 1.
-public struct MemberPath: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
+package struct MemberPath: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// One step down: an object's member by name, or an array's element by position.
-    public enum Component: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    package enum Component: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
         case member(String)
         case index(Int)
 
-        public init(stringLiteral name: String) {
+        package init(stringLiteral name: String) {
             self = .member(name)
         }
 
-        public init(integerLiteral index: Int) {
+        package init(integerLiteral index: Int) {
             self = .index(index)
         }
     }
 
     /// The steps, from the params down.
-    public private(set) var components: [Component]
+    package private(set) var components: [Component]
 
     /// The params as a whole.
-    public init() {
+    package init() {
         self.components = []
     }
 
-    public init(_ components: [Component]) {
+    package init(_ components: [Component]) {
         self.components = components
     }
 
-    public init(arrayLiteral components: Component...) {
+    package init(arrayLiteral components: Component...) {
         self.components = components
     }
 
     /// This path followed by a member's name.
-    public func appending(_ name: String) -> MemberPath {
+    package func appending(_ name: String) -> MemberPath {
         var copy = self
         copy.components.append(.member(name))
         return copy
     }
 
     /// This path followed by an array position.
-    public func appending(_ index: Int) -> MemberPath {
+    package func appending(_ index: Int) -> MemberPath {
         var copy = self
         copy.components.append(.index(index))
         return copy
     }
 
     /// This path followed by another's steps.
-    public func appending(_ other: MemberPath) -> MemberPath {
+    package func appending(_ other: MemberPath) -> MemberPath {
         var copy = self
         copy.components.append(contentsOf: other.components)
         return copy
     }
 
     /// The steps joined by dots, for people reading logs and test failures.
-    public var description: String {
+    package var description: String {
         components.map { component in
             switch component {
             case .member(let name): name

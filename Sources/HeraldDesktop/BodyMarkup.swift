@@ -1,8 +1,8 @@
 /// The Desktop Notifications specification's body markup: a small XML subset, so a
 /// server that advertises `body-markup` reads `<`, `>` and `&` in plain text as markup.
-public enum BodyMarkup {
+package enum BodyMarkup {
     /// `text` as plain text inside markup: `&`, `<`, `>`, `"` and `'` as entities.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for character in text {

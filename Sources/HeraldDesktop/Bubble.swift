@@ -3,22 +3,22 @@ import HeraldBus
 /// What a presenter shows for one Herald notification or one summary: the `Notify`
 /// arguments but for the two things only the presenter knows — the id of the bubble it
 /// replaces, and where an inline image was written.
-public struct Bubble: Sendable, Hashable {
+package struct Bubble: Sendable, Hashable {
     /// What the bubble stands for: the same key again replaces the bubble.
-    public enum Key: Sendable, Hashable {
+    package enum Key: Sendable, Hashable {
         case notification(NotificationKey)
         /// Each summary replaces the previous summary's bubble.
         case summary
     }
 
-    public var key: Key
+    package var key: Key
     /// `Notify`'s arguments with `replacesID` 0 and no `image-path` hint.
-    public var arguments: NotifyArguments
-    public var image: ImageSource?
+    package var arguments: NotifyArguments
+    package var image: ImageSource?
     /// Each `Notify` action key, to the Herald action identifier it answers with.
-    public var actionKeys: [String: String]
+    package var actionKeys: [String: String]
 
-    public init(key: Key, arguments: NotifyArguments, image: ImageSource? = nil, actionKeys: [String: String] = [:]) {
+    package init(key: Key, arguments: NotifyArguments, image: ImageSource? = nil, actionKeys: [String: String] = [:]) {
         self.key = key
         self.arguments = arguments
         self.image = image
@@ -27,7 +27,7 @@ public struct Bubble: Sendable, Hashable {
 
     /// The final `Notify` arguments: replacing bubble `replacesID` (0 for none), showing
     /// the image at `imagePath` (the file URL's path, or the file an inline image was written to).
-    public func arguments(replacesID: UInt32, imagePath: String?) -> NotifyArguments {
+    package func arguments(replacesID: UInt32, imagePath: String?) -> NotifyArguments {
         var arguments = arguments
         arguments.replacesID = replacesID
         if let imagePath { arguments.hints.append((key: "image-path", value: .string(imagePath))) }

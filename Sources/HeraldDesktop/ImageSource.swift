@@ -2,7 +2,7 @@ import Foundation
 import HeraldProtocol
 
 /// Where a bubble's image comes from: a local file, or bytes the presenter writes to one.
-public enum ImageSource: Sendable, Hashable {
+package enum ImageSource: Sendable, Hashable {
     /// A `file:` URL's path.
     case file(path: String)
     /// Inline base64 `data`, decoded, with its `image/…` type.
@@ -10,7 +10,7 @@ public enum ImageSource: Sendable, Hashable {
 
     /// The image a notification shows: the communication's avatar, else its first image
     /// attachment. Only `file:` URLs and inline data count: a presenter never fetches.
-    public static func of(_ content: NotificationContent) -> ImageSource? {
+    package static func of(_ content: NotificationContent) -> ImageSource? {
         if let avatar = content.communication?.avatar, let source = from(url: avatar.url, data: avatar.data, mimeType: avatar.mimeType) {
             return source
         }
@@ -25,7 +25,7 @@ public enum ImageSource: Sendable, Hashable {
     }
 
     /// The name extension for an inline image's file, so servers that look at it agree.
-    public var fileExtension: String {
+    package var fileExtension: String {
         guard case .inline(_, let mimeType) = self else { return "" }
         switch mimeType.lowercased() {
         case "image/png": return "png"

@@ -3,23 +3,23 @@ import HeraldProtocol
 
 /// How a Herald notification becomes `Notify` arguments on a freedesktop notification
 /// server: the table in the README's herald-notify section, one rule per line below.
-public struct NotificationMapping: Sendable {
-    public var capabilities: ServerCapabilities
-    public var quiet: QuietHandling
+package struct NotificationMapping: Sendable {
+    package var capabilities: ServerCapabilities
+    package var quiet: QuietHandling
 
-    public init(capabilities: ServerCapabilities, quiet: QuietHandling = .show) {
+    package init(capabilities: ServerCapabilities, quiet: QuietHandling = .show) {
         self.capabilities = capabilities
         self.quiet = quiet
     }
 
     /// The Notify action key of "open the notification" (the specification's default action).
-    public static let defaultActionKey = "default"
+    package static let defaultActionKey = "default"
     /// The Herald action identifier a default action answers with (`UNNotificationDefaultActionIdentifier`).
-    public static let defaultActionIdentifier = "default"
+    package static let defaultActionIdentifier = "default"
 
     /// The bubble for a delivered notification, or nil when it is not shown: a quiet one
     /// under `--quiet skip`, or one held for the summary (shown with its summary).
-    public func bubble(for notification: PresentedNotification) -> Bubble? {
+    package func bubble(for notification: PresentedNotification) -> Bubble? {
         let content = notification.content
         let isQuiet = notification.delivery.presentation == .quiet
         switch notification.delivery.presentation {
@@ -55,12 +55,12 @@ public struct NotificationMapping: Sendable {
     }
 
     /// The most lines a summary bubble lists; the rest are counted ("+N more").
-    public static let summaryLines = 5
-    public static let summaryTitle = "Notification summary"
+    package static let summaryLines = 5
+    package static let summaryTitle = "Notification summary"
 
     /// One bubble for a whole summary: its first ``summaryLines`` notifications, in
     /// heraldd's ranking, then how many more there are.
-    public func summaryBubble(for notifications: [PresentedNotification]) -> Bubble? {
+    package func summaryBubble(for notifications: [PresentedNotification]) -> Bubble? {
         guard !notifications.isEmpty else { return nil }
         var lines = notifications.prefix(Self.summaryLines).map { notification in
             let title = notification.content.title ?? notification.app

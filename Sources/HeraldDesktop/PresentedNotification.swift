@@ -4,20 +4,20 @@ import HeraldProtocol
 /// A notification in heraldd's notification list, as a presenter receives it:
 /// `{identifier, app, content, delivery, state, receivedAt, deliveredAt?}` (the
 /// notification list's entry), where `content` and `delivery` are what `update-content` returns.
-public struct PresentedNotification: Codable, Sendable, Hashable {
-    public var identifier: String
-    public var app: String
-    public var content: NotificationContent
-    public var delivery: Delivery
+package struct PresentedNotification: Codable, Sendable, Hashable {
+    package var identifier: String
+    package var app: String
+    package var content: NotificationContent
+    package var delivery: Delivery
     /// `delivered` or `scheduled`.
-    public var state: String
-    public var receivedAt: Date
-    public var deliveredAt: Date?
+    package var state: String
+    package var receivedAt: Date
+    package var deliveredAt: Date?
     /// The actions of the notification's category, when its category names one of its
     /// (uid, app) — carried by heraldd once categories exist; absent until then.
-    public var actions: [PresentedAction]?
+    package var actions: [PresentedAction]?
 
-    public init(
+    package init(
         identifier: String,
         app: String,
         content: NotificationContent,
@@ -38,33 +38,33 @@ public struct PresentedNotification: Codable, Sendable, Hashable {
     }
 
     /// The (app, identifier) that names the notification within its uid.
-    public var key: NotificationKey { NotificationKey(app: app, identifier: identifier) }
+    package var key: NotificationKey { NotificationKey(app: app, identifier: identifier) }
 }
 
 /// One action a person can take on a notification (`UNNotificationAction`): what the
 /// presenter draws as a button and answers with `respond-to-notification`.
-public struct PresentedAction: Codable, Sendable, Hashable {
-    public var identifier: String
-    public var title: String
-    public var options: [String]?
+package struct PresentedAction: Codable, Sendable, Hashable {
+    package var identifier: String
+    package var title: String
+    package var options: [String]?
     /// `{systemImageName}` or `{templateImageName}`: drawn as a named icon where the server can.
-    public var icon: Icon?
+    package var icon: Icon?
     /// A text-input action; the Desktop Notifications specification has no text input.
-    public var textInput: JSONValue?
+    package var textInput: JSONValue?
 
-    public struct Icon: Codable, Sendable, Hashable {
-        public var systemImageName: String?
-        public var templateImageName: String?
+    package struct Icon: Codable, Sendable, Hashable {
+        package var systemImageName: String?
+        package var templateImageName: String?
 
-        public init(systemImageName: String? = nil, templateImageName: String? = nil) {
+        package init(systemImageName: String? = nil, templateImageName: String? = nil) {
             self.systemImageName = systemImageName
             self.templateImageName = templateImageName
         }
 
-        public var name: String? { systemImageName ?? templateImageName }
+        package var name: String? { systemImageName ?? templateImageName }
     }
 
-    public init(identifier: String, title: String, options: [String]? = nil, icon: Icon? = nil, textInput: JSONValue? = nil) {
+    package init(identifier: String, title: String, options: [String]? = nil, icon: Icon? = nil, textInput: JSONValue? = nil) {
         self.identifier = identifier
         self.title = title
         self.options = options
@@ -74,14 +74,14 @@ public struct PresentedAction: Codable, Sendable, Hashable {
 }
 
 /// A notification's name within its uid: the same (app, identifier) again replaces it.
-public struct NotificationKey: Sendable, Hashable, CustomStringConvertible {
-    public var app: String
-    public var identifier: String
+package struct NotificationKey: Sendable, Hashable, CustomStringConvertible {
+    package var app: String
+    package var identifier: String
 
-    public init(app: String, identifier: String) {
+    package init(app: String, identifier: String) {
         self.app = app
         self.identifier = identifier
     }
 
-    public var description: String { "\(app)/\(identifier)" }
+    package var description: String { "\(app)/\(identifier)" }
 }

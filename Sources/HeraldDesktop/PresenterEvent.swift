@@ -3,7 +3,7 @@ import HeraldProtocol
 
 /// What heraldd tells a presenter (a connection that called `subscribe-notifications`),
 /// one JSON-RPC notification per line.
-public enum PresenterEvent: Sendable, Hashable {
+package enum PresenterEvent: Sendable, Hashable {
     /// `notification-delivered` `{uid, notification}`: an alert or quiet notification, as decided.
     case delivered(uid: UInt32, notification: PresentedNotification)
     /// `summary-delivered` `{uid, deliveredAt, notifications}`, ranked.
@@ -11,9 +11,9 @@ public enum PresenterEvent: Sendable, Hashable {
     /// `notifications-removed` `{uid, app, identifiers}`.
     case removed(uid: UInt32, app: String, identifiers: [String])
 
-    public static let deliveredMethod = "notification-delivered"
-    public static let summaryMethod = "summary-delivered"
-    public static let removedMethod = "notifications-removed"
+    package static let deliveredMethod = "notification-delivered"
+    package static let summaryMethod = "summary-delivered"
+    package static let removedMethod = "notifications-removed"
 
     /// The event a server notification carries, nil for another method (such as
     /// `focus-changed`), or a decoding error with the member at fault.
@@ -21,7 +21,7 @@ public enum PresenterEvent: Sendable, Hashable {
     /// A presenter reads leniently, as a client should: members a later heraldd adds are
     /// ignored. So it decodes with Foundation's `JSONDecoder`, not heraldd's strict params
     /// reader; a presenter reads a few events a second, not a request path's thousands.
-    public init?(method: String, params: JSONValue) throws(RPCError) {
+    package init?(method: String, params: JSONValue) throws(RPCError) {
         switch method {
         case Self.deliveredMethod:
             let params = try Self.decode(DeliveredParams.self, from: params)

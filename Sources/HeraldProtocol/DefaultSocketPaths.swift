@@ -5,8 +5,8 @@
 /// `/run/herald/herald.sock` (the system's). A standalone heraldd listens on the first;
 /// heraldctl and other clients take the first that exists, since a user's shell has
 /// `$XDG_RUNTIME_DIR` set while the system's daemon listens in `/run`.
-public enum DefaultSocketPaths {
-    public static func candidates(environment: [String: String]) -> [String] {
+package enum DefaultSocketPaths {
+    package static func candidates(environment: [String: String]) -> [String] {
         var candidates: [String] = []
         if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, !runtime.isEmpty {
             candidates.append("\(runtime)/herald.sock")

@@ -1,4 +1,4 @@
 /// The one version string of Herald: `heraldd --version`, `heraldctl --version`.
-public enum HeraldVersion {
-    public static let string = "0.1.0"
+package enum HeraldVersion {
+    package static let string = "0.1.0"
 }

@@ -13,9 +13,9 @@ import ServiceLifecycle
 /// with no client connected; then it stops accepting, lets each connection finish the
 /// request it is sending (bounded by `drainTimeout`), and returns once every response
 /// has left.
-public final class HeraldServer: Service, Sendable {
-    public let configuration: ServerConfiguration
-    public let environment: MethodEnvironment
+package final class HeraldServer: Service, Sendable {
+    package let configuration: ServerConfiguration
+    package let environment: MethodEnvironment
     private let recorder: any ResultRecorder
     private let logger: Logger
     private let onReady: @Sendable (String) -> Void
@@ -28,7 +28,7 @@ public final class HeraldServer: Service, Sendable {
     /// - Parameter onReady: called once the socket accepts connections, with a one-line
     ///   description of where it listens (for `sd_notify` and the console).
     /// - Parameter onStopping: called when shutdown begins.
-    public init(
+    package init(
         configuration: ServerConfiguration,
         environment: MethodEnvironment,
         recorder: any ResultRecorder,
@@ -51,7 +51,7 @@ public final class HeraldServer: Service, Sendable {
     /// notifications. The ``SummaryService`` calls it on time, and the daemon once at
     /// start, before serving, for a summary time that passed while it was stopped.
     @discardableResult
-    public func deliverDueSummaries(now: Date) -> Int {
+    package func deliverDueSummaries(now: Date) -> Int {
         let summaries = environment.state.withLock(reportingChange: { state in
             let summaries = state.deliverDueSummaries(now: now)
             return (summaries, !summaries.isEmpty)
@@ -63,9 +63,9 @@ public final class HeraldServer: Service, Sendable {
         return summaries.reduce(0) { $0 + $1.notifications.count }
     }
 
-    public var statistics: ServerStatistics { environment.statistics }
+    package var statistics: ServerStatistics { environment.statistics }
 
-    public func run() async throws {
+    package func run() async throws {
         let processor = RequestProcessor(
             methods: .herald(environment, subscriptions: subscriptions, presenters: presenters),
             limits: configuration.limits,

@@ -7,32 +7,32 @@ import Musl
 #endif
 
 /// How a server listens and what it allows.
-public struct ServerConfiguration: Sendable {
+package struct ServerConfiguration: Sendable {
     /// Where connections come from.
-    public enum Listening: Sendable, Hashable {
+    package enum Listening: Sendable, Hashable {
         /// A listening socket handed over by systemd: serve it, bind nothing.
         case activated(fileDescriptor: Int32)
         /// Bind this path, then apply this mode to the socket file.
         case path(String, mode: mode_t)
     }
 
-    public var listening: Listening
-    public var limits: RequestLimits
-    public var administratorPolicy: AdministratorPolicy
+    package var listening: Listening
+    package var limits: RequestLimits
+    package var administratorPolicy: AdministratorPolicy
     /// Exit after this many seconds with no client connected; 0 never.
-    public var exitIdleAfter: Double
+    package var exitIdleAfter: Double
     /// How long shutdown waits for connections to finish the request they are sending.
-    public var drainTimeout: Double
+    package var drainTimeout: Double
     /// Event loop threads; by default one per core.
-    public var threads: Int
+    package var threads: Int
     /// The backlog to listen with when heraldd binds its socket itself (`--listen-backlog`),
     /// and under socket activation when the handed socket's own cannot be read. Linux caps
     /// it at `net.core.somaxconn` (4096 by default).
-    public var listenBacklog: Int32 = 4096
+    package var listenBacklog: Int32 = 4096
     /// The most connections accepted in one wake-up of the listening socket.
-    public var acceptBatch: UInt = 64
+    package var acceptBatch: UInt = 64
 
-    public init(
+    package init(
         listening: Listening,
         limits: RequestLimits = RequestLimits(),
         administratorPolicy: AdministratorPolicy = AdministratorPolicy(),

@@ -3,7 +3,7 @@
 ///
 /// Slicing-by-8 in plain Swift: about 1–2 GB/s, so checking a 200 MB snapshot costs a
 /// fraction of its write. No package, no C.
-public struct CRC32C: Sendable {
+package struct CRC32C: Sendable {
     private static let tables: [[UInt32]] = {
         let polynomial: UInt32 = 0x82F6_3B78
         var tables = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
@@ -26,22 +26,22 @@ public struct CRC32C: Sendable {
 
     private var state: UInt32 = 0xFFFF_FFFF
 
-    public init() {}
+    package init() {}
 
     /// The checksum of `bytes` alone.
-    public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc = CRC32C()
         crc.update(bytes)
         return crc.value
     }
 
-    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { checksum($0) }
     }
 
-    public var value: UInt32 { state ^ 0xFFFF_FFFF }
+    package var value: UInt32 { state ^ 0xFFFF_FFFF }
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         var crc = state
         let count = bytes.count
         var index = 0

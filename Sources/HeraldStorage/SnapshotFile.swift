@@ -7,13 +7,13 @@ import HeraldCore
 /// settings are JSON. For a million interactions about 2 s to encode and 2.5 s to decode
 /// on two cores (`herald-bench snapshot-payload`). Snapshots of format version 1, what
 /// heraldd wrote before sections, are still read (``FormatVersion1Payload``).
-public struct SnapshotFile: Sendable {
-    public var header: SnapshotHeader
-    public var payload: [UInt8]
+package struct SnapshotFile: Sendable {
+    package var header: SnapshotHeader
+    package var payload: [UInt8]
 
     /// Encodes `state` as generation `generation`, created at `now`; record chunks on
     /// `parallel` when given.
-    public init(
+    package init(
         encoding state: HeraldState,
         generation: UInt64,
         now: Date,
@@ -35,10 +35,10 @@ public struct SnapshotFile: Sendable {
     }
 
     /// The file's size in bytes.
-    public var byteCount: Int { SnapshotHeader.size + payload.count }
+    package var byteCount: Int { SnapshotHeader.size + payload.count }
 
     /// Checks a whole file — header, length, payload checksum — without decoding the state.
-    public static func verify(_ bytes: UnsafeRawBufferPointer) throws(SnapshotFileError) -> SnapshotHeader {
+    package static func verify(_ bytes: UnsafeRawBufferPointer) throws(SnapshotFileError) -> SnapshotHeader {
         let header = try SnapshotHeader(parsing: bytes)
         let available = UInt64(bytes.count - SnapshotHeader.size)
         guard available >= header.payloadLength else {
@@ -64,7 +64,7 @@ public struct SnapshotFile: Sendable {
     /// a count or length the file states beyond what its bytes can hold. Damage throws an
     /// error whose ``SnapshotFileError/isDamage`` is true; only a file whose checksums hold
     /// can throw `.unsupportedVersion`.
-    public static func decode(_ bytes: [UInt8]) throws(SnapshotFileError) -> (header: SnapshotHeader, state: HeraldState) {
+    package static func decode(_ bytes: [UInt8]) throws(SnapshotFileError) -> (header: SnapshotHeader, state: HeraldState) {
         let verified = bytes.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) in try verify(raw) }
         }

@@ -15,12 +15,12 @@ import Foundation
 /// | 52 | 4 | CRC-32C of bytes 0–51 |
 ///
 /// The payload follows, and nothing after it.
-public struct SnapshotHeader: Sendable, Hashable {
-    public static let size = 56
-    public static let magic: [UInt8] = Array("HERALDSS".utf8)
+package struct SnapshotHeader: Sendable, Hashable {
+    package static let size = 56
+    package static let magic: [UInt8] = Array("HERALDSS".utf8)
     /// The newest format this build reads and the one it writes: 2, or its newest
     /// section's when a later one adds a piece of state (``SnapshotPayload/formatVersion``).
-    public static let currentVersion: UInt32 = SnapshotPayload.formatVersion
+    package static let currentVersion: UInt32 = SnapshotPayload.formatVersion
 
     /// The payload encoding of format version 1: the generic binary coder, interactions in
     /// record chunks. Read, no longer written. (Encodings 0 and 1, JSON and one tagged value
@@ -38,15 +38,15 @@ public struct SnapshotHeader: Sendable, Hashable {
         (version == 1 && encoding == version1Encoding) || (version >= 2 && version <= currentVersion && encoding == sectionsEncoding)
     }
 
-    public var version: UInt32 = SnapshotHeader.currentVersion
-    public var encoding: UInt32 = SnapshotHeader.sectionsEncoding
-    public var generation: UInt64
-    public var createdAt: Date
-    public var interactions: UInt64
-    public var payloadLength: UInt64
-    public var payloadChecksum: UInt32
+    package var version: UInt32 = SnapshotHeader.currentVersion
+    package var encoding: UInt32 = SnapshotHeader.sectionsEncoding
+    package var generation: UInt64
+    package var createdAt: Date
+    package var interactions: UInt64
+    package var payloadLength: UInt64
+    package var payloadChecksum: UInt32
 
-    public init(generation: UInt64, createdAt: Date, interactions: UInt64, payloadLength: UInt64, payloadChecksum: UInt32) {
+    package init(generation: UInt64, createdAt: Date, interactions: UInt64, payloadLength: UInt64, payloadChecksum: UInt32) {
         self.generation = generation
         self.createdAt = createdAt
         self.interactions = interactions
@@ -55,7 +55,7 @@ public struct SnapshotHeader: Sendable, Hashable {
     }
 
     /// The 56 bytes, header checksum included.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var out: [UInt8] = Self.magic
         out.reserveCapacity(Self.size)
         Self.append(version, to: &out)
@@ -73,7 +73,7 @@ public struct SnapshotHeader: Sendable, Hashable {
     /// encoding, in that order: a newer version is told apart from damage only while the
     /// checksum holds, so a flipped version byte is damage (and recovery falls back to
     /// `.previous`), not a newer format. Every version keeps these 56 bytes' layout.
-    public init(parsing bytes: UnsafeRawBufferPointer) throws(SnapshotFileError) {
+    package init(parsing bytes: UnsafeRawBufferPointer) throws(SnapshotFileError) {
         try Self.checkFrame(bytes)
         func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
             T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))

@@ -4,13 +4,13 @@ import Logging
 import ServiceLifecycle
 
 /// Where the snapshot service gets the state from, without depending on the server.
-public struct SnapshotSource: Sendable {
+package struct SnapshotSource: Sendable {
     /// A copy of the state (O(1), under its lock) and its change count.
-    public var copy: @Sendable () -> (state: HeraldState, changes: UInt64)
+    package var copy: @Sendable () -> (state: HeraldState, changes: UInt64)
     /// Applies `--retention` at `now`, under the state's lock.
-    public var pruneExpired: @Sendable (_ now: Date) -> Void
+    package var pruneExpired: @Sendable (_ now: Date) -> Void
 
-    public init(
+    package init(
         copy: @escaping @Sendable () -> (state: HeraldState, changes: UInt64),
         pruneExpired: @escaping @Sendable (_ now: Date) -> Void
     ) {
@@ -26,21 +26,21 @@ public struct SnapshotSource: Sendable {
 /// sleeping. Put it before the server in the `ServiceGroup`: services shut down in
 /// reverse order, so it gets its turn after the server has drained its connections —
 /// and the final snapshot holds every acknowledged request.
-public struct SnapshotService: Service {
-    public let writer: SnapshotWriter
-    public let source: SnapshotSource
+package struct SnapshotService: Service {
+    package let writer: SnapshotWriter
+    package let source: SnapshotSource
     /// Seconds between snapshots; 0 turns periodic snapshots off (the final one stays).
-    public let interval: Double
-    public let logger: Logger
+    package let interval: Double
+    package let logger: Logger
     /// Starts a thread that writes a snapshot: the daemon's runs it at a priority below
     /// the event loops', so requests are served meanwhile.
-    public let startThread: @Sendable (@escaping @Sendable () -> Void) -> Void
-    public let clock: any HeraldClock
+    package let startThread: @Sendable (@escaping @Sendable () -> Void) -> Void
+    package let clock: any HeraldClock
 
     /// Seconds between two applications of `--retention`.
     static let pruneInterval: Double = 1
 
-    public init(
+    package init(
         writer: SnapshotWriter,
         source: SnapshotSource,
         interval: Double,
@@ -56,7 +56,7 @@ public struct SnapshotService: Service {
         self.startThread = startThread
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown { await self.runPeriodically() }
         guard !Task.isCancelled else { return }
         await snapshotIfChanged(reason: "final")

@@ -9,27 +9,27 @@ import Musl
 #endif
 
 /// What recovery found in the state folder.
-public struct Recovery: Sendable {
+package struct Recovery: Sendable {
     /// The state to start with: the newest good snapshot's, or empty.
-    public var state: HeraldState
+    package var state: HeraldState
     /// The header of the snapshot loaded; nil when starting empty.
-    public var header: SnapshotHeader?
+    package var header: SnapshotHeader?
     /// The file loaded, if any.
-    public var path: String?
+    package var path: String?
     /// Files renamed aside, with the reason.
-    public var setAside: [(path: String, error: SnapshotFileError)]
+    package var setAside: [(path: String, error: SnapshotFileError)]
     /// True when damaged or unsupported files were set aside and nothing replaced them:
     /// write a snapshot at once so that the next start finds a good one.
-    public var needsSnapshot: Bool
+    package var needsSnapshot: Bool
     /// The highest generation the folder shows was ever begun — in `state.generation`, or
     /// in any snapshot's header, set-aside ones included — so that the next snapshot takes
     /// a number above it, not the number of a damaged file that `.previous` stood in for.
-    public var highestGeneration: UInt64 = 0
+    package var highestGeneration: UInt64 = 0
 }
 
 /// Why heraldd refuses to start: data exists that it cannot load.
-public struct RecoveryRefusal: Error, Sendable, CustomStringConvertible {
-    public var description: String
+package struct RecoveryRefusal: Error, Sendable, CustomStringConvertible {
+    package var description: String
 }
 
 extension SnapshotStore {
@@ -40,7 +40,7 @@ extension SnapshotStore {
     /// When no good snapshot is left but files were there — or one is of a newer format
     /// than this build reads — it refuses (leaving every file where it is) unless
     /// `discardDamaged`, which sets them aside and starts empty.
-    public func recover(discardDamaged: Bool, now: Date = Date(), logger: Logger) throws -> Recovery {
+    package func recover(discardDamaged: Bool, now: Date = Date(), logger: Logger) throws -> Recovery {
         try prepareFolder()
         for stale in [temporaryPath, previousTemporaryPath] where access(stale, F_OK) == 0 {
             logger.notice("removing an unfinished snapshot write", metadata: ["path": "\(stale)"])

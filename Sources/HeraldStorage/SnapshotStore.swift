@@ -18,21 +18,21 @@ import Musl
 ///   by recovery, kept for a person to look at; never deleted by Herald.
 ///
 /// The folder is made 0700 and every file 0600.
-public struct SnapshotStore: Sendable {
-    public let folder: String
+package struct SnapshotStore: Sendable {
+    package let folder: String
 
-    public init(folder: String) {
+    package init(folder: String) {
         self.folder = folder
     }
 
-    public var currentPath: String { folder + "/state.snapshot" }
-    public var previousPath: String { folder + "/state.snapshot.previous" }
+    package var currentPath: String { folder + "/state.snapshot" }
+    package var previousPath: String { folder + "/state.snapshot.previous" }
     var temporaryPath: String { folder + "/state.snapshot.tmp" }
     var previousTemporaryPath: String { folder + "/state.snapshot.previous.tmp" }
     var generationPath: String { folder + "/state.generation" }
 
     /// Creates the folder (and its parents) if missing, and makes it 0700.
-    public func prepareFolder() throws(SnapshotFileError) {
+    package func prepareFolder() throws(SnapshotFileError) {
         do {
             try FileManager.default.createDirectory(
                 atPath: folder,
@@ -53,7 +53,7 @@ public struct SnapshotStore: Sendable {
     /// new one over the current one, fsync of the folder. At every instant
     /// `state.snapshot` is a complete snapshot, old or new; a failure at any step
     /// removes the temporary file and leaves the current snapshot as it was.
-    public func write(_ file: SnapshotFile) throws(SnapshotFileError) {
+    package func write(_ file: SnapshotFile) throws(SnapshotFileError) {
         unlink(temporaryPath)
         do throws(SnapshotFileError) {
             try recordGeneration(file.header.generation)

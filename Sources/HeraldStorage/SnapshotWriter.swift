@@ -4,24 +4,24 @@ import HeraldProtocol
 import Synchronization
 
 /// What one snapshot wrote.
-public struct SnapshotOutcome: Sendable, Hashable {
-    public var path: String
-    public var generation: UInt64
-    public var interactions: Int
-    public var bytes: Int
+package struct SnapshotOutcome: Sendable, Hashable {
+    package var path: String
+    package var generation: UInt64
+    package var interactions: Int
+    package var bytes: Int
     /// From the copy of the state to the folder's fsync, in milliseconds.
-    public var durationMs: Double
-    public var createdAt: Date
+    package var durationMs: Double
+    package var createdAt: Date
 }
 
 /// Takes snapshots one at a time and keeps the figures `stats` reports.
 ///
 /// The state arrives as a copy (copy-on-write, taken under the state's lock in O(1));
 /// encoding and writing happen on the caller's thread, outside that lock.
-public final class SnapshotWriter: Sendable {
-    public let store: SnapshotStore
+package final class SnapshotWriter: Sendable {
+    package let store: SnapshotStore
     /// Where record chunks are encoded in parallel; nil for the calling thread alone.
-    public let parallel: SnapshotParallelRunner?
+    package let parallel: SnapshotParallelRunner?
 
     private struct Figures: Sendable {
         /// The generation of the newest snapshot loaded or written.
@@ -43,7 +43,7 @@ public final class SnapshotWriter: Sendable {
     ///   - generation: the generation of the snapshot loaded at start (0 for none).
     ///   - highestGeneration: the highest generation the folder shows was ever begun
     ///     (``Recovery/highestGeneration``); the next snapshot takes one more than it.
-    public init(
+    package init(
         store: SnapshotStore,
         generation: UInt64,
         highestGeneration: UInt64 = 0,
@@ -60,7 +60,7 @@ public final class SnapshotWriter: Sendable {
     }
 
     /// Writes `state` as the next generation; `changes` is the change count it was copied at.
-    public func write(
+    package func write(
         _ state: HeraldState,
         changes: UInt64?,
         startedAt: ContinuousClock.Instant = .now,
@@ -99,18 +99,18 @@ public final class SnapshotWriter: Sendable {
     }
 
     /// Whether a state at change count `changes` differs from the last snapshot written.
-    public func isStale(changes: UInt64) -> Bool {
+    package func isStale(changes: UInt64) -> Bool {
         figures.withLock { $0.changesWritten != changes }
     }
 
     /// Marks change count `changes` as already on disk (the state just loaded at start).
-    public func markWritten(changes: UInt64) {
+    package func markWritten(changes: UInt64) {
         figures.withLock { $0.changesWritten = changes }
     }
 
     /// `stats.snapshot`: `{lastAt, generation, durationMs, bytes, failures}`; `lastAt`,
     /// `durationMs` and `bytes` are null until this daemon has written one.
-    public var statsMember: JSONValue {
+    package var statsMember: JSONValue {
         let figures = figures.withLock { $0 }
         var member: JSONObject = [
             "lastAt": figures.last.map { .string(RFC3339.format($0.createdAt)) } ?? .null,

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Where Herald keeps its snapshots.
-public enum StateFolder {
+package enum StateFolder {
     /// `$STATE_DIRECTORY` (systemd's `StateDirectory=`), else `$XDG_STATE_HOME/herald`,
     /// else `~/.local/state/herald`.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !state.isEmpty {
             return String(state)
         }

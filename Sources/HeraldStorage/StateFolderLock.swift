@@ -17,14 +17,14 @@ import Musl
 /// A daemon that stops cleanly clears the pid (``markCleanStop()``), so a pid still in the
 /// file when the lock is taken is a predecessor that did not: killed, crashed, or the
 /// machine went down.
-public final class StateFolderLock: Sendable {
-    public let path: String
+package final class StateFolderLock: Sendable {
+    package let path: String
     private let fd: Int32
     /// The pid of the heraldd before this one, when it did not stop cleanly.
-    public let uncleanPredecessor: Int32?
+    package let uncleanPredecessor: Int32?
 
     /// Takes the lock on `folder` (which must exist), or throws naming the holder.
-    public init(folder: String, pid: Int32 = getpid()) throws(StateFolderLockError) {
+    package init(folder: String, pid: Int32 = getpid()) throws(StateFolderLockError) {
         let path = folder + "/state.lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StateFolderLockError(Self.describe("cannot open \(path)")) }
@@ -56,7 +56,7 @@ public final class StateFolderLock: Sendable {
     deinit { close(fd) }
 
     /// Clears the recorded pid: this daemon stopped cleanly, its final snapshot taken.
-    public func markCleanStop() {
+    package func markCleanStop() {
         _ = ftruncate(fd, 0)
     }
 
@@ -77,10 +77,10 @@ public final class StateFolderLock: Sendable {
 
 /// Why the state folder could not be locked: another heraldd holds it, or the lock file
 /// cannot be made.
-public struct StateFolderLockError: Error, Sendable, CustomStringConvertible {
-    public var description: String
+package struct StateFolderLockError: Error, Sendable, CustomStringConvertible {
+    package var description: String
     /// The pid of the heraldd that holds the folder, when that is the reason and it is known.
-    public var holder: Int32?
+    package var holder: Int32?
 
     init(_ description: String, holder: Int32? = nil) {
         self.description = description

@@ -3,7 +3,7 @@
 /// The fields are kept as `NAME=value` bytes in one buffer, the form `sd_journal_sendv`
 /// wants, so that the writer thread points its iovecs into that buffer without copying or
 /// re-encoding anything. A name may appear more than once; journald keeps every value.
-public struct JournalEntry: Sendable, Hashable {
+package struct JournalEntry: Sendable, Hashable {
     /// Every field as `NAME=value`, one after the other.
     private(set) var storage: [UInt8] = []
     /// Where each field lies in `storage`.
@@ -19,24 +19,24 @@ public struct JournalEntry: Sendable, Hashable {
     }
 
     /// Creates an entry with no fields.
-    public init() {}
+    package init() {}
 
     /// Creates an entry with no fields and room for `bytes` bytes of `NAME=value` text in
     /// `fields` fields, so that filling it allocates once.
-    public init(reservingBytes bytes: Int, fields: Int) {
+    package init(reservingBytes bytes: Int, fields: Int) {
         storage.reserveCapacity(bytes)
         spans.reserveCapacity(fields)
     }
 
     /// Creates an entry from fields in the order given.
-    public init(_ fields: [JournalField]) {
+    package init(_ fields: [JournalField]) {
         for field in fields {
             append(field)
         }
     }
 
     /// Creates an entry with `PRIORITY`, `MESSAGE` and then `fields`, whose names are checked.
-    public init(
+    package init(
         message: String,
         priority: JournalPriority,
         fields: KeyValuePairs<String, String> = [:]
@@ -49,12 +49,12 @@ public struct JournalEntry: Sendable, Hashable {
     }
 
     /// Appends a field.
-    public mutating func append(_ field: JournalField) {
+    package mutating func append(_ field: JournalField) {
         appendUnchecked(name: field.name, value: field.value)
     }
 
     /// Appends a field, checking its name.
-    public mutating func append(name: String, value: String) throws(JournalFieldNameError) {
+    package mutating func append(name: String, value: String) throws(JournalFieldNameError) {
         try JournalField.validate(name: name)
         appendUnchecked(name: name, value: value)
     }
@@ -70,20 +70,20 @@ public struct JournalEntry: Sendable, Hashable {
     }
 
     /// The number of fields.
-    public var count: Int { spans.count }
+    package var count: Int { spans.count }
 
     /// The fields in order.
-    public var fields: [JournalField] {
+    package var fields: [JournalField] {
         spans.map { JournalField(unchecked: name(of: $0), value: value(of: $0)) }
     }
 
     /// The value of the first field called `name`, if any.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         spans.first(where: { has($0, name: name) }).map(value(of:))
     }
 
     /// Whether some field is called `name`.
-    public func contains(name: String) -> Bool {
+    package func contains(name: String) -> Bool {
         spans.contains(where: { has($0, name: name) })
     }
 

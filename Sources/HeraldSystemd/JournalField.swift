@@ -3,12 +3,12 @@
 /// journald accepts field names of uppercase ASCII letters, digits and underscores that do
 /// not start with a digit; names starting with an underscore are trusted fields that only
 /// journald itself may set. Values are arbitrary text, newlines included.
-public struct JournalField: Sendable, Hashable {
-    public let name: String
-    public let value: String
+package struct JournalField: Sendable, Hashable {
+    package let name: String
+    package let value: String
 
     /// Creates a field, checking its name.
-    public init(name: String, value: String) throws(JournalFieldNameError) {
+    package init(name: String, value: String) throws(JournalFieldNameError) {
         try Self.validate(name: name)
         self.name = name
         self.value = value
@@ -21,10 +21,10 @@ public struct JournalField: Sendable, Hashable {
     }
 
     /// Longest field name journald accepts (`JOURNAL_FIELD_NAME_MAX` in systemd 252).
-    public static let maximumNameLength = 64
+    package static let maximumNameLength = 64
 
     /// Throws unless `name` is a field name a client may send to journald.
-    public static func validate(name: String) throws(JournalFieldNameError) {
+    package static func validate(name: String) throws(JournalFieldNameError) {
         let utf8 = name.utf8
         guard let first = utf8.first else {
             throw JournalFieldNameError(name: name, reason: "a field name cannot be empty")
@@ -57,7 +57,7 @@ public struct JournalField: Sendable, Hashable {
     ///
     /// `sanitizedName("request-id", prefix: "HERALD_")` is `HERALD_REQUEST_ID`. The result
     /// is cut to ``maximumNameLength``; `prefix` must itself be a valid name start.
-    public static func sanitizedName(_ text: String, prefix: String) -> String {
+    package static func sanitizedName(_ text: String, prefix: String) -> String {
         var bytes = Array(prefix.utf8)
         bytes.reserveCapacity(prefix.utf8.count + text.utf8.count)
         for byte in text.utf8 {
@@ -82,13 +82,13 @@ public struct JournalField: Sendable, Hashable {
 }
 
 /// A journal field name that journald would reject, and why.
-public struct JournalFieldNameError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct JournalFieldNameError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The rejected name.
-    public let name: String
+    package let name: String
     /// What to fix, as a sentence.
-    public let reason: String
+    package let reason: String
 
-    public var description: String {
+    package var description: String {
         "invalid journal field name \"\(name)\": \(reason)"
     }
 }

@@ -7,21 +7,21 @@ import Logging
 /// `HERALD_<KEY>` field per metadata item, the key uppercased with anything other than
 /// letters and digits turned into `_` (`request-id` becomes `HERALD_REQUEST_ID`). Logging
 /// never blocks: the writer drops entries when its queue is full, and counts them.
-public struct JournalLogHandler: LogHandler {
+package struct JournalLogHandler: LogHandler {
     private let label: String
     private let writer: JournalWriter
     private let syslogIdentifier: String
 
-    public var logLevel: Logger.Level = .info
-    public var metadataProvider: Logger.MetadataProvider?
-    public var metadata = Logger.Metadata()
+    package var logLevel: Logger.Level = .info
+    package var metadataProvider: Logger.MetadataProvider?
+    package var metadata = Logger.Metadata()
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public init(
+    package init(
         label: String,
         writer: JournalWriter,
         syslogIdentifier: String = "heraldd",
@@ -34,7 +34,7 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// Makes every `Logger` in the process log through `writer`. Call once, at start-up.
-    public static func bootstrap(
+    package static func bootstrap(
         writer: JournalWriter,
         logLevel: Logger.Level = .info,
         metadataProvider: Logger.MetadataProvider? = nil
@@ -49,7 +49,7 @@ public struct JournalLogHandler: LogHandler {
         )
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         writer.submit(entry(for: event))
     }
 
@@ -89,7 +89,7 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// The syslog priority for a swift-log level: trace and debug are both `debug`.
-    public static func priority(for level: Logger.Level) -> JournalPriority {
+    package static func priority(for level: Logger.Level) -> JournalPriority {
         switch level {
         case .trace, .debug: .debug
         case .info: .info

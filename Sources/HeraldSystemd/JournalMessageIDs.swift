@@ -4,29 +4,29 @@
 ///
 /// Fixed random 128-bit ids; `Units/herald.catalog` explains each of them, and a test checks
 /// that the two agree. Never change an id once released: operators' queries name them.
-public enum JournalMessageID {
+package enum JournalMessageID {
     /// The journal writer's queue was full and entries were dropped; `HERALD_DROPPED` says how many.
-    public static let droppedEntries = "0b0c9b2c1d8e4f6aa3b1f1e2d3c4b5a6"
+    package static let droppedEntries = "0b0c9b2c1d8e4f6aa3b1f1e2d3c4b5a6"
     /// A request was not valid JSON (JSON-RPC -32700); method "*".
-    public static let parseError = "0844b92e0b6143c2aeb64a9c6a7b1f26"
+    package static let parseError = "0844b92e0b6143c2aeb64a9c6a7b1f26"
     /// A request was JSON but not a valid JSON-RPC 2.0 request (-32600).
-    public static let invalidRequest = "a6e4adec77a64ac49b7f511389b8a71e"
+    package static let invalidRequest = "a6e4adec77a64ac49b7f511389b8a71e"
     /// A request named a method heraldd does not have (-32601); shared by every unknown method.
-    public static let methodNotFound = "50e4ba23152b4ac795d928baf76dc55b"
+    package static let methodNotFound = "50e4ba23152b4ac795d928baf76dc55b"
     /// heraldd failed while handling a request, through no fault of the client (-32603).
-    public static let internalError = "6384cb47c0784d159fac6340871c7bff"
+    package static let internalError = "6384cb47c0784d159fac6340871c7bff"
     /// heraldd started and told systemd it is ready.
-    public static let daemonStarted = "9b982e1688c74759906d3df869ddc5f7"
+    package static let daemonStarted = "9b982e1688c74759906d3df869ddc5f7"
     /// heraldd is stopping.
-    public static let daemonStopping = "b1f06898e36740e98baa13a47682108f"
+    package static let daemonStopping = "b1f06898e36740e98baa13a47682108f"
     /// A uid's scheduled summary was delivered: `HERALD_UID`, `HERALD_COUNT`, `HERALD_NOTIFICATION_IDS`.
-    public static let summaryDelivered = "2e3bbe13f87541d5a60724b065dcf374"
+    package static let summaryDelivered = "2e3bbe13f87541d5a60724b065dcf374"
 
     /// The method name logged for a request whose method could not be read (a parse error).
-    public static let unreadableMethod = "*"
+    package static let unreadableMethod = "*"
 
     /// Every id above, each once.
-    public static let all: [String] = [
+    package static let all: [String] = [
         droppedEntries, parseError, invalidRequest, methodNotFound, internalError, daemonStarted, daemonStopping,
         summaryDelivered,
     ]

@@ -1,5 +1,5 @@
 /// The syslog priority of a journal entry, the `PRIORITY` field: 0 is the most severe.
-public enum JournalPriority: Int, Sendable, Hashable, CaseIterable {
+package enum JournalPriority: Int, Sendable, Hashable, CaseIterable {
     case emergency = 0
     case alert = 1
     case critical = 2

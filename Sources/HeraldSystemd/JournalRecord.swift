@@ -3,10 +3,10 @@
 /// Callers on the request path hand the writer a record (a small value they already
 /// have) instead of a finished entry, so that formatting the message and the fields
 /// happens off the request path.
-public protocol JournalRecord: Sendable {
+package protocol JournalRecord: Sendable {
     func journalEntry() -> JournalEntry
 }
 
 extension JournalEntry: JournalRecord {
-    public func journalEntry() -> JournalEntry { self }
+    package func journalEntry() -> JournalEntry { self }
 }

@@ -16,7 +16,7 @@ import Glibc
 ///
 /// Call ``shutdown()`` (or ``flush(timeout:)``) before the process exits, or queued entries
 /// are lost; shutdown also happens when the writer is deinitialised.
-public final class JournalWriter: Sendable {
+package final class JournalWriter: Sendable {
     private let queue: JournalQueue
     private let thread: pthread_t
     private let maxSubmitWait: Duration
@@ -30,7 +30,7 @@ public final class JournalWriter: Sendable {
     ///   - maxSubmitWait: how long ``submit(_:)`` may wait for room in a full queue.
     ///   - stallTimeout: how long the thread may take nothing from a congested queue before
     ///     ``releaseIfStalled()`` gives up back-pressure.
-    public convenience init(
+    package convenience init(
         target: LogTarget,
         capacity: Int = 65536,
         syslogIdentifier: String = "heraldd",
@@ -67,20 +67,20 @@ public final class JournalWriter: Sendable {
 
     /// Queues `entry` for writing; when the queue is full, waits for room at most
     /// `maxSubmitWait`, then drops it and counts the drop.
-    public func submit(_ entry: some JournalRecord) {
+    package func submit(_ entry: some JournalRecord) {
         queue.offer(entry, maxWait: maxSubmitWait)
     }
 
     /// Whether callers should pause their intake: the queue is above its high-water mark and
     /// has not yet been taken down to its low-water mark. Cheap; for every request.
-    public var isCongested: Bool {
+    package var isCongested: Bool {
         queue.isCongested
     }
 
     /// Calls `resume` once the queue is relieved (on the writer's thread, or the caller of
     /// ``releaseIfStalled()`` or ``shutdown()``) and returns true; false, without calling it,
     /// when the queue is not congested.
-    public func resumeWhenRelieved(_ resume: @escaping @Sendable () -> Void) -> Bool {
+    package func resumeWhenRelieved(_ resume: @escaping @Sendable () -> Void) -> Bool {
         queue.resumeWhenRelieved(resume)
     }
 
@@ -89,19 +89,19 @@ public final class JournalWriter: Sendable {
     /// the thread takes it down again, and calls the waiting `resume`s. True when the queue
     /// is not congested (any longer); paused callers call this now and then.
     @discardableResult
-    public func releaseIfStalled() -> Bool {
+    package func releaseIfStalled() -> Bool {
         queue.releaseIfStalled()
     }
 
     /// What happened to the entries submitted so far.
-    public var counters: JournalWriterCounters {
+    package var counters: JournalWriterCounters {
         queue.currentCounters
     }
 
     /// Waits until every entry queued so far is written, at most `timeout`.
     /// - Returns: false if the timeout passed first.
     @discardableResult
-    public func flush(timeout: Duration = .seconds(5)) -> Bool {
+    package func flush(timeout: Duration = .seconds(5)) -> Bool {
         queue.waitUntilDrained(timeout: timeout)
     }
 
@@ -109,7 +109,7 @@ public final class JournalWriter: Sendable {
     ///
     /// Waits for the thread, which may take as long as the target takes to accept the
     /// queued entries; call ``flush(timeout:)`` first to bound that.
-    public func shutdown() {
+    package func shutdown() {
         guard queue.close() else { return }
         if pthread_equal(pthread_self(), thread) == 0 {
             pthread_join(thread, nil)

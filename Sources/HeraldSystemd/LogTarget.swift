@@ -4,7 +4,7 @@ import Glibc
 ///
 /// Spelled as on heraldd's command line: `--log-target auto|journal|console|none`.
 /// (Compare with `LogTarget.none` spelled out: a bare `.none` next to an optional means `nil`.)
-public enum LogTarget: String, Sendable, Hashable, CaseIterable {
+package enum LogTarget: String, Sendable, Hashable, CaseIterable {
     /// journald's native protocol, through `sd_journal_sendv`.
     case journal
     /// One logfmt line per entry on standard error, for running in a terminal.
@@ -13,11 +13,11 @@ public enum LogTarget: String, Sendable, Hashable, CaseIterable {
     case none
 
     /// The socket journald listens on for its native protocol.
-    public static let journalSocketPath = "/run/systemd/journal/socket"
+    package static let journalSocketPath = "/run/systemd/journal/socket"
 
     /// Resolves a requested target: `journal`, `console`, `none`, or `auto`, which is
     /// `journal` when journald's socket exists and `console` otherwise. Nil for anything else.
-    public static func resolve(_ requested: String) -> LogTarget? {
+    package static func resolve(_ requested: String) -> LogTarget? {
         if requested == "auto" {
             return journalSocketExists() ? .journal : .console
         }
@@ -25,7 +25,7 @@ public enum LogTarget: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether journald's native socket exists, that is whether journald runs.
-    public static func journalSocketExists() -> Bool {
+    package static func journalSocketExists() -> Bool {
         var info = stat()
         guard stat(journalSocketPath, &info) == 0 else { return false }
         return (info.st_mode & S_IFMT) == S_IFSOCK

@@ -2,22 +2,22 @@ import CSystemd
 import Glibc
 
 /// A listening socket that systemd passed to this process.
-public struct ListenedSocket: Sendable, Hashable {
+package struct ListenedSocket: Sendable, Hashable {
     /// The file descriptor, 3 or more; close-on-exec is set.
-    public let fd: Int32
+    package let fd: Int32
     /// The socket unit's `FileDescriptorName=`, or `unknown` when it set none.
-    public let name: String
+    package let name: String
 
-    public init(fd: Int32, name: String) {
+    package init(fd: Int32, name: String) {
         self.fd = fd
         self.name = name
     }
 }
 
 /// The sockets systemd hands over when it starts heraldd on demand (`herald.socket`).
-public enum SocketActivation {
+package enum SocketActivation {
     /// The `FileDescriptorName=` heraldd's socket unit gives its socket.
-    public static let heraldSocketName = "herald"
+    package static let heraldSocketName = "herald"
 
     /// The Unix stream listening sockets passed by systemd, in the order passed.
     ///
@@ -25,7 +25,7 @@ public enum SocketActivation {
     /// (`sd_listen_fds_with_names` with unset), so child processes do not see them and a
     /// second call returns nothing. Passed descriptors of any other kind are left open and
     /// left out. Empty when the process was not socket-activated.
-    public static func listenedSockets() -> [ListenedSocket] {
+    package static func listenedSockets() -> [ListenedSocket] {
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         let count = sd_listen_fds_with_names(1, &names)
         defer { freeNames(names, count: count) }
@@ -39,7 +39,7 @@ public enum SocketActivation {
     }
 
     /// The socket to serve JSON-RPC on: the one named ``heraldSocketName``, else the first.
-    public static func chooseHeraldSocket(_ sockets: [ListenedSocket]) -> ListenedSocket? {
+    package static func chooseHeraldSocket(_ sockets: [ListenedSocket]) -> ListenedSocket? {
         sockets.first(where: { $0.name == heraldSocketName }) ?? sockets.first
     }
 

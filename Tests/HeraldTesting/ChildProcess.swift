@@ -12,16 +12,16 @@ import Musl
 /// children unreaped while `waitUntilExit` waited forever, so tests use this instead.
 /// Standard input, output and error are files (or /dev/null), never pipes, so that no
 /// other test's child can hold a pipe open by inheriting it.
-public final class ChildProcess: @unchecked Sendable {
-    public let pid: pid_t
+package final class ChildProcess: @unchecked Sendable {
+    package let pid: pid_t
     private var status: Int32?
     private let lock = NSLock()
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public init(
+    package init(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -63,17 +63,17 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    public var isRunning: Bool {
+    package var isRunning: Bool {
         lock.withLock { reap(blocking: false) == nil }
     }
 
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         if isRunning { kill(pid, signal) }
     }
 
     /// The exit code (or 128 + the signal that ended it), or nil if it is still running
     /// after `timeout` seconds.
-    public func waitForExit(timeout: Double) -> Int32? {
+    package func waitForExit(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let status = lock.withLock({ reap(blocking: false) }) { return status }

@@ -3,14 +3,14 @@ import HeraldProtocol
 
 /// Helpers for the communication-flow end-to-end tests (donate, update-content, request-focus).
 
-public struct RPCCallFailure: Error, CustomStringConvertible {
-    public var description: String
+package struct RPCCallFailure: Error, CustomStringConvertible {
+    package var description: String
 }
 
 extension UnixSocketClient {
     /// The `result` of calling `method`; throws with the whole response when it is an error.
     @discardableResult
-    public func result(_ method: String, _ params: JSONValue? = nil, id: JSONValue = 1) throws -> JSONValue {
+    package func result(_ method: String, _ params: JSONValue? = nil, id: JSONValue = 1) throws -> JSONValue {
         let response = try call(method, params, id: id)
         guard let result = response[pointer: "/result"] else {
             throw RPCCallFailure(description: "\(method) answered \(response.compactText)")
@@ -20,7 +20,7 @@ extension UnixSocketClient {
 }
 
 /// Parses JSON text written in a test (crashes the test on a typo, which is what we want).
-public func json(_ text: String) -> JSONValue {
+package func json(_ text: String) -> JSONValue {
     do {
         return try JSONParser.parse(text)
     } catch {
@@ -32,7 +32,7 @@ public func json(_ text: String) -> JSONValue {
 /// the presentation, `deliverAt` when present, each true flag in protocol order, and the
 /// reason codes — e.g. `alert sound lightsScreen announce [delivered]`. A flag that is
 /// missing or not a boolean shows as `flag?`; a reason without a message as `code?`.
-public func describeDelivery(_ value: JSONValue?) -> String {
+package func describeDelivery(_ value: JSONValue?) -> String {
     var delivery = value
     if let nested = value?[pointer: "/result/delivery"] {
         delivery = nested
@@ -63,7 +63,7 @@ public func describeDelivery(_ value: JSONValue?) -> String {
 
 /// An error response in one line: `code pointer` (`-` when there is no pointer), or
 /// `no error` / `no reason` when those are missing.
-public func describeError(_ response: JSONValue) -> String {
+package func describeError(_ response: JSONValue) -> String {
     guard let code = response[pointer: "/error/code"]?.numberValue?.literal else { return "no error: \(response.compactText)" }
     guard let reason = response[pointer: "/error/data/reason"]?.stringValue, !reason.isEmpty else { return "\(code) no reason" }
     if let pointer = response[pointer: "/error/data/pointer"] {
@@ -74,7 +74,7 @@ public func describeError(_ response: JSONValue) -> String {
 
 /// Sends each request (one per line) as `uid` (and gid `uid`) through `setpriv … socat`,
 /// and returns the responses in order. The socket must be reachable by that uid.
-public func callAsUser(_ uid: Int, _ requests: [JSONValue], socket: String) throws -> [JSONValue] {
+package func callAsUser(_ uid: Int, _ requests: [JSONValue], socket: String) throws -> [JSONValue] {
     var lines = ""
     for (index, request) in requests.enumerated() {
         guard case .object(var object) = request else { continue }
@@ -91,13 +91,13 @@ public func callAsUser(_ uid: Int, _ requests: [JSONValue], socket: String) thro
 }
 
 /// A request object for `callAsUser`.
-public func request(_ method: String, _ params: JSONValue) -> JSONValue {
+package func request(_ method: String, _ params: JSONValue) -> JSONValue {
     ["method": .string(method), "params": params]
 }
 
 extension HeraldProcess {
     /// A standalone daemon whose socket any uid may use (mode 0666, folder 0755).
-    public static func openToEveryone(arguments: [String] = []) throws -> HeraldProcess {
+    package static func openToEveryone(arguments: [String] = []) throws -> HeraldProcess {
         let herald = try HeraldProcess(.standalone, arguments: ["--socket-mode", "0666"] + arguments)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: herald.folder.path)
         return herald

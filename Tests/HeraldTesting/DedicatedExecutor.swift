@@ -5,14 +5,14 @@ import Dispatch
 /// block them for minutes, so a service under test would never get a turn. Give a test's
 /// service task `Task(executorPreference: executor)` or wrap the test's body in
 /// `withTaskExecutorPreference(executor)`.
-public final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
+package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
     private let queue: DispatchQueue
 
-    public init(label: String) {
+    package init(label: String) {
         queue = DispatchQueue(label: label)
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }

@@ -9,26 +9,26 @@ import Musl
 /// A desktop session of its own for a test: a real session bus (`dbus-daemon --session`
 /// on a private socket, with no activatable services), a real X server (`Xvfb`), and a
 /// real notification server (`dunst`), read back with `dunstctl`.
-public final class DesktopSession: @unchecked Sendable {
-    public let folder: URL
-    public let busAddress: String
-    public let display: String
+package final class DesktopSession: @unchecked Sendable {
+    package let folder: URL
+    package let busAddress: String
+    package let display: String
     private let bus: ChildProcess
     private let xserver: ChildProcess
     private var dunst: ChildProcess?
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     static let tools = ["/usr/bin/dbus-daemon", "/usr/bin/Xvfb", "/usr/bin/dunst", "/usr/bin/dunstctl", "/usr/bin/busctl", "/usr/bin/dbus-send"]
 
     /// Whether the tools are installed (`make test` installs them: dbus, xvfb, dunst).
-    public static var available: Bool { tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
-    public static let unavailableReason = "no dbus-daemon, Xvfb or dunst here (Debian packages dbus, xvfb, dunst): the desktop tests are skipped"
+    package static var available: Bool { tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
+    package static let unavailableReason = "no dbus-daemon, Xvfb or dunst here (Debian packages dbus, xvfb, dunst): the desktop tests are skipped"
 
     /// Starts the bus and the X server, and dunst unless `server` is false.
-    public init(server: Bool = true, dmenu: String? = nil) throws {
+    package init(server: Bool = true, dmenu: String? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-desktop-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("runtime"), withIntermediateDirectories: true)
         chmod(folder.appendingPathComponent("runtime").path, 0o700)
@@ -88,10 +88,10 @@ public final class DesktopSession: @unchecked Sendable {
     }
 
     /// `$XDG_RUNTIME_DIR` for the session's programs: a 0700 folder of its own.
-    public var runtimeDirectory: String { folder.appendingPathComponent("runtime").path }
+    package var runtimeDirectory: String { folder.appendingPathComponent("runtime").path }
 
     /// What a program of this session runs with.
-    public var environment: [String: String] {
+    package var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         environment["DISPLAY"] = display
@@ -100,14 +100,14 @@ public final class DesktopSession: @unchecked Sendable {
         return environment
     }
 
-    public var log: String { (try? String(contentsOfFile: folder.appendingPathComponent("session.log").path, encoding: .utf8)) ?? "" }
+    package var log: String { (try? String(contentsOfFile: folder.appendingPathComponent("session.log").path, encoding: .utf8)) ?? "" }
 
     private var dmenuScript: String?
 
     /// Starts dunst (notifications never expire; any number shown; history kept; each
     /// bubble's `message` begins with `urgency=low|normal|critical`, which the history
     /// has no member for) and waits until it owns `org.freedesktop.Notifications`.
-    public func startServer() throws {
+    package func startServer() throws {
         let config = folder.appendingPathComponent("dunstrc")
         try """
         [global]
@@ -137,17 +137,17 @@ public final class DesktopSession: @unchecked Sendable {
     }
 
     /// Ends dunst (SIGKILL: a server that goes away), and waits until the name has no owner.
-    public func stopServer() {
+    package func stopServer() {
         dunst?.signal(SIGKILL)
         _ = dunst?.waitForExit(timeout: 10)
         dunst = nil
         _ = wait(timeout: 10) { !self.serverOwnsName }
     }
 
-    public var dunstLog: String { (try? String(contentsOfFile: folder.appendingPathComponent("dunst.log").path, encoding: .utf8)) ?? "" }
+    package var dunstLog: String { (try? String(contentsOfFile: folder.appendingPathComponent("dunst.log").path, encoding: .utf8)) ?? "" }
 
     /// Whether a program owns `org.freedesktop.Notifications` on the session bus.
-    public var serverOwnsName: Bool {
+    package var serverOwnsName: Bool {
         let output = run(
             "/usr/bin/dbus-send",
             ["--session", "--print-reply=literal", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
@@ -158,18 +158,18 @@ public final class DesktopSession: @unchecked Sendable {
 
     /// `dunstctl arguments…`: its exit status and standard output.
     @discardableResult
-    public func dunstctl(_ arguments: [String]) -> (status: Int32?, stdout: String) {
+    package func dunstctl(_ arguments: [String]) -> (status: Int32?, stdout: String) {
         run("/usr/bin/dunstctl", arguments)
     }
 
     /// The bubbles on screen now (`dunstctl count displayed`).
-    public var displayedCount: Int {
+    package var displayedCount: Int {
         Int(dunstctl(["count", "displayed"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
     /// `dunstctl history`, newest first: each notification's members (`summary`, `body`,
     /// `appname`, `urgency`, `icon_path`, `id`, …) with their values, parsed with JSONSerialization.
-    public func history() -> [[String: Any]] {
+    package func history() -> [[String: Any]] {
         let output = dunstctl(["history"]).stdout
         guard let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
             let data = object["data"] as? [[[String: Any]]], let entries = data.first
@@ -178,12 +178,12 @@ public final class DesktopSession: @unchecked Sendable {
     }
 
     /// Closes every bubble on screen (`dunstctl close-all`), which moves them to the history.
-    public func closeAll() {
+    package func closeAll() {
         dunstctl(["close-all"])
     }
 
     /// Polls `condition` every 20 ms until it holds (true) or `timeout` seconds pass (false).
-    public func wait(timeout: Double, until condition: () -> Bool) -> Bool {
+    package func wait(timeout: Double, until condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
@@ -193,7 +193,7 @@ public final class DesktopSession: @unchecked Sendable {
     }
 
     /// Runs a program of the session to its end (at most 20 seconds).
-    public func run(_ executable: String, _ arguments: [String]) -> (status: Int32?, stdout: String) {
+    package func run(_ executable: String, _ arguments: [String]) -> (status: Int32?, stdout: String) {
         let output = folder.appendingPathComponent("out-\(UUID().uuidString.prefix(8))").path
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         defer { unlink(output) }

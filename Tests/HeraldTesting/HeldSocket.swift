@@ -10,16 +10,16 @@ import Musl
 /// the test, handed to each `heraldd` it starts as fd 3 (`LISTEN_FDS=1`, `LISTEN_PID` the
 /// daemon's own pid, `LISTEN_FDNAMES=herald`), and kept open across the daemon's restarts,
 /// so that connections made while no daemon runs wait in the backlog.
-public final class HeldSocket: @unchecked Sendable {
-    public let folder: URL
-    public let socketPath: String
-    public let stderrPath: String
+package final class HeldSocket: @unchecked Sendable {
+    package let folder: URL
+    package let socketPath: String
+    package let stderrPath: String
     /// The listening socket.
-    public let fd: Int32
+    package let fd: Int32
     private let daemonEnvironment: [String: String]
 
     /// Binds a socket in a fresh folder and listens on it with `backlog`.
-    public init(backlog: Int32 = 4096) throws {
+    package init(backlog: Int32 = 4096) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-held-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         socketPath = folder.appendingPathComponent("herald.sock").path
@@ -52,7 +52,7 @@ public final class HeldSocket: @unchecked Sendable {
 
     /// Starts `heraldd` on the held socket. `LISTEN_PID` must be the daemon's own pid, so
     /// it is started through a shell that sets it to its pid and then execs heraldd.
-    public func startDaemon(arguments: [String] = []) throws -> ChildProcess {
+    package func startDaemon(arguments: [String] = []) throws -> ChildProcess {
         try ChildProcess(
             "/bin/sh",
             ["-c", #"LISTEN_PID=$$ exec "$0" "$@""#, HeraldProcess.binaryPath] + arguments,
@@ -63,12 +63,12 @@ public final class HeldSocket: @unchecked Sendable {
     }
 
     /// A new client connection.
-    public func connect() throws -> UnixSocketClient {
+    package func connect() throws -> UnixSocketClient {
         try UnixSocketClient(path: socketPath)
     }
 
     /// What the daemons started here wrote to stderr so far.
-    public var stderr: String {
+    package var stderr: String {
         (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     }
 }
@@ -76,7 +76,7 @@ public final class HeldSocket: @unchecked Sendable {
 /// Opens `count` connections to `path` with non-blocking `connect()`s, as fast as they
 /// go, and returns those that connected at once (a full backlog fails with `EAGAIN`)
 /// and the errors of the others.
-public func connectBurst(to path: String, count: Int) -> (connected: [Int32], failures: [String]) {
+package func connectBurst(to path: String, count: Int) -> (connected: [Int32], failures: [String]) {
     var connected: [Int32] = []
     var failures: [String] = []
     connected.reserveCapacity(count)
@@ -97,7 +97,7 @@ public func connectBurst(to path: String, count: Int) -> (connected: [Int32], fa
 }
 
 /// The resident memory of process `pid` in KiB (`VmRSS` in /proc/PID/status), or nil.
-public func residentKiB(of pid: pid_t) -> Int? {
+package func residentKiB(of pid: pid_t) -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
     for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
@@ -107,7 +107,7 @@ public func residentKiB(of pid: pid_t) -> Int? {
 
 /// The backlog the socket at `path` listens with, as `ss -xl` shows it (Send-Q of a
 /// listening socket); nil when no listening socket is bound there.
-public func listenBacklog(ofSocketAt path: String) throws -> Int? {
+package func listenBacklog(ofSocketAt path: String) throws -> Int? {
     let output = try runCapturingOutput("/usr/bin/ss", ["-xlH"], input: "")
     for line in output.split(separator: "\n") {
         let columns = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -7,15 +7,15 @@ import Musl
 #endif
 
 /// The real `herald-notify`, built beside heraldd, running in a ``DesktopSession``.
-public final class HeraldNotifyProcess: @unchecked Sendable {
-    public let process: ChildProcess
+package final class HeraldNotifyProcess: @unchecked Sendable {
+    package let process: ChildProcess
     let stderrPath: String
 
-    public static var binaryPath: String {
+    package static var binaryPath: String {
         URL(fileURLWithPath: HeraldProcess.binaryPath).deletingLastPathComponent().appendingPathComponent("herald-notify").path
     }
 
-    public init(session: DesktopSession, socket: String, arguments: [String] = []) throws {
+    package init(session: DesktopSession, socket: String, arguments: [String] = []) throws {
         stderrPath = session.folder.appendingPathComponent("herald-notify-\(UUID().uuidString.prefix(8)).log").path
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         var environment = session.environment
@@ -29,10 +29,10 @@ public final class HeraldNotifyProcess: @unchecked Sendable {
     }
 
     /// What it logged so far.
-    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    package var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// Waits until its log holds `text` (at most `timeout` seconds).
-    public func waitForLog(containing text: String, timeout: Double = 20) -> Bool {
+    package func waitForLog(containing text: String, timeout: Double = 20) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if stderr.contains(text) { return true }
@@ -42,7 +42,7 @@ public final class HeraldNotifyProcess: @unchecked Sendable {
     }
 
     /// SIGTERM, and the exit status (nil if it did not exit within `timeout` seconds).
-    public func stop(timeout: Double = 10) -> Int32? {
+    package func stop(timeout: Double = 10) -> Int32? {
         process.signal(SIGTERM)
         return process.waitForExit(timeout: timeout)
     }

@@ -12,23 +12,23 @@ import Musl
 /// listens on the socket, hands it over as fd 3 named `herald`, and starts `heraldd` on the
 /// first connection. Each instance has its own temporary folder, so tests never share
 /// a socket and may run in any order, side by side.
-public final class HeraldProcess: @unchecked Sendable {
-    public enum Launch {
+package final class HeraldProcess: @unchecked Sendable {
+    package enum Launch {
         /// Under `systemd-socket-activate --fdname=herald`.
         case socketActivated
         /// `heraldd --socket PATH`, binding the socket itself.
         case standalone
     }
 
-    public let folder: URL
-    public let socketPath: String
-    public let process: ChildProcess
-    public let stderrPath: String
+    package let folder: URL
+    package let socketPath: String
+    package let process: ChildProcess
+    package let stderrPath: String
 
     /// The heraldd binary: `$HERALDD`, else the one built beside the running test bundle
     /// (so a build in another `--scratch-path` tests its own heraldd), else the debug build
     /// in the package's `.build`.
-    public static var binaryPath: String {
+    package static var binaryPath: String {
         if let path = ProcessInfo.processInfo.environment["HERALDD"], !path.isEmpty { return path }
         if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             // …/debug/heraldPackageTests.xctest, a file on Linux, beside …/debug/heraldd.
@@ -41,7 +41,7 @@ public final class HeraldProcess: @unchecked Sendable {
     }
 
     /// Starts heraldd with `arguments` (besides the socket), and waits until its socket exists.
-    public init(_ launch: Launch = .socketActivated, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    package init(_ launch: Launch = .socketActivated, arguments: [String] = [], environment: [String: String] = [:]) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         socketPath = folder.appendingPathComponent("herald.sock").path
@@ -93,24 +93,24 @@ public final class HeraldProcess: @unchecked Sendable {
     }
 
     /// A new client connection to this daemon.
-    public func connect() throws -> UnixSocketClient {
+    package func connect() throws -> UnixSocketClient {
         try UnixSocketClient(path: socketPath)
     }
 
     /// What heraldd wrote to stderr so far.
-    public var stderr: String {
+    package var stderr: String {
         (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     }
 
     /// Sends `signal` and waits (at most `timeout` seconds) for the exit status.
     @discardableResult
-    public func stop(signal: Int32 = SIGTERM, timeout: Double = 20) -> Int32? {
+    package func stop(signal: Int32 = SIGTERM, timeout: Double = 20) -> Int32? {
         process.signal(signal)
         return waitForExit(timeout: timeout)
     }
 
     /// The exit status once heraldd has exited by itself, or nil after `timeout` seconds.
-    public func waitForExit(timeout: Double) -> Int32? {
+    package func waitForExit(timeout: Double) -> Int32? {
         process.waitForExit(timeout: timeout)
     }
 }

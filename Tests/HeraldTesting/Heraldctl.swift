@@ -7,26 +7,26 @@ import Musl
 #endif
 
 /// Runs the real `heraldctl` built beside heraldd, and captures what it printed.
-public enum Heraldctl {
-    public struct Run: CustomStringConvertible {
-        public var status: Int32?
-        public var stdout: String
-        public var stderr: String
-        public var description: String { "status \(status.map(String.init) ?? "none")\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
+package enum Heraldctl {
+    package struct Run: CustomStringConvertible {
+        package var status: Int32?
+        package var stdout: String
+        package var stderr: String
+        package var description: String { "status \(status.map(String.init) ?? "none")\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
         /// Each stdout line parsed with Foundation's JSONSerialization, an oracle independent of heraldctl's output code.
-        public var jsonLines: [Any] {
+        package var jsonLines: [Any] {
             stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) }
         }
     }
 
     /// `heraldctl`, beside the heraldd the tests start.
-    public static var binaryPath: String {
+    package static var binaryPath: String {
         URL(fileURLWithPath: HeraldProcess.binaryPath).deletingLastPathComponent().appendingPathComponent("heraldctl").path
     }
 
     /// Runs `heraldctl arguments…` to its end (at most `timeout` seconds), optionally
     /// through `prefix` (such as setpriv), with `input` on standard input.
-    public static func run(
+    package static func run(
         _ arguments: [String],
         prefix: [String] = [],
         input: String = "",
@@ -40,8 +40,8 @@ public enum Heraldctl {
     }
 
     /// A heraldctl still running (for `watch`): its output so far, and a way to stop it.
-    public final class Running: @unchecked Sendable {
-        public let process: ChildProcess
+    package final class Running: @unchecked Sendable {
+        package let process: ChildProcess
         let folder: URL
 
         init(process: ChildProcess, folder: URL) {
@@ -51,11 +51,11 @@ public enum Heraldctl {
 
         deinit { try? FileManager.default.removeItem(at: folder) }
 
-        public var stdout: String { (try? String(contentsOf: folder.appendingPathComponent("stdout"), encoding: .utf8)) ?? "" }
-        public var stderr: String { (try? String(contentsOf: folder.appendingPathComponent("stderr"), encoding: .utf8)) ?? "" }
+        package var stdout: String { (try? String(contentsOf: folder.appendingPathComponent("stdout"), encoding: .utf8)) ?? "" }
+        package var stderr: String { (try? String(contentsOf: folder.appendingPathComponent("stderr"), encoding: .utf8)) ?? "" }
 
         /// Waits until stdout holds `text` (at most `timeout` seconds).
-        public func waitForOutput(containing text: String, timeout: Double = 20) -> Bool {
+        package func waitForOutput(containing text: String, timeout: Double = 20) -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
                 if stdout.contains(text) { return true }
@@ -64,12 +64,12 @@ public enum Heraldctl {
             return false
         }
 
-        public func finish(status: Int32?) -> Run {
+        package func finish(status: Int32?) -> Run {
             Run(status: status, stdout: stdout, stderr: stderr)
         }
     }
 
-    public static func start(
+    package static func start(
         _ arguments: [String],
         prefix: [String] = [],
         input: String = "",

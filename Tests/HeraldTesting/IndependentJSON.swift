@@ -6,13 +6,13 @@ import HeraldProtocol
 ///
 /// Numbers keep their value, not their spelling: `1.0` reads as `1`. A test about a
 /// number's exact spelling (an id echoed as written) reads the raw line instead.
-public enum IndependentJSON {
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+package enum IndependentJSON {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Parses one JSON text.
-    public static func parse(_ text: String) throws -> JSONValue {
+    package static func parse(_ text: String) throws -> JSONValue {
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
         return try value(object)
     }

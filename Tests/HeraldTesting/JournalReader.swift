@@ -2,21 +2,21 @@ import Foundation
 import HeraldProtocol
 
 /// Reads a daemon's entries back from the real journal with `journalctl -o json`.
-public struct JournalReader {
+package struct JournalReader {
     /// Whether a journald listens here (`make test` starts one when it can).
-    public static var isAvailable: Bool {
+    package static var isAvailable: Bool {
         FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/journalctl")
     }
 
-    public let pid: Int32
+    package let pid: Int32
 
-    public init(pid: Int32) {
+    package init(pid: Int32) {
         self.pid = pid
     }
 
     /// Every entry the process wrote so far, oldest first, as the raw `journalctl -o json` text and parsed.
-    public func entries(matching matches: [String] = []) throws -> (raw: String, entries: [JSONObject]) {
+    package func entries(matching matches: [String] = []) throws -> (raw: String, entries: [JSONObject]) {
         let raw = try runCapturingOutput(
             "/usr/bin/journalctl",
             ["-o", "json", "--no-pager", "--all", "_PID=\(pid)"] + matches,
@@ -31,7 +31,7 @@ public struct JournalReader {
     /// Waits (at most `timeout` seconds) until at least `count` entries match, and returns them.
     /// Waits as long as `timeout` only while entries are missing: under `make test` other
     /// tests flood the same journald, which can then take many seconds to catch up.
-    public func waitForEntries(count: Int, matching matches: [String] = [], timeout: Double = 60) throws -> [JSONObject] {
+    package func waitForEntries(count: Int, matching matches: [String] = [], timeout: Double = 60) throws -> [JSONObject] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let found = try entries(matching: matches).entries
@@ -43,7 +43,7 @@ public struct JournalReader {
 
 extension JSONObject {
     /// A journal field's value as text.
-    public func field(_ name: String) -> String? {
+    package func field(_ name: String) -> String? {
         self[name]?.stringValue
     }
 }

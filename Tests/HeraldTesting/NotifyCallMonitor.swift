@@ -2,11 +2,11 @@ import Foundation
 
 /// `dbus-monitor` on a ``DesktopSession``'s bus: when each `Notify` call was answered by
 /// the notification server — the moment the bubble exists in the server.
-public final class NotifyCallMonitor: @unchecked Sendable {
+package final class NotifyCallMonitor: @unchecked Sendable {
     let process: ChildProcess
     let output: String
 
-    public init(session: DesktopSession) throws {
+    package init(session: DesktopSession) throws {
         output = session.folder.appendingPathComponent("monitor-\(UUID().uuidString.prefix(8)).log").path
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         process = try ChildProcess("/usr/bin/dbus-monitor", ["--session"], environment: session.environment, standardOutput: output)
@@ -23,12 +23,12 @@ public final class NotifyCallMonitor: @unchecked Sendable {
     }
 
     /// The wall-clock times (seconds since 1970) of each answered `Notify` call, in order.
-    public func answeredNotifyTimes() -> [Double] {
+    package func answeredNotifyTimes() -> [Double] {
         answeredNotifyCalls().map(\.answered)
     }
 
     /// When each answered `Notify` call was made and answered (seconds since 1970), in order.
-    public func answeredNotifyCalls() -> [(called: Double, answered: Double)] {
+    package func answeredNotifyCalls() -> [(called: Double, answered: Double)] {
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         var calls: [String: Double] = [:]
         var times: [(called: Double, answered: Double)] = []
@@ -54,7 +54,7 @@ public final class NotifyCallMonitor: @unchecked Sendable {
 }
 
 /// Median and 99th percentile of `values`, for figures.
-public func medianAndP99(_ values: [Double]) -> (median: Double, p99: Double) {
+package func medianAndP99(_ values: [Double]) -> (median: Double, p99: Double) {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return (0, 0) }
     let index = { (fraction: Double) in sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))] }
@@ -62,7 +62,7 @@ public func medianAndP99(_ values: [Double]) -> (median: Double, p99: Double) {
 }
 
 /// A process's resident memory in KiB (`VmRSS`), or nil once it is gone.
-public func residentKiB(pid: Int32) -> Int? {
+package func residentKiB(pid: Int32) -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
     for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
         return Int(line.split(separator: " ").dropFirst().first ?? "")

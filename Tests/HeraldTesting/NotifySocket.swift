@@ -8,11 +8,11 @@ import Musl
 
 /// A datagram socket that plays systemd's side of `sd_notify`: hand its path to a daemon
 /// as `NOTIFY_SOCKET`, then read what the daemon reports (`READY=1`, `STATUS=…`).
-public final class NotifySocket {
-    public let path: String
+package final class NotifySocket {
+    package let path: String
     private let fd: Int32
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw UnixSocketClient.Failure(description: "socket: \(String(cString: strerror(errno)))") }
@@ -26,7 +26,7 @@ public final class NotifySocket {
     }
 
     /// Every message received until one contains `line` (as one of its lines), or nil after `timeout` seconds.
-    public func waitFor(_ line: String, timeout: Double = 20) -> [String]? {
+    package func waitFor(_ line: String, timeout: Double = 20) -> [String]? {
         let deadline = Date().addingTimeInterval(timeout)
         var received: [String] = []
         while true {

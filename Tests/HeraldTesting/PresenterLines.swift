@@ -3,9 +3,9 @@ import Foundation
 /// Presenter lines as issue 12 ("The notification list and the scheduled summary")
 /// defines them, written with JSONSerialization: `notification-delivered`,
 /// `summary-delivered`, `notifications-removed`.
-public enum PresenterLines {
+package enum PresenterLines {
     /// A notification of the list: `{identifier, app, content, delivery, state, receivedAt, deliveredAt?}`.
-    public static func notification(
+    package static func notification(
         identifier: String,
         app: String = "org.example.chat",
         content: [String: Any],
@@ -31,15 +31,15 @@ public enum PresenterLines {
         return notification
     }
 
-    public static func delivered(uid: UInt32 = getuid(), _ notification: [String: Any]) -> String {
+    package static func delivered(uid: UInt32 = getuid(), _ notification: [String: Any]) -> String {
         line("notification-delivered", ["uid": uid, "notification": notification])
     }
 
-    public static func summary(uid: UInt32 = getuid(), _ notifications: [[String: Any]]) -> String {
+    package static func summary(uid: UInt32 = getuid(), _ notifications: [[String: Any]]) -> String {
         line("summary-delivered", ["uid": uid, "deliveredAt": "2026-11-23T18:00:00Z", "notifications": notifications])
     }
 
-    public static func removed(uid: UInt32 = getuid(), app: String = "org.example.chat", _ identifiers: [String]) -> String {
+    package static func removed(uid: UInt32 = getuid(), app: String = "org.example.chat", _ identifiers: [String]) -> String {
         line("notifications-removed", ["uid": uid, "app": app, "identifiers": identifiers])
     }
 

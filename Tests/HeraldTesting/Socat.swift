@@ -2,13 +2,13 @@ import Foundation
 
 /// Runs `socat - UNIX-CONNECT:path` with `input` on its standard input, as a person at a
 /// shell would, and returns what it printed.
-public func socat(_ input: String, to socketPath: String, timeout: Double = 20) throws -> String {
+package func socat(_ input: String, to socketPath: String, timeout: Double = 20) throws -> String {
     try runCapturingOutput("/usr/bin/socat", ["-t", "\(timeout)", "-", "UNIX-CONNECT:\(socketPath)"], input: input)
 }
 
 /// Runs a program with `input` as its standard input and returns its standard output
 /// once it has exited (at most `timeout` seconds; then it is killed).
-public func runCapturingOutput(
+package func runCapturingOutput(
     _ executable: String, _ arguments: [String], input: String, timeout: Double = 60
 ) throws
     -> String

@@ -9,11 +9,11 @@ import Musl
 /// A Unix socket a test listens on in heraldd's place, to speak to a presenter
 /// (herald-notify) with presenter lines written by the test: a stand-in for heraldd
 /// while heraldd has no presenter events of its own.
-public final class StandInDaemon: @unchecked Sendable {
-    public let path: String
+package final class StandInDaemon: @unchecked Sendable {
+    package let path: String
     private let fd: Int32
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         unlink(path)
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -31,7 +31,7 @@ public final class StandInDaemon: @unchecked Sendable {
     }
 
     /// The next connection, within `timeout` seconds.
-    public func accept(timeout: Double = 20) throws -> UnixSocketClient {
+    package func accept(timeout: Double = 20) throws -> UnixSocketClient {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else {
             throw UnixSocketClient.Failure(description: "no connection to \(path) within \(timeout) s")
@@ -43,7 +43,7 @@ public final class StandInDaemon: @unchecked Sendable {
 
     /// Accepts a presenter and answers its `subscribe-notifications` (checking it is that,
     /// for `uid`) with `result`, or with `error`; returns the connection and the request.
-    public func acceptPresenter(uid: UInt32 = getuid(), error: String? = nil) throws -> (UnixSocketClient, [String: Any]) {
+    package func acceptPresenter(uid: UInt32 = getuid(), error: String? = nil) throws -> (UnixSocketClient, [String: Any]) {
         let connection = try accept()
         guard let line = try connection.readLine(timeout: 20),
             let request = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],

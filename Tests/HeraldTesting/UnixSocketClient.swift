@@ -8,16 +8,16 @@ import Musl
 #endif
 
 /// A blocking client of a Unix stream socket, for tests: send bytes, read response lines.
-public final class UnixSocketClient {
-    public let fd: Int32
+package final class UnixSocketClient {
+    package let fd: Int32
     private var buffer: [UInt8] = []
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Connects to `path`, retrying for up to `timeout` seconds while nothing listens there yet.
-    public init(path: String, timeout: Double = 10) throws {
+    package init(path: String, timeout: Double = 10) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -35,7 +35,7 @@ public final class UnixSocketClient {
     }
 
     /// Takes over a connected socket (made blocking), which it closes when it goes.
-    public init(adopting fd: Int32) {
+    package init(adopting fd: Int32) {
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         self.fd = fd
@@ -45,11 +45,11 @@ public final class UnixSocketClient {
         close(fd)
     }
 
-    public func send(_ text: String) throws {
+    package func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
-    public func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -59,12 +59,12 @@ public final class UnixSocketClient {
     }
 
     /// Shuts down the write side, as `socat` does at the end of its input.
-    public func shutdownWrite() {
+    package func shutdownWrite() {
         shutdown(fd, Int32(SHUT_WR))
     }
 
     /// The next line the server sent, without its `\n`; nil when the server closed first.
-    public func readLine(timeout: Double = 10) throws -> String? {
+    package func readLine(timeout: Double = 10) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -95,19 +95,19 @@ public final class UnixSocketClient {
     }
 
     /// The next line, parsed as JSON.
-    public func readJSON(timeout: Double = 10) throws -> JSONValue? {
+    package func readJSON(timeout: Double = 10) throws -> JSONValue? {
         guard let line = try readLine(timeout: timeout) else { return nil }
         return try IndependentJSON.parse(line)
     }
 
     /// Whether the server closes the connection within `timeout` seconds with nothing more to read.
-    public func waitForClose(timeout: Double = 10) throws -> Bool {
+    package func waitForClose(timeout: Double = 10) throws -> Bool {
         try readLine(timeout: timeout) == nil
     }
 
     /// Sends one request line and returns the response object.
     @discardableResult
-    public func call(_ method: String, _ params: JSONValue? = nil, id: JSONValue = 1) throws -> JSONValue {
+    package func call(_ method: String, _ params: JSONValue? = nil, id: JSONValue = 1) throws -> JSONValue {
         var request: JSONObject = ["jsonrpc": "2.0", "id": id, "method": .string(method)]
         if let params { request["params"] = params }
         try send(JSONValue.object(request).compactText + "\n")
@@ -118,7 +118,7 @@ public final class UnixSocketClient {
 
 extension JSONValue {
     /// The member at a JSON Pointer such as `/error/data/pointer`, or nil.
-    public subscript(pointer pointer: String) -> JSONValue? {
+    package subscript(pointer pointer: String) -> JSONValue? {
         var current: JSONValue? = self
         for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")

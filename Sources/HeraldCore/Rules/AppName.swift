@@ -36,7 +36,7 @@ extension HeraldState {
     /// Throws invalid params at `app` unless `name` is a valid app name: for the protocol
     /// layer, which reads an `update-content` payload before the rules run yet must report
     /// a bad app name first, as the rules do.
-    public static func checkAppName(_ name: String) throws(RuleError) {
+    package static func checkAppName(_ name: String) throws(RuleError) {
         try AppName.validate(name)
     }
 }

@@ -21,7 +21,7 @@ extension HeraldState {
     /// The server makes it before taking the state's lock. Its 128 random bits come from
     /// one `arc4random_buf` call (one `getrandom`), and it is written straight into the
     /// string's storage: no arrays on the way.
-    public static func newNotificationIdentifier() -> String {
+    package static func newNotificationIdentifier() -> String {
         var random: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &random) { arc4random_buf($0.baseAddress!, $0.count) }
         return withUnsafeBytes(of: &random) { random in

@@ -88,7 +88,7 @@ struct PeopleSuggestions {
 extension HeraldState {
     /// `suggest-people` (administrators, as its descriptor says; the method table checks): see ``PeopleSuggestions``. `limit` is 1–1000,
     /// 10 when absent; `uid` and `app` narrow the donations counted.
-    public func suggestPeople(
+    package func suggestPeople(
         _ p: SuggestPeopleParams, caller: Caller, now: Date
     ) throws(RuleError)
         -> MethodOutcome<SuggestPeopleResult>

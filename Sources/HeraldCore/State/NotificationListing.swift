@@ -4,19 +4,19 @@ import HeraldProtocol
 /// What `update-content` did to the caller's notification list, handed to the server so
 /// that the rest happens after the state's lock: the presenters' copy of the notification,
 /// and freeing the one taken out of the list.
-public struct NotificationListing: Sendable {
+package struct NotificationListing: Sendable {
     /// When the list received the notification: the call's time, or the earlier one's for
     /// a delivered notification replaced in place.
-    public let receivedAt: Date
+    package let receivedAt: Date
     /// When it was delivered; nil while it is scheduled for the summary.
-    public let deliveredAt: Date?
+    package let deliveredAt: Date?
     /// The notification replaced, or the oldest delivered evicted to make room: freed
     /// when this value is dropped.
     let removed: NotificationList.Entry?
 
     /// The notification as the list now keeps it (what `notification(uid:app:identifier:)`
     /// returns), made from `update-content`'s result.
-    public func notification(_ result: UpdateContentResult, app: String) -> HeraldNotification {
+    package func notification(_ result: UpdateContentResult, app: String) -> HeraldNotification {
         HeraldNotification(
             identifier: result.identifier, app: app, content: result.content, delivery: result.delivery,
             state: deliveredAt == nil ? .scheduled : .delivered, receivedAt: receivedAt, deliveredAt: deliveredAt

@@ -1,5 +1,5 @@
 /// What `JSONTextFramer` found next in a connection's byte stream.
-public enum FramingEvent: Sendable, Equatable {
+package enum FramingEvent: Sendable, Equatable {
     /// One complete text: it begins with `{` or `[` and its brackets balance outside strings.
     /// It is not parsed or validated further.
     case text([UInt8])

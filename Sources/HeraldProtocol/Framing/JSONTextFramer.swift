@@ -9,7 +9,7 @@
 /// next `append`, so the buffer holds at most `maxTextBytes` plus one append, provided the
 /// caller calls `next()` until it returns nil after each `append`. A garbage line is not
 /// buffered at all beyond its preview, but it counts against `maxTextBytes` like a text.
-public struct JSONTextFramer {
+package struct JSONTextFramer {
     private enum State {
         /// Between texts: skipping whitespace.
         case between
@@ -21,8 +21,8 @@ public struct JSONTextFramer {
         case closed
     }
 
-    public let maxTextBytes: Int
-    public let maxDepth: Int
+    package let maxTextBytes: Int
+    package let maxDepth: Int
 
     private var buffer: [UInt8] = []
     /// Bytes before this index are no longer needed.
@@ -50,14 +50,14 @@ public struct JSONTextFramer {
     private var garbagePreview: [UInt8] = []
     private var garbageLength = 0
 
-    public init(maxTextBytes: Int = 1 << 20, maxDepth: Int = 64) {
+    package init(maxTextBytes: Int = 1 << 20, maxDepth: Int = 64) {
         self.maxTextBytes = maxTextBytes
         self.maxDepth = maxDepth
     }
 
     /// True when non-whitespace bytes of an unfinished text are buffered: the peer is in the
     /// middle of a request.
-    public var hasPartialText: Bool {
+    package var hasPartialText: Bool {
         switch state {
         case .text, .garbage:
             return true
@@ -75,7 +75,7 @@ public struct JSONTextFramer {
     /// What is unfinished, in words for a person, when part of a text is buffered: `an
     /// object opened at byte 0 was never closed (2 levels still open, inside a string)`.
     /// Byte offsets count from the first byte the framer was given. Nil between texts.
-    public var unfinishedText: String? {
+    package var unfinishedText: String? {
         switch state {
         case .text:
             let kind = openers.first == true ? "an array" : "an object"
@@ -94,7 +94,7 @@ public struct JSONTextFramer {
     /// The bytes held right now, for tests of the memory bound.
     var bufferedByteCount: Int { buffer.count }
 
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard state != .closed else { return }
         if consumed > 0 {
             if consumed == buffer.count {
@@ -110,12 +110,12 @@ public struct JSONTextFramer {
         buffer.append(contentsOf: bytes)
     }
 
-    public mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
     /// The next complete event, or nil when more bytes are needed.
-    public mutating func next() -> FramingEvent? {
+    package mutating func next() -> FramingEvent? {
         guard state != .closed, scanIndex < buffer.count else { return nil }
         // A second reference, so that scanning reads the bytes while it updates `self`.
         let storage = buffer
@@ -124,7 +124,7 @@ public struct JSONTextFramer {
 
     /// The input ended: reports a complete text still buffered, then an unfinished one
     /// (`.truncated`, or `.garbage` for a line without its newline), then nil for good.
-    public mutating func finish() -> FramingEvent? {
+    package mutating func finish() -> FramingEvent? {
         if let event = next() {
             return event
         }

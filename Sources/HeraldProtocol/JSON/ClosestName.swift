@@ -1,11 +1,11 @@
 /// The known name a misspelt one most likely meant: "did you mean `allowedPeople`?" for
 /// `alowedPeople`, `donate` for `donat`.
-public enum ClosestName {
+package enum ClosestName {
     /// The candidate nearest to `name` by edit distance (insertions, deletions,
     /// substitutions and swaps of neighbours, ignoring case), when it is close: at most one
     /// edit for names up to 5 characters, two up to 11, three beyond. Ties go to the
     /// earlier candidate. Nil when none is close.
-    public static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
         // Names longer than this are not typos of Herald's names; this also bounds the cost.
         guard name.utf8.count <= 64 else { return nil }
         let typed = Array(name.lowercased().unicodeScalars)

@@ -4,6 +4,6 @@
 /// The value must be exactly the one `encode(to:)` gives through `JSONValueEncoder` —
 /// the same members in the same order, nil members left out, dates as RFC 3339 — and tests
 /// compare both; keep the result small and flat, where that is easy to see.
-public protocol JSONDirectEncodable: Encodable {
+package protocol JSONDirectEncodable: Encodable {
     var directJSONValue: JSONValue { get }
 }

@@ -3,11 +3,11 @@
 /// Conform a `String` enum and it reads and writes its raw value; in params an unknown
 /// value fails with "`/interaction/direction` must be one of incoming, outgoing; got
 /// \"sideways\"." (see `ParamsReadable`). `Codable` is for clients and the snapshot.
-public protocol JSONEnum: RawRepresentable, CaseIterable, Codable, Sendable, ParamsReadable
+package protocol JSONEnum: RawRepresentable, CaseIterable, Codable, Sendable, ParamsReadable
 where RawValue == String {}
 
 extension JSONEnum {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let rawValue = try container.decode(String.self)
         guard let value = Self(rawValue: rawValue) else {
@@ -16,7 +16,7 @@ extension JSONEnum {
         self = value
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }

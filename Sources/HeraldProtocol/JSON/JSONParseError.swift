@@ -2,24 +2,24 @@
 ///
 /// `reason` is a sentence for a person and already names the byte offset, so a server can
 /// put it straight into a parse error's `data.reason`.
-public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, as a sentence: "Expected ':' after an object key at byte 17."
-    public var reason: String
+    package var reason: String
     /// The zero-based byte offset into the text where reading stopped.
-    public var offset: Int
+    package var offset: Int
     /// Whether the text nested arrays and objects deeper than the parser's limit.
     ///
     /// A server answers this with "Invalid Request" rather than "Parse error": the text
     /// may be valid JSON, it is only too deep for Herald.
-    public var isDepthExceeded: Bool
+    package var isDepthExceeded: Bool
 
-    public init(reason: String, offset: Int, isDepthExceeded: Bool = false) {
+    package init(reason: String, offset: Int, isDepthExceeded: Bool = false) {
         self.reason = reason
         self.offset = offset
         self.isDepthExceeded = isDepthExceeded
     }
 
-    public var description: String { reason }
+    package var description: String { reason }
 }
 
 extension JSONParseError {

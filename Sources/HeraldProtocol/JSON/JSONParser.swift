@@ -5,28 +5,28 @@
 /// valid UTF-8, unescaped control characters and lone surrogates; arrays and objects may
 /// nest at most `maxDepth` levels (`[]` is one level). Duplicate object keys are all kept,
 /// in order; `JSONObject`'s subscript answers with the last.
-public enum JSONParser {
+package enum JSONParser {
     /// Reads the JSON text in `bytes`.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
         return try reader.readText()
     }
 
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(JSONParseError) in try parse(buffer, maxDepth: maxDepth) }
         }
         return try result.get()
     }
 
-    public static func parse(_ bytes: ArraySlice<UInt8>, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: ArraySlice<UInt8>, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(JSONParseError) in try parse(buffer, maxDepth: maxDepth) }
         }
         return try result.get()
     }
 
-    public static func parse(_ text: String, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ text: String, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         var text = text
         let result = text.withUTF8 { buffer in
             Result { () throws(JSONParseError) in try parse(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth) }

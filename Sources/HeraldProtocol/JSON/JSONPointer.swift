@@ -2,22 +2,22 @@
 ///
 /// Errors name the member at fault with one (`data.pointer`). Tokens are kept unescaped;
 /// `description` escapes `~` as `~0` and `/` as `~1`.
-public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
+package struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     /// The reference tokens, unescaped, from the root down.
-    public private(set) var tokens: [String]
+    package private(set) var tokens: [String]
 
     /// The pointer to the whole document.
-    public init() {
+    package init() {
         self.tokens = []
     }
 
-    public init(tokens: [String]) {
+    package init(tokens: [String]) {
         self.tokens = tokens
     }
 
     /// The pointer a `Codable` coding path stands for: keys by their string value, the
     /// positions of unkeyed containers by their index.
-    public init(codingPath: [any CodingKey]) {
+    package init(codingPath: [any CodingKey]) {
         self.tokens = codingPath.map { key in
             if key is JSONIndexKey, let index = key.intValue {
                 return String(index)
@@ -27,21 +27,21 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// This pointer followed by an object member's name.
-    public func appending(_ key: String) -> JSONPointer {
+    package func appending(_ key: String) -> JSONPointer {
         var copy = self
         copy.tokens.append(key)
         return copy
     }
 
     /// This pointer followed by an array position.
-    public func appending(_ index: Int) -> JSONPointer {
+    package func appending(_ index: Int) -> JSONPointer {
         appending(String(index))
     }
 
-    public var isRoot: Bool { tokens.isEmpty }
+    package var isRoot: Bool { tokens.isEmpty }
 
     /// The RFC 6901 text: "" for the root, otherwise `/` before each escaped token.
-    public var description: String {
+    package var description: String {
         var text = ""
         for token in tokens {
             text.append("/")
@@ -51,7 +51,7 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Escapes one reference token: `~` → `~0`, then `/` → `~1`.
-    public static func escape(_ token: String) -> String {
+    package static func escape(_ token: String) -> String {
         guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
             return token
         }

@@ -8,7 +8,7 @@
 /// a snapshot's binary coder) and keep only one of duplicate names. A keyed container of
 /// the object's names, as earlier snapshots hold them, is still read.
 extension JSONValue: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         if var array = try? decoder.unkeyedContainer() {
             var elements: [JSONValue] = []
             while !array.isAtEnd {
@@ -51,7 +51,7 @@ extension JSONValue: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         if let encoder = encoder as? JSONValueEncoding {
             encoder.node.kind = .single
             encoder.node.single = self

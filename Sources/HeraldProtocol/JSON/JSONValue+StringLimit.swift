@@ -1,7 +1,7 @@
 extension JSONValue {
     /// The JSON Pointer of the first string — a value, or a member's name — longer than
     /// `maxBytes` bytes of UTF-8, or nil when none is. One pass over the value.
-    public func pointerToString(longerThan maxBytes: Int) -> String? {
+    package func pointerToString(longerThan maxBytes: Int) -> String? {
         var path: [String] = []
         guard findString(longerThan: maxBytes, path: &path) else { return nil }
         return path.map { "/" + JSONPointer.escape($0) }.joined()
@@ -36,7 +36,7 @@ extension JSONValue {
 extension RPCError {
     /// -32602 for a string of `params` longer than `maxBytes` (`--max-string-bytes`), at
     /// the member that holds it; nil when every string fits.
-    public static func stringTooLong(in params: JSONValue, maxBytes: Int) -> RPCError? {
+    package static func stringTooLong(in params: JSONValue, maxBytes: Int) -> RPCError? {
         guard let pointer = params.pointerToString(longerThan: maxBytes) else { return nil }
         return RPCError(
             .invalidParams,

@@ -5,7 +5,7 @@
 /// text is written as raw UTF-8. Numbers are written as their literal text.
 extension JSONValue {
     /// Appends the compact text of this value to `buffer`.
-    public func write(to buffer: inout [UInt8]) {
+    package func write(to buffer: inout [UInt8]) {
         switch self {
         case .null:
             buffer.append(contentsOf: "null".utf8)
@@ -43,7 +43,7 @@ extension JSONValue {
     }
 
     /// The compact JSON text of this value.
-    public var compactText: String {
+    package var compactText: String {
         // A number's text is its literal: most request ids, every request.
         if case .number(let number) = self {
             return number.literal

@@ -4,7 +4,7 @@
 /// `10000000000000000000001` is echoed exactly as the client wrote it; objects keep
 /// their members in the order they arrived so that pass-through content (`userInfo`)
 /// comes back as it was sent.
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(JSONNumber)
@@ -14,20 +14,20 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 /// A JSON number, kept as its literal text.
-public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+package struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// The number as written in the JSON text, for example `-1.5e3`.
-    public let literal: String
+    package let literal: String
 
     /// Wraps a literal that is already valid JSON number syntax.
-    public init(literal: String) {
+    package init(literal: String) {
         self.literal = literal
     }
 
-    public init(_ value: Int) {
+    package init(_ value: Int) {
         self.literal = String(value)
     }
 
-    public init(_ value: Double) {
+    package init(_ value: Double) {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
             self.literal = String(Int64(value))
         } else {
@@ -35,9 +35,9 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var doubleValue: Double? { Double(literal) }
-    public var intValue: Int? { Int(literal) }
-    public var description: String { literal }
+    package var doubleValue: Double? { Double(literal) }
+    package var intValue: Int? { Int(literal) }
+    package var description: String { literal }
 }
 
 /// A JSON object whose members keep their arrival order.
@@ -45,32 +45,32 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 /// Lookup by name is linear: Herald's objects are small, and a linear scan over a handful
 /// of members beats hashing (so nothing looks up every member of a client's object by
 /// name). Equality ignores member order, as JSON does.
-public struct JSONObject: Sendable, Hashable, Sequence {
-    public struct Member: Sendable, Hashable {
-        public var key: String
-        public var value: JSONValue
-        public init(key: String, value: JSONValue) {
+package struct JSONObject: Sendable, Hashable, Sequence {
+    package struct Member: Sendable, Hashable {
+        package var key: String
+        package var value: JSONValue
+        package init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
-    public private(set) var members: [Member]
+    package private(set) var members: [Member]
 
-    public init(_ members: [Member] = []) {
+    package init(_ members: [Member] = []) {
         self.members = members
     }
 
-    public init(_ pairs: KeyValuePairs<String, JSONValue>) {
+    package init(_ pairs: KeyValuePairs<String, JSONValue>) {
         self.members = pairs.map { Member(key: $0.key, value: $0.value) }
     }
 
-    public var count: Int { members.count }
-    public var isEmpty: Bool { members.isEmpty }
-    public var keys: [String] { members.map(\.key) }
+    package var count: Int { members.count }
+    package var isEmpty: Bool { members.isEmpty }
+    package var keys: [String] { members.map(\.key) }
 
     /// The value of the last member named `key`, as most JSON readers do with duplicates.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get {
             // Comparing lengths first spares most members a full string comparison.
             let length = key.utf8.count
@@ -87,7 +87,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         }
     }
 
-    public func makeIterator() -> IndexingIterator<[Member]> {
+    package func makeIterator() -> IndexingIterator<[Member]> {
         members.makeIterator()
     }
 
@@ -99,7 +99,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// multiplies the work): small objects by a scan, larger ones through a table of each
     /// side's last members — never a look-up per member, which made an 88,000-member
     /// object take 20 s.
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count > smallCount || rhs.members.count > smallCount else {
             var distinct = 0
             for (index, member) in lhs.members.enumerated() where lhs.isLast(index) {
@@ -120,7 +120,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         return !members[(index + 1)...].contains { $0.key == key }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         // Order-independent: combine the last members' hashes commutatively.
         let last = lastMembers
         var combined = 0
@@ -145,38 +145,38 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 }
 
 extension JSONValue {
-    public var objectValue: JSONObject? {
+    package var objectValue: JSONObject? {
         if case .object(let object) = self { return object }
         return nil
     }
 
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let array) = self { return array }
         return nil
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let string) = self { return string }
         return nil
     }
 
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let bool) = self { return bool }
         return nil
     }
 
-    public var numberValue: JSONNumber? {
+    package var numberValue: JSONNumber? {
         if case .number(let number) = self { return number }
         return nil
     }
 
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
     /// The JSON type's name as a person reads it in an error: "a string", "an object".
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -191,13 +191,13 @@ extension JSONValue {
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-    public init(nilLiteral: ()) { self = .null }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
-    public init(floatLiteral value: Double) { self = .number(JSONNumber(value)) }
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(nilLiteral: ()) { self = .null }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
+    package init(floatLiteral value: Double) { self = .number(JSONNumber(value)) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
     }
 }

@@ -16,23 +16,23 @@ import Foundation
 ///
 /// A value known to be `JSONDirectEncodable` where `encode` is called writes itself, which
 /// costs a fraction of `Encodable`'s way.
-public struct JSONValueEncoder: Sendable {
+package struct JSONValueEncoder: Sendable {
     /// Whether `JSONDirectEncodable` values write themselves; tests turn it off to compare
     /// the two paths.
-    public var writesDirectly: Bool
+    package var writesDirectly: Bool
 
-    public init(writesDirectly: Bool = true) {
+    package init(writesDirectly: Bool = true) {
         self.writesDirectly = writesDirectly
     }
 
     /// An overload rather than a dynamic cast in the method below, which cost about 1% of
     /// `donate`: callers get it where the type is statically known to conform (see
     /// `HeraldMethod.encodeResult`).
-    public func encode<T: JSONDirectEncodable>(_ value: T) throws -> JSONValue {
+    package func encode<T: JSONDirectEncodable>(_ value: T) throws -> JSONValue {
         writesDirectly ? value.directJSONValue : try encodeThroughEncodable(value)
     }
 
-    public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    package func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         try encodeThroughEncodable(value)
     }
 

@@ -6,14 +6,14 @@ import Foundation
 // 2026-11-22T14:02:00Z; got \"soon\"."
 
 extension String: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         guard case .string(let string) = value.value else { throw value.mismatch(expected: "a string") }
         self = string
     }
 }
 
 extension Bool: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         guard case .bool(let bool) = value.value else { throw value.mismatch(expected: "a boolean") }
         self = bool
     }
@@ -22,19 +22,19 @@ extension Bool: ParamsReadable {
 /// Any JSON value, as it is: the open-ended members (`userInfo`, `filterCriteria`, a call
 /// record, an APNs payload) whose members are the client's, not Herald's.
 extension JSONValue: ParamsReadable {
-    public init(reading value: ParamsReader) {
+    package init(reading value: ParamsReader) {
         self = value.value
     }
 }
 
 extension Array: ParamsReadable where Element: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.array(of: Element.self)
     }
 }
 
 extension Double: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         guard case .number(let number) = value.value else { throw value.mismatch(expected: "a number") }
         guard let double = Double(number.literal), double.isFinite else {
             throw value.error("is out of range for a Double; got \(number.literal).")
@@ -44,7 +44,7 @@ extension Double: ParamsReadable {
 }
 
 extension Date: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         if case .string(let string) = value.value, let date = RFC3339.parse(string) {
             self = date
             return
@@ -57,7 +57,7 @@ extension Date: ParamsReadable {
 extension ParamsReader {
     /// An integer: any number literal whose value is integral and fits (`1.0` and `1e2`
     /// are fine), computed on the digits, never through `Double`.
-    public func integer<Integer: FixedWidthInteger>(_ type: Integer.Type = Integer.self) throws(RPCError) -> Integer {
+    package func integer<Integer: FixedWidthInteger>(_ type: Integer.Type = Integer.self) throws(RPCError) -> Integer {
         guard case .number(let number) = value else { throw mismatch(expected: "an integer") }
         if let integer = Integer(number.literal) {
             return integer
@@ -75,13 +75,13 @@ extension ParamsReader {
 }
 
 extension Int: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.integer()
     }
 }
 
 extension UInt32: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.integer()
     }
 }
@@ -89,7 +89,7 @@ extension UInt32: ParamsReadable {
 extension JSONEnum {
     /// One of the raw values; otherwise "`/interaction/direction` must be one of incoming,
     /// outgoing; got \"sideways\"."
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         let rawValue = try String(reading: value)
         guard let read = Self(rawValue: rawValue) else { throw value.error(Self.notOneOf(rawValue)) }
         self = read

@@ -4,7 +4,7 @@
 /// Adopting it for a new params type (or converting one from `Decodable`):
 ///
 ///     extension MyParams: ParamsReadable {
-///         public init(reading value: ParamsReader) throws(RPCError) {
+///         package init(reading value: ParamsReader) throws(RPCError) {
 ///             self = try value.object { members throws(RPCError) in
 ///                 MyParams(
 ///                     app: try members.required("app"),           // absent: "is required"
@@ -25,14 +25,14 @@
 /// already; a member of a nested params type reads through that type's `init(reading:)`.
 /// Keep `Codable` where clients encode params or the snapshot stores the type; it is never
 /// used to read a request.
-public protocol ParamsReadable {
+package protocol ParamsReadable {
     /// Reads a value at the reader's place; every failure is "Invalid params" naming it.
     init(reading value: ParamsReader) throws(RPCError)
 }
 
 extension ParamsReadable {
     /// Reads a whole request's `params` (the root of the pointers in errors).
-    public static func read(params: JSONValue) throws(RPCError) -> Self {
+    package static func read(params: JSONValue) throws(RPCError) -> Self {
         try Self(reading: ParamsReader(params))
     }
 }
@@ -42,13 +42,13 @@ extension ParamsReadable {
 /// Where it is costs nothing until it is needed: the last step (a member's name or an
 /// element's index) is kept beside its parent's path, which is boxed only when a reader
 /// descends into an object or an array, or writes an error.
-public struct ParamsReader: Sendable {
-    public let value: JSONValue
+package struct ParamsReader: Sendable {
+    package let value: JSONValue
     private let parent: ParamsPath
     private let step: ParamsPath.Step
 
     /// The reader of a value at `pointer` (a JSON Pointer text; "" is the root of params).
-    public init(_ value: JSONValue, at pointer: String = "") {
+    package init(_ value: JSONValue, at pointer: String = "") {
         self.value = value
         self.parent = pointer.isEmpty ? .root : .prefix(pointer)
         self.step = .none
@@ -64,23 +64,23 @@ public struct ParamsReader: Sendable {
     var path: ParamsPath { parent.appending(step) }
 
     /// The JSON Pointer of this value, for an error.
-    public var pointer: String { path.pointer }
+    package var pointer: String { path.pointer }
 
     /// "Invalid params" at this value, with a sentence that names it in backquotes
     /// ("params" at the root) followed by `predicate`: "`/app` must be a string, not a number."
-    public func error(_ predicate: String) -> RPCError {
+    package func error(_ predicate: String) -> RPCError {
         let pointer = self.pointer
         return .invalidParams("\(JSONPointer.subject(pointer)) \(predicate)", at: pointer)
     }
 
     /// "must be a string, not a number."
-    public func mismatch(expected: String) -> RPCError {
+    package func mismatch(expected: String) -> RPCError {
         error("must be \(expected), not \(value.kindDescription).")
     }
 
     /// Reads the members of an object with `body`, then refuses any member `body` did not
     /// ask for.
-    public func object<Value>(
+    package func object<Value>(
         _ body: (inout ParamsObjectReader) throws(RPCError) -> Value
     ) throws(RPCError) -> Value {
         guard case .object(let object) = value else { throw mismatch(expected: "an object") }
@@ -99,7 +99,7 @@ public struct ParamsReader: Sendable {
     }
 
     /// Reads each element of an array as an `Element`.
-    public func array<Element: ParamsReadable>(of type: Element.Type = Element.self) throws(RPCError) -> [Element] {
+    package func array<Element: ParamsReadable>(of type: Element.Type = Element.self) throws(RPCError) -> [Element] {
         guard case .array(let elements) = value else { throw mismatch(expected: "an array") }
         var read: [Element] = []
         read.reserveCapacity(elements.count)
@@ -112,8 +112,8 @@ public struct ParamsReader: Sendable {
 }
 
 /// The members of one object in params, read by name; records which names are known.
-public struct ParamsObjectReader: Sendable {
-    public let object: JSONObject
+package struct ParamsObjectReader: Sendable {
+    package let object: JSONObject
     let path: ParamsPath
     /// Whether `knownNames` is kept: only on the second pass after the first found fewer
     /// known members than members (see ``ParamsReader/object(_:)``).
@@ -139,7 +139,7 @@ public struct ParamsObjectReader: Sendable {
     }
 
     /// The reader of the member `name`, nil when it is absent; `name` becomes known.
-    public mutating func member(_ name: String) -> ParamsReader? {
+    package mutating func member(_ name: String) -> ParamsReader? {
         if recordsNames { knownNames.append(name) }
         guard let value = object[name] else { return nil }
         presentCount += 1
@@ -147,7 +147,7 @@ public struct ParamsObjectReader: Sendable {
     }
 
     /// A member that must be present and not null.
-    public mutating func required<Value: ParamsReadable>(
+    package mutating func required<Value: ParamsReadable>(
         _ name: String, as type: Value.Type = Value.self
     ) throws(RPCError) -> Value {
         guard let member = member(name) else {
@@ -162,7 +162,7 @@ public struct ParamsObjectReader: Sendable {
     }
 
     /// A member that may be absent or null (both nil).
-    public mutating func optional<Value: ParamsReadable>(
+    package mutating func optional<Value: ParamsReadable>(
         _ name: String, as type: Value.Type = Value.self
     ) throws(RPCError) -> Value? {
         guard let member = member(name), !member.value.isNull else { return nil }
@@ -170,13 +170,13 @@ public struct ParamsObjectReader: Sendable {
     }
 
     /// A member that may be absent or null, then `defaultValue`.
-    public mutating func optional<Value: ParamsReadable>(_ name: String, default defaultValue: Value) throws(RPCError) -> Value {
+    package mutating func optional<Value: ParamsReadable>(_ name: String, default defaultValue: Value) throws(RPCError) -> Value {
         try optional(name, as: Value.self) ?? defaultValue
     }
 
     /// A member whose value is read but not kept (such as content's `communication`, which
     /// Herald writes and ignores on input): known, and never an error.
-    public mutating func ignored(_ name: String) {
+    package mutating func ignored(_ name: String) {
         _ = member(name)
     }
 

@@ -7,13 +7,13 @@ import Foundation
 /// checks every field's range, including the month's length in leap years. A leap second
 /// (`:60`) is rejected: `Date` cannot hold one. Writes UTC with exactly three fractional
 /// digits, `2026-11-22T14:02:00.000Z`, rounding to the nearest millisecond.
-public enum RFC3339 {
-    public static func parse(_ s: String) -> Date? {
+package enum RFC3339 {
+    package static func parse(_ s: String) -> Date? {
         var s = s
         return s.withUTF8 { parse(utf8: $0) }
     }
 
-    public static func format(_ d: Date) -> String {
+    package static func format(_ d: Date) -> String {
         let interval = d.timeIntervalSince1970
         // Beyond ±2^62 ms a Date is no calendar date; write the epoch rather than trap.
         let scaled = interval.isFinite ? (interval * 1000).rounded() : 0

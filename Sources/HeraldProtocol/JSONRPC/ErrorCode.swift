@@ -1,55 +1,55 @@
 /// A JSON-RPC error code: the specification's -32700…-32603, Herald's server errors
 /// -32000…-32099, and Herald's application errors 1001….
-public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
-    public var rawValue: Int
+package struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+    package var rawValue: Int
 
-    public init(rawValue: Int) {
+    package init(rawValue: Int) {
         self.rawValue = rawValue
     }
 
-    public var description: String { String(rawValue) }
+    package var description: String { String(rawValue) }
 
     // JSON-RPC 2.0.
     /// Invalid JSON was received.
-    public static let parseError = ErrorCode(rawValue: -32700)
+    package static let parseError = ErrorCode(rawValue: -32700)
     /// The JSON sent is not a valid Request object, or breaks one of Herald's request limits.
-    public static let invalidRequest = ErrorCode(rawValue: -32600)
+    package static let invalidRequest = ErrorCode(rawValue: -32600)
     /// The method does not exist.
-    public static let methodNotFound = ErrorCode(rawValue: -32601)
+    package static let methodNotFound = ErrorCode(rawValue: -32601)
     /// Invalid method parameters; `data.pointer` names the member at fault.
-    public static let invalidParams = ErrorCode(rawValue: -32602)
+    package static let invalidParams = ErrorCode(rawValue: -32602)
     /// A fault inside Herald, never the client's.
-    public static let internalError = ErrorCode(rawValue: -32603)
+    package static let internalError = ErrorCode(rawValue: -32603)
 
     // Server errors, reserved by JSON-RPC for the implementation.
     /// The daemon serves its maximum number of connections; try again later.
-    public static let serverBusy = ErrorCode(rawValue: -32000)
+    package static let serverBusy = ErrorCode(rawValue: -32000)
     /// The connection sent part of a request and then nothing for `--read-timeout` seconds.
-    public static let readTimeout = ErrorCode(rawValue: -32001)
+    package static let readTimeout = ErrorCode(rawValue: -32001)
     /// The daemon is shutting down and takes no new requests on this connection.
-    public static let shuttingDown = ErrorCode(rawValue: -32002)
+    package static let shuttingDown = ErrorCode(rawValue: -32002)
 
     // Herald.
     /// No interaction with that identifier was donated by this (uid, app).
-    public static let interactionNotFound = ErrorCode(rawValue: 1001)
+    package static let interactionNotFound = ErrorCode(rawValue: 1001)
     /// The interaction cannot provide notification content (it is outgoing).
-    public static let cannotProvideContent = ErrorCode(rawValue: 1002)
+    package static let cannotProvideContent = ErrorCode(rawValue: 1002)
     /// The interaction's people break a rule (a sender on an outgoing message, the current user included).
-    public static let invalidParticipants = ErrorCode(rawValue: 1003)
+    package static let invalidParticipants = ErrorCode(rawValue: 1003)
     /// The app's Focus authorization must be `authorized` for this.
-    public static let focusAuthorizationRequired = ErrorCode(rawValue: 1004)
+    package static let focusAuthorizationRequired = ErrorCode(rawValue: 1004)
     /// The app lacks the capability (communication, timeSensitive, critical) this needs.
-    public static let capabilityRequired = ErrorCode(rawValue: 1005)
+    package static let capabilityRequired = ErrorCode(rawValue: 1005)
     /// The caller is not an administrator.
-    public static let permissionDenied = ErrorCode(rawValue: 1006)
+    package static let permissionDenied = ErrorCode(rawValue: 1006)
     /// The identifier was donated before with a different interaction.
-    public static let identifierConflict = ErrorCode(rawValue: 1007)
+    package static let identifierConflict = ErrorCode(rawValue: 1007)
     /// The payload is not mutable: no `mutable-content: 1`, or no alert text.
-    public static let notMutable = ErrorCode(rawValue: 1008)
+    package static let notMutable = ErrorCode(rawValue: 1008)
 
     /// The error object's `message` for this code: the specification's wording for its
     /// codes, a short title for Herald's.
-    public var standardMessage: String {
+    package var standardMessage: String {
         switch self {
         case .parseError: "Parse error"
         case .invalidRequest: "Invalid Request"
@@ -72,7 +72,7 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     }
 
     /// Whether the client caused the error (journal priority 4) rather than Herald (priority 3).
-    public var isClientError: Bool {
+    package var isClientError: Bool {
         self != .internalError
     }
 }

@@ -6,7 +6,7 @@
 ///
 /// Params are by name only. A request without `params` decodes its params from `{}`,
 /// so a method whose members are all optional can be called without any.
-public protocol HeraldMethod: Sendable {
+package protocol HeraldMethod: Sendable {
     associatedtype Params: ParamsReadable & Sendable
     associatedtype Result: Encodable & Sendable
 
@@ -34,15 +34,15 @@ public protocol HeraldMethod: Sendable {
 }
 
 extension HeraldMethod {
-    public static var requiresAdministrator: Bool { false }
+    package static var requiresAdministrator: Bool { false }
 
-    public static var runsOffEventLoop: Bool { false }
+    package static var runsOffEventLoop: Bool { false }
 
-    public static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params {
+    package static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params {
         try Params.read(params: params)
     }
 
-    public static func encodeResult(_ result: Result) throws -> JSONValue {
+    package static func encodeResult(_ result: Result) throws -> JSONValue {
         try JSONValueEncoder().encode(result)
     }
 }
@@ -52,27 +52,27 @@ extension HeraldMethod {
 // each request.
 
 extension HeraldMethod where Result: JSONDirectEncodable {
-    public static func encodeResult(_ result: Result) throws -> JSONValue {
+    package static func encodeResult(_ result: Result) throws -> JSONValue {
         try JSONValueEncoder().encode(result)
     }
 }
 
 /// The params of a method that takes none (a request may still send `{}`, and nothing else).
-public struct NoParams: Codable, Sendable, Hashable, ParamsReadable {
-    public init() {}
+package struct NoParams: Codable, Sendable, Hashable, ParamsReadable {
+    package init() {}
 
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         try value.object { _ throws(RPCError) in }
     }
 }
 
 /// A method's two journal `MESSAGE_ID`s: 128-bit lowercase hex, one for a result, one for
 /// an error.
-public struct JournalMessageIDs: Sendable, Hashable {
-    public let ok: String
-    public let error: String
+package struct JournalMessageIDs: Sendable, Hashable {
+    package let ok: String
+    package let error: String
 
-    public init(ok: String, error: String) {
+    package init(ok: String, error: String) {
         self.ok = ok
         self.error = error
     }

@@ -1,5 +1,5 @@
 extension JSONObject: ExpressibleByDictionaryLiteral {
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(elements.map { Member(key: $0.0, value: $0.1) })
     }
 }

@@ -3,17 +3,17 @@
 /// Every error says what to fix: `reason` is a sentence for a person, and `pointer`
 /// (a JSON Pointer into the request's `params`, such as `/interaction/intent/sender`)
 /// names the member at fault where there is one. Both travel in the error object's `data`.
-public struct RPCError: Error, Sendable, Hashable {
-    public var code: ErrorCode
-    public var message: String
+package struct RPCError: Error, Sendable, Hashable {
+    package var code: ErrorCode
+    package var message: String
     /// A sentence for a person: what is wrong and what to do about it.
-    public var reason: String
+    package var reason: String
     /// A JSON Pointer to the member of `params` at fault, or nil when no member is.
-    public var pointer: String?
+    package var pointer: String?
     /// Further members of `data`, such as the limit that was exceeded.
-    public var extraData: JSONObject
+    package var extraData: JSONObject
 
-    public init(
+    package init(
         _ code: ErrorCode,
         reason: String,
         pointer: String? = nil,
@@ -28,7 +28,7 @@ public struct RPCError: Error, Sendable, Hashable {
     }
 
     /// The error object as it goes on the wire: `{code, message, data: {reason, pointer?, ...}}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var data = JSONObject()
         data["reason"] = .string(reason)
         if let pointer {
@@ -48,11 +48,11 @@ public struct RPCError: Error, Sendable, Hashable {
 }
 
 extension RPCError {
-    public static func invalidParams(_ reason: String, at pointer: String) -> RPCError {
+    package static func invalidParams(_ reason: String, at pointer: String) -> RPCError {
         RPCError(.invalidParams, reason: reason, pointer: pointer)
     }
 
-    public static func permissionDenied(_ method: String) -> RPCError {
+    package static func permissionDenied(_ method: String) -> RPCError {
         RPCError(
             .permissionDenied,
             reason: "\(method) is for administrators: uid 0, the daemon's own uid, or members of its admin group."

@@ -1,20 +1,20 @@
 /// `delete-interactions`: forget donated interactions — by identifiers, by group, or all
 /// of this (uid, app)'s (`INInteraction.delete`).
-public enum DeleteInteractionsMethod: HeraldMethod {
-    public static let name = "delete-interactions"
-    public static let journalMessageIDs = JournalMessageIDs(ok: "a84e32ba3f8941929561b6f5325da147", error: "bb28269acf6d4e2ead79eb08a570c41c")
-    public typealias Params = DeleteInteractionsParams
-    public typealias Result = DeleteInteractionsResult
+package enum DeleteInteractionsMethod: HeraldMethod {
+    package static let name = "delete-interactions"
+    package static let journalMessageIDs = JournalMessageIDs(ok: "a84e32ba3f8941929561b6f5325da147", error: "bb28269acf6d4e2ead79eb08a570c41c")
+    package typealias Params = DeleteInteractionsParams
+    package typealias Result = DeleteInteractionsResult
 }
 
 /// Exactly one of `identifiers`, `groupIdentifier` and `all: true`.
-public struct DeleteInteractionsParams: Codable, Sendable, Hashable {
-    public var app: String
-    public var identifiers: [String]?
-    public var groupIdentifier: String?
-    public var all: Bool?
+package struct DeleteInteractionsParams: Codable, Sendable, Hashable {
+    package var app: String
+    package var identifiers: [String]?
+    package var groupIdentifier: String?
+    package var all: Bool?
 
-    public init(app: String, identifiers: [String]? = nil, groupIdentifier: String? = nil, all: Bool? = nil) {
+    package init(app: String, identifiers: [String]? = nil, groupIdentifier: String? = nil, all: Bool? = nil) {
         self.app = app
         self.identifiers = identifiers
         self.groupIdentifier = groupIdentifier
@@ -23,7 +23,7 @@ public struct DeleteInteractionsParams: Codable, Sendable, Hashable {
 }
 
 extension DeleteInteractionsParams: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             DeleteInteractionsParams(
                 app: try members.required("app"),
@@ -35,11 +35,11 @@ extension DeleteInteractionsParams: ParamsReadable {
     }
 }
 
-public struct DeleteInteractionsResult: Codable, Sendable, Hashable {
+package struct DeleteInteractionsResult: Codable, Sendable, Hashable {
     /// How many of this (uid, app)'s interactions were deleted; unknown identifiers count 0.
-    public var deleted: Int
+    package var deleted: Int
 
-    public init(deleted: Int) {
+    package init(deleted: Int) {
         self.deleted = deleted
     }
 }

@@ -2,39 +2,39 @@ import Foundation
 
 /// `donate`: record an interaction — an incoming or outgoing message or call — before
 /// its notification's content is provided (`INInteraction.donate`).
-public enum DonateMethod: HeraldMethod {
-    public static let name = "donate"
-    public static let journalMessageIDs = JournalMessageIDs(ok: "b7952d7964fd42f5b32c641aec601e0d", error: "df614d306e6b4f76ad020186fcf36fa2")
-    public typealias Params = DonateParams
-    public typealias Result = DonateResult
+package enum DonateMethod: HeraldMethod {
+    package static let name = "donate"
+    package static let journalMessageIDs = JournalMessageIDs(ok: "b7952d7964fd42f5b32c641aec601e0d", error: "df614d306e6b4f76ad020186fcf36fa2")
+    package typealias Params = DonateParams
+    package typealias Result = DonateResult
 }
 
-public struct DonateParams: Codable, Sendable, Hashable {
+package struct DonateParams: Codable, Sendable, Hashable {
     /// A reverse-DNS app name such as `org.example.chat`.
-    public var app: String
-    public var interaction: Interaction
+    package var app: String
+    package var interaction: Interaction
 
-    public init(app: String, interaction: Interaction) {
+    package init(app: String, interaction: Interaction) {
         self.app = app
         self.interaction = interaction
     }
 }
 
 extension DonateParams: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             DonateParams(app: try members.required("app"), interaction: try members.required("interaction"))
         }
     }
 }
 
-public struct DonateResult: Codable, Sendable, Hashable {
+package struct DonateResult: Codable, Sendable, Hashable {
     /// The interaction's identifier, generated when the donation had none.
-    public var identifier: String
+    package var identifier: String
     /// When Herald first recorded it; a retry returns the first donation's time.
-    public var donatedAt: Date
+    package var donatedAt: Date
 
-    public init(identifier: String, donatedAt: Date) {
+    package init(identifier: String, donatedAt: Date) {
         self.identifier = identifier
         self.donatedAt = donatedAt
     }
@@ -42,7 +42,7 @@ public struct DonateResult: Codable, Sendable, Hashable {
 
 /// Written directly: `donate` answers with it on every call (see `JSONDirectEncodable`).
 extension DonateResult: JSONDirectEncodable {
-    public var directJSONValue: JSONValue {
+    package var directJSONValue: JSONValue {
         .object(
             JSONObject([
                 JSONObject.Member(key: "identifier", value: .string(identifier)),

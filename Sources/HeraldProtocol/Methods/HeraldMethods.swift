@@ -3,8 +3,8 @@
 /// A new method is a new type in this folder and a line here; the server's method table,
 /// the journal and the tests that compare `openrpc.json` and the journal catalog with the
 /// code read this list.
-public enum HeraldMethods {
-    public static let all: [any HeraldMethod.Type] = [
+package enum HeraldMethods {
+    package static let all: [any HeraldMethod.Type] = [
         DiscoverMethod.self,
         StatsMethod.self,
         SnapshotMethod.self,
@@ -24,7 +24,7 @@ public enum HeraldMethods {
     ]
 
     /// Each method's journal message ids, by wire name.
-    public static let journalMessageIDs: [String: JournalMessageIDs] = Dictionary(
+    package static let journalMessageIDs: [String: JournalMessageIDs] = Dictionary(
         uniqueKeysWithValues: all.map { ($0.name, $0.journalMessageIDs) }
     )
 }

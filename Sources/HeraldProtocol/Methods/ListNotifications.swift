@@ -1,23 +1,23 @@
 /// `list-notifications`: the caller's notification list, newest first — Apple's
 /// `getDeliveredNotifications` and `getPendingNotificationRequests` in one.
-public enum ListNotificationsMethod: HeraldMethod {
-    public static let name = "list-notifications"
-    public static let journalMessageIDs = JournalMessageIDs(ok: "24a106b30a25418399acc2126ad1ed6d", error: "c48b676936de481abd08cfe7923911ea")
-    public typealias Params = ListNotificationsParams
-    public typealias Result = ListNotificationsResult
+package enum ListNotificationsMethod: HeraldMethod {
+    package static let name = "list-notifications"
+    package static let journalMessageIDs = JournalMessageIDs(ok: "24a106b30a25418399acc2126ad1ed6d", error: "c48b676936de481abd08cfe7923911ea")
+    package typealias Params = ListNotificationsParams
+    package typealias Result = ListNotificationsResult
 }
 
-public struct ListNotificationsParams: Codable, Sendable, Hashable {
+package struct ListNotificationsParams: Codable, Sendable, Hashable {
     /// The app whose notifications to list; an administrator may omit it for every app of the uid.
-    public var app: String?
+    package var app: String?
     /// Only the notifications in this state; both without it.
-    public var state: NotificationState?
+    package var state: NotificationState?
     /// At most this many (the newest); all without it.
-    public var limit: Int?
+    package var limit: Int?
     /// Administrators only: another uid's list.
-    public var uid: UInt32?
+    package var uid: UInt32?
 
-    public init(app: String?, state: NotificationState? = nil, limit: Int? = nil, uid: UInt32? = nil) {
+    package init(app: String?, state: NotificationState? = nil, limit: Int? = nil, uid: UInt32? = nil) {
         self.app = app
         self.state = state
         self.limit = limit
@@ -26,7 +26,7 @@ public struct ListNotificationsParams: Codable, Sendable, Hashable {
 }
 
 extension ListNotificationsParams: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             ListNotificationsParams(
                 app: try members.optional("app"),
@@ -38,11 +38,11 @@ extension ListNotificationsParams: ParamsReadable {
     }
 }
 
-public struct ListNotificationsResult: Codable, Sendable, Hashable {
+package struct ListNotificationsResult: Codable, Sendable, Hashable {
     /// Newest first.
-    public var notifications: [HeraldNotification]
+    package var notifications: [HeraldNotification]
 
-    public init(notifications: [HeraldNotification]) {
+    package init(notifications: [HeraldNotification]) {
         self.notifications = notifications
     }
 }

@@ -1,21 +1,21 @@
 /// `request-focus`: ask for the Focus status, and for the authorization to read it
 /// (`INFocusStatusCenter`). With `subscribe`, an authorized connection then receives
 /// `focus-changed` notifications.
-public enum RequestFocusMethod: HeraldMethod {
-    public static let name = "request-focus"
-    public static let journalMessageIDs = JournalMessageIDs(ok: "8c4f6be1eca846229e816323b2b6b8b0", error: "0fd0a2c29e49419cbc354029948fb5ad")
-    public typealias Params = RequestFocusParams
-    public typealias Result = RequestFocusResult
+package enum RequestFocusMethod: HeraldMethod {
+    package static let name = "request-focus"
+    package static let journalMessageIDs = JournalMessageIDs(ok: "8c4f6be1eca846229e816323b2b6b8b0", error: "0fd0a2c29e49419cbc354029948fb5ad")
+    package typealias Params = RequestFocusParams
+    package typealias Result = RequestFocusResult
 }
 
-public struct RequestFocusParams: Codable, Sendable, Hashable {
-    public var app: String
+package struct RequestFocusParams: Codable, Sendable, Hashable {
+    package var app: String
     /// Apply the daemon's `--focus-authorization` policy if nobody has decided yet.
-    public var requestAuthorization: Bool?
+    package var requestAuthorization: Bool?
     /// Receive `focus-changed` notifications on this connection while authorized.
-    public var subscribe: Bool?
+    package var subscribe: Bool?
 
-    public init(app: String, requestAuthorization: Bool? = nil, subscribe: Bool? = nil) {
+    package init(app: String, requestAuthorization: Bool? = nil, subscribe: Bool? = nil) {
         self.app = app
         self.requestAuthorization = requestAuthorization
         self.subscribe = subscribe
@@ -23,7 +23,7 @@ public struct RequestFocusParams: Codable, Sendable, Hashable {
 }
 
 extension RequestFocusParams: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             RequestFocusParams(
                 app: try members.required("app"),
@@ -34,12 +34,12 @@ extension RequestFocusParams: ParamsReadable {
     }
 }
 
-public struct RequestFocusResult: Codable, Sendable, Hashable {
-    public var authorizationStatus: AuthorizationStatus
+package struct RequestFocusResult: Codable, Sendable, Hashable {
+    package var authorizationStatus: AuthorizationStatus
     /// Null unless authorized.
-    public var focusStatus: FocusStatus?
+    package var focusStatus: FocusStatus?
 
-    public init(authorizationStatus: AuthorizationStatus, focusStatus: FocusStatus?) {
+    package init(authorizationStatus: AuthorizationStatus, focusStatus: FocusStatus?) {
         self.authorizationStatus = authorizationStatus
         self.focusStatus = focusStatus
     }
@@ -49,7 +49,7 @@ public struct RequestFocusResult: Codable, Sendable, Hashable {
     }
 
     /// Writes `focusStatus: null` rather than leaving it out.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(authorizationStatus, forKey: .authorizationStatus)
         if let focusStatus {
@@ -61,12 +61,12 @@ public struct RequestFocusResult: Codable, Sendable, Hashable {
 }
 
 /// The params of the `focus-changed` notification sent to subscribed connections.
-public struct FocusChangedParams: Codable, Sendable, Hashable {
-    public static let method = "focus-changed"
-    public var app: String
-    public var focusStatus: FocusStatus
+package struct FocusChangedParams: Codable, Sendable, Hashable {
+    package static let method = "focus-changed"
+    package var app: String
+    package var focusStatus: FocusStatus
 
-    public init(app: String, focusStatus: FocusStatus) {
+    package init(app: String, focusStatus: FocusStatus) {
         self.app = app
         self.focusStatus = focusStatus
     }

@@ -1,24 +1,24 @@
 /// `set-capabilities` (administrators): grant or withdraw a (uid, app)'s communication,
 /// timeSensitive and critical capabilities — the entitlements of the seeds.
-public enum SetCapabilitiesMethod: HeraldMethod {
-    public static let name = "set-capabilities"
-    public static let requiresAdministrator = true
-    public static let journalMessageIDs = JournalMessageIDs(ok: "386d30862687470c91b56d36d7415fd0", error: "ddf10de9725942caa9c607686ed4f824")
-    public typealias Params = SetCapabilitiesParams
-    public typealias Result = SetCapabilitiesResult
+package enum SetCapabilitiesMethod: HeraldMethod {
+    package static let name = "set-capabilities"
+    package static let requiresAdministrator = true
+    package static let journalMessageIDs = JournalMessageIDs(ok: "386d30862687470c91b56d36d7415fd0", error: "ddf10de9725942caa9c607686ed4f824")
+    package typealias Params = SetCapabilitiesParams
+    package typealias Result = SetCapabilitiesResult
 }
 
 /// An absent capability keeps its current value (at first: communication and
 /// timeSensitive on, critical off).
-public struct SetCapabilitiesParams: Codable, Sendable, Hashable {
-    public var app: String
+package struct SetCapabilitiesParams: Codable, Sendable, Hashable {
+    package var app: String
     /// The caller's uid when absent.
-    public var uid: UInt32?
-    public var communication: Bool?
-    public var timeSensitive: Bool?
-    public var critical: Bool?
+    package var uid: UInt32?
+    package var communication: Bool?
+    package var timeSensitive: Bool?
+    package var critical: Bool?
 
-    public init(
+    package init(
         app: String,
         uid: UInt32? = nil,
         communication: Bool? = nil,
@@ -34,7 +34,7 @@ public struct SetCapabilitiesParams: Codable, Sendable, Hashable {
 }
 
 extension SetCapabilitiesParams: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             SetCapabilitiesParams(
                 app: try members.required("app"),
@@ -48,14 +48,14 @@ extension SetCapabilitiesParams: ParamsReadable {
 }
 
 /// The capabilities now in effect for the (uid, app).
-public struct SetCapabilitiesResult: Codable, Sendable, Hashable {
-    public var app: String
-    public var uid: UInt32
-    public var communication: Bool
-    public var timeSensitive: Bool
-    public var critical: Bool
+package struct SetCapabilitiesResult: Codable, Sendable, Hashable {
+    package var app: String
+    package var uid: UInt32
+    package var communication: Bool
+    package var timeSensitive: Bool
+    package var critical: Bool
 
-    public init(app: String, uid: UInt32, capabilities: Capabilities) {
+    package init(app: String, uid: UInt32, capabilities: Capabilities) {
         self.app = app
         self.uid = uid
         self.communication = capabilities.communication
@@ -63,7 +63,7 @@ public struct SetCapabilitiesResult: Codable, Sendable, Hashable {
         self.critical = capabilities.critical
     }
 
-    public var capabilities: Capabilities {
+    package var capabilities: Capabilities {
         Capabilities(communication: communication, timeSensitive: timeSensitive, critical: critical)
     }
 }

@@ -1,25 +1,25 @@
 /// `set-focus` (administrators): turn the host's Focus on with its configuration, or
 /// off with `null`. Each call that turns one on starts a new activation.
-public enum SetFocusMethod: HeraldMethod {
-    public static let name = "set-focus"
-    public static let requiresAdministrator = true
-    public static let journalMessageIDs = JournalMessageIDs(ok: "3720377470f441fa934dfd9467e2b44a", error: "0585a11238234cadbb817bea3f306a23")
-    public typealias Params = SetFocusParams
-    public typealias Result = SetFocusResult
+package enum SetFocusMethod: HeraldMethod {
+    package static let name = "set-focus"
+    package static let requiresAdministrator = true
+    package static let journalMessageIDs = JournalMessageIDs(ok: "3720377470f441fa934dfd9467e2b44a", error: "0585a11238234cadbb817bea3f306a23")
+    package typealias Params = SetFocusParams
+    package typealias Result = SetFocusResult
 }
 
-public struct SetFocusParams: Codable, Sendable, Hashable {
+package struct SetFocusParams: Codable, Sendable, Hashable {
     /// The Focus to turn on, or null to turn it off.
-    public var focus: FocusConfiguration?
+    package var focus: FocusConfiguration?
 
-    public init(focus: FocusConfiguration?) {
+    package init(focus: FocusConfiguration?) {
         self.focus = focus
     }
 }
 
 extension SetFocusParams: ParamsReadable {
     /// An absent `focus` is null: the Focus goes off.
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             SetFocusParams(focus: try members.optional("focus"))
         }
@@ -27,10 +27,10 @@ extension SetFocusParams: ParamsReadable {
 }
 
 /// The Focus now in effect, its defaults filled in; `focus: null` when none is on.
-public struct SetFocusResult: Codable, Sendable, Hashable {
-    public var focus: FocusConfiguration?
+package struct SetFocusResult: Codable, Sendable, Hashable {
+    package var focus: FocusConfiguration?
 
-    public init(focus: FocusConfiguration?) {
+    package init(focus: FocusConfiguration?) {
         self.focus = focus
     }
 
@@ -39,7 +39,7 @@ public struct SetFocusResult: Codable, Sendable, Hashable {
     }
 
     /// Writes `focus: null` rather than leaving it out.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         if let focus {
             try container.encode(focus, forKey: .focus)

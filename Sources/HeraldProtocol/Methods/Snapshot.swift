@@ -1,29 +1,29 @@
 /// `snapshot` (administrators): writes a snapshot of the whole state now, and says where
 /// and how large. The periodic snapshots go on as before.
-public enum SnapshotMethod: HeraldMethod {
-    public static let name = "snapshot"
-    public static let requiresAdministrator = true
-    public static let journalMessageIDs = JournalMessageIDs(ok: "835cae421b4a47c48b2ef1231ea1e120", error: "b7c6250a9c1544b3aab2884b769dd5dd")
+package enum SnapshotMethod: HeraldMethod {
+    package static let name = "snapshot"
+    package static let requiresAdministrator = true
+    package static let journalMessageIDs = JournalMessageIDs(ok: "835cae421b4a47c48b2ef1231ea1e120", error: "b7c6250a9c1544b3aab2884b769dd5dd")
     /// Seconds for a large state: answered on a thread of its own, so that the other
     /// connections of its event loop are served meanwhile.
-    public static let runsOffEventLoop = true
-    public typealias Params = NoParams
-    public typealias Result = SnapshotResult
+    package static let runsOffEventLoop = true
+    package typealias Params = NoParams
+    package typealias Result = SnapshotResult
 }
 
-public struct SnapshotResult: Codable, Sendable, Hashable {
+package struct SnapshotResult: Codable, Sendable, Hashable {
     /// The snapshot file: `state.snapshot` in the state folder.
-    public var path: String
+    package var path: String
     /// One more than the snapshot before it; survives restarts.
-    public var generation: Int
+    package var generation: Int
     /// Interactions in the snapshot.
-    public var interactions: Int
+    package var interactions: Int
     /// The file's size.
-    public var bytes: Int
+    package var bytes: Int
     /// From the copy of the state to the folder's fsync.
-    public var durationMs: Double
+    package var durationMs: Double
 
-    public init(path: String, generation: Int, interactions: Int, bytes: Int, durationMs: Double) {
+    package init(path: String, generation: Int, interactions: Int, bytes: Int, durationMs: Double) {
         self.path = path
         self.generation = generation
         self.interactions = interactions

@@ -4,10 +4,10 @@
 /// `startedAt`, `uptimeSeconds`, `connections {open, accepted, refused}`,
 /// `methods {<name>: {requests, errors}}`, `interactions`, `focusSubscriptions`, and the
 /// members that the journal and snapshot writers add.
-public enum StatsMethod: HeraldMethod {
-    public static let name = "stats"
-    public static let requiresAdministrator = true
-    public static let journalMessageIDs = JournalMessageIDs(ok: "8b9bd77d524044298fd6f027d9b173b9", error: "8d6a889fe2a048c58bedcb441d96b06f")
-    public typealias Params = NoParams
-    public typealias Result = JSONValue
+package enum StatsMethod: HeraldMethod {
+    package static let name = "stats"
+    package static let requiresAdministrator = true
+    package static let journalMessageIDs = JournalMessageIDs(ok: "8b9bd77d524044298fd6f027d9b173b9", error: "8d6a889fe2a048c58bedcb441d96b06f")
+    package typealias Params = NoParams
+    package typealias Result = JSONValue
 }

@@ -2,23 +2,23 @@ import Foundation
 
 /// `suggest-people` (administrators): the people the user reaches most, ranked by the
 /// frequency and recency of OUTGOING donations — incoming ones never create suggestions.
-public enum SuggestPeopleMethod: HeraldMethod {
-    public static let name = "suggest-people"
-    public static let requiresAdministrator = true
-    public static let journalMessageIDs = JournalMessageIDs(ok: "6a80e02f4a034ab6bc84dea5a1d76c63", error: "e252e067e21841a6af82264ac3111272")
-    public typealias Params = SuggestPeopleParams
-    public typealias Result = SuggestPeopleResult
+package enum SuggestPeopleMethod: HeraldMethod {
+    package static let name = "suggest-people"
+    package static let requiresAdministrator = true
+    package static let journalMessageIDs = JournalMessageIDs(ok: "6a80e02f4a034ab6bc84dea5a1d76c63", error: "e252e067e21841a6af82264ac3111272")
+    package typealias Params = SuggestPeopleParams
+    package typealias Result = SuggestPeopleResult
 }
 
-public struct SuggestPeopleParams: Codable, Sendable, Hashable {
+package struct SuggestPeopleParams: Codable, Sendable, Hashable {
     /// 1–1000; 10 when absent.
-    public var limit: Int?
+    package var limit: Int?
     /// Only this uid's donations; every uid's when absent.
-    public var uid: UInt32?
+    package var uid: UInt32?
     /// Only this app's donations; every app's when absent.
-    public var app: String?
+    package var app: String?
 
-    public init(limit: Int? = nil, uid: UInt32? = nil, app: String? = nil) {
+    package init(limit: Int? = nil, uid: UInt32? = nil, app: String? = nil) {
         self.limit = limit
         self.uid = uid
         self.app = app
@@ -26,7 +26,7 @@ public struct SuggestPeopleParams: Codable, Sendable, Hashable {
 }
 
 extension SuggestPeopleParams: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             SuggestPeopleParams(
                 limit: try members.optional("limit"),
@@ -37,29 +37,29 @@ extension SuggestPeopleParams: ParamsReadable {
     }
 }
 
-public struct SuggestPeopleResult: Codable, Sendable, Hashable {
+package struct SuggestPeopleResult: Codable, Sendable, Hashable {
     /// Best first.
-    public var people: [PersonSuggestion]
+    package var people: [PersonSuggestion]
 
-    public init(people: [PersonSuggestion]) {
+    package init(people: [PersonSuggestion]) {
         self.people = people
     }
 }
 
 /// One suggested person, with what ranked them.
-public struct PersonSuggestion: Codable, Sendable, Hashable {
+package struct PersonSuggestion: Codable, Sendable, Hashable {
     /// As the latest outgoing donation named them.
-    public var person: Person
+    package var person: Person
     /// Outgoing donations naming them: messages plus calls.
-    public var count: Int
-    public var messageCount: Int
-    public var callCount: Int
+    package var count: Int
+    package var messageCount: Int
+    package var callCount: Int
     /// The date of the latest of those donations.
-    public var lastDate: Date
+    package var lastDate: Date
     /// Each donation weighs 0.5^(age / 7 days); the sum, rounded to 6 decimals.
-    public var score: Double
+    package var score: Double
 
-    public init(person: Person, count: Int, messageCount: Int, callCount: Int, lastDate: Date, score: Double) {
+    package init(person: Person, count: Int, messageCount: Int, callCount: Int, lastDate: Date, score: Double) {
         self.person = person
         self.count = count
         self.messageCount = messageCount

@@ -1,27 +1,27 @@
 /// `update-content`: turn a notification's content into a communication notification
 /// and decide its delivery — what a Notification Service Extension does with
 /// `content.updating(from: intent)`.
-public enum UpdateContentMethod: HeraldMethod {
-    public static let name = "update-content"
-    public static let journalMessageIDs = JournalMessageIDs(ok: "afe661ecb1d342169dc1ccd79572fa78", error: "a2a8bc37233241819d22ef54b85b7640")
-    public typealias Params = UpdateContentParams
-    public typealias Result = UpdateContentResult
+package enum UpdateContentMethod: HeraldMethod {
+    package static let name = "update-content"
+    package static let journalMessageIDs = JournalMessageIDs(ok: "afe661ecb1d342169dc1ccd79572fa78", error: "a2a8bc37233241819d22ef54b85b7640")
+    package typealias Params = UpdateContentParams
+    package typealias Result = UpdateContentResult
 }
 
-public struct UpdateContentParams: Codable, Sendable, Hashable {
-    public var app: String
+package struct UpdateContentParams: Codable, Sendable, Hashable {
+    package var app: String
     /// The notification's identifier in the list, 1–255 characters; the same (uid, app,
     /// identifier) again replaces the earlier notification. A lowercase UUID when absent.
-    public var identifier: String?
+    package var identifier: String?
     /// The donated interaction this notification is about; without it the notification
     /// is not a communication and only gets its delivery decision.
-    public var interactionIdentifier: String?
+    package var interactionIdentifier: String?
     /// The content; exactly one of `content` and `payload`.
-    public var content: NotificationContent?
+    package var content: NotificationContent?
     /// An APNs-style payload mapped onto the content (see ``APNsPayload``).
-    public var payload: JSONValue?
+    package var payload: JSONValue?
 
-    public init(
+    package init(
         app: String,
         identifier: String? = nil,
         interactionIdentifier: String? = nil,
@@ -39,7 +39,7 @@ public struct UpdateContentParams: Codable, Sendable, Hashable {
 extension UpdateContentParams: ParamsReadable {
     /// `payload` is read as it is: an APNs payload's top-level members are the sender's own
     /// (they become `userInfo`); ``APNsPayload`` reads `aps`.
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             UpdateContentParams(
                 app: try members.required("app"),
@@ -52,13 +52,13 @@ extension UpdateContentParams: ParamsReadable {
     }
 }
 
-public struct UpdateContentResult: Codable, Sendable, Hashable {
+package struct UpdateContentResult: Codable, Sendable, Hashable {
     /// The notification's identifier in the list: the one given, or the one generated.
-    public var identifier: String
-    public var content: NotificationContent
-    public var delivery: Delivery
+    package var identifier: String
+    package var content: NotificationContent
+    package var delivery: Delivery
 
-    public init(identifier: String, content: NotificationContent, delivery: Delivery) {
+    package init(identifier: String, content: NotificationContent, delivery: Delivery) {
         self.identifier = identifier
         self.content = content
         self.delivery = delivery

@@ -7,9 +7,9 @@
 /// map to their content members; every other top-level member goes to `userInfo`. As
 /// with a Notification Service Extension, only a payload with `mutable-content: 1` and
 /// some alert text may be changed: anything else is error 1008.
-public enum APNsPayload {
+package enum APNsPayload {
     /// Maps `payload`; errors point below `pointer`, the payload's place in params.
-    public static func content(
+    package static func content(
         from payload: JSONValue, at pointer: String = "/payload"
     ) throws(RPCError)
         -> NotificationContent

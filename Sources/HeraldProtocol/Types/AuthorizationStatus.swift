@@ -1,5 +1,5 @@
 /// Whether an app may read the Focus status (`INFocusStatusAuthorizationStatus`).
-public enum AuthorizationStatus: String, JSONEnum, Hashable {
+package enum AuthorizationStatus: String, JSONEnum, Hashable {
     /// Nobody has decided yet; under the `prompt` policy it stays so until an
     /// administrator sets it.
     case notDetermined

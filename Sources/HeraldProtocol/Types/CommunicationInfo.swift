@@ -1,21 +1,21 @@
 /// What makes a notification a communication notification: who it is from, whom it is
 /// to, and the avatar to show — the `content.communication` member Herald adds.
-public struct CommunicationInfo: Codable, Sendable, Hashable {
-    public var type: IntentType
+package struct CommunicationInfo: Codable, Sendable, Hashable {
+    package var type: IntentType
     /// The message's conversation; absent for a call.
-    public var conversationIdentifier: String?
+    package var conversationIdentifier: String?
     /// The message's sender, or the call's first contact.
-    public var sender: Person?
+    package var sender: Person?
     /// The other people besides the sender and the user: a message's recipients, a
     /// call's other contacts.
-    public var recipients: [Person]
-    public var isGroup: Bool
+    package var recipients: [Person]
+    package var isGroup: Bool
     /// The sender's image for a one-to-one conversation, the group image for a group.
-    public var avatar: NotificationImage?
-    public var mentionsCurrentUser: Bool
-    public var isReplyToCurrentUser: Bool
+    package var avatar: NotificationImage?
+    package var mentionsCurrentUser: Bool
+    package var isReplyToCurrentUser: Bool
 
-    public init(
+    package init(
         type: IntentType,
         conversationIdentifier: String? = nil,
         sender: Person? = nil,

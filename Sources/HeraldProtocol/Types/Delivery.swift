@@ -1,20 +1,20 @@
 import Foundation
 
 /// How Herald delivers a notification, and why: the decision `update-content` returns.
-public struct Delivery: Codable, Sendable, Hashable {
-    public var presentation: Presentation
+package struct Delivery: Codable, Sendable, Hashable {
+    package var presentation: Presentation
     /// For `summary`: the next summary time.
-    public var deliverAt: Date?
-    public var sound: Bool
-    public var lightsScreen: Bool
-    public var breaksThroughFocus: Bool
-    public var breaksThroughSummary: Bool
-    public var bypassesRinger: Bool
-    public var announce: Bool
+    package var deliverAt: Date?
+    package var sound: Bool
+    package var lightsScreen: Bool
+    package var breaksThroughFocus: Bool
+    package var breaksThroughSummary: Bool
+    package var bypassesRinger: Bool
+    package var announce: Bool
     /// One reason for each step of the decision that mattered, in the order taken.
-    public var reasons: [DeliveryReason]
+    package var reasons: [DeliveryReason]
 
-    public init(
+    package init(
         presentation: Presentation,
         deliverAt: Date? = nil,
         sound: Bool = false,
@@ -38,7 +38,7 @@ public struct Delivery: Codable, Sendable, Hashable {
 }
 
 /// Where a notification goes.
-public enum Presentation: String, JSONEnum, Hashable {
+package enum Presentation: String, JSONEnum, Hashable {
     /// Shown, with sound and light.
     case alert
     /// In the notification list only, without sound or light.
@@ -48,18 +48,18 @@ public enum Presentation: String, JSONEnum, Hashable {
 }
 
 /// One step of a delivery decision: a stable code for programs, a sentence for people.
-public struct DeliveryReason: Codable, Sendable, Hashable {
-    public var code: DeliveryReasonCode
-    public var message: String
+package struct DeliveryReason: Codable, Sendable, Hashable {
+    package var code: DeliveryReasonCode
+    package var message: String
 
-    public init(code: DeliveryReasonCode, message: String) {
+    package init(code: DeliveryReasonCode, message: String) {
         self.code = code
         self.message = message
     }
 }
 
 /// The stable codes of delivery reasons, in the order the decision can take them.
-public enum DeliveryReasonCode: String, JSONEnum, Hashable {
+package enum DeliveryReasonCode: String, JSONEnum, Hashable {
     case timeSensitiveNotPermitted
     case passive
     case criticalBreaksThroughFocus

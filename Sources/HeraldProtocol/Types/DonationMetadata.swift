@@ -1,14 +1,14 @@
 /// What a message's donation adds about the user (`INSendMessageIntentDonationMetadata`).
-public struct DonationMetadata: Codable, Sendable, Hashable {
+package struct DonationMetadata: Codable, Sendable, Hashable {
     /// The number of people besides the user; at least the number of `recipients`.
-    public var recipientCount: Int?
-    public var mentionsCurrentUser: Bool?
-    public var isReplyToCurrentUser: Bool?
+    package var recipientCount: Int?
+    package var mentionsCurrentUser: Bool?
+    package var isReplyToCurrentUser: Bool?
     /// Breaks through a Focus that silenced an earlier message of the conversation; needs
     /// the app's Focus authorization.
-    public var notifyRecipientAnyway: Bool?
+    package var notifyRecipientAnyway: Bool?
 
-    public init(
+    package init(
         recipientCount: Int? = nil,
         mentionsCurrentUser: Bool? = nil,
         isReplyToCurrentUser: Bool? = nil,
@@ -22,7 +22,7 @@ public struct DonationMetadata: Codable, Sendable, Hashable {
 }
 
 extension DonationMetadata: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             DonationMetadata(
                 recipientCount: try members.optional("recipientCount"),

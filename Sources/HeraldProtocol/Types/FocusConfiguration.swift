@@ -4,22 +4,22 @@ import Foundation
 /// interrupt while it is on.
 ///
 /// The Focus belongs to the whole host, as on a phone.
-public struct FocusConfiguration: Codable, Sendable, Hashable {
-    public var name: String
-    public var allowedPeople: [Person]
+package struct FocusConfiguration: Codable, Sendable, Hashable {
+    package var name: String
+    package var allowedPeople: [Person]
     /// App names (`org.example.chat`).
-    public var allowedApps: [String]
+    package var allowedApps: [String]
     /// Time Sensitive notifications break through; true when absent.
-    public var allowTimeSensitive: Bool
+    package var allowTimeSensitive: Bool
     /// A second call from the same caller within the repeated-call window breaks
     /// through; true when absent.
-    public var allowRepeatedCalls: Bool
+    package var allowRepeatedCalls: Bool
     /// Messages that mention or reply to the user break through; false when absent.
-    public var allowMentions: Bool
+    package var allowMentions: Bool
     /// The Focus ends by itself at this time.
-    public var until: Date?
+    package var until: Date?
 
-    public init(
+    package init(
         name: String,
         allowedPeople: [Person] = [],
         allowedApps: [String] = [],
@@ -39,7 +39,7 @@ public struct FocusConfiguration: Codable, Sendable, Hashable {
 }
 
 extension FocusConfiguration: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             FocusConfiguration(
                 name: try members.required("name"),

@@ -1,9 +1,9 @@
 /// What an authorized app may know of the user's Focus (`INFocusStatus`).
-public struct FocusStatus: Codable, Sendable, Hashable {
+package struct FocusStatus: Codable, Sendable, Hashable {
     /// True when a Focus is on and the app is not among its allowed apps.
-    public var isFocused: Bool
+    package var isFocused: Bool
 
-    public init(isFocused: Bool) {
+    package init(isFocused: Bool) {
         self.isFocused = isFocused
     }
 }

@@ -6,20 +6,20 @@ import Foundation
 /// "All notifications delivered to the summary on a schedule are present in the
 /// notification list"; Apple's `UNNotification` (delivered) and `UNNotificationRequest`
 /// (pending) are its two states.
-public struct HeraldNotification: Codable, Sendable, Hashable {
+package struct HeraldNotification: Codable, Sendable, Hashable {
     /// Unique within (uid, app): the same identifier again replaces this notification.
-    public var identifier: String
-    public var app: String
+    package var identifier: String
+    package var app: String
     /// The content as `update-content` returned it.
-    public var content: NotificationContent
-    public var delivery: Delivery
-    public var state: NotificationState
+    package var content: NotificationContent
+    package var delivery: Delivery
+    package var state: NotificationState
     /// When `update-content` put it in the list.
-    public var receivedAt: Date
+    package var receivedAt: Date
     /// When it was delivered; absent while it is scheduled.
-    public var deliveredAt: Date?
+    package var deliveredAt: Date?
 
-    public init(
+    package init(
         identifier: String,
         app: String,
         content: NotificationContent,
@@ -40,7 +40,7 @@ public struct HeraldNotification: Codable, Sendable, Hashable {
 
 /// Where a notification stands: `delivered` at once for an alert or a quiet one;
 /// `scheduled` while it waits for its summary.
-public enum NotificationState: String, JSONEnum, Hashable {
+package enum NotificationState: String, JSONEnum, Hashable {
     case delivered
     case scheduled
 }

@@ -2,11 +2,11 @@
 ///
 /// `indirect`, so that an interaction stores only a reference to its intent: the store
 /// keeps a million of them.
-public indirect enum Intent: Codable, Sendable, Hashable {
+package indirect enum Intent: Codable, Sendable, Hashable {
     case sendMessage(SendMessageIntent)
     case startCall(StartCallIntent)
 
-    public var type: IntentType {
+    package var type: IntentType {
         switch self {
         case .sendMessage: .sendMessage
         case .startCall: .startCall
@@ -17,7 +17,7 @@ public indirect enum Intent: Codable, Sendable, Hashable {
         case type
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: TypeKey.self)
         let type = try container.decode(String.self, forKey: .type)
         switch IntentType(rawValue: type) {
@@ -31,7 +31,7 @@ public indirect enum Intent: Codable, Sendable, Hashable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: TypeKey.self)
         try container.encode(type.rawValue, forKey: .type)
         switch self {
@@ -43,7 +43,7 @@ public indirect enum Intent: Codable, Sendable, Hashable {
 
 extension Intent: ParamsReadable {
     /// `type` says which intent's members the same object holds.
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             let type = try members.required("type", as: IntentType.self)
             return switch type {
@@ -55,7 +55,7 @@ extension Intent: ParamsReadable {
 }
 
 /// The `type` of an intent, also the `communication.type` of a notification.
-public enum IntentType: String, JSONEnum, Hashable {
+package enum IntentType: String, JSONEnum, Hashable {
     case sendMessage
     case startCall
 }

@@ -2,18 +2,18 @@ import Foundation
 
 /// An interaction an app donates: an incoming or outgoing message or call, with its
 /// people (`INInteraction`).
-public struct Interaction: Codable, Sendable, Hashable {
+package struct Interaction: Codable, Sendable, Hashable {
     /// Generated when absent; donating the same identifier again with the same
     /// interaction is a harmless retry.
-    public var identifier: String?
+    package var identifier: String?
     /// Groups interactions so that `delete-interactions` can remove them together.
-    public var groupIdentifier: String?
-    public var direction: InteractionDirection
+    package var groupIdentifier: String?
+    package var direction: InteractionDirection
     /// When it happened; the donation time when absent. Repeated calls compare this date.
-    public var date: Date?
-    public var intent: Intent
+    package var date: Date?
+    package var intent: Intent
 
-    public init(
+    package init(
         identifier: String? = nil,
         groupIdentifier: String? = nil,
         direction: InteractionDirection,
@@ -29,13 +29,13 @@ public struct Interaction: Codable, Sendable, Hashable {
 }
 
 /// Whether the user received the interaction or made it (`INInteractionDirection`).
-public enum InteractionDirection: String, JSONEnum, Hashable {
+package enum InteractionDirection: String, JSONEnum, Hashable {
     case incoming
     case outgoing
 }
 
 extension Interaction: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             Interaction(
                 identifier: try members.optional("identifier"),

@@ -4,27 +4,27 @@
 /// Herald keeps every member it is given. For a communication it replaces `title` (and,
 /// for a group, `subtitle`), fills `threadIdentifier` and `relevanceScore` when absent,
 /// and adds `communication`.
-public struct NotificationContent: Codable, Sendable, Hashable {
-    public var title: String?
-    public var subtitle: String?
-    public var body: String?
-    public var threadIdentifier: String?
-    public var categoryIdentifier: String?
-    public var targetContentIdentifier: String?
+package struct NotificationContent: Codable, Sendable, Hashable {
+    package var title: String?
+    package var subtitle: String?
+    package var body: String?
+    package var threadIdentifier: String?
+    package var categoryIdentifier: String?
+    package var targetContentIdentifier: String?
     /// `active` when absent.
-    public var interruptionLevel: InterruptionLevel?
+    package var interruptionLevel: InterruptionLevel?
     /// 0–1: how the notification ranks in the summary.
-    public var relevanceScore: Double?
-    public var filterCriteria: JSONValue?
-    public var badge: Int?
+    package var relevanceScore: Double?
+    package var filterCriteria: JSONValue?
+    package var badge: Int?
     /// A sound's name, or an object such as `{critical, name, volume}`.
-    public var sound: JSONValue?
-    public var attachments: JSONValue?
-    public var userInfo: JSONValue?
+    package var sound: JSONValue?
+    package var attachments: JSONValue?
+    package var userInfo: JSONValue?
     /// Added by Herald to a communication notification; ignored on input.
-    public var communication: CommunicationInfo?
+    package var communication: CommunicationInfo?
 
-    public init(
+    package init(
         title: String? = nil,
         subtitle: String? = nil,
         body: String? = nil,
@@ -65,7 +65,7 @@ public struct NotificationContent: Codable, Sendable, Hashable {
 /// | active | yes | yes | no | no |
 /// | timeSensitive | yes | yes | yes | no |
 /// | critical | yes | yes | yes | yes |
-public enum InterruptionLevel: String, JSONEnum, Hashable {
+package enum InterruptionLevel: String, JSONEnum, Hashable {
     case passive
     case active
     case timeSensitive
@@ -75,7 +75,7 @@ public enum InterruptionLevel: String, JSONEnum, Hashable {
 extension NotificationContent: ParamsReadable {
     /// `filterCriteria`, `sound`, `attachments` and `userInfo` are the client's own JSON;
     /// `communication` is Herald's, ignored on input.
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             let content = NotificationContent(
                 title: try members.optional("title"),

@@ -2,34 +2,34 @@
 ///
 /// Either `{url}` (a `file:` or `https:` URL) or `{data, mimeType}` with base64 `data` of
 /// at most 256 KiB decoded. Herald checks the form; it never reads the URL.
-public struct NotificationImage: Codable, Sendable, Hashable {
-    public var url: String?
+package struct NotificationImage: Codable, Sendable, Hashable {
+    package var url: String?
     /// Base64, at most 256 KiB once decoded.
-    public var data: String?
+    package var data: String?
     /// An `image/…` type, required with `data`.
-    public var mimeType: String?
+    package var mimeType: String?
 
-    public init(url: String) {
+    package init(url: String) {
         self.url = url
     }
 
-    public init(data: String, mimeType: String) {
+    package init(data: String, mimeType: String) {
         self.data = data
         self.mimeType = mimeType
     }
 
-    public init(url: String? = nil, data: String? = nil, mimeType: String? = nil) {
+    package init(url: String? = nil, data: String? = nil, mimeType: String? = nil) {
         self.url = url
         self.data = data
         self.mimeType = mimeType
     }
 
     /// The largest decoded `data`, in bytes.
-    public static let maximumDataSize = 256 * 1024
+    package static let maximumDataSize = 256 * 1024
 }
 
 extension NotificationImage: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             NotificationImage(
                 url: try members.optional("url"),

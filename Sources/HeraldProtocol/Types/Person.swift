@@ -4,21 +4,21 @@
 /// A person needs a `handle` or a `displayName`. The current user is never one of an
 /// interaction's people: an `isMe: true` person is error 1003 ("never include the current
 /// user", as the seeds say).
-public struct Person: Codable, Sendable, Hashable {
-    public var handle: PersonHandle?
-    public var displayName: String?
-    public var nameComponents: NameComponents?
-    public var image: NotificationImage?
+package struct Person: Codable, Sendable, Hashable {
+    package var handle: PersonHandle?
+    package var displayName: String?
+    package var nameComponents: NameComponents?
+    package var image: NotificationImage?
     /// The identifier of the person in the user's contacts.
-    public var contactIdentifier: String?
+    package var contactIdentifier: String?
     /// The app's own identifier for the person.
-    public var customIdentifier: String?
+    package var customIdentifier: String?
     /// Other handles of the same person; matched like `handle`.
-    public var aliases: [PersonHandle]?
-    public var suggestionType: PersonSuggestionType?
-    public var isMe: Bool?
+    package var aliases: [PersonHandle]?
+    package var suggestionType: PersonSuggestionType?
+    package var isMe: Bool?
 
-    public init(
+    package init(
         handle: PersonHandle? = nil,
         displayName: String? = nil,
         nameComponents: NameComponents? = nil,
@@ -43,31 +43,31 @@ public struct Person: Codable, Sendable, Hashable {
 
 /// How to reach a person: an email address, a phone number, or another value the app
 /// understands (`INPersonHandle`).
-public struct PersonHandle: Codable, Sendable, Hashable {
-    public var value: String
+package struct PersonHandle: Codable, Sendable, Hashable {
+    package var value: String
     /// Absent means `unknown`.
-    public var type: PersonHandleType?
+    package var type: PersonHandleType?
 
-    public init(value: String, type: PersonHandleType? = nil) {
+    package init(value: String, type: PersonHandleType? = nil) {
         self.value = value
         self.type = type
     }
 }
 
 /// The kind of a handle's value.
-public enum PersonHandleType: String, JSONEnum, Hashable {
+package enum PersonHandleType: String, JSONEnum, Hashable {
     case unknown
     case emailAddress
     case phoneNumber
 }
 
 /// The parts of a person's name (`PersonNameComponents`).
-public struct NameComponents: Codable, Sendable, Hashable {
-    public var givenName: String?
-    public var familyName: String?
-    public var nickname: String?
+package struct NameComponents: Codable, Sendable, Hashable {
+    package var givenName: String?
+    package var familyName: String?
+    package var nickname: String?
 
-    public init(givenName: String? = nil, familyName: String? = nil, nickname: String? = nil) {
+    package init(givenName: String? = nil, familyName: String? = nil, nickname: String? = nil) {
         self.givenName = givenName
         self.familyName = familyName
         self.nickname = nickname
@@ -75,14 +75,14 @@ public struct NameComponents: Codable, Sendable, Hashable {
 }
 
 /// How a person's handle may be suggested (`INPersonSuggestionType`).
-public enum PersonSuggestionType: String, JSONEnum, Hashable {
+package enum PersonSuggestionType: String, JSONEnum, Hashable {
     case none
     case socialProfile
     case instantMessageAddress
 }
 
 extension Person: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             Person(
                 handle: try members.optional("handle"),
@@ -100,7 +100,7 @@ extension Person: ParamsReadable {
 }
 
 extension PersonHandle: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             PersonHandle(value: try members.required("value"), type: try members.optional("type"))
         }
@@ -108,7 +108,7 @@ extension PersonHandle: ParamsReadable {
 }
 
 extension NameComponents: ParamsReadable {
-    public init(reading value: ParamsReader) throws(RPCError) {
+    package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
             NameComponents(
                 givenName: try members.optional("givenName"),

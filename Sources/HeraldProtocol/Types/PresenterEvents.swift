@@ -4,27 +4,27 @@ import Foundation
 /// notification: `notification-delivered`, `summary-delivered`, `notifications-removed`.
 
 /// `notification-delivered`: an alert or a quiet notification, as it is decided.
-public struct NotificationDelivered: Codable, Sendable, Hashable {
-    public static let method = "notification-delivered"
-    public var uid: UInt32
-    public var notification: HeraldNotification
+package struct NotificationDelivered: Codable, Sendable, Hashable {
+    package static let method = "notification-delivered"
+    package var uid: UInt32
+    package var notification: HeraldNotification
 
-    public init(uid: UInt32, notification: HeraldNotification) {
+    package init(uid: UInt32, notification: HeraldNotification) {
         self.uid = uid
         self.notification = notification
     }
 }
 
 /// `summary-delivered`: one uid's scheduled summary, ranked.
-public struct NotificationSummary: Codable, Sendable, Hashable {
-    public static let method = "summary-delivered"
-    public var uid: UInt32
-    public var deliveredAt: Date
+package struct NotificationSummary: Codable, Sendable, Hashable {
+    package static let method = "summary-delivered"
+    package var uid: UInt32
+    package var deliveredAt: Date
     /// Ranked: relevanceScore highest first, then with attachments or an avatar, then
     /// communications, then newest first.
-    public var notifications: [HeraldNotification]
+    package var notifications: [HeraldNotification]
 
-    public init(uid: UInt32, deliveredAt: Date, notifications: [HeraldNotification]) {
+    package init(uid: UInt32, deliveredAt: Date, notifications: [HeraldNotification]) {
         self.uid = uid
         self.deliveredAt = deliveredAt
         self.notifications = notifications
@@ -32,13 +32,13 @@ public struct NotificationSummary: Codable, Sendable, Hashable {
 }
 
 /// `notifications-removed`: notifications of one (uid, app) removed by `remove-notifications`.
-public struct NotificationsRemoved: Codable, Sendable, Hashable {
-    public static let method = "notifications-removed"
-    public var uid: UInt32
-    public var app: String
-    public var identifiers: [String]
+package struct NotificationsRemoved: Codable, Sendable, Hashable {
+    package static let method = "notifications-removed"
+    package var uid: UInt32
+    package var app: String
+    package var identifiers: [String]
 
-    public init(uid: UInt32, app: String, identifiers: [String]) {
+    package init(uid: UInt32, app: String, identifiers: [String]) {
         self.uid = uid
         self.app = app
         self.identifiers = identifiers

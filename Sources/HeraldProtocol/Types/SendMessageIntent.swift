@@ -3,19 +3,19 @@
 /// An incoming message has a `sender`; an outgoing one has none — the current user sent
 /// it — and has `recipients` or a `donationMetadata.recipientCount`. `recipients` are the
 /// people besides the sender and the user.
-public struct SendMessageIntent: Codable, Sendable, Hashable {
-    public var sender: Person?
-    public var recipients: [Person]?
-    public var content: String?
+package struct SendMessageIntent: Codable, Sendable, Hashable {
+    package var sender: Person?
+    package var recipients: [Person]?
+    package var content: String?
     /// The group's name, shown as the notification's subtitle.
-    public var speakableGroupName: String?
-    public var conversationIdentifier: String
-    public var serviceName: String?
-    public var outgoingMessageType: OutgoingMessageType?
-    public var groupImage: NotificationImage?
-    public var donationMetadata: DonationMetadata?
+    package var speakableGroupName: String?
+    package var conversationIdentifier: String
+    package var serviceName: String?
+    package var outgoingMessageType: OutgoingMessageType?
+    package var groupImage: NotificationImage?
+    package var donationMetadata: DonationMetadata?
 
-    public init(
+    package init(
         sender: Person? = nil,
         recipients: [Person]? = nil,
         content: String? = nil,
@@ -39,7 +39,7 @@ public struct SendMessageIntent: Codable, Sendable, Hashable {
 }
 
 /// The kind of an outgoing message (`INOutgoingMessageType`).
-public enum OutgoingMessageType: String, JSONEnum, Hashable {
+package enum OutgoingMessageType: String, JSONEnum, Hashable {
     case text
     case audio
 }

@@ -2,16 +2,16 @@
 ///
 /// The first of `contacts` is the caller of an incoming call; a call with more than one
 /// contact is a group call.
-public struct StartCallIntent: Codable, Sendable, Hashable {
-    public var contacts: [Person]
-    public var callCapability: CallCapability?
-    public var destinationType: CallDestinationType?
-    public var audioRoute: CallAudioRoute?
+package struct StartCallIntent: Codable, Sendable, Hashable {
+    package var contacts: [Person]
+    package var callCapability: CallCapability?
+    package var destinationType: CallDestinationType?
+    package var audioRoute: CallAudioRoute?
     /// The call record to call back (`INCallRecord`), passed through as sent.
-    public var callRecordToCallBack: JSONValue?
-    public var groupImage: NotificationImage?
+    package var callRecordToCallBack: JSONValue?
+    package var groupImage: NotificationImage?
 
-    public init(
+    package init(
         contacts: [Person],
         callCapability: CallCapability? = nil,
         destinationType: CallDestinationType? = nil,
@@ -29,13 +29,13 @@ public struct StartCallIntent: Codable, Sendable, Hashable {
 }
 
 /// Audio or video (`INCallCapability`).
-public enum CallCapability: String, JSONEnum, Hashable {
+package enum CallCapability: String, JSONEnum, Hashable {
     case audioCall
     case videoCall
 }
 
 /// Where a call goes (`INCallDestinationType`).
-public enum CallDestinationType: String, JSONEnum, Hashable {
+package enum CallDestinationType: String, JSONEnum, Hashable {
     case unknown
     case normal
     case emergency
@@ -45,7 +45,7 @@ public enum CallDestinationType: String, JSONEnum, Hashable {
 }
 
 /// Where a call's audio plays (`INCallAudioRoute`).
-public enum CallAudioRoute: String, JSONEnum, Hashable {
+package enum CallAudioRoute: String, JSONEnum, Hashable {
     case unknown
     case speakerphone
     case bluetooth

@@ -8,27 +8,27 @@ import Musl
 
 /// Decides who is an administrator: uid 0, the daemon's own uid, and members of
 /// `--admin-group` (by primary group or by the group database's membership).
-public struct AdministratorPolicy: Sendable, Hashable {
-    public var daemonUID: UInt32
-    public var adminGID: UInt32?
+package struct AdministratorPolicy: Sendable, Hashable {
+    package var daemonUID: UInt32
+    package var adminGID: UInt32?
 
-    public init(daemonUID: UInt32 = getuid(), adminGID: UInt32? = nil) {
+    package init(daemonUID: UInt32 = getuid(), adminGID: UInt32? = nil) {
         self.daemonUID = daemonUID
         self.adminGID = adminGID
     }
 
     /// Looks up a group by name or number; nil when there is no such group.
-    public static func groupID(named name: String) -> UInt32? {
+    package static func groupID(named name: String) -> UInt32? {
         if let number = UInt32(name) { return number }
         guard let group = getgrnam(name) else { return nil }
         return group.pointee.gr_gid
     }
 
-    public func caller(for peer: PeerCredentials) -> Caller {
+    package func caller(for peer: PeerCredentials) -> Caller {
         Caller(uid: peer.uid, gid: peer.gid, pid: peer.pid, isAdministrator: isAdministrator(peer))
     }
 
-    public func isAdministrator(_ peer: PeerCredentials) -> Bool {
+    package func isAdministrator(_ peer: PeerCredentials) -> Bool {
         if peer.uid == 0 || peer.uid == daemonUID { return true }
         guard let adminGID else { return false }
         if peer.gid == adminGID { return true }

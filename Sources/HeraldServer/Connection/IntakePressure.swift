@@ -3,7 +3,7 @@
 ///
 /// Nothing here waits: a connection that finds the pressure high registers a `resume` and
 /// returns to its event loop; `resume` hops back to that loop when the pressure is low.
-public protocol IntakePressure: Sendable {
+package protocol IntakePressure: Sendable {
     /// Whether connections should pause now. Asked before every request: must be cheap.
     var isHigh: Bool { get }
     /// Calls `resume` (on any thread) once the pressure is low again, and returns true;

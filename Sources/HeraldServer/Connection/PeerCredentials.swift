@@ -8,12 +8,12 @@ import Musl
 
 /// The credentials of the process at the other end of a Unix socket, read with
 /// SO_PEERCRED when the connection is accepted.
-public struct PeerCredentials: Sendable, Hashable {
-    public var uid: UInt32
-    public var gid: UInt32
-    public var pid: Int32
+package struct PeerCredentials: Sendable, Hashable {
+    package var uid: UInt32
+    package var gid: UInt32
+    package var pid: Int32
 
-    public init(uid: UInt32, gid: UInt32, pid: Int32) {
+    package init(uid: UInt32, gid: UInt32, pid: Int32) {
         self.uid = uid
         self.gid = gid
         self.pid = pid

@@ -3,8 +3,8 @@
 import HeraldProtocol
 
 /// The OpenRPC document `rpc.discover` serves: `Protocol/openrpc.json`, embedded at build time.
-public enum OpenRPCDocument {
-    public static let text = ##"""
+package enum OpenRPCDocument {
+    package static let text = ##"""
 {
   "openrpc": "1.3.2",
   "info": {
@@ -3835,7 +3835,7 @@ public enum OpenRPCDocument {
 """##
 
     /// The document parsed once, on first use.
-    public static let value: JSONValue = {
+    package static let value: JSONValue = {
         do throws(JSONParseError) {
             return try JSONParser.parse(text, maxDepth: 256)
         } catch {

@@ -9,10 +9,10 @@ import Musl
 /// NIO's `withBoundSocket` calls `listen()` again with its own default of 128, which
 /// would replace the backlog systemd listened with (`Backlog=`, by default 4096); heraldd
 /// reads the backlog it is handed before NIO touches the socket, and puts it back after.
-public enum ListenBacklog {
+package enum ListenBacklog {
     /// The backlog `fd` listens with, from the kernel's socket diagnostics (what `ss -xl`
     /// shows as Send-Q); nil when it cannot be read.
-    public static func current(of fd: Int32) -> Int32? {
+    package static func current(of fd: Int32) -> Int32? {
         var status = stat()
         guard fstat(fd, &status) == 0 else { return nil }
         let inode = UInt32(truncatingIfNeeded: status.st_ino)
@@ -58,7 +58,7 @@ public enum ListenBacklog {
     }
 
     /// Listens on `fd` again with `backlog`: a listening socket takes the new value.
-    public static func apply(_ backlog: Int32, to fd: Int32) throws(ListeningError) {
+    package static func apply(_ backlog: Int32, to fd: Int32) throws(ListeningError) {
         guard listen(fd, backlog) == 0 else {
             throw ListeningError("Cannot listen with a backlog of \(backlog): \(String(cString: strerror(errno))).")
         }

@@ -8,17 +8,17 @@ import Musl
 #endif
 
 /// Where a standalone `heraldd` listens, and getting that path ready to bind.
-public enum SocketPath {
+package enum SocketPath {
     /// The first of ``DefaultSocketPaths``: `$RUNTIME_DIRECTORY/herald.sock`, else
     /// `$XDG_RUNTIME_DIR/herald/herald.sock`, else `/run/herald/herald.sock`.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         DefaultSocketPaths.candidates(environment: environment)[0]
     }
 
     /// Makes `path` ready to bind: creates its folder, and removes a stale socket file left
     /// by a daemon that is gone. Refuses when a live daemon answers there, or when the path
     /// is something other than a socket.
-    public static func prepare(_ path: String) throws(ListeningError) {
+    package static func prepare(_ path: String) throws(ListeningError) {
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw ListeningError("The socket path \(path) is longer than a Unix socket address allows (107 bytes).")
         }
@@ -48,7 +48,7 @@ public enum SocketPath {
     }
 
     /// Applies `--socket-mode` to a bound socket file.
-    public static func applyMode(_ mode: mode_t, to path: String) throws(ListeningError) {
+    package static func applyMode(_ mode: mode_t, to path: String) throws(ListeningError) {
         guard chmod(path, mode) == 0 else {
             throw ListeningError("Cannot set mode \(String(mode, radix: 8)) on \(path): \(String(cString: strerror(errno))).")
         }
@@ -74,8 +74,8 @@ public enum SocketPath {
 }
 
 /// The server could not listen where it was asked to.
-public struct ListeningError: Error, CustomStringConvertible {
-    public var description: String
+package struct ListeningError: Error, CustomStringConvertible {
+    package var description: String
     init(_ description: String) {
         self.description = description
     }

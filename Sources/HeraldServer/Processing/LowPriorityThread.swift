@@ -16,13 +16,13 @@ import Musl
 /// A thread of its own rather than one of Dispatch's: on Linux a scheduling policy
 /// belongs to the thread, and an unprivileged process cannot take it back for the next
 /// user of a shared thread.
-public enum LowPriorityThread {
+package enum LowPriorityThread {
     /// `SCHED_IDLE` from `<sched.h>`, which Glibc's module leaves out.
     private static let schedIdle: Int32 = 5
 
     /// Runs `work(0)` … `work(iterations - 1)` on as many such threads as there are cores,
     /// and returns when every one is done.
-    public static func concurrentPerform(
+    package static func concurrentPerform(
         iterations: Int,
         named name: String,
         _ work: @escaping @Sendable (Int) -> Void
@@ -46,7 +46,7 @@ public enum LowPriorityThread {
         for _ in 0..<threads { finished.wait() }
     }
 
-    public static func run(named name: String, _ body: @escaping @Sendable () -> Void) {
+    package static func run(named name: String, _ body: @escaping @Sendable () -> Void) {
         let thread = Thread {
             #if canImport(Glibc)
             // 0 is the calling thread.

@@ -4,24 +4,24 @@ import HeraldProtocol
 import NIOConcurrencyHelpers
 
 /// What the method handlers need beyond their params.
-public struct MethodEnvironment: Sendable {
-    public var state: SharedState
-    public var clock: any HeraldClock
-    public var statistics: ServerStatistics
+package struct MethodEnvironment: Sendable {
+    package var state: SharedState
+    package var clock: any HeraldClock
+    package var statistics: ServerStatistics
     /// The OpenRPC document `rpc.discover` returns.
-    public var openRPCDocument: JSONValue
+    package var openRPCDocument: JSONValue
     /// Members that other parts of the daemon (the journal writer, the snapshot writer) add to `stats`.
-    public var statsContributions: @Sendable () -> JSONObject
+    package var statsContributions: @Sendable () -> JSONObject
     /// Takes a snapshot now, for the `snapshot` method; the daemon's snapshot writer.
-    public var takeSnapshot: @Sendable () throws(RPCError) -> SnapshotResult
+    package var takeSnapshot: @Sendable () throws(RPCError) -> SnapshotResult
     /// The most bytes of UTF-8 in one string of params (`--max-string-bytes`).
-    public var maxStringBytes: Int
+    package var maxStringBytes: Int
     /// Journals a summary delivered (uid, count, identifiers; never content).
-    public var recordSummary: @Sendable (NotificationSummary) -> Void = { _ in }
+    package var recordSummary: @Sendable (NotificationSummary) -> Void = { _ in }
     /// Requests refused by `maxStringBytes`.
     let stringsRefused = NIOLockedValueBox(0)
 
-    public init(
+    package init(
         state: SharedState,
         clock: any HeraldClock,
         statistics: ServerStatistics,

@@ -8,11 +8,11 @@ import HeraldProtocol
 /// a typed result; everything a client can get wrong on the way becomes an `RPCError`,
 /// a broken rule (``RuleError``) by ``RPCError/init(_:)``. Who may call a method is checked
 /// here, once, from its descriptor.
-public struct MethodTable: Sendable {
+package struct MethodTable: Sendable {
     /// One method as the processor calls it: JSON params in, JSON result and audit out.
-    public struct Entry: Sendable {
-        public var requiresAdministrator: Bool
-        public var invoke: @Sendable (JSONValue, RequestContext) throws(RPCError) -> (JSONValue, AuditRecord)
+    package struct Entry: Sendable {
+        package var requiresAdministrator: Bool
+        package var invoke: @Sendable (JSONValue, RequestContext) throws(RPCError) -> (JSONValue, AuditRecord)
     }
 
     private var entries: [String: Entry] = [:]
@@ -26,13 +26,13 @@ public struct MethodTable: Sendable {
 
     /// Run on every method's params before they are decoded, such as the limit on a
     /// string's bytes; applies to the methods registered after it is set.
-    public var checkParams: @Sendable (JSONValue) throws(RPCError) -> Void = { _ throws(RPCError) in }
+    package var checkParams: @Sendable (JSONValue) throws(RPCError) -> Void = { _ throws(RPCError) in }
 
-    public init() {}
+    package init() {}
 
-    public var methodNames: [String] { entries.keys.sorted() }
+    package var methodNames: [String] { entries.keys.sorted() }
 
-    public func entry(named name: String) -> Entry? {
+    package func entry(named name: String) -> Entry? {
         entries[name]
     }
 
@@ -47,7 +47,7 @@ public struct MethodTable: Sendable {
     }
 
     /// Declares that `name` always returns about `bytes` bytes of result.
-    public mutating func declareResultSize(_ bytes: Int, for name: String) {
+    package mutating func declareResultSize(_ bytes: Int, for name: String) {
         resultSizes[name] = bytes
     }
 
@@ -81,7 +81,7 @@ public struct MethodTable: Sendable {
     /// Registers `method`, whose handler gets decoded params and returns a typed outcome or
     /// throws a ``RuleError`` (or an `RPCError`); who may call it and where it runs come
     /// from its descriptor.
-    public mutating func register<Method: HeraldMethod>(
+    package mutating func register<Method: HeraldMethod>(
         _ method: Method.Type,
         _ handler: @escaping @Sendable (Method.Params, RequestContext) throws -> MethodOutcome<Method.Result>
     ) {

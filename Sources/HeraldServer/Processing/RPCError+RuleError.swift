@@ -6,7 +6,7 @@ extension RPCError {
     /// Pointer into params (`data.pointer`, `~` and `/` escaped), its limit `data.limit`.
     ///
     /// The one place where the rules' errors become JSON-RPC errors.
-    public init(_ error: RuleError) {
+    package init(_ error: RuleError) {
         var extraData = JSONObject()
         if let limit = error.limit {
             extraData["limit"] = .number(JSONNumber(limit))

@@ -11,13 +11,13 @@ import HeraldProtocol
 /// The processor does no I/O of its own and runs on the connection's event loop, except
 /// what ``reply(to:context:)`` hands back as work for a thread of its own: a text that
 /// calls a method marked `runsOffEventLoop`.
-public struct RequestProcessor: Sendable {
-    public let methods: MethodTable
-    public let limits: RequestLimits
-    public let statistics: ServerStatistics
-    public let recorder: any ResultRecorder
+package struct RequestProcessor: Sendable {
+    package let methods: MethodTable
+    package let limits: RequestLimits
+    package let statistics: ServerStatistics
+    package let recorder: any ResultRecorder
 
-    public init(
+    package init(
         methods: MethodTable,
         limits: RequestLimits,
         statistics: ServerStatistics,
@@ -30,7 +30,7 @@ public struct RequestProcessor: Sendable {
     }
 
     /// How a text is answered: at once, or by work to run off the event loop.
-    public enum Reply: Sendable {
+    package enum Reply: Sendable {
         /// The response line, or nil when nothing is due.
         case now([UInt8]?)
         /// Work that calls a method marked `runsOffEventLoop`; it returns the response.
@@ -38,7 +38,7 @@ public struct RequestProcessor: Sendable {
     }
 
     /// The reply to `text`: answered here, unless it calls a method that takes long.
-    public func reply(to text: [UInt8], context: RequestContext) -> Reply {
+    package func reply(to text: [UInt8], context: RequestContext) -> Reply {
         let start = ContinuousClock.now
         switch parse(text, context: context, since: start) {
         case .failure(let refusal):
@@ -52,7 +52,7 @@ public struct RequestProcessor: Sendable {
 
     /// The response to `text` as one compact line ending in `\n`, or nil when nothing is
     /// due; every method runs on the calling thread.
-    public func process(text: [UInt8], context: RequestContext) -> [UInt8]? {
+    package func process(text: [UInt8], context: RequestContext) -> [UInt8]? {
         let start = ContinuousClock.now
         switch parse(text, context: context, since: start) {
         case .failure(let refusal): return refusal.response
@@ -156,7 +156,7 @@ public struct RequestProcessor: Sendable {
 
     /// The line answering an error found before any request could be read: a garbage line,
     /// a truncated text, a text over the size limit, a read timeout. Its `id` is null.
-    public func standaloneError(_ error: RPCError, context: RequestContext) -> [UInt8] {
+    package func standaloneError(_ error: RPCError, context: RequestContext) -> [UInt8] {
         standaloneError(error, context: context, since: .now)
     }
 

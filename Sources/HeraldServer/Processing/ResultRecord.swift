@@ -6,27 +6,27 @@ import HeraldProtocol
 ///
 /// It never carries the content of a communication: no text, titles, bodies, images or
 /// user info — only identifiers, codes and the delivery decision's reason codes.
-public struct ResultRecord: Sendable, Hashable {
-    public enum Outcome: String, Sendable, Hashable {
+package struct ResultRecord: Sendable, Hashable {
+    package enum Outcome: String, Sendable, Hashable {
         case ok
         case error
     }
 
     /// The method as the client named it; nil when the request had none that could be read.
-    public var method: String?
+    package var method: String?
     /// The JSON-RPC id as compact JSON text (`7`, `"a"`, `null`); nil for a notification.
-    public var requestID: String?
-    public var outcome: Outcome
-    public var errorCode: ErrorCode?
+    package var requestID: String?
+    package var outcome: Outcome
+    package var errorCode: ErrorCode?
     /// The error's reason with whatever it quoted of the request left out
     /// (``ContentFreeReason``), and its pointer; nil for a result.
-    public var errorReason: String?
-    public var errorPointer: String?
-    public var caller: Caller
-    public var durationMicroseconds: UInt64
-    public var audit: AuditRecord
+    package var errorReason: String?
+    package var errorPointer: String?
+    package var caller: Caller
+    package var durationMicroseconds: UInt64
+    package var audit: AuditRecord
 
-    public init(
+    package init(
         method: String?,
         requestID: String?,
         outcome: Outcome,
@@ -50,7 +50,7 @@ public struct ResultRecord: Sendable, Hashable {
 
     /// One short line a person can read, such as
     /// `donate ok app=org.example.chat interaction=m-17 incoming sendMessage`.
-    public var summaryLine: String {
+    package var summaryLine: String {
         var line = method ?? "(no method)"
         switch outcome {
         case .ok: line += " ok"
@@ -67,7 +67,7 @@ public struct ResultRecord: Sendable, Hashable {
 }
 
 /// Where result records go: in `heraldd`, the journal writer.
-public protocol ResultRecorder: Sendable {
+package protocol ResultRecorder: Sendable {
     func record(_ result: ResultRecord)
     /// The back-pressure of where the records go, if it can push back; connections pause
     /// while it is high.
@@ -75,11 +75,11 @@ public protocol ResultRecorder: Sendable {
 }
 
 extension ResultRecorder {
-    public var pressure: (any IntakePressure)? { nil }
+    package var pressure: (any IntakePressure)? { nil }
 }
 
 /// Records nothing; for tests and `--log-target none`.
-public struct DiscardingResultRecorder: ResultRecorder {
-    public init() {}
-    public func record(_ result: ResultRecord) {}
+package struct DiscardingResultRecorder: ResultRecorder {
+    package init() {}
+    package func record(_ result: ResultRecord) {}
 }

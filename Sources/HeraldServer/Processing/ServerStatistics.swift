@@ -2,11 +2,11 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// Counts kept for `stats`: requests and errors per method, open connections, uptime.
-public final class ServerStatistics: Sendable {
+package final class ServerStatistics: Sendable {
     /// Requests and errors for one method.
-    public struct MethodCounts: Sendable, Hashable, Codable {
-        public var requests: UInt64 = 0
-        public var errors: UInt64 = 0
+    package struct MethodCounts: Sendable, Hashable, Codable {
+        package var requests: UInt64 = 0
+        package var errors: UInt64 = 0
     }
 
     private struct Counts {
@@ -22,7 +22,7 @@ public final class ServerStatistics: Sendable {
     }
 
     /// Why a connection was refused, if it was.
-    public enum Admission: Sendable, Equatable {
+    package enum Admission: Sendable, Equatable {
         case admitted
         /// Every slot open to this caller is taken (`--max-connections`, less the kept ones).
         case serverFull(limit: Int)
@@ -31,20 +31,20 @@ public final class ServerStatistics: Sendable {
     }
 
     /// Key under which requests without a readable method are counted (parse errors, invalid requests).
-    public static let invalidRequestKey = "(invalid)"
+    package static let invalidRequestKey = "(invalid)"
     /// Key under which calls to methods Herald does not have are counted.
-    public static let unknownMethodKey = "(unknown)"
+    package static let unknownMethodKey = "(unknown)"
 
-    public let startedAt: Date
+    package let startedAt: Date
     private let startInstant: ContinuousClock.Instant
     private let counts = NIOLockedValueBox(Counts())
 
-    public init(startedAt: Date = Date()) {
+    package init(startedAt: Date = Date()) {
         self.startedAt = startedAt
         self.startInstant = .now
     }
 
-    public func recordRequest(method: String, failed: Bool) {
+    package func recordRequest(method: String, failed: Bool) {
         counts.withLockedValue { counts in
             counts.methods[method, default: MethodCounts()].requests += 1
             if failed {
@@ -57,7 +57,7 @@ public final class ServerStatistics: Sendable {
     ///
     /// An administrator may take every one of `limit` slots; others leave the last
     /// `reservedForAdministrators` free, and each uid may hold at most `perUID` of them.
-    public func openConnection(
+    package func openConnection(
         uid: UInt32, isAdministrator: Bool, limit: Int, reservedForAdministrators: Int, perUID: Int
     ) -> Admission {
         counts.withLockedValue { counts in
@@ -86,7 +86,7 @@ public final class ServerStatistics: Sendable {
     }
 
     /// Counts the close of a connection opened with ``openConnection(uid:isAdministrator:limit:reservedForAdministrators:perUID:)``.
-    public func closeConnection(uid: UInt32) {
+    package func closeConnection(uid: UInt32) {
         counts.withLockedValue { counts in
             counts.openConnections -= 1
             let left = counts.openByUID[uid, default: 1] - 1
@@ -95,32 +95,32 @@ public final class ServerStatistics: Sendable {
     }
 
     /// Counts a connection closed after `--idle-timeout` with nothing to do.
-    public func recordIdleClose() {
+    package func recordIdleClose() {
         counts.withLockedValue { $0.closedIdle += 1 }
     }
 
     /// Counts a connection closed because its unread output passed the limit.
-    public func recordUnreadClose() {
+    package func recordUnreadClose() {
         counts.withLockedValue { $0.closedUnread += 1 }
     }
 
     /// Counts a batch refused because its responses would pass `--max-response-bytes`.
-    public func recordRefusedBatch() {
+    package func recordRefusedBatch() {
         counts.withLockedValue { $0.refusedBatches += 1 }
     }
 
     /// The counts of the limits on connections and responses, for `stats`.
-    public struct LimitCounts: Sendable, Hashable {
-        public var refusedForUIDLimit: UInt64
-        public var closedIdle: UInt64
-        public var closedUnread: UInt64
-        public var refusedBatches: UInt64
+    package struct LimitCounts: Sendable, Hashable {
+        package var refusedForUIDLimit: UInt64
+        package var closedIdle: UInt64
+        package var closedUnread: UInt64
+        package var refusedBatches: UInt64
         /// The uid holding the most connections, and how many it holds (0 when none is open).
-        public var busiestUID: UInt32?
-        public var busiestUIDConnections = 0
+        package var busiestUID: UInt32?
+        package var busiestUIDConnections = 0
     }
 
-    public var limitCounts: LimitCounts {
+    package var limitCounts: LimitCounts {
         counts.withLockedValue { counts in
             var result = LimitCounts(
                 refusedForUIDLimit: counts.refusedForUIDLimit,
@@ -136,17 +136,17 @@ public final class ServerStatistics: Sendable {
         }
     }
 
-    public var openConnections: Int {
+    package var openConnections: Int {
         counts.withLockedValue { $0.openConnections }
     }
 
-    public var uptimeSeconds: Double {
+    package var uptimeSeconds: Double {
         let elapsed = ContinuousClock.now - startInstant
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// A consistent copy of every count.
-    public func snapshot() -> (
+    package func snapshot() -> (
         methods: [String: MethodCounts], openConnections: Int, acceptedConnections: UInt64, refusedConnections: UInt64
     ) {
         counts.withLockedValue {

@@ -9,7 +9,7 @@ import NIOConcurrencyHelpers
 ///
 /// Each `withLock` counts as a change, so that the snapshot writer can tell whether
 /// anything happened since its last snapshot; reads that change nothing use `read`.
-public final class SharedState: Sendable {
+package final class SharedState: Sendable {
     private struct Guarded: Sendable {
         var state: HeraldState
         /// Calls that could have changed `state`.
@@ -18,12 +18,12 @@ public final class SharedState: Sendable {
 
     private let box: NIOLockedValueBox<Guarded>
 
-    public init(_ state: HeraldState) {
+    package init(_ state: HeraldState) {
         self.box = NIOLockedValueBox(Guarded(state: state))
     }
 
     /// Runs `body` with the state locked; its typed error passes through.
-    public func withLock<Value: Sendable, Failure: Error>(
+    package func withLock<Value: Sendable, Failure: Error>(
         _ body: (inout HeraldState) throws(Failure) -> Value
     ) throws(Failure) -> Value {
         let result: Result<Value, Failure> = box.withLockedValue { guarded in
@@ -38,7 +38,7 @@ public final class SharedState: Sendable {
     }
 
     /// Runs `body` with the state locked, counting a change only when `body` says it made one.
-    public func withLock<Value: Sendable>(
+    package func withLock<Value: Sendable>(
         reportingChange body: (inout HeraldState) -> (value: Value, changed: Bool)
     ) -> Value {
         box.withLockedValue { guarded in
@@ -49,22 +49,22 @@ public final class SharedState: Sendable {
     }
 
     /// Reads the state under the lock without counting a change.
-    public func read<Value: Sendable>(_ body: (HeraldState) -> Value) -> Value {
+    package func read<Value: Sendable>(_ body: (HeraldState) -> Value) -> Value {
         box.withLockedValue { body($0.state) }
     }
 
     /// A copy of the state: cheap, since the state is made of copy-on-write values.
-    public func copy() -> HeraldState {
+    package func copy() -> HeraldState {
         box.withLockedValue { $0.state }
     }
 
     /// A copy of the state with the change count it was taken at.
-    public func copyWithChangeCount() -> (state: HeraldState, changes: UInt64) {
+    package func copyWithChangeCount() -> (state: HeraldState, changes: UInt64) {
         box.withLockedValue { ($0.state, $0.changes) }
     }
 
     /// How many calls could have changed the state so far.
-    public var changeCount: UInt64 {
+    package var changeCount: UInt64 {
         box.withLockedValue { $0.changes }
     }
 }

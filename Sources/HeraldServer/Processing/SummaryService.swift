@@ -9,20 +9,20 @@ import ServiceLifecycle
 /// delivers them, and a change of the schedule needs no rescheduling. Tests move a
 /// ``ManualClock`` instead of waiting. Put it after the server in the `ServiceGroup`, so
 /// that it stops first.
-public struct SummaryService: Service {
-    public let clock: any HeraldClock
+package struct SummaryService: Service {
+    package let clock: any HeraldClock
     /// Seconds between two looks at what is due.
-    public let interval: Double
+    package let interval: Double
     /// Delivers what is due at the time given (``HeraldServer/deliverDueSummaries(now:)``).
-    public let deliverDue: @Sendable (Date) -> Void
+    package let deliverDue: @Sendable (Date) -> Void
 
-    public init(clock: any HeraldClock, interval: Double = 1, deliverDue: @escaping @Sendable (Date) -> Void) {
+    package init(clock: any HeraldClock, interval: Double = 1, deliverDue: @escaping @Sendable (Date) -> Void) {
         self.clock = clock
         self.interval = interval
         self.deliverDue = deliverDue
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             while true {
                 do {

@@ -4,7 +4,7 @@ import HeraldCore
 /// Runs `work(0)` … `work(count - 1)` at once and returns when every one is done: how a
 /// snapshot encodes its record chunks on several threads (the daemon's run below the
 /// event loops' priority).
-public typealias SnapshotParallelRunner = @Sendable (_ count: Int, _ work: @escaping @Sendable (Int) -> Void) -> Void
+package typealias SnapshotParallelRunner = @Sendable (_ count: Int, _ work: @escaping @Sendable (Int) -> Void) -> Void
 
 /// One piece of the state a snapshot keeps, in a section of its own: the piece's name,
 /// and its bytes in whatever form suits it.

@@ -35,8 +35,9 @@ struct JournalResultRecorder: ResultRecorder {
         ]
         if let id = result.requestID { fields.append(("HERALD_REQUEST_ID", id)) }
         if let code = result.errorCode { fields.append(("HERALD_ERROR_CODE", String(code.rawValue))) }
-        if let reason = result.errorReason { fields.append(("HERALD_ERROR_REASON", reason)) }
-        if let pointer = result.errorPointer { fields.append(("HERALD_ERROR_POINTER", pointer)) }
+        // Made here, on the writer's thread, not on the event loop that answered.
+        if let reason = result.errorReason { fields.append(("HERALD_ERROR_REASON", ContentFreeReason.of(reason))) }
+        if let pointer = result.errorPointer { fields.append(("HERALD_ERROR_POINTER", ContentFreeReason.of(pointer))) }
         let audit = result.audit
         if let app = audit.app { fields.append(("HERALD_APP", app)) }
         if let value = audit.interactionIdentifier { fields.append(("HERALD_INTERACTION_ID", value)) }

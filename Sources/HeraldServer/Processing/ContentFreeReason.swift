@@ -2,10 +2,10 @@
 /// one place a reason quotes what a client sent (`got "c"`, `no method named "x"`) — is
 /// replaced by `"…"`, and the whole is cut at `maxBytes`. Herald's own words, the
 /// pointers in backquotes and the identifiers the journal already carries stay.
-enum ContentFreeReason {
-    static let maxBytes = 512
+package enum ContentFreeReason {
+    package static let maxBytes = 512
 
-    static func of(_ reason: String) -> String {
+    package static func of(_ reason: String) -> String {
         var redacted: [UInt8] = []
         redacted.reserveCapacity(min(reason.utf8.count, maxBytes))
         var inString = false

@@ -289,8 +289,8 @@ package struct RequestProcessor: Sendable {
                 requestID: id?.compactText,
                 outcome: error == nil ? .ok : .error,
                 errorCode: error?.code,
-                errorReason: error.map { ContentFreeReason.of($0.reason) },
-                errorPointer: error?.pointer.map(ContentFreeReason.of),
+                errorReason: error?.reason,
+                errorPointer: error?.pointer,
                 caller: context.caller,
                 durationMicroseconds: UInt64(max(0, microseconds)),
                 audit: audit

@@ -18,8 +18,9 @@ package struct ResultRecord: Sendable, Hashable {
     package var requestID: String?
     package var outcome: Outcome
     package var errorCode: ErrorCode?
-    /// The error's reason with whatever it quoted of the request left out
-    /// (``ContentFreeReason``), and its pointer; nil for a result.
+    /// The error's reason and pointer as the client got them; nil for a result. A reason
+    /// may quote the request: a recorder that keeps it passes it through
+    /// ``ContentFreeReason`` first, off the event loop (the journal's on its writer thread).
     package var errorReason: String?
     package var errorPointer: String?
     package var caller: Caller

@@ -22,7 +22,7 @@ extension HeraldState {
         if let limit = p.limit, limit < 0 {
             throw .invalidParams("limit is how many notifications at most, 0 or more; got \(limit).", at: ["limit"])
         }
-        let listed = notifications.list(uid: uid, app: p.app, state: p.state, limit: p.limit)
+        let listed = notifications.list(uid: uid, app: p.app, state: p.state, limit: p.limit).map { presented($0, uid: uid) }
         return MethodOutcome(result: ListNotificationsResult(notifications: listed), audit: AuditRecord(app: p.app))
     }
 
@@ -65,7 +65,7 @@ extension HeraldState {
     package mutating func deliverSummary(_ p: DeliverSummaryParams, caller: Caller, now: Date)
         -> (outcome: MethodOutcome<DeliverSummaryResult>, summaries: [NotificationSummary])
     {
-        let summaries = notifications.deliverSummaries(now: now, uid: p.uid, all: true)
+        let summaries = presented(notifications.deliverSummaries(now: now, uid: p.uid, all: true))
         var audit = AuditRecord()
         audit.notificationIdentifiers = summaries.flatMap { $0.notifications.map(\.identifier) }
         let count = summaries.reduce(0) { $0 + $1.notifications.count }
@@ -76,7 +76,16 @@ extension HeraldState {
     /// (`deliverAt`) has come by `now`: at each time of the schedule, and once at start for
     /// a time that passed while the daemon was stopped. Empty when none is due.
     package mutating func deliverDueSummaries(now: Date) -> [NotificationSummary] {
-        notifications.deliverSummaries(now: now)
+        presented(notifications.deliverSummaries(now: now))
+    }
+
+    /// Each summary's notifications with their categories' actions, as presenters get them.
+    private func presented(_ summaries: [NotificationSummary]) -> [NotificationSummary] {
+        summaries.map { summary in
+            var summary = summary
+            summary.notifications = summary.notifications.map { presented($0, uid: summary.uid) }
+            return summary
+        }
     }
 
     /// The uid a presenter (`subscribe-notifications`) presents: a non-administrator its
@@ -99,7 +108,7 @@ extension HeraldState {
     }
 
     /// `uid` when the caller may act on it: its own, or any for an administrator.
-    private static func ownerUID(_ uid: UInt32?, caller: Caller) throws(RuleError) -> UInt32? {
+    static func ownerUID(_ uid: UInt32?, caller: Caller) throws(RuleError) -> UInt32? {
         if let uid, uid != caller.uid, !caller.isAdministrator {
             throw RuleError(.permissionDenied, "Only administrators may name another uid; leave uid out for your own.", at: ["uid"])
         }

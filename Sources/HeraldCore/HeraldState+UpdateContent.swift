@@ -136,7 +136,10 @@ extension HeraldState {
             }
         }
 
-        let delivery = decision.decide()
+        var delivery = decision.decide()
+        if let reason = unknownCategoryReason(content.categoryIdentifier, uid: caller.uid, app: p.app) {
+            delivery.reasons.insert(reason, at: 0)
+        }
         let held = delivery.presentation == .summary
         let notification = HeraldNotification(
             identifier: identifier, app: p.app, content: content, delivery: delivery,

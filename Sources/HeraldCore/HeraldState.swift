@@ -19,6 +19,8 @@ package struct HeraldState: Sendable {
     var summary = SummarySchedule()
     var settings = AppSettings()
     var notifications = NotificationList()
+    var categories = NotificationCategories()
+    var pendingResponses = PendingResponses()
 
     /// Interactions evicted by `maxInteractions` or `maxInteractionsPerUID` since this
     /// value was made; not encoded.

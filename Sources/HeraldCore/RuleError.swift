@@ -15,6 +15,7 @@ package struct RuleError: Error, Sendable, Hashable {
             case capabilityRequired
             case permissionDenied
             case identifierConflict
+            case notificationNotFound
         }
 
         private let kind: Kind
@@ -41,6 +42,8 @@ package struct RuleError: Error, Sendable, Hashable {
         package static let permissionDenied = Code(.permissionDenied)
         /// The identifier was donated before with a different interaction.
         package static let identifierConflict = Code(.identifierConflict)
+        /// No notification with that identifier is in the (uid, app)'s list.
+        package static let notificationNotFound = Code(.notificationNotFound)
     }
 
     package var code: Code

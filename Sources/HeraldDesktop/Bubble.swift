@@ -17,12 +17,17 @@ package struct Bubble: Sendable, Hashable {
     package var image: ImageSource?
     /// Each `Notify` action key, to the Herald action identifier it answers with.
     package var actionKeys: [String: String]
+    /// Whether closing the bubble by hand answers `dismiss` (the category's `customDismissAction`).
+    package var answersDismissal: Bool
 
-    package init(key: Key, arguments: NotifyArguments, image: ImageSource? = nil, actionKeys: [String: String] = [:]) {
+    package init(
+        key: Key, arguments: NotifyArguments, image: ImageSource? = nil, actionKeys: [String: String] = [:], answersDismissal: Bool = false
+    ) {
         self.key = key
         self.arguments = arguments
         self.image = image
         self.actionKeys = actionKeys
+        self.answersDismissal = answersDismissal
     }
 
     /// The final `Notify` arguments: replacing bubble `replacesID` (0 for none), showing

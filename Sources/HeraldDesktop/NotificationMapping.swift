@@ -16,6 +16,9 @@ package struct NotificationMapping: Sendable {
     package static let defaultActionKey = "default"
     /// The Herald action identifier a default action answers with (`UNNotificationDefaultActionIdentifier`).
     package static let defaultActionIdentifier = "default"
+    /// The Herald action identifier a dismissal answers with, for a category with
+    /// customDismissAction (`UNNotificationDismissActionIdentifier`).
+    package static let dismissActionIdentifier = "dismiss"
 
     /// The bubble for a delivered notification, or nil when it is not shown: a quiet one
     /// under `--quiet skip`, or one held for the summary (shown with its summary).
@@ -50,7 +53,8 @@ package struct NotificationMapping: Sendable {
             key: .notification(notification.key),
             arguments: NotifyArguments(appName: notification.app, summary: summary, body: body, actions: actions, hints: hints),
             image: ImageSource.of(content),
-            actionKeys: actionKeys
+            actionKeys: actionKeys,
+            answersDismissal: notification.answersDismissal
         )
     }
 

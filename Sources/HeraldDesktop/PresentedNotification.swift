@@ -16,6 +16,12 @@ package struct PresentedNotification: Codable, Sendable, Hashable {
     /// The actions of the notification's category, when its category names one of its
     /// (uid, app) — carried by heraldd once categories exist; absent until then.
     package var actions: [PresentedAction]?
+    /// The options of that category (`customDismissAction`, …), when it has any: heraldd
+    /// adds them beside `actions`, so that a presenter knows to answer a dismissal.
+    package var categoryOptions: [String]?
+
+    /// Whether a person's dismissal is a response (`dismiss`): the category asked for it.
+    package var answersDismissal: Bool { categoryOptions?.contains("customDismissAction") == true }
 
     package init(
         identifier: String,

@@ -23,6 +23,7 @@ package final class HeraldServer: Service, Sendable {
     private let registry = ConnectionRegistry()
     private let subscriptions: FocusSubscriptions
     private let presenters: NotificationPresenters
+    private let responses: ResponseSubscriptions
     private let memoryTrim = MemoryTrim()
 
     /// - Parameter onReady: called once the socket accepts connections, with a one-line
@@ -44,6 +45,7 @@ package final class HeraldServer: Service, Sendable {
         self.onStopping = onStopping
         self.subscriptions = FocusSubscriptions(registry: registry, statistics: environment.statistics, logger: logger)
         self.presenters = NotificationPresenters(registry: registry, statistics: environment.statistics, logger: logger)
+        self.responses = ResponseSubscriptions(registry: registry, statistics: environment.statistics, logger: logger)
     }
 
     /// Delivers, one summary per uid, the scheduled notifications whose summary time has
@@ -67,7 +69,7 @@ package final class HeraldServer: Service, Sendable {
 
     package func run() async throws {
         let processor = RequestProcessor(
-            methods: .herald(environment, subscriptions: subscriptions, presenters: presenters),
+            methods: .herald(environment, subscriptions: subscriptions, presenters: presenters, responses: responses),
             limits: configuration.limits,
             statistics: environment.statistics,
             recorder: recorder
@@ -179,7 +181,7 @@ package final class HeraldServer: Service, Sendable {
         let identity = registry.makeIdentity()
         registry.add(channel, as: identity)
         let policy = configuration.administratorPolicy
-        return PeerCredentials.read(from: channel).flatMap { [registry, subscriptions, presenters, memoryTrim] peer in
+        return PeerCredentials.read(from: channel).flatMap { [registry, subscriptions, presenters, responses, memoryTrim] peer in
             let caller = policy.caller(for: peer)
             let admission = statistics.openConnection(
                 uid: caller.uid,
@@ -199,11 +201,12 @@ package final class HeraldServer: Service, Sendable {
                 registry.remove(identity)
                 subscriptions.remove(identity)
                 presenters.remove(identity)
+                responses.remove(identity)
                 statistics.closeConnection(uid: caller.uid)
             }
             let context = RequestContext(caller: caller, connection: identity)
             let hooks = ConnectionHooks(
-                holdsSubscription: { subscriptions.holds(identity) || presenters.holds(identity) },
+                holdsSubscription: { subscriptions.holds(identity) || presenters.holds(identity) || responses.holds(identity) },
                 closedIdle: { statistics.recordIdleClose() },
                 largeWorkDone: { memoryTrim.largeWorkDone() }
             )

@@ -21,6 +21,10 @@ package enum JournalMessageID {
     package static let daemonStopping = "b1f06898e36740e98baa13a47682108f"
     /// A uid's scheduled summary was delivered: `HERALD_UID`, `HERALD_COUNT`, `HERALD_NOTIFICATION_IDS`.
     package static let summaryDelivered = "2e3bbe13f87541d5a60724b065dcf374"
+    /// A person responded to a notification (`respond-to-notification`): `HERALD_UID`,
+    /// `HERALD_APP`, `HERALD_NOTIFICATION_ID`, `HERALD_ACTION_ID`, `HERALD_RESPONSE`
+    /// (delivered or pending). Never the text typed.
+    package static let notificationResponse = "2b5a8405db4e42cbacec55b8b18bb17c"
 
     /// The method name logged for a request whose method could not be read (a parse error).
     package static let unreadableMethod = "*"
@@ -29,5 +33,6 @@ package enum JournalMessageID {
     package static let all: [String] = [
         droppedEntries, parseError, invalidRequest, methodNotFound, internalError, daemonStarted, daemonStopping,
         summaryDelivered,
+        notificationResponse,
     ]
 }

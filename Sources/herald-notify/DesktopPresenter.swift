@@ -28,6 +28,10 @@ final class DesktopPresenter {
         /// An inline image's file, removed when the bubble goes.
         var imageFile: String?
         var actionKeys: [String: String]
+        /// Closing it by hand answers `dismiss`.
+        var answersDismissal: Bool
+        /// An action was answered: the close that follows is not a dismissal.
+        var answered = false
     }
 
     init(server: DesktopNotifications, images: ImageFiles, quiet: QuietHandling) throws(BusError) {
@@ -72,7 +76,7 @@ final class DesktopPresenter {
                 if previous.id != id { keyByID[previous.id] = nil }
                 if let file = previous.imageFile { images.remove(file) }
             }
-            shown[bubble.key] = ShownBubble(id: id, uid: uid, imageFile: image?.owned == true ? image?.path : nil, actionKeys: bubble.actionKeys)
+            shown[bubble.key] = ShownBubble(id: id, uid: uid, imageFile: image?.owned == true ? image?.path : nil, actionKeys: bubble.actionKeys, answersDismissal: bubble.answersDismissal)
             keyByID[id] = bubble.key
         } catch {
             if let image, image.owned { images.remove(image.path) }
@@ -98,9 +102,15 @@ final class DesktopPresenter {
         // NotificationClosed (reason 3) forgets the bubble and removes its image file.
     }
 
+    /// A bubble the person dismissed (reason 2) answers `dismiss` when its category asked
+    /// for customDismissAction (`categoryOptions`), unless an action was answered already;
+    /// expired or closed by a call, it answers nothing.
     private func closed(id: UInt32, reason: NotificationClosedReason) {
-        // A dismissal answers `dismiss` only for a category that asked for customDismissAction;
-        // presenter events do not say that yet, so no dismissal is answered.
+        if reason == .dismissed, let key = keyByID[id], case .notification(let notification) = key, let bubble = shown[key],
+            bubble.id == id, bubble.answersDismissal, !bubble.answered, let uid = bubble.uid
+        {
+            onResponse(uid, notification, NotificationMapping.dismissActionIdentifier)
+        }
         forget(id: id)
     }
 
@@ -114,6 +124,7 @@ final class DesktopPresenter {
         guard let key = keyByID[id], case .notification(let notification) = key, let bubble = shown[key],
             let uid = bubble.uid, let action = bubble.actionKeys[actionKey]
         else { return }
+        shown[key]?.answered = true
         onResponse(uid, notification, action)
     }
 

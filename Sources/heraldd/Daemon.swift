@@ -218,6 +218,9 @@ struct Daemon {
             }
         )
         environment.recordSummary = { summary in writer.submit(NotificationJournal.summaryEntry(summary)) }
+        environment.recordResponse = { uid, response, handoff in
+            writer.submit(NotificationJournal.responseEntry(uid: uid, response, handoff: handoff))
+        }
         var configuration = ServerConfiguration(
             listening: place,
             limits: limits.requestLimits,

@@ -19,6 +19,24 @@ enum NotificationJournal {
         return entry
     }
 
+    /// The journal entry of a response: who answered which notification with which action,
+    /// and whether the app heard it at once — never `userText`, which is message content.
+    static func responseEntry(uid: UInt32, _ response: NotificationResponse, handoff: ResponseHandoff) -> JournalEntry {
+        var entry = JournalEntry()
+        try? entry.append(name: "PRIORITY", value: String(JournalPriority.info.rawValue))
+        try? entry.append(
+            name: "MESSAGE",
+            value: "response \(response.actionIdentifier) to notification \(response.identifier) of \(response.app), uid \(uid): \(handoff.rawValue)"
+        )
+        try? entry.append(name: "MESSAGE_ID", value: JournalMessageID.notificationResponse)
+        try? entry.append(name: "HERALD_UID", value: String(uid))
+        try? entry.append(name: "HERALD_APP", value: response.app)
+        try? entry.append(name: "HERALD_NOTIFICATION_ID", value: response.identifier)
+        try? entry.append(name: "HERALD_ACTION_ID", value: response.actionIdentifier)
+        try? entry.append(name: "HERALD_RESPONSE", value: handoff.rawValue)
+        return entry
+    }
+
     /// The identifiers, comma-separated, the first ``maxListed`` of them.
     static func identifiersField(_ identifiers: [String]) -> String {
         identifiers.prefix(maxListed).joined(separator: ",")

@@ -145,7 +145,7 @@ struct SnapshotPayloadTests {
     func sectionsInOrder() throws {
         let bytes = try F.file(try F.fullState())
         #expect(try F.sections(of: bytes).map(\.name) == SnapshotPayload.sections.map { $0.name })
-        #expect(try SnapshotFile.decode(bytes).header.version == 3)
+        #expect(try SnapshotFile.decode(bytes).header.version == 4)
         #expect(try SnapshotFile.decode(bytes).header.encoding == SnapshotHeader.sectionsEncoding)
         // The small pieces are JSON that Foundation reads.
         for section in try F.sections(of: bytes) where section.name != InteractionsSection.name {

@@ -46,6 +46,9 @@ package struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomS
     package static let identifierConflict = ErrorCode(rawValue: 1007)
     /// The payload is not mutable: no `mutable-content: 1`, or no alert text.
     package static let notMutable = ErrorCode(rawValue: 1008)
+    /// No notification with that identifier is in the (uid, app)'s list: never posted,
+    /// removed, answered already, evicted or expired — or another uid's.
+    package static let notificationNotFound = ErrorCode(rawValue: 1009)
 
     /// The error object's `message` for this code: the specification's wording for its
     /// codes, a short title for Herald's.
@@ -67,6 +70,7 @@ package struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomS
         case .permissionDenied: "Permission denied"
         case .identifierConflict: "Identifier conflict"
         case .notMutable: "Not mutable"
+        case .notificationNotFound: "Notification not found"
         default: "Server error"
         }
     }

@@ -21,6 +21,10 @@ package enum HeraldMethods {
         RemoveNotificationsMethod.self,
         DeliverSummaryMethod.self,
         SubscribeNotificationsMethod.self,
+        SetNotificationCategoriesMethod.self,
+        GetNotificationCategoriesMethod.self,
+        RespondToNotificationMethod.self,
+        SubscribeResponsesMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

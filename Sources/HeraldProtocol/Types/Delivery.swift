@@ -75,4 +75,7 @@ package enum DeliveryReasonCode: String, JSONEnum, Hashable {
     case criticalBreaksThroughSummary
     case heldForSummary
     case delivered
+    /// The content names a category its (uid, app) did not set: the notification has no
+    /// actions. Given first, before the decision's own reasons.
+    case unknownCategory
 }

@@ -18,6 +18,13 @@ package struct HeraldNotification: Codable, Sendable, Hashable {
     package var receivedAt: Date
     /// When it was delivered; absent while it is scheduled.
     package var deliveredAt: Date?
+    /// What a presenter draws, filled in as the notification is presented (never stored):
+    /// the actions of the category its `categoryIdentifier` names among its (uid, app)'s
+    /// categories; absent when it names none, or one the app did not set.
+    package var actions: [NotificationAction]?
+    /// That category's options, when it has any — `customDismissAction` says that a
+    /// dismissal is answered with `respond-to-notification` `dismiss`.
+    package var categoryOptions: [NotificationCategoryOption]?
 
     package init(
         identifier: String,

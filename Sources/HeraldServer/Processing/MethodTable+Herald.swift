@@ -18,6 +18,9 @@ package struct MethodEnvironment: Sendable {
     package var maxStringBytes: Int
     /// Journals a summary delivered (uid, count, identifiers; never content).
     package var recordSummary: @Sendable (NotificationSummary) -> Void = { _ in }
+    /// Journals a response (uid, app, notification and action identifiers, where it went;
+    /// never `userText`).
+    package var recordResponse: @Sendable (UInt32, NotificationResponse, ResponseHandoff) -> Void = { _, _, _ in }
     /// Requests refused by `maxStringBytes`.
     let stringsRefused = NIOLockedValueBox(0)
 
@@ -46,7 +49,8 @@ extension MethodTable {
     /// Every method Herald serves.
     static func herald(
         _ environment: MethodEnvironment, subscriptions: FocusSubscriptions,
-        presenters: NotificationPresenters = NotificationPresenters(registry: ConnectionRegistry())
+        presenters: NotificationPresenters = NotificationPresenters(registry: ConnectionRegistry()),
+        responses: ResponseSubscriptions = ResponseSubscriptions(registry: ConnectionRegistry())
     ) -> MethodTable {
         var table = MethodTable()
         let maxStringBytes = environment.maxStringBytes
@@ -92,12 +96,16 @@ extension MethodTable {
                 try state.updateContentListing(params, payloadContent: payloadContent, caller: context.caller, now: clock.now())
             }
             if presenting, outcome.result.delivery.presentation != .summary {
-                let delivered = listing.notification(outcome.result, app: params.app)
+                var delivered = listing.notification(outcome.result, app: params.app)
+                if delivered.content.categoryIdentifier != nil {
+                    delivered = state.read { [delivered] in $0.presented(delivered, uid: context.caller.uid) }
+                }
                 presenters.delivered(NotificationDelivered(uid: context.caller.uid, notification: delivered))
             }
             return outcome
         }
         table.registerNotificationMethods(environment, presenters: presenters)
+        table.registerResponseMethods(environment, presenters: presenters, responses: responses)
         table.register(RequestFocusMethod.self) { params, context in
             let now = clock.now()
             let (outcome, current) = try state.withLock { state throws(RuleError) in
@@ -168,6 +176,7 @@ extension MethodTable {
         let (interactions, configuration, fairShares, notifications, notificationsEvicted) = environment.state.read {
             ($0.interactionCount, $0.configuration, $0.fairShares, $0.notificationCount, $0.notificationsDropped.evicted)
         }
+        let (pendingResponses, responsesDropped) = environment.state.read { ($0.pendingResponseCount, $0.pendingResponsesDropped) }
         var stats: JSONObject = [
             "startedAt": .string(RFC3339.format(environment.statistics.startedAt)),
             "uptimeSeconds": .number(JSONNumber((environment.statistics.uptimeSeconds * 1000).rounded() / 1000)),
@@ -186,6 +195,7 @@ extension MethodTable {
             "interactions": .number(JSONNumber(interactions)),
             "focusSubscriptions": .number(JSONNumber(subscriptions.count)),
             "notifications": .number(JSONNumber(notifications)),
+            "pendingResponses": .number(JSONNumber(pendingResponses)),
             "limits": .object(
                 limitsObject(
                     configuration, fairShares, environment, stringsRefused: environment.stringsRefused.withLockedValue { $0 },
@@ -193,6 +203,14 @@ extension MethodTable {
                 )
             ),
         ]
+        if case .object(var limits)? = stats["limits"] {
+            limits["pendingResponsesPerApp"] = .object([
+                "limit": .number(JSONNumber(HeraldState.maxPendingResponsesPerApp)),
+                "dropped": .number(JSONNumber(responsesDropped.atAppLimit)),
+                "refusedAppsPerUID": .number(JSONNumber(responsesDropped.forAppsPerUID)),
+            ])
+            stats["limits"] = .object(limits)
+        }
         for member in environment.statsContributions() {
             stats[member.key] = member.value
         }

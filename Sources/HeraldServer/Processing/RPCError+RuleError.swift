@@ -30,6 +30,7 @@ extension RPCError {
         case .capabilityRequired: .capabilityRequired
         case .permissionDenied: .permissionDenied
         case .identifierConflict: .identifierConflict
+        case .notificationNotFound: .notificationNotFound
         default: .internalError
         }
     }

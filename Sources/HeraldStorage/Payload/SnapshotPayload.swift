@@ -25,6 +25,8 @@ package enum SnapshotPayload {
         SummarySection.self,
         AppSettingsSection.self,
         NotificationsSection.self,
+        CategoriesSection.self,
+        ResponsesSection.self,
     ]
 
     /// The format version snapshots are written in: the newest section's.

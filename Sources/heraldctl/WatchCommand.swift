@@ -10,7 +10,9 @@ struct WatchCommand: ParsableCommand {
         discussion: """
             --notifications: every notification delivered, every summary and every removal \
             (a presenter's view, `subscribe-notifications`) for your uid, or with --uid for \
-            another (administrators; --all-uids for every uid). --app: that app's Focus status.
+            another (administrators; --all-uids for every uid). --app: that app's Focus status. \
+            --responses APP: each response a person makes to the app's notifications \
+            (`subscribe-responses`), those that waited first.
             """
     )
 
@@ -19,9 +21,12 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "Watch delivered notifications, summaries and removals.") var notifications = false
     @Option(help: "With --notifications: this uid's (administrators; default: yours).") var uid: UInt32?
     @Flag(help: "With --notifications: every uid's (administrators).") var allUids = false
+    @Option(help: "Watch the responses to this app's notifications (repeat for several).") var responses: [String] = []
 
     func validate() throws {
-        if app.isEmpty && !notifications { throw ValidationError("Name at least one --app to watch, or pass --notifications.") }
+        if app.isEmpty && !notifications && responses.isEmpty {
+            throw ValidationError("Name at least one --app or --responses APP to watch, or pass --notifications.")
+        }
         if (uid != nil || allUids) && !notifications { throw ValidationError("--uid and --all-uids go with --notifications.") }
         if uid != nil && allUids { throw ValidationError("Pass --uid or --all-uids, not both.") }
     }
@@ -56,6 +61,16 @@ struct WatchCommand: ParsableCommand {
             } else {
                 let status = (result as? [String: Any])?["focusStatus"]
                 Output.print(["\(Self.time()) watching \(app): \(FocusStatusText.words(status))"])
+            }
+        }
+        for app in responses {
+            let result = try connection.call("subscribe-responses", params: ["app": app], notification: show)
+            if client.json {
+                Output.printJSON(result)
+            } else {
+                let result = result as? [String: Any] ?? [:]
+                let dropped = (result["dropped"] as? Int ?? 0) > 0 ? ", \(Output.text(result["dropped"])) dropped" : ""
+                Output.print(["\(Self.time()) watching responses of \(app): \(Output.text(result["pending"])) waiting\(dropped)"])
             }
         }
         while true {
@@ -95,6 +110,9 @@ enum WatchEvent {
         case "notifications-removed":
             let identifiers = (params["identifiers"] as? [String] ?? []).joined(separator: ", ")
             return "removed uid \(Output.text(params["uid"])) \(Output.text(params["app"])): \(identifiers)"
+        case "notification-response":
+            let text = (params["userText"] as? String).map { " \"\($0)\"" } ?? ""
+            return "response \(Output.text(params["app"])) \(Output.text(params["identifier"])): \(Output.text(params["actionIdentifier"]))\(text)"
         default:
             return "\(method) \(Output.jsonText(params))"
         }

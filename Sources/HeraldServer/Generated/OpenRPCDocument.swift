@@ -2166,6 +2166,466 @@ package enum OpenRPCDocument {
           }
         }
       ]
+    },
+    {
+      "name": "set-notification-categories",
+      "summary": "Replaces the caller's (uid, app)'s set of notification categories.",
+      "description": "Apple's setNotificationCategories(_:): the set given replaces the whole set; an empty list clears it. At most 100 categories of at most 10 actions each; category identifiers unique in the set, action identifiers unique in their category, default and dismiss reserved (-32602 with data.pointer at the member, data.limit for a limit). A uid's sets count against its own share: apps with a set at most --max-apps-per-uid, categories of all its apps at most 1000 (-32602, data.limit). Unknown members are -32602. The set is part of the state (snapshots). Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "categories",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+              "$ref": "#/components/schemas/NotificationCategory"
+            }
+          }
+        }
+      ],
+      "result": {
+        "name": "categories",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "app",
+            "categories"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "app": {
+              "$ref": "#/components/schemas/AppName"
+            },
+            "categories": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/NotificationCategory"
+              }
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a category with icons, a text-input action and customDismissAction",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "categories",
+              "value": [
+                {
+                  "identifier": "message",
+                  "actions": [
+                    {
+                      "identifier": "reply",
+                      "title": "Reply",
+                      "icon": {
+                        "systemImageName": "mail-reply-sender"
+                      },
+                      "textInput": {
+                        "buttonTitle": "Send",
+                        "placeholder": "Message"
+                      }
+                    },
+                    {
+                      "identifier": "like",
+                      "title": "Like",
+                      "options": [
+                        "foreground"
+                      ],
+                      "icon": {
+                        "templateImageName": "emblem-favorite"
+                      }
+                    }
+                  ],
+                  "options": [
+                    "customDismissAction"
+                  ]
+                }
+              ]
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "app": "org.example.chat",
+              "categories": [
+                {
+                  "identifier": "message",
+                  "actions": [
+                    {
+                      "identifier": "reply",
+                      "title": "Reply",
+                      "icon": {
+                        "systemImageName": "mail-reply-sender"
+                      },
+                      "textInput": {
+                        "buttonTitle": "Send",
+                        "placeholder": "Message"
+                      }
+                    },
+                    {
+                      "identifier": "like",
+                      "title": "Like",
+                      "options": [
+                        "foreground"
+                      ],
+                      "icon": {
+                        "templateImageName": "emblem-favorite"
+                      }
+                    }
+                  ],
+                  "options": [
+                    "customDismissAction"
+                  ]
+                }
+              ]
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "get-notification-categories",
+      "summary": "The caller's (uid, app)'s set of notification categories.",
+      "description": "Apple's getNotificationCategories: the set as set-notification-categories left it, in its order; empty when the app set none. Only the caller's own uid's. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        }
+      ],
+      "result": {
+        "name": "categories",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "app",
+            "categories"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "app": {
+              "$ref": "#/components/schemas/AppName"
+            },
+            "categories": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/NotificationCategory"
+              }
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "the set",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "app": "org.example.chat",
+              "categories": [
+                {
+                  "identifier": "message",
+                  "actions": [
+                    {
+                      "identifier": "reply",
+                      "title": "Reply",
+                      "icon": {
+                        "systemImageName": "mail-reply-sender"
+                      },
+                      "textInput": {
+                        "buttonTitle": "Send",
+                        "placeholder": "Message"
+                      }
+                    },
+                    {
+                      "identifier": "like",
+                      "title": "Like",
+                      "options": [
+                        "foreground"
+                      ],
+                      "icon": {
+                        "templateImageName": "emblem-favorite"
+                      }
+                    }
+                  ],
+                  "options": [
+                    "customDismissAction"
+                  ]
+                }
+              ]
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "respond-to-notification",
+      "summary": "A person acted on a notification: tells its app, and removes it from the list.",
+      "description": "What a presenter calls when a person acts: actionIdentifier is one of the category's actions, default (the notification was opened) or dismiss (dismissed; only for a category with customDismissAction). Errors, in the order checked: -32602 for the params; 1006 for another uid unless the caller is an administrator; 1009 when the (uid, app) has no such notification (another uid's notification is not found either, so nothing leaks); -32602 at /actionIdentifier for an action not its category's; -32602 at /userText when a text-input action lacks it or another action has it. The notification leaves the list (presenters get notifications-removed) and the app hears notification-response on its subscribe-responses connections; with none, the response waits (at most 100 per (uid, app), the oldest dropped and counted) for the app's next subscribe-responses, across restarts. One journal entry per response (uid, app, notification and action identifiers; never userText). Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "identifier",
+          "description": "The notification's identifier.",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          }
+        },
+        {
+          "name": "actionIdentifier",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          }
+        },
+        {
+          "name": "userText",
+          "description": "What the person typed: required for a text-input action, refused for any other.",
+          "required": false,
+          "schema": {
+            "type": "string"
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: the notification of another uid.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "response",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "app",
+            "identifier",
+            "actionIdentifier",
+            "response"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "app": {
+              "$ref": "#/components/schemas/AppName"
+            },
+            "identifier": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 255
+            },
+            "actionIdentifier": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 255
+            },
+            "response": {
+              "type": "string",
+              "enum": [
+                "delivered",
+                "pending"
+              ],
+              "description": "delivered: a subscribed connection of the app was told; pending: it waits for the app's next subscribe-responses."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/NotificationNotFound"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "text input, the app not subscribed: pending",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "identifier",
+              "value": "m-17"
+            },
+            {
+              "name": "actionIdentifier",
+              "value": "reply"
+            },
+            {
+              "name": "userText",
+              "value": "On my way"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "app": "org.example.chat",
+              "identifier": "m-17",
+              "actionIdentifier": "reply",
+              "response": "pending"
+            }
+          }
+        },
+        {
+          "name": "opened, the app subscribed: delivered",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "identifier",
+              "value": "m-19"
+            },
+            {
+              "name": "actionIdentifier",
+              "value": "default"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "app": "org.example.chat",
+              "identifier": "m-19",
+              "actionIdentifier": "default",
+              "response": "delivered"
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "subscribe-responses",
+      "summary": "Makes this connection hear its app's responses.",
+      "description": "The connection then receives notification-response, one JSON-RPC notification a line between responses: first, right after this result, the responses that waited while no connection of the app was subscribed (oldest first; pending says how many, dropped how many were dropped past 100), then each as a person makes it. Only the caller's own uid's responses: another uid can never hear them. The subscription ends with the connection, which is not closed for being idle; one whose unread output passes --max-unread-bytes is closed. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        }
+      ],
+      "result": {
+        "name": "subscription",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "app",
+            "pending",
+            "dropped"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "app": {
+              "$ref": "#/components/schemas/AppName"
+            },
+            "pending": {
+              "type": "integer",
+              "minimum": 0
+            },
+            "dropped": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "one response waited",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "app": "org.example.chat",
+              "pending": 1,
+              "dropped": 0
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -2818,7 +3278,8 @@ package enum OpenRPCDocument {
           "timeSensitiveBreaksThroughSummary",
           "criticalBreaksThroughSummary",
           "heldForSummary",
-          "delivered"
+          "delivered",
+          "unknownCategory"
         ]
       },
       "DeliveryReason": {
@@ -3490,6 +3951,207 @@ package enum OpenRPCDocument {
           },
           "deliveredAt": {
             "$ref": "#/components/schemas/DateTime"
+          },
+          "actions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/NotificationAction"
+            },
+            "description": "The actions of the category content.categoryIdentifier names among the (uid, app)'s categories, as presented (list-notifications, notification-delivered, summary-delivered, a response's notification); absent when it names none or an unknown one."
+          },
+          "categoryOptions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/NotificationCategoryOption"
+            },
+            "description": "That category's options, when it has any: customDismissAction tells a presenter to answer a dismissal with respond-to-notification dismiss."
+          }
+        }
+      },
+      "NotificationActionOption": {
+        "title": "NotificationActionOption",
+        "type": "string",
+        "description": "UNNotificationActionOptions: foreground (opening the app), destructive (drawn as such), authenticationRequired (only on an unlocked session).",
+        "enum": [
+          "foreground",
+          "destructive",
+          "authenticationRequired"
+        ]
+      },
+      "NotificationCategoryOption": {
+        "title": "NotificationCategoryOption",
+        "type": "string",
+        "description": "UNNotificationCategoryOptions. customDismissAction: a person dismissing the notification is a response (dismiss), told to the app.",
+        "enum": [
+          "customDismissAction",
+          "allowAnnouncement",
+          "hiddenPreviewsShowTitle",
+          "hiddenPreviewsShowSubtitle"
+        ]
+      },
+      "NotificationActionIcon": {
+        "title": "NotificationActionIcon",
+        "description": "UNNotificationActionIcon: exactly one name. A freedesktop presenter passes it as an icon name (action-icons).",
+        "oneOf": [
+          {
+            "type": "object",
+            "required": [
+              "systemImageName"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "systemImageName": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              }
+            }
+          },
+          {
+            "type": "object",
+            "required": [
+              "templateImageName"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "templateImageName": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255
+              }
+            }
+          }
+        ]
+      },
+      "NotificationTextInput": {
+        "title": "NotificationTextInput",
+        "type": "object",
+        "description": "UNTextInputNotificationAction's textInputButtonTitle and textInputPlaceholder: the action's response carries userText.",
+        "required": [
+          "buttonTitle",
+          "placeholder"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "buttonTitle": {
+            "type": "string",
+            "minLength": 1
+          },
+          "placeholder": {
+            "type": "string"
+          }
+        }
+      },
+      "NotificationAction": {
+        "title": "NotificationAction",
+        "type": "object",
+        "description": "UNNotificationAction (UNTextInputNotificationAction with textInput). identifier is unique in its category; default and dismiss are reserved.",
+        "required": [
+          "identifier",
+          "title"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "identifier": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255,
+            "not": {
+              "enum": [
+                "default",
+                "dismiss"
+              ]
+            }
+          },
+          "title": {
+            "type": "string",
+            "minLength": 1
+          },
+          "options": {
+            "type": "array",
+            "uniqueItems": true,
+            "items": {
+              "$ref": "#/components/schemas/NotificationActionOption"
+            }
+          },
+          "icon": {
+            "$ref": "#/components/schemas/NotificationActionIcon"
+          },
+          "textInput": {
+            "$ref": "#/components/schemas/NotificationTextInput"
+          }
+        }
+      },
+      "NotificationCategory": {
+        "title": "NotificationCategory",
+        "type": "object",
+        "description": "UNNotificationCategory: a type of notification and its actions. identifier is unique in the (uid, app)'s set.",
+        "required": [
+          "identifier",
+          "actions"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "identifier": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "actions": {
+            "type": "array",
+            "maxItems": 10,
+            "items": {
+              "$ref": "#/components/schemas/NotificationAction"
+            }
+          },
+          "options": {
+            "type": "array",
+            "uniqueItems": true,
+            "items": {
+              "$ref": "#/components/schemas/NotificationCategoryOption"
+            }
+          },
+          "hiddenPreviewsBodyPlaceholder": {
+            "type": "string"
+          }
+        }
+      },
+      "NotificationResponse": {
+        "title": "NotificationResponse",
+        "type": "object",
+        "description": "UNNotificationResponse: a person acted on one of the app's notifications.",
+        "required": [
+          "app",
+          "identifier",
+          "actionIdentifier",
+          "notification",
+          "respondedAt"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "app": {
+            "$ref": "#/components/schemas/AppName"
+          },
+          "identifier": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "actionIdentifier": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255,
+            "description": "One of the category's actions, default (opened) or dismiss (dismissed, customDismissAction)."
+          },
+          "userText": {
+            "type": "string",
+            "description": "What the person typed, for a text-input action only."
+          },
+          "notification": {
+            "$ref": "#/components/schemas/HeraldNotification"
+          },
+          "respondedAt": {
+            "$ref": "#/components/schemas/DateTime"
           }
         }
       }
@@ -3534,6 +4196,10 @@ package enum OpenRPCDocument {
       "NotMutable": {
         "code": 1008,
         "message": "Not mutable"
+      },
+      "NotificationNotFound": {
+        "code": 1009,
+        "message": "Notification not found"
       }
     }
   },
@@ -3825,6 +4491,143 @@ package enum OpenRPCDocument {
               "value": [
                 "m-17"
               ]
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "notification-response",
+      "summary": "Sent to an app's subscribe-responses connections when a person acts on one of its notifications.",
+      "description": "A JSON-RPC notification from the server (no id; do not answer it), written on its own line between responses. Only to connections of the notification's own uid that subscribed for its app; a response made while none was subscribed is sent right after the app's next subscribe-responses result. userText is present for a text-input action only.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "identifier",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          }
+        },
+        {
+          "name": "actionIdentifier",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          }
+        },
+        {
+          "name": "userText",
+          "required": false,
+          "schema": {
+            "type": "string"
+          }
+        },
+        {
+          "name": "notification",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/HeraldNotification"
+          }
+        },
+        {
+          "name": "respondedAt",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        }
+      ],
+      "examples": [
+        {
+          "name": "a text-input response that waited",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "identifier",
+              "value": "m-17"
+            },
+            {
+              "name": "actionIdentifier",
+              "value": "reply"
+            },
+            {
+              "name": "userText",
+              "value": "On my way"
+            },
+            {
+              "name": "notification",
+              "value": {
+                "identifier": "m-17",
+                "app": "org.example.chat",
+                "content": {
+                  "title": "Ann",
+                  "body": "Lunch?",
+                  "categoryIdentifier": "message"
+                },
+                "delivery": {
+                  "presentation": "alert",
+                  "sound": true,
+                  "lightsScreen": true,
+                  "breaksThroughFocus": false,
+                  "breaksThroughSummary": false,
+                  "bypassesRinger": false,
+                  "announce": false,
+                  "reasons": [
+                    {
+                      "code": "delivered",
+                      "message": "Delivered as an alert, with sound and light."
+                    }
+                  ]
+                },
+                "state": "delivered",
+                "receivedAt": "2026-11-23T13:55:22.074Z",
+                "deliveredAt": "2026-11-23T13:55:22.074Z",
+                "actions": [
+                  {
+                    "identifier": "reply",
+                    "title": "Reply",
+                    "icon": {
+                      "systemImageName": "mail-reply-sender"
+                    },
+                    "textInput": {
+                      "buttonTitle": "Send",
+                      "placeholder": "Message"
+                    }
+                  },
+                  {
+                    "identifier": "like",
+                    "title": "Like",
+                    "options": [
+                      "foreground"
+                    ],
+                    "icon": {
+                      "templateImageName": "emblem-favorite"
+                    }
+                  }
+                ],
+                "categoryOptions": [
+                  "customDismissAction"
+                ]
+              }
+            },
+            {
+              "name": "respondedAt",
+              "value": "2026-11-23T13:55:22.179Z"
             }
           ]
         }

@@ -1,0 +1,94 @@
+import Foundation
+import HeraldTesting
+import Testing
+
+/// `heraldctl categories`, `respond` and `watch --responses` against the real heraldd: words and JSON.
+@Suite("heraldctl categories and responses, end to end")
+struct HeraldctlResponsesEndToEndTests {
+    static let categories = """
+        [{"identifier":"message","options":["customDismissAction"],"actions":[
+          {"identifier":"reply","title":"Reply","icon":{"systemImageName":"mail-reply-sender"},"textInput":{"buttonTitle":"Send","placeholder":"Message"}},
+          {"identifier":"like","title":"Like","options":["foreground"]}]}]
+        """
+
+    private func daemon() throws -> HeraldProcess {
+        try HeraldProcess(.standalone, arguments: ["--log-target", "none", "--snapshot-interval", "0"])
+    }
+
+    private func ctl(_ herald: HeraldProcess, _ arguments: [String], input: String = "") throws -> Heraldctl.Run {
+        try Heraldctl.run(arguments + ["--socket", herald.socketPath], input: input)
+    }
+
+    private func object(_ run: Heraldctl.Run) -> [String: Any] {
+        run.jsonLines.first as? [String: Any] ?? [:]
+    }
+
+    @Test("categories set from a file and from standard input, categories show: words and JSON; errors exit 1 with the pointer")
+    func categories() throws {
+        let herald = try daemon()
+        let file = herald.folder.appendingPathComponent("categories.json")
+        try Data(Self.categories.utf8).write(to: file)
+        let set = try ctl(herald, ["categories", "set", "org.example.chat", "--file", file.path])
+        #expect(set.status == 0, "\(set)")
+        #expect(
+            set.stdout == """
+                org.example.chat has 1 categories now:
+                  message (customDismissAction)
+                    reply: "Reply" [icon mail-reply-sender; text input, Send button]
+                    like: "Like" [foreground]
+
+                """,
+            "\(set)"
+        )
+        let shown = try ctl(herald, ["categories", "show", "org.example.chat", "--json"])
+        let actions = ((object(shown)["categories"] as? [[String: Any]])?.first?["actions"] as? [[String: Any]])?.map { $0["identifier"] as? String }
+        #expect(actions == ["reply", "like"], "\(shown)")
+        let fromStdin = try ctl(herald, ["categories", "set", "org.example.news", "--file", "-", "--json"], input: #"{"categories":[]}"#)
+        #expect(object(fromStdin)["categories"] as? [Any] != nil && fromStdin.status == 0, "\(fromStdin)")
+        let none = try ctl(herald, ["categories", "show", "org.example.news"])
+        #expect(none.stdout == "org.example.news has no categories.\n", "\(none)")
+        let reserved = try ctl(
+            herald, ["categories", "set", "org.example.chat", "--file", "-"], input: #"[{"identifier":"c","actions":[{"identifier":"default","title":"Open"}]}]"#
+        )
+        #expect(reserved.status == 1 && reserved.stderr.contains("pointer: /categories/0/actions/0/identifier"), "\(reserved)")
+        let notJSON = try ctl(herald, ["categories", "set", "org.example.chat", "--file", "-"], input: "nope")
+        #expect(notJSON.status == 2, "\(notJSON)")
+    }
+
+    @Test("respond with each kind; watch --responses prints the waiting one, then each as it happens")
+    func respondAndWatch() throws {
+        let herald = try daemon()
+        _ = try ctl(herald, ["categories", "set", "org.example.chat", "--file", "-"], input: Self.categories)
+        for identifier in ["m-1", "m-2", "m-3"] {
+            let content = #"{"app":"org.example.chat","identifier":"\#(identifier)","content":{"title":"Ann","categoryIdentifier":"message"}}"#
+            #expect(try ctl(herald, ["call", "update-content", content]).status == 0)
+        }
+        let waiting = try ctl(herald, ["respond", "org.example.chat", "m-1", "reply", "--text", "On my way"])
+        #expect(waiting.stdout == "Answered org.example.chat m-1 with reply: it waits for the app to subscribe.\n", "\(waiting)")
+
+        let watching = try Heraldctl.start(["watch", "--responses", "org.example.chat", "--socket", herald.socketPath])
+        #expect(watching.waitForOutput(containing: "watching responses of org.example.chat: 1 waiting"), "\(watching.stdout)\(watching.stderr)")
+        #expect(watching.waitForOutput(containing: "response org.example.chat m-1: reply \"On my way\""), "\(watching.stdout)")
+        let heard = try ctl(herald, ["respond", "org.example.chat", "m-2", "default"])
+        #expect(heard.stdout == "Answered org.example.chat m-2 with default: the app heard it.\n", "\(heard)")
+        #expect(watching.waitForOutput(containing: "response org.example.chat m-2: default"), "\(watching.stdout)")
+        let dismissed = try ctl(herald, ["respond", "org.example.chat", "m-3", "dismiss", "--json"])
+        #expect(object(dismissed)["response"] as? String == "delivered", "\(dismissed)")
+        #expect(watching.waitForOutput(containing: "response org.example.chat m-3: dismiss"), "\(watching.stdout)")
+        watching.process.signal(SIGINT)
+        #expect(watching.process.waitForExit(timeout: 10) == 0)
+
+        let gone = try ctl(herald, ["respond", "org.example.chat", "m-1", "default"])
+        #expect(gone.status == 1 && gone.stderr.contains("Notification not found (1009)") && gone.stderr.contains("pointer: /identifier"), "\(gone)")
+
+        // --json: the subscription's result, then each notification-response as JSON.
+        #expect(try ctl(herald, ["call", "update-content", #"{"app":"org.example.chat","identifier":"m-4","content":{"categoryIdentifier":"message"}}"#]).status == 0)
+        _ = try ctl(herald, ["respond", "org.example.chat", "m-4", "like"])
+        let json = try Heraldctl.start(["watch", "--responses", "org.example.chat", "--json", "--socket", herald.socketPath])
+        #expect(json.waitForOutput(containing: "\"pending\":1"), "\(json.stdout)\(json.stderr)")
+        #expect(json.waitForOutput(containing: "\"method\":\"notification-response\""), "\(json.stdout)")
+        #expect(json.waitForOutput(containing: "\"actionIdentifier\":\"like\""), "\(json.stdout)")
+        json.process.signal(SIGINT)
+        #expect(json.process.waitForExit(timeout: 10) == 0)
+    }
+}

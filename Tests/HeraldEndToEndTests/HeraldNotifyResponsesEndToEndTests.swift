@@ -1,0 +1,67 @@
+import Foundation
+import HeraldProtocol
+import HeraldTesting
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// herald-notify with the real heraldd and dunst (issue 15 on issue 14): a person's action on a
+/// bubble reaches the app as `notification-response` — the default action through
+/// `dunstctl action`, another through dunst's context menu, and a dismissal (`dunstctl close`)
+/// as `dismiss` for a category with customDismissAction.
+@Suite(.serialized, .enabled(if: PresenterEventsGate.enabled, Comment(rawValue: PresenterEventsGate.reason)))
+struct HeraldNotifyResponsesEndToEndTests {
+    static let app = "org.example.chat"
+
+    @Test func actionsAndADismissalReachTheApp() throws {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("herald-dmenu-\(UUID().uuidString.prefix(8))").path
+        // dunst's context menu hands the script one line per action; it picks "Like".
+        try "#!/bin/sh\ngrep -m1 '^#Like '\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        defer { unlink(script) }
+        let heraldd = try HeraldProcess(.standalone)
+        let session = try DesktopSession(dmenu: script)
+        let notify = try HeraldNotifyProcess(session: session, socket: heraldd.socketPath)
+        #expect(notify.waitForLog(containing: "presenting uid \(getuid())"), "\(notify.stderr)")
+        let poster = try heraldd.connect()
+        let app = try heraldd.connect()
+        let categories = json(
+            #"[{"identifier":"message","options":["customDismissAction"],"actions":[{"identifier":"like","title":"Like","icon":{"systemImageName":"emblem-favorite"}},{"identifier":"reply","title":"Reply","textInput":{"buttonTitle":"Send","placeholder":"Message"}}]}]"#
+        )
+        let set = try poster.call("set-notification-categories", ["app": .string(Self.app), "categories": categories])
+        #expect(set[pointer: "/result"] != nil, "\(set)")
+        #expect(try app.call("subscribe-responses", ["app": .string(Self.app)])[pointer: "/result/pending"] == 0)
+
+        func show(_ identifier: String) throws {
+            let content = #"{"app":"\#(Self.app)","identifier":"\#(identifier)","content":{"title":"Ada","body":"Lunch? (\#(identifier))","categoryIdentifier":"message"}}"#
+            #expect(try poster.call("update-content", json(content))[pointer: "/result/identifier"] == .string(identifier))
+            #expect(session.wait(timeout: 20) { session.displayedCount == 1 }, "\(notify.stderr)")
+        }
+        func heard(timeout: Double = 20) throws -> JSONValue? {
+            try ResponsesEndToEndTests.next("notification-response", from: app, timeout: timeout)
+        }
+
+        try show("d1")
+        #expect(session.dunstctl(["action", "0"]).status == 0)
+        let opened = try #require(try heard(), "\(notify.stderr)")
+        #expect(opened[pointer: "/identifier"] == "d1" && opened[pointer: "/actionIdentifier"] == "default")
+        // The response removed the notification: heraldd's notifications-removed closed the bubble.
+        #expect(session.wait(timeout: 20) { session.displayedCount == 0 }, "\(notify.stderr)")
+
+        try show("d2")
+        #expect(session.dunstctl(["context"]).status == 0)
+        let liked = try #require(try heard(), "\(notify.stderr)")
+        #expect(liked[pointer: "/identifier"] == "d2" && liked[pointer: "/actionIdentifier"] == "like")
+        #expect(session.wait(timeout: 20) { session.displayedCount == 0 }, "\(notify.stderr)")
+
+        try show("d3")
+        #expect(session.dunstctl(["close"]).status == 0)
+        let dismissed = try #require(try heard(), "\(notify.stderr)")
+        #expect(dismissed[pointer: "/identifier"] == "d3" && dismissed[pointer: "/actionIdentifier"] == "dismiss")
+        // Nothing else was answered (an action's bubble closing is not a dismissal), and the list is empty.
+        #expect((try? heard(timeout: 2)) == nil)
+        #expect(try poster.call("list-notifications", ["app": .string(Self.app)])[pointer: "/result/notifications"] == [])
+    }
+}

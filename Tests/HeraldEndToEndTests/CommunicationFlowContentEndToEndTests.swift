@@ -44,7 +44,8 @@ struct CommunicationFlowContentEndToEndTests {
         )
         #expect(response[pointer: "/result/content"] == expected)
         #expect(response[pointer: "/result/content/subtitle"] == nil)
-        #expect(describeDelivery(response) == "alert sound lightsScreen announce [delivered]")
+        // The app set no category "message": no actions, and one reason says so.
+        #expect(describeDelivery(response) == "alert sound lightsScreen announce [unknownCategory, delivered]")
     }
 
     @Test("A one-to-one message keeps the app's subtitle and its own threadIdentifier")

@@ -66,6 +66,20 @@ import Testing
         Case(
             method: "subscribe-notifications", valid: ["uid": 1000],
             misspelt: ["ui": 1000], pointer: "/ui", suggestion: "uid"),
+        Case(
+            method: "set-notification-categories",
+            valid: ["app": "a", "categories": [["identifier": "c", "actions": [["identifier": "x", "title": "X", "icon": ["systemImageName": "s"]]]]]],
+            misspelt: ["app": "a", "categories": [["identifier": "c", "actions": [["identifier": "x", "title": "X", "icon": ["systemImageNam": "s"]]]]]],
+            pointer: "/categories/0/actions/0/icon/systemImageNam", suggestion: "systemImageName"),
+        Case(
+            method: "get-notification-categories", valid: ["app": "a"],
+            misspelt: ["ap": "a"], pointer: "/ap", suggestion: "app"),
+        Case(
+            method: "respond-to-notification", valid: ["app": "a", "identifier": "n", "actionIdentifier": "reply", "userText": "hi"],
+            misspelt: ["app": "a", "identifier": "n", "actionIdentifier": "reply", "userTxt": "hi"], pointer: "/userTxt", suggestion: "userText"),
+        Case(
+            method: "subscribe-responses", valid: ["app": "a"],
+            misspelt: ["app": "a", "pending": true], pointer: "/pending"),
     ]
 
     @Test func theTableNamesEveryMethod() {

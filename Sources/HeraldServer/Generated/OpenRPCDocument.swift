@@ -3854,6 +3854,31 @@ package enum OpenRPCDocument {
                     "description": "Delivered notifications evicted, each its uid's oldest delivered, for a new one past the limit."
                   }
                 }
+              },
+              "pendingResponsesPerApp": {
+                "type": "object",
+                "description": "Waiting responses: at most limit per (uid, app), and for at most --max-apps-per-uid apps per uid.",
+                "required": [
+                  "limit",
+                  "dropped",
+                  "refusedAppsPerUID"
+                ],
+                "properties": {
+                  "limit": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "dropped": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "The oldest responses dropped past limit."
+                  },
+                  "refusedAppsPerUID": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Responses dropped because their uid already had responses waiting for --max-apps-per-uid apps."
+                  }
+                }
               }
             }
           },
@@ -3866,6 +3891,11 @@ package enum OpenRPCDocument {
             "type": "integer",
             "minimum": 0,
             "description": "Notifications in every uid's notification list."
+          },
+          "pendingResponses": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Responses waiting for their apps' next subscribe-responses, every uid's together."
           }
         }
       },

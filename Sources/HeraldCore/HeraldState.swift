@@ -19,6 +19,7 @@ package struct HeraldState: Sendable {
     var summary = SummarySchedule()
     var settings = AppSettings()
     var notifications = NotificationList()
+    var authorizationRequests = AuthorizationRequests()
 
     /// Interactions evicted by `maxInteractions` or `maxInteractionsPerUID` since this
     /// value was made; not encoded.

@@ -66,6 +66,12 @@ import Testing
         Case(
             method: "subscribe-notifications", valid: ["uid": 1000],
             misspelt: ["ui": 1000], pointer: "/ui", suggestion: "uid"),
+        Case(
+            method: "get-app-settings", valid: ["app": "a", "uid": 1000],
+            misspelt: ["app": "a", "iud": 1000], pointer: "/iud", suggestion: "uid"),
+        Case(
+            method: "list-authorization-requests", valid: ["uid": 1000],
+            misspelt: ["uids": 1000], pointer: "/uids", suggestion: "uid"),
     ]
 
     @Test func theTableNamesEveryMethod() {

@@ -79,6 +79,13 @@ struct SnapshotPayloadTests {
         let set = settings.restoreAppSettings([.init(uid: 7, app: "a", authorization: .denied, capabilities: .defaults)])
         #expect(set)
         #expect(try Self.restored(try F.file(settings)).storedAppSettings == settings.storedAppSettings)
+        var requests = HeraldState()
+        let waiting: [HeraldState.StoredAuthorizationRequest] = [
+            .init(uid: 7, app: "b", requestedAt: F.now), .init(uid: 8, app: "a", requestedAt: F.now + 0.25),
+        ]
+        let recorded = requests.restoreAuthorizationRequests(waiting)
+        #expect(recorded)
+        #expect(try Self.restored(try F.file(requests)).storedAuthorizationRequests == waiting)
     }
 
     @Test("A call's record keeps its members' order and duplicates, so a retry after a restart is a retry")
@@ -145,7 +152,7 @@ struct SnapshotPayloadTests {
     func sectionsInOrder() throws {
         let bytes = try F.file(try F.fullState())
         #expect(try F.sections(of: bytes).map(\.name) == SnapshotPayload.sections.map { $0.name })
-        #expect(try SnapshotFile.decode(bytes).header.version == 3)
+        #expect(try SnapshotFile.decode(bytes).header.version == 4)
         #expect(try SnapshotFile.decode(bytes).header.encoding == SnapshotHeader.sectionsEncoding)
         // The small pieces are JSON that Foundation reads.
         for section in try F.sections(of: bytes) where section.name != InteractionsSection.name {

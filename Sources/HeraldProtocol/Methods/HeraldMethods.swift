@@ -21,6 +21,8 @@ package enum HeraldMethods {
         RemoveNotificationsMethod.self,
         DeliverSummaryMethod.self,
         SubscribeNotificationsMethod.self,
+        GetAppSettingsMethod.self,
+        ListAuthorizationRequestsMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

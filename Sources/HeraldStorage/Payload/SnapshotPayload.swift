@@ -25,6 +25,7 @@ package enum SnapshotPayload {
         SummarySection.self,
         AppSettingsSection.self,
         NotificationsSection.self,
+        AuthorizationRequestsSection.self,
     ]
 
     /// The format version snapshots are written in: the newest section's.

@@ -86,8 +86,8 @@ enum WatchEvent {
     static func line(method: String, params: [String: Any]) -> String {
         switch method {
         case "focus-changed":
-            let authorization = params["authorizationStatus"].map { "authorization \(Output.text($0)), " } ?? ""
-            return "focus-changed \(Output.text(params["app"])): \(authorization)\(FocusStatusText.words(params["focusStatus"]))"
+            let authorization = params["authorizationStatus"].map { "; authorization \(Output.text($0))" } ?? ""
+            return "focus-changed \(Output.text(params["app"])): \(FocusStatusText.words(params["focusStatus"]))\(authorization)"
         case "authorization-requested":
             return "authorization requested: \(AppSettingsText.request(params))"
         case "authorization-answered":

@@ -126,3 +126,55 @@ struct AuthorizationEndToEndTests {
         #expect(refused.status == 1 && refused.stderr.contains("administrator"), "\(refused)")
     }
 }
+
+/// The policy's decisions reach the app's other subscriptions too.
+@Suite("Authorization decided by the policy, end to end")
+struct AuthorizationPolicyEndToEndTests {
+    @Test("Under deny, another connection's request tells this subscription denied, without a focusStatus")
+    func policyDecisionIsTold() throws {
+        let herald = try HeraldProcess(arguments: ["--focus-authorization", "deny"])
+        let subscriber = try herald.connect()
+        let asking = try herald.connect()
+        let started = try subscriber.call("request-focus", ["app": "org.example.chat", "subscribe": true], id: 1)
+        #expect(started[pointer: "/result/authorizationStatus"]?.stringValue == "notDetermined", "\(started)")
+        let asked = try asking.call("request-focus", ["app": "org.example.chat", "requestAuthorization": true], id: 2)
+        #expect(asked[pointer: "/result/authorizationStatus"]?.stringValue == "denied", "\(asked)")
+        let told = try #require(try subscriber.readJSON(), "no focus-changed")
+        #expect(told[pointer: "/method"]?.stringValue == "focus-changed", "\(told)")
+        #expect(told[pointer: "/params/authorizationStatus"]?.stringValue == "denied", "\(told)")
+        #expect(told[pointer: "/params/focusStatus"] == .null, "\(told)")
+        // Nothing waits: the policy decided.
+        let waiting = try asking.call("list-authorization-requests", [:], id: 3)
+        #expect(waiting[pointer: "/result/requests"]?.arrayValue?.isEmpty == true, "\(waiting)")
+    }
+}
+
+/// Every change of a setting is a journal entry saying what changed: whose, which app, the
+/// new authorization, which capabilities — never a person's handle.
+@Suite("Setting changes in the journal, end to end", .enabled(if: JournalReader.isAvailable, "needs a running systemd-journald"))
+struct AuthorizationJournalEndToEndTests {
+    @Test("An authorization request, its answer and a capability change are entries with what changed")
+    func settingEntries() throws {
+        let herald = try HeraldProcess(arguments: ["--log-target", "journal"])
+        let client = try herald.connect()
+        let journal = JournalReader(pid: herald.process.pid)
+        _ = try client.call("request-focus", ["app": "org.example.chat", "requestAuthorization": true], id: 1)
+        _ = try client.call("set-focus-authorization", ["app": "org.example.chat", "uid": 1000, "status": "denied"], id: 2)
+        _ = try client.call("set-focus-authorization", ["app": "org.example.chat", "status": "authorized"], id: 3)
+        _ = try client.call("set-capabilities", ["app": "org.example.chat", "uid": 1000, "timeSensitive": false, "critical": true], id: 4)
+
+        let asked = try #require(try journal.waitForEntries(count: 1, matching: ["HERALD_METHOD=request-focus"]).first)
+        #expect(asked.field("HERALD_AUTHORIZATION_REQUEST") == "recorded" && asked.field("HERALD_SETTING_UID") == String(getuid()))
+        let decisions = try journal.waitForEntries(count: 2, matching: ["HERALD_METHOD=set-focus-authorization"])
+        let other = try #require(decisions.first { $0.field("HERALD_REQUEST_ID") == "2" })
+        #expect(other.field("HERALD_SETTING_UID") == "1000" && other.field("HERALD_AUTHORIZATION") == "denied")
+        #expect(other.field("HERALD_PREVIOUS_AUTHORIZATION") == "notDetermined" && other.field("HERALD_AUTHORIZATION_REQUEST") == nil)
+        #expect(other.field("MESSAGE") == "set-focus-authorization ok app=org.example.chat uid=1000 authorization=denied")
+        let answer = try #require(decisions.first { $0.field("HERALD_REQUEST_ID") == "3" })
+        #expect(answer.field("HERALD_AUTHORIZATION") == "authorized" && answer.field("HERALD_AUTHORIZATION_REQUEST") == "answered")
+        #expect(answer.field("MESSAGE_ID") == SetFocusAuthorizationMethod.journalMessageIDs.ok)
+        let capabilities = try #require(try journal.waitForEntries(count: 1, matching: ["HERALD_METHOD=set-capabilities"]).first)
+        #expect(capabilities.field("HERALD_CAPABILITIES_CHANGED") == "timeSensitive=false,critical=true")
+        #expect(capabilities.field("HERALD_SETTING_UID") == "1000")
+    }
+}

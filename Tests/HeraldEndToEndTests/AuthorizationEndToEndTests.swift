@@ -149,6 +149,31 @@ struct AuthorizationPolicyEndToEndTests {
     }
 }
 
+/// A prompt made before a restart can be answered after it.
+@Suite("Waiting authorization requests across a restart, end to end")
+struct AuthorizationRestartEndToEndTests {
+    @Test("A waiting request is in the snapshot SIGTERM writes, and is answered after the restart")
+    func requestSurvivesRestart() throws {
+        let folder = SnapshotEndToEndTests.StateFolder()
+        let requestedAt: JSONValue?
+        do {
+            let herald = try folder.start(["--snapshot-interval", "3600"])
+            _ = try herald.connect().call("request-focus", ["app": "org.example.chat", "requestAuthorization": true])
+            let listed = try herald.connect().call("list-authorization-requests", ["uid": .number(JSONNumber(Int(getuid())))])
+            requestedAt = listed[pointer: "/result/requests/0/requestedAt"]
+            #expect(requestedAt != nil, "\(listed)")
+            #expect(herald.stop(signal: SIGTERM) == 0)
+        }
+        let herald = try folder.start()
+        let listed = try herald.connect().call("list-authorization-requests", ["uid": .number(JSONNumber(Int(getuid())))])
+        #expect(listed[pointer: "/result/requests/0/app"]?.stringValue == "org.example.chat", "\(listed)")
+        #expect(listed[pointer: "/result/requests/0/requestedAt"] == requestedAt, "\(listed)")
+        _ = try herald.connect().call("set-focus-authorization", ["app": "org.example.chat", "status": "authorized"])
+        let after = try herald.connect().call("list-authorization-requests", ["uid": .number(JSONNumber(Int(getuid())))])
+        #expect(after[pointer: "/result/requests"]?.arrayValue?.isEmpty == true, "\(after)")
+    }
+}
+
 /// Every change of a setting is a journal entry saying what changed: whose, which app, the
 /// new authorization, which capabilities — never a person's handle.
 @Suite("Setting changes in the journal, end to end", .enabled(if: JournalReader.isAvailable, "needs a running systemd-journald"))

@@ -15,18 +15,21 @@ extension MethodTable {
         register(RequestFocusMethod.self) { params, context in
             let now = clock.now()
             let uid = context.caller.uid
-            let (outcome, snapshot) = try state.withLock { state throws(RuleError) in
-                (try state.requestFocus(params, caller: context.caller, now: now), state)
+            // A copy of the state only when the policy decided: a copy alive while another
+            // request writes would make that write copy the whole store.
+            let (outcome, current, decided) = try state.withLock { state throws(RuleError) in
+                let outcome = try state.requestFocus(params, caller: context.caller, now: now)
+                let current = FocusSubscriptions.Status(state, uid: uid, app: params.app, now: now)
+                return (outcome, current, outcome.audit.authorization == nil ? nil : state)
             }
             // The other subscribers of this (uid, app) hear of a decision the policy made;
             // this connection subscribes after, with the status its result gives.
-            if outcome.audit.authorization != nil {
-                subscriptions.refresh(from: snapshot, now: now)
+            if let decided {
+                subscriptions.refresh(from: decided, now: now)
             }
-            Self.tellPresenters(outcome.audit, uid: uid, app: params.app, now: now, state: snapshot, presenters: presenters)
+            Self.tellPresenters(outcome.audit, uid: uid, app: params.app, authorization: current.authorization, now: now, presenters: presenters)
             if params.subscribe == true, let connection = context.connection {
-                subscriptions.subscribe(
-                    connection, uid: uid, app: params.app, current: FocusSubscriptions.Status(snapshot, uid: uid, app: params.app, now: now))
+                subscriptions.subscribe(connection, uid: uid, app: params.app, current: current)
             }
             return outcome
         }
@@ -36,7 +39,8 @@ extension MethodTable {
                 (try state.setFocusAuthorization(params, caller: context.caller, now: now), state)
             }
             subscriptions.refresh(from: snapshot, now: now)
-            Self.tellPresenters(outcome.audit, uid: outcome.result.uid, app: params.app, now: now, state: snapshot, presenters: presenters)
+            Self.tellPresenters(
+                outcome.audit, uid: outcome.result.uid, app: params.app, authorization: outcome.result.status, now: now, presenters: presenters)
             return outcome
         }
         register(SetCapabilitiesMethod.self) { params, context in
@@ -54,9 +58,10 @@ extension MethodTable {
         }
     }
 
-    /// Tells the presenters of `uid` what became of (uid, app)'s authorization request.
+    /// Tells the presenters of `uid` what became of (uid, app)'s authorization request,
+    /// now that its authorization is `authorization`.
     private static func tellPresenters(
-        _ audit: AuditRecord, uid: UInt32, app: String, now: Date, state: HeraldState, presenters: NotificationPresenters
+        _ audit: AuditRecord, uid: UInt32, app: String, authorization: AuthorizationStatus, now: Date, presenters: NotificationPresenters
     ) {
         switch audit.authorizationRequest {
         case .recorded?:
@@ -64,9 +69,7 @@ extension MethodTable {
         case .answered?:
             guard let requestedAt = audit.authorizationRequestedAt else { return }
             presenters.authorizationAnswered(
-                AuthorizationAnswered(
-                    uid: uid, app: app, authorizationStatus: state.authorizationStatus(uid: uid, app: app),
-                    requestedAt: requestedAt, answeredAt: now))
+                AuthorizationAnswered(uid: uid, app: app, authorizationStatus: authorization, requestedAt: requestedAt, answeredAt: now))
         case .waiting?, nil:
             break
         }

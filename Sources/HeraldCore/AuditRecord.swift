@@ -1,3 +1,4 @@
+import Foundation
 import HeraldProtocol
 
 /// What the journal records about a method's result: identifiers, codes and the
@@ -22,6 +23,19 @@ package struct AuditRecord: Sendable, Hashable {
     package var notificationIdentifier: String?
     /// The notifications a method removed or delivered, by identifier.
     package var notificationIdentifiers: [String]?
+    /// The uid whose (uid, app) settings the method read or changed (it may be another's
+    /// than the caller's, for an administrator).
+    package var settingUID: UInt32?
+    /// The Focus authorization the method set, when it set one; and the one before.
+    package var authorization: String?
+    package var previousAuthorization: String?
+    /// The capabilities the method changed, as `name=value`, in the order communication,
+    /// timeSensitive, critical; empty when it changed none.
+    package var capabilitiesChanged: [String]?
+    /// What became of the (uid, app)'s Focus authorization request.
+    package var authorizationRequest: AuthorizationRequestChange?
+    /// When the request answered was made (with `answered`).
+    package var authorizationRequestedAt: Date?
 
     package init(
         app: String? = nil,
@@ -65,4 +79,15 @@ extension AuditRecord {
             conversationIdentifier = message.conversationIdentifier
         }
     }
+}
+
+/// What a method did to a (uid, app)'s waiting Focus authorization request: the journal's
+/// `HERALD_AUTHORIZATION_REQUEST`, and what the server tells presenters.
+package enum AuthorizationRequestChange: String, Sendable, Hashable {
+    /// A new request now waits (presenters are told `authorization-requested`).
+    case recorded
+    /// A request waited already; asking again recorded nothing new.
+    case waiting
+    /// The waiting request was decided (presenters are told `authorization-answered`).
+    case answered
 }

@@ -4,11 +4,11 @@ import HeraldProtocol
 extension HeraldState {
     /// `request-focus`: the app's authorization, and its Focus status when authorized.
     ///
-    /// Asking for authorization while `notDetermined` applies the daemon's policy:
-    /// `prompt` keeps it `notDetermined` until an administrator decides, `allow`
-    /// authorizes, `deny` denies. A decided status is never changed by asking again.
-    /// Subscribing is the server's: it sends `focus-changed` while ``focusStatus(uid:app:now:)``
-    /// is non-nil and changes.
+    /// Asking for authorization while `notDetermined` applies the daemon's policy
+    /// (``authorizationOnRequest(_:caller:now:audit:)``): `prompt` records a request for the
+    /// person to answer, `allow` authorizes, `deny` denies. A decided status is never
+    /// changed by asking again. Subscribing is the server's: it sends `focus-changed` while
+    /// the app's authorization or ``focusStatus(uid:app:now:)`` changes.
     package mutating func requestFocus(
         _ p: RequestFocusParams, caller: Caller, now: Date
     ) throws(RuleError)
@@ -16,24 +16,12 @@ extension HeraldState {
     {
         try AppName.validate(p.app)
         expireFocus(now: now)
-        var status = settings.authorization(uid: caller.uid, app: p.app)
-        if p.requestAuthorization == true, status == .notDetermined {
-            switch configuration.focusAuthorizationPolicy {
-            case .prompt: break
-            case .allow: status = .authorized
-            case .deny: status = .denied
-            }
-            if status != .notDetermined {
-                if !settings.contains(uid: caller.uid, app: p.app) {
-                    try requireRoomForApp(p.app, holding: settings.appCount(of: caller.uid))
-                }
-                settings.setAuthorization(status, uid: caller.uid, app: p.app)
-            }
-        }
+        var audit = AuditRecord(app: p.app)
+        let status = try authorizationOnRequest(p, caller: caller, now: now, audit: &audit)
         let focusStatus = status == .authorized ? FocusStatus(isFocused: focus.isFocused(app: p.app, at: now)) : nil
         return MethodOutcome(
             result: RequestFocusResult(authorizationStatus: status, focusStatus: focusStatus),
-            audit: AuditRecord(app: p.app)
+            audit: audit
         )
     }
 
@@ -63,21 +51,5 @@ extension HeraldState {
         }
         focus.turnOn(configuration)
         return MethodOutcome(result: SetFocusResult(focus: configuration), audit: AuditRecord())
-    }
-
-    /// `set-focus-authorization` (administrators, as its descriptor says; the method table checks): decides a (uid, app)'s Focus
-    /// authorization; the uid defaults to the caller's.
-    package mutating func setFocusAuthorization(
-        _ p: SetFocusAuthorizationParams, caller: Caller, now: Date
-    ) throws(RuleError)
-        -> MethodOutcome<SetFocusAuthorizationResult>
-    {
-        try AppName.validate(p.app)
-        let uid = p.uid ?? caller.uid
-        settings.setAuthorization(p.status, uid: uid, app: p.app)
-        return MethodOutcome(
-            result: SetFocusAuthorizationResult(app: p.app, uid: uid, status: p.status),
-            audit: AuditRecord(app: p.app)
-        )
     }
 }

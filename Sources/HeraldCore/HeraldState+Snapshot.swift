@@ -153,11 +153,17 @@ extension HeraldState {
         }
     }
 
+    private struct StoredAppSettingKey: Hashable {
+        var uid: UInt32
+        var app: String
+    }
+
     /// False when a (uid, app) has settings twice.
     package mutating func restoreAppSettings(_ stored: [StoredAppSetting]) -> Bool {
         var restored = AppSettings()
+        var seen: Set<StoredAppSettingKey> = []
         for setting in stored {
-            guard !restored.contains(uid: setting.uid, app: setting.app) else { return false }
+            guard seen.insert(StoredAppSettingKey(uid: setting.uid, app: setting.app)).inserted else { return false }
             restored.setAuthorization(setting.authorization, uid: setting.uid, app: setting.app)
             restored.setCapabilities(setting.capabilities, uid: setting.uid, app: setting.app)
         }

@@ -112,7 +112,7 @@ extension HeraldState {
             }
             guard capabilities.communication else {
                 throw RuleError(
-                    .capabilityRequired, "\(p.app) lacks the communication capability; an administrator grants it with set-capabilities.",
+                    .capabilityRequired, "\(p.app) lacks the communication capability; the uid (or an administrator) grants it with set-capabilities.",
                     at: ["interactionIdentifier"]
                 )
             }
@@ -127,10 +127,10 @@ extension HeraldState {
                     app: p.app,
                     conversationIdentifier: message.conversationIdentifier
                 )
-                if message.donationMetadata?.notifyRecipientAnyway == true,
-                    silenced.contains(conversation, activation: focus.activation)
-                {
-                    decision.focus?.notifiedAnyway = true
+                if message.donationMetadata?.notifyRecipientAnyway == true {
+                    let silencedBefore = silenced.contains(conversation, activation: focus.activation)
+                    decision.focus?.notifiedAnyway = silencedBefore
+                    decision.focus?.notifyAnywayIgnored = !silencedBefore
                 }
                 silencedConversation = conversation
             }
@@ -197,6 +197,10 @@ extension HeraldState {
                     date: stored.effectiveDate,
                     window: configuration.repeatedCallWindow
                 )
+            facts.repeatedCallFromAnotherApp =
+                activeFocus.allowRepeatedCalls && !facts.repeatedCall
+                && interactions.calls.hasEarlierCall(
+                    than: key, caller: caller, date: stored.effectiveDate, window: configuration.repeatedCallWindow, inAnotherApp: true)
         }
         return facts
     }

@@ -21,6 +21,7 @@ package struct HeraldState: Sendable {
     var notifications = NotificationList()
     var categories = NotificationCategories()
     var pendingResponses = PendingResponses()
+    var authorizationRequests = AuthorizationRequests()
 
     /// Interactions evicted by `maxInteractions` or `maxInteractionsPerUID` since this
     /// value was made; not encoded.

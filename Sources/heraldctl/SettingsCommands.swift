@@ -1,57 +1,6 @@
 import ArgumentParser
 import Foundation
 
-/// `heraldctl authorization APP STATUS` (`set-focus-authorization`, administrators).
-struct AuthorizationCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "authorization",
-        abstract: "Decide an app's Focus authorization (administrators)."
-    )
-    enum Status: String, ExpressibleByArgument, CaseIterable { case notDetermined, restricted, denied, authorized }
-
-    @OptionGroup var client: ClientOptions
-    @Option(help: "The app.") var app: String
-    @Argument(help: "notDetermined, restricted, denied or authorized.") var status: Status
-    @Option(help: "The uid whose app it is (default: yours).") var uid: UInt32?
-
-    func run() throws {
-        var params: [String: Any] = ["app": app, "status": status.rawValue]
-        if let uid { params["uid"] = uid }
-        try client.run("set-focus-authorization", params: params) { result in
-            let result = result as? [String: Any] ?? [:]
-            return ["\(Output.text(result["app"])) (uid \(Output.text(result["uid"]))): Focus authorization \(Output.text(result["status"]))"]
-        }
-    }
-}
-
-/// `heraldctl capabilities --app APP [--communication|--no-communication] …` (`set-capabilities`).
-struct CapabilitiesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "capabilities",
-        abstract: "Set an app's capabilities (administrators); those left out keep their value."
-    )
-
-    @OptionGroup var client: ClientOptions
-    @Option(help: "The app.") var app: String
-    @Option(help: "The uid whose app it is (default: yours).") var uid: UInt32?
-    @Flag(inversion: .prefixedNo, help: "Communication notifications.") var communication: Bool?
-    @Flag(inversion: .prefixedNo, help: "Time Sensitive notifications.") var timeSensitive: Bool?
-    @Flag(inversion: .prefixedNo, help: "Critical notifications.") var critical: Bool?
-
-    func run() throws {
-        var params: [String: Any] = ["app": app]
-        if let uid { params["uid"] = uid }
-        if let communication { params["communication"] = communication }
-        if let timeSensitive { params["timeSensitive"] = timeSensitive }
-        if let critical { params["critical"] = critical }
-        try client.run("set-capabilities", params: params) { result in
-            let result = result as? [String: Any] ?? [:]
-            let names = ["communication", "timeSensitive", "critical"].map { "\($0) \(Output.bool(result[$0]) ? "on" : "off")" }
-            return ["\(Output.text(result["app"])) (uid \(Output.text(result["uid"]))): \(names.joined(separator: ", "))"]
-        }
-    }
-}
-
 /// `heraldctl suggest` (`suggest-people`, administrators).
 struct SuggestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -8,11 +8,12 @@ struct WatchCommand: ParsableCommand {
         commandName: "watch",
         abstract: "Print what heraldd announces as it happens, until interrupted.",
         discussion: """
-            --notifications: every notification delivered, every summary and every removal \
+            --notifications: every notification delivered, every summary and every removal, \
+            and every app asking for Focus authorization and its answer \
             (a presenter's view, `subscribe-notifications`) for your uid, or with --uid for \
-            another (administrators; --all-uids for every uid). --app: that app's Focus status. \
-            --responses APP: each response a person makes to the app's notifications \
-            (`subscribe-responses`), those that waited first.
+            another (administrators; --all-uids for every uid). --app: that app's Focus \
+            authorization and status. --responses APP: each response a person makes to the \
+            app's notifications (`subscribe-responses`), those that waited first.
             """
     )
 
@@ -99,7 +100,12 @@ enum WatchEvent {
     static func line(method: String, params: [String: Any]) -> String {
         switch method {
         case "focus-changed":
-            return "focus-changed \(Output.text(params["app"])): \(FocusStatusText.words(params["focusStatus"]))"
+            let authorization = params["authorizationStatus"].map { "; authorization \(Output.text($0))" } ?? ""
+            return "focus-changed \(Output.text(params["app"])): \(FocusStatusText.words(params["focusStatus"]))\(authorization)"
+        case "authorization-requested":
+            return "authorization requested: \(AppSettingsText.request(params))"
+        case "authorization-answered":
+            return "authorization answered \(Output.text(params["app"])) (uid \(Output.text(params["uid"]))): \(Output.text(params["authorizationStatus"]))"
         case "notification-delivered":
             return "delivered uid \(Output.text(params["uid"])): \(NotificationText.brief(params["notification"]))"
         case "summary-delivered":

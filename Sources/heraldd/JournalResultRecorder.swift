@@ -51,8 +51,16 @@ struct JournalResultRecorder: ResultRecorder {
             fields.append(("HERALD_COUNT", String(identifiers.count)))
             fields.append(("HERALD_NOTIFICATION_IDS", NotificationJournal.identifiersField(identifiers)))
         }
-        // A result entry is a few hundred bytes in at most 22 fields: one allocation each.
-        var entry = JournalEntry(reservingBytes: 768, fields: 22)
+        // A setting's change: whose, and what it became; never a person's handle.
+        if let uid = audit.settingUID { fields.append(("HERALD_SETTING_UID", String(uid))) }
+        if let value = audit.authorization { fields.append(("HERALD_AUTHORIZATION", value)) }
+        if let value = audit.previousAuthorization { fields.append(("HERALD_PREVIOUS_AUTHORIZATION", value)) }
+        if let value = audit.authorizationRequest { fields.append(("HERALD_AUTHORIZATION_REQUEST", value.rawValue)) }
+        if let changed = audit.capabilitiesChanged {
+            fields.append(("HERALD_CAPABILITIES_CHANGED", changed.isEmpty ? "none" : changed.joined(separator: ",")))
+        }
+        // A result entry is a few hundred bytes in at most 27 fields: one allocation each.
+        var entry = JournalEntry(reservingBytes: 768, fields: 27)
         append("PRIORITY", String(priority.rawValue), to: &entry)
         append("MESSAGE", result.summaryLine, to: &entry)
         for (name, value) in fields {

@@ -20,9 +20,12 @@ struct CommunicationFlowFocusEndToEndTests {
         return try client.result("request-focus", .object(params))
     }
 
+    /// `focus-changed` as sent: authorized with a Focus status, or (nil) denied without one.
     private func focusChanged(_ isFocused: Bool?, app: String = app) -> JSONValue {
         let status = isFocused.map { #"{"isFocused":\#($0)}"# } ?? "null"
-        return json(#"{"jsonrpc":"2.0","method":"focus-changed","params":{"app":"\#(app)","focusStatus":\#(status)}}"#)
+        let authorization = isFocused == nil ? "denied" : "authorized"
+        return json(
+            #"{"jsonrpc":"2.0","method":"focus-changed","params":{"app":"\#(app)","authorizationStatus":"\#(authorization)","focusStatus":\#(status)}}"#)
     }
 
     @Test("prompt (the default): notDetermined until an administrator decides")

@@ -126,18 +126,29 @@ struct HeraldctlEndToEndTests {
     @Test("authorization, capabilities, request-focus, suggest, delete, snapshot: words and JSON")
     func settings() throws {
         let herald = try daemon()
-        let authorization = try ctl(herald, ["authorization", "authorized", "--app", "org.example.chat"])
+        let authorization = try ctl(herald, ["authorization", "allow", "org.example.chat"])
         #expect(authorization.stdout == "org.example.chat (uid 0): Focus authorization authorized\n", "\(authorization)")
+        let shown = try ctl(herald, ["authorization", "show", "org.example.chat"])
+        #expect(shown.stdout == "org.example.chat (uid 0): Focus authorization authorized\n", "\(shown)")
+        let denied = try ctl(herald, ["authorization", "deny", "org.example.news", "--uid", "1000", "--json"])
+        #expect(object(denied)["status"] as? String == "denied" && object(denied)["uid"] as? Int == 1000, "\(denied)")
+        let restricted = try ctl(herald, ["authorization", "set", "org.example.news", "restricted", "--uid", "1000"])
+        #expect(restricted.stdout == "org.example.news (uid 1000): Focus authorization restricted\n", "\(restricted)")
+        let noRequests = try ctl(herald, ["authorization", "requests"])
+        #expect(noRequests.stdout == "No app is waiting for an answer.\n", "\(noRequests)")
         let focus = try ctl(herald, ["request-focus", "--app", "org.example.chat"])
         #expect(focus.stdout == "org.example.chat: authorization authorized, not focused\n", "\(focus)")
         let focusJSON = try ctl(herald, ["request-focus", "--app", "org.example.mail", "--json"])
         #expect(object(focusJSON)["authorizationStatus"] as? String == "notDetermined", "\(focusJSON)")
 
-        let capabilities = try ctl(herald, ["capabilities", "--app", "org.example.alarm", "--critical", "--no-time-sensitive"])
+        let capabilities = try ctl(herald, ["capabilities", "set", "org.example.alarm", "--critical", "--no-time-sensitive"])
         #expect(
             capabilities.stdout == "org.example.alarm (uid 0): communication on, timeSensitive off, critical on\n", "\(capabilities)")
-        let capabilitiesJSON = try ctl(herald, ["capabilities", "--app", "org.example.alarm", "--json"])
+        let capabilitiesJSON = try ctl(herald, ["capabilities", "show", "org.example.alarm", "--json"])
         #expect(object(capabilitiesJSON)["critical"] as? Bool == true, "\(capabilitiesJSON)")
+        #expect(object(capabilitiesJSON)["authorizationStatus"] as? String == "notDetermined", "\(capabilitiesJSON)")
+        let nothing = try Heraldctl.run(["capabilities", "set", "org.example.alarm", "--socket", herald.socketPath])
+        #expect(nothing.status == 2, "\(nothing)")
 
         let none = try ctl(herald, ["suggest"])
         #expect(none.stdout.hasPrefix("No suggestions"), "\(none)")
@@ -169,7 +180,7 @@ struct HeraldctlEndToEndTests {
             #expect(methods.stdout.split(separator: "\n").contains { $0.hasPrefix(name + " ") }, "\(name): \(methods)")
         }
         let methodsJSON = try ctl(herald, ["methods", "--json"])
-        #expect((methodsJSON.jsonLines.first as? [Any])?.count == 20, "\(methodsJSON)")
+        #expect((methodsJSON.jsonLines.first as? [Any])?.count == 22, "\(methodsJSON)")
     }
 
     @Test("A JSON-RPC error prints its message, reason and pointer, exit 1; a usage error exits 2")
@@ -275,7 +286,7 @@ struct HeraldctlEndToEndTests {
     @Test("watch prints a focus-changed line as it happens, and SIGINT exits 0")
     func watch() throws {
         let herald = try daemon()
-        _ = try ctl(herald, ["authorization", "authorized", "--app", "org.example.chat"])
+        _ = try ctl(herald, ["authorization", "allow", "org.example.chat"])
         let watching = try Heraldctl.start(["watch", "--app", "org.example.chat", "--socket", herald.socketPath])
         #expect(watching.waitForOutput(containing: "watching org.example.chat: not focused"), "\(watching.stdout)\(watching.stderr)")
         _ = try ctl(herald, ["focus", "on", "Work"])

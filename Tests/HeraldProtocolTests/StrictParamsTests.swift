@@ -80,6 +80,12 @@ import Testing
         Case(
             method: "subscribe-responses", valid: ["app": "a"],
             misspelt: ["app": "a", "pending": true], pointer: "/pending"),
+        Case(
+            method: "get-app-settings", valid: ["app": "a", "uid": 1000],
+            misspelt: ["app": "a", "iud": 1000], pointer: "/iud", suggestion: "uid"),
+        Case(
+            method: "list-authorization-requests", valid: ["uid": 1000],
+            misspelt: ["uids": 1000], pointer: "/uids", suggestion: "uid"),
     ]
 
     @Test func theTableNamesEveryMethod() {

@@ -106,9 +106,7 @@ struct RequestProcessorTests {
         "Every administrator method answers others with 1006 and runs for an administrator",
         arguments: [
             #"{"method":"set-focus","params":{"focus":null}}"#,
-            #"{"method":"set-focus-authorization","params":{"app":"org.example.chat","status":"authorized"}}"#,
             #"{"method":"set-summary","params":{"apps":[],"times":[]}}"#,
-            #"{"method":"set-capabilities","params":{"app":"org.example.chat"}}"#,
             #"{"method":"suggest-people","params":{}}"#,
         ]
     )

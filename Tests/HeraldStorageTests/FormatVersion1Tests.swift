@@ -20,13 +20,16 @@ struct FormatVersion1Tests {
         #expect(try Self.json(state) == FormatVersion1Fixture.json)
     }
 
-    /// The state as that build printed it: version 1 had no notification lists, which
-    /// restore empty, and whose (empty) member is all that JSON lacks.
+    /// The state as that build printed it: version 1 had no notification lists nor
+    /// authorization requests, which restore empty, and whose (empty) members are all that
+    /// JSON lacks.
     static func json(_ state: HeraldState) throws -> String {
         #expect(state.storedNotifications.isEmpty)
+        #expect(state.storedAuthorizationRequests.isEmpty)
         return try SnapshotFixtures.json(state).replacingOccurrences(of: #""notifications":{"notifications":[]},"#, with: "")
             .replacingOccurrences(of: #""categories":{"sets":[]},"#, with: "")
             .replacingOccurrences(of: #""responses":{"pending":[]},"#, with: "")
+            .replacingOccurrences(of: #""authorizationRequests":[],"#, with: "")
     }
 
     @Test("Written again, it is a snapshot of the current version of the same state")

@@ -79,6 +79,13 @@ struct SnapshotPayloadTests {
         let set = settings.restoreAppSettings([.init(uid: 7, app: "a", authorization: .denied, capabilities: .defaults)])
         #expect(set)
         #expect(try Self.restored(try F.file(settings)).storedAppSettings == settings.storedAppSettings)
+        var requests = HeraldState()
+        let waiting: [HeraldState.StoredAuthorizationRequest] = [
+            .init(uid: 7, app: "b", requestedAt: F.now), .init(uid: 8, app: "a", requestedAt: F.now + 0.25),
+        ]
+        let recorded = requests.restoreAuthorizationRequests(waiting)
+        #expect(recorded)
+        #expect(try Self.restored(try F.file(requests)).storedAuthorizationRequests == waiting)
     }
 
     @Test("A call's record keeps its members' order and duplicates, so a retry after a restart is a retry")

@@ -29,6 +29,12 @@ struct DeliveryDecision {
         var repeatedCall = false
         var notifiedAnyway = false
         var mentionAllowed = false
+        /// The sender asked to notify anyway, but this Focus silenced no earlier message
+        /// of the conversation, so the request does not count.
+        var notifyAnywayIgnored = false
+        /// The caller called within the window through another app: repeated calls count
+        /// per app, so this one does not break through.
+        var repeatedCallFromAnotherApp = false
     }
 
     var app: String
@@ -82,10 +88,7 @@ struct DeliveryDecision {
                     nil
                 }
             guard let through else {
-                reasons.append(
-                    reason(
-                        .silencedByFocus,
-                        "\(named.capitalizedFirst) is on and does not allow this notification, so it is delivered quietly."))
+                reasons.append(reason(.silencedByFocus, silencedMessage(focus, named: named, level: level)))
                 return Delivery(presentation: .quiet, reasons: reasons)
             }
             reasons.append(through)
@@ -127,6 +130,25 @@ struct DeliveryDecision {
             announce: announce,
             reasons: reasons
         )
+    }
+
+    /// Why the Focus held it back: simply "not allowed", or the rule that held it back
+    /// when one came close — never a person or the content.
+    private func silencedMessage(_ focus: FocusFacts, named: String, level: InterruptionLevel) -> String {
+        var causes: [String] = []
+        if level == .timeSensitive {
+            causes.append("does not allow Time Sensitive notifications")
+        }
+        if focus.notifyAnywayIgnored {
+            causes.append(
+                "the sender's notify-anyway was ignored because \(named) silenced no earlier message of this conversation")
+        }
+        if focus.repeatedCallFromAnotherApp {
+            causes.append(
+                "the same caller called within the last \(Int(repeatedCallWindow)) seconds, but through another app, and repeated calls count per app")
+        }
+        let held = causes.isEmpty ? "does not allow this notification" : causes.joined(separator: "; ")
+        return "\(named.capitalizedFirst) is on and \(held), so it is delivered quietly."
     }
 
     private func reason(_ code: DeliveryReasonCode, _ message: String) -> DeliveryReason {

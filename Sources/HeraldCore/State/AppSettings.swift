@@ -3,7 +3,8 @@ import HeraldProtocol
 /// What belongs to a (uid, app): its Focus authorization and its capabilities.
 ///
 /// Only apps someone decided about are stored; the rest have the defaults
-/// (`notDetermined`; communication and timeSensitive on, critical off).
+/// (`notDetermined`; communication and timeSensitive on, critical off), and an entry set
+/// back to them is forgotten.
 struct AppSettings: Sendable {
     struct Key: Hashable, Sendable {
         var uid: UInt32
@@ -31,13 +32,21 @@ struct AppSettings: Sendable {
         appCounts[uid] ?? 0
     }
 
-    /// The entry of (uid, app), made with the defaults when there is none.
+    /// Changes the entry of (uid, app), made with the defaults when there is none. An entry
+    /// back at the defaults is forgotten, so that it no longer counts against
+    /// `--max-apps-per-uid`.
     private mutating func update(uid: UInt32, app: String, _ change: (inout Entry) -> Void) {
         let key = Key(uid: uid, app: app)
-        if entries[key] == nil {
-            appCounts[uid, default: 0] += 1
+        var entry = entries[key] ?? Entry()
+        change(&entry)
+        switch (entries[key] != nil, entry != Entry()) {
+        case (false, true): appCounts[uid, default: 0] += 1
+        case (true, false):
+            appCounts[uid, default: 1] -= 1
+            if appCounts[uid] == 0 { appCounts.removeValue(forKey: uid) }
+        default: break
         }
-        change(&entries[key, default: Entry()])
+        entries[key] = entry == Entry() ? nil : entry
     }
 
     func authorization(uid: UInt32, app: String) -> AuthorizationStatus {

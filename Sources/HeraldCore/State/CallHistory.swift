@@ -16,6 +16,14 @@ struct CallHistory: Sendable {
     /// Each caller's calls: their dates by identifier, so that forgetting one (at every
     /// eviction of a uid at its limit) costs O(1), not a scan of the caller's calls.
     private var calls: [Key: [String: Date]] = [:]
+    /// The apps each (uid, caller identity) called through, with how many calls: so that
+    /// "a repeated call from another app" looks at that caller's apps only.
+    private var apps: [CallerKey: [AppNameTable.ID: Int]] = [:]
+
+    private struct CallerKey: Hashable, Sendable {
+        var uid: UInt32
+        var caller: String
+    }
 
     init() {}
 
@@ -24,7 +32,10 @@ struct CallHistory: Sendable {
         guard let caller = Self.caller(of: stored.interaction) else { return }
         let date = stored.effectiveDate
         for identity in PersonIdentity.keys(of: caller) {
-            calls[Key(uid: key.uid, app: key.app, caller: identity), default: [:]][key.identifier] = date
+            let callKey = Key(uid: key.uid, app: key.app, caller: identity)
+            if calls[callKey, default: [:]].updateValue(date, forKey: key.identifier) == nil {
+                apps[CallerKey(uid: key.uid, caller: identity), default: [:]][key.app, default: 0] += 1
+            }
         }
     }
 
@@ -33,22 +44,33 @@ struct CallHistory: Sendable {
         guard let caller = Self.caller(of: stored.interaction) else { return }
         for identity in PersonIdentity.keys(of: caller) {
             let callKey = Key(uid: key.uid, app: key.app, caller: identity)
-            calls[callKey]?.removeValue(forKey: key.identifier)
+            guard calls[callKey]?.removeValue(forKey: key.identifier) != nil else { continue }
             if calls[callKey]?.isEmpty == true {
                 calls.removeValue(forKey: callKey)
             }
+            let callerKey = CallerKey(uid: key.uid, caller: identity)
+            apps[callerKey]?[key.app, default: 1] -= 1
+            if apps[callerKey]?[key.app] == 0 { apps[callerKey]?.removeValue(forKey: key.app) }
+            if apps[callerKey]?.isEmpty == true { apps.removeValue(forKey: callerKey) }
         }
     }
 
     /// Whether the caller of the call at `key` made another incoming call dated within
-    /// `window` seconds before (or at) `date`.
-    func hasEarlierCall(than key: InteractionKey, caller: Person, date: Date, window: TimeInterval) -> Bool {
+    /// `window` seconds before (or at) `date`: through the same app, or with `inAnotherApp`
+    /// through another app of the same uid (which does not make a repeated call, but a
+    /// reason can say so).
+    func hasEarlierCall(
+        than key: InteractionKey, caller: Person, date: Date, window: TimeInterval, inAnotherApp: Bool = false
+    ) -> Bool {
         for identity in PersonIdentity.keys(of: caller) {
-            let earlier = calls[Key(uid: key.uid, app: key.app, caller: identity)] ?? [:]
-            if earlier.contains(where: { identifier, earlierDate in
-                identifier != key.identifier && earlierDate <= date && date.timeIntervalSince(earlierDate) <= window
-            }) {
-                return true
+            let appsCalled = inAnotherApp ? (apps[CallerKey(uid: key.uid, caller: identity)] ?? [:]).keys.filter { $0 != key.app } : [key.app]
+            for app in appsCalled {
+                let earlier = calls[Key(uid: key.uid, app: app, caller: identity)] ?? [:]
+                if earlier.contains(where: { identifier, earlierDate in
+                    (app != key.app || identifier != key.identifier) && earlierDate <= date && date.timeIntervalSince(earlierDate) <= window
+                }) {
+                    return true
+                }
             }
         }
         return false

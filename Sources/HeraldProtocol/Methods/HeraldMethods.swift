@@ -25,6 +25,8 @@ package enum HeraldMethods {
         GetNotificationCategoriesMethod.self,
         RespondToNotificationMethod.self,
         SubscribeResponsesMethod.self,
+        GetAppSettingsMethod.self,
+        ListAuthorizationRequestsMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

@@ -1,6 +1,6 @@
 /// `request-focus`: ask for the Focus status, and for the authorization to read it
-/// (`INFocusStatusCenter`). With `subscribe`, an authorized connection then receives
-/// `focus-changed` notifications.
+/// (`INFocusStatusCenter`). With `subscribe`, the connection then receives `focus-changed`
+/// whenever the app's authorization status or (while authorized) its Focus status changes.
 package enum RequestFocusMethod: HeraldMethod {
     package static let name = "request-focus"
     package static let journalMessageIDs = JournalMessageIDs(ok: "8c4f6be1eca846229e816323b2b6b8b0", error: "0fd0a2c29e49419cbc354029948fb5ad")
@@ -10,9 +10,10 @@ package enum RequestFocusMethod: HeraldMethod {
 
 package struct RequestFocusParams: Codable, Sendable, Hashable {
     package var app: String
-    /// Apply the daemon's `--focus-authorization` policy if nobody has decided yet.
+    /// Apply the daemon's `--focus-authorization` policy if nobody has decided yet: under
+    /// `prompt`, a request waits for the person's answer and presenters are told.
     package var requestAuthorization: Bool?
-    /// Receive `focus-changed` notifications on this connection while authorized.
+    /// Receive `focus-changed` notifications on this connection.
     package var subscribe: Bool?
 
     package init(app: String, requestAuthorization: Bool? = nil, subscribe: Bool? = nil) {
@@ -60,14 +61,18 @@ package struct RequestFocusResult: Codable, Sendable, Hashable {
     }
 }
 
-/// The params of the `focus-changed` notification sent to subscribed connections.
+/// The params of the `focus-changed` notification sent to subscribed connections: sent
+/// when the app's authorization status or its Focus status changes. `focusStatus` is null
+/// unless the app is authorized.
 package struct FocusChangedParams: Codable, Sendable, Hashable {
     package static let method = "focus-changed"
     package var app: String
-    package var focusStatus: FocusStatus
+    package var authorizationStatus: AuthorizationStatus
+    package var focusStatus: FocusStatus?
 
-    package init(app: String, focusStatus: FocusStatus) {
+    package init(app: String, authorizationStatus: AuthorizationStatus, focusStatus: FocusStatus?) {
         self.app = app
+        self.authorizationStatus = authorizationStatus
         self.focusStatus = focusStatus
     }
 }

@@ -1,8 +1,9 @@
-/// `set-capabilities` (administrators): grant or withdraw a (uid, app)'s communication,
-/// timeSensitive and critical capabilities — the entitlements of the seeds.
+/// `set-capabilities`: grant or withdraw a (uid, app)'s communication, timeSensitive and
+/// critical capabilities — the entitlements of the seeds. communication and timeSensitive
+/// are the uid's own switches (any caller for its own uid, an administrator for any);
+/// critical is an administrator's grant, as the platform's entitlement is.
 package enum SetCapabilitiesMethod: HeraldMethod {
     package static let name = "set-capabilities"
-    package static let requiresAdministrator = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "386d30862687470c91b56d36d7415fd0", error: "ddf10de9725942caa9c607686ed4f824")
     package typealias Params = SetCapabilitiesParams
     package typealias Result = SetCapabilitiesResult
@@ -12,10 +13,11 @@ package enum SetCapabilitiesMethod: HeraldMethod {
 /// timeSensitive on, critical off).
 package struct SetCapabilitiesParams: Codable, Sendable, Hashable {
     package var app: String
-    /// The caller's uid when absent.
+    /// The caller's uid when absent; only administrators may name another.
     package var uid: UInt32?
     package var communication: Bool?
     package var timeSensitive: Bool?
+    /// Administrators only.
     package var critical: Bool?
 
     package init(

@@ -1,8 +1,8 @@
-/// `set-focus-authorization` (administrators): decide whether a (uid, app) may read the
-/// Focus status — the answer to the prompt of the `prompt` policy.
+/// `set-focus-authorization`: decide whether a (uid, app) may read the Focus status — the
+/// person's answer to the prompt of the `prompt` policy. The uid's own decision: any caller
+/// for its own uid, an administrator for any; `restricted` is an administrator's.
 package enum SetFocusAuthorizationMethod: HeraldMethod {
     package static let name = "set-focus-authorization"
-    package static let requiresAdministrator = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "03d3884674f04d4aabfd15a47e6907cb", error: "08d029798d9249e19fe8923a9dcdf565")
     package typealias Params = SetFocusAuthorizationParams
     package typealias Result = SetFocusAuthorizationResult
@@ -10,7 +10,7 @@ package enum SetFocusAuthorizationMethod: HeraldMethod {
 
 package struct SetFocusAuthorizationParams: Codable, Sendable, Hashable {
     package var app: String
-    /// The caller's uid when absent.
+    /// The caller's uid when absent; only administrators may name another.
     package var uid: UInt32?
     package var status: AuthorizationStatus
 

@@ -44,3 +44,39 @@ package struct NotificationsRemoved: Codable, Sendable, Hashable {
         self.identifiers = identifiers
     }
 }
+
+/// `authorization-requested`: an app of `uid` asked to share its Focus status, under the
+/// `prompt` policy; the desktop asks the person, whose answer is their own
+/// `set-focus-authorization`. Sent once per request; also an element of
+/// `list-authorization-requests`.
+package struct AuthorizationRequested: Codable, Sendable, Hashable {
+    package static let method = "authorization-requested"
+    package var uid: UInt32
+    package var app: String
+    package var requestedAt: Date
+
+    package init(uid: UInt32, app: String, requestedAt: Date) {
+        self.uid = uid
+        self.app = app
+        self.requestedAt = requestedAt
+    }
+}
+
+/// `authorization-answered`: the waiting request of (uid, app) was decided (by the person,
+/// an administrator, or the policy), so every desktop can drop its prompt.
+package struct AuthorizationAnswered: Codable, Sendable, Hashable {
+    package static let method = "authorization-answered"
+    package var uid: UInt32
+    package var app: String
+    package var authorizationStatus: AuthorizationStatus
+    package var requestedAt: Date
+    package var answeredAt: Date
+
+    package init(uid: UInt32, app: String, authorizationStatus: AuthorizationStatus, requestedAt: Date, answeredAt: Date) {
+        self.uid = uid
+        self.app = app
+        self.authorizationStatus = authorizationStatus
+        self.requestedAt = requestedAt
+        self.answeredAt = answeredAt
+    }
+}

@@ -5,18 +5,33 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// The connections that asked `request-focus` to `subscribe`, and the Focus status each
-/// was last told, so that each hears `focus-changed` exactly when its value changes —
-/// Herald's counterpart of INShareFocusStatusIntent.
+/// The connections that asked `request-focus` to `subscribe`, and the authorization and
+/// Focus status each was last told, so that each hears `focus-changed` exactly when either
+/// changes — Herald's counterpart of INShareFocusStatusIntent. An app is told of every
+/// change of its authorization (a denied app: `authorizationStatus: denied`,
+/// `focusStatus: null`), not only of the Focus.
 ///
 /// Notifications are bounded like responses: a subscriber whose unread output is past
 /// `--max-unread-bytes` when a notification is due is closed, with the reason logged,
 /// instead of having notifications buffered for it without end.
 final class FocusSubscriptions: Sendable {
+    /// What a subscriber of (uid, app) is told: its authorization, and its Focus status
+    /// while authorized.
+    struct Status: Sendable, Hashable {
+        var authorization: AuthorizationStatus
+        var focus: FocusStatus?
+
+        /// (uid, app)'s status in `state` at `now`.
+        init(_ state: HeraldState, uid: UInt32, app: String, now: Date) {
+            authorization = state.authorizationStatus(uid: uid, app: app)
+            focus = state.focusStatus(uid: uid, app: app, now: now)
+        }
+    }
+
     private struct Subscription: Sendable {
         var uid: UInt32
         var app: String
-        var lastSent: FocusStatus?
+        var lastSent: Status
     }
 
     private let registry: ConnectionRegistry
@@ -35,8 +50,9 @@ final class FocusSubscriptions: Sendable {
         subscriptions.withLockedValue { $0[connection]?.isEmpty == false }
     }
 
-    /// Subscribes a connection to changes of (uid, app)'s Focus status, which is now `current`.
-    func subscribe(_ connection: ConnectionIdentity, uid: UInt32, app: String, current: FocusStatus?) {
+    /// Subscribes a connection to changes of (uid, app)'s authorization and Focus status,
+    /// which are now `current`.
+    func subscribe(_ connection: ConnectionIdentity, uid: UInt32, app: String, current: Status) {
         subscriptions.withLockedValue {
             $0[connection, default: [:]][app] = Subscription(uid: uid, app: app, lastSent: current)
         }
@@ -52,11 +68,11 @@ final class FocusSubscriptions: Sendable {
 
     /// Recomputes every subscriber's status from `state` and notifies those whose status changed.
     func refresh(from state: HeraldState, now: Date) {
-        let changes: [(ConnectionIdentity, String, FocusStatus?)] = subscriptions.withLockedValue { all in
-            var changes: [(ConnectionIdentity, String, FocusStatus?)] = []
+        let changes: [(ConnectionIdentity, String, Status)] = subscriptions.withLockedValue { all in
+            var changes: [(ConnectionIdentity, String, Status)] = []
             for (connection, byApp) in all {
                 for (app, subscription) in byApp {
-                    let status = state.focusStatus(uid: subscription.uid, app: app, now: now)
+                    let status = Status(state, uid: subscription.uid, app: app, now: now)
                     if status != subscription.lastSent {
                         all[connection]?[app]?.lastSent = status
                         changes.append((connection, app, status))
@@ -76,13 +92,15 @@ final class FocusSubscriptions: Sendable {
         }
     }
 
-    /// `{"jsonrpc":"2.0","method":"focus-changed","params":{"app":…,"focusStatus":…}}`.
-    static func notification(app: String, status: FocusStatus?) -> JSONValue {
-        let statusValue: JSONValue = status.map { .object(["isFocused": .bool($0.isFocused)]) } ?? .null
+    /// `{"jsonrpc":"2.0","method":"focus-changed","params":{"app":…,"authorizationStatus":…,"focusStatus":…}}`.
+    static func notification(app: String, status: Status) -> JSONValue {
+        let focusValue: JSONValue = status.focus.map { .object(["isFocused": .bool($0.isFocused)]) } ?? .null
         return .object([
             "jsonrpc": "2.0",
             "method": "focus-changed",
-            "params": .object(["app": .string(app), "focusStatus": statusValue]),
+            "params": .object([
+                "app": .string(app), "authorizationStatus": .string(status.authorization.rawValue), "focusStatus": focusValue,
+            ]),
         ])
     }
 }

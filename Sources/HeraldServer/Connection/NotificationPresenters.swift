@@ -7,7 +7,8 @@ import Synchronization
 
 /// The connections that called `subscribe-notifications`: each presents one uid's
 /// notifications, or every uid's (an administrator's without `uid`), and is told
-/// `notification-delivered`, `summary-delivered` and `notifications-removed` as they happen.
+/// `notification-delivered`, `summary-delivered` and `notifications-removed` as they happen,
+/// and `authorization-requested` and `authorization-answered` for the person's prompts.
 ///
 /// Lines are bounded like `focus-changed` (``SubscriberLine``): a presenter that stops
 /// reading is closed past `--max-unread-bytes`, with the reason logged.
@@ -63,6 +64,16 @@ final class NotificationPresenters: Sendable {
 
     func removed(_ event: NotificationsRemoved) {
         send(NotificationsRemoved.method, event, uid: event.uid)
+    }
+
+    /// An app asked for Focus authorization: the presenters of its uid prompt the person.
+    func authorizationRequested(_ event: AuthorizationRequested) {
+        send(AuthorizationRequested.method, event, uid: event.uid)
+    }
+
+    /// A waiting authorization request was decided: the presenters of its uid drop their prompt.
+    func authorizationAnswered(_ event: AuthorizationAnswered) {
+        send(AuthorizationAnswered.method, event, uid: event.uid)
     }
 
     /// Sends `params` as a `method` notification to each presenter of `uid`.

@@ -1033,7 +1033,7 @@ package enum OpenRPCDocument {
     {
       "name": "request-focus",
       "summary": "The app's Focus authorization, and its Focus status when authorized; optionally subscribe to changes.",
-      "description": "The counterpart of INFocusStatusCenter. focusStatus is null unless the (uid, app) is authorized; isFocused is true when a Focus is on and the app is not among its allowedApps. requestAuthorization while notDetermined applies --focus-authorization: prompt keeps notDetermined until an administrator calls set-focus-authorization, allow authorizes, deny denies; a decided status never changes by asking again. subscribe: true makes this connection receive focus-changed notifications (see x-notifications) for this app whenever the value of focusStatus changes, for as long as the connection stays open; subscribing works whatever the authorization, and changes are sent only while it allows. Open to every caller.",
+      "description": "The counterpart of INFocusStatusCenter. focusStatus is null unless the (uid, app) is authorized; isFocused is true when a Focus is on and the app is not among its allowedApps. requestAuthorization while notDetermined applies --focus-authorization: prompt records a request that waits for the person's answer (their own set-focus-authorization) and tells the uid's presenters authorization-requested (see x-notifications); allow authorizes, deny denies. A request is recorded once per (uid, app): asking again while it waits records nothing new and tells nobody again; list-authorization-requests lists the waiting ones. A decided status never changes by asking again, and a decided app is never asked about again. Each uid holds at most --max-apps-per-uid waiting requests; one more is -32602 with data.limit, pointer /requestAuthorization. subscribe: true makes this connection receive focus-changed notifications (see x-notifications) for this app whenever its authorizationStatus or focusStatus changes, for as long as the connection stays open; subscribing works whatever the authorization. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1046,7 +1046,7 @@ package enum OpenRPCDocument {
         },
         {
           "name": "requestAuthorization",
-          "description": "Apply the daemon's --focus-authorization policy if the status is notDetermined.",
+          "description": "Apply the daemon's --focus-authorization policy if the status is notDetermined; under prompt, record a request for the person to answer.",
           "required": false,
           "schema": {
             "type": "boolean"
@@ -1365,8 +1365,8 @@ package enum OpenRPCDocument {
     },
     {
       "name": "set-focus-authorization",
-      "summary": "Decide whether a (uid, app) may read the Focus status.",
-      "description": "The answer to the prompt of the prompt policy; any status may be set at any time. Subscribers of that (uid, app) get focus-changed when their focusStatus changes (to null when no longer authorized). Administrators only — uid 0, the daemon's own uid, and members of --admin-group; others get error 1006, checked before the params are read.",
+      "summary": "Decide whether a (uid, app) may read the Focus status: the person's answer to the prompt.",
+      "description": "The uid's own decision: any caller decides for its own uid without being an administrator; an administrator may name any uid, anyone else naming another uid gets 1006 (pointer /uid). restricted is an administrator's: a non-administrator setting it, or changing an app an administrator restricted, gets 1006 (pointer /status). Any other status may be set at any time; notDetermined lets the app ask again. The (uid, app)'s waiting authorization request, if any, is cleared, and the uid's presenters are told authorization-answered so that every desktop drops its prompt. Subscribers of that (uid, app) get focus-changed with the new authorizationStatus (and focusStatus: null unless authorized). A new app past --max-apps-per-uid apps with settings is -32602 with data.limit; an app set back to notDetermined and the default capabilities frees its place. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1379,7 +1379,7 @@ package enum OpenRPCDocument {
         },
         {
           "name": "uid",
-          "description": "The caller's uid when absent.",
+          "description": "The caller's uid when absent; only administrators may name another (others get 1006).",
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/Uid"
@@ -1429,7 +1429,7 @@ package enum OpenRPCDocument {
       ],
       "examples": [
         {
-          "name": "authorize the caller's org.example.chat",
+          "name": "a person allowing an app of their own uid (uid 1000)",
           "params": [
             {
               "name": "app",
@@ -1444,7 +1444,7 @@ package enum OpenRPCDocument {
             "name": "result",
             "value": {
               "app": "org.example.chat",
-              "uid": 0,
+              "uid": 1000,
               "status": "authorized"
             }
           }
@@ -1560,7 +1560,7 @@ package enum OpenRPCDocument {
     {
       "name": "set-capabilities",
       "summary": "Grant or withdraw a (uid, app)'s communication, timeSensitive and critical capabilities.",
-      "description": "The entitlements of the seeds. A capability left out keeps its current value (at first: communication and timeSensitive on, critical off). Returns the capabilities now in effect. Administrators only — uid 0, the daemon's own uid, and members of --admin-group; others get error 1006, checked before the params are read.",
+      "description": "The entitlements of the seeds. communication and timeSensitive are the uid's own switches: any caller sets them for its own uid without being an administrator; an administrator may name any uid, anyone else naming another uid gets 1006 (pointer /uid). critical is granted (and withdrawn) by administrators only, as the platform grants the entitlement: a non-administrator's request with critical, true or false, gets 1006 with pointer /critical, and nothing changes. A capability left out keeps its current value (at first: communication and timeSensitive on, critical off). Returns the capabilities now in effect. A new app past --max-apps-per-uid apps with settings is -32602 with data.limit. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1573,7 +1573,7 @@ package enum OpenRPCDocument {
         },
         {
           "name": "uid",
-          "description": "The caller's uid when absent.",
+          "description": "The caller's uid when absent; only administrators may name another (others get 1006).",
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/Uid"
@@ -1598,7 +1598,8 @@ package enum OpenRPCDocument {
           "required": false,
           "schema": {
             "type": "boolean"
-          }
+          },
+          "description": "Administrators only; anyone else gets 1006."
         }
       ],
       "result": {
@@ -1659,6 +1660,29 @@ package enum OpenRPCDocument {
               "communication": true,
               "timeSensitive": true,
               "critical": true
+            }
+          }
+        },
+        {
+          "name": "a person switching off an app's Time Sensitive notifications (uid 1000)",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "timeSensitive",
+              "value": false
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "app": "org.example.chat",
+              "uid": 1000,
+              "communication": true,
+              "timeSensitive": false,
+              "critical": false
             }
           }
         }
@@ -2622,6 +2646,161 @@ package enum OpenRPCDocument {
               "app": "org.example.chat",
               "pending": 1,
               "dropped": 0
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "get-app-settings",
+      "summary": "A (uid, app)'s Focus authorization and capabilities, and its waiting authorization request.",
+      "description": "What set-focus-authorization and set-capabilities decided, read back: the defaults (notDetermined; communication and timeSensitive on, critical off) for an app nobody decided about. authorizationRequestedAt is present while the app's authorization request waits for an answer. A caller reads its own uid's apps; an administrator may name any uid, anyone else naming another uid gets 1006. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "description": "The app the request is for; with the caller's uid it namespaces the data.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "uid",
+          "description": "The caller's uid when absent; only administrators may name another (others get 1006).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "settings",
+        "required": true,
+        "schema": {
+          "allOf": [
+            {
+              "type": "object",
+              "required": [
+                "app",
+                "uid",
+                "authorizationStatus"
+              ],
+              "properties": {
+                "app": {
+                  "$ref": "#/components/schemas/AppName"
+                },
+                "uid": {
+                  "$ref": "#/components/schemas/Uid"
+                },
+                "authorizationStatus": {
+                  "$ref": "#/components/schemas/AuthorizationStatus"
+                },
+                "authorizationRequestedAt": {
+                  "$ref": "#/components/schemas/DateTime",
+                  "description": "When the app asked, while its request waits."
+                }
+              }
+            },
+            {
+              "$ref": "#/components/schemas/Capabilities"
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "an app waiting for an answer (uid 1000)",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "app": "org.example.chat",
+              "uid": 1000,
+              "authorizationStatus": "notDetermined",
+              "communication": true,
+              "timeSensitive": true,
+              "critical": false,
+              "authorizationRequestedAt": "2026-11-23T13:49:05.289Z"
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "list-authorization-requests",
+      "summary": "The Focus authorization requests waiting for a person's answer, oldest first.",
+      "description": "The requests request-focus recorded under the prompt policy and nobody answered yet (set-focus-authorization answers one): what a desktop that starts after the request prompts for. A non-administrator lists its own uid's (another uid is 1006); an administrator one uid's, or every uid's without uid. Oldest first, then by uid and app. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "description": "Whose requests: the caller's own by default; every uid's for an administrator without it.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "requests",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "requests"
+          ],
+          "properties": {
+            "requests": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/AuthorizationRequest"
+              }
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "one app waiting (uid 1000)",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "requests": [
+                {
+                  "uid": 1000,
+                  "app": "org.example.chat",
+                  "requestedAt": "2026-11-23T13:49:05.289Z"
+                }
+              ]
             }
           }
         }
@@ -4184,6 +4363,28 @@ package enum OpenRPCDocument {
             "$ref": "#/components/schemas/DateTime"
           }
         }
+      },
+      "AuthorizationRequest": {
+        "type": "object",
+        "required": [
+          "uid",
+          "app",
+          "requestedAt"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "uid": {
+            "$ref": "#/components/schemas/Uid"
+          },
+          "app": {
+            "$ref": "#/components/schemas/AppName"
+          },
+          "requestedAt": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        },
+        "title": "AuthorizationRequest",
+        "description": "A Focus authorization request waiting for the person's answer."
       }
     },
     "errors": {
@@ -4268,8 +4469,8 @@ package enum OpenRPCDocument {
   "x-notifications": [
     {
       "name": "focus-changed",
-      "summary": "Sent by the server to a connection that subscribed with request-focus when the app's focusStatus changes.",
-      "description": "A JSON-RPC notification from the server (no id; do not answer it), written on its own line between responses. Sent after set-focus, set-focus-authorization or a Focus's until passing changes the focusStatus this (uid, app) would get from request-focus: {isFocused} while authorized, null once no longer authorized. One per subscribed (connection, app) per change; none when the value stays the same. The subscription ends with the connection.",
+      "summary": "Sent by the server to a connection that subscribed with request-focus when the app's authorizationStatus or focusStatus changes.",
+      "description": "A JSON-RPC notification from the server (no id; do not answer it), written on its own line between responses. Sent after set-focus, set-focus-authorization (by the person or an administrator), a request-focus the allow or deny policy decided, or a Focus's until passing changes what this (uid, app) would get from request-focus: its authorizationStatus, and focusStatus {isFocused} while authorized, null otherwise (a denied app gets authorizationStatus: denied, focusStatus: null). One per subscribed (connection, app) per change; none when neither value changes. The subscription ends with the connection.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -4281,8 +4482,16 @@ package enum OpenRPCDocument {
           }
         },
         {
+          "name": "authorizationStatus",
+          "description": "The app's Focus authorization now.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AuthorizationStatus"
+          }
+        },
+        {
           "name": "focusStatus",
-          "description": "The new status; null when the app is no longer authorized.",
+          "description": "The new status; null unless the app is authorized.",
           "required": true,
           "schema": {
             "oneOf": [
@@ -4305,6 +4514,10 @@ package enum OpenRPCDocument {
               "value": "org.example.chat"
             },
             {
+              "name": "authorizationStatus",
+              "value": "authorized"
+            },
+            {
               "name": "focusStatus",
               "value": {
                 "isFocused": true
@@ -4318,6 +4531,46 @@ package enum OpenRPCDocument {
             {
               "name": "app",
               "value": "org.example.chat"
+            },
+            {
+              "name": "authorizationStatus",
+              "value": "authorized"
+            },
+            {
+              "name": "focusStatus",
+              "value": {
+                "isFocused": false
+              }
+            }
+          ]
+        },
+        {
+          "name": "the person denied the app",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "authorizationStatus",
+              "value": "denied"
+            },
+            {
+              "name": "focusStatus",
+              "value": null
+            }
+          ]
+        },
+        {
+          "name": "the person allowed the app",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "authorizationStatus",
+              "value": "authorized"
             },
             {
               "name": "focusStatus",
@@ -4658,6 +4911,124 @@ package enum OpenRPCDocument {
             {
               "name": "respondedAt",
               "value": "2026-11-23T13:55:22.179Z"
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "authorization-requested",
+      "summary": "Sent to presenters when an app of their uid asks to know when the person has a Focus on.",
+      "description": "A JSON-RPC notification from the server (no id; do not answer it), to each presenter of the uid (subscribe-notifications), when request-focus with requestAuthorization records a request under the prompt policy. The desktop asks the person, for example \"org.example.chat wants to know when you have a Focus on: Allow / Don't allow\"; the answer is the person's own set-focus-authorization (authorized or denied). Sent once per request: asking again while it waits sends nothing; list-authorization-requests lists the waiting ones.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        },
+        {
+          "name": "app",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "requestedAt",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        }
+      ],
+      "examples": [
+        {
+          "name": "an app asks",
+          "params": [
+            {
+              "name": "uid",
+              "value": 1000
+            },
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "requestedAt",
+              "value": "2026-11-23T13:49:05.289Z"
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "authorization-answered",
+      "summary": "Sent to presenters when a waiting authorization request of their uid is decided.",
+      "description": "A JSON-RPC notification from the server (no id; do not answer it), to each presenter of the uid, when set-focus-authorization (the person on one desktop, or an administrator) or the policy decides a waiting request: every other desktop drops its prompt. Not sent for a decision without a waiting request.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        },
+        {
+          "name": "app",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "authorizationStatus",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AuthorizationStatus"
+          }
+        },
+        {
+          "name": "requestedAt",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        },
+        {
+          "name": "answeredAt",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        }
+      ],
+      "examples": [
+        {
+          "name": "the person allowed it",
+          "params": [
+            {
+              "name": "uid",
+              "value": 1000
+            },
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "authorizationStatus",
+              "value": "authorized"
+            },
+            {
+              "name": "requestedAt",
+              "value": "2026-11-23T13:49:05.289Z"
+            },
+            {
+              "name": "answeredAt",
+              "value": "2026-11-23T13:49:05.337Z"
             }
           ]
         }

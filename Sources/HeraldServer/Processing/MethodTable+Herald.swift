@@ -106,17 +106,6 @@ extension MethodTable {
         }
         table.registerNotificationMethods(environment, presenters: presenters)
         table.registerResponseMethods(environment, presenters: presenters, responses: responses)
-        table.register(RequestFocusMethod.self) { params, context in
-            let now = clock.now()
-            let (outcome, current) = try state.withLock { state throws(RuleError) in
-                let outcome = try state.requestFocus(params, caller: context.caller, now: now)
-                return (outcome, state.focusStatus(uid: context.caller.uid, app: params.app, now: now))
-            }
-            if params.subscribe == true, let connection = context.connection {
-                subscriptions.subscribe(connection, uid: context.caller.uid, app: params.app, current: current)
-            }
-            return outcome
-        }
         table.register(DeleteInteractionsMethod.self) { params, context in
             try state.withLock { state throws(RuleError) in try state.deleteInteractions(params, caller: context.caller, now: clock.now()) }
         }
@@ -126,10 +115,7 @@ extension MethodTable {
         table.register(SetSummaryMethod.self) { params, context in
             try state.withLock { state throws(RuleError) in try state.setSummary(params, caller: context.caller, now: clock.now()) }
         }
-        table.register(SetCapabilitiesMethod.self) { params, context in
-            try state.withLock { state throws(RuleError) in try state.setCapabilities(params, caller: context.caller, now: clock.now()) }
-        }
-        // These two change what subscribers' Focus status is: tell them after the change.
+        // This changes what subscribers' Focus status is: tell them after the change.
         table.register(SetFocusMethod.self) { params, context in
             let now = clock.now()
             let (outcome, snapshot) = try state.withLock { state throws(RuleError) in
@@ -138,14 +124,7 @@ extension MethodTable {
             subscriptions.refresh(from: snapshot, now: now)
             return outcome
         }
-        table.register(SetFocusAuthorizationMethod.self) { params, context in
-            let now = clock.now()
-            let (outcome, snapshot) = try state.withLock { state throws(RuleError) in
-                (try state.setFocusAuthorization(params, caller: context.caller, now: now), state)
-            }
-            subscriptions.refresh(from: snapshot, now: now)
-            return outcome
-        }
+        table.registerAuthorizationMethods(environment, subscriptions: subscriptions, presenters: presenters)
         return table
     }
 

@@ -63,6 +63,10 @@ package struct ResultRecord: Sendable, Hashable {
         if let intent = audit.intent { line += " \(intent)" }
         if let presentation = audit.presentation { line += " \(presentation)" }
         if !audit.reasons.isEmpty { line += " (\(audit.reasons.joined(separator: ",")))" }
+        if let uid = audit.settingUID { line += " uid=\(uid)" }
+        if let authorization = audit.authorization { line += " authorization=\(authorization)" }
+        if let request = audit.authorizationRequest { line += " request=\(request.rawValue)" }
+        if let changed = audit.capabilitiesChanged { line += " capabilities=\(changed.isEmpty ? "none" : changed.joined(separator: ","))" }
         return line
     }
 }

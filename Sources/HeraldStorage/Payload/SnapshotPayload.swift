@@ -27,6 +27,7 @@ package enum SnapshotPayload {
         NotificationsSection.self,
         CategoriesSection.self,
         ResponsesSection.self,
+        AuthorizationRequestsSection.self,
     ]
 
     /// The format version snapshots are written in: the newest section's.

@@ -21,6 +21,10 @@ package enum JournalMessageID {
     package static let daemonStopping = "b1f06898e36740e98baa13a47682108f"
     /// A uid's scheduled summary was delivered: `HERALD_UID`, `HERALD_COUNT`, `HERALD_NOTIFICATION_IDS`.
     package static let summaryDelivered = "2e3bbe13f87541d5a60724b065dcf374"
+    /// A uid's Focus in effect changed — turned on or off by hand, by a schedule, at its
+    /// `until`, or by deleting it: `HERALD_UID`, `HERALD_FOCUS`, `HERALD_FOCUS_ON`,
+    /// `HERALD_FOCUS_CAUSE`, `HERALD_ALLOWED_PEOPLE`, `HERALD_ALLOWED_APPS`.
+    package static let focusChanged = "8e4b1c7d2a5f4093b6d8e1f0c3a7b925"
 
     /// The method name logged for a request whose method could not be read (a parse error).
     package static let unreadableMethod = "*"
@@ -28,6 +32,6 @@ package enum JournalMessageID {
     /// Every id above, each once.
     package static let all: [String] = [
         droppedEntries, parseError, invalidRequest, methodNotFound, internalError, daemonStarted, daemonStopping,
-        summaryDelivered,
+        summaryDelivered, focusChanged,
     ]
 }

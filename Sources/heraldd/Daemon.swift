@@ -218,6 +218,7 @@ struct Daemon {
             }
         )
         environment.recordSummary = { summary in writer.submit(NotificationJournal.summaryEntry(summary)) }
+        environment.recordFocusChange = { change in writer.submit(FocusJournal.entry(change)) }
         var configuration = ServerConfiguration(
             listening: place,
             limits: limits.requestLimits,

@@ -57,13 +57,13 @@ struct SnapshotDamageTests {
     @Test("A damaged version byte is damage; a newer version with a sound header is unsupported")
     func versionByte() throws {
         let bytes = try snapshotBytes(try stateWithMessages(1))
-        for version: UInt8 in [0, 1, 2, 4, 9, 99, 255] {
+        for version: UInt8 in [0, 1, 2, 3, 5, 9, 99, 255] {
             var damaged = bytes
             damaged[8] = version
             #expect(Self.refusal(damaged, "version \(version)")?.code == .checksumMismatch)
         }
-        let newer = resealedHeader(bytes) { $0[8] = 4 }
-        #expect(Self.refusal(newer, "version 4, resealed")?.code == .unsupportedVersion)
+        let newer = resealedHeader(bytes) { $0[8] = 5 }
+        #expect(Self.refusal(newer, "version 5, resealed")?.code == .unsupportedVersion)
     }
 
     @Test("Truncated at every length — each section boundary among them — is damage")

@@ -90,10 +90,10 @@ struct SnapshotFileTests {
 
     @Test("A newer format version is unsupported, not damage")
     func newerVersion() throws {
-        let bytes = resealedHeader(try snapshotBytes(try stateWithMessages(1))) { $0[8] = 4 }
+        let bytes = resealedHeader(try snapshotBytes(try stateWithMessages(1))) { $0[8] = 5 }
         do {
             _ = try SnapshotFile.decode(bytes)
-            Issue.record("version 4 was read")
+            Issue.record("version 5 was read")
         } catch {
             #expect(error.code == .unsupportedVersion)
             #expect(!error.isDamage)

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldProtocol
 
-/// The host's scheduled summary: which apps it holds, and at what local times it is
+/// A uid's scheduled summary: which of its apps it holds, and at what local times it is
 /// delivered. "Notifications can now be delivered at scheduled times in the day as a
 /// summary."
 struct SummarySchedule: Sendable, Hashable {

@@ -21,6 +21,10 @@ package enum HeraldMethods {
         RemoveNotificationsMethod.self,
         DeliverSummaryMethod.self,
         SubscribeNotificationsMethod.self,
+        DefineFocusMethod.self,
+        DeleteFocusMethod.self,
+        GetFocusMethod.self,
+        GetSummaryMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

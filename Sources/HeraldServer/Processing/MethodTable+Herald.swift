@@ -18,6 +18,8 @@ package struct MethodEnvironment: Sendable {
     package var maxStringBytes: Int
     /// Journals a summary delivered (uid, count, identifiers; never content).
     package var recordSummary: @Sendable (NotificationSummary) -> Void = { _ in }
+    /// Journals a change of a uid's Focus in effect (name, on or off, counts; never a handle).
+    package var recordFocusChange: @Sendable (FocusChange) -> Void = { _ in }
     /// Requests refused by `maxStringBytes`.
     let stringsRefused = NIOLockedValueBox(0)
 
@@ -115,21 +117,11 @@ extension MethodTable {
         table.register(SuggestPeopleMethod.self) { params, context in
             try state.withLock { state throws(RuleError) in try state.suggestPeople(params, caller: context.caller, now: clock.now()) }
         }
-        table.register(SetSummaryMethod.self) { params, context in
-            try state.withLock { state throws(RuleError) in try state.setSummary(params, caller: context.caller, now: clock.now()) }
-        }
         table.register(SetCapabilitiesMethod.self) { params, context in
             try state.withLock { state throws(RuleError) in try state.setCapabilities(params, caller: context.caller, now: clock.now()) }
         }
-        // These two change what subscribers' Focus status is: tell them after the change.
-        table.register(SetFocusMethod.self) { params, context in
-            let now = clock.now()
-            let (outcome, snapshot) = try state.withLock { state throws(RuleError) in
-                (try state.setFocus(params, caller: context.caller, now: now), state)
-            }
-            subscriptions.refresh(from: snapshot, now: now)
-            return outcome
-        }
+        table.registerFocusMethods(environment, subscriptions: subscriptions)
+        // This one changes what subscribers' Focus status is: tell them after the change.
         table.register(SetFocusAuthorizationMethod.self) { params, context in
             let now = clock.now()
             let (outcome, snapshot) = try state.withLock { state throws(RuleError) in
@@ -168,6 +160,7 @@ extension MethodTable {
         let (interactions, configuration, fairShares, notifications, notificationsEvicted) = environment.state.read {
             ($0.interactionCount, $0.configuration, $0.fairShares, $0.notificationCount, $0.notificationsDropped.evicted)
         }
+        let focusesOn = environment.state.read { $0.focusOnCount }
         var stats: JSONObject = [
             "startedAt": .string(RFC3339.format(environment.statistics.startedAt)),
             "uptimeSeconds": .number(JSONNumber((environment.statistics.uptimeSeconds * 1000).rounded() / 1000)),
@@ -185,6 +178,7 @@ extension MethodTable {
             "methods": .object(methods),
             "interactions": .number(JSONNumber(interactions)),
             "focusSubscriptions": .number(JSONNumber(subscriptions.count)),
+            "focusesOn": .number(JSONNumber(focusesOn)),
             "notifications": .number(JSONNumber(notifications)),
             "limits": .object(
                 limitsObject(

@@ -1247,13 +1247,13 @@ package enum OpenRPCDocument {
     },
     {
       "name": "set-focus",
-      "summary": "Turn the host's Focus on with its configuration, or off.",
-      "description": "The Focus belongs to the whole host. Each call with a Focus starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. focus: null — or no focus member at all — turns it off. until must lie in the future; the Focus ends by itself then. Subscribers whose isFocused changes get focus-changed. Returns the Focus now in effect, defaults filled in. Administrators only — uid 0, the daemon's own uid, and members of --admin-group; others get error 1006, checked before the params are read.",
+      "summary": "Turn one of the caller's Focuses on by hand, or the Focus off.",
+      "description": "Each uid has its own Focuses. focus defines (or replaces) the named Focus and turns it on by hand; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Each call that turns a Focus on starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. until must lie in the future. A focus without schedules keeps the schedules its name had. Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "focus",
-          "description": "The Focus to turn on, or null to turn it off; absent is the same as null.",
+          "description": "The Focus to define and turn on, or null to turn the Focus off; absent (without name) is the same as null.",
           "required": false,
           "schema": {
             "oneOf": [
@@ -1264,6 +1264,31 @@ package enum OpenRPCDocument {
                 "type": "null"
               }
             ]
+          }
+        },
+        {
+          "name": "name",
+          "description": "A Focus defined already, to turn on by hand as defined (instead of focus).",
+          "required": false,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        },
+        {
+          "name": "until",
+          "description": "With name: when it ends by itself (in the future).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
           }
         }
       ],
@@ -1453,8 +1478,8 @@ package enum OpenRPCDocument {
     },
     {
       "name": "set-summary",
-      "summary": "Replace the scheduled summary: which apps it holds and when it is delivered.",
-      "description": "The schedule belongs to the host and is replaced whole; {apps: [], times: []} clears it. times are \"HH:MM\" (00:00–23:59, two digits each) in the daemon's local time zone; they come back sorted and without duplicates. Apps need at least one time. nextDelivery is the next summary time, absent without times. Administrators only — uid 0, the daemon's own uid, and members of --admin-group; others get error 1006, checked before the params are read.",
+      "summary": "Replace the caller's scheduled summary: which apps it holds and when it is delivered.",
+      "description": "Each uid has its own schedule, replaced whole; {apps: [], times: []} clears it. times are \"HH:MM\" or \"HH:MM:SS\" in the daemon's local time zone; they come back sorted and without duplicates. Apps need at least one time. Notifications held already keep the summary time they were given. nextDelivery is the next summary time, absent without times. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1479,6 +1504,14 @@ package enum OpenRPCDocument {
               "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
             }
           }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
         }
       ],
       "result": {
@@ -1491,6 +1524,9 @@ package enum OpenRPCDocument {
             "times"
           ],
           "properties": {
+            "uid": {
+              "$ref": "#/components/schemas/Uid"
+            },
             "apps": {
               "type": "array",
               "items": {
@@ -1501,7 +1537,7 @@ package enum OpenRPCDocument {
               "type": "array",
               "items": {
                 "type": "string",
-                "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"
+                "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
               }
             },
             "nextDelivery": {
@@ -2166,6 +2202,187 @@ package enum OpenRPCDocument {
           }
         }
       ]
+    },
+    {
+      "name": "define-focus",
+      "summary": "Define or replace one of the caller's named Focuses, without turning it on by hand.",
+      "description": "The definition's allowed people and apps, switches and schedules (at most 8; at most 32 Focuses a uid). until is refused (it belongs to set-focus). A Focus that is on takes the new definition at once; new schedules may turn a Focus on or off now, and a choice by hand without until then lasts until the new schedules' next start or end. Returns the uid's Focuses as get-focus does. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "focus",
+          "description": "The definition.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/FocusConfiguration"
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "focuses",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/FocusReadBack"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": []
+    },
+    {
+      "name": "delete-focus",
+      "summary": "Forget one of the caller's named Focuses.",
+      "description": "If it is on, the Focus goes off (journaled with cause deleted) and subscribers are told. A name the uid has not defined is -32602. Returns the uid's Focuses as get-focus does. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "name",
+          "description": "The Focus to forget.",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "focuses",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/FocusReadBack"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": []
+    },
+    {
+      "name": "get-focus",
+      "summary": "The caller's Focuses, which one is on and why, and the next change.",
+      "description": "Reads, never changes: evaluated at the time of the request, so a change due but not yet made (the daemon makes each within a second) is shown as it is now. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "focuses",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/FocusReadBack"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": []
+    },
+    {
+      "name": "get-summary",
+      "summary": "The caller's scheduled summary and its next delivery.",
+      "description": "The apps and times set-summary left (empty when none), and nextDelivery, the next summary time (absent without times). An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "summary",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "apps",
+            "times"
+          ],
+          "properties": {
+            "uid": {
+              "$ref": "#/components/schemas/Uid"
+            },
+            "apps": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/AppName"
+              }
+            },
+            "times": {
+              "type": "array",
+              "items": {
+                "type": "string",
+                "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
+              }
+            },
+            "nextDelivery": {
+              "$ref": "#/components/schemas/DateTime"
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": []
     }
   ],
   "components": {
@@ -2917,7 +3134,7 @@ package enum OpenRPCDocument {
       "FocusConfiguration": {
         "title": "FocusConfiguration",
         "type": "object",
-        "description": "A Focus: who and what may still interrupt while it is on. It belongs to the whole host. until (in the future) ends it by itself.",
+        "description": "A named Focus of one uid: who and what may still interrupt while it is on, and when it turns on by itself (schedules). until (in the future) ends a Focus turned on by hand; it belongs to set-focus, not to define-focus.",
         "required": [
           "name"
         ],
@@ -2959,6 +3176,14 @@ package enum OpenRPCDocument {
           },
           "until": {
             "$ref": "#/components/schemas/DateTime"
+          },
+          "schedules": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FocusSchedule"
+            },
+            "maxItems": 8,
+            "description": "When the Focus turns on by itself. With set-focus, absent keeps the schedules the name had."
           }
         },
         "additionalProperties": false
@@ -3405,6 +3630,11 @@ package enum OpenRPCDocument {
             "type": "integer",
             "minimum": 0,
             "description": "Notifications in every uid's notification list."
+          },
+          "focusesOn": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many uids have a Focus on (by hand or by a schedule)."
           }
         }
       },
@@ -3492,6 +3722,106 @@ package enum OpenRPCDocument {
             "$ref": "#/components/schemas/DateTime"
           }
         }
+      },
+      "FocusSchedule": {
+        "title": "FocusSchedule",
+        "type": "object",
+        "description": "On each of days, from start to end, local times in the daemon's time zone (--time-zone). An end at or before start ends the next day (a night 22:00–07:00 belongs to the day it starts). A time a daylight-saving change skips is the next instant that exists; a time it repeats, its first occurrence. start and end may not be equal.",
+        "required": [
+          "start",
+          "end"
+        ],
+        "properties": {
+          "days": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "mon",
+                "tue",
+                "wed",
+                "thu",
+                "fri",
+                "sat",
+                "sun"
+              ]
+            },
+            "minItems": 1,
+            "description": "The days a window starts on; absent: every day. Read back in week order from Monday, absent for all seven."
+          },
+          "start": {
+            "type": "string",
+            "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
+          },
+          "end": {
+            "type": "string",
+            "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
+          }
+        },
+        "additionalProperties": false
+      },
+      "ActiveFocus": {
+        "title": "ActiveFocus",
+        "type": "object",
+        "description": "The Focus on for a uid, and why: manual (by hand without until: until turned off, or until the next start or end of any of the uid's schedule windows), until (by hand with until), schedule (a schedule window; endsAt is the window's end).",
+        "required": [
+          "name",
+          "reason"
+        ],
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "reason": {
+            "type": "string",
+            "enum": [
+              "manual",
+              "until",
+              "schedule"
+            ]
+          },
+          "endsAt": {
+            "$ref": "#/components/schemas/DateTime",
+            "description": "When it ends by itself; absent when only a person ends it."
+          }
+        },
+        "additionalProperties": false
+      },
+      "FocusReadBack": {
+        "title": "FocusReadBack",
+        "type": "object",
+        "description": "A uid's Focuses: the definitions (sorted by name, schedules in, never until), the Focus on (null for none) and when the Focus changes next by itself.",
+        "required": [
+          "uid",
+          "focuses",
+          "active"
+        ],
+        "properties": {
+          "uid": {
+            "$ref": "#/components/schemas/Uid"
+          },
+          "focuses": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FocusInEffect"
+            }
+          },
+          "active": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/ActiveFocus"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "nextChange": {
+            "$ref": "#/components/schemas/DateTime",
+            "description": "The next until, schedule start or end; absent when nothing changes by itself."
+          }
+        },
+        "additionalProperties": false
       }
     },
     "errors": {

@@ -1385,6 +1385,35 @@ package enum OpenRPCDocument {
               "focus": null
             }
           }
+        },
+        {
+          "name": "turn on a Focus defined already",
+          "params": [
+            {
+              "name": "name",
+              "value": "Sleep"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "focus": {
+                "name": "Sleep",
+                "allowedPeople": [
+                  {
+                    "handle": {
+                      "value": "ann@example.org",
+                      "type": "emailAddress"
+                    }
+                  }
+                ],
+                "allowedApps": [],
+                "allowTimeSensitive": true,
+                "allowRepeatedCalls": true,
+                "allowMentions": false
+              }
+            }
+          }
         }
       ]
     },
@@ -1518,32 +1547,7 @@ package enum OpenRPCDocument {
         "name": "summary",
         "required": true,
         "schema": {
-          "type": "object",
-          "required": [
-            "apps",
-            "times"
-          ],
-          "properties": {
-            "uid": {
-              "$ref": "#/components/schemas/Uid"
-            },
-            "apps": {
-              "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/AppName"
-              }
-            },
-            "times": {
-              "type": "array",
-              "items": {
-                "type": "string",
-                "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
-              }
-            },
-            "nextDelivery": {
-              "$ref": "#/components/schemas/DateTime"
-            }
-          }
+          "$ref": "#/components/schemas/SummarySchedule"
         }
       },
       "errors": [
@@ -1579,6 +1583,7 @@ package enum OpenRPCDocument {
           "result": {
             "name": "result",
             "value": {
+              "uid": 0,
               "apps": [
                 "org.example.news",
                 "org.example.chat"
@@ -2244,7 +2249,78 @@ package enum OpenRPCDocument {
           "$ref": "#/components/errors/InternalError"
         }
       ],
-      "examples": []
+      "examples": [
+        {
+          "name": "Sleep on weeknights",
+          "params": [
+            {
+              "name": "focus",
+              "value": {
+                "name": "Sleep",
+                "allowedPeople": [
+                  {
+                    "handle": {
+                      "value": "ann@example.org",
+                      "type": "emailAddress"
+                    }
+                  }
+                ],
+                "schedules": [
+                  {
+                    "days": [
+                      "mon",
+                      "tue",
+                      "wed",
+                      "thu",
+                      "fri"
+                    ],
+                    "start": "22:00",
+                    "end": "07:00"
+                  }
+                ]
+              }
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "focuses": [
+                {
+                  "name": "Sleep",
+                  "allowedPeople": [
+                    {
+                      "handle": {
+                        "value": "ann@example.org",
+                        "type": "emailAddress"
+                      }
+                    }
+                  ],
+                  "allowedApps": [],
+                  "allowTimeSensitive": true,
+                  "allowRepeatedCalls": true,
+                  "allowMentions": false,
+                  "schedules": [
+                    {
+                      "days": [
+                        "mon",
+                        "tue",
+                        "wed",
+                        "thu",
+                        "fri"
+                      ],
+                      "start": "22:00",
+                      "end": "07:00"
+                    }
+                  ]
+                }
+              ],
+              "active": null,
+              "nextChange": "2026-11-23T22:00:00.000Z"
+            }
+          }
+        }
+      ]
     },
     {
       "name": "delete-focus",
@@ -2287,7 +2363,55 @@ package enum OpenRPCDocument {
           "$ref": "#/components/errors/InternalError"
         }
       ],
-      "examples": []
+      "examples": [
+        {
+          "name": "forget Work",
+          "params": [
+            {
+              "name": "name",
+              "value": "Work"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "focuses": [
+                {
+                  "name": "Sleep",
+                  "allowedPeople": [
+                    {
+                      "handle": {
+                        "value": "ann@example.org",
+                        "type": "emailAddress"
+                      }
+                    }
+                  ],
+                  "allowedApps": [],
+                  "allowTimeSensitive": true,
+                  "allowRepeatedCalls": true,
+                  "allowMentions": false,
+                  "schedules": [
+                    {
+                      "days": [
+                        "mon",
+                        "tue",
+                        "wed",
+                        "thu",
+                        "fri"
+                      ],
+                      "start": "22:00",
+                      "end": "07:00"
+                    }
+                  ]
+                }
+              ],
+              "active": null,
+              "nextChange": "2026-11-23T22:00:00.000Z"
+            }
+          }
+        }
+      ]
     },
     {
       "name": "get-focus",
@@ -2322,7 +2446,64 @@ package enum OpenRPCDocument {
           "$ref": "#/components/errors/InternalError"
         }
       ],
-      "examples": []
+      "examples": [
+        {
+          "name": "Work on until 18:00",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "focuses": [
+                {
+                  "name": "Sleep",
+                  "allowedPeople": [
+                    {
+                      "handle": {
+                        "value": "ann@example.org",
+                        "type": "emailAddress"
+                      }
+                    }
+                  ],
+                  "allowedApps": [],
+                  "allowTimeSensitive": true,
+                  "allowRepeatedCalls": true,
+                  "allowMentions": false,
+                  "schedules": [
+                    {
+                      "days": [
+                        "mon",
+                        "tue",
+                        "wed",
+                        "thu",
+                        "fri"
+                      ],
+                      "start": "22:00",
+                      "end": "07:00"
+                    }
+                  ]
+                },
+                {
+                  "name": "Work",
+                  "allowedPeople": [],
+                  "allowedApps": [
+                    "org.example.pager"
+                  ],
+                  "allowTimeSensitive": true,
+                  "allowRepeatedCalls": true,
+                  "allowMentions": false
+                }
+              ],
+              "active": {
+                "name": "Work",
+                "reason": "until",
+                "endsAt": "2026-11-23T18:00:00.000Z"
+              },
+              "nextChange": "2026-11-23T18:00:00.000Z"
+            }
+          }
+        }
+      ]
     },
     {
       "name": "get-summary",
@@ -2343,32 +2524,7 @@ package enum OpenRPCDocument {
         "name": "summary",
         "required": true,
         "schema": {
-          "type": "object",
-          "required": [
-            "apps",
-            "times"
-          ],
-          "properties": {
-            "uid": {
-              "$ref": "#/components/schemas/Uid"
-            },
-            "apps": {
-              "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/AppName"
-              }
-            },
-            "times": {
-              "type": "array",
-              "items": {
-                "type": "string",
-                "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
-              }
-            },
-            "nextDelivery": {
-              "$ref": "#/components/schemas/DateTime"
-            }
-          }
+          "$ref": "#/components/schemas/SummarySchedule"
         }
       },
       "errors": [
@@ -2382,7 +2538,26 @@ package enum OpenRPCDocument {
           "$ref": "#/components/errors/InternalError"
         }
       ],
-      "examples": []
+      "examples": [
+        {
+          "name": "the caller's summary",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "apps": [
+                "org.example.news"
+              ],
+              "times": [
+                "08:00",
+                "18:30"
+              ],
+              "nextDelivery": "2026-11-23T18:30:00.000Z"
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -3822,6 +3997,36 @@ package enum OpenRPCDocument {
           }
         },
         "additionalProperties": false
+      },
+      "SummarySchedule": {
+        "title": "SummarySchedule",
+        "description": "A uid's scheduled summary: its apps, its times sorted, and the next summary time (absent without times).",
+        "type": "object",
+        "required": [
+          "apps",
+          "times"
+        ],
+        "properties": {
+          "uid": {
+            "$ref": "#/components/schemas/Uid"
+          },
+          "apps": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/AppName"
+            }
+          },
+          "times": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
+            }
+          },
+          "nextDelivery": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        }
       }
     },
     "errors": {

@@ -146,6 +146,12 @@ extension HeraldState {
             for (index, schedule) in schedules.enumerated() {
                 rules.append(try FocusScheduleRule(schedule, at: path.appending("schedules").appending(index)))
             }
+            let others = existing.values.filter { $0.configuration.name != configuration.name }.reduce(0) { $0 + $1.schedules.count }
+            guard others + rules.count <= FocusState.maxSchedulesPerUID else {
+                throw .invalidParams(
+                    "A uid has at most \(FocusState.maxSchedulesPerUID) schedules in all its Focuses; it has \(others) in others.",
+                    at: path.appending("schedules"))
+            }
         } else {
             rules = existing[configuration.name]?.schedules ?? []
         }

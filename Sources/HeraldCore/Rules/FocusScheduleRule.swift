@@ -59,31 +59,49 @@ struct FocusScheduleRule: Sendable, Hashable {
         return FocusSchedule(days: days, start: start.text, end: end.text)
     }
 
-    /// The windows that start on the local days from `firstDay` to `lastDay` days after
-    /// the day of `now` (negative: before), in start order.
-    func windows(around now: Date, days range: ClosedRange<Int>, calendar: Calendar) -> [DateInterval] {
-        let today = calendar.startOfDay(for: now)
-        var windows: [DateInterval] = []
-        for offset in range {
-            guard let day = calendar.date(byAdding: .day, value: offset, to: today),
-                weekdays.contains(calendar.component(.weekday, from: day)),
-                let startDate = Self.date(start, on: day, calendar: calendar)
-            else { continue }
-            let endDay = end > start ? day : calendar.date(byAdding: .day, value: 1, to: day) ?? day
-            guard let endDate = Self.date(end, on: endDay, calendar: calendar), endDate > startDate else { continue }
-            windows.append(DateInterval(start: startDate, end: endDate))
-        }
-        return windows
+    /// The window that starts on local `day` (days since 1970-01-01 on the local
+    /// calendar), if the schedule has one that day.
+    ///
+    /// Local times are turned into instants with the time zone's offsets (``LocalTime``),
+    /// not `Calendar.nextDate`, which costs about a millisecond a call.
+    func window(onDay day: Int, in zone: TimeZone) -> DateInterval? {
+        guard weekdays.contains(LocalTime.weekday(of: day)) else { return nil }
+        let startDate = LocalTime.instant(day: day, seconds: start.seconds, in: zone)
+        let endDate = LocalTime.instant(day: end > start ? day : day + 1, seconds: end.seconds, in: zone)
+        return endDate > startDate ? DateInterval(start: startDate, end: endDate) : nil
+    }
+}
+
+/// Local days and times of a time zone as plain arithmetic on its offsets from UTC.
+enum LocalTime {
+    /// The local day of `date`: days since 1970-01-01 on the local calendar.
+    static func day(of date: Date, in zone: TimeZone) -> Int {
+        let wall = date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))
+        return Int((wall / 86_400).rounded(.down))
     }
 
-    /// `time` on the local day starting at `day`: the next instant that exists when a
-    /// daylight-saving change skips it, the first when it repeats it.
-    static func date(_ time: ClockTime, on day: Date, calendar: Calendar) -> Date? {
-        calendar.nextDate(
-            after: day.addingTimeInterval(-1),
-            matching: DateComponents(hour: time.hour, minute: time.minute, second: time.second),
-            matchingPolicy: .nextTime,
-            repeatedTimePolicy: .first
-        )
+    /// `Calendar`'s weekday of a local day: 1 is Sunday (1970-01-01 was a Thursday, 5).
+    static func weekday(of day: Int) -> Int {
+        ((day + 4) % 7 + 7) % 7 + 1
+    }
+
+    /// The instant the local clock reads `seconds` after the midnight starting `day`: the
+    /// first when a daylight-saving change repeats it, the end of the change's gap when
+    /// the change skips it (02:30 on a night the clock jumps from 02:00 to 03:00 is 03:00).
+    static func instant(day: Int, seconds: Int, in zone: TimeZone) -> Date {
+        let wall = Double(day * 86_400 + seconds)
+        // The offsets in force half a day either side hold every candidate.
+        let offsets = [
+            zone.secondsFromGMT(for: Date(timeIntervalSince1970: wall - 14 * 3600)),
+            zone.secondsFromGMT(for: Date(timeIntervalSince1970: wall + 14 * 3600)),
+        ]
+        let candidates = Set(offsets).compactMap { offset -> Date? in
+            let date = Date(timeIntervalSince1970: wall - Double(offset))
+            return zone.secondsFromGMT(for: date) == offset ? date : nil
+        }
+        if let first = candidates.min() { return first }
+        // Skipped: the first instant after the change.
+        let before = Date(timeIntervalSince1970: wall - Double(offsets.max()!))
+        return zone.nextDaylightSavingTimeTransition(after: before.addingTimeInterval(-1)) ?? before
     }
 }

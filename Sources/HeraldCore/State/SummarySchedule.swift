@@ -66,6 +66,9 @@ struct ClockTime: Sendable, Hashable, Comparable {
         self.init(hour: hour, minute: minute, second: second)
     }
 
+    /// Seconds since midnight.
+    var seconds: Int { hour * 3600 + minute * 60 + second }
+
     /// `"HH:MM"`, or `"HH:MM:SS"` when the seconds are not 0.
     var text: String {
         func two(_ value: Int) -> String { (value < 10 ? "0" : "") + String(value) }

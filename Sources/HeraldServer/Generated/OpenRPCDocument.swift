@@ -2211,7 +2211,7 @@ package enum OpenRPCDocument {
     {
       "name": "define-focus",
       "summary": "Define or replace one of the caller's named Focuses, without turning it on by hand.",
-      "description": "The definition's allowed people and apps, switches and schedules (at most 8; at most 32 Focuses a uid). until is refused (it belongs to set-focus). A Focus that is on takes the new definition at once; new schedules may turn a Focus on or off now, and a choice by hand without until then lasts until the new schedules' next start or end. Returns the uid's Focuses as get-focus does. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "The definition's allowed people and apps, switches and schedules (at most 8; at most 32 Focuses and 32 schedules in all a uid). until is refused (it belongs to set-focus). A Focus that is on takes the new definition at once; new schedules may turn a Focus on or off now, and a choice by hand without until then lasts until the new schedules' next start or end. Returns the uid's Focuses as get-focus does. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {

@@ -15,41 +15,13 @@ extension HeraldState {
         -> MethodOutcome<RequestFocusResult>
     {
         try AppName.validate(p.app)
-        expireFocus(now: now)
+        advanceFocus(uid: caller.uid, now: now)
         var audit = AuditRecord(app: p.app)
         let status = try authorizationOnRequest(p, caller: caller, now: now, audit: &audit)
-        let focusStatus = status == .authorized ? FocusStatus(isFocused: focus.isFocused(app: p.app, at: now)) : nil
+        let focusStatus = status == .authorized ? FocusStatus(isFocused: isFocused(uid: caller.uid, app: p.app)) : nil
         return MethodOutcome(
             result: RequestFocusResult(authorizationStatus: status, focusStatus: focusStatus),
             audit: audit
         )
-    }
-
-    /// `set-focus` (administrators, as its descriptor says; the method table checks): turns the host's Focus on — a new activation, even
-    /// with the same configuration — or off with `null`. Returns the Focus in effect.
-    package mutating func setFocus(
-        _ p: SetFocusParams, caller: Caller, now: Date
-    ) throws(RuleError)
-        -> MethodOutcome<SetFocusResult>
-    {
-        expireFocus(now: now)
-        guard let configuration = p.focus else {
-            focus.turnOff()
-            return MethodOutcome(result: SetFocusResult(focus: nil), audit: AuditRecord())
-        }
-        guard !configuration.name.isEmpty else {
-            throw .invalidParams("A Focus needs a name, such as Work or Sleep.", at: ["focus", "name"])
-        }
-        for (index, person) in configuration.allowedPeople.enumerated() {
-            try PersonRules.validateAllowed(person, at: ["focus", "allowedPeople", .index(index)])
-        }
-        for (index, app) in configuration.allowedApps.enumerated() {
-            try AppName.validate(app, at: ["focus", "allowedApps", .index(index)])
-        }
-        if let until = configuration.until, until <= now {
-            throw .invalidParams("until must be in the future; to turn the Focus off, send focus: null.", at: ["focus", "until"])
-        }
-        focus.turnOn(configuration)
-        return MethodOutcome(result: SetFocusResult(focus: configuration), audit: AuditRecord())
     }
 }

@@ -67,64 +67,40 @@ extension HeraldState {
         return true
     }
 
-    // MARK: Focus
-
-    /// The Focus in effect (nil for none) and the activation count.
-    package var storedFocus: (configuration: FocusConfiguration?, activation: UInt64) {
-        (focus.configuration, focus.activation)
-    }
-
-    package mutating func restoreFocus(_ configuration: FocusConfiguration?, activation: UInt64) {
-        focus = FocusState(configuration: configuration, activation: activation)
-    }
-
     // MARK: Silenced conversations
 
-    /// A conversation the current Focus activation silenced.
+    /// A conversation a uid's current Focus activation silenced.
     package struct SilencedMark: Sendable, Hashable {
         package var uid: UInt32
         package var app: String
         package var conversationIdentifier: String
+        /// The activation it belongs to; nil in a format 3 snapshot (the section's one).
+        package var activation: UInt64?
 
-        package init(uid: UInt32, app: String, conversationIdentifier: String) {
+        package init(uid: UInt32, app: String, conversationIdentifier: String, activation: UInt64? = nil) {
             self.uid = uid
             self.app = app
             self.conversationIdentifier = conversationIdentifier
+            self.activation = activation
         }
     }
 
-    /// The activation the marks belong to, and the marks, sorted.
+    /// The highest activation, and the marks, sorted, each with its activation.
     package var storedSilencedMarks: (activation: UInt64, marks: [SilencedMark]) {
-        let marks = silenced.conversations
-            .map { SilencedMark(uid: $0.uid, app: $0.app, conversationIdentifier: $0.conversationIdentifier) }
+        let marks = silenced.marks
+            .map { SilencedMark(uid: $0.conversation.uid, app: $0.conversation.app, conversationIdentifier: $0.conversation.conversationIdentifier, activation: $0.activation) }
             .sorted { ($0.uid, $0.app, $0.conversationIdentifier) < ($1.uid, $1.app, $1.conversationIdentifier) }
         return (silenced.activation, marks)
     }
 
-    /// False when a conversation is marked twice.
+    /// False when a conversation is marked twice, or a uid's marks name two activations.
+    /// A mark without its own activation belongs to `activation`.
     package mutating func restoreSilencedMarks(activation: UInt64, marks: [SilencedMark]) -> Bool {
-        let conversations = marks.map {
-            SilencedConversations.Conversation(uid: $0.uid, app: $0.app, conversationIdentifier: $0.conversationIdentifier)
-        }
-        guard let restored = SilencedConversations(activation: activation, conversations: conversations) else { return false }
+        let restored = SilencedConversations(marks: marks.map {
+            (SilencedConversations.Conversation(uid: $0.uid, app: $0.app, conversationIdentifier: $0.conversationIdentifier), $0.activation ?? activation)
+        })
+        guard let restored else { return false }
         silenced = restored
-        return true
-    }
-
-    // MARK: Summary
-
-    /// The summary's apps and its times of day, as `set-summary` left them.
-    package var storedSummary: (apps: [String], times: [(hour: Int, minute: Int, second: Int)]) {
-        (summary.apps, summary.times.map { ($0.hour, $0.minute, $0.second) })
-    }
-
-    /// False unless the values are as `set-summary` makes them: no app or time twice, the
-    /// times sorted, each a time of day.
-    package mutating func restoreSummary(apps: [String], times: [(hour: Int, minute: Int, second: Int)]) -> Bool {
-        let clockTimes = times.map { ClockTime(hour: $0.hour, minute: $0.minute, second: $0.second) }
-        let restored = SummarySchedule(apps: apps, times: clockTimes)
-        guard restored.apps == apps, restored.times == clockTimes, clockTimes.allSatisfy(\.isTimeOfDay) else { return false }
-        summary = restored
         return true
     }
 

@@ -35,7 +35,7 @@ extension HeraldState {
     {
         try AppName.validate(p.app)
         let identifier = try NotificationIdentifier.validated(p.identifier)
-        expireFocus(now: now)
+        advanceFocus(uid: caller.uid, now: now)
         var audit = AuditRecord(app: p.app, interactionIdentifier: p.interactionIdentifier)
 
         var content: NotificationContent
@@ -79,7 +79,8 @@ extension HeraldState {
             timeSensitivePermitted: capabilities.timeSensitive,
             repeatedCallWindow: configuration.repeatedCallWindow
         )
-        let activeFocus = focus.active(at: now)
+        let focus = focuses[caller.uid]
+        let activeFocus = focus.currentConfiguration
         if let activeFocus {
             decision.focus = DeliveryDecision.FocusFacts(
                 name: activeFocus.name,
@@ -87,7 +88,7 @@ extension HeraldState {
                 appAllowed: activeFocus.allowedApps.contains(p.app)
             )
         }
-        if summary.holds(p.app) {
+        if let summary = summaries[caller.uid], summary.holds(p.app) {
             decision.nextSummary = summary.nextDelivery(after: now, in: configuration.timeZone)
         }
 
@@ -119,7 +120,7 @@ extension HeraldState {
             content = CommunicationContent.make(from: content, for: stored.interaction)
             decision.isCommunication = true
             if let activeFocus, let facts = decision.focus {
-                decision.focus = focusFacts(facts, focus: activeFocus, stored: stored, key: key)
+                decision.focus = focusFacts(facts, focus: activeFocus, allowing: focus, stored: stored, key: key)
             }
             if case .sendMessage(let message) = stored.interaction.intent {
                 let conversation = SilencedConversations.Conversation(
@@ -128,7 +129,7 @@ extension HeraldState {
                     conversationIdentifier: message.conversationIdentifier
                 )
                 if message.donationMetadata?.notifyRecipientAnyway == true {
-                    let silencedBefore = silenced.contains(conversation, activation: focus.activation)
+                    let silencedBefore = silenced.contains(conversation, activation: focus.current?.activation ?? 0)
                     decision.focus?.notifiedAnyway = silencedBefore
                     decision.focus?.notifyAnywayIgnored = !silencedBefore
                 }
@@ -148,7 +149,7 @@ extension HeraldState {
         let inserted = try notifications.insert(notification, uid: caller.uid, limit: configuration.maxNotificationsPerUID)
         audit.notificationIdentifier = identifier
         if let silencedConversation, delivery.reasons.last?.code == .silencedByFocus {
-            if !silenced.mark(silencedConversation, activation: focus.activation, limit: configuration.maxSilencedMarksPerUID) {
+            if !silenced.mark(silencedConversation, activation: focus.current?.activation ?? 0, limit: configuration.maxSilencedMarksPerUID) {
                 fairShares.silencedMarksRefused += 1
             }
         }
@@ -176,6 +177,7 @@ extension HeraldState {
     private func focusFacts(
         _ facts: DeliveryDecision.FocusFacts,
         focus activeFocus: FocusConfiguration,
+        allowing focus: FocusState,
         stored: StoredInteraction,
         key: InteractionKey
     ) -> DeliveryDecision.FocusFacts {

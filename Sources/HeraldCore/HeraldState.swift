@@ -14,9 +14,13 @@ package struct HeraldState: Sendable {
     package var configuration: CoreConfiguration
 
     var interactions = InteractionStore()
-    var focus = FocusState()
+    var focuses = FocusTable()
     var silenced = SilencedConversations()
-    var summary = SummarySchedule()
+    /// Each uid's scheduled summary; a uid without one holds no app for a summary.
+    var summaries: [UInt32: SummarySchedule] = [:]
+    /// A format 3 snapshot's host Focus and summary, until ``finishRestore()`` gives them
+    /// to every uid; not encoded.
+    var legacyHostSettings: LegacyHostSettings?
     var settings = AppSettings()
     var notifications = NotificationList()
     var categories = NotificationCategories()
@@ -38,22 +42,42 @@ package struct HeraldState: Sendable {
     /// How many interactions are stored.
     package var interactionCount: Int { interactions.count }
 
-    /// When the Focus in effect ends by itself, so that the server can wake then and
-    /// tell subscribers.
-    package var focusExpiry: Date? { focus.configuration?.until }
+    /// When any uid's Focus changes next by itself (an `until`, a schedule's start or
+    /// end), so that the server can wake then and tell subscribers.
+    package var nextFocusChange: Date? { focuses.nextChange }
 
-    /// Ends a Focus whose `until` has passed; true if it changed. Each method that reads
-    /// the Focus calls this first.
+    /// Brings every uid's Focus up to `now`; true if any Focus changed since the changes
+    /// were last taken (``takeFocusChanges()``).
     @discardableResult
-    package mutating func expireFocus(now: Date) -> Bool {
-        focus.expire(at: now)
+    package mutating func advanceFocuses(now: Date) -> Bool {
+        if let next = focuses.nextChange, now >= next {
+            focuses.advanceAll(to: now, calendar: calendar)
+        }
+        return !focuses.pendingChanges.isEmpty
     }
 
-    /// What `(uid, app)` may know of the Focus: nil unless that (uid, app) is authorized.
-    /// For `focus-changed` notifications.
+    /// The changes of any uid's Focus in effect since the last call, oldest first, for
+    /// the journal.
+    package mutating func takeFocusChanges() -> [FocusChange] {
+        focuses.takeChanges()
+    }
+
+    /// How many uids have a Focus on.
+    package var focusOnCount: Int { focuses.onCount }
+
+    /// The Gregorian calendar in the daemon's time zone, for schedules.
+    var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = configuration.timeZone
+        return calendar
+    }
+
+    /// What `(uid, app)` may know of `uid`'s Focus: nil unless that (uid, app) is
+    /// authorized. For `focus-changed` notifications; reads, never changes.
     package func focusStatus(uid: UInt32, app: String, now: Date) -> FocusStatus? {
         guard settings.authorization(uid: uid, app: app) == .authorized else { return nil }
-        return FocusStatus(isFocused: focus.isFocused(app: app, at: now))
+        let active = focuses[uid].configuration(at: now, calendar: calendar)
+        return FocusStatus(isFocused: active.map { !$0.allowedApps.contains(app) } ?? false)
     }
 
     /// Forgets interactions donated more than `configuration.retention` seconds before

@@ -67,6 +67,20 @@ package final class HeraldServer: Service, Sendable {
 
     package var statistics: ServerStatistics { environment.statistics }
 
+    /// Makes every uid's Focus change due by `now` (an `until` passed, a schedule window
+    /// started or ended), and any a request made on its way; journals each and tells the
+    /// subscribers whose status changed. Cheap when nothing is due (the earliest change
+    /// of each uid is kept); the ticker calls it every second, off the event loops.
+    package func advanceFocuses(now: Date) {
+        let changed = environment.state.withLock(reportingChange: { state -> (value: ([FocusChange], HeraldState)?, changed: Bool) in
+            guard state.advanceFocuses(now: now) else { return (nil, false) }
+            return ((state.takeFocusChanges(), state), true)
+        })
+        if let (changes, snapshot) = changed {
+            environment.reportFocusChanges(changes, state: snapshot, now: now, subscriptions: subscriptions)
+        }
+    }
+
     package func run() async throws {
         let processor = RequestProcessor(
             methods: .herald(environment, subscriptions: subscriptions, presenters: presenters, responses: responses),
@@ -116,20 +130,15 @@ package final class HeraldServer: Service, Sendable {
         try? await group.shutdownGracefully()
     }
 
-    /// Every second: end a Focus whose `until` has passed (telling subscribers), and stop
-    /// when the daemon has been idle for `exitIdleAfter`.
+    /// Every second: make each uid's Focus change that is due (an `until`, a schedule's
+    /// start or end), and stop when the daemon has been idle for `exitIdleAfter`.
     private func tick(stop: AsyncStream<Void>.Continuation) async {
         var idleSince: ContinuousClock.Instant? = .now
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
             memoryTrim.trimIfDue()
             let now = environment.clock.now()
-            let expired = environment.state.withLock(reportingChange: { state -> (value: HeraldState?, changed: Bool) in
-                state.expireFocus(now: now) ? (state, true) : (nil, false)
-            })
-            if let expired {
-                subscriptions.refresh(from: expired, now: now)
-            }
+            advanceFocuses(now: now)
             guard configuration.exitIdleAfter > 0 else { continue }
             if environment.statistics.openConnections > 0 {
                 idleSince = nil

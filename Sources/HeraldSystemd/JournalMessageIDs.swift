@@ -25,6 +25,10 @@ package enum JournalMessageID {
     /// `HERALD_APP`, `HERALD_NOTIFICATION_ID`, `HERALD_ACTION_ID`, `HERALD_RESPONSE`
     /// (delivered or pending). Never the text typed.
     package static let notificationResponse = "2b5a8405db4e42cbacec55b8b18bb17c"
+    /// A uid's Focus in effect changed — turned on or off by hand, by a schedule, at its
+    /// `until`, or by deleting it: `HERALD_UID`, `HERALD_FOCUS`, `HERALD_FOCUS_ON`,
+    /// `HERALD_FOCUS_CAUSE`, `HERALD_ALLOWED_PEOPLE`, `HERALD_ALLOWED_APPS`.
+    package static let focusChanged = "8e4b1c7d2a5f4093b6d8e1f0c3a7b925"
 
     /// The method name logged for a request whose method could not be read (a parse error).
     package static let unreadableMethod = "*"
@@ -34,5 +38,6 @@ package enum JournalMessageID {
         droppedEntries, parseError, invalidRequest, methodNotFound, internalError, daemonStarted, daemonStopping,
         summaryDelivered,
         notificationResponse,
+        focusChanged,
     ]
 }

@@ -1,25 +1,61 @@
 import ArgumentParser
 import Foundation
 
-/// `heraldctl focus on NAME …` and `heraldctl focus off` (`set-focus`, administrators).
+/// `heraldctl focus on|off|show|define|delete` (`set-focus`, `get-focus`, `define-focus`,
+/// `delete-focus`): the caller's own Focuses; an administrator may name another `--uid`.
 struct FocusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "focus",
-        abstract: "Turn the host's Focus on or off (administrators).",
-        subcommands: [On.self, Off.self]
+        abstract: "Your Focuses: turn one on or off, show them, define one with a schedule.",
+        subcommands: [On.self, Off.self, Show.self, Define.self, Delete.self]
     )
 
-    struct On: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Turn a Focus on.")
-
-        @OptionGroup var client: ClientOptions
-        @Argument(help: "The Focus's name, such as Work.") var name: String
+    /// What a Focus lets through, as `on` and `define` take it.
+    struct Definition: ParsableArguments {
         @Option(help: "A person it lets through (repeat): \"Name <email>\", +phone or a handle.") var allow: [String] = []
         @Option(help: "An app it lets through (repeat).") var allowApp: [String] = []
-        @Option(help: "When it ends: HH:MM (the next such local time) or an RFC 3339 date-time.") var until: String?
-        @Flag(inversion: .prefixedNo, help: "Whether Time Sensitive notifications break through.") var timeSensitive = true
-        @Flag(inversion: .prefixedNo, help: "Whether a second call within the window breaks through.") var repeatedCalls = true
+        @Flag(inversion: .prefixedNo, help: "Whether Time Sensitive notifications break through (default: yes).") var timeSensitive: Bool?
+        @Flag(inversion: .prefixedNo, help: "Whether a second call within the window breaks through (default: yes).") var repeatedCalls: Bool?
         @Flag(help: "Let mentions and replies to the user through.") var allowMentions = false
+
+        /// Whether any option says what the Focus lets through.
+        var isGiven: Bool {
+            !allow.isEmpty || !allowApp.isEmpty || timeSensitive != nil || repeatedCalls != nil || allowMentions
+        }
+
+        func focus(named name: String) -> [String: Any] {
+            [
+                "name": name, "allowedPeople": allow.map(PersonArgument.parse), "allowedApps": allowApp,
+                "allowTimeSensitive": timeSensitive ?? true, "allowRepeatedCalls": repeatedCalls ?? true, "allowMentions": allowMentions,
+            ]
+        }
+    }
+
+    /// `--uid`, for administrators.
+    struct Owner: ParsableArguments {
+        @Option(help: "Administrators: another uid's (default: your own).") var uid: UInt32?
+
+        func adding(to params: [String: Any]) -> [String: Any] {
+            var params = params
+            if let uid { params["uid"] = uid }
+            return params
+        }
+    }
+
+    struct On: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Turn a Focus on by hand.",
+            discussion: """
+                With --allow, --allow-app or a switch, defines NAME so (keeping its schedules) and turns it on; \
+                without them, turns on NAME as defined (or, if it is not defined, a Focus that lets nothing through).
+                """
+        )
+
+        @OptionGroup var client: ClientOptions
+        @OptionGroup var owner: Owner
+        @Argument(help: "The Focus's name, such as Work.") var name: String
+        @OptionGroup var definition: Definition
+        @Option(help: "When it ends: HH:MM (the next such local time) or an RFC 3339 date-time.") var until: String?
 
         func validate() throws {
             if let until, UntilTime.date(until) == nil {
@@ -28,27 +64,100 @@ struct FocusCommand: ParsableCommand {
         }
 
         func run() throws {
-            var focus: [String: Any] = [
-                "name": name, "allowedPeople": allow.map(PersonArgument.parse), "allowedApps": allowApp,
-                "allowTimeSensitive": timeSensitive, "allowRepeatedCalls": repeatedCalls, "allowMentions": allowMentions,
-            ]
-            if let until, let date = UntilTime.date(until) { focus["until"] = RFC3339Date.format(date) }
-            try client.run("set-focus", params: ["focus": focus], human: FocusCommand.lines)
+            let untilText = until.flatMap { UntilTime.date($0) }.map(RFC3339Date.format)
+            var params: [String: Any]
+            if !definition.isGiven, try isDefined() {
+                params = ["name": name]
+                if let untilText { params["until"] = untilText }
+            } else {
+                var focus = definition.focus(named: name)
+                if let untilText { focus["until"] = untilText }
+                params = ["focus": focus]
+            }
+            try client.run("set-focus", params: owner.adding(to: params), human: FocusCommand.lines)
+        }
+
+        private func isDefined() throws -> Bool {
+            let read = try client.connect().call("get-focus", params: owner.adding(to: [:])) as? [String: Any]
+            return (read?["focuses"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == name }
         }
     }
 
     struct Off: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Turn the Focus off.")
+        static let configuration = CommandConfiguration(
+            abstract: "Turn the Focus off by hand (a scheduled one stays off until its window ends).")
         @OptionGroup var client: ClientOptions
+        @OptionGroup var owner: Owner
 
         func run() throws {
-            try client.run("set-focus", params: ["focus": NSNull()], human: FocusCommand.lines)
+            try client.run("set-focus", params: owner.adding(to: ["focus": NSNull()]), human: FocusCommand.lines)
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show which Focus is on and why, and every Focus defined.")
+        @OptionGroup var client: ClientOptions
+        @OptionGroup var owner: Owner
+
+        func run() throws {
+            try client.run("get-focus", params: owner.adding(to: [:]), human: FocusCommand.readBackLines)
+        }
+    }
+
+    struct Define: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Define (or replace) a Focus without turning it on, optionally with a schedule.",
+            discussion: "heraldctl focus define Sleep --days mon-fri --from 22:00 --to 07:00 (an end before the start ends the next day)."
+        )
+        @OptionGroup var client: ClientOptions
+        @OptionGroup var owner: Owner
+        @Argument(help: "The Focus's name, such as Sleep.") var name: String
+        @OptionGroup var definition: Definition
+        @Option(help: "The days its schedule starts on: mon-fri, sat,sun, daily (default: daily).") var days: String?
+        @Option(help: "The schedule's start, HH:MM or HH:MM:SS local time.") var from: String?
+        @Option(help: "The schedule's end, HH:MM or HH:MM:SS local time.") var to: String?
+
+        func validate() throws {
+            guard (from == nil) == (to == nil) else { throw ValidationError("A schedule needs both --from and --to.") }
+            if days != nil, from == nil { throw ValidationError("--days belongs to a schedule: give --from and --to too.") }
+            if let days, DayList.parse(days) == nil {
+                throw ValidationError("--days takes days mon … sun, ranges and commas (mon-fri, sat,sun) or daily; not \(days).")
+            }
+        }
+
+        func run() throws {
+            var focus = definition.focus(named: name)
+            if let from, let to {
+                var schedule: [String: Any] = ["start": from, "end": to]
+                if let days, let list = DayList.parse(days), list.count < 7 { schedule["days"] = list }
+                focus["schedules"] = [schedule]
+            } else {
+                focus["schedules"] = [Any]()
+            }
+            try client.run("define-focus", params: owner.adding(to: ["focus": focus]), human: FocusCommand.readBackLines)
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget a Focus (if it is on, it goes off).")
+        @OptionGroup var client: ClientOptions
+        @OptionGroup var owner: Owner
+        @Argument(help: "The Focus's name.") var name: String
+
+        func run() throws {
+            try client.run("delete-focus", params: owner.adding(to: ["name": name]), human: FocusCommand.readBackLines)
         }
     }
 
     static func lines(_ result: Any) -> [String] {
         guard let focus = (result as? [String: Any])?["focus"] as? [String: Any] else { return ["Focus is off."] }
-        var lines = ["Focus “\(Output.text(focus["name"]))” is on" + ((focus["until"] as? String).map { " until \($0)." } ?? ".")]
+        return ["Focus “\(Output.text(focus["name"]))” is on" + ((focus["until"] as? String).map { " until \($0)." } ?? ".")]
+            + definitionLines(focus)
+    }
+
+    /// What a Focus lets through, and its schedules.
+    static func definitionLines(_ focus: [String: Any]) -> [String] {
+        var lines: [String] = []
         let people = (focus["allowedPeople"] as? [Any] ?? []).map(PersonArgument.describe)
         let apps = (focus["allowedApps"] as? [String]) ?? []
         lines.append("  allows people: \(people.isEmpty ? "none" : people.joined(separator: ", "))")
@@ -56,7 +165,58 @@ struct FocusCommand: ParsableCommand {
         let breaks = [("allowTimeSensitive", "Time Sensitive"), ("allowRepeatedCalls", "repeated calls"), ("allowMentions", "mentions")]
             .filter { Output.bool(focus[$0.0]) }.map(\.1)
         lines.append("  lets through:  \(breaks.isEmpty ? "nothing else" : breaks.joined(separator: ", "))")
+        for schedule in focus["schedules"] as? [[String: Any]] ?? [] {
+            let days = (schedule["days"] as? [String])?.joined(separator: ",") ?? "daily"
+            lines.append("  scheduled:     \(days) \(Output.text(schedule["start"]))–\(Output.text(schedule["end"]))")
+        }
         return lines
+    }
+
+    /// `get-focus`'s answer: the Focus on and why, the next change, each definition.
+    static func readBackLines(_ result: Any) -> [String] {
+        let result = result as? [String: Any] ?? [:]
+        var lines: [String]
+        if let active = result["active"] as? [String: Any] {
+            let name = Output.text(active["name"])
+            let ends = (active["endsAt"] as? String).map { " until \($0)" } ?? ""
+            switch active["reason"] as? String {
+            case "schedule": lines = ["Focus “\(name)” is on by its schedule\(ends)."]
+            case "until": lines = ["Focus “\(name)” is on, turned on by hand\(ends)."]
+            default: lines = ["Focus “\(name)” is on, turned on by hand" + ((active["endsAt"] as? String).map { ", until the schedules' next change at \($0)." } ?? ".")]
+            }
+        } else {
+            lines = ["No Focus is on."]
+        }
+        if let next = result["nextChange"] as? String { lines.append("Next change: \(next)") }
+        let focuses = result["focuses"] as? [[String: Any]] ?? []
+        lines.append(focuses.isEmpty ? "No Focus is defined." : "Defined:")
+        for focus in focuses {
+            lines.append("“\(Output.text(focus["name"]))”")
+            lines += definitionLines(focus)
+        }
+        return lines
+    }
+}
+
+/// `--days`: `mon-fri`, `sat,sun`, `mon,wed-fri`, `daily`; the wire's day names in week order.
+enum DayList {
+    static let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+    static func parse(_ text: String) -> [String]? {
+        if text == "daily" { return names }
+        var days = Set<Int>()
+        for part in text.lowercased().split(separator: ",", omittingEmptySubsequences: false) {
+            let ends = part.split(separator: "-", omittingEmptySubsequences: false).map { names.firstIndex(of: String($0)) }
+            guard !ends.isEmpty, ends.count <= 2, let first = ends.first!, let last = ends.last! else { return nil }
+            // A range may wrap past Sunday: fri-mon.
+            var day = first
+            while true {
+                days.insert(day)
+                if day == last { break }
+                day = (day + 1) % 7
+            }
+        }
+        return names.indices.filter(days.contains).map { names[$0] }
     }
 }
 

@@ -1,31 +1,45 @@
 import ArgumentParser
 import Foundation
 
-/// `heraldctl summary set HH:MM… --app APP` and `summary off` (`set-summary`, administrators).
+/// `heraldctl summary set HH:MM… --app APP`, `summary off`, `summary show` (`set-summary`,
+/// `get-summary`: the caller's own; an administrator may name another `--uid`) and
+/// `summary deliver` (administrators).
 struct SummaryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary",
-        abstract: "Set the scheduled summary, or deliver it now (administrators).",
-        subcommands: [Set.self, Off.self, Deliver.self]
+        abstract: "Your scheduled summary: set it, show it, turn it off; deliver it now (administrators).",
+        subcommands: [Set.self, Off.self, Show.self, Deliver.self]
     )
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the schedule and its next delivery.")
+        @OptionGroup var client: ClientOptions
+        @OptionGroup var owner: FocusCommand.Owner
+
+        func run() throws {
+            try client.run("get-summary", params: owner.adding(to: [:]), human: SummaryCommand.lines)
+        }
+    }
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Replace the schedule: its times and the apps it holds.")
         @OptionGroup var client: ClientOptions
         @Argument(help: "Summary times, HH:MM or HH:MM:SS in heraldd's local time.") var times: [String]
         @Option(help: "An app the summary holds (repeat).") var app: [String] = []
+        @OptionGroup var owner: FocusCommand.Owner
 
         func run() throws {
-            try client.run("set-summary", params: ["apps": app, "times": times], human: SummaryCommand.lines)
+            try client.run("set-summary", params: owner.adding(to: ["apps": app, "times": times]), human: SummaryCommand.lines)
         }
     }
 
     struct Off: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Turn the summary off.")
         @OptionGroup var client: ClientOptions
+        @OptionGroup var owner: FocusCommand.Owner
 
         func run() throws {
-            try client.run("set-summary", params: ["apps": [String](), "times": [String]()], human: SummaryCommand.lines)
+            try client.run("set-summary", params: owner.adding(to: ["apps": [String](), "times": [String]()]), human: SummaryCommand.lines)
         }
     }
 

@@ -221,6 +221,7 @@ struct Daemon {
         environment.recordResponse = { uid, response, handoff in
             writer.submit(NotificationJournal.responseEntry(uid: uid, response, handoff: handoff))
         }
+        environment.recordFocusChange = { change in writer.submit(FocusJournal.entry(change)) }
         var configuration = ServerConfiguration(
             listening: place,
             limits: limits.requestLimits,

@@ -162,7 +162,7 @@ import Testing
 
     @Test func theSummaryHoldsAllButCommunicationTimeSensitiveAndCritical() throws {
         let summary: (inout HeraldState) throws -> Void = { state in
-            _ = try state.setSummary(.init(apps: [F.app], times: ["08:00", "18:00"]), caller: F.admin, now: F.now)
+            _ = try state.setSummary(.init(apps: [F.app], times: ["08:00", "18:00"], uid: 1000), caller: F.admin, now: F.now)
             _ = try state.setCapabilities(.init(app: F.app, uid: 1000, critical: true), caller: F.admin, now: F.now)
         }
         // F.now is 2027-01-15T08:00:00Z.
@@ -189,10 +189,10 @@ import Testing
         var until = Self.work
         until.until = F.now + 60
         try state.focusOn(until)
-        #expect(state.focusExpiry == F.now + 60)
+        #expect(state.nextFocusChange == F.now + 60)
         #expect(try state.update(nil, now: F.now + 59).result.delivery.codes == ["silencedByFocus"])
         #expect(try state.update(nil, now: F.now + 60).result.delivery.codes == ["delivered"])
-        #expect(state.focusExpiry == nil)
+        #expect(state.nextFocusChange == nil)
     }
 
     private func reason(_ code: DeliveryReasonCode) -> DeliveryReason {

@@ -130,6 +130,7 @@ private typealias F = Fixtures
     @Test func silencedMarksStopAtTheUidsLimitAndLeaveOthersAlone() throws {
         var state = F.state(Self.configuration(silenced: 2))
         try state.focusOn(FocusConfiguration(name: "Work", allowedPeople: [], allowedApps: []))
+        try state.focusOn(FocusConfiguration(name: "Work"), uid: F.otherUser.uid)
         for index in 0..<5 {
             try state.donate(F.message("m\(index)", conversation: "c\(index)"))
             _ = try state.update("m\(index)")

@@ -131,8 +131,9 @@ extension HeraldState {
         )
     }
 
-    mutating func focusOn(_ focus: FocusConfiguration, now: Date = Fixtures.now) throws {
-        _ = try setFocus(SetFocusParams(focus: focus), caller: Fixtures.admin, now: now)
+    /// Turns `focus` on for `uid` (the user's by default), as an administrator may.
+    mutating func focusOn(_ focus: FocusConfiguration, uid: UInt32 = Fixtures.user.uid, now: Date = Fixtures.now) throws {
+        _ = try setFocus(SetFocusParams(focus: focus, uid: uid), caller: Fixtures.admin, now: now)
     }
 }
 

@@ -37,16 +37,17 @@ import Testing
         #expect(try request(&state, app: F.otherApp).focusStatus == FocusStatus(isFocused: false))
         #expect(state.focusStatus(uid: 1000, app: F.app, now: F.now) == FocusStatus(isFocused: true))
         #expect(state.focusStatus(uid: 1001, app: F.app, now: F.now) == nil)
-        _ = try state.setFocus(.init(focus: nil), caller: F.admin, now: F.now)
+        _ = try state.setFocus(.init(focus: nil), caller: F.user, now: F.now)
         #expect(state.focusStatus(uid: 1000, app: F.app, now: F.now) == FocusStatus(isFocused: false))
     }
 
     @Test func expireFocusEndsItOnce() throws {
         var state = F.state()
         try state.focusOn(FocusConfiguration(name: "Sleep", until: F.now + 10))
-        let changes = [9, 10, 11].map { state.expireFocus(now: F.now + $0) }
-        #expect(changes == [false, true, false])
-        #expect(state.focusExpiry == nil)
+        _ = state.takeFocusChanges()
+        let changes = [9, 10, 11].map { state.advanceFocuses(now: F.now + $0) ? state.takeFocusChanges().count : 0 }
+        #expect(changes == [0, 1, 0])
+        #expect(state.nextFocusChange == nil)
     }
 
     @Test func setFocusReturnsTheStateWithDefaults() throws {

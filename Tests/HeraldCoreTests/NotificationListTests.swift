@@ -12,7 +12,9 @@ import Testing
         var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
         configure(&configuration)
         var state = F.state(configuration)
-        _ = try state.setSummary(.init(apps: [F.app], times: ["09:00", "18:00:30"]), caller: F.admin, now: F.now)
+        for uid in [F.user.uid, F.otherUser.uid] {
+            _ = try state.setSummary(.init(apps: [F.app], times: ["09:00", "18:00:30"], uid: uid), caller: F.admin, now: F.now)
+        }
         return state
     }
 

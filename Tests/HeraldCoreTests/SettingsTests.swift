@@ -11,7 +11,7 @@ import Testing
         var state = F.state()
         let result = try state.setSummary(.init(apps: [F.app, F.app], times: ["18:00", "07:30", "18:00"]), caller: F.admin, now: F.now)
             .result
-        #expect(result == SetSummaryResult(apps: [F.app], times: ["07:30", "18:00"], nextDelivery: F.now + 10 * 3600))
+        #expect(result == SetSummaryResult(uid: 0, apps: [F.app], times: ["07:30", "18:00"], nextDelivery: F.now + 10 * 3600))
         for (bad, index) in [("24:00", 1), ("7:30", 1), ("07:60", 1), ("ab:cd", 1), ("07:300", 1)] {
             let error = ruleError { try state.setSummary(.init(apps: [F.app], times: ["08:00", bad]), caller: F.admin, now: F.now) }
             #expect(error?.code == .invalidParams)

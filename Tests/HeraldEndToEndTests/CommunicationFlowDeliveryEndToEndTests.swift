@@ -398,7 +398,7 @@ struct CommunicationFlowDeliveryEndToEndTests {
         let schedule = try client.result(
             "set-summary", ["apps": [.string(Self.app), "org.example.news"], "times": [.string(time), .string(time)]]
         )
-        #expect(schedule == json(#"{"apps":["org.example.chat","org.example.news"],"times":["\#(time)"],"nextDelivery":"\#(deliverAt)"}"#))
+        #expect(schedule == json(#"{"uid":0,"apps":["org.example.chat","org.example.news"],"times":["\#(time)"],"nextDelivery":"\#(deliverAt)"}"#))
 
         let held = try notify(client, nil)
         #expect(describeDelivery(held) == "summary deliverAt=\(deliverAt) [heldForSummary]")
@@ -425,7 +425,7 @@ struct CommunicationFlowDeliveryEndToEndTests {
             describeDelivery(try notify(client, nil))
                 == "summary deliverAt=\(deliverAt) breaksThroughFocus [appAllowedByFocus, heldForSummary]")
         // Turned off.
-        #expect(try client.result("set-summary", ["apps": [], "times": []]) == json(#"{"apps":[],"times":[]}"#))
+        #expect(try client.result("set-summary", ["apps": [], "times": []]) == json(#"{"uid":0,"apps":[],"times":[]}"#))
         #expect(describeDelivery(try notify(client, nil)) == "alert sound lightsScreen breaksThroughFocus [appAllowedByFocus, delivered]")
     }
 }

@@ -50,7 +50,12 @@ struct FairShareEndToEndTests {
         let victimDonations = (0..<50).map { request("donate", Self.params("v-\($0)")) }
         let donated = try callAsUser(Self.victim, victimDonations, socket: herald.socketPath)
         #expect(donated.allSatisfy { $0[pointer: "/result"] != nil }, "\(donated.first?.compactText ?? "none")")
-        #expect(try root.call("set-focus", ["focus": ["name": "Work", "allowedPeople": [], "allowedApps": []]])[pointer: "/result"] != nil)
+        // Each uid has its own Focus: root turns Work on for itself and for the attacker,
+        // whose silenced marks the flood fills.
+        for uid in [0, Self.attacker] {
+            let focus: JSONValue = ["focus": ["name": "Work", "allowedPeople": [], "allowedApps": []], "uid": .number(JSONNumber(uid))]
+            #expect(try root.call("set-focus", focus)[pointer: "/result"] != nil)
+        }
 
         // The attacker, in the background.
         let folder = herald.folder

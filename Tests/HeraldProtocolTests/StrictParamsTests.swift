@@ -86,6 +86,19 @@ import Testing
         Case(
             method: "list-authorization-requests", valid: ["uid": 1000],
             misspelt: ["uids": 1000], pointer: "/uids", suggestion: "uid"),
+        Case(
+            method: "define-focus", valid: ["focus": ["name": "Sleep", "schedules": [["days": ["mon"], "start": "22:00", "end": "07:00"]]]],
+            misspelt: ["focus": ["name": "Sleep", "schedules": [["dyas": ["mon"], "start": "22:00", "end": "07:00"]]]],
+            pointer: "/focus/schedules/0/dyas", suggestion: "days"),
+        Case(
+            method: "delete-focus", valid: ["name": "Sleep"],
+            misspelt: ["nmae": "Sleep"], pointer: "/nmae", suggestion: "name"),
+        Case(
+            method: "get-focus", valid: ["uid": 1000],
+            misspelt: ["uidd": 1000], pointer: "/uidd", suggestion: "uid"),
+        Case(
+            method: "get-summary", valid: ["uid": 1000],
+            misspelt: ["iud": 1000], pointer: "/iud", suggestion: "uid"),
     ]
 
     @Test func theTableNamesEveryMethod() {

@@ -36,7 +36,7 @@ struct SummaryServiceTests {
     private func deliversOnTimeHere() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))  // 08:00:00 UTC
         var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
-        _ = try state.setSummary(.init(apps: ["org.example.news"], times: ["08:00:10"]), caller: Self.admin, now: clock.now())
+        _ = try state.setSummary(.init(apps: ["org.example.news"], times: ["08:00:10"], uid: Self.user.uid), caller: Self.admin, now: clock.now())
         let held = try state.updateContent(
             .init(app: "org.example.news", identifier: "n1", content: NotificationContent(title: "t")), caller: Self.user, now: clock.now()
         )

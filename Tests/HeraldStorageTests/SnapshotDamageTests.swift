@@ -58,7 +58,7 @@ struct SnapshotDamageTests {
     func versionByte() throws {
         let bytes = try snapshotBytes(try stateWithMessages(1))
         let newerVersion = UInt8(SnapshotHeader.currentVersion + 1)
-        for version: UInt8 in [0, 1, 2, newerVersion, 9, 99, 255] {
+        for version: UInt8 in [0, 1, 2, 3, newerVersion, 9, 99, 255] {
             var damaged = bytes
             damaged[8] = version
             #expect(Self.refusal(damaged, "version \(version)")?.code == .checksumMismatch)

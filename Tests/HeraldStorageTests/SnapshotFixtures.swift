@@ -69,7 +69,7 @@ enum SnapshotFixtures {
         var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
         _ = try state.setFocusAuthorization(.init(app: app, uid: 1000, status: .authorized), caller: admin, now: now)
         _ = try state.setCapabilities(.init(app: otherApp, uid: 1001, critical: true), caller: admin, now: now)
-        _ = try state.setSummary(.init(apps: ["org.example.news", app], times: ["18:30", "08:00"]), caller: admin, now: now)
+        _ = try state.setSummary(.init(apps: ["org.example.news", app], times: ["18:30", "08:00"], uid: 1000), caller: admin, now: now)
         try donate(&state, message("m1"))
         var outgoing = SendMessageIntent(recipients: [eve], conversationIdentifier: "c-eve")
         outgoing.outgoingMessageType = .audio
@@ -79,7 +79,7 @@ enum SnapshotFixtures {
         try donate(&state, message("gone", conversation: "c-gone"), app: "org.example.old")
         _ = try state.deleteInteractions(DeleteInteractionsParams(app: "org.example.old", all: true), caller: user, now: now)
         _ = try state.setFocus(
-            SetFocusParams(focus: FocusConfiguration(name: "Work", allowedPeople: [cy], until: now + 3600.25)),
+            SetFocusParams(focus: FocusConfiguration(name: "Work", allowedPeople: [cy], until: now + 3600.25), uid: 1000),
             caller: admin,
             now: now
         )

@@ -104,7 +104,7 @@ struct SnapshotPayloadDamageTests {
 
     @Test(
         "An entry listed twice in a table is refused, with the section in the reason",
-        arguments: [("settings", nil), ("silenced", "conversations"), ("summary", "apps"), ("summary", "times")] as [(String, String?)]
+        arguments: [("settings", nil), ("silenced", "conversations"), ("summaries", "summaries"), ("focuses", "uids")] as [(String, String?)]
     )
     func entryTwice(section: String, key: String?) throws {
         let intact = try Self.editedJSON(section) { _ in }
@@ -116,14 +116,25 @@ struct SnapshotPayloadDamageTests {
 
     @Test("A summary time that is no time of day, and JSON that is not the piece's, are refused")
     func summaryTimeAndWrongJSON() throws {
-        let late = try Self.editedJSON("summary") { tree in
-            guard var summary = tree as? [String: Any] else { return }
-            summary["times"] = [["hour": 99, "minute": 0]]
-            tree = summary
+        let late = try Self.editedJSON("summaries") { tree in
+            guard var root = tree as? [String: Any], var summaries = root["summaries"] as? [[String: Any]], !summaries.isEmpty else { return }
+            summaries[0]["times"] = [["hour": 99, "minute": 0]]
+            root["summaries"] = summaries
+            tree = root
         }
         #expect(Self.refusal(late)?.code == .undecodable)
-        let wrong = Self.refusal(try Self.replacing("focus", with: Array(#"{"activation":"one"}"#.utf8)))
-        #expect(wrong?.reason.contains("the focus section") == true, "\(String(describing: wrong))")
+        let wrong = Self.refusal(try Self.replacing("focuses", with: Array(#"{"activations":"one"}"#.utf8)))
+        #expect(wrong?.reason.contains("the focuses section") == true, "\(String(describing: wrong))")
+        let badSchedule = try Self.editedJSON("focuses") { tree in
+            guard var root = tree as? [String: Any], var uids = root["uids"] as? [[String: Any]], !uids.isEmpty,
+                var definitions = uids[0]["definitions"] as? [[String: Any]], !definitions.isEmpty
+            else { return }
+            definitions[0]["schedules"] = [["start": "25:00", "end": "07:00"]]
+            uids[0]["definitions"] = definitions
+            root["uids"] = uids
+            tree = root
+        }
+        #expect(Self.refusal(badSchedule)?.reason.contains("the focuses section") == true)
     }
 
     /// The interactions section as the writer lays it out, with the tables given.
@@ -177,10 +188,13 @@ struct SnapshotPayloadDamageTests {
         let unknown = Self.refusal(F.sealed(F.payload(sections + [("notifications", [])]), interactions: state.interactionCount))
         #expect(unknown?.code == .undecodable)
         #expect(unknown?.reason.contains("notifications") == true)
-        let withoutSummary = F.sealed(F.payload(sections.filter { $0.name != SummarySection.name }), interactions: state.interactionCount)
+        let withoutSummary = F.sealed(F.payload(sections.filter { $0.name != SummariesSection.name }), interactions: state.interactionCount)
         let missing = Self.refusal(withoutSummary)
         #expect(missing?.code == .undecodable)
-        #expect(missing?.reason.contains("without the section summary") == true, "\(String(describing: missing))")
+        #expect(missing?.reason.contains("without the section summaries") == true, "\(String(describing: missing))")
+        // A retired section is none of the current version's: a format 4 snapshot with it is damage.
+        let retired = Self.refusal(F.sealed(F.payload(sections + [("summary", Array(#"{"apps":[],"times":[]}"#.utf8))]), interactions: state.interactionCount))
+        #expect(retired?.reason.contains("a section named summary is none format version 4 has") == true, "\(String(describing: retired))")
     }
 
     @Test("A huge count or length is refused before anything is reserved")

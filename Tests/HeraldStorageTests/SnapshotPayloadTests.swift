@@ -27,12 +27,15 @@ struct SnapshotPayloadTests {
         #expect(restored.interactionCount == 5)
         #expect(restored.storedAppNames == state.storedAppNames)
         #expect(restored.storedAppNames.contains { $0.utf8.first == 0 }, "the forgotten app's slot")
-        #expect(restored.storedFocus.configuration == state.storedFocus.configuration)
-        #expect(restored.storedFocus.configuration?.until == F.now + 3600.25)
-        #expect(restored.storedFocus.activation == 1)
+        let sameFocuses = restored.storedFocuses.uids == state.storedFocuses.uids
+        #expect(sameFocuses)
+        #expect(restored.storedFocuses.uids.map(\.uid) == [1000])
+        #expect(restored.storedFocuses.uids.first?.current?.endsAt == F.now + 3600.25)
+        #expect(restored.storedFocuses.uids.first?.current?.activation == 1)
         #expect(restored.storedSilencedMarks.marks.map(\.conversationIdentifier) == ["c-silenced"])
-        #expect(restored.storedSummary.apps == ["org.example.news", F.app])
-        #expect(restored.storedSummary.times.map { "\($0.hour):\($0.minute)" } == ["8:0", "18:30"])
+        #expect(restored.storedSummaries.map(\.uid) == [1000])
+        #expect(restored.storedSummaries.first?.apps == ["org.example.news", F.app])
+        #expect(restored.storedSummaries.first?.times.map { "\($0.hour):\($0.minute)" } == ["8:0", "18:30"])
         #expect(restored.storedAppSettings == state.storedAppSettings)
         #expect(restored.storedAppSettings.count == 2)
         // The silenced mark still lets the conversation's next message through, and the call
@@ -44,7 +47,7 @@ struct SnapshotPayloadTests {
             now: F.now + 2
         )
         #expect(update.result.delivery.reasons.map(\.code.rawValue).contains("notifiedAnyway"))
-        #expect(restored.storedFocus.activation == 1)
+        #expect(restored.storedFocuses.uids.first?.current?.activation == 1)
     }
 
     @Test("Each piece alone round-trips, and an empty state is empty again")
@@ -52,16 +55,23 @@ struct SnapshotPayloadTests {
         let empty = HeraldState()
         #expect(try F.json(Self.restored(try F.file(empty))) == F.json(empty))
         var focusOnly = HeraldState()
-        focusOnly.restoreFocus(FocusConfiguration(name: "Sleep", allowedApps: ["a"], until: F.now), activation: 41)
-        #expect(try Self.restored(try F.file(focusOnly)).storedFocus.activation == 41)
+        let sleep = HeraldState.StoredFocus(
+            uid: 7, definitions: [FocusConfiguration(name: "Sleep", allowedApps: ["a"], schedules: [FocusSchedule(days: ["mon"], start: "22:00", end: "07:00")])],
+            manual: nil, current: .init(name: "Sleep", reason: .schedule, endsAt: F.now, activation: 41, windowStart: F.now - 60), nextChange: F.now
+        )
+        let restoredFocus = focusOnly.restoreFocuses(activations: 41, uids: [sleep])
+        #expect(restoredFocus)
+        let focusBack = try Self.restored(try F.file(focusOnly)).storedFocuses
+        #expect(focusBack.activations == 41)
+        #expect(focusBack.uids == [sleep])
         var marks = HeraldState()
         let marked = marks.restoreSilencedMarks(activation: 3, marks: [.init(uid: 5, app: "a", conversationIdentifier: "c")])
         #expect(marked)
         #expect(try Self.restored(try F.file(marks)).storedSilencedMarks.marks == marks.storedSilencedMarks.marks)
         var summary = HeraldState()
-        let scheduled = summary.restoreSummary(apps: ["a", "b"], times: [(0, 0, 0), (12, 30, 15), (23, 59, 59)])
+        let scheduled = summary.restoreSummary(uid: 9, apps: ["a", "b"], times: [(0, 0, 0), (12, 30, 15), (23, 59, 59)])
         #expect(scheduled)
-        let summaryBack = try Self.restored(try F.file(summary)).storedSummary
+        let summaryBack = try Self.restored(try F.file(summary)).storedSummaries.first!
         #expect(summaryBack.apps == ["a", "b"])
         #expect(summaryBack.times.map { [$0.hour, $0.minute, $0.second] } == [[0, 0, 0], [12, 30, 15], [23, 59, 59]])
         var notifications = HeraldState()
@@ -151,7 +161,8 @@ struct SnapshotPayloadTests {
     @Test("The sections are written in their list's order, once each, in the current format version")
     func sectionsInOrder() throws {
         let bytes = try F.file(try F.fullState())
-        #expect(try F.sections(of: bytes).map(\.name) == SnapshotPayload.sections.map { $0.name })
+        #expect(try F.sections(of: bytes).map(\.name) == SnapshotPayload.writtenSections.map { $0.name })
+        #expect(!SnapshotPayload.writtenSections.contains { $0.name == FocusSection.name || $0.name == SummarySection.name })
         #expect(try SnapshotFile.decode(bytes).header.version == 4)
         #expect(try SnapshotFile.decode(bytes).header.encoding == SnapshotHeader.sectionsEncoding)
         // The small pieces are JSON that Foundation reads.

@@ -1,67 +1,268 @@
 import Foundation
 import HeraldProtocol
 
-/// The host's Focus: the one in effect, if any, and its activation.
+/// One uid's Focuses: its named definitions, the person's own choice (made by hand), and
+/// the Focus in effect, brought up to date at each change.
 ///
-/// Every `set-focus` that turns a Focus on starts a new activation, so that "silenced by
-/// this same Focus" (notify-anyway) means this activation, not an earlier one of the
-/// same name. A Focus with `until` ends by itself at that time.
+/// At most one Focus is on. A choice made by hand (`set-focus`, on or off) wins over the
+/// schedules until it ends: at its `until`, or — without `until` — at the next start or
+/// end of any of the uid's schedule windows after it was made (never, without schedules).
+/// Otherwise the schedules decide: of the windows open at a time, the one that started
+/// last wins, and of two that started together, the Focus whose name sorts first.
+///
+/// Every change to another Focus, a new schedule window, or a turn on by hand starts a new
+/// activation, so that "silenced by this same Focus" (notify-anyway) means this one.
 struct FocusState: Sendable {
-    private(set) var configuration: FocusConfiguration?
-    /// Counts activations; the current one's number while a Focus is on.
-    private(set) var activation: UInt64 = 0
-    /// The identity keys of the allowed people, for matching senders.
+    /// A named Focus: its configuration (without `until` or schedules) and its schedules.
+    struct Definition: Sendable, Hashable {
+        var configuration: FocusConfiguration
+        var schedules: [FocusScheduleRule]
+
+        /// The configuration as the wire shows a definition: schedules in, `until` out.
+        var wire: FocusConfiguration {
+            var wire = configuration
+            wire.until = nil
+            wire.schedules = schedules.isEmpty ? nil : schedules.map(\.wire)
+            return wire
+        }
+    }
+
+    /// A choice made by hand: a Focus on (`name`), or every Focus off (nil).
+    struct ManualChoice: Sendable, Hashable {
+        var name: String?
+        var until: Date?
+        /// When the choice ends: `until`, else the next schedule start or end after it
+        /// was made; nil: when the person changes it.
+        var endsAt: Date?
+    }
+
+    /// The Focus in effect.
+    struct Active: Sendable, Hashable {
+        var name: String
+        var reason: FocusReason
+        var endsAt: Date?
+        var activation: UInt64
+        /// The schedule window's start (nil when on by hand), so that a new window is a
+        /// new activation.
+        var windowStart: Date?
+    }
+
+    /// What the Focus in effect is at a time, and when that changes next by itself.
+    struct Evaluation: Sendable, Hashable {
+        var name: String?
+        var reason: FocusReason
+        var endsAt: Date?
+        var windowStart: Date?
+        var nextChange: Date?
+    }
+
+    /// The most named Focuses a uid may define, schedules a Focus may have, and schedules
+    /// a uid may have in all: they bound the cost of finding the next change (a look at
+    /// each schedule on up to nine days; about 2 µs a look in a debug build).
+    static let maxFocuses = 32
+    static let maxSchedules = 8
+    static let maxSchedulesPerUID = 32
+
+    private(set) var definitions: [String: Definition] = [:]
+    private(set) var manual: ManualChoice?
+    private(set) var current: Active?
+    /// When the Focus in effect changes next by itself; nil: never.
+    private(set) var nextChange: Date?
+    /// The identity keys of the current Focus's allowed people, for matching senders.
     private(set) var allowedPeopleKeys: Set<String> = []
 
     init() {}
 
-    /// The Focus `configuration` (nil for none) after `activation` activations, as a
-    /// snapshot restores it.
-    init(configuration: FocusConfiguration?, activation: UInt64) {
-        self.configuration = configuration
-        self.activation = activation
-        self.allowedPeopleKeys = Self.keys(of: configuration)
+    /// The definitions, sorted by name.
+    var sortedDefinitions: [Definition] {
+        definitions.values.sorted { $0.configuration.name < $1.configuration.name }
     }
 
-    /// The Focus in effect at `now`: nil when none is on or its `until` has passed.
-    func active(at now: Date) -> FocusConfiguration? {
-        guard let configuration else { return nil }
-        if let until = configuration.until, until <= now {
-            return nil
-        }
+    /// The current Focus's configuration (with the `until` of a choice by hand).
+    var currentConfiguration: FocusConfiguration? {
+        guard let current, var configuration = definitions[current.name]?.configuration else { return nil }
+        configuration.until = current.reason == .until ? current.endsAt : nil
         return configuration
     }
 
-    mutating func turnOn(_ focus: FocusConfiguration) {
-        configuration = focus
-        activation += 1
-        allowedPeopleKeys = Self.keys(of: focus)
+    /// Whether ``current`` is out of date at `now` (a change by itself is due).
+    func isDue(at now: Date) -> Bool {
+        nextChange.map { now >= $0 } ?? false
     }
 
-    mutating func turnOff() {
-        configuration = nil
-        allowedPeopleKeys = []
+    /// The Focus in effect at `now`, without changing anything: ``current`` unless a
+    /// change is due, else evaluated afresh. For reads from a copy of the state.
+    func configuration(at now: Date, calendar: Calendar) -> FocusConfiguration? {
+        guard isDue(at: now) else { return currentConfiguration }
+        guard let name = evaluate(at: now, calendar: calendar).name else { return nil }
+        return definitions[name]?.configuration
     }
 
-    /// Ends a Focus whose `until` has passed; true if one ended.
-    mutating func expire(at now: Date) -> Bool {
-        guard let until = configuration?.until, until <= now else { return false }
-        turnOff()
-        return true
-    }
-
-    /// Whether `person` is one of the Focus's allowed people.
+    /// Whether `person` is one of the current Focus's allowed people.
     func allows(_ person: Person) -> Bool {
         PersonIdentity.matches(person, anyOf: allowedPeopleKeys)
     }
 
-    /// `isFocused` for `app` at `now`: a Focus is on and the app is not allowed by it.
-    func isFocused(app: String, at now: Date) -> Bool {
-        guard let focus = active(at: now) else { return false }
-        return !focus.allowedApps.contains(app)
+    // MARK: Evaluation
+
+    /// The Focus in effect at `now`: the choice by hand while it holds, else the schedules.
+    func evaluate(at now: Date, calendar: Calendar) -> Evaluation {
+        if let manual, manual.endsAt.map({ now < $0 }) ?? true {
+            return Evaluation(
+                name: manual.name, reason: manual.until != nil ? .until : .manual, endsAt: manual.endsAt, windowStart: nil,
+                nextChange: manual.endsAt
+            )
+        }
+        return scheduled(at: now, calendar: calendar)
     }
 
-    private static func keys(of focus: FocusConfiguration?) -> Set<String> {
-        Set((focus?.allowedPeople ?? []).flatMap(PersonIdentity.keys(of:)))
+    /// What the schedules alone turn on at `now`, and their next start or end after it.
+    ///
+    /// Looks day by day from yesterday (a window that started then may still be open)
+    /// up to a week ahead (where the next start of any schedule is), and stops after the
+    /// day of the first edge found: windows of later days start after it.
+    func scheduled(at now: Date, calendar: Calendar) -> Evaluation {
+        let zone = calendar.timeZone
+        let today = LocalTime.day(of: now, in: zone)
+        var best: (window: DateInterval, name: String)?
+        var next: Date?
+        for day in (today - 1)...(today + 7) {
+            if let next, day > LocalTime.day(of: next, in: zone) { break }
+            for definition in definitions.values {
+                let name = definition.configuration.name
+                for rule in definition.schedules {
+                    guard let window = rule.window(onDay: day, in: zone) else { continue }
+                    if window.start <= now, now < window.end,
+                        best.map({ $0.window.start < window.start || ($0.window.start == window.start && name < $0.name) }) ?? true
+                    {
+                        best = (window, name)
+                    }
+                    for edge in [window.start, window.end] where edge > now && edge < (next ?? .distantFuture) {
+                        next = edge
+                    }
+                }
+            }
+        }
+        return Evaluation(name: best?.name, reason: .schedule, endsAt: best?.window.end, windowStart: best?.window.start, nextChange: next)
+    }
+
+    // MARK: Changes
+
+    /// Brings ``current`` up to `now` when a change by itself is due; the change, if any.
+    mutating func advance(to now: Date, calendar: Calendar, activations: inout UInt64) -> Change? {
+        guard isDue(at: now) else { return nil }
+        return reevaluate(at: now, calendar: calendar, activations: &activations, cause: nil)
+    }
+
+    /// Turns `name` (defined) on by hand, or every Focus off (nil): a new activation.
+    mutating func choose(_ name: String?, until: Date?, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change? {
+        let endsAt = until ?? scheduled(at: now, calendar: calendar).nextChange
+        manual = ManualChoice(name: name, until: until, endsAt: endsAt)
+        return reevaluate(at: now, calendar: calendar, activations: &activations, cause: .manual, newActivation: true)
+    }
+
+    /// Defines or replaces `definition`; a Focus that is on takes it at once.
+    mutating func define(_ definition: Definition, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change? {
+        definitions[definition.configuration.name] = definition
+        return schedulesChanged(at: now, calendar: calendar, activations: &activations)
+    }
+
+    /// Forgets the Focus `name`; nil when there is none. If it was on, it goes off.
+    mutating func delete(_ name: String, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change?? {
+        guard definitions.removeValue(forKey: name) != nil else { return nil }
+        if manual?.name == name { manual = nil }
+        return .some(schedulesChanged(at: now, calendar: calendar, activations: &activations, cause: .deleted))
+    }
+
+    /// After the schedules changed, a choice by hand without `until` lasts until the
+    /// next start or end of the new schedules.
+    private mutating func schedulesChanged(
+        at now: Date, calendar: Calendar, activations: inout UInt64, cause: Change.Cause? = nil
+    ) -> Change? {
+        if let held = manual, held.until == nil {
+            let endsAt = scheduled(at: now, calendar: calendar).nextChange
+            manual?.endsAt = endsAt
+            if held.name.map({ definitions[$0] == nil }) ?? false { manual = nil }
+        }
+        return reevaluate(at: now, calendar: calendar, activations: &activations, cause: cause)
+    }
+
+    /// Sets ``current`` to what is in effect at `now`; the change when another Focus (or
+    /// none, or a new activation) is now in effect.
+    private mutating func reevaluate(
+        at now: Date, calendar: Calendar, activations: inout UInt64, cause: Change.Cause?, newActivation: Bool = false
+    ) -> Change? {
+        if let ends = manual?.endsAt, now >= ends { manual = nil }
+        let evaluation = evaluate(at: now, calendar: calendar)
+        nextChange = evaluation.nextChange
+        let before = current
+        if let name = evaluation.name, let definition = definitions[name] {
+            let same = !newActivation && before?.name == name && before?.windowStart == evaluation.windowStart
+            let activation: UInt64
+            if same, let before {
+                activation = before.activation
+            } else {
+                activations += 1
+                activation = activations
+            }
+            current = Active(name: name, reason: evaluation.reason, endsAt: evaluation.endsAt, activation: activation, windowStart: evaluation.windowStart)
+            allowedPeopleKeys = Set(definition.configuration.allowedPeople.flatMap(PersonIdentity.keys(of:)))
+        } else {
+            current = nil
+            allowedPeopleKeys = []
+        }
+        guard before?.name != current?.name || before?.activation != current?.activation else { return nil }
+        let shown = current.flatMap { definitions[$0.name] } ?? before.flatMap { definitions[$0.name] }
+        return Change(
+            name: current?.name ?? before?.name ?? "",
+            isOn: current != nil,
+            previous: current != nil && before?.name != current?.name ? before?.name : nil,
+            cause: cause ?? (current == nil ? .ended : (current!.reason == .schedule ? .schedule : .manual)),
+            reason: current?.reason,
+            endsAt: current?.endsAt,
+            allowedPeople: current == nil ? 0 : shown?.configuration.allowedPeople.count ?? 0,
+            allowedApps: current == nil ? 0 : shown?.configuration.allowedApps.count ?? 0,
+            at: now
+        )
+    }
+
+    /// A change of the Focus in effect, for the journal: its name, on or off, why, and how
+    /// many people and apps it allows — never who.
+    struct Change: Sendable, Hashable {
+        enum Cause: String, Sendable {
+            /// Turned on or off by hand.
+            case manual
+            /// A schedule window started.
+            case schedule
+            /// Its `until` passed or its schedule window ended.
+            case ended
+            /// Its definition was deleted.
+            case deleted
+        }
+
+        /// The Focus on now, or the one that went off.
+        var name: String
+        var isOn: Bool
+        /// The Focus that was on before, when another one is on now.
+        var previous: String?
+        var cause: Cause
+        var reason: FocusReason?
+        var endsAt: Date?
+        var allowedPeople: Int
+        var allowedApps: Int
+        var at: Date
+    }
+
+    /// A uid's Focuses as a snapshot restores them.
+    init(definitions: [Definition], manual: ManualChoice?, current: Active?, nextChange: Date?) {
+        for definition in definitions {
+            self.definitions[definition.configuration.name] = definition
+        }
+        self.manual = manual
+        self.current = current
+        self.nextChange = nextChange
+        if let current, let definition = self.definitions[current.name] {
+            allowedPeopleKeys = Set(definition.configuration.allowedPeople.flatMap(PersonIdentity.keys(of:)))
+        }
     }
 }

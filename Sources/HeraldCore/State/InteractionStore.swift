@@ -96,6 +96,9 @@ struct InteractionStore: Sendable {
         apps.releaseUnreferenced()
     }
 
+    /// The uids holding interactions.
+    var uids: Dictionary<UInt32, UIDShare>.Keys { shares.keys }
+
     /// How many interactions `uid` holds.
     func count(of uid: UInt32) -> Int {
         shares[uid]?.count ?? 0

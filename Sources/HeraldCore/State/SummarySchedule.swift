@@ -1,7 +1,7 @@
 import Foundation
 import HeraldProtocol
 
-/// The host's scheduled summary: which apps it holds, and at what local times it is
+/// A uid's scheduled summary: which of its apps it holds, and at what local times it is
 /// delivered. "Notifications can now be delivered at scheduled times in the day as a
 /// summary."
 struct SummarySchedule: Sendable, Hashable {
@@ -65,6 +65,9 @@ struct ClockTime: Sendable, Hashable, Comparable {
         guard hour < 24, minute < 60, second < 60 else { return nil }
         self.init(hour: hour, minute: minute, second: second)
     }
+
+    /// Seconds since midnight.
+    var seconds: Int { hour * 3600 + minute * 60 + second }
 
     /// `"HH:MM"`, or `"HH:MM:SS"` when the seconds are not 0.
     var text: String {

@@ -27,6 +27,10 @@ package enum HeraldMethods {
         SubscribeResponsesMethod.self,
         GetAppSettingsMethod.self,
         ListAuthorizationRequestsMethod.self,
+        DefineFocusMethod.self,
+        DeleteFocusMethod.self,
+        GetFocusMethod.self,
+        GetSummaryMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

@@ -1,27 +1,44 @@
-/// `set-focus` (administrators): turn the host's Focus on with its configuration, or
-/// off with `null`. Each call that turns one on starts a new activation.
+import Foundation
+
+/// `set-focus`: turn one of the caller's Focuses on by hand — defining it with its
+/// configuration (`focus`), or naming one defined already (`name`) — or every Focus off
+/// with `focus: null`. Each call that turns one on starts a new activation. An
+/// administrator may name another `uid`.
 package enum SetFocusMethod: HeraldMethod {
     package static let name = "set-focus"
-    package static let requiresAdministrator = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "3720377470f441fa934dfd9467e2b44a", error: "0585a11238234cadbb817bea3f306a23")
     package typealias Params = SetFocusParams
     package typealias Result = SetFocusResult
 }
 
 package struct SetFocusParams: Codable, Sendable, Hashable {
-    /// The Focus to turn on, or null to turn it off.
+    /// The Focus to define and turn on, or null to turn the Focus off.
     package var focus: FocusConfiguration?
+    /// A Focus defined already, to turn on as it is defined (instead of `focus`).
+    package var name: String?
+    /// With `name`: when it ends by itself.
+    package var until: Date?
+    /// Administrators only: another uid's Focus.
+    package var uid: UInt32?
 
-    package init(focus: FocusConfiguration?) {
+    package init(focus: FocusConfiguration?, name: String? = nil, until: Date? = nil, uid: UInt32? = nil) {
         self.focus = focus
+        self.name = name
+        self.until = until
+        self.uid = uid
     }
 }
 
 extension SetFocusParams: ParamsReadable {
-    /// An absent `focus` is null: the Focus goes off.
+    /// An absent `focus` (without `name`) is null: the Focus goes off.
     package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
-            SetFocusParams(focus: try members.optional("focus"))
+            SetFocusParams(
+                focus: try members.optional("focus"),
+                name: try members.optional("name"),
+                until: try members.optional("until"),
+                uid: try members.optional("uid")
+            )
         }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 
-/// A Focus, as an administrator turns it on with `set-focus`: who and what may still
-/// interrupt while it is on.
+/// A named Focus of one uid (`Work`, `Sleep`): who and what may still interrupt while it
+/// is on, and when it turns on by itself (`schedules`).
 ///
-/// The Focus belongs to the whole host, as on a phone.
+/// Each uid has Focuses of its own; `set-focus` defines one and turns it on by hand,
+/// `define-focus` defines one without turning it on.
 package struct FocusConfiguration: Codable, Sendable, Hashable {
     package var name: String
     package var allowedPeople: [Person]
@@ -16,8 +17,10 @@ package struct FocusConfiguration: Codable, Sendable, Hashable {
     package var allowRepeatedCalls: Bool
     /// Messages that mention or reply to the user break through; false when absent.
     package var allowMentions: Bool
-    /// The Focus ends by itself at this time.
+    /// The Focus ends by itself at this time (turned on by hand only).
     package var until: Date?
+    /// When it turns on by itself; absent or empty: only by hand.
+    package var schedules: [FocusSchedule]?
 
     package init(
         name: String,
@@ -26,7 +29,8 @@ package struct FocusConfiguration: Codable, Sendable, Hashable {
         allowTimeSensitive: Bool = true,
         allowRepeatedCalls: Bool = true,
         allowMentions: Bool = false,
-        until: Date? = nil
+        until: Date? = nil,
+        schedules: [FocusSchedule]? = nil
     ) {
         self.name = name
         self.allowedPeople = allowedPeople
@@ -35,6 +39,7 @@ package struct FocusConfiguration: Codable, Sendable, Hashable {
         self.allowRepeatedCalls = allowRepeatedCalls
         self.allowMentions = allowMentions
         self.until = until
+        self.schedules = schedules
     }
 }
 
@@ -48,7 +53,8 @@ extension FocusConfiguration: ParamsReadable {
                 allowTimeSensitive: try members.optional("allowTimeSensitive", default: true),
                 allowRepeatedCalls: try members.optional("allowRepeatedCalls", default: true),
                 allowMentions: try members.optional("allowMentions", default: false),
-                until: try members.optional("until")
+                until: try members.optional("until"),
+                schedules: try members.optional("schedules")
             )
         }
     }

@@ -1247,13 +1247,13 @@ package enum OpenRPCDocument {
     },
     {
       "name": "set-focus",
-      "summary": "Turn the host's Focus on with its configuration, or off.",
-      "description": "The Focus belongs to the whole host. Each call with a Focus starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. focus: null — or no focus member at all — turns it off. until must lie in the future; the Focus ends by itself then. Subscribers whose isFocused changes get focus-changed. Returns the Focus now in effect, defaults filled in. Administrators only — uid 0, the daemon's own uid, and members of --admin-group; others get error 1006, checked before the params are read.",
+      "summary": "Turn one of the caller's Focuses on by hand, or the Focus off.",
+      "description": "Each uid has its own Focuses. focus defines (or replaces) the named Focus and turns it on by hand; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Each call that turns a Focus on starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. until must lie in the future. A focus without schedules keeps the schedules its name had. Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "focus",
-          "description": "The Focus to turn on, or null to turn it off; absent is the same as null.",
+          "description": "The Focus to define and turn on, or null to turn the Focus off; absent (without name) is the same as null.",
           "required": false,
           "schema": {
             "oneOf": [
@@ -1264,6 +1264,31 @@ package enum OpenRPCDocument {
                 "type": "null"
               }
             ]
+          }
+        },
+        {
+          "name": "name",
+          "description": "A Focus defined already, to turn on by hand as defined (instead of focus).",
+          "required": false,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        },
+        {
+          "name": "until",
+          "description": "With name: when it ends by itself (in the future).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
           }
         }
       ],
@@ -1360,6 +1385,35 @@ package enum OpenRPCDocument {
               "focus": null
             }
           }
+        },
+        {
+          "name": "turn on a Focus defined already",
+          "params": [
+            {
+              "name": "name",
+              "value": "Sleep"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "focus": {
+                "name": "Sleep",
+                "allowedPeople": [
+                  {
+                    "handle": {
+                      "value": "ann@example.org",
+                      "type": "emailAddress"
+                    }
+                  }
+                ],
+                "allowedApps": [],
+                "allowTimeSensitive": true,
+                "allowRepeatedCalls": true,
+                "allowMentions": false
+              }
+            }
+          }
         }
       ]
     },
@@ -1453,8 +1507,8 @@ package enum OpenRPCDocument {
     },
     {
       "name": "set-summary",
-      "summary": "Replace the scheduled summary: which apps it holds and when it is delivered.",
-      "description": "The schedule belongs to the host and is replaced whole; {apps: [], times: []} clears it. times are \"HH:MM\" (00:00–23:59, two digits each) in the daemon's local time zone; they come back sorted and without duplicates. Apps need at least one time. nextDelivery is the next summary time, absent without times. Administrators only — uid 0, the daemon's own uid, and members of --admin-group; others get error 1006, checked before the params are read.",
+      "summary": "Replace the caller's scheduled summary: which apps it holds and when it is delivered.",
+      "description": "Each uid has its own schedule, replaced whole; {apps: [], times: []} clears it. times are \"HH:MM\" or \"HH:MM:SS\" in the daemon's local time zone; they come back sorted and without duplicates. Apps need at least one time. Notifications held already keep the summary time they were given. nextDelivery is the next summary time, absent without times. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1479,35 +1533,21 @@ package enum OpenRPCDocument {
               "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
             }
           }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
         }
       ],
       "result": {
         "name": "summary",
         "required": true,
         "schema": {
-          "type": "object",
-          "required": [
-            "apps",
-            "times"
-          ],
-          "properties": {
-            "apps": {
-              "type": "array",
-              "items": {
-                "$ref": "#/components/schemas/AppName"
-              }
-            },
-            "times": {
-              "type": "array",
-              "items": {
-                "type": "string",
-                "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"
-              }
-            },
-            "nextDelivery": {
-              "$ref": "#/components/schemas/DateTime"
-            }
-          }
+          "$ref": "#/components/schemas/SummarySchedule"
         }
       },
       "errors": [
@@ -1543,6 +1583,7 @@ package enum OpenRPCDocument {
           "result": {
             "name": "result",
             "value": {
+              "uid": 0,
               "apps": [
                 "org.example.news",
                 "org.example.chat"
@@ -2805,6 +2846,357 @@ package enum OpenRPCDocument {
           }
         }
       ]
+    },
+    {
+      "name": "define-focus",
+      "summary": "Define or replace one of the caller's named Focuses, without turning it on by hand.",
+      "description": "The definition's allowed people and apps, switches and schedules (at most 8; at most 32 Focuses and 32 schedules in all a uid). until is refused (it belongs to set-focus). A Focus that is on takes the new definition at once; new schedules may turn a Focus on or off now, and a choice by hand without until then lasts until the new schedules' next start or end. Returns the uid's Focuses as get-focus does. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "focus",
+          "description": "The definition.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/FocusConfiguration"
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "focuses",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/FocusReadBack"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Sleep on weeknights",
+          "params": [
+            {
+              "name": "focus",
+              "value": {
+                "name": "Sleep",
+                "allowedPeople": [
+                  {
+                    "handle": {
+                      "value": "ann@example.org",
+                      "type": "emailAddress"
+                    }
+                  }
+                ],
+                "schedules": [
+                  {
+                    "days": [
+                      "mon",
+                      "tue",
+                      "wed",
+                      "thu",
+                      "fri"
+                    ],
+                    "start": "22:00",
+                    "end": "07:00"
+                  }
+                ]
+              }
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "focuses": [
+                {
+                  "name": "Sleep",
+                  "allowedPeople": [
+                    {
+                      "handle": {
+                        "value": "ann@example.org",
+                        "type": "emailAddress"
+                      }
+                    }
+                  ],
+                  "allowedApps": [],
+                  "allowTimeSensitive": true,
+                  "allowRepeatedCalls": true,
+                  "allowMentions": false,
+                  "schedules": [
+                    {
+                      "days": [
+                        "mon",
+                        "tue",
+                        "wed",
+                        "thu",
+                        "fri"
+                      ],
+                      "start": "22:00",
+                      "end": "07:00"
+                    }
+                  ]
+                }
+              ],
+              "active": null,
+              "nextChange": "2026-11-23T22:00:00.000Z"
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "delete-focus",
+      "summary": "Forget one of the caller's named Focuses.",
+      "description": "If it is on, the Focus goes off (journaled with cause deleted) and subscribers are told. A name the uid has not defined is -32602. Returns the uid's Focuses as get-focus does. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "name",
+          "description": "The Focus to forget.",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "focuses",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/FocusReadBack"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "forget Work",
+          "params": [
+            {
+              "name": "name",
+              "value": "Work"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "focuses": [
+                {
+                  "name": "Sleep",
+                  "allowedPeople": [
+                    {
+                      "handle": {
+                        "value": "ann@example.org",
+                        "type": "emailAddress"
+                      }
+                    }
+                  ],
+                  "allowedApps": [],
+                  "allowTimeSensitive": true,
+                  "allowRepeatedCalls": true,
+                  "allowMentions": false,
+                  "schedules": [
+                    {
+                      "days": [
+                        "mon",
+                        "tue",
+                        "wed",
+                        "thu",
+                        "fri"
+                      ],
+                      "start": "22:00",
+                      "end": "07:00"
+                    }
+                  ]
+                }
+              ],
+              "active": null,
+              "nextChange": "2026-11-23T22:00:00.000Z"
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "get-focus",
+      "summary": "The caller's Focuses, which one is on and why, and the next change.",
+      "description": "Reads, never changes: evaluated at the time of the request, so a change due but not yet made (the daemon makes each within a second) is shown as it is now. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "focuses",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/FocusReadBack"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "Work on until 18:00",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "focuses": [
+                {
+                  "name": "Sleep",
+                  "allowedPeople": [
+                    {
+                      "handle": {
+                        "value": "ann@example.org",
+                        "type": "emailAddress"
+                      }
+                    }
+                  ],
+                  "allowedApps": [],
+                  "allowTimeSensitive": true,
+                  "allowRepeatedCalls": true,
+                  "allowMentions": false,
+                  "schedules": [
+                    {
+                      "days": [
+                        "mon",
+                        "tue",
+                        "wed",
+                        "thu",
+                        "fri"
+                      ],
+                      "start": "22:00",
+                      "end": "07:00"
+                    }
+                  ]
+                },
+                {
+                  "name": "Work",
+                  "allowedPeople": [],
+                  "allowedApps": [
+                    "org.example.pager"
+                  ],
+                  "allowTimeSensitive": true,
+                  "allowRepeatedCalls": true,
+                  "allowMentions": false
+                }
+              ],
+              "active": {
+                "name": "Work",
+                "reason": "until",
+                "endsAt": "2026-11-23T18:00:00.000Z"
+              },
+              "nextChange": "2026-11-23T18:00:00.000Z"
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "get-summary",
+      "summary": "The caller's scheduled summary and its next delivery.",
+      "description": "The apps and times set-summary left (empty when none), and nextDelivery, the next summary time (absent without times). An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "summary",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/SummarySchedule"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "the caller's summary",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "apps": [
+                "org.example.news"
+              ],
+              "times": [
+                "08:00",
+                "18:30"
+              ],
+              "nextDelivery": "2026-11-23T18:30:00.000Z"
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -3557,7 +3949,7 @@ package enum OpenRPCDocument {
       "FocusConfiguration": {
         "title": "FocusConfiguration",
         "type": "object",
-        "description": "A Focus: who and what may still interrupt while it is on. It belongs to the whole host. until (in the future) ends it by itself.",
+        "description": "A named Focus of one uid: who and what may still interrupt while it is on, and when it turns on by itself (schedules). until (in the future) ends a Focus turned on by hand; it belongs to set-focus, not to define-focus.",
         "required": [
           "name"
         ],
@@ -3599,6 +3991,14 @@ package enum OpenRPCDocument {
           },
           "until": {
             "$ref": "#/components/schemas/DateTime"
+          },
+          "schedules": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FocusSchedule"
+            },
+            "maxItems": 8,
+            "description": "When the Focus turns on by itself. With set-focus, absent keeps the schedules the name had."
           }
         },
         "additionalProperties": false
@@ -4075,6 +4475,11 @@ package enum OpenRPCDocument {
             "type": "integer",
             "minimum": 0,
             "description": "Responses waiting for their apps' next subscribe-responses, every uid's together."
+          },
+          "focusesOn": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many uids have a Focus on (by hand or by a schedule)."
           }
         }
       },
@@ -4385,6 +4790,136 @@ package enum OpenRPCDocument {
         },
         "title": "AuthorizationRequest",
         "description": "A Focus authorization request waiting for the person's answer."
+      },
+      "FocusSchedule": {
+        "title": "FocusSchedule",
+        "type": "object",
+        "description": "On each of days, from start to end, local times in the daemon's time zone (--time-zone). An end at or before start ends the next day (a night 22:00–07:00 belongs to the day it starts). A time a daylight-saving change skips is the next instant that exists; a time it repeats, its first occurrence. start and end may not be equal.",
+        "required": [
+          "start",
+          "end"
+        ],
+        "properties": {
+          "days": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "mon",
+                "tue",
+                "wed",
+                "thu",
+                "fri",
+                "sat",
+                "sun"
+              ]
+            },
+            "minItems": 1,
+            "description": "The days a window starts on; absent: every day. Read back in week order from Monday, absent for all seven."
+          },
+          "start": {
+            "type": "string",
+            "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
+          },
+          "end": {
+            "type": "string",
+            "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
+          }
+        },
+        "additionalProperties": false
+      },
+      "ActiveFocus": {
+        "title": "ActiveFocus",
+        "type": "object",
+        "description": "The Focus on for a uid, and why: manual (by hand without until: until turned off, or until the next start or end of any of the uid's schedule windows), until (by hand with until), schedule (a schedule window; endsAt is the window's end).",
+        "required": [
+          "name",
+          "reason"
+        ],
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "reason": {
+            "type": "string",
+            "enum": [
+              "manual",
+              "until",
+              "schedule"
+            ]
+          },
+          "endsAt": {
+            "$ref": "#/components/schemas/DateTime",
+            "description": "When it ends by itself; absent when only a person ends it."
+          }
+        },
+        "additionalProperties": false
+      },
+      "FocusReadBack": {
+        "title": "FocusReadBack",
+        "type": "object",
+        "description": "A uid's Focuses: the definitions (sorted by name, schedules in, never until), the Focus on (null for none) and when the Focus changes next by itself.",
+        "required": [
+          "uid",
+          "focuses",
+          "active"
+        ],
+        "properties": {
+          "uid": {
+            "$ref": "#/components/schemas/Uid"
+          },
+          "focuses": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FocusInEffect"
+            }
+          },
+          "active": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/ActiveFocus"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "nextChange": {
+            "$ref": "#/components/schemas/DateTime",
+            "description": "The next until, schedule start or end; absent when nothing changes by itself."
+          }
+        },
+        "additionalProperties": false
+      },
+      "SummarySchedule": {
+        "title": "SummarySchedule",
+        "description": "A uid's scheduled summary: its apps, its times sorted, and the next summary time (absent without times).",
+        "type": "object",
+        "required": [
+          "apps",
+          "times"
+        ],
+        "properties": {
+          "uid": {
+            "$ref": "#/components/schemas/Uid"
+          },
+          "apps": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/AppName"
+            }
+          },
+          "times": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"
+            }
+          },
+          "nextDelivery": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        }
       }
     },
     "errors": {

@@ -21,6 +21,8 @@ package struct MethodEnvironment: Sendable {
     /// Journals a response (uid, app, notification and action identifiers, where it went;
     /// never `userText`).
     package var recordResponse: @Sendable (UInt32, NotificationResponse, ResponseHandoff) -> Void = { _, _, _ in }
+    /// Journals a change of a uid's Focus in effect (name, on or off, counts; never a handle).
+    package var recordFocusChange: @Sendable (FocusChange) -> Void = { _ in }
     /// Requests refused by `maxStringBytes`.
     let stringsRefused = NIOLockedValueBox(0)
 
@@ -112,18 +114,7 @@ extension MethodTable {
         table.register(SuggestPeopleMethod.self) { params, context in
             try state.withLock { state throws(RuleError) in try state.suggestPeople(params, caller: context.caller, now: clock.now()) }
         }
-        table.register(SetSummaryMethod.self) { params, context in
-            try state.withLock { state throws(RuleError) in try state.setSummary(params, caller: context.caller, now: clock.now()) }
-        }
-        // This changes what subscribers' Focus status is: tell them after the change.
-        table.register(SetFocusMethod.self) { params, context in
-            let now = clock.now()
-            let (outcome, snapshot) = try state.withLock { state throws(RuleError) in
-                (try state.setFocus(params, caller: context.caller, now: now), state)
-            }
-            subscriptions.refresh(from: snapshot, now: now)
-            return outcome
-        }
+        table.registerFocusMethods(environment, subscriptions: subscriptions)
         table.registerAuthorizationMethods(environment, subscriptions: subscriptions, presenters: presenters)
         return table
     }
@@ -156,6 +147,7 @@ extension MethodTable {
             ($0.interactionCount, $0.configuration, $0.fairShares, $0.notificationCount, $0.notificationsDropped.evicted)
         }
         let (pendingResponses, responsesDropped) = environment.state.read { ($0.pendingResponseCount, $0.pendingResponsesDropped) }
+        let focusesOn = environment.state.read { $0.focusOnCount }
         var stats: JSONObject = [
             "startedAt": .string(RFC3339.format(environment.statistics.startedAt)),
             "uptimeSeconds": .number(JSONNumber((environment.statistics.uptimeSeconds * 1000).rounded() / 1000)),
@@ -173,6 +165,7 @@ extension MethodTable {
             "methods": .object(methods),
             "interactions": .number(JSONNumber(interactions)),
             "focusSubscriptions": .number(JSONNumber(subscriptions.count)),
+            "focusesOn": .number(JSONNumber(focusesOn)),
             "notifications": .number(JSONNumber(notifications)),
             "pendingResponses": .number(JSONNumber(pendingResponses)),
             "limits": .object(

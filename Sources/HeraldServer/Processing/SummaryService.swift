@@ -5,8 +5,9 @@ import ServiceLifecycle
 /// Delivers the scheduled summary on time: every `interval` of the injected clock it
 /// delivers, one summary per uid, the scheduled notifications whose summary time has come.
 ///
-/// Scheduled notifications carry their summary time (`deliverAt`), so a wake after it
-/// delivers them, and a change of the schedule needs no rescheduling. Tests move a
+/// Scheduled notifications carry their summary time (`deliverAt`), taken from their own
+/// uid's schedule when they were held, so a wake after it delivers each uid's summary at
+/// that uid's time, and a change of any uid's schedule needs no rescheduling. Tests move a
 /// ``ManualClock`` instead of waiting. Put it after the server in the `ServiceGroup`, so
 /// that it stops first.
 package struct SummaryService: Service {

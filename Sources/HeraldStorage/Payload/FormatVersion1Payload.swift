@@ -43,6 +43,7 @@ enum FormatVersion1Payload {
         for (section, offset, json) in pieces {
             try section.restore(json: json, at: offset, into: &state)
         }
+        state.finishRestore()
         return state
     }
 }

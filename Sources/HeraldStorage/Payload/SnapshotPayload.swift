@@ -18,6 +18,10 @@ package enum SnapshotPayload {
     /// The format version follows (``formatVersion``): a snapshot of an earlier version
     /// lacks the section and restores the piece empty, and a heraldd that predates the
     /// piece refuses a snapshot that has it, as of a newer format, instead of losing it.
+    ///
+    /// **A piece that changes shape** gets a new section (a new name, a higher `since`),
+    /// and the old one a `retiredIn` of that version: old snapshots are read through it,
+    /// new ones never have it.
     static let sections: [any SnapshotSection.Type] = [
         InteractionsSection.self,
         FocusSection.self,
@@ -28,15 +32,20 @@ package enum SnapshotPayload {
         CategoriesSection.self,
         ResponsesSection.self,
         AuthorizationRequestsSection.self,
+        FocusesSection.self,
+        SummariesSection.self,
     ]
 
     /// The format version snapshots are written in: the newest section's.
     static let formatVersion: UInt32 = sections.map { $0.since }.max()!
 
+    /// The sections a snapshot of ``formatVersion`` has, the ones written.
+    static let writtenSections = sections.filter { $0.isIn(version: formatVersion) }
+
     /// The payload of `state`; record chunks are encoded on `parallel` when given.
     package static func encode(_ state: HeraldState, parallel: SnapshotParallelRunner?) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        for section in sections {
+        for section in writtenSections {
             bytes.appendString(section.name)
             let lengthAt = bytes.count
             bytes.appendFixed(0, size: 8)
@@ -55,7 +64,7 @@ package enum SnapshotPayload {
     /// (the header's version, not a section, says a file is newer). Pieces newer than the
     /// version stay as a new state has them.
     package static func decode(_ file: [UInt8], version: UInt32) throws(SnapshotFileError) -> HeraldState {
-        let expected = sections.filter { $0.since <= version }
+        let expected = sections.filter { $0.isIn(version: version) }
         let found = try file.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) -> [(section: any SnapshotSection.Type, range: Range<Int>)] in
                 var input = PayloadReader(raw, range: SnapshotHeader.size..<raw.count)
@@ -84,6 +93,7 @@ package enum SnapshotPayload {
                 try section.restore(from: file, range: range, into: &state)
             }
         }
+        state.finishRestore()
         return state
     }
 
@@ -95,7 +105,7 @@ package enum SnapshotPayload {
 
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: SectionName.self)
-                for section in SnapshotPayload.sections {
+                for section in SnapshotPayload.writtenSections {
                     try container.encode(section.inspection(of: state), forKey: SectionName(stringValue: section.name))
                 }
             }

@@ -19,6 +19,16 @@ protocol SnapshotSection: Sendable {
     /// and a snapshot older than a piece lacks its section and restores it empty.
     static var since: UInt32 { get }
 
+    /// The format version that no longer has this section (nil: every version since
+    /// `since`): a retired section is read from snapshots of the versions before, and
+    /// never written. Its piece lives on in a newer section; the retired one restores
+    /// what the old versions kept into the state for the newer piece to take over
+    /// (``HeraldState/finishRestore()`` runs after every section).
+    static var retiredIn: UInt32? { get }
+
+    /// Whether a snapshot of format `version` has this section.
+    static func isIn(version: UInt32) -> Bool
+
     /// Appends the piece of `state` to `bytes`.
     static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws
 
@@ -28,6 +38,14 @@ protocol SnapshotSection: Sendable {
 
     /// The piece as a person reads it: JSON, for `heraldctl inspect-snapshot --json`.
     static func inspection(of state: HeraldState) -> any Encodable
+}
+
+extension SnapshotSection {
+    static var retiredIn: UInt32? { nil }
+
+    static func isIn(version: UInt32) -> Bool {
+        since <= version && retiredIn.map { version < $0 } ?? true
+    }
 }
 
 /// A piece small enough to write as JSON, through Foundation's encoder: a `Codable` form

@@ -1,9 +1,12 @@
 import HeraldCore
 
-/// The scheduled summary: the apps it holds and its times of day.
+/// Format 2 and 3: the host's scheduled summary, the apps it holds and its times of day.
+/// Retired in format 4, where each uid has its own (``SummariesSection``): read from older
+/// snapshots and given to every uid with interactions or notifications.
 enum SummarySection: JSONSnapshotSection {
     static let name = "summary"
     static let since: UInt32 = 2
+    static let retiredIn: UInt32? = 4
 
     struct Form: Codable {
         /// `second` is written only when it is not 0 (`set-summary` takes `HH:MM:SS` too),
@@ -18,13 +21,13 @@ enum SummarySection: JSONSnapshotSection {
         var times: [Time]
     }
 
+    /// Never written (the section is retired).
     static func form(of state: HeraldState) -> Form {
-        let summary = state.storedSummary
-        return Form(apps: summary.apps, times: summary.times.map { Form.Time(hour: $0.hour, minute: $0.minute, second: $0.second == 0 ? nil : $0.second) })
+        Form(apps: [], times: [])
     }
 
     static func restore(_ form: Form, into state: inout HeraldState) throws(SnapshotFileError) {
-        guard state.restoreSummary(apps: form.apps, times: form.times.map { ($0.hour, $0.minute, $0.second ?? 0) }) else {
+        guard state.restoreHostSummary(apps: form.apps, times: form.times.map { ($0.hour, $0.minute, $0.second ?? 0) }) else {
             throw damaged("lists an app or a time twice, its times out of order, or a time that is not a time of day.")
         }
     }

@@ -1,0 +1,169 @@
+import Foundation
+import HeraldProtocol
+
+/// Each uid's named Focuses: `set-focus`, `define-focus`, `delete-focus`, `get-focus`.
+///
+/// A caller acts on its own uid; an administrator may name any `uid` (anyone else naming
+/// another uid is refused, as for the notification list).
+extension HeraldState {
+    /// `set-focus`: defines `focus` and turns it on by hand, turns on the Focus defined as
+    /// `name`, or — with neither — turns every Focus off by hand. Each turn on is a new
+    /// activation, even of the Focus already on. Returns the Focus now in effect.
+    ///
+    /// A `focus` without `schedules` keeps the schedules its name had.
+    package mutating func setFocus(
+        _ p: SetFocusParams, caller: Caller, now: Date
+    ) throws(RuleError)
+        -> MethodOutcome<SetFocusResult>
+    {
+        let uid = try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
+        let calendar = self.calendar
+        if let name = p.name {
+            guard p.focus == nil else {
+                throw .invalidParams("Give focus (to define a Focus and turn it on) or name (to turn on one defined already), not both.", at: ["name"])
+            }
+            guard focuses[uid].definitions[name] != nil else {
+                throw .invalidParams("This uid has no Focus named \(name); define it with define-focus, or give focus.", at: ["name"])
+            }
+            try Self.checkUntil(p.until, now: now, at: ["until"])
+            focuses.update(uid) { state, activations in
+                ((), state.choose(name, until: p.until, at: now, calendar: calendar, activations: &activations))
+            }
+        } else if let configuration = p.focus {
+            guard p.until == nil else {
+                throw .invalidParams("With focus, until goes inside it (focus.until).", at: ["until"])
+            }
+            let definition = try focusDefinition(configuration, uid: uid, at: ["focus"])
+            try Self.checkUntil(configuration.until, now: now, at: ["focus", "until"])
+            focuses.update(uid) { state, activations in
+                _ = state.define(definition, at: now, calendar: calendar, activations: &activations)
+                return ((), state.choose(configuration.name, until: configuration.until, at: now, calendar: calendar, activations: &activations))
+            }
+        } else {
+            guard p.until == nil else {
+                throw .invalidParams("until belongs to a Focus turned on; focus: null turns the Focus off.", at: ["until"])
+            }
+            focuses.update(uid) { state, activations in
+                ((), state.choose(nil, until: nil, at: now, calendar: calendar, activations: &activations))
+            }
+        }
+        return MethodOutcome(result: SetFocusResult(focus: focuses[uid].currentConfiguration), audit: AuditRecord())
+    }
+
+    /// `define-focus`: defines or replaces a named Focus without turning it on by hand.
+    package mutating func defineFocus(
+        _ p: DefineFocusParams, caller: Caller, now: Date
+    ) throws(RuleError)
+        -> MethodOutcome<GetFocusResult>
+    {
+        let uid = try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
+        guard p.focus.until == nil else {
+            throw .invalidParams("until belongs to turning a Focus on (set-focus), not to its definition.", at: ["focus", "until"])
+        }
+        let definition = try focusDefinition(p.focus, uid: uid, at: ["focus"])
+        let calendar = self.calendar
+        focuses.update(uid) { state, activations in
+            ((), state.define(definition, at: now, calendar: calendar, activations: &activations))
+        }
+        return MethodOutcome(result: focusReadBack(uid: uid, now: now), audit: AuditRecord())
+    }
+
+    /// `delete-focus`: forgets a named Focus; if it is on, it goes off.
+    package mutating func deleteFocus(
+        _ p: DeleteFocusParams, caller: Caller, now: Date
+    ) throws(RuleError)
+        -> MethodOutcome<GetFocusResult>
+    {
+        let uid = try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
+        let calendar = self.calendar
+        let found = focuses.update(uid) { state, activations in
+            let change = state.delete(p.name, at: now, calendar: calendar, activations: &activations)
+            return (change != nil, change ?? nil)
+        }
+        guard found else {
+            throw .invalidParams("This uid has no Focus named \(p.name).", at: ["name"])
+        }
+        return MethodOutcome(result: focusReadBack(uid: uid, now: now), audit: AuditRecord())
+    }
+
+    /// `get-focus`: the uid's definitions, the Focus on and why, and the next change.
+    package func getFocus(_ p: UIDParams, caller: Caller, now: Date) throws(RuleError) -> MethodOutcome<GetFocusResult> {
+        let uid = try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
+        return MethodOutcome(result: focusReadBack(uid: uid, now: now), audit: AuditRecord())
+    }
+
+    /// What `get-focus` answers for `uid` at `now`; evaluated afresh when a change is due
+    /// that has not been made yet.
+    func focusReadBack(uid: UInt32, now: Date) -> GetFocusResult {
+        let state = focuses[uid]
+        let active: ActiveFocus?
+        let nextChange: Date?
+        if state.isDue(at: now) {
+            let evaluation = state.evaluate(at: now, calendar: calendar)
+            active = evaluation.name.map { ActiveFocus(name: $0, reason: evaluation.reason, endsAt: evaluation.endsAt) }
+            nextChange = evaluation.nextChange
+        } else {
+            active = state.current.map { ActiveFocus(name: $0.name, reason: $0.reason, endsAt: $0.endsAt) }
+            nextChange = state.nextChange
+        }
+        return GetFocusResult(uid: uid, focuses: state.sortedDefinitions.map(\.wire), active: active, nextChange: nextChange)
+    }
+
+    /// Brings `uid`'s Focus up to `now` when a change by itself is due (cheap otherwise).
+    /// Each method that reads a uid's Focus calls this first.
+    mutating func advanceFocus(uid: UInt32, now: Date) {
+        guard focuses.isDue(uid, at: now) else { return }
+        focuses.advance(uid, to: now, calendar: calendar)
+    }
+
+    /// `isFocused` for `app` of `uid`, after ``advanceFocus(uid:now:)``: a Focus is on and
+    /// the app is not allowed by it.
+    func isFocused(uid: UInt32, app: String) -> Bool {
+        focuses[uid].currentConfiguration.map { !$0.allowedApps.contains(app) } ?? false
+    }
+
+    /// Checks a Focus of the wire and makes its definition; a configuration without
+    /// `schedules` keeps those `uid`'s Focus of that name has.
+    private func focusDefinition(_ configuration: FocusConfiguration, uid: UInt32, at path: MemberPath) throws(RuleError) -> FocusState.Definition {
+        guard !configuration.name.isEmpty else {
+            throw .invalidParams("A Focus needs a name, such as Work or Sleep.", at: path.appending("name"))
+        }
+        for (index, person) in configuration.allowedPeople.enumerated() {
+            try PersonRules.validateAllowed(person, at: path.appending("allowedPeople").appending(index))
+        }
+        for (index, app) in configuration.allowedApps.enumerated() {
+            try AppName.validate(app, at: path.appending("allowedApps").appending(index))
+        }
+        let existing = focuses[uid].definitions
+        if existing[configuration.name] == nil, existing.count >= FocusState.maxFocuses {
+            throw .invalidParams("A uid may define at most \(FocusState.maxFocuses) Focuses; delete one first (delete-focus).", at: path.appending("name"))
+        }
+        var rules: [FocusScheduleRule] = []
+        if let schedules = configuration.schedules {
+            guard schedules.count <= FocusState.maxSchedules else {
+                throw .invalidParams("A Focus has at most \(FocusState.maxSchedules) schedules.", at: path.appending("schedules"))
+            }
+            for (index, schedule) in schedules.enumerated() {
+                rules.append(try FocusScheduleRule(schedule, at: path.appending("schedules").appending(index)))
+            }
+            let others = existing.values.filter { $0.configuration.name != configuration.name }.reduce(0) { $0 + $1.schedules.count }
+            guard others + rules.count <= FocusState.maxSchedulesPerUID else {
+                throw .invalidParams(
+                    "A uid has at most \(FocusState.maxSchedulesPerUID) schedules in all its Focuses; it has \(others) in others.",
+                    at: path.appending("schedules"))
+            }
+        } else {
+            rules = existing[configuration.name]?.schedules ?? []
+        }
+        var stored = configuration
+        stored.until = nil
+        stored.schedules = nil
+        return FocusState.Definition(configuration: stored, schedules: rules)
+    }
+
+    private static func checkUntil(_ until: Date?, now: Date, at path: MemberPath) throws(RuleError) {
+        if let until, until <= now {
+            throw .invalidParams("until must be in the future; to turn the Focus off, send focus: null.", at: path)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// `get-focus`: the caller's Focus definitions, which one is on and why, and when that
+/// changes next. An administrator may name another `uid`.
+package enum GetFocusMethod: HeraldMethod {
+    package static let name = "get-focus"
+    package static let journalMessageIDs = JournalMessageIDs(ok: "0f9c4d2a6e1b47b8953a7c0e8d2f1b64", error: "b85e3c71a0d94f2e8c6b1d4a7e9f0352")
+    package typealias Params = UIDParams
+    package typealias Result = GetFocusResult
+}
+
+/// Params of a read-back: `uid`, for administrators, another uid's.
+package struct UIDParams: Codable, Sendable, Hashable {
+    package var uid: UInt32?
+
+    package init(uid: UInt32? = nil) {
+        self.uid = uid
+    }
+}
+
+extension UIDParams: ParamsReadable {
+    package init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            UIDParams(uid: try members.optional("uid"))
+        }
+    }
+}
+
+/// Why a Focus is on.
+package enum FocusReason: String, Codable, Sendable, Hashable {
+    /// Turned on by hand without `until`: on until turned off, or until the next start or
+    /// end of one of the uid's schedules.
+    case manual
+    /// Turned on by hand with `until`: on until then.
+    case until
+    /// One of its schedules: on until the schedule's end (`endsAt`).
+    case schedule
+}
+
+/// The Focus in effect for a uid.
+package struct ActiveFocus: Codable, Sendable, Hashable {
+    package var name: String
+    package var reason: FocusReason
+    /// When it ends by itself; absent when nothing ends it but a person.
+    package var endsAt: Date?
+
+    package init(name: String, reason: FocusReason, endsAt: Date?) {
+        self.name = name
+        self.reason = reason
+        self.endsAt = endsAt
+    }
+}
+
+package struct GetFocusResult: Codable, Sendable, Hashable {
+    package var uid: UInt32
+    /// Sorted by name; `until` never set (it belongs to an activation).
+    package var focuses: [FocusConfiguration]
+    /// The Focus on now; null when none is.
+    package var active: ActiveFocus?
+    /// When the Focus changes next by itself (an `until`, a schedule's start or end); absent when never.
+    package var nextChange: Date?
+
+    package init(uid: UInt32, focuses: [FocusConfiguration], active: ActiveFocus?, nextChange: Date?) {
+        self.uid = uid
+        self.focuses = focuses
+        self.active = active
+        self.nextChange = nextChange
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case uid, focuses, active, nextChange
+    }
+
+    /// Writes `active: null` rather than leaving it out.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(uid, forKey: .uid)
+        try container.encode(focuses, forKey: .focuses)
+        if let active {
+            try container.encode(active, forKey: .active)
+        } else {
+            try container.encodeNil(forKey: .active)
+        }
+        try container.encodeIfPresent(nextChange, forKey: .nextChange)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import HeraldTesting
+import Testing
+
+/// `heraldctl focus` and `heraldctl summary show` against the real heraldd: define with a
+/// schedule, turn on by hand (defining, or as defined), show what is on and why, off.
+@Suite("heraldctl focus and summary, end to end")
+struct HeraldctlFocusEndToEndTests {
+    private func ctl(_ herald: HeraldProcess, _ arguments: [String]) throws -> Heraldctl.Run {
+        try Heraldctl.run(arguments + ["--socket", herald.socketPath])
+    }
+
+    @Test("define with a schedule, on, show, off; summary show")
+    func focusCommands() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none", "--snapshot-interval", "0"])
+        let defined = try ctl(herald, ["focus", "define", "Sleep", "--days", "mon-fri", "--from", "22:00", "--to", "07:00", "--allow", "ann@example.org"])
+        #expect(defined.status == 0, "\(defined)")
+        #expect(defined.stdout.contains("scheduled:     mon,tue,wed,thu,fri 22:00–07:00"), "\(defined)")
+        let on = try ctl(herald, ["focus", "on", "Work", "--allow", "ann@example.org", "--allow-app", "org.example.pager", "--until", "2099-01-01T18:00:00Z"])
+        #expect(on.status == 0 && on.stdout.contains("Focus “Work” is on until 2099-01-01T18:00:00.000Z."), "\(on)")
+        let shown = try ctl(herald, ["focus", "show"])
+        #expect(shown.stdout.contains("Focus “Work” is on, turned on by hand until 2099-01-01T18:00:00.000Z."), "\(shown)")
+        #expect(shown.stdout.contains("“Sleep”") && shown.stdout.contains("allows apps:   org.example.pager"), "\(shown)")
+        let json = try ctl(herald, ["focus", "show", "--json"])
+        let read = json.jsonLines.first as? [String: Any] ?? [:]
+        #expect((read["active"] as? [String: Any])?["reason"] as? String == "until", "\(json)")
+        #expect((read["focuses"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Sleep", "Work"], "\(json)")
+        // Without what it lets through, `on` turns on the Focus as defined: Sleep keeps Ann.
+        let sleep = try ctl(herald, ["focus", "on", "Sleep"])
+        #expect(sleep.stdout.contains("Focus “Sleep” is on.") && sleep.stdout.contains("allows people: ann@example.org"), "\(sleep)")
+        let off = try ctl(herald, ["focus", "off"])
+        #expect(off.status == 0 && off.stdout.contains("Focus is off."), "\(off)")
+        let badDays = try ctl(herald, ["focus", "define", "X", "--days", "someday", "--from", "22:00", "--to", "07:00"])
+        #expect(badDays.status == 2, "\(badDays)")
+        _ = try ctl(herald, ["summary", "set", "08:00", "18:30", "--app", "org.example.news"])
+        let summary = try ctl(herald, ["summary", "show"])
+        #expect(summary.stdout.contains("Summary at 08:00, 18:30 for org.example.news"), "\(summary)")
+    }
+}

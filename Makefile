@@ -20,7 +20,7 @@ RUN_DIR := $(CURDIR)/.run
 SOCKET ?= $(RUN_DIR)/herald.sock
 RUN_ARGS ?=
 
-.PHONY: all build release run test deps bench-deps generate install uninstall verify-units check-man clean format lint bench bench-snapshot fuzz
+.PHONY: all build release run test deps bench-deps generate install uninstall verify-units check-man clean format lint bench bench-compare bench-snapshot fuzz
 
 all: build
 
@@ -79,6 +79,10 @@ fuzz:
 ## bench: Herald against the floor and redis-server, journal off and on (QUICK=1: under a minute; PROFILE=1: also a profile).
 bench: bench-deps generate
 	QUICK="$(QUICK)" PROFILE="$(PROFILE)" bash scripts/bench.sh
+
+## bench-compare: two heraldd builds (BASE=, NEW=) side by side with the floors and redis, alternating (ROUNDS=5).
+bench-compare: bench-deps
+	BASE="$(BASE)" NEW="$(NEW)" bash scripts/bench-compare.sh
 
 ## bench-snapshot: snapshot, restore, memory and latency figures for N interactions (default 1,000,000).
 bench-snapshot: deps

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds Herald's libFuzzer targets into .build-fuzz/ (or $FUZZ_BUILD):
 #
-#   framer-parser   JSONTextFramer and JSONParser together, as a connection uses them
+#   framer-parser   JSONTextFramer and JSONParser together, as JSONTextDecoder uses them
 #   params          every method's params decoding
 #   snapshot        SnapshotFile.decode, whole files and checksummed payloads
 #

@@ -1,9 +1,12 @@
 import HeraldProtocol
 
-/// The framer and the parser together, as a connection uses them. The input is one
-/// connection's byte stream, appended whole and again in pieces (their size taken from its
-/// first byte): both ways must frame the same events. Every framed text is parsed, and a
-/// value that parses is written and parsed again to the same value.
+/// The framer and the parser together, as a connection's `JSONTextDecoder` uses them: the
+/// framer over held bytes, its one-pass parse of whole texts and its bracket scan of texts
+/// in pieces. The input is one connection's byte stream, appended whole and again in pieces
+/// (their size taken from its first byte): both ways must frame the same texts, and a text
+/// the framer parsed on the way must be the value its bytes parse to (`HeldJSONTexts`
+/// checks). Every framed text is parsed, and a value that parses is written and parsed
+/// again to the same value.
 ///
 /// The size limit is small, so that the fuzzer reaches `.tooLarge`; the depth limit is the
 /// server's.
@@ -26,9 +29,9 @@ public func fuzzFramerParser(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     return 0
 }
 
-private func frame(_ bytes: UnsafeRawBufferPointer, piece: Int) -> [FramingEvent] {
-    var framer = JSONTextFramer(maxTextBytes: maxTextBytes, maxDepth: maxDepth)
-    var events: [FramingEvent] = []
+private func frame(_ bytes: UnsafeRawBufferPointer, piece: Int) -> [HeldJSONTexts.Framed] {
+    var framer = HeldJSONTexts(maxTextBytes: maxTextBytes, maxDepth: maxDepth)
+    var events: [HeldJSONTexts.Framed] = []
     var offset = 0
     repeat {
         let end = min(bytes.count, offset + piece)

@@ -5,9 +5,9 @@ import Testing
 @Suite("JSONTextFramer")
 struct JSONTextFramerTests {
     /// Every event the framer yields for `chunks`, appended one after another, then finished.
-    private func events(_ chunks: [[UInt8]], framer: JSONTextFramer = JSONTextFramer(), finish: Bool = true) -> [FramingEvent] {
+    private func events(_ chunks: [[UInt8]], framer: HeldJSONTexts = HeldJSONTexts(), finish: Bool = true) -> [HeldJSONTexts.Framed] {
         var framer = framer
-        var events: [FramingEvent] = []
+        var events: [HeldJSONTexts.Framed] = []
         for chunk in chunks {
             framer.append(chunk)
             while let event = framer.next() {
@@ -22,7 +22,7 @@ struct JSONTextFramerTests {
         return events
     }
 
-    private func text(_ string: String) -> FramingEvent {
+    private func text(_ string: String) -> HeldJSONTexts.Framed {
         .text(Array(string.utf8))
     }
 
@@ -35,8 +35,8 @@ struct JSONTextFramerTests {
     @Test("a text split byte by byte comes out once, whole")
     func byteByByte() {
         let input = #"{"jsonrpc":"2.0","method":"x","params":{"s":"a}\"]["},"id":1} [true]"#
-        var framer = JSONTextFramer()
-        var events: [FramingEvent] = []
+        var framer = HeldJSONTexts()
+        var events: [HeldJSONTexts.Framed] = []
         var partialSeen = false
         for byte in input.utf8 {
             framer.append([byte])
@@ -81,7 +81,7 @@ struct JSONTextFramerTests {
 
     @Test("a garbage line without a newline waits, and finish() reports it as garbage")
     func garbageAtEnd() {
-        var framer = JSONTextFramer()
+        var framer = HeldJSONTexts()
         framer.append(Array("[1] nope".utf8))
         #expect(framer.next() == text("[1]"))
         #expect(framer.next() == nil)
@@ -90,18 +90,21 @@ struct JSONTextFramerTests {
         #expect(framer.finish() == nil)
     }
 
-    @Test("a text deeper than maxDepth is skipped whole, and the next text is read")
-    func tooDeep() {
-        let framer = JSONTextFramer(maxDepth: 3)
+    @Test("a text deeper than maxDepth is framed whole for the parser to refuse, and the next text is read")
+    func tooDeep() throws {
+        let framer = HeldJSONTexts(maxDepth: 3)
         let input = "[[[]]] [[[[\"]]]]\"]]]] {\"a\":[[1]]}"
-        #expect(events([Array(input.utf8)], framer: framer) == [text("[[[]]]"), .tooDeep(limit: 3), text("{\"a\":[[1]]}")])
+        let expected = [text("[[[]]]"), text("[[[[\"]]]]\"]]]]"), text("{\"a\":[[1]]}")]
+        #expect(events([Array(input.utf8)], framer: framer) == expected)
         let split = input.utf8.map { [$0] }
-        #expect(events(split, framer: framer) == [text("[[[]]]"), .tooDeep(limit: 3), text("{\"a\":[[1]]}")])
+        #expect(events(split, framer: framer) == expected)
+        let error = #expect(throws: JSONParseError.self) { try JSONParser.parse("[[[[\"]]]]\"]]]]", maxDepth: 3) }
+        #expect(error?.isDepthExceeded == true)
     }
 
     @Test("a text past maxTextBytes ends the stream with tooLarge")
     func tooLarge() {
-        let framer = JSONTextFramer(maxTextBytes: 10)
+        let framer = HeldJSONTexts(maxTextBytes: 10)
         #expect(events([Array("[1,2,3,4,5]".utf8)], framer: framer) == [.tooLarge(limit: 10)])
         #expect(events([Array("[1,2,3,45]".utf8)], framer: framer) == [text("[1,2,3,45]")])
         let chunks = [Array("[] [1,2,".utf8), Array("3,4,5,6".utf8), Array("] []".utf8)]
@@ -111,7 +114,7 @@ struct JSONTextFramerTests {
 
     @Test("finish() reports a text cut short as truncated")
     func truncated() {
-        var framer = JSONTextFramer()
+        var framer = HeldJSONTexts()
         framer.append(Array("{\"a\":1} {\"b\":".utf8))
         #expect(framer.hasPartialText)
         #expect(framer.finish() == text("{\"a\":1}"))
@@ -122,7 +125,7 @@ struct JSONTextFramerTests {
 
     @Test("scanning stays linear and memory bounded over many texts and chunks")
     func manyTexts() {
-        var framer = JSONTextFramer(maxTextBytes: 64)
+        var framer = HeldJSONTexts(maxTextBytes: 64)
         let one = Array(#"{"method":"ping","id":12345}"#.utf8) + [UInt8(ascii: "\n")]
         let stream = Array([[UInt8]](repeating: one, count: 2_000).joined())
         var count = 0
@@ -131,7 +134,7 @@ struct JSONTextFramerTests {
         while offset < stream.count {
             let end = min(stream.count, offset + chunkSize)
             framer.append(Array(stream[offset..<end]))
-            #expect(framer.bufferedByteCount <= 64 + chunkSize)
+            #expect(framer.held.count <= 64 + chunkSize)
             offset = end
             chunkSize = chunkSize % 97 + 1
             while let event = framer.next() {
@@ -145,19 +148,19 @@ struct JSONTextFramerTests {
 
 extension JSONTextFramerTests {
     @Test func unfinishedTextSaysWhatIsOpenAndWhere() {
-        var framer = JSONTextFramer()
-        #expect(framer.unfinishedText == nil)
+        var framer = HeldJSONTexts()
+        #expect(framer.framer.unfinishedText == nil)
         framer.append(Array(#"{"a":1}  "#.utf8))
         while framer.next() != nil {}
-        #expect(framer.unfinishedText == nil, "between texts nothing is unfinished")
+        #expect(framer.framer.unfinishedText == nil, "between texts nothing is unfinished")
         framer.append(Array(#"[{"b":"x"#.utf8))
         while framer.next() != nil {}
-        #expect(framer.unfinishedText == "an array opened at byte 9 was never closed (2 levels still open, inside a string)")
+        #expect(framer.framer.unfinishedText == "an array opened at byte 9 was never closed (2 levels still open, inside a string)")
         framer.append(Array(#""}]"#.utf8) + [0x0A])
         while framer.next() != nil {}
-        #expect(framer.unfinishedText == nil)
+        #expect(framer.framer.unfinishedText == nil)
         framer.append(Array("hello".utf8))
         while framer.next() != nil {}
-        #expect(framer.unfinishedText == "a line that is not a JSON object or array has no newline yet")
+        #expect(framer.framer.unfinishedText == "a line that is not a JSON object or array has no newline yet")
     }
 }

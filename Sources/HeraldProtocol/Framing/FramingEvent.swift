@@ -1,18 +1,19 @@
-/// What `JSONTextFramer` found next in a connection's byte stream.
+/// What `JSONTextFramer` found next in the bytes it was shown.
 package enum FramingEvent: Sendable, Equatable {
-    /// One complete text: it begins with `{` or `[` and its brackets balance outside strings.
-    /// It is not parsed or validated further.
-    case text([UInt8])
+    /// One complete text, at `range` of the bytes shown: it begins with `{` or `[` and its
+    /// brackets balance outside strings. `parsed` is its value when the framer read it with
+    /// the parser in the same scan that found its end (the common case: the text had
+    /// arrived whole); nil when the parser is still to read it — and to say what is wrong
+    /// with it, nesting too deep included.
+    case text(Range<Int>, parsed: JSONValue?)
     /// A text that does not begin with `{` or `[`: everything up to and including the next
     /// newline was skipped. `preview` is the line's first 40 bytes at most, decoded lossily.
     case garbage(preview: String)
-    /// A text nested deeper than the limit; the whole text was skipped.
-    case tooDeep(limit: Int)
     /// A text (or a garbage line) grew past the limit in bytes. The framer returns nothing
     /// after this: the caller answers and closes the connection.
     case tooLarge(limit: Int)
     /// The input ended inside a text; `preview` is its first 40 bytes at most, decoded
-    /// lossily. Only `finish()` reports this.
+    /// lossily. Only `finish(in:)` reports this.
     case truncated(preview: String)
 }
 

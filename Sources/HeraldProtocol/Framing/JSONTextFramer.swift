@@ -1,52 +1,63 @@
-/// Splits a connection's byte stream into JSON texts, incrementally.
+/// Splits a connection's byte stream into JSON texts, incrementally, over bytes the caller
+/// keeps (a NIO cumulation buffer: see `JSONTextDecoder` in HeraldServer).
 ///
 /// Texts are objects or arrays, separated by any whitespace; a text may span lines, arrive
-/// split across any number of `append`s, and several may arrive in one. The framer only
-/// balances brackets outside strings (minding escapes); the parser checks the rest.
+/// split across any number of reads, and several may arrive in one. The caller shows the
+/// framer every byte it has not yet been told to drop, and drops what each ``Step`` says.
 ///
-/// Every byte is scanned once: the scan state survives between appends and never restarts
-/// at the beginning of a buffered text. Bytes before the current text are dropped on the
-/// next `append`, so the buffer holds at most `maxTextBytes` plus one append, provided the
-/// caller calls `next()` until it returns nil after each `append`. A garbage line is not
-/// buffered at all beyond its preview, but it counts against `maxTextBytes` like a text.
+/// One scan per byte in the common case: a text that begins in the bytes shown is read by
+/// the parser straight away, which finds its end and its value in the same pass. Only when
+/// that fails — the text has not arrived whole, or it is not valid JSON — does the framer
+/// balance brackets outside strings (minding escapes), resuming where it stopped on each
+/// call, and hand the text on unparsed once it is complete, for the parser to read or
+/// reject. The depth limit is the parser's alone: the bracket scan only counts levels.
+///
+/// Bytes before the current text are dropped as soon as they are scanned, so the caller
+/// holds at most `maxTextBytes` plus one read. A garbage line is not held at all beyond its
+/// preview, but it counts against `maxTextBytes` like a text.
 package struct JSONTextFramer {
+    /// What the caller does after a call: hand on `event`, if any, then drop the first
+    /// `consumed` bytes of those shown. Without an event, every byte shown was scanned and
+    /// the framer needs more.
+    package struct Step: Equatable {
+        package var event: FramingEvent?
+        package var consumed: Int
+    }
+
     private enum State {
         /// Between texts: skipping whitespace.
         case between
-        /// Inside a text that began at `textStart`.
+        /// Inside a text that the parser could not read whole; it begins at the first byte shown.
         case text
         /// Inside a line that does not begin with `{` or `[`, waiting for its newline.
         case garbage
-        /// After `.tooLarge` or `finish()`: nothing more comes out.
+        /// After `.tooLarge` or `finish(in:)`: nothing more comes out.
         case closed
     }
 
     package let maxTextBytes: Int
     package let maxDepth: Int
 
-    private var buffer: [UInt8] = []
-    /// Bytes before this index are no longer needed.
-    private var consumed = 0
-    /// Bytes of the stream dropped from the front of `buffer` so far: a buffer index plus
-    /// this is a byte's offset in the whole stream, for what a person is told.
-    private var discarded = 0
-    /// The next byte to scan.
-    private var scanIndex = 0
     private var state = State.between
+    /// Bytes of the stream dropped so far: a shown byte's index plus this is its offset in
+    /// the whole stream, for what a person is told.
+    private var dropped = 0
 
-    // The scan state of the current text.
-    private var textStart = 0
+    // The bracket scan of the current text.
+    /// Bytes of the current text scanned so far.
+    private var scanned = 0
+    /// The current text's first byte, counted from the start of the stream.
+    private var textOffset = 0
     private var depth = 0
     private var inString = false
     private var escaped = false
-    private var isTooDeep = false
     /// Whether each open bracket up to `maxDepth` is `[` (true) or `{` (false), so that a
     /// closer of the wrong kind ends a malformed text at once instead of leaving it open.
     private var openers: [Bool] = []
     /// Set after a malformed text: the rest of its line is skipped without another error.
     private var skipsRestOfLine = false
 
-    // The current garbage line, which is not buffered.
+    // The current garbage line, which is not held.
     private var garbagePreview: [UInt8] = []
     private var garbageLength = 0
 
@@ -55,26 +66,23 @@ package struct JSONTextFramer {
         self.maxDepth = maxDepth
     }
 
-    /// True when non-whitespace bytes of an unfinished text are buffered: the peer is in the
-    /// middle of a request.
-    package var hasPartialText: Bool {
+    /// True when non-whitespace bytes of an unfinished text are held: the peer is in the
+    /// middle of a request. `unconsumed` is what the caller holds.
+    package func hasPartialText(in unconsumed: UnsafeRawBufferPointer) -> Bool {
         switch state {
         case .text, .garbage:
             return true
         case .closed:
             return false
         case .between:
-            // Bytes not scanned yet; none once `next()` has returned nil.
-            return buffer[scanIndex...].contains { byte in
-                byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\n") && byte != UInt8(ascii: "\r")
-                    && byte != UInt8(ascii: "\t")
-            }
+            // Bytes not scanned yet; none once `next(in:)` has returned no event.
+            return unconsumed.contains { !Self.isWhitespace($0) }
         }
     }
 
-    /// What is unfinished, in words for a person, when part of a text is buffered: `an
-    /// object opened at byte 0 was never closed (2 levels still open, inside a string)`.
-    /// Byte offsets count from the first byte the framer was given. Nil between texts.
+    /// What is unfinished, in words for a person, when part of a text is held: `an object
+    /// opened at byte 0 was never closed (2 levels still open, inside a string)`. Byte
+    /// offsets count from the first byte of the stream. Nil between texts.
     package var unfinishedText: String? {
         switch state {
         case .text:
@@ -83,7 +91,7 @@ package struct JSONTextFramer {
             if depth > 1 { details.append("\(depth) levels still open") }
             if inString { details.append("inside a string") }
             let detail = details.isEmpty ? "" : " (\(details.joined(separator: ", ")))"
-            return "\(kind) opened at byte \(textStart + discarded) was never closed\(detail)"
+            return "\(kind) opened at byte \(textOffset) was never closed\(detail)"
         case .garbage:
             return "a line that is not a JSON object or array has no newline yet"
         case .between, .closed:
@@ -91,82 +99,64 @@ package struct JSONTextFramer {
         }
     }
 
-    /// The bytes held right now, for tests of the memory bound.
-    var bufferedByteCount: Int { buffer.count }
+    /// The next event in `bytes` — every byte the caller holds and has not dropped — or a
+    /// step without one when more bytes are needed.
+    package mutating func next(in bytes: UnsafeRawBufferPointer) -> Step {
+        let step = scan(bytes)
+        dropped += step.consumed
+        return step
+    }
 
-    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        guard state != .closed else { return }
-        if consumed > 0 {
-            if consumed == buffer.count {
-                buffer.removeAll(keepingCapacity: true)
-            } else {
-                buffer.removeSubrange(0..<consumed)
-            }
-            textStart -= consumed
-            scanIndex -= consumed
-            discarded += consumed
-            consumed = 0
+    /// The input ended: reports a complete text still held, then an unfinished one
+    /// (`.truncated`, or `.garbage` for a line without its newline), then nothing for good.
+    package mutating func finish(in bytes: UnsafeRawBufferPointer) -> Step {
+        let step = next(in: bytes)
+        if step.event != nil || state == .closed {
+            return step
         }
-        buffer.append(contentsOf: bytes)
-    }
-
-    package mutating func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { append($0) }
-    }
-
-    /// The next complete event, or nil when more bytes are needed.
-    package mutating func next() -> FramingEvent? {
-        guard state != .closed, scanIndex < buffer.count else { return nil }
-        // A second reference, so that scanning reads the bytes while it updates `self`.
-        let storage = buffer
-        return storage.withUnsafeBufferPointer { scan($0) }
-    }
-
-    /// The input ended: reports a complete text still buffered, then an unfinished one
-    /// (`.truncated`, or `.garbage` for a line without its newline), then nil for good.
-    package mutating func finish() -> FramingEvent? {
-        if let event = next() {
-            return event
-        }
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[step.consumed...])
         let event: FramingEvent? =
             switch state {
-            case .text: .truncated(preview: FramingEvent.preview(buffer[textStart...]))
+            case .text: .truncated(preview: FramingEvent.preview(rest))
             case .garbage: skipsRestOfLine ? nil : .garbage(preview: FramingEvent.preview(garbagePreview))
             case .between, .closed: nil
             }
         close()
-        return event
+        return Step(event: event, consumed: bytes.count)
     }
 
     private mutating func close() {
         state = .closed
-        buffer = []
         garbagePreview = []
-        consumed = 0
-        scanIndex = 0
+        openers = []
     }
 
-    private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> FramingEvent? {
-        var index = scanIndex
-        defer { scanIndex = index }
+    @inline(__always)
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
+    }
+
+    private mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Step {
+        // A text carried over from the last call begins at the first byte shown.
+        var index = state == .text ? scanned : 0
+        var textStart = 0
+        var consumed = 0
         while index < bytes.count {
             switch state {
             case .between:
                 let byte = bytes[index]
-                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
-                    || byte == UInt8(ascii: "\t")
-                {
+                if Self.isWhitespace(byte) {
                     index += 1
                     consumed = index
                 } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
-                    state = .text
+                    // The one pass: the parser reads the text and finds its end, when it
+                    // is all here and valid.
+                    let window = UnsafeRawBufferPointer(rebasing: bytes[index..<min(bytes.count, index + maxTextBytes)])
+                    if let (value, length) = JSONParser.parsePrefix(window, maxDepth: maxDepth) {
+                        return Step(event: .text(index..<index + length, parsed: value), consumed: index + length)
+                    }
                     textStart = index
-                    depth = 1
-                    inString = false
-                    escaped = false
-                    isTooDeep = depth > maxDepth
-                    openers.removeAll(keepingCapacity: true)
-                    openers.append(byte == UInt8(ascii: "["))
+                    beginText(opener: byte, at: dropped + index)
                     index += 1
                 } else {
                     state = .garbage
@@ -175,8 +165,8 @@ package struct JSONTextFramer {
                 }
 
             case .text:
-                if let event = scanText(bytes, &index) {
-                    return event
+                if let step = scanText(bytes, textStart: textStart, &index) {
+                    return step
                 }
 
             case .garbage:
@@ -192,9 +182,9 @@ package struct JSONTextFramer {
                 consumed = index
                 if garbageLength > maxTextBytes {
                     close()
-                    return .tooLarge(limit: maxTextBytes)
+                    return Step(event: .tooLarge(limit: maxTextBytes), consumed: bytes.count)
                 }
-                guard index < bytes.count else { return nil }
+                guard index < bytes.count else { break }
                 index += 1
                 consumed = index
                 state = .between
@@ -202,23 +192,37 @@ package struct JSONTextFramer {
                     skipsRestOfLine = false
                     continue
                 }
-                return .garbage(preview: FramingEvent.preview(garbagePreview))
+                return Step(event: .garbage(preview: FramingEvent.preview(garbagePreview)), consumed: consumed)
 
             case .closed:
-                return nil
+                return Step(event: nil, consumed: bytes.count)
             }
         }
-        return nil
+        if state == .text {
+            scanned = index - textStart
+            consumed = textStart
+        }
+        return Step(event: nil, consumed: consumed)
     }
 
-    /// Scans the current text from `index`; returns its event once it ends or grows too large.
-    private mutating func scanText(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> FramingEvent? {
+    private mutating func beginText(opener: UInt8, at offset: Int) {
+        state = .text
+        textOffset = offset
+        depth = 1
+        inString = false
+        escaped = false
+        openers.removeAll(keepingCapacity: true)
+        openers.append(opener == UInt8(ascii: "["))
+    }
+
+    /// Balances the current text's brackets from `index`; the step once it ends or grows too large.
+    private mutating func scanText(_ bytes: UnsafeRawBufferPointer, textStart: Int, _ index: inout Int) -> Step? {
         let sizeLimit = textStart + maxTextBytes
         let stop = min(bytes.count, sizeLimit)
         var i = index
         while i < stop {
             if inString, !escaped {
-                i = PlainStringBytes.skip(UnsafeRawBufferPointer(bytes), from: i, to: stop)
+                i = PlainStringBytes.skip(bytes, from: i, to: stop)
                 guard i < stop else { break }
             }
             let byte = bytes[i]
@@ -238,9 +242,7 @@ package struct JSONTextFramer {
                 inString = true
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
-                if depth > maxDepth {
-                    isTooDeep = true
-                } else {
+                if depth <= maxDepth {
                     openers.append(byte == UInt8(ascii: "["))
                 }
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
@@ -248,22 +250,17 @@ package struct JSONTextFramer {
                     // `[{…]`: the text can never balance. Hand what there is to the parser,
                     // which reports the parse error, and skip the rest of the line.
                     index = i
-                    consumed = i
                     state = .garbage
                     skipsRestOfLine = true
                     garbagePreview.removeAll(keepingCapacity: true)
                     garbageLength = 0
-                    return .text(Array(bytes[textStart..<i]))
+                    return Step(event: .text(textStart..<i, parsed: nil), consumed: i)
                 }
                 depth -= 1
                 if depth == 0 {
                     index = i
-                    consumed = i
                     state = .between
-                    if isTooDeep {
-                        return .tooDeep(limit: maxDepth)
-                    }
-                    return .text(Array(bytes[textStart..<i]))
+                    return Step(event: .text(textStart..<i, parsed: nil), consumed: i)
                 }
             default:
                 break
@@ -272,7 +269,7 @@ package struct JSONTextFramer {
         index = i
         if i == sizeLimit, bytes.count > sizeLimit {
             close()
-            return .tooLarge(limit: maxTextBytes)
+            return Step(event: .tooLarge(limit: maxTextBytes), consumed: bytes.count)
         }
         return nil
     }

@@ -12,6 +12,15 @@ package enum JSONParser {
         return try reader.readText()
     }
 
+    /// The value at the start of `bytes` and how many bytes it takes; nil when `bytes` do
+    /// not begin with a whole, valid value within the depth limit. What follows the value
+    /// is not looked at: this is the framer's one pass over a text that arrived whole.
+    package static func parsePrefix(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> (JSONValue, Int)? {
+        var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
+        guard let value = try? reader.readValue() else { return nil }
+        return (value, reader.index)
+    }
+
     package static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(JSONParseError) in try parse(buffer, maxDepth: maxDepth) }

@@ -1,10 +1,29 @@
 extension JSONValue {
     /// The JSON Pointer of the first string — a value, or a member's name — longer than
-    /// `maxBytes` bytes of UTF-8, or nil when none is. One pass over the value.
+    /// `maxBytes` bytes of UTF-8, or nil when none is.
+    ///
+    /// Every request's params pass through here: the common answer, none, comes from a
+    /// pass that allocates nothing; only a string too long pays for its path.
     package func pointerToString(longerThan maxBytes: Int) -> String? {
+        guard hasString(longerThan: maxBytes) else { return nil }
         var path: [String] = []
         guard findString(longerThan: maxBytes, path: &path) else { return nil }
         return path.map { "/" + JSONPointer.escape($0) }.joined()
+    }
+
+    private func hasString(longerThan maxBytes: Int) -> Bool {
+        switch self {
+        case .string(let string):
+            return string.utf8.count > maxBytes
+        case .array(let elements):
+            return elements.contains { $0.hasString(longerThan: maxBytes) }
+        case .object(let object):
+            return object.members.contains { member in
+                member.key.utf8.count > maxBytes || member.value.hasString(longerThan: maxBytes)
+            }
+        case .null, .bool, .number:
+            return false
+        }
     }
 
     private func findString(longerThan maxBytes: Int, path: inout [String]) -> Bool {

@@ -26,6 +26,9 @@ import NIOCore
 /// whatever is in the socket buffer is read first — and a connection that has not sent its
 /// first request yet is waited for, so that a client that connected while the daemon
 /// stopped is answered rather than reset.
+///
+/// The rules of pausing, draining and closing are ``ConnectionStateMachine``'s; this class
+/// performs what it decides, and owns the timers and the bytes.
 final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -34,24 +37,11 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let processor: RequestProcessor
     private let requestContext: RequestContext
     private let readTimeout: TimeAmount
-    private var framer: JSONTextFramer
+    private var inbound: InboundTexts
+    private var state = ConnectionStateMachine()
     private var readTimeoutTask: Scheduled<Void>?
-    /// Set once the connection will take no more requests: it closes when its writes are done.
-    private var isClosing = false
-    /// Set when the daemon shuts down: finish the text being read (bounded), then close.
-    private var isDraining = false
-    /// Set while a request runs off the event loop: texts wait in the framer.
-    private var isAwaitingReply = false
-    /// Set while the results' queue is congested: texts wait in the framer, reads are held.
-    private var isPausedForPressure = false
-    /// The channel asked to read while paused for pressure: passed on when the pause ends.
-    private var heldRead = false
     private let pressure: (any IntakePressure)?
     private var stallCheckTask: Scheduled<Void>?
-    /// The client shut its write side while paused: handled once the pause ends.
-    private var inputClosedWhilePaused = false
-    /// Set once the connection has sent a whole text.
-    private var hasSentText = false
     private let idleTimeout: TimeAmount?
     private var idleTimeoutTask: Scheduled<Void>?
     private var lastActivity = NIODeadline.uptimeNanoseconds(0)
@@ -65,7 +55,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.readTimeout = .nanoseconds(Int64(processor.limits.readTimeout * 1_000_000_000))
         let idle = processor.limits.idleTimeout
         self.idleTimeout = idle > 0 ? .nanoseconds(Int64(idle * 1_000_000_000)) : nil
-        self.framer = JSONTextFramer(
+        self.inbound = InboundTexts(
             maxTextBytes: processor.limits.maxRequestBytes,
             maxDepth: processor.limits.maxDepth
         )
@@ -76,27 +66,22 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !isClosing else { return }
-        let buffer = unwrapInboundIn(data)
-        buffer.withUnsafeReadableBytes { framer.append($0) }
+        guard !state.isClosing else { return }
+        inbound.append(unwrapInboundIn(data))
         rescheduleIdleTimeout(context: context)
         drainFramer(context: context)
         afterFraming(context: context)
     }
 
-    /// Paused: answers nothing more and reads nothing more, until ``resume(context:)``.
-    private var isPaused: Bool { isAwaitingReply || isPausedForPressure }
-
     func read(context: ChannelHandlerContext) {
-        if isPausedForPressure {
-            heldRead = true
-        } else {
-            context.read()
+        switch state.readRequested() {
+        case .read: context.read()
+        case .hold: break
         }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, !isClosing, !isPaused {
+        if context.channel.isWritable, state.mayAnswer {
             drainFramer(context: context)
             afterFraming(context: context)
             context.flush()
@@ -107,12 +92,10 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// After texts were answered: close a draining connection that has nothing left, else
     /// keep the read timeout right.
     private func afterFraming(context: ChannelHandlerContext) {
-        if !isClosing, !isPaused {
-            if isDraining, !framer.hasPartialText {
-                closeAfterWrites(context: context)
-            } else {
-                rescheduleReadTimeout(context: context)
-            }
+        switch state.afterFraming(hasPartialText: inbound.hasPartialText) {
+        case .close: closeAfterWrites(context: context)
+        case .rescheduleReadTimeout: rescheduleReadTimeout(context: context)
+        case .none: break
         }
     }
 
@@ -122,23 +105,12 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
-        case ChannelEvent.inputClosed where isPaused:
-            inputClosedWhilePaused = true
-        case is DrainConnection where isPaused:
-            isDraining = true
         case ChannelEvent.inputClosed:
-            // The client shut down its write side: answer what is left, then close.
-            if !isClosing, let last = framer.finish() {
-                handle(last, context: context)
-            }
-            closeAfterWrites(context: context)
+            inputClosed(context: context)
         case is DrainConnection:
-            isDraining = true
-            guard hasSentText, !framer.hasPartialText else {
-                // Not a word yet, or a text under way: it is answered, then the connection
-                // closes (the server's drain timeout bounds the wait).
-                return
-            }
+            // Not a word yet, or a text under way, or paused: it is answered, then the
+            // connection closes (the server's drain timeout bounds the wait).
+            guard state.drainRequested(hasPartialText: inbound.hasPartialText) == .closeAfterGrace else { return }
             // Bytes already in the socket buffer are read before the close: one turn of
             // the event loop's selector delivers them to channelRead, which answers them.
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
@@ -148,6 +120,19 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         default:
             context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    /// The client shut down its write side: answer what is left, then close.
+    private func inputClosed(context: ChannelHandlerContext) {
+        switch state.inputClosed() {
+        case .finishAndClose:
+            if let last = inbound.finish() {
+                handle(last, context: context)
+            }
+            closeAfterWrites(context: context)
+        case .later, .none:
+            break
         }
     }
 
@@ -167,9 +152,9 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func drainFramer(context: ChannelHandlerContext) {
-        while !isClosing, !isPaused, context.channel.isWritable {
+        while state.mayAnswer, context.channel.isWritable {
             if let pressure, pressure.isHigh, pause(for: pressure, context: context) { return }
-            guard let event = framer.next() else { return }
+            guard let event = inbound.next() else { return }
             handle(event, context: context)
         }
     }
@@ -185,7 +170,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         guard registered else { return false }
-        isPausedForPressure = true
+        state.pauseForPressure()
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
         context.flush()
@@ -200,7 +185,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         stallCheckTask = context.eventLoop.scheduleTask(in: Self.stallCheckInterval) {
             let (handler, context) = loopBound.value
             handler.stallCheckTask = nil
-            guard handler.isPausedForPressure else { return }
+            guard handler.state.isPausedForPressure else { return }
             if !pressure.releaseIfStalled() {
                 handler.scheduleStallCheck(pressure, context: context)
             }
@@ -208,36 +193,33 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func pressureRelieved(context: ChannelHandlerContext) {
-        guard isPausedForPressure else { return }
-        isPausedForPressure = false
+        guard state.isPausedForPressure else { return }
         stallCheckTask?.cancel()
         stallCheckTask = nil
-        guard context.channel.isActive, !isClosing else { return }
-        resume(context: context)
-        if heldRead, !isPausedForPressure {
-            heldRead = false
-            context.read()
-        }
+        resume(after: state.pauseEnded(.pressure(heldRead: false), channelIsActive: context.channel.isActive), context: context)
     }
 
     /// After a pause: answers the texts that waited, then what happened meanwhile.
-    private func resume(context: ChannelHandlerContext) {
+    private func resume(after action: ConnectionStateMachine.ResumeAction, context: ChannelHandlerContext) {
+        guard case .resume(let inputClosed, let passOnRead) = action else { return }
         drainFramer(context: context)
-        if inputClosedWhilePaused {
-            inputClosedWhilePaused = false
-            userInboundEventTriggered(context: context, event: ChannelEvent.inputClosed)
+        if inputClosed {
+            self.inputClosed(context: context)
         } else {
             afterFraming(context: context)
         }
         rescheduleIdleTimeout(context: context)
         context.flush()
+        if passOnRead {
+            read(context: context)
+        }
     }
 
-    private func handle(_ event: FramingEvent, context: ChannelHandlerContext) {
+    private func handle(_ event: FramedText, context: ChannelHandlerContext) {
         switch event {
-        case .text(let text):
-            hasSentText = true
-            if text.count >= Self.largeWorkBytes { hooks.largeWorkDone() }
+        case .request(let text):
+            state.textFramed()
+            if text.byteCount >= Self.largeWorkBytes { hooks.largeWorkDone() }
             switch processor.reply(to: text, context: requestContext) {
             case .now(let response?):
                 if response.count >= Self.largeWorkBytes { hooks.largeWorkDone() }
@@ -253,13 +235,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .truncated(let preview):
             let reason = "The input ended inside a JSON text beginning \(quoted(preview))."
             write(processor.standaloneError(RPCError(.parseError, reason: reason), context: requestContext), context: context)
-        case .tooDeep(let limit):
-            let error = RPCError(
-                .invalidRequest,
-                reason: "The request nests arrays and objects deeper than \(limit) levels.",
-                extraData: ["limit": .number(JSONNumber(limit))]
-            )
-            write(processor.standaloneError(error, context: requestContext), context: context)
         case .tooLarge(let limit):
             let error = RPCError(
                 .invalidRequest,
@@ -274,7 +249,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Runs `work` on a thread of its own at a lower CPU priority, with reading paused;
     /// ``replyArrived(_:context:)`` picks up on the event loop.
     private func awaitReply(from work: @escaping @Sendable () -> [UInt8]?, context: ChannelHandlerContext) {
-        isAwaitingReply = true
+        state.awaitReply()
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
         context.flush()
@@ -291,14 +266,14 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func replyArrived(_ response: [UInt8]?, context: ChannelHandlerContext) {
-        isAwaitingReply = false
-        guard context.channel.isActive, !isClosing else { return }
+        let action = state.pauseEnded(.awaitingReply, channelIsActive: context.channel.isActive)
+        guard action != .none else { return }
         if let response {
             write(response, context: context)
         }
         context.flush()
         context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
-        resume(context: context)
+        resume(after: action, context: context)
     }
 
     private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
@@ -309,8 +284,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Stops reading and closes once every response written so far has left.
     private func closeAfterWrites(context: ChannelHandlerContext) {
-        guard !isClosing else { return }
-        isClosing = true
+        guard state.close() else { return }
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
         idleTimeoutTask?.cancel()
@@ -326,7 +300,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func rescheduleReadTimeout(context: ChannelHandlerContext) {
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
-        guard framer.hasPartialText else { return }
+        guard inbound.hasPartialText else { return }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         readTimeoutTask = context.eventLoop.scheduleTask(in: readTimeout) {
             let (handler, context) = loopBound.value
@@ -344,7 +318,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func armIdleTimeout(in delay: TimeAmount?, context: ChannelHandlerContext) {
-        guard let delay, !isClosing else { return }
+        guard let delay, !state.isClosing else { return }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         idleTimeoutTask = context.eventLoop.scheduleTask(in: delay) {
             let (handler, context) = loopBound.value
@@ -357,25 +331,28 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// for a reply, holds part of a request (the read timeout's case) or a `focus-changed`
     /// subscription is not idle, and is looked at again a timeout later.
     private func idleTimedOut(context: ChannelHandlerContext) {
-        guard !isClosing, let idleTimeout else { return }
+        guard !state.isClosing, let idleTimeout else { return }
         let idleFor = context.eventLoop.now - lastActivity
         if idleFor < idleTimeout {
             armIdleTimeout(in: idleTimeout - idleFor, context: context)
             return
         }
-        if isPaused || framer.hasPartialText || hooks.holdsSubscription() {
+        switch state.idleTimedOut(hasPartialText: inbound.hasPartialText, holdsSubscription: hooks.holdsSubscription()) {
+        case .rearm:
             rescheduleIdleTimeout(context: context)
-            return
+        case .close:
+            hooks.closedIdle()
+            closeAfterWrites(context: context)
+        case .none:
+            break
         }
-        hooks.closedIdle()
-        closeAfterWrites(context: context)
     }
 
     private func readTimedOut(context: ChannelHandlerContext) {
-        guard !isClosing else { return }
+        guard !state.isClosing else { return }
         let seconds = processor.limits.readTimeout
         // Says what is unbalanced, so that a person at socat sees what they left open.
-        let unfinished = framer.unfinishedText.map { ": \($0)" } ?? ""
+        let unfinished = inbound.unfinishedText.map { ": \($0)" } ?? ""
         let error = RPCError(
             .readTimeout,
             reason: "The connection sent part of a request and then nothing for \(seconds) seconds\(unfinished); it is closed."

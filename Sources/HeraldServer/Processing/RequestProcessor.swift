@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldProtocol
+import NIOCore
 
 /// Turns one framed JSON text into its response, following JSON-RPC 2.0 to the letter.
 ///
@@ -38,7 +39,7 @@ package struct RequestProcessor: Sendable {
     }
 
     /// The reply to `text`: answered here, unless it calls a method that takes long.
-    package func reply(to text: [UInt8], context: RequestContext) -> Reply {
+    package func reply(to text: RequestText, context: RequestContext) -> Reply {
         let start = ContinuousClock.now
         switch parse(text, context: context, since: start) {
         case .failure(let refusal):
@@ -54,7 +55,7 @@ package struct RequestProcessor: Sendable {
     /// due; every method runs on the calling thread.
     package func process(text: [UInt8], context: RequestContext) -> [UInt8]? {
         let start = ContinuousClock.now
-        switch parse(text, context: context, since: start) {
+        switch parse(.unparsed(ByteBuffer(bytes: text)), context: context, since: start) {
         case .failure(let refusal): return refusal.response
         case .success(let value): return respond(toParsed: value, context: context, since: start)
         }
@@ -67,13 +68,21 @@ package struct RequestProcessor: Sendable {
 
     /// The parsed text, with a batch's length checked; or the error line that answers it.
     private func parse(
-        _ text: [UInt8], context: RequestContext, since start: ContinuousClock.Instant
+        _ text: RequestText, context: RequestContext, since start: ContinuousClock.Instant
     )
         -> Result<JSONValue, Refusal>
     {
         let value: JSONValue
         do throws(JSONParseError) {
-            value = try JSONParser.parse(text, maxDepth: limits.maxDepth)
+            switch text {
+            case .parsed(let parsed, _):
+                value = parsed
+            case .unparsed(let bytes):
+                let maxDepth = limits.maxDepth
+                value = try bytes.withUnsafeReadableBytes { raw in
+                    Result { () throws(JSONParseError) in try JSONParser.parse(raw, maxDepth: maxDepth) }
+                }.get()
+            }
         } catch {
             let rpcError =
                 error.isDepthExceeded

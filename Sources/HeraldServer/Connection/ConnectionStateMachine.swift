@@ -1,0 +1,202 @@
+/// What a connection is doing, as a value: its methods take what happened and return what
+/// ``ConnectionHandler`` is to do, so that every rule about pausing, draining and closing
+/// lives here and is tested without a channel.
+///
+/// A connection is open, answering the texts it frames, until it closes; while open it may
+/// be paused — waiting for a reply computed off the event loop, or for the results' queue
+/// to drain (back-pressure) — and it may be draining (the daemon stops: finish what was
+/// sent, then close). Closing is for good: writes already made leave, then the channel closes.
+struct ConnectionStateMachine {
+    enum Pause: Equatable {
+        /// A request runs off the event loop; reading is off until its reply is written.
+        case awaitingReply
+        /// The results' queue is congested; `heldRead` is set when the channel asked to
+        /// read meanwhile, which is passed on when the pause ends.
+        case pressure(heldRead: Bool)
+    }
+
+    struct Open: Equatable {
+        var pause: Pause?
+        /// The daemon is stopping: finish the text being read (bounded), then close.
+        var isDraining = false
+        /// The connection has sent a whole text.
+        var hasSentText = false
+        /// The client shut its write side while paused: handled when the pause ends.
+        var inputClosedWhilePaused = false
+    }
+
+    enum State: Equatable {
+        case open(Open)
+        /// Takes no more requests; closes once its writes are done.
+        case closing
+    }
+
+    private(set) var state = State.open(Open())
+
+    /// Open and not paused: the connection answers the texts it has framed.
+    var mayAnswer: Bool {
+        guard case .open(let open) = state else { return false }
+        return open.pause == nil
+    }
+
+    var isClosing: Bool { state == .closing }
+
+    var isPaused: Bool {
+        guard case .open(let open) = state else { return false }
+        return open.pause != nil
+    }
+
+    // MARK: Reading
+
+    enum ReadAction: Equatable {
+        case read
+        case hold
+    }
+
+    /// The channel asks to read: held while paused for back-pressure.
+    mutating func readRequested() -> ReadAction {
+        guard case .open(var open) = state, case .pressure = open.pause else { return .read }
+        open.pause = .pressure(heldRead: true)
+        state = .open(open)
+        return .hold
+    }
+
+    /// A text was framed and is being answered.
+    mutating func textFramed() {
+        guard case .open(var open) = state else { return }
+        open.hasSentText = true
+        state = .open(open)
+    }
+
+    enum AfterFramingAction: Equatable {
+        /// Draining, and nothing is left to answer: close.
+        case close
+        /// Arm the read timeout if part of a text is held, else disarm it.
+        case rescheduleReadTimeout
+        case none
+    }
+
+    /// Texts were answered (or could not be, for now): what follows.
+    func afterFraming(hasPartialText: Bool) -> AfterFramingAction {
+        guard case .open(let open) = state, open.pause == nil else { return .none }
+        if open.isDraining, !hasPartialText {
+            return .close
+        }
+        return .rescheduleReadTimeout
+    }
+
+    // MARK: The client's end and the daemon's drain
+
+    enum InputClosedAction: Equatable {
+        /// Answer the last text, if any, then close.
+        case finishAndClose
+        /// Paused: done when the pause ends.
+        case later
+        case none
+    }
+
+    /// The client shut its write side.
+    mutating func inputClosed() -> InputClosedAction {
+        switch state {
+        case .closing:
+            return .none
+        case .open(var open) where open.pause != nil:
+            open.inputClosedWhilePaused = true
+            state = .open(open)
+            return .later
+        case .open:
+            return .finishAndClose
+        }
+    }
+
+    enum DrainAction: Equatable {
+        /// Wait: for the first text, the text under way, or the pause to end.
+        case wait
+        /// Answered and between texts: look again after a short grace, in which bytes
+        /// already in the socket buffer are read.
+        case closeAfterGrace
+    }
+
+    /// The daemon asks the connection to finish and close.
+    mutating func drainRequested(hasPartialText: Bool) -> DrainAction {
+        guard case .open(var open) = state else { return .wait }
+        open.isDraining = true
+        state = .open(open)
+        guard open.pause == nil, open.hasSentText, !hasPartialText else { return .wait }
+        return .closeAfterGrace
+    }
+
+    // MARK: Pauses
+
+    /// A text calls a method that runs off the event loop.
+    mutating func awaitReply() {
+        guard case .open(var open) = state else { return }
+        open.pause = .awaitingReply
+        state = .open(open)
+    }
+
+    /// The results' queue is congested.
+    mutating func pauseForPressure() {
+        guard case .open(var open) = state else { return }
+        open.pause = .pressure(heldRead: false)
+        state = .open(open)
+    }
+
+    var isPausedForPressure: Bool {
+        guard case .open(let open) = state, case .pressure = open.pause else { return false }
+        return true
+    }
+
+    enum ResumeAction: Equatable {
+        /// Answer the texts that waited, then handle the input's end if it came meanwhile;
+        /// pass on a held read.
+        case resume(inputClosed: Bool, passOnRead: Bool)
+        case none
+    }
+
+    /// The reply arrived, or the pressure eased: the pause of that kind ends.
+    mutating func pauseEnded(_ kind: Pause, channelIsActive: Bool) -> ResumeAction {
+        guard case .open(var open) = state, let pause = open.pause else { return .none }
+        switch (pause, kind) {
+        case (.awaitingReply, .awaitingReply), (.pressure, .pressure):
+            break
+        default:
+            return .none
+        }
+        open.pause = nil
+        let inputClosed = open.inputClosedWhilePaused
+        open.inputClosedWhilePaused = false
+        state = .open(open)
+        guard channelIsActive else { return .none }
+        if case .pressure(let heldRead) = pause {
+            return .resume(inputClosed: inputClosed, passOnRead: heldRead)
+        }
+        return .resume(inputClosed: inputClosed, passOnRead: false)
+    }
+
+    // MARK: Closing and timeouts
+
+    /// The connection will take no more requests; true the first time, when the handler
+    /// closes after its writes.
+    mutating func close() -> Bool {
+        guard !isClosing else { return false }
+        state = .closing
+        return true
+    }
+
+    enum IdleAction: Equatable {
+        case close
+        /// Not idle after all: look again a timeout later.
+        case rearm
+        case none
+    }
+
+    /// The idle timeout fired, after `--idle-timeout` without activity.
+    func idleTimedOut(hasPartialText: Bool, holdsSubscription: Bool) -> IdleAction {
+        guard case .open(let open) = state else { return .none }
+        if open.pause != nil || hasPartialText || holdsSubscription {
+            return .rearm
+        }
+        return .close
+    }
+}

@@ -174,12 +174,14 @@ extension HeraldState {
         return stored
     }
 
-    /// False when a notification is listed twice, or a list holds more than a list can.
+    /// False when a notification is listed twice, names no app, or a list holds more than a list can.
     package mutating func restoreNotifications(_ stored: [StoredNotification]) -> Bool {
         var restored = NotificationList()
         for entry in stored {
             let notification = entry.notification
-            guard restored.notification(uid: entry.uid, app: notification.app, identifier: notification.identifier) == nil
+            // A name starting with a NUL is no app's (the list's app table keeps such names for free numbers).
+            guard notification.app.utf8.first != 0,
+                restored.notification(uid: entry.uid, app: notification.app, identifier: notification.identifier) == nil
             else { return false }
             do {
                 try restored.insert(notification, uid: entry.uid, limit: .max)

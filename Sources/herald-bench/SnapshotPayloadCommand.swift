@@ -10,9 +10,10 @@ import Logging
 import Glibc
 #endif
 
-/// `herald-bench snapshot-payload`: times each stage of a snapshot of N interactions in
-/// this process — encode, checksum, write with fsync, read, verify, decode — so that the
-/// socket benchmark's totals (`make bench-snapshot`) can be taken apart.
+/// `herald-bench snapshot-payload`: times each stage of a snapshot of N interactions (and
+/// K notifications in the list) in this process — encode, checksum, write with fsync, read,
+/// verify, decode — so that the socket benchmark's totals (`make bench-snapshot`) can be
+/// taken apart.
 struct SnapshotPayloadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot-payload",
@@ -21,6 +22,9 @@ struct SnapshotPayloadCommand: ParsableCommand {
 
     @Option(help: "Interactions in the state.")
     var interactions = 1_000_000
+
+    @Option(help: "Notifications in one uid's notification list, as NOTIFICATIONS=K puts them in bench-snapshot.py's.")
+    var notifications = 0
 
     @Option(help: "A folder to write the snapshot in (made if missing; its snapshot files are replaced).")
     var folder = FileManager.default.temporaryDirectory.path + "/herald-snapshot-payload"
@@ -47,7 +51,10 @@ struct SnapshotPayloadCommand: ParsableCommand {
             return result!
         }
 
-        let state = try timed("fill (donate \(interactions))") { try Self.typicalState(interactions) }
+        var state = try timed("fill (donate \(interactions))") { try Self.typicalState(interactions) }
+        if notifications > 0 {
+            try timed("fill (update-content \(notifications))") { try Self.fillNotifications(notifications, into: &state) }
+        }
         let payload = try timed("encode") { try SnapshotPayload.encode(state, parallel: nil) }
         _ = try timed("encode on every core") {
             try SnapshotPayload.encode(state, parallel: { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) })
@@ -67,9 +74,13 @@ struct SnapshotPayloadCommand: ParsableCommand {
         guard recovered.state.interactionCount == interactions else {
             throw ValidationError("Restored \(recovered.state.interactionCount) interactions of \(interactions).")
         }
+        guard recovered.state.notificationCount == notifications else {
+            throw ValidationError("Restored \(recovered.state.notificationCount) notifications of \(notifications).")
+        }
 
         print(
-            "snapshot payload: \(interactions) interactions, \(file.byteCount) bytes (\(file.byteCount / max(interactions, 1)) per interaction)"
+            "snapshot payload: \(interactions) interactions, \(notifications) notifications, \(file.byteCount) bytes"
+                + " (\(file.byteCount / max(interactions + notifications, 1)) per record)"
         )
         print("  \("stage".padding(toLength: 36, withPad: " ", startingAt: 0))    wall s    CPU s  (fastest of \(repeats))")
         for (stage, wall, cpu) in figures {
@@ -83,6 +94,23 @@ struct SnapshotPayloadCommand: ParsableCommand {
         var time = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// What `scripts/bench-snapshot.py` puts in the list with NOTIFICATIONS=K: delivered
+    /// notifications of one app, each with its own identifier, a title, a body and a score.
+    static func fillNotifications(_ count: Int, into state: inout HeraldState) throws {
+        state.configuration.maxNotificationsPerUID = max(10_000, count * 2)
+        let caller = Caller(uid: 1000, gid: 1000, pid: 1, isAdministrator: false)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for index in 0..<count {
+            let content = NotificationContent(
+                title: "Story \(index)", body: "Story number \(index): what happened today", relevanceScore: Double(index % 100) / 100)
+            _ = try state.updateContent(
+                UpdateContentParams(app: "org.example.news", identifier: "n\(index)", content: content),
+                caller: caller,
+                now: start.addingTimeInterval(Double(index) / 1000)
+            )
+        }
     }
 
     /// The shape `scripts/bench-snapshot.py` donates: an incoming message from one of

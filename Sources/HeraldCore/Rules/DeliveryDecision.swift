@@ -116,10 +116,16 @@ struct DeliveryDecision {
 
         let bypassesRinger = level == .critical
         let announce = isCommunication || level == .timeSensitive
-        var message = "Delivered as an alert, with sound and light"
-        if bypassesRinger { message += ", bypassing the ringer" }
-        if announce { message += ", and announced" }
-        reasons.append(reason(.delivered, message + "."))
+        // Whole literals, not joined pieces: a literal needs no allocation, and this
+        // sentence is kept with every delivered notification in the list.
+        let message =
+            switch (bypassesRinger, announce) {
+            case (false, false): "Delivered as an alert, with sound and light."
+            case (true, false): "Delivered as an alert, with sound and light, bypassing the ringer."
+            case (false, true): "Delivered as an alert, with sound and light, and announced."
+            case (true, true): "Delivered as an alert, with sound and light, bypassing the ringer, and announced."
+            }
+        reasons.append(reason(.delivered, message))
         return Delivery(
             presentation: .alert,
             sound: true,

@@ -19,11 +19,10 @@ enum NotificationIdentifier {
 extension HeraldState {
     /// A new random (version 4) UUID in lowercase, for a notification given no identifier.
     /// The server makes it before taking the state's lock. Its 128 random bits come from
-    /// one `arc4random_buf` call (one `getrandom`), and it is written straight into the
-    /// string's storage: no arrays on the way.
+    /// ``RandomPool`` (the kernel's, 256 identifiers to a `getrandom`), and it is written
+    /// straight into the string's storage: no arrays on the way.
     package static func newNotificationIdentifier() -> String {
-        var random: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &random) { arc4random_buf($0.baseAddress!, $0.count) }
+        var random = RandomPool.shared.next128()
         return withUnsafeBytes(of: &random) { random in
             String(unsafeUninitializedCapacity: 36) { text in
                 let hex: StaticString = "0123456789abcdef"

@@ -31,12 +31,12 @@ enum SummaryRanking {
 }
 
 extension NotificationList {
-    /// `entries` in the summary's order; equal ones newest stamp first.
-    static func ranked(_ entries: [Entry]) -> [Entry] {
-        entries.sorted { a, b in
+    /// `due` in the summary's order; equal ones newest stamp first.
+    static func ranked(_ due: [(entry: Entry, notification: HeraldNotification)]) -> [(entry: Entry, notification: HeraldNotification)] {
+        due.sorted { a, b in
             if SummaryRanking.precedes(a.notification, b.notification) { return true }
             if SummaryRanking.precedes(b.notification, a.notification) { return false }
-            return a.stamp > b.stamp
+            return a.entry.stamp > b.entry.stamp
         }
     }
 }

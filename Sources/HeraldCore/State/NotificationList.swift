@@ -12,15 +12,16 @@ import HeraldProtocol
 /// first at `--max-notifications` and at `--retention` in amortized constant time.
 struct NotificationList: Sendable {
     struct Key: Hashable, Sendable {
-        let app: String
+        /// The app's number in its uid's ``UIDList/apps``.
+        let app: AppNameTable.ID
         let identifier: String
-        /// Both strings hashed once, when the key is made. A lookup in a list of thousands
-        /// probes several keys: comparing this first spares reading the strings' storage
+        /// Hashed once, when the key is made. A lookup in a list of thousands probes
+        /// several keys: comparing this first spares reading the identifier's storage
         /// (seldom in cache) for every key that is not the one sought, and the keys that
         /// `deliveredOrder` keeps are looked up again without hashing their strings.
         private let hash: Int
 
-        init(app: String, identifier: String) {
+        init(app: AppNameTable.ID, identifier: String) {
             var hasher = Hasher()
             hasher.combine(app)
             hasher.combine(identifier)
@@ -38,18 +39,47 @@ struct NotificationList: Sendable {
         }
     }
 
-    /// A notification with its place in the list.
+    /// A notification as the list keeps it, with its place in the list. Its app is a
+    /// number of its uid's app table, its state is whether it has a `deliveredStamp`, and
+    /// its delivery reasons share one array with the notifications decided alike: at
+    /// `--max-notifications` (10,000 a uid) every kept notification is one more set of
+    /// allocations that live until it is evicted, and `update-content`'s cost grows with them.
     struct Entry: Sendable {
-        var notification: HeraldNotification
+        var identifier: String
+        var app: AppNameTable.ID
+        var content: NotificationContent
+        var delivery: Delivery
+        var receivedAt: Date
+        var deliveredAt: Date?
         /// The order it came in: a larger stamp is newer.
         var stamp: UInt64
-        /// Its place in ``UIDList/deliveredOrder`` while delivered.
+        /// Its place in ``UIDList/deliveredOrder`` while delivered; nil while scheduled.
         var deliveredStamp: UInt64?
+
+        var state: NotificationState { deliveredStamp == nil ? .scheduled : .delivered }
+
+        /// The notification, its app named `app` (the name of ``app`` in its uid's table).
+        func notification(app name: String) -> HeraldNotification {
+            HeraldNotification(
+                identifier: identifier, app: name, content: content, delivery: delivery, state: state,
+                receivedAt: receivedAt, deliveredAt: deliveredAt
+            )
+        }
+    }
+
+    /// An entry taken out of a list, with its app's name (its number may be reused at once).
+    struct Removed: Sendable {
+        let entry: Entry
+        let app: String
+
+        var notification: HeraldNotification { entry.notification(app: app) }
     }
 
     /// One uid's list.
     struct UIDList: Sendable {
         var entries: [Key: Entry] = [:]
+        /// The apps of `entries`, each counted once per entry.
+        var apps = AppNameTable()
         /// Delivered notifications, oldest delivered first, from `head` on. An element
         /// whose stamp no longer matches its entry's `deliveredStamp` is stale (the entry
         /// was removed, replaced or scheduled again) and is skipped.
@@ -86,16 +116,23 @@ struct NotificationList: Sendable {
             head = 0
         }
 
-        mutating func remove(_ key: Key) -> Entry? {
+        /// The key of (`app`, `identifier`); nil when no entry of this list has that app.
+        func key(app: String, identifier: String) -> Key? {
+            apps.id(of: app).map { Key(app: $0, identifier: identifier) }
+        }
+
+        mutating func remove(_ key: Key) -> Removed? {
             guard let index = entries.index(forKey: key) else { return nil }
             return remove(at: index)
         }
 
-        mutating func remove(at index: [Key: Entry].Index) -> Entry {
+        mutating func remove(at index: [Key: Entry].Index) -> Removed {
             let entry = entries.remove(at: index).value
             if entry.deliveredStamp != nil { deliveredCount -= 1 }
+            let app = apps.name(of: entry.app)
+            apps.release(entry.app)
             compactIfWasteful()
-            return entry
+            return Removed(entry: entry, app: app)
         }
     }
 
@@ -103,6 +140,11 @@ struct NotificationList: Sendable {
     private var nextStamp: UInt64 = 0
     /// No scheduled notification is due before this (a lower bound: removals do not raise it).
     private(set) var earliestDeliverAt: Date?
+
+    /// The reasons of the last notification put in a list: the next one decided alike keeps
+    /// this array rather than one of its own (most reasons are whole literal sentences,
+    /// compared without reading their bytes).
+    private var lastReasons: [DeliveryReason] = []
 
     /// Delivered notifications evicted at `--max-notifications`; not encoded.
     private(set) var evicted = 0
@@ -126,7 +168,8 @@ struct NotificationList: Sendable {
     }
 
     func notification(uid: UInt32, app: String, identifier: String) -> HeraldNotification? {
-        lists[uid]?.entries[Key(app: app, identifier: identifier)]?.notification
+        guard let list = lists[uid], let key = list.key(app: app, identifier: identifier) else { return nil }
+        return list.entries[key]?.notification(app: app)
     }
 
     /// Puts `notification` in `uid`'s list, replacing the one with its (app, identifier);
@@ -145,7 +188,14 @@ struct NotificationList: Sendable {
         }
         // Changed in place: `default` inserts an empty list for a new uid, which a refusal
         // never leaves behind (it needs a list at its limit).
-        let inserted = try Self.insert(notification, into: &lists[uid, default: UIDList()], limit: limit, stamps: &stamps)
+        var delivery = notification.delivery
+        if delivery.reasons == lastReasons {
+            delivery.reasons = lastReasons
+        } else {
+            lastReasons = delivery.reasons
+        }
+        let inserted = try Self.insert(
+            notification, delivery: delivery, into: &lists[uid, default: UIDList()], limit: limit, stamps: &stamps)
         if notification.state == .scheduled, let deliverAt = notification.delivery.deliverAt {
             earliestDeliverAt = min(earliestDeliverAt ?? deliverAt, deliverAt)
         }
@@ -158,18 +208,19 @@ struct NotificationList: Sendable {
         var receivedAt: Date
         /// The replaced entry, or the oldest delivered evicted to make room: the last
         /// references to their strings, so that freeing them happens outside the lock.
-        var removed: Entry?
+        var removed: Removed?
     }
 
     private static func insert(
-        _ notification: HeraldNotification, into list: inout UIDList, limit: Int, stamps: inout (next: UInt64, evicted: Int)
+        _ notification: HeraldNotification, delivery: Delivery, into list: inout UIDList, limit: Int,
+        stamps: inout (next: UInt64, evicted: Int)
     ) throws(RuleError) -> Inserted {
-        let key = Key(app: notification.app, identifier: notification.identifier)
         // The key is hashed twice: to find it here, and to add it when it is new.
-        let index = list.entries.index(forKey: key)
-        var removed: Entry?
+        let known = list.key(app: notification.app, identifier: notification.identifier)
+        let index = known.flatMap { list.entries.index(forKey: $0) }
+        var oldest: [Key: Entry].Index?
         if index == nil, list.entries.count >= max(limit, 1) {
-            guard let oldest = list.oldestDeliveredIndex() else {
+            guard let found = list.oldestDeliveredIndex() else {
                 throw RuleError(
                     .invalidParams,
                     "This uid's notification list holds \(list.entries.count) notifications, all scheduled for the summary (--max-notifications); remove some or deliver the summary first.",
@@ -177,10 +228,28 @@ struct NotificationList: Sendable {
                     limit: limit
                 )
             }
+            oldest = found
+        }
+        // A new entry counts once more in the app table (a replaced one's count stays),
+        // before the eviction, which may take the last other entry of this app.
+        let key: Key
+        if index == nil {
+            let app = known?.app ?? list.apps.intern(notification.app)
+            list.apps.retain(app)
+            key = known ?? Key(app: app, identifier: notification.identifier)
+        } else {
+            key = known!
+        }
+        var removed: Removed?
+        if let oldest {
             removed = list.remove(at: oldest)
             stamps.evicted += 1
         }
-        var entry = Entry(notification: notification, stamp: stamps.next)
+        let app = key.app
+        var entry = Entry(
+            identifier: notification.identifier, app: app, content: notification.content, delivery: delivery,
+            receivedAt: notification.receivedAt, deliveredAt: notification.deliveredAt, stamp: stamps.next
+        )
         stamps.next += 2
         if notification.state == .delivered {
             entry.deliveredStamp = stamps.next - 1
@@ -193,11 +262,11 @@ struct NotificationList: Sendable {
                 list.deliveredCount -= 1
                 if entry.deliveredStamp != nil {
                     entry.stamp = previous.stamp
-                    entry.notification.receivedAt = previous.notification.receivedAt
+                    entry.receivedAt = previous.receivedAt
                 }
             }
-            let receivedAt = entry.notification.receivedAt
-            removed = previous
+            let receivedAt = entry.receivedAt
+            removed = Removed(entry: previous, app: notification.app)
             list.entries.values[index] = entry
             list.compactIfWasteful()
             return Inserted(receivedAt: receivedAt, removed: removed)
@@ -209,10 +278,18 @@ struct NotificationList: Sendable {
     /// `uid`'s notifications of `app` (every app when nil) in `state` (both when nil), newest first, at most `limit`.
     func list(uid: UInt32, app: String?, state: NotificationState?, limit: Int?) -> [HeraldNotification] {
         guard let list = lists[uid] else { return [] }
-        let chosen = list.entries.values.filter { entry in
-            (app == nil || entry.notification.app == app) && (state == nil || entry.notification.state == state)
+        let appID: AppNameTable.ID?
+        if let app {
+            guard let id = list.apps.id(of: app) else { return [] }
+            appID = id
+        } else {
+            appID = nil
         }
-        return chosen.sorted { ($0.notification.receivedAt, $0.stamp) > ($1.notification.receivedAt, $1.stamp) }.prefix(limit ?? Int.max).map(\.notification)
+        let chosen = list.entries.values.filter { entry in
+            (appID == nil || entry.app == appID) && (state == nil || entry.state == state)
+        }
+        return chosen.sorted { ($0.receivedAt, $0.stamp) > ($1.receivedAt, $1.stamp) }.prefix(limit ?? Int.max)
+            .map { $0.notification(app: list.apps.name(of: $0.app)) }
     }
 
     /// Removes `uid`'s notifications of `app` (every app when nil) with these identifiers
@@ -223,22 +300,25 @@ struct NotificationList: Sendable {
     }
 
     private static func remove(app: String?, identifiers: [String]?, from list: inout UIDList) -> [(app: String, identifiers: [String])] {
+        let appID = app.map { list.apps.id(of: $0) }
+        if appID == .some(nil) { return [] }  // no notification of this app
         var keys: [Key]
-        if let identifiers, let app {
-            keys = identifiers.map { Key(app: app, identifier: $0) }
+        if let identifiers, let appID = appID ?? nil {
+            keys = identifiers.map { Key(app: appID, identifier: $0) }
         } else {
-            keys = list.entries.values.filter { app == nil || $0.notification.app == app }
+            keys = list.entries.values.filter { appID == nil || $0.app == appID }
                 .sorted { $0.stamp < $1.stamp }
-                .map { Key(app: $0.notification.app, identifier: $0.notification.identifier) }
+                .map { Key(app: $0.app, identifier: $0.identifier) }
         }
         var removed: [(app: String, identifiers: [String])] = []
         var positions: [String: Int] = [:]
-        for key in keys where list.remove(key) != nil {
-            if let position = positions[key.app] {
+        for key in keys {
+            guard let taken = list.remove(key) else { continue }
+            if let position = positions[taken.app] {
                 removed[position].identifiers.append(key.identifier)
             } else {
-                positions[key.app] = removed.count
-                removed.append((key.app, [key.identifier]))
+                positions[taken.app] = removed.count
+                removed.append((taken.app, [key.identifier]))
             }
         }
         return removed
@@ -256,25 +336,24 @@ struct NotificationList: Sendable {
         for uid in lists.keys.sorted() {
             var list = lists.removeValue(forKey: uid)!
             defer { lists[uid] = list }
-            var due: [Entry] = []
-            for (key, entry) in list.entries where entry.notification.state == .scheduled {
-                let deliverAt = entry.notification.delivery.deliverAt ?? now
+            var due: [(entry: Entry, notification: HeraldNotification)] = []
+            for (key, entry) in list.entries where entry.deliveredStamp == nil {
+                let deliverAt = entry.delivery.deliverAt ?? now
                 guard (only == nil || only == uid) && (all || deliverAt <= now) else {
                     nextEarliest = min(nextEarliest ?? deliverAt, deliverAt)
                     continue
                 }
                 var delivered = entry
-                delivered.notification.state = .delivered
-                delivered.notification.deliveredAt = now
+                delivered.deliveredAt = now
                 nextStamp += 1
                 delivered.deliveredStamp = nextStamp
                 list.entries[key] = delivered
-                due.append(delivered)
+                due.append((delivered, delivered.notification(app: list.apps.name(of: delivered.app))))
             }
             guard !due.isEmpty else { continue }
             let ranked = Self.ranked(due)
-            for entry in ranked {
-                list.deliveredOrder.append((entry.deliveredStamp!, Key(app: entry.notification.app, identifier: entry.notification.identifier)))
+            for (entry, _) in ranked {
+                list.deliveredOrder.append((entry.deliveredStamp!, Key(app: entry.app, identifier: entry.identifier)))
             }
             list.deliveredCount += ranked.count
             summaries.append(NotificationSummary(uid: uid, deliveredAt: now, notifications: ranked.map(\.notification)))
@@ -290,7 +369,7 @@ struct NotificationList: Sendable {
         for uid in Array(lists.keys) {
             withList(uid) { list in
                 while let oldest = list.oldestDelivered(),
-                    let deliveredAt = list.entries[oldest]?.notification.deliveredAt, deliveredAt < cutoff
+                    let deliveredAt = list.entries[oldest]?.deliveredAt, deliveredAt < cutoff
                 {
                     _ = list.remove(oldest)
                     pruned += 1
@@ -313,7 +392,7 @@ struct NotificationList: Sendable {
             }
             delivered.sort { $0.deliveredStamp! < $1.deliveredStamp! }
             scheduled.sort { $0.stamp < $1.stamp }
-            for entry in delivered + scheduled { try body(uid, entry.notification) }
+            for entry in delivered + scheduled { try body(uid, entry.notification(app: list.apps.name(of: entry.app))) }
         }
     }
 }

@@ -12,7 +12,7 @@ package struct NotificationListing: Sendable {
     package let deliveredAt: Date?
     /// The notification replaced, or the oldest delivered evicted to make room: freed
     /// when this value is dropped.
-    let removed: NotificationList.Entry?
+    let removed: NotificationList.Removed?
 
     /// The notification as the list now keeps it (what `notification(uid:app:identifier:)`
     /// returns), made from `update-content`'s result.

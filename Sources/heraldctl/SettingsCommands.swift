@@ -22,10 +22,17 @@ struct SuggestCommand: ParsableCommand {
             let people = (result as? [String: Any])?["people"] as? [[String: Any]] ?? []
             guard !people.isEmpty else { return ["No suggestions: nobody was messaged or called yet."] }
             return people.enumerated().map { index, entry in
-                "\(index + 1). \(PersonArgument.describe(entry["person"])) — score \(Output.text(entry["score"])), "
+                "\(index + 1). \(PersonArgument.describe(entry["person"])) — score \(Self.score(entry["score"])), "
                     + "\(Output.text(entry["messageCount"])) messages, \(Output.text(entry["callCount"])) calls, last \(Output.text(entry["lastDate"]))"
             }
         }
+    }
+
+    /// A score as a person reads it: three significant digits ("1", "0.667"), since it
+    /// decays with every second since the last donation.
+    static func score(_ value: Any?) -> String {
+        guard let number = value as? Double else { return Output.text(value) }
+        return String(format: "%.3g", number)
     }
 }
 

@@ -11,7 +11,7 @@ extension SystemdTests {
             #expect(JournalMessageID.droppedEntries == "0b0c9b2c1d8e4f6aa3b1f1e2d3c4b5a6")
             #expect(JournalMessageID.focusChanged == "8e4b1c7d2a5f4093b6d8e1f0c3a7b925")
             let all = JournalMessageID.all
-            #expect(all.count == 9)
+            #expect(all.count == 10)
             #expect(Set(all).count == all.count, "ids are unique")
             for id in all {
                 #expect(id.count == 32 && id.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(id) is 128-bit lowercase hex")

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldProtocol
+import HeraldSystemd
 import HeraldTesting
 import Testing
 
@@ -251,5 +252,40 @@ struct ResponsesAcrossUIDsEndToEndTests {
         #expect(try ResponsesEndToEndTests.next("notification-response", from: app)?[pointer: "/identifier"] == "m-1")
         // The notification nobody tried to answer is still the owner's.
         #expect(try owner.call("list-notifications", ["app": .string(chat)])[pointer: "/result/notifications/0/identifier"] == "m-2")
+    }
+}
+
+/// A response is one journal entry of its own — whose, which app, notification and action,
+/// whether it reached the app — and what the person typed is never in the journal.
+@Suite("Responses in the journal, end to end", .enabled(if: JournalReader.isAvailable, "needs a running systemd-journald"))
+struct ResponseJournalEndToEndTests {
+    @Test("A response is an entry with its ids and where it went, never the text typed")
+    func responseEntry() throws {
+        let herald = try HeraldProcess(arguments: ["--log-target", "journal"])
+        let journal = JournalReader(pid: herald.process.pid)
+        let client = try herald.connect()
+        let app = ResponsesEndToEndTests.chat
+        _ = try client.call("set-notification-categories", ["app": .string(app), "categories": ResponsesEndToEndTests.categories])
+        try ResponsesEndToEndTests.post(client, "m-typed", category: "message")
+        try ResponsesEndToEndTests.post(client, "m-opened", category: "message")
+        let secret = "meet me at the old mill 4471"
+        let typed = try ResponsesEndToEndTests.respond(client, "m-typed", "reply", text: secret)
+        #expect(typed[pointer: "/result/response"] == "pending", "\(typed.compactText)")
+        let subscriber = try herald.connect()
+        _ = try subscriber.call("subscribe-responses", ["app": .string(app)])
+        #expect(try ResponsesEndToEndTests.next("notification-response", from: subscriber)?[pointer: "/userText"] == .string(secret))
+        let opened = try ResponsesEndToEndTests.respond(client, "m-opened", "default")
+        #expect(opened[pointer: "/result/response"] == "delivered", "\(opened.compactText)")
+
+        let entries = try journal.waitForEntries(count: 2, matching: ["MESSAGE_ID=\(JournalMessageID.notificationResponse)"])
+        let reply = try #require(entries.first { $0.field("HERALD_NOTIFICATION_ID") == "m-typed" })
+        #expect(reply.field("HERALD_UID") == String(getuid()) && reply.field("HERALD_APP") == app)
+        #expect(reply.field("HERALD_ACTION_ID") == "reply" && reply.field("HERALD_RESPONSE") == "pending")
+        let open = try #require(entries.first { $0.field("HERALD_NOTIFICATION_ID") == "m-opened" })
+        #expect(open.field("HERALD_ACTION_ID") == "default" && open.field("HERALD_RESPONSE") == "delivered")
+        // Every entry heraldd wrote, every field: the typed text is in none of them.
+        let everything = try journal.entries().raw
+        #expect(everything.contains("m-typed"))
+        #expect(!everything.contains("old mill"), "the text a person typed reached the journal")
     }
 }

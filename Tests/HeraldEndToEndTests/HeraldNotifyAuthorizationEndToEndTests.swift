@@ -23,6 +23,11 @@ struct HeraldNotifyAuthorizationEndToEndTests {
         #expect(asked[pointer: "/result/authorizationStatus"]?.stringValue == "notDetermined", "\(asked)")
     }
 
+    /// The params of the next `focus-changed` `client` hears within 20 s, or nil.
+    static func focusChanged(_ client: UnixSocketClient) -> JSONValue? {
+        (try? ResponsesEndToEndTests.next("focus-changed", from: client)) ?? nil
+    }
+
     @Test func thePersonAnswersThePromptAndAnswersElsewhereCloseIt() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-prompt-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -45,7 +50,7 @@ struct HeraldNotifyAuthorizationEndToEndTests {
         let control = try heraldd.connect()
         let denied = try control.call("set-focus-authorization", ["app": "org.example.early", "status": "denied"])
         #expect(denied[pointer: "/result/status"]?.stringValue == "denied", "\(denied)")
-        let earlyHeard = try #require(try ResponsesEndToEndTests.next("focus-changed", from: early))
+        let earlyHeard = try #require(Self.focusChanged(early), "\(notify.stderr)")
         #expect(earlyHeard[pointer: "/authorizationStatus"]?.stringValue == "denied", "\(earlyHeard)")
         #expect(session.wait(timeout: 20) { session.displayedCount == 0 }, "\(notify.stderr)")
 
@@ -54,7 +59,7 @@ struct HeraldNotifyAuthorizationEndToEndTests {
         try Self.ask("org.example.chat", on: chat)
         #expect(session.wait(timeout: 20) { session.displayedCount == 1 }, "\(notify.stderr)")
         #expect(session.dunstctl(["context"]).status == 0)
-        let heard = try #require(try ResponsesEndToEndTests.next("focus-changed", from: chat), "\(notify.stderr)\(session.dunstLog)")
+        let heard = try #require(Self.focusChanged(chat), "\(notify.stderr)\(session.dunstLog)\((try? String(contentsOfFile: offered, encoding: .utf8)) ?? "nothing offered")")
         #expect(heard[pointer: "/authorizationStatus"]?.stringValue == "authorized", "\(heard)")
         #expect(heard[pointer: "/focusStatus/isFocused"] == false, "\(heard)")
         let lines = ((try? String(contentsOfFile: offered, encoding: .utf8)) ?? "").split(separator: "\n")
@@ -69,7 +74,7 @@ struct HeraldNotifyAuthorizationEndToEndTests {
         #expect(session.wait(timeout: 20) { session.displayedCount == 1 }, "\(notify.stderr)")
         let allowed = try Heraldctl.run(["authorization", "allow", "org.example.mail", "--socket", heraldd.socketPath])
         #expect(allowed.status == 0, "\(allowed)")
-        let mailHeard = try #require(try ResponsesEndToEndTests.next("focus-changed", from: mail))
+        let mailHeard = try #require(Self.focusChanged(mail), "\(notify.stderr)")
         #expect(mailHeard[pointer: "/authorizationStatus"]?.stringValue == "authorized", "\(mailHeard)")
         #expect(session.wait(timeout: 20) { session.displayedCount == 0 }, "\(notify.stderr)")
 
@@ -81,5 +86,32 @@ struct HeraldNotifyAuthorizationEndToEndTests {
         #expect(bodies == ["org.example.chat", "org.example.early", "org.example.mail"].map { "\($0) wants to know when you have a Focus on." }, "\(bodies)")
         let waiting = try control.call("list-authorization-requests")
         #expect(waiting[pointer: "/result/requests"]?.arrayValue?.isEmpty == true, "\(waiting)")
+    }
+}
+
+/// The prompts across a reconnect, against a stand-in for heraldd: the requests
+/// `list-authorization-requests` lists are asked, and a prompt whose request was answered
+/// while herald-notify was away is closed when it subscribes again.
+@Suite(.serialized, .enabled(if: DesktopSession.available, Comment(rawValue: DesktopSession.unavailableReason)))
+struct HeraldNotifyAuthorizationReconnectEndToEndTests {
+    @Test func waitingRequestsAreAskedAndAnsweredOnesClosedAfterAReconnect() throws {
+        let session = try DesktopSession()
+        let daemon = try StandInDaemon(path: session.folder.appendingPathComponent("herald.sock").path)
+        let notify = try HeraldNotifyProcess(session: session, socket: daemon.path)
+        let (first, _) = try daemon.acceptPresenter(waitingRequests: PresenterLines.waitingRequests(["org.example.early"]))
+        #expect(session.wait(timeout: 20) { session.displayedCount == 1 }, "\(notify.stderr)")
+        try first.send(PresenterLines.authorizationRequested(app: "org.example.chat"))
+        #expect(session.wait(timeout: 20) { session.displayedCount == 2 }, "\(notify.stderr)")
+
+        // heraldd goes; early's request is answered meanwhile: only chat's is listed on return.
+        shutdown(first.fd, Int32(SHUT_RDWR))
+        let (second, _) = try daemon.acceptPresenter(waitingRequests: PresenterLines.waitingRequests(["org.example.chat"]))
+        #expect(session.wait(timeout: 20) { session.displayedCount == 1 }, "\(notify.stderr)")
+        try second.send(PresenterLines.authorizationAnswered(app: "org.example.chat"))
+        #expect(session.wait(timeout: 20) { session.displayedCount == 0 }, "\(notify.stderr)")
+        _ = session.wait(timeout: 20) { session.history().count == 2 }
+        let bodies = session.history().compactMap { $0["body"] as? String }.sorted()
+        #expect(bodies == ["org.example.chat wants to know when you have a Focus on.", "org.example.early wants to know when you have a Focus on."], "\(bodies)")
+        withExtendedLifetime(second) {}
     }
 }

@@ -9,13 +9,16 @@ package struct Bubble: Sendable, Hashable {
         case notification(NotificationKey)
         /// Each summary replaces the previous summary's bubble.
         case summary
+        /// The prompt for (uid, app)'s Focus authorization request: one per waiting request.
+        case authorization(uid: UInt32, app: String)
     }
 
     package var key: Key
     /// `Notify`'s arguments with `replacesID` 0 and no `image-path` hint.
     package var arguments: NotifyArguments
     package var image: ImageSource?
-    /// Each `Notify` action key, to the Herald action identifier it answers with.
+    /// Each `Notify` action key, to the Herald action identifier it answers with (for a
+    /// prompt, to the `authorizationStatus` it answers with).
     package var actionKeys: [String: String]
     /// Whether closing the bubble by hand answers `dismiss` (the category's `customDismissAction`).
     package var answersDismissal: Bool

@@ -10,10 +10,18 @@ package enum PresenterEvent: Sendable, Hashable {
     case summary(uid: UInt32, deliveredAt: Date, notifications: [PresentedNotification])
     /// `notifications-removed` `{uid, app, identifiers}`.
     case removed(uid: UInt32, app: String, identifiers: [String])
+    /// `authorization-requested` `{uid, app, requestedAt}`: an app asks to share the person's
+    /// Focus status, and waits for their own `set-focus-authorization`.
+    case authorizationRequested(AuthorizationRequest)
+    /// `authorization-answered` `{uid, app, authorizationStatus, …}`: the request was decided
+    /// (here, on another desktop, by an administrator or by the policy).
+    case authorizationAnswered(uid: UInt32, app: String)
 
     package static let deliveredMethod = "notification-delivered"
     package static let summaryMethod = "summary-delivered"
     package static let removedMethod = "notifications-removed"
+    package static let authorizationRequestedMethod = "authorization-requested"
+    package static let authorizationAnsweredMethod = "authorization-answered"
 
     /// The event a server notification carries, nil for another method (such as
     /// `focus-changed`), or a decoding error with the member at fault.
@@ -32,12 +40,18 @@ package enum PresenterEvent: Sendable, Hashable {
         case Self.removedMethod:
             let params = try Self.decode(RemovedParams.self, from: params)
             self = .removed(uid: params.uid, app: params.app, identifiers: params.identifiers)
+        case Self.authorizationRequestedMethod:
+            self = .authorizationRequested(try Self.decode(AuthorizationRequest.self, from: params))
+        case Self.authorizationAnsweredMethod:
+            let params = try Self.decode(AnsweredParams.self, from: params)
+            self = .authorizationAnswered(uid: params.uid, app: params.app)
         default:
             return nil
         }
     }
 
-    private static func decode<Params: Decodable>(_ type: Params.Type, from params: JSONValue) throws(RPCError) -> Params {
+    /// `params` (or a result, whose members' pointers then start at `root`) as `type`.
+    static func decode<Params: Decodable>(_ type: Params.Type, from params: JSONValue, root: String = "/params") throws(RPCError) -> Params {
         var bytes: [UInt8] = []
         params.write(to: &bytes)
         let decoder = JSONDecoder()
@@ -60,10 +74,10 @@ package enum PresenterEvent: Sendable, Hashable {
             @unknown default:
                 path = []
             }
-            let pointer = "/params" + path.map { "/" + ($0.intValue.map(String.init) ?? JSONPointer.escape($0.stringValue)) }.joined()
+            let pointer = root + path.map { "/" + ($0.intValue.map(String.init) ?? JSONPointer.escape($0.stringValue)) }.joined()
             throw .invalidParams("\(method(for: Params.self)) params are not what a presenter expects: \(error)", at: pointer)
         } catch {
-            throw .invalidParams("The event's params could not be read: \(error)", at: "/params")
+            throw .invalidParams("The event's params could not be read: \(error)", at: root)
         }
     }
 
@@ -71,7 +85,10 @@ package enum PresenterEvent: Sendable, Hashable {
         switch type {
         case is DeliveredParams.Type: deliveredMethod
         case is SummaryParams.Type: summaryMethod
-        default: removedMethod
+        case is RemovedParams.Type: removedMethod
+        case is AuthorizationRequest.Type: authorizationRequestedMethod
+        case is AnsweredParams.Type: authorizationAnsweredMethod
+        default: "list-authorization-requests"
         }
     }
 
@@ -90,5 +107,11 @@ package enum PresenterEvent: Sendable, Hashable {
         var uid: UInt32
         var app: String
         var identifiers: [String]
+    }
+
+    /// Only whose request it was: the answer itself reaches the app, not the presenter.
+    private struct AnsweredParams: Decodable {
+        var uid: UInt32
+        var app: String
     }
 }

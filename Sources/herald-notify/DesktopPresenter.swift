@@ -21,6 +21,8 @@ final class DesktopPresenter {
 
     /// Called when a person acts on a bubble: (uid, notification, Herald action identifier).
     var onResponse: (UInt32, NotificationKey, String) -> Void = { _, _, _ in }
+    /// Called when a person answers a Focus authorization prompt: (uid, app, `authorized` or `denied`).
+    var onAuthorization: (UInt32, String, String) -> Void = { _, _, _ in }
 
     private struct ShownBubble {
         var id: UInt32
@@ -63,7 +65,30 @@ final class DesktopPresenter {
             if let bubble = mapping.summaryBubble(for: notifications) { show(bubble, uid: uid) }
         case .removed(_, let app, let identifiers):
             for identifier in identifiers { close(.notification(NotificationKey(app: app, identifier: identifier))) }
+        case .authorizationRequested(let request):
+            ask(request)
+        case .authorizationAnswered(let uid, let app):
+            close(.authorization(uid: uid, app: app))
         }
+    }
+
+    /// Shows the prompt for `request`, unless it is shown (or waiting for a server) already.
+    private func ask(_ request: AuthorizationRequest) {
+        let key = Bubble.Key.authorization(uid: request.uid, app: request.app)
+        guard shown[key] == nil, !waiting.contains(where: { $0.bubble.key == key }) else { return }
+        show(mapping.authorizationBubble(for: request), uid: request.uid)
+    }
+
+    /// The requests of `uid` waiting now (`list-authorization-requests` after subscribing):
+    /// each is asked unless it is already, and a prompt for a request no longer waiting
+    /// (answered while heraldd was away) is closed.
+    func authorizationRequestsWaiting(_ requests: [AuthorizationRequest], uid: UInt32) {
+        let waitingNow = Set(requests.map { Bubble.Key.authorization(uid: $0.uid, app: $0.app) })
+        let prompts = Set(shown.keys).union(waiting.map(\.bubble.key)).filter { key in
+            if case .authorization(uid, _) = key { true } else { false }
+        }
+        for key in prompts.subtracting(waitingNow) { close(key) }
+        for request in requests { ask(request) }
     }
 
     private func show(_ bubble: Bubble, uid: UInt32) {
@@ -120,12 +145,16 @@ final class DesktopPresenter {
         if let file = bubble.imageFile { images.remove(file) }
     }
 
+    /// An action on a notification answers `respond-to-notification`; one on a prompt,
+    /// `set-focus-authorization` (whose `authorization-answered` then closes the prompt).
     private func actionInvoked(id: UInt32, key actionKey: String) {
-        guard let key = keyByID[id], case .notification(let notification) = key, let bubble = shown[key],
-            let uid = bubble.uid, let action = bubble.actionKeys[actionKey]
-        else { return }
+        guard let key = keyByID[id], let bubble = shown[key], let uid = bubble.uid, let action = bubble.actionKeys[actionKey] else { return }
         shown[key]?.answered = true
-        onResponse(uid, notification, action)
+        switch key {
+        case .notification(let notification): onResponse(uid, notification, action)
+        case .authorization(_, let app): onAuthorization(uid, app, action)
+        case .summary: break
+        }
     }
 
     private func wait(_ bubble: Bubble, uid: UInt32) {

@@ -22,14 +22,26 @@ final class PresenterLoop {
     private var link: DaemonLink?
     private var linkPath = ""
     private var subscribeID: Int?
+    /// The requests sent besides `subscribe-notifications`, by id, until heraldd answers.
+    private var pending: [Int: Pending] = [:]
     private var backoff = Backoff()
     private var reconnectAt = ContinuousClock.now
     /// Whether "heraldd is unreachable" was logged since the last subscription (once per outage).
     private var loggedUnreachable = false
     private var loggedNoResponses = false
+    private var loggedNoAuthorizationRequests = false
     private let signalFD: Int32
     /// How long to wait before asking again a heraldd that has no `subscribe-notifications`.
     static let olderDaemonRetry: Duration = .seconds(30)
+
+    private enum Pending {
+        /// `respond-to-notification` for an action on a bubble.
+        case response(NotificationKey)
+        /// `list-authorization-requests`, after each subscription.
+        case waitingRequests
+        /// `set-focus-authorization`: the person's answer to an app's prompt.
+        case authorization(app: String)
+    }
 
     init(socket: @escaping () -> String, uid: UInt32, bus: SessionBus, presenter: DesktopPresenter) {
         self.socket = socket
@@ -44,6 +56,7 @@ final class PresenterLoop {
         signalFD = signalfd(-1, &signals, Int32(SFD_CLOEXEC))
         signal(SIGPIPE, SIG_IGN)
         presenter.onResponse = { [unowned self] uid, key, action in respond(uid: uid, key: key, action: action) }
+        presenter.onAuthorization = { [unowned self] uid, app, status in authorize(uid: uid, app: app, status: status) }
     }
 
     /// Runs until SIGTERM or SIGINT (0), or until the session bus is lost (1).
@@ -97,6 +110,7 @@ final class PresenterLoop {
     private func disconnect(retryIn delay: Duration) {
         link = nil
         subscribeID = nil
+        pending = [:]
         reconnectAt = .now + delay
     }
 
@@ -118,7 +132,7 @@ final class PresenterLoop {
             if let method = message["method"]?.stringValue, message["id"] == nil {
                 event(method: method, params: message["params"] ?? .object(JSONObject()))
             } else if let id = message["id"]?.numberValue?.intValue {
-                reply(id: id, error: message["error"]?.objectValue)
+                reply(id: id, result: message["result"], error: message["error"]?.objectValue)
             }
             if self.link == nil { return }
         }
@@ -132,19 +146,11 @@ final class PresenterLoop {
         }
     }
 
-    private func reply(id: Int, error: JSONObject?) {
+    private func reply(id: Int, result: JSONValue?, error: JSONObject?) {
         let code = error?["code"]?.numberValue?.intValue
         let message = error?["message"]?.stringValue ?? ""
         guard id == subscribeID else {
-            // A respond-to-notification's answer.
-            if code == -32601 {
-                if !loggedNoResponses {
-                    Log.info("heraldd at \(linkPath) has no respond-to-notification: actions are not answered")
-                    loggedNoResponses = true
-                }
-            } else if let code {
-                Log.info("respond-to-notification failed: \(code) \(message)")
-            }
+            if let request = pending.removeValue(forKey: id) { answered(request, result: result, code: code, message: message) }
             return
         }
         switch code {
@@ -152,6 +158,7 @@ final class PresenterLoop {
             Log.info("presenting uid \(uid)'s notifications from heraldd at \(linkPath)")
             backoff.reset()
             loggedUnreachable = false
+            listWaitingRequests()
         case -32601:
             Log.info("heraldd at \(linkPath) has no subscribe-notifications (it predates the notification list); asking again in \(Self.olderDaemonRetry)")
             disconnect(retryIn: Self.olderDaemonRetry)
@@ -161,21 +168,70 @@ final class PresenterLoop {
         }
     }
 
+    private func answered(_ request: Pending, result: JSONValue?, code: Int?, message: String) {
+        switch (request, code) {
+        case (.response, -32601):
+            if !loggedNoResponses {
+                Log.info("heraldd at \(linkPath) has no respond-to-notification: actions are not answered")
+                loggedNoResponses = true
+            }
+        case (.response(let key), let code?):
+            Log.info("respond-to-notification for \(key) failed: \(code) \(message)")
+        case (.waitingRequests, -32601):
+            if !loggedNoAuthorizationRequests {
+                Log.info("heraldd at \(linkPath) has no list-authorization-requests: requests made before this connection are not asked")
+                loggedNoAuthorizationRequests = true
+            }
+        case (.waitingRequests, let code?):
+            Log.info("list-authorization-requests failed: \(code) \(message)")
+        case (.waitingRequests, nil):
+            do {
+                presenter.authorizationRequestsWaiting(try AuthorizationRequest.waiting(in: result ?? .null), uid: uid)
+            } catch {
+                Log.info("ignored list-authorization-requests' result: \(error.reason) (\(error.pointer ?? "/result"))")
+            }
+        case (.authorization(let app), let code?):
+            // The prompt stays until the request is answered, so the person may try again.
+            Log.info("set-focus-authorization for \(app) failed: \(code) \(message)")
+        case (.response, nil), (.authorization, nil):
+            break
+        }
+    }
+
+    /// The requests waiting already, asked for after each subscription: a desktop that
+    /// started (or reconnected) late asks them too.
+    private func listWaitingRequests() {
+        var params = JSONObject()
+        params["uid"] = .number(JSONNumber(Int(uid)))
+        send("list-authorization-requests", params, as: .waitingRequests, while: "listing the waiting authorization requests")
+    }
+
+    /// The person's answer to `app`'s prompt: their own `set-focus-authorization`.
+    private func authorize(uid: UInt32, app: String, status: String) {
+        var params = JSONObject()
+        params["app"] = .string(app)
+        params["status"] = .string(status)
+        if uid != self.uid { params["uid"] = .number(JSONNumber(Int(uid))) }
+        send("set-focus-authorization", params, as: .authorization(app: app), while: "answering \(app)'s authorization request")
+    }
+
+    private func send(_ method: String, _ params: JSONObject, as request: Pending, while doing: String) {
+        guard let link else { return Log.info("heraldd is not connected: not \(doing)") }
+        do {
+            pending[try link.request(method, params: params)] = request
+        } catch {
+            Log.info("lost heraldd at \(linkPath) while \(doing): \(error)")
+            disconnect(retryIn: backoff.take())
+        }
+    }
+
     /// `respond-to-notification` for an action a person took on a bubble.
     private func respond(uid: UInt32, key: NotificationKey, action: String) {
-        guard let link else {
-            return Log.info("heraldd is not connected: an action on \(key) is not answered")
-        }
         var params = JSONObject()
         params["app"] = .string(key.app)
         params["identifier"] = .string(key.identifier)
         params["actionIdentifier"] = .string(action)
         if uid != self.uid { params["uid"] = .number(JSONNumber(Int(uid))) }
-        do {
-            try link.request("respond-to-notification", params: params)
-        } catch {
-            Log.info("lost heraldd at \(linkPath) while answering an action on \(key): \(error)")
-            disconnect(retryIn: backoff.take())
-        }
+        send("respond-to-notification", params, as: .response(key), while: "answering an action on \(key)")
     }
 }

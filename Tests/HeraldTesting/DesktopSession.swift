@@ -27,7 +27,9 @@ package final class DesktopSession: @unchecked Sendable {
     package static var available: Bool { tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
     package static let unavailableReason = "no dbus-daemon, Xvfb or dunst here (Debian packages dbus, xvfb, dunst): the desktop tests are skipped"
 
-    /// Starts the bus and the X server, and dunst unless `server` is false.
+    /// Starts the bus and the X server, and dunst unless `server` is false. `dmenu` is a shell
+    /// script for dunst's context menu, run by `/bin/sh` rather than exec'd: another test's
+    /// fork may briefly hold the just-written file open, and exec would fail (ETXTBSY).
     package init(server: Bool = true, dmenu: String? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-desktop-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("runtime"), withIntermediateDirectories: true)
@@ -117,7 +119,7 @@ package final class DesktopSession: @unchecked Sendable {
             history_length = 1000
             markup = full
             show_indicators = no
-            dmenu = \(dmenuScript ?? "/bin/false")
+            dmenu = \(dmenuScript.map { "/bin/sh \($0)" } ?? "/bin/false")
         [urgency_low]
             timeout = 0
             format = "urgency=low %s|%b"

@@ -43,6 +43,29 @@ package enum PresenterLines {
         line("notifications-removed", ["uid": uid, "app": app, "identifiers": identifiers])
     }
 
+    package static func authorizationRequested(uid: UInt32 = getuid(), app: String) -> String {
+        line("authorization-requested", authorizationRequest(uid: uid, app: app))
+    }
+
+    package static func authorizationAnswered(uid: UInt32 = getuid(), app: String, status: String = "denied") -> String {
+        var params = authorizationRequest(uid: uid, app: app)
+        params["authorizationStatus"] = status
+        params["answeredAt"] = "2026-11-23T13:50:00Z"
+        return line("authorization-answered", params)
+    }
+
+    /// `{uid, app, requestedAt}`: an `authorization-requested`'s params, and an element of
+    /// `list-authorization-requests`' result.
+    package static func authorizationRequest(uid: UInt32 = getuid(), app: String) -> [String: Any] {
+        ["uid": uid, "app": app, "requestedAt": "2026-11-23T13:49:05Z"]
+    }
+
+    /// `list-authorization-requests`' `requests` for `apps`, as a JSON array.
+    package static func waitingRequests(uid: UInt32 = getuid(), _ apps: [String]) -> String {
+        let data = try! JSONSerialization.data(withJSONObject: apps.map { authorizationRequest(uid: uid, app: $0) }, options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
     static func line(_ method: String, _ params: [String: Any]) -> String {
         let object: [String: Any] = ["jsonrpc": "2.0", "method": method, "params": params]
         let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])

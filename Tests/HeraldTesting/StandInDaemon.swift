@@ -42,8 +42,10 @@ package final class StandInDaemon: @unchecked Sendable {
     }
 
     /// Accepts a presenter and answers its `subscribe-notifications` (checking it is that,
-    /// for `uid`) with `result`, or with `error`; returns the connection and the request.
-    package func acceptPresenter(uid: UInt32 = getuid(), error: String? = nil) throws -> (UnixSocketClient, [String: Any]) {
+    /// for `uid`) with `result`, or with `error`; then answers the `list-authorization-requests`
+    /// a subscribed presenter sends with `waitingRequests` (a JSON array). Returns the
+    /// connection and the subscribe request.
+    package func acceptPresenter(uid: UInt32 = getuid(), error: String? = nil, waitingRequests: String = "[]") throws -> (UnixSocketClient, [String: Any]) {
         let connection = try accept()
         guard let line = try connection.readLine(timeout: 20),
             let request = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
@@ -58,6 +60,13 @@ package final class StandInDaemon: @unchecked Sendable {
             try connection.send(#"{"jsonrpc":"2.0","id":\#(id),"error":\#(error)}"# + "\n")
         } else {
             try connection.send(#"{"jsonrpc":"2.0","id":\#(id),"result":{}}"# + "\n")
+            guard let line = try connection.readLine(timeout: 20),
+                let list = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                list["method"] as? String == "list-authorization-requests",
+                ((list["params"] as? [String: Any])?["uid"] as? NSNumber)?.uint32Value == uid,
+                let listID = list["id"] as? Int
+            else { throw UnixSocketClient.Failure(description: "the presenter did not list its uid's waiting authorization requests after subscribing") }
+            try connection.send(#"{"jsonrpc":"2.0","id":\#(listID),"result":{"requests":\#(waitingRequests)}}"# + "\n")
         }
         return (connection, request)
     }

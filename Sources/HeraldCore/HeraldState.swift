@@ -75,9 +75,7 @@ package struct HeraldState: Sendable {
     /// What `(uid, app)` may know of `uid`'s Focus: nil unless that (uid, app) is
     /// authorized. For `focus-changed` notifications; reads, never changes.
     package func focusStatus(uid: UInt32, app: String, now: Date) -> FocusStatus? {
-        guard settings.authorization(uid: uid, app: app) == .authorized else { return nil }
-        let active = focuses[uid].configuration(at: now, calendar: calendar)
-        return FocusStatus(isFocused: active.map { !$0.allowedApps.contains(app) } ?? false)
+        focusView.focusStatus(uid: uid, app: app, now: now)
     }
 
     /// Forgets interactions donated more than `configuration.retention` seconds before

@@ -72,12 +72,12 @@ package final class HeraldServer: Service, Sendable {
     /// subscribers whose status changed. Cheap when nothing is due (the earliest change
     /// of each uid is kept); the ticker calls it every second, off the event loops.
     package func advanceFocuses(now: Date) {
-        let changed = environment.state.withLock(reportingChange: { state -> (value: ([FocusChange], HeraldState)?, changed: Bool) in
+        let changed = environment.state.withLock(reportingChange: { state -> (value: ([FocusChange], FocusView)?, changed: Bool) in
             guard state.advanceFocuses(now: now) else { return (nil, false) }
-            return ((state.takeFocusChanges(), state), true)
+            return ((state.takeFocusChanges(), state.focusView), true)
         })
-        if let (changes, snapshot) = changed {
-            environment.reportFocusChanges(changes, state: snapshot, now: now, subscriptions: subscriptions)
+        if let (changes, view) = changed {
+            environment.reportFocusChanges(changes, view: view, now: now, subscriptions: subscriptions)
         }
     }
 

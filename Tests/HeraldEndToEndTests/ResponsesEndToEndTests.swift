@@ -29,6 +29,7 @@ struct ResponsesEndToEndTests {
         ["identifier": "plain", "actions": [["identifier": "archive", "title": "Archive", "options": ["destructive"]]]],
     ]
 
+    @discardableResult
     static func post(_ client: UnixSocketClient, _ identifier: String, category: String?, app: String = chat) throws -> JSONValue {
         var content: JSONObject = ["title": "Ann", "body": "Lunch?"]
         if let category { content["categoryIdentifier"] = .string(category) }

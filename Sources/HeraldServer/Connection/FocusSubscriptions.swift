@@ -21,10 +21,10 @@ final class FocusSubscriptions: Sendable {
         var authorization: AuthorizationStatus
         var focus: FocusStatus?
 
-        /// (uid, app)'s status in `state` at `now`.
-        init(_ state: HeraldState, uid: UInt32, app: String, now: Date) {
-            authorization = state.authorizationStatus(uid: uid, app: app)
-            focus = state.focusStatus(uid: uid, app: app, now: now)
+        /// (uid, app)'s status in `view` at `now`.
+        init(_ view: FocusView, uid: UInt32, app: String, now: Date) {
+            authorization = view.authorizationStatus(uid: uid, app: app)
+            focus = view.focusStatus(uid: uid, app: app, now: now)
         }
     }
 
@@ -66,13 +66,13 @@ final class FocusSubscriptions: Sendable {
         subscriptions.withLockedValue { $0.values.reduce(0) { $0 + $1.count } }
     }
 
-    /// Recomputes every subscriber's status from `state` and notifies those whose status changed.
-    func refresh(from state: HeraldState, now: Date) {
+    /// Recomputes every subscriber's status from `view` and notifies those whose status changed.
+    func refresh(from view: FocusView, now: Date) {
         let changes: [(ConnectionIdentity, String, Status)] = subscriptions.withLockedValue { all in
             var changes: [(ConnectionIdentity, String, Status)] = []
             for (connection, byApp) in all {
                 for (app, subscription) in byApp {
-                    let status = Status(state, uid: subscription.uid, app: app, now: now)
+                    let status = Status(view, uid: subscription.uid, app: app, now: now)
                     if status != subscription.lastSent {
                         all[connection]?[app]?.lastSent = status
                         changes.append((connection, app, status))

@@ -15,12 +15,11 @@ extension MethodTable {
         register(RequestFocusMethod.self) { params, context in
             let now = clock.now()
             let uid = context.caller.uid
-            // A copy of the state only when the policy decided: a copy alive while another
-            // request writes would make that write copy the whole store.
+            // Only a decision of the policy changes what other subscribers are told.
             let (outcome, current, decided) = try state.withLock { state throws(RuleError) in
                 let outcome = try state.requestFocus(params, caller: context.caller, now: now)
-                let current = FocusSubscriptions.Status(state, uid: uid, app: params.app, now: now)
-                return (outcome, current, outcome.audit.authorization == nil ? nil : state)
+                let current = FocusSubscriptions.Status(state.focusView, uid: uid, app: params.app, now: now)
+                return (outcome, current, outcome.audit.authorization == nil ? nil : state.focusView)
             }
             // The other subscribers of this (uid, app) hear of a decision the policy made;
             // this connection subscribes after, with the status its result gives.
@@ -35,10 +34,10 @@ extension MethodTable {
         }
         register(SetFocusAuthorizationMethod.self) { params, context in
             let now = clock.now()
-            let (outcome, snapshot) = try state.withLock { state throws(RuleError) in
-                (try state.setFocusAuthorization(params, caller: context.caller, now: now), state)
+            let (outcome, view) = try state.withLock { state throws(RuleError) in
+                (try state.setFocusAuthorization(params, caller: context.caller, now: now), state.focusView)
             }
-            subscriptions.refresh(from: snapshot, now: now)
+            subscriptions.refresh(from: view, now: now)
             Self.tellPresenters(
                 outcome.audit, uid: outcome.result.uid, app: params.app, authorization: outcome.result.status, now: now, presenters: presenters)
             return outcome

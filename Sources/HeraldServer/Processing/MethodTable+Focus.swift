@@ -43,22 +43,22 @@ private struct FocusChangingCall: Sendable {
         _ body: (inout HeraldState, Date) throws(RuleError) -> MethodOutcome<Result>
     ) throws(RuleError) -> MethodOutcome<Result> {
         let now = environment.clock.now()
-        let (outcome, changes, snapshot) = try environment.state.withLock { state throws(RuleError) in
+        let (outcome, changes, view) = try environment.state.withLock { state throws(RuleError) in
             let outcome = try body(&state, now)
-            return (outcome, state.takeFocusChanges(), state)
+            return (outcome, state.takeFocusChanges(), state.focusView)
         }
-        environment.reportFocusChanges(changes, state: snapshot, now: now, subscriptions: subscriptions)
+        environment.reportFocusChanges(changes, view: view, now: now, subscriptions: subscriptions)
         return outcome
     }
 }
 
 extension MethodEnvironment {
     /// Journals each change of a Focus in effect and tells subscribers whose Focus status
-    /// changed, from `state` (a copy taken with the changes).
-    func reportFocusChanges(_ changes: [FocusChange], state: HeraldState, now: Date, subscriptions: FocusSubscriptions) {
+    /// changed, from `view` (taken with the changes).
+    func reportFocusChanges(_ changes: [FocusChange], view: FocusView, now: Date, subscriptions: FocusSubscriptions) {
         for change in changes {
             recordFocusChange(change)
         }
-        subscriptions.refresh(from: state, now: now)
+        subscriptions.refresh(from: view, now: now)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What a presenter (`subscribe-notifications`) is told, each the params of one JSON-RPC
-/// notification: `notification-delivered`, `summary-delivered`, `notifications-removed`.
+/// notification: `notification-delivered`, `summary-delivered`, `notifications-removed`,
+/// `authorization-requested` and `authorization-answered`.
 
 /// `notification-delivered`: an alert or a quiet notification, as it is decided.
 package struct NotificationDelivered: Codable, Sendable, Hashable {

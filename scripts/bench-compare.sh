@@ -9,7 +9,9 @@
 # at the same N × P; the order of the targets rotates from round to round. It prints, per
 # scenario and target, the median p50 and req/s over the rounds with their min–max, and the
 # ratios (target over floor for p50, target over redis for req/s) as median [min–max] of
-# the per-round ratios. ROUNDS (default 5), DURATION (s, default 2), SCENARIOS ("donate:1:1 …").
+# the per-round ratios. For BASE and NEW it also prints the server's CPU time per request
+# and NEW over BASE per round: the comparison a noisy machine disturbs least.
+# ROUNDS (default 5), DURATION (s, default 2), SCENARIOS ("donate:1:1 …").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${BASE:?BASE=/path/to/heraldd}" "${NEW:?NEW=/path/to/heraldd}"
@@ -35,6 +37,7 @@ serve() {  # serve LOG CMD…: starts a server on $SOCKET, sets PID
   for _ in $(seq 200); do [ -S "$SOCKET" ] && return 0; sleep 0.05; done
   echo "did not start: ${*:2}" >&2; cat "$1" >&2; exit 1
 }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || true; }  # user + system, in clock ticks
 stop() { kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; }
 
 redis-server --save '' --appendonly no --port 0 --unixsocket "$REDIS_SOCKET" --unixsocketperm 700 \
@@ -66,12 +69,20 @@ run_target() {  # run_target LABEL SCENARIO N P
       return
       ;;
   esac
-  local line
+  local line before after cpu=""
+  before=$(cpu_ticks "$PID")
   line=$("$BENCH" load --socket "$SOCKET" --target "$label" --scenario "$scenario" --connections "$n" \
     --in-flight "$p" --duration "$DURATION" --warmup "$WARMUP" --journal n/a)
+  after=$(cpu_ticks "$PID")
   stop
   [[ $label == base ]] && grep -o '"responseBytes":[0-9]*' <<<"$line" | cut -d: -f2 >"$RUN/bytes.$scenario"
-  echo "{\"round\":$ROUND,${line#\{}" >>"$OUT"
+  # The server's CPU time per request answered, warm-up included: the figure a busy,
+  # shared machine disturbs least, since it does not count the time the server waited.
+  if [ -n "$before" ] && [ -n "$after" ]; then
+    cpu=$(python3 -c 'import json,sys; f=json.loads(sys.argv[1]); n=f["answeredLines"]*f["requestsPerLine"]; print(f",\"cpuUsPerRequest\":{(int(sys.argv[3])-int(sys.argv[2]))*1e6/int(sys.argv[4])/max(n,1):.3f}")' \
+      "$line" "$before" "$after" "$(getconf CLK_TCK)")
+  fi
+  echo "{\"round\":$ROUND,${line#\{}" | sed "s/}\$/$cpu}/" >>"$OUT"
 }
 
 TARGETS=(base floor nio-floor new redis)
@@ -110,6 +121,11 @@ for key, rounds in by.items():
             vr = [r[t]["requestsPerSecond"] / r["redis"]["requestsPerSecond"] for r in rounds.values() if t in r and "redis" in r]
             if vf: line += f"  p50/floor {fmt(vf)}"
             if vr: line += f"  rps/redis {fmt(vr)}"
+        cpu = [r[t]["cpuUsPerRequest"] for r in rounds.values() if "cpuUsPerRequest" in r.get(t, {})]
+        if cpu: line += f"  cpu {st.median(cpu):.2f} µs/request [{min(cpu):.2f}–{max(cpu):.2f}]"
         print(line)
+    vs = [r["new"]["cpuUsPerRequest"] / r["base"]["cpuUsPerRequest"] for r in rounds.values()
+          if "cpuUsPerRequest" in r.get("new", {}) and "cpuUsPerRequest" in r.get("base", {})]
+    if vs: print(f"  new/base cpu per request {fmt(vs)}")
 PY
 echo "figures: $OUT" >&2

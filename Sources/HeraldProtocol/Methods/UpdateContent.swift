@@ -64,3 +64,14 @@ package struct UpdateContentResult: Codable, Sendable, Hashable {
         self.delivery = delivery
     }
 }
+
+/// Written directly: `update-content` answers with it on every call (see `JSONDirectEncodable`).
+extension UpdateContentResult: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 3)
+        members.add("identifier", identifier)
+        members.add("content", content)
+        members.add("delivery", delivery)
+        return members.value
+    }
+}

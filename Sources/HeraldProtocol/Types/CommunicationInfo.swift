@@ -35,3 +35,18 @@ package struct CommunicationInfo: Codable, Sendable, Hashable {
         self.isReplyToCurrentUser = isReplyToCurrentUser
     }
 }
+
+extension CommunicationInfo: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 8)
+        members.add("type", type)
+        members.add("conversationIdentifier", conversationIdentifier)
+        members.add("sender", sender)
+        members.add("recipients", recipients)
+        members.add("isGroup", isGroup)
+        members.add("avatar", avatar)
+        members.add("mentionsCurrentUser", mentionsCurrentUser)
+        members.add("isReplyToCurrentUser", isReplyToCurrentUser)
+        return members.value
+    }
+}

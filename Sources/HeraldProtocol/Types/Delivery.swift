@@ -79,3 +79,29 @@ package enum DeliveryReasonCode: String, JSONEnum, Hashable {
     /// actions. Given first, before the decision's own reasons.
     case unknownCategory
 }
+
+/// Written directly: every `update-content` answers with it (see `JSONDirectEncodable`).
+extension Delivery: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 9)
+        members.add("presentation", presentation)
+        members.add("deliverAt", deliverAt)
+        members.add("sound", sound)
+        members.add("lightsScreen", lightsScreen)
+        members.add("breaksThroughFocus", breaksThroughFocus)
+        members.add("breaksThroughSummary", breaksThroughSummary)
+        members.add("bypassesRinger", bypassesRinger)
+        members.add("announce", announce)
+        members.add("reasons", reasons)
+        return members.value
+    }
+}
+
+extension DeliveryReason: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 2)
+        members.add("code", code)
+        members.add("message", message)
+        return members.value
+    }
+}

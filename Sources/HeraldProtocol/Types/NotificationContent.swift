@@ -97,3 +97,25 @@ extension NotificationContent: ParamsReadable {
         }
     }
 }
+
+/// Written directly: every `update-content` answers with it (see `JSONDirectEncodable`).
+extension NotificationContent: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 14)
+        members.add("title", title)
+        members.add("subtitle", subtitle)
+        members.add("body", body)
+        members.add("threadIdentifier", threadIdentifier)
+        members.add("categoryIdentifier", categoryIdentifier)
+        members.add("targetContentIdentifier", targetContentIdentifier)
+        members.add("interruptionLevel", interruptionLevel)
+        members.add("relevanceScore", relevanceScore)
+        members.add("filterCriteria", filterCriteria)
+        members.add("badge", badge)
+        members.add("sound", sound)
+        members.add("attachments", attachments)
+        members.add("userInfo", userInfo)
+        members.add("communication", communication)
+        return members.value
+    }
+}

@@ -39,3 +39,13 @@ extension NotificationImage: ParamsReadable {
         }
     }
 }
+
+extension NotificationImage: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 3)
+        members.add("url", url)
+        members.add("data", data)
+        members.add("mimeType", mimeType)
+        return members.value
+    }
+}

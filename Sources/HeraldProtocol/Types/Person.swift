@@ -118,3 +118,38 @@ extension NameComponents: ParamsReadable {
         }
     }
 }
+
+extension Person: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 9)
+        members.add("handle", handle)
+        members.add("displayName", displayName)
+        members.add("nameComponents", nameComponents)
+        members.add("image", image)
+        members.add("contactIdentifier", contactIdentifier)
+        members.add("customIdentifier", customIdentifier)
+        members.add("aliases", aliases)
+        members.add("suggestionType", suggestionType)
+        members.add("isMe", isMe)
+        return members.value
+    }
+}
+
+extension PersonHandle: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 2)
+        members.add("value", value)
+        members.add("type", type)
+        return members.value
+    }
+}
+
+extension NameComponents: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 3)
+        members.add("givenName", givenName)
+        members.add("familyName", familyName)
+        members.add("nickname", nickname)
+        return members.value
+    }
+}

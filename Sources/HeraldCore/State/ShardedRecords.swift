@@ -1,11 +1,14 @@
-/// The stored interactions by key, in 256 dictionaries chosen by the key's hash.
+/// The stored interactions by key, in 4,096 dictionaries chosen by the key's hash.
 ///
 /// A snapshot holds a copy-on-write copy of the whole state. The first change afterwards
 /// would copy a single dictionary of a million records (about half a second, under the
 /// state's lock, while every request waits); split this way it copies one shard of a few
-/// thousand records, and each later change at most one more.
+/// hundred records, and each later change at most one more. (With 256 shards of about
+/// 4,000 records, each such copy took a millisecond or so, and `donate`'s p99 rose 9× while
+/// a snapshot of a million interactions was written; with 4,096, 0.6× and 2.5× in two runs
+/// of `make bench-snapshot`.)
 struct ShardedRecords: Sendable {
-    private static let shardCount = 256
+    private static let shardCount = 4096
     private var shards = [[InteractionKey: StoredInteraction]](repeating: [:], count: shardCount)
     private(set) var count = 0
 

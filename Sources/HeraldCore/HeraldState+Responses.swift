@@ -100,6 +100,12 @@ extension HeraldState {
         return (MethodOutcome(result: result, audit: AuditRecord(app: p.app)), queue.responses)
     }
 
+    /// Keeps a response no connection took after all — each one listening closed before it
+    /// was written — waiting for the app's next `subscribe-responses`, as if none had listened.
+    package mutating func keepUndeliveredResponse(_ response: NotificationResponse, uid: UInt32) {
+        pendingResponses.append(response, uid: uid, maxApps: configuration.maxAppsPerUID)
+    }
+
     /// How many responses wait for one (uid, app) at most.
     package static let maxPendingResponsesPerApp = PendingResponses.maxPerApp
 

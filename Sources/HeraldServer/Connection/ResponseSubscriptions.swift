@@ -6,9 +6,10 @@ import NIOCore
 /// The connections that called `subscribe-responses`, each for apps of its own uid, told
 /// `notification-response` as a person answers one of their notifications.
 ///
-/// Whether a (uid, app) listens is asked under the state's lock by `respond-to-notification`,
+/// Who listens to a (uid, app) is asked under the state's lock by `respond-to-notification`,
 /// and a connection subscribes under the same lock as it takes the waiting responses, so a
-/// response is either sent or kept, never both or neither. Lines are bounded like
+/// response is either sent or kept, never both or neither; one sent that no connection
+/// took after all (each closed before the write) is kept then (see ``deliver(_:to:undelivered:)``). Lines are bounded like
 /// `focus-changed` (``SubscriberLine``): an app that stops reading is closed past
 /// `--max-unread-bytes`.
 final class ResponseSubscriptions: Sendable {
@@ -46,32 +47,62 @@ final class ResponseSubscriptions: Sendable {
         connections.withLockedValue { $0.values.reduce(0) { $0 + $1.count } }
     }
 
-    /// Whether a connection of (uid, app) is subscribed.
-    func isListening(uid: UInt32, app: String) -> Bool {
+    /// The connections of (uid, app) subscribed; asked under the state's lock.
+    func listeners(uid: UInt32, app: String) -> [ConnectionIdentity] {
         let listener = Listener(uid: uid, app: app)
-        return connections.withLockedValue { all in all.values.contains { $0.contains(listener) } }
+        return connections.withLockedValue { all in all.compactMap { $0.value.contains(listener) ? $0.key : nil } }
     }
 
-    /// Sends `response` to every connection of (uid, app) subscribed.
-    func deliver(_ response: NotificationResponse, uid: UInt32) {
-        let listener = Listener(uid: uid, app: response.app)
-        let recipients = connections.withLockedValue { all in all.compactMap { $0.value.contains(listener) ? $0.key : nil } }
-        guard !recipients.isEmpty, let line = Self.line(response) else { return }
-        for connection in recipients { send(line, to: connection) }
+    /// Sends `response` to `recipients`, the connections that listened for it. When none
+    /// of them takes it — each closed, or stopped reading, between the state's lock and the
+    /// write — `undelivered` is called once, so that the response is not lost.
+    func deliver(
+        _ response: NotificationResponse, to recipients: [ConnectionIdentity],
+        undelivered: @escaping @Sendable () -> Void
+    ) {
+        guard !recipients.isEmpty, let line = Self.line(response) else {
+            undelivered()
+            return
+        }
+        let failures = NIOLockedValueBox(0)
+        let count = recipients.count
+        for connection in recipients {
+            send(line, to: connection) {
+                let all = failures.withLockedValue { failures in
+                    failures += 1
+                    return failures == count
+                }
+                if all { undelivered() }
+            }
+        }
     }
 
     /// Sends the responses that waited to `connection`, after the answer to the request
     /// being handled on its event loop (the `subscribe-responses` result comes first).
-    func deliverPending(_ responses: [NotificationResponse], to connection: ConnectionIdentity) {
-        guard !responses.isEmpty, let channel = registry.channel(connection) else { return }
-        let lines = responses.compactMap(Self.line)
+    /// Each response the connection did not take after all (it closed first) is handed to
+    /// `undelivered`.
+    func deliverPending(
+        _ responses: [NotificationResponse], to connection: ConnectionIdentity,
+        undelivered: @escaping @Sendable (NotificationResponse) -> Void
+    ) {
+        guard !responses.isEmpty else { return }
+        guard let channel = registry.channel(connection) else {
+            responses.forEach(undelivered)
+            return
+        }
         channel.eventLoop.execute { [self] in
-            for line in lines { send(line, to: connection) }
+            for response in responses {
+                guard let line = Self.line(response) else { continue }
+                send(line, to: connection) { undelivered(response) }
+            }
         }
     }
 
-    private func send(_ line: ByteBuffer, to connection: ConnectionIdentity) {
-        SubscriberLine.send(line, to: connection, registry: registry, statistics: statistics, logger: logger, kind: "response subscriber")
+    private func send(_ line: ByteBuffer, to connection: ConnectionIdentity, undelivered: (@Sendable () -> Void)? = nil) {
+        SubscriberLine.send(
+            line, to: connection, registry: registry, statistics: statistics, logger: logger, kind: "response subscriber",
+            undelivered: undelivered
+        )
     }
 
     private static func line(_ response: NotificationResponse) -> ByteBuffer? {

@@ -16,12 +16,17 @@ enum SubscriberLine {
     }
 
     /// Writes `line` to `connection`, or closes it when it does not read; `kind` names the
-    /// subscriber in the log.
+    /// subscriber in the log. `undelivered` is called, once, when the line did not reach
+    /// the socket: the connection is gone or closed before the write, or does not read.
     static func send(
         _ line: ByteBuffer, to connection: ConnectionIdentity, registry: ConnectionRegistry,
-        statistics: ServerStatistics?, logger: Logger, kind: String
+        statistics: ServerStatistics?, logger: Logger, kind: String,
+        undelivered: (@Sendable () -> Void)? = nil
     ) {
-        guard let channel = registry.channel(connection) else { return }
+        guard let channel = registry.channel(connection) else {
+            undelivered?()
+            return
+        }
         guard channel.isWritable else {
             if channel.isActive {
                 logger.warning(
@@ -31,8 +36,20 @@ enum SubscriberLine {
                 statistics?.recordUnreadClose()
                 channel.close(promise: nil)
             }
+            undelivered?()
             return
         }
-        channel.writeAndFlush(line, promise: nil)
+        guard let undelivered else {
+            channel.writeAndFlush(line, promise: nil)
+            return
+        }
+        guard channel.isActive else {
+            undelivered()
+            return
+        }
+        // It may still close before the write runs on its event loop: the write then fails.
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenFailure { _ in undelivered() }
+        channel.writeAndFlush(line, promise: written)
     }
 }

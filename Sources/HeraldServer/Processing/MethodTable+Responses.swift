@@ -18,17 +18,21 @@ extension MethodTable {
             }.get()
         }
         register(RespondToNotificationMethod.self) { params, context in
-            let responded = try state.withLock { state throws(RuleError) in
-                try state.respondToNotification(params, caller: context.caller, now: clock.now()) { uid, app in
-                    responses.isListening(uid: uid, app: app)
+            let responded: (RespondedNotification, listeners: [ConnectionIdentity]) = try state.withLock { state throws(RuleError) in
+                var listeners: [ConnectionIdentity] = []
+                let responded = try state.respondToNotification(params, caller: context.caller, now: clock.now()) { uid, app in
+                    listeners = responses.listeners(uid: uid, app: app)
+                    return !listeners.isEmpty
                 }
+                return (responded, listeners)
             }
-            environment.recordResponse(responded.uid, responded.response, responded.outcome.result.response)
-            presenters.removed(responded.removed)
-            if responded.outcome.result.response == .delivered {
-                responses.deliver(responded.response, uid: responded.uid)
+            let (notification, listeners) = responded
+            environment.recordResponse(notification.uid, notification.response, notification.outcome.result.response)
+            presenters.removed(notification.removed)
+            if notification.outcome.result.response == .delivered {
+                Self.handOff(notification.response, uid: notification.uid, to: listeners, state: state, responses: responses)
             }
-            return responded.outcome
+            return notification.outcome
         }
         register(SubscribeResponsesMethod.self) { params, context in
             guard let connection = context.connection else {
@@ -42,8 +46,31 @@ extension MethodTable {
                 responses.subscribe(connection, uid: context.caller.uid, app: params.app)
                 return taken
             }
-            responses.deliverPending(taken.pending, to: connection)
+            let uid = context.caller.uid
+            responses.deliverPending(taken.pending, to: connection) { response in
+                Self.handOff(response, uid: uid, to: [], state: state, responses: responses)
+            }
             return taken.outcome
+        }
+    }
+
+    /// Sends `response` to the connections that listened for it. One that none of them took
+    /// (each closed before the write) goes to whoever subscribed since, or waits for the
+    /// app's next `subscribe-responses`, decided under the state's lock as a subscription is;
+    /// after a few tries it waits.
+    private static func handOff(
+        _ response: NotificationResponse, uid: UInt32, to listeners: [ConnectionIdentity], state: SharedState,
+        responses: ResponseSubscriptions, attempt: Int = 1
+    ) {
+        responses.deliver(response, to: listeners) {
+            let listening = state.withLock { state in
+                let listening = attempt < 3 ? responses.listeners(uid: uid, app: response.app) : []
+                if listening.isEmpty { state.keepUndeliveredResponse(response, uid: uid) }
+                return listening
+            }
+            if !listening.isEmpty {
+                handOff(response, uid: uid, to: listening, state: state, responses: responses, attempt: attempt + 1)
+            }
         }
     }
 }

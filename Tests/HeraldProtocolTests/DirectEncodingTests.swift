@@ -62,4 +62,56 @@ import Testing
         let throughEncodable = try JSONValueEncoder(writesDirectly: false).encode(result)
         #expect(direct.compactText == throughEncodable.compactText)
     }
+
+    /// A notification as presenters and `list-notifications` see it: actions with every
+    /// member, category options, delivered; then a scheduled one with nothing optional.
+    static let notifications: [HeraldNotification] = {
+        let result = updateContentResults[0]
+        var full = HeraldNotification(
+            identifier: "n-1", app: "org.example.chat", content: result.content, delivery: result.delivery, state: .delivered,
+            receivedAt: Date(timeIntervalSince1970: 1_795_356_120.125), deliveredAt: Date(timeIntervalSince1970: 1_795_356_121)
+        )
+        full.actions = [
+            NotificationAction(
+                identifier: "reply", title: "Reply", options: [.foreground, .authenticationRequired],
+                icon: NotificationActionIcon(systemImageName: "mail-reply-sender", templateImageName: "reply"),
+                textInput: NotificationTextInput(buttonTitle: "Send", placeholder: "Message")
+            ),
+            NotificationAction(identifier: "like", title: "Like"),
+        ]
+        full.categoryOptions = [.customDismissAction, .allowAnnouncement]
+        let bare = HeraldNotification(
+            identifier: "", app: "a", content: NotificationContent(), delivery: Delivery(presentation: .summary), state: .scheduled,
+            receivedAt: Date(timeIntervalSince1970: 0)
+        )
+        return [full, bare]
+    }()
+
+    /// `direct` and `throughEncodable` as compact text.
+    private func bothWays<Value: JSONDirectEncodable>(_ value: Value) throws -> (direct: String, throughEncodable: String) {
+        (try JSONValueEncoder().encode(value).compactText, try JSONValueEncoder(writesDirectly: false).encode(value).compactText)
+    }
+
+    @Test(arguments: notifications)
+    func notificationIsWhatEncodableWrites(notification: HeraldNotification) throws {
+        let (direct, throughEncodable) = try bothWays(notification)
+        #expect(direct == throughEncodable)
+        let (listed, listedThroughEncodable) = try bothWays(ListNotificationsResult(notifications: Self.notifications))
+        #expect(listed == listedThroughEncodable)
+        let (event, eventThroughEncodable) = try bothWays(NotificationDelivered(uid: 1000, notification: notification))
+        #expect(event == eventThroughEncodable)
+        let summary = NotificationSummary(uid: 4_294_967_294, deliveredAt: Date(timeIntervalSince1970: 1_795_356_180), notifications: Self.notifications)
+        let (summaryText, summaryThroughEncodable) = try bothWays(summary)
+        #expect(summaryText == summaryThroughEncodable)
+    }
+
+    @Test(arguments: [nil, "On my way"])
+    func responseIsWhatEncodableWrites(userText: String?) throws {
+        let response = NotificationResponse(
+            app: "org.example.chat", identifier: "n-1", actionIdentifier: userText == nil ? "default" : "reply", userText: userText,
+            notification: Self.notifications[0], respondedAt: Date(timeIntervalSince1970: 1_795_356_200.75)
+        )
+        let (direct, throughEncodable) = try bothWays(response)
+        #expect(direct == throughEncodable)
+    }
 }

@@ -37,6 +37,10 @@ package struct JSONDirectMembers {
         if let value { members.append(JSONObject.Member(key: key, value: .number(JSONNumber(value)))) }
     }
 
+    package mutating func add(_ key: String, _ value: UInt32?) {
+        if let value { members.append(JSONObject.Member(key: key, value: .number(JSONNumber(Int(value))))) }
+    }
+
     /// A finite number, as `JSONValueEncoder` writes it (the same rule as `JSONNumber`'s).
     package mutating func add(_ key: String, _ value: Double?) {
         if let value { members.append(JSONObject.Member(key: key, value: .number(JSONNumber(value)))) }
@@ -52,6 +56,14 @@ package struct JSONDirectMembers {
 
     package mutating func add<Value: JSONDirectEncodable>(_ key: String, _ value: Value?) {
         if let value { members.append(JSONObject.Member(key: key, value: value.directJSONValue)) }
+    }
+
+    package mutating func add(_ key: String, _ value: [String]?) {
+        if let value { members.append(JSONObject.Member(key: key, value: .array(value.map(JSONValue.string)))) }
+    }
+
+    package mutating func add<Value: JSONEnum>(_ key: String, _ value: [Value]?) {
+        if let value { members.append(JSONObject.Member(key: key, value: .array(value.map { .string($0.rawValue) }))) }
     }
 
     package mutating func add<Value: JSONDirectEncodable>(_ key: String, _ value: [Value]?) {

@@ -46,3 +46,12 @@ package struct ListNotificationsResult: Codable, Sendable, Hashable {
         self.notifications = notifications
     }
 }
+
+/// Written directly: a list holds up to `--max-notifications` (see `JSONDirectEncodable`).
+extension ListNotificationsResult: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 1)
+        members.add("notifications", notifications)
+        return members.value
+    }
+}

@@ -51,3 +51,21 @@ package enum NotificationState: String, JSONEnum, Hashable {
     case delivered
     case scheduled
 }
+
+/// Written directly: presenters get one with every alert, and `list-notifications` up to
+/// thousands (see `JSONDirectEncodable`).
+extension HeraldNotification: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 9)
+        members.add("identifier", identifier)
+        members.add("app", app)
+        members.add("content", content)
+        members.add("delivery", delivery)
+        members.add("state", state)
+        members.add("receivedAt", receivedAt)
+        members.add("deliveredAt", deliveredAt)
+        members.add("actions", actions)
+        members.add("categoryOptions", categoryOptions)
+        return members.value
+    }
+}

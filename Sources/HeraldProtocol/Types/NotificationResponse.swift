@@ -26,3 +26,17 @@ package struct NotificationResponse: Codable, Sendable, Hashable {
         self.respondedAt = respondedAt
     }
 }
+
+/// Written directly, as the notification it carries is (see `JSONDirectEncodable`).
+extension NotificationResponse: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 6)
+        members.add("app", app)
+        members.add("identifier", identifier)
+        members.add("actionIdentifier", actionIdentifier)
+        members.add("userText", userText)
+        members.add("notification", notification)
+        members.add("respondedAt", respondedAt)
+        return members.value
+    }
+}

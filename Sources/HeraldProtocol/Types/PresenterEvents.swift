@@ -81,3 +81,22 @@ package struct AuthorizationAnswered: Codable, Sendable, Hashable {
         self.answeredAt = answeredAt
     }
 }
+
+extension NotificationDelivered: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 2)
+        members.add("uid", uid)
+        members.add("notification", notification)
+        return members.value
+    }
+}
+
+extension NotificationSummary: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        var members = JSONDirectMembers(capacity: 3)
+        members.add("uid", uid)
+        members.add("deliveredAt", deliveredAt)
+        members.add("notifications", notifications)
+        return members.value
+    }
+}

@@ -78,10 +78,20 @@ final class NotificationPresenters: Sendable {
 
     /// Sends `params` as a `method` notification to each presenter of `uid`.
     private func send(_ method: String, _ params: some Encodable, uid: UInt32) {
+        send(method, uid: uid) { try? JSONValueEncoder().encode(params) }
+    }
+
+    /// The same for params that write themselves: a notification, a summary.
+    private func send(_ method: String, _ params: some JSONDirectEncodable, uid: UInt32) {
+        send(method, uid: uid) { params.directJSONValue }
+    }
+
+    /// Sends the params `encode` makes (only when some presenter will get them).
+    private func send(_ method: String, uid: UInt32, encode: () -> JSONValue?) {
         let recipients = presenters.withLockedValue { all in
             all.compactMap { connection, presented in presented == nil || presented == uid ? connection : nil }
         }
-        guard !recipients.isEmpty, let value = try? JSONValueEncoder().encode(params) else { return }
+        guard !recipients.isEmpty, let value = encode() else { return }
         let line = SubscriberLine.line(method: method, params: value)
         for connection in recipients {
             SubscriberLine.send(line, to: connection, registry: registry, statistics: statistics, logger: logger, kind: "notification presenter")

@@ -60,10 +60,11 @@ final class ResponseSubscriptions: Sendable {
         _ response: NotificationResponse, to recipients: [ConnectionIdentity],
         undelivered: @escaping @Sendable () -> Void
     ) {
-        guard !recipients.isEmpty, let line = Self.line(response) else {
+        guard !recipients.isEmpty else {
             undelivered()
             return
         }
+        let line = Self.line(response)
         let failures = NIOLockedValueBox(0)
         let count = recipients.count
         for connection in recipients {
@@ -92,8 +93,7 @@ final class ResponseSubscriptions: Sendable {
         }
         channel.eventLoop.execute { [self] in
             for response in responses {
-                guard let line = Self.line(response) else { continue }
-                send(line, to: connection) { undelivered(response) }
+                send(Self.line(response), to: connection) { undelivered(response) }
             }
         }
     }
@@ -105,8 +105,7 @@ final class ResponseSubscriptions: Sendable {
         )
     }
 
-    private static func line(_ response: NotificationResponse) -> ByteBuffer? {
-        guard let value = try? JSONValueEncoder().encode(response) else { return nil }
-        return SubscriberLine.line(method: NotificationResponse.method, params: value)
+    private static func line(_ response: NotificationResponse) -> ByteBuffer {
+        SubscriberLine.line(method: NotificationResponse.method, params: response.directJSONValue)
     }
 }

@@ -79,8 +79,9 @@ package struct HeraldState: Sendable {
     }
 
     /// Forgets interactions donated more than `configuration.retention` seconds before
-    /// `now`, delivered notifications delivered before then, and app names no interaction
-    /// uses; returns how many interactions and notifications.
+    /// `now`, delivered notifications delivered before then, responses made before then
+    /// and still waiting for their app, and app names no interaction uses; returns how
+    /// many interactions, notifications and responses.
     @discardableResult
     package mutating func pruneExpired(now: Date) -> Int {
         let cutoff = now.addingTimeInterval(-configuration.retention)
@@ -91,6 +92,7 @@ package struct HeraldState: Sendable {
         }
         expiredCount += pruned
         pruned += notifications.pruneDelivered(before: cutoff)
+        pruned += pendingResponses.pruneResponded(before: cutoff)
         // A snapshot written before app names were forgotten with their last interaction
         // may hold unused ones; a scan of the table, which is small.
         interactions.pruneAppNames()

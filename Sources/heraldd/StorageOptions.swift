@@ -24,7 +24,7 @@ struct StorageOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "How long an interaction is kept after its donation: seconds, or a number with s, m, h or d (30d, 12h).",
+            "How long an interaction is kept after its donation, a delivered notification after its delivery, and a waiting response after the answer: seconds, or a number with s, m, h or d (30d, 12h).",
             valueName: "duration"
         )
     )

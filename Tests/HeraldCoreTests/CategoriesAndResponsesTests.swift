@@ -165,4 +165,27 @@ import Testing
         #expect(taken.pending.first?.identifier == "n5" && taken.pending.last?.identifier == "n104")
         #expect(state.pendingResponsesDropped.atAppLimit == 5)
     }
+
+    @Test func aResponseWaitsAtMostTheRetentionThenCountsAsDropped() throws {
+        var state = F.state()
+        state.configuration.retention = 3600
+        try post(&state, "n0", category: nil)
+        try post(&state, "n1", category: nil)
+        _ = try respond(&state, "n0", "default")
+        // n1 is answered half an hour later.
+        _ = try state.respondToNotification(
+            RespondToNotificationParams(app: F.app, identifier: "n1", actionIdentifier: "default", userText: nil, uid: nil),
+            caller: F.user, now: F.now + 1805
+        ) { _, _ in false }
+        #expect(state.pendingResponseCount == 2)
+        // An hour after the first answer, to the second: it stays.
+        state.pruneExpired(now: F.now + 5 + 3600)
+        #expect(state.pendingResponseCount == 2)
+        state.pruneExpired(now: F.now + 5 + 3601)
+        #expect(state.pendingResponseCount == 1)
+        let taken = try state.subscribeResponses(.init(app: F.app), caller: F.user)
+        #expect(taken.pending.map(\.identifier) == ["n1"])
+        #expect(taken.outcome.result.dropped == 1)
+        #expect(state.pendingResponseCount == 0)
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HeraldProtocol
 
 /// Responses made while no connection of their (uid, app) was subscribed, waiting for the
@@ -6,7 +7,8 @@ import HeraldProtocol
 /// Bounded per tenant: at most ``maxPerApp`` per (uid, app), the oldest dropped first and
 /// counted (the app is told how many when it subscribes); and responses wait for at most
 /// `maxAppsPerUID` apps of one uid — a response for one more app is dropped and counted
-/// in ``refusedForAppLimit``.
+/// in ``refusedForAppLimit``. A response waits at most `--retention`, like a delivered
+/// notification (``pruneResponded(before:)``); one that expires counts as dropped.
 struct PendingResponses: Sendable {
     static let maxPerApp = 100
 
@@ -24,6 +26,9 @@ struct PendingResponses: Sendable {
 
     private var queues: [Key: Queue] = [:]
     private var appCounts: [UInt32: Int] = [:]
+    /// No later than the oldest waiting response's `respondedAt`; nil when none wait. A
+    /// prune looks at the queues only once it has passed.
+    private var earliest: Date?
     /// Responses dropped at ``maxPerApp`` since this value was made; not encoded.
     private(set) var droppedAtLimit = 0
     /// Responses dropped because their uid already had responses waiting for `maxAppsPerUID` apps; not encoded.
@@ -47,6 +52,7 @@ struct PendingResponses: Sendable {
             appCounts[uid, default: 0] += 1
         }
         queues[key, default: Queue()].responses.append(response)
+        noteWaiting(response)
         if queues[key]!.responses.count > Self.maxPerApp {
             queues[key]!.responses.removeFirst()
             queues[key]!.dropped += 1
@@ -68,7 +74,29 @@ struct PendingResponses: Sendable {
         guard queues[key] == nil else { return false }
         queues[key] = queue
         appCounts[uid, default: 0] += 1
+        queue.responses.forEach { noteWaiting($0) }
         return true
+    }
+
+    /// Drops the responses made before `cutoff` (`--retention`), each counted in its
+    /// queue's `dropped`, which the app is told when it subscribes; returns how many.
+    mutating func pruneResponded(before cutoff: Date) -> Int {
+        guard let earliest, earliest < cutoff else { return 0 }
+        self.earliest = nil
+        var pruned = 0
+        for key in Array(queues.keys) {
+            let waiting = queues[key]!.responses.count
+            queues[key]!.responses.removeAll { $0.respondedAt < cutoff }
+            let removed = waiting - queues[key]!.responses.count
+            queues[key]!.dropped += removed
+            pruned += removed
+            queues[key]!.responses.forEach { noteWaiting($0) }
+        }
+        return pruned
+    }
+
+    private mutating func noteWaiting(_ response: NotificationResponse) {
+        earliest = min(earliest ?? response.respondedAt, response.respondedAt)
     }
 
     /// Every queue, sorted by (uid, app), for a snapshot.

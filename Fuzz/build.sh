@@ -18,10 +18,14 @@ mkdir -p "$OUT"
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -package-name herald
   -I "$OUT" -L "$OUT")
 
+# module NAME "IMPORTS" SOURCES…: compiled again when a source, or a module it imports, is
+# newer than its last build — a module compiled against an older import's layout (a field
+# added to a struct it holds) would write past what its caller set aside.
 module() {
-  local name=$1; shift
-  local stamp="$OUT/$name.stamp"
-  if [ -f "$stamp" ] && [ -z "$(find "$@" -newer "$stamp" 2>/dev/null | head -1)" ] \
+  local name=$1 imports=$2; shift 2
+  local stamp="$OUT/$name.stamp" imported=()
+  for module in $imports; do imported+=("$OUT/$module.stamp"); done
+  if [ -f "$stamp" ] && [ -z "$(find "$@" "${imported[@]}" -newer "$stamp" 2>/dev/null | head -1)" ] \
     && [ -z "$(find Fuzz/build.sh -newer "$stamp")" ]; then
     return
   fi
@@ -41,9 +45,9 @@ target() {
   "$SWIFTC" "${FLAGS[@]}" -use-ld=lld -module-name "Fuzz_${name//-/_}" "$source" "$@" -o "$OUT/$name"
 }
 
-module HeraldProtocol $(find Sources/HeraldProtocol -name '*.swift' | sort)
-module HeraldCore $(find Sources/HeraldCore -name '*.swift' | sort)
-module HeraldStorage Sources/HeraldStorage/{CRC32C,SnapshotFile,SnapshotFileError,SnapshotHeader}.swift \
+module HeraldProtocol "" $(find Sources/HeraldProtocol -name '*.swift' | sort)
+module HeraldCore "HeraldProtocol" $(find Sources/HeraldCore -name '*.swift' | sort)
+module HeraldStorage "HeraldProtocol HeraldCore" Sources/HeraldStorage/{CRC32C,SnapshotFile,SnapshotFileError,SnapshotHeader}.swift \
   $(find Sources/HeraldStorage/Payload -name '*.swift' | sort)
 
 target framer-parser Fuzz/Targets/FramerParser.swift -lHeraldProtocol

@@ -5,8 +5,8 @@
 /// state's lock, while every request waits); split this way it copies one shard of a few
 /// hundred records, and each later change at most one more. (With 256 shards of about
 /// 4,000 records, each such copy took a millisecond or so, and `donate`'s p99 rose 9× while
-/// a snapshot of a million interactions was written; with 4,096, 0.6× and 2.5× in two runs
-/// of `make bench-snapshot`.)
+/// a snapshot of a million interactions was written; with 4,096, 2.0×, 3.4× and 2.9× in
+/// three runs of `make bench-snapshot`.)
 struct ShardedRecords: Sendable {
     private static let shardCount = 4096
     private var shards = [[InteractionKey: StoredInteraction]](repeating: [:], count: shardCount)

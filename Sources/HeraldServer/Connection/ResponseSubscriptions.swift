@@ -9,9 +9,9 @@ import NIOCore
 /// Who listens to a (uid, app) is asked under the state's lock by `respond-to-notification`,
 /// and a connection subscribes under the same lock as it takes the waiting responses, so a
 /// response is either sent or kept, never both or neither; one sent that no connection
-/// took after all (each closed before the write) is kept then (see ``deliver(_:to:undelivered:)``). Lines are bounded like
-/// `focus-changed` (``SubscriberLine``): an app that stops reading is closed past
-/// `--max-unread-bytes`.
+/// took after all (each closed before the write) is kept then
+/// (``deliver(_:to:undelivered:)``). Lines are bounded like `focus-changed`
+/// (``SubscriberLine``): an app that stops reading is closed past `--max-unread-bytes`.
 final class ResponseSubscriptions: Sendable {
     private struct Listener: Hashable, Sendable {
         var uid: UInt32

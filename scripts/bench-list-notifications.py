@@ -8,6 +8,14 @@ Prints the median and fastest call in milliseconds and the response's size; run 
 one after the other, alternated, and compare them, not absolute times (the Python client
 reads and parses each 5 MB line too).
 """
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
 binary = sys.argv[1]
 folder = tempfile.mkdtemp()
 sock = os.path.join(folder, "s.sock")

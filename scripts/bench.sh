@@ -247,4 +247,5 @@ fi
 if [ "$PROFILE" != 0 ]; then profile; fi
 if [ "$PROFILE" != only ]; then
   "$BENCH" report --input "$LINES" --output "bench-results/$STAMP.json"
+  python3 scripts/bench-previous.py "bench-results/$STAMP.json"
 fi

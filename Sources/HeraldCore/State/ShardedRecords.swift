@@ -1,14 +1,14 @@
-/// The stored interactions by key, in 4,096 dictionaries chosen by the key's hash.
+/// The stored interactions by key, in 16,384 dictionaries chosen by the key's hash.
 ///
 /// A snapshot holds a copy-on-write copy of the whole state. The first change afterwards
 /// would copy a single dictionary of a million records (about half a second, under the
 /// state's lock, while every request waits); split this way it copies one shard of a few
-/// hundred records, and each later change at most one more. (With 256 shards of about
-/// 4,000 records, each such copy took a millisecond or so, and `donate`'s p99 rose 9× while
-/// a snapshot of a million interactions was written; with 4,096, 2.0×, 3.4× and 2.9× in
-/// three runs of `make bench-snapshot`.)
+/// dozen records, and each later change at most one more. While a snapshot of a million
+/// interactions is written, `donate`'s p99 over its quiet p99 (`make bench-snapshot`, three
+/// runs each) was 9× with 256 shards, 2.8–3.3× with 4,096 (a copy of about 250 records on
+/// nearly half the requests), and 1.5–1.8× with 16,384.
 struct ShardedRecords: Sendable {
-    private static let shardCount = 4096
+    private static let shardCount = 16384
     private var shards = [[InteractionKey: StoredInteraction]](repeating: [:], count: shardCount)
     private(set) var count = 0
 

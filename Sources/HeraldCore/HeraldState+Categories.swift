@@ -42,13 +42,7 @@ extension HeraldState {
     /// its `categoryIdentifier` names among `uid`'s categories of its app (none when it names
     /// none or one the app did not set).
     package func presented(_ notification: HeraldNotification, uid: UInt32) -> HeraldNotification {
-        guard let identifier = notification.content.categoryIdentifier,
-            let category = categories.category(uid: uid, app: notification.app, identifier: identifier)
-        else { return notification }
-        var presented = notification
-        presented.actions = category.actions
-        presented.categoryOptions = category.options.flatMap { $0.isEmpty ? nil : $0 }
-        return presented
+        categories.presented(notification, uid: uid)
     }
 
     /// The reason a notification naming `categoryIdentifier` gets when (uid, app) has no

@@ -14,18 +14,6 @@ extension HeraldState {
         notifications.notification(uid: uid, app: app, identifier: identifier)
     }
 
-    /// `list-notifications`: the caller's list (an administrator's: `uid`'s), newest first.
-    package func listNotifications(_ p: ListNotificationsParams, caller: Caller) throws(RuleError)
-        -> MethodOutcome<ListNotificationsResult>
-    {
-        let uid = try Self.namespace(uid: p.uid, app: p.app, caller: caller)
-        if let limit = p.limit, limit < 0 {
-            throw .invalidParams("limit is how many notifications at most, 0 or more; got \(limit).", at: ["limit"])
-        }
-        let listed = notifications.list(uid: uid, app: p.app, state: p.state, limit: p.limit).map { presented($0, uid: uid) }
-        return MethodOutcome(result: ListNotificationsResult(notifications: listed), audit: AuditRecord(app: p.app))
-    }
-
     /// `remove-notifications`: removes the caller's (an administrator's: `uid`'s)
     /// notifications, delivered and scheduled alike. Another uid's identifiers are not in
     /// the caller's list, so they count 0 as identifiers never used do.
@@ -97,7 +85,7 @@ extension HeraldState {
 
     /// The uid whose list a request acts on: the caller's own, or for an administrator the
     /// `uid` given. Only an administrator may omit the app (every app of the uid).
-    private static func namespace(uid: UInt32?, app: String?, caller: Caller) throws(RuleError) -> UInt32 {
+    static func namespace(uid: UInt32?, app: String?, caller: Caller) throws(RuleError) -> UInt32 {
         let owner = try ownerUID(uid, caller: caller)
         if let app {
             try AppName.validate(app)

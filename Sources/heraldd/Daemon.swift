@@ -72,7 +72,7 @@ struct Daemon {
                     interval: storage.snapshotInterval,
                     logger: logger,
                     clock: clock,
-                    startThread: { LowPriorityThread.run(named: "herald-snapshot", $0) }
+                    startThread: { WorkThread.run(named: "herald-snapshot", priority: .idle, $0) }
                 ),
                 successTerminationBehavior: .gracefullyShutdownGroup
             ),
@@ -146,7 +146,7 @@ struct Daemon {
             store: store,
             generation: recovery.header?.generation ?? 0,
             highestGeneration: recovery.highestGeneration,
-            parallel: { count, work in LowPriorityThread.concurrentPerform(iterations: count, named: "herald-snapshot", work) }
+            parallel: { count, work in WorkThread.concurrentPerform(iterations: count, named: "herald-snapshot", priority: .idle, work) }
         )
         if recovery.needsSnapshot {
             do {

@@ -52,6 +52,39 @@ struct NotificationListEndToEndTests {
         return nil
     }
 
+    @Test("list-notifications is answered off the event loop, and a connection's responses keep their order around it")
+    func listingKeepsTheConnectionsOrder() throws {
+        let herald = try HeraldProcess(.standalone)
+        let client = try herald.connect()
+        let batch = (0..<500).map { index in
+            "{\"jsonrpc\":\"2.0\",\"id\":\(index),\"method\":\"update-content\",\"params\":{\"app\":\"\(Self.news)\",\"identifier\":\"n\(index)\",\"content\":{\"title\":\"Story \(index)\"}}}"
+        }
+        try client.send("[" + batch.joined(separator: ",") + "]\n")
+        #expect(try client.readJSON()?.arrayValue?.count == 500)
+
+        // One write: a listing, a change, a listing, a change; each answered in turn, the
+        // second listing seeing the change the first did not.
+        let list = "{\"jsonrpc\":\"2.0\",\"id\":%ID%,\"method\":\"list-notifications\",\"params\":{\"app\":\"\(Self.news)\"}}"
+        let update = "{\"jsonrpc\":\"2.0\",\"id\":%ID%,\"method\":\"update-content\",\"params\":{\"app\":\"\(Self.news)\",\"identifier\":\"late-%ID%\",\"content\":{\"title\":\"Late\"}}}"
+        let lines = [list, update, list, update].enumerated().map { $1.replacingOccurrences(of: "%ID%", with: "\($0 + 1)") }
+        try client.send(lines.joined(separator: "\n") + "\n")
+        var responses: [JSONValue] = []
+        for _ in 0..<4 {
+            guard let line = try client.readLine() else { break }
+            responses.append(try IndependentJSON.parse(line))
+        }
+        #expect(responses.map { $0[pointer: "/id"] } == [1, 2, 3, 4])
+        #expect(responses.first?[pointer: "/result/notifications"]?.arrayValue?.count == 500)
+        let second = responses.count > 2 ? Self.identifiers(responses[2][pointer: "/result/notifications"]) : []
+        #expect(second.count == 501 && second.first == "late-2")
+
+        // Another connection is served while this one lists.
+        let other = try herald.connect()
+        try client.send(list.replacingOccurrences(of: "%ID%", with: "5") + "\n")
+        #expect(try other.call("request-focus", ["app": .string(Self.chat)])[pointer: "/result"] != nil)
+        #expect(try client.readJSON()?[pointer: "/result/notifications"]?.arrayValue?.count == 502)
+    }
+
     @Test("Replacement, ranking, deliver-summary and a presenter seeing each event")
     func replacementRankingAndPresenter() throws {
         let herald = try HeraldProcess(.standalone, environment: ["TZ": "UTC"])

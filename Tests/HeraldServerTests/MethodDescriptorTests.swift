@@ -22,20 +22,44 @@ struct MethodDescriptorTests {
         return methods.map { ($0[pointer: "/name"]?.stringValue ?? "", $0[pointer: "/description"]?.stringValue ?? "") }
     }
 
-    @Test func theTableServesExactlyTheDescribedMethods() {
+    /// Herald's method table over an empty state.
+    static func table() -> MethodTable {
         let environment = MethodEnvironment(
             state: SharedState(HeraldState()),
             clock: ManualClock(),
             statistics: ServerStatistics(),
             openRPCDocument: [:]
         )
-        let table = MethodTable.herald(environment, subscriptions: FocusSubscriptions(registry: ConnectionRegistry()))
+        return MethodTable.herald(environment, subscriptions: FocusSubscriptions(registry: ConnectionRegistry()))
+    }
+
+    @Test func theTableServesExactlyTheDescribedMethods() {
+        let table = Self.table()
         let described = HeraldMethods.all.map { $0.name }
         #expect(Set(described).count == described.count, "each method is described once")
         #expect(table.methodNames == described.sorted())
         for method in HeraldMethods.all {
             #expect(table.entry(named: method.name)?.requiresAdministrator == method.requiresAdministrator, "\(method.name)")
         }
+    }
+
+    @Test("Where a request is answered follows its descriptor; a batch goes where its most demanding request does")
+    func placementFollowsTheDescriptors() {
+        let table = Self.table()
+        func request(_ method: String) -> JSONValue {
+            .object(JSONObject(["jsonrpc": "2.0", "id": 1, "method": .string(method)]))
+        }
+        for method in HeraldMethods.all {
+            #expect(table.placement(of: request(method.name)) == method.placement, "\(method.name)")
+        }
+        // A full list takes about 100 ms to build and write, a snapshot seconds.
+        #expect(ListNotificationsMethod.placement == .thread)
+        #expect(SnapshotMethod.placement == .idleThread)
+        #expect(table.placement(of: request("donate")) == .eventLoop)
+        #expect(table.placement(of: request("no-such-method")) == .eventLoop)
+        #expect(table.placement(of: .array([request("donate"), request("list-notifications")])) == .thread)
+        #expect(table.placement(of: .array([request("list-notifications"), request("snapshot"), request("donate")])) == .idleThread)
+        #expect(table.placement(of: .array([request("donate"), request("request-focus")])) == .eventLoop)
     }
 
     @Test func openRPCListsTheDescribedMethodsInOrder() throws {

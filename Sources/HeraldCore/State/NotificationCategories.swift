@@ -34,6 +34,19 @@ struct NotificationCategories: Sendable {
         return set.categories[place]
     }
 
+    /// `notification` as a presenter gets it: with the actions and options of the category
+    /// its `categoryIdentifier` names among `uid`'s categories of its app (none when it
+    /// names none or one the app did not set).
+    func presented(_ notification: HeraldNotification, uid: UInt32) -> HeraldNotification {
+        guard let identifier = notification.content.categoryIdentifier,
+            let category = category(uid: uid, app: notification.app, identifier: identifier)
+        else { return notification }
+        var presented = notification
+        presented.actions = category.actions
+        presented.categoryOptions = category.options.flatMap { $0.isEmpty ? nil : $0 }
+        return presented
+    }
+
     func contains(uid: UInt32, app: String) -> Bool {
         sets[Key(uid: uid, app: app)] != nil
     }

@@ -17,9 +17,9 @@ package protocol HeraldMethod: Sendable {
     /// others get error 1006.
     static var requiresAdministrator: Bool { get }
 
-    /// Whether a request for it is answered on a thread of its own instead of the event
-    /// loop, because it takes long (seconds); its connection waits, the others do not.
-    static var runsOffEventLoop: Bool { get }
+    /// Where a request for it is answered: on the event loop, or on a thread of its own
+    /// because it takes long (milliseconds and more); its connection waits, the others do not.
+    static var placement: MethodPlacement { get }
 
     /// The `MESSAGE_ID`s of its result and error entries in the journal. Fixed once
     /// released: operators' queries name them, and `Units/herald.catalog` explains them.
@@ -36,7 +36,7 @@ package protocol HeraldMethod: Sendable {
 extension HeraldMethod {
     package static var requiresAdministrator: Bool { false }
 
-    package static var runsOffEventLoop: Bool { false }
+    package static var placement: MethodPlacement { .eventLoop }
 
     package static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params {
         try Params.read(params: params)

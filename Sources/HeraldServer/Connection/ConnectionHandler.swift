@@ -8,9 +8,9 @@ import NIOCore
 ///
 /// Requests are processed as they are framed, on the connection's event loop, so a
 /// connection's responses leave in request order by construction. A request for a method
-/// that takes long (`snapshot`) runs on a thread of its own instead; the connection stops
-/// reading until its response is written, which keeps the order, while the event loop
-/// goes on serving its other connections.
+/// that takes long (`list-notifications`, `snapshot`) runs on a thread of its own instead;
+/// the connection stops reading until its response is written, which keeps the order,
+/// while the event loop goes on serving its other connections.
 ///
 /// Output is bounded: while more than `--max-unread-bytes` wait unread in the socket, the
 /// connection reads nothing more and answers none of the texts it has framed, so a client
@@ -226,8 +226,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 write(response, context: context)
             case .now(nil):
                 break
-            case .offEventLoop(let work):
-                awaitReply(from: work, context: context)
+            case .offEventLoop(let placement, let work):
+                awaitReply(from: work, on: placement, context: context)
             }
         case .garbage(let preview):
             let reason = "A request must be a JSON object or array; the line beginning \(quoted(preview)) was skipped."
@@ -246,9 +246,11 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Runs `work` on a thread of its own at a lower CPU priority, with reading paused;
-    /// ``replyArrived(_:context:)`` picks up on the event loop.
-    private func awaitReply(from work: @escaping @Sendable () -> [UInt8]?, context: ChannelHandlerContext) {
+    /// Runs `work` on a thread of its own (at the CPU priority `placement` says), with
+    /// reading paused; ``replyArrived(_:context:)`` picks up on the event loop.
+    private func awaitReply(
+        from work: @escaping @Sendable () -> [UInt8]?, on placement: MethodPlacement, context: ChannelHandlerContext
+    ) {
         state.awaitReply()
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
@@ -256,7 +258,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        LowPriorityThread.run(named: "herald-request") {
+        WorkThread.run(named: "herald-request", priority: placement == .idleThread ? .idle : .normal) {
             let response = work()
             eventLoop.execute {
                 let (handler, context) = loopBound.value

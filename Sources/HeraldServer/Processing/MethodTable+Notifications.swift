@@ -7,9 +7,7 @@ extension MethodTable {
         let state = environment.state
         let clock = environment.clock
         register(ListNotificationsMethod.self) { params, context in
-            try state.read { state in
-                Result { () throws(RuleError) in try state.listNotifications(params, caller: context.caller) }
-            }.get()
+            try state.read(\.notificationListView).listNotifications(params, caller: context.caller)
         }
         register(RemoveNotificationsMethod.self) { params, context in
             let (outcome, removed) = try state.withLock { state throws(RuleError) in

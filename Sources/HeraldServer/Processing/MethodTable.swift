@@ -16,10 +16,11 @@ package struct MethodTable: Sendable {
     }
 
     private var entries: [String: Entry] = [:]
-    /// The methods whose descriptor says `runsOffEventLoop` — they take long (seconds, such
-    /// as `snapshot`), so a request for one is answered on a thread of its own. Checked for
-    /// every request: a comparison or two, not a second look-up in `entries`.
-    private var offEventLoopNames: [String] = []
+    /// The methods whose descriptor places them off the event loop — they take long
+    /// (`list-notifications`, `snapshot`), so a request for one is answered on a thread of
+    /// its own. Checked for every request: a comparison or two, not a second look-up in
+    /// `entries`.
+    private var offEventLoop: [(name: String, placement: MethodPlacement)] = []
     /// The known size of a method's result, in bytes, for those whose result is large
     /// whatever the params (`rpc.discover`): a batch is bounded by them before it runs.
     private var resultSizes: [String: Int] = [:]
@@ -64,17 +65,18 @@ package struct MethodTable: Sendable {
         return total
     }
 
-    /// Whether `request` (an object, or a batch of them) calls a method that runs off the
-    /// event loop.
-    func runsOffEventLoop(_ request: JSONValue) -> Bool {
+    /// Where `request` (an object, or a batch of them) is answered: off the event loop when
+    /// it calls a method placed there; a batch goes where its most demanding request does.
+    func placement(of request: JSONValue) -> MethodPlacement {
+        guard !offEventLoop.isEmpty else { return .eventLoop }
         switch request {
         case .object(let object):
-            guard !offEventLoopNames.isEmpty, case .string(let name)? = object["method"] else { return false }
-            return offEventLoopNames.contains(name)
+            guard case .string(let name)? = object["method"] else { return .eventLoop }
+            return offEventLoop.first { $0.name == name }?.placement ?? .eventLoop
         case .array(let elements):
-            return elements.contains { runsOffEventLoop($0) }
+            return elements.lazy.map { placement(of: $0) }.max() ?? .eventLoop
         default:
-            return false
+            return .eventLoop
         }
     }
 
@@ -87,8 +89,8 @@ package struct MethodTable: Sendable {
     ) {
         let name = Method.name
         let requiresAdministrator = Method.requiresAdministrator
-        offEventLoopNames.removeAll { $0 == name }
-        if Method.runsOffEventLoop { offEventLoopNames.append(name) }
+        offEventLoop.removeAll { $0.name == name }
+        if Method.placement != .eventLoop { offEventLoop.append((name, Method.placement)) }
         let checkParams = self.checkParams
         entries[name] = Entry(requiresAdministrator: requiresAdministrator) {
             (params: JSONValue, context: RequestContext) throws(RPCError) -> (JSONValue, AuditRecord) in

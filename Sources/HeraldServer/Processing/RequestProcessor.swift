@@ -11,7 +11,7 @@ import NIOCore
 ///
 /// The processor does no I/O of its own and runs on the connection's event loop, except
 /// what ``reply(to:context:)`` hands back as work for a thread of its own: a text that
-/// calls a method marked `runsOffEventLoop`.
+/// calls a method whose descriptor places it off the event loop.
 package struct RequestProcessor: Sendable {
     package let methods: MethodTable
     package let limits: RequestLimits
@@ -34,8 +34,9 @@ package struct RequestProcessor: Sendable {
     package enum Reply: Sendable {
         /// The response line, or nil when nothing is due.
         case now([UInt8]?)
-        /// Work that calls a method marked `runsOffEventLoop`; it returns the response.
-        case offEventLoop(@Sendable () -> [UInt8]?)
+        /// Work that calls a method placed off the event loop, for a thread of that
+        /// placement; it returns the response.
+        case offEventLoop(MethodPlacement, @Sendable () -> [UInt8]?)
     }
 
     /// The reply to `text`: answered here, unless it calls a method that takes long.
@@ -44,9 +45,11 @@ package struct RequestProcessor: Sendable {
         switch parse(text, context: context, since: start) {
         case .failure(let refusal):
             return .now(refusal.response)
-        case .success(let value) where methods.runsOffEventLoop(value):
-            return .offEventLoop { respond(toParsed: value, context: context, since: start) }
         case .success(let value):
+            let placement = methods.placement(of: value)
+            guard placement == .eventLoop else {
+                return .offEventLoop(placement) { respond(toParsed: value, context: context, since: start) }
+            }
             return .now(respond(toParsed: value, context: context, since: start))
         }
     }

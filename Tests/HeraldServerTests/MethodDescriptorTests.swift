@@ -55,6 +55,8 @@ struct MethodDescriptorTests {
         // A full list takes about 100 ms to build and write, a snapshot seconds.
         #expect(ListNotificationsMethod.placement == .thread)
         #expect(SnapshotMethod.placement == .idleThread)
+        // A scan of every interaction, seconds for a million.
+        #expect(SuggestPeopleMethod.placement == .idleThread)
         #expect(table.placement(of: request("donate")) == .eventLoop)
         #expect(table.placement(of: request("no-such-method")) == .eventLoop)
         #expect(table.placement(of: .array([request("donate"), request("list-notifications")])) == .thread)

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""What a long request costs the other connections: fills a heraldd, then, while four other
+connections send request-focus one at a time (closed loop), sends the long request
+repeatedly on a connection of its own.
+
+    python3 scripts/bench-neighbours.py HERALDD list-notifications   # a full list, 20 times
+    python3 scripts/bench-neighbours.py HERALDD suggest-people [N]   # N outgoing donations (300,000), 5 times
+
+`list-notifications` fills one uid's list with 10,000 notifications; `suggest-people` donates
+N outgoing messages (as root, an administrator, which suggest-people needs). Prints the long
+request's median, and the other connections' p99 and longest request before and while the
+long requests run, and how many of theirs were answered meanwhile. A long request answered on
+an event loop (or under the state's lock) holds them all up for its whole duration.
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+binary, method = sys.argv[1], sys.argv[2]
+N = int(sys.argv[3]) if len(sys.argv) > 3 else 300_000
+folder = tempfile.mkdtemp()
+sock = os.path.join(folder, "s.sock")
+p = subprocess.Popen([binary, "--socket", sock, "--state-dir", folder + "/state", "--log-target", "none",
+                      "--snapshot-interval", "0", "--max-interactions", str(2 * N)], stderr=subprocess.DEVNULL)
+for _ in range(200):
+    if os.path.exists(sock):
+        break
+    time.sleep(0.05)
+
+
+def conn():
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sock)
+    return s, s.makefile("rb")
+
+
+def call(c, obj):
+    c[0].sendall(json.dumps(obj, separators=(",", ":")).encode() + b"\n")
+    return c[1].readline()
+
+
+main = conn()
+if method == "list-notifications":
+    for first in range(0, 10_000, 1000):
+        call(main, [{"jsonrpc": "2.0", "id": i, "method": "update-content", "params": {
+            "app": "org.example.news", "identifier": f"n{i}",
+            "content": {"title": f"Story {i}", "body": f"Story number {i}: what happened today"}}}
+            for i in range(first, first + 1000)])
+    request, times = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"app": "org.example.news"}}, 20
+else:
+    for first in range(0, N, 1000):
+        call(main, [{"jsonrpc": "2.0", "id": i, "method": "donate", "params": {
+            "app": "org.example.chat", "interaction": {"identifier": f"m{i}", "direction": "outgoing", "intent": {
+                "type": "sendMessage", "conversationIdentifier": f"c{i % 5000}", "content": "hi",
+                "recipients": [{"handle": {"value": f"user{i % 5000}@example.org", "type": "emailAddress"},
+                                "displayName": f"User {i % 5000}"}]}}}}
+            for i in range(first, min(first + 1000, N))])
+    request, times = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"limit": 5}}, 5
+
+stop = False
+latencies = []
+
+
+def others():
+    connections = [conn() for _ in range(4)]
+    i = 0
+    while not stop:
+        for c in connections:
+            began = time.perf_counter()
+            call(c, {"jsonrpc": "2.0", "id": i, "method": "request-focus", "params": {"app": "org.example.chat"}})
+            latencies.append(time.perf_counter() - began)
+            i += 1
+
+
+thread = threading.Thread(target=others)
+thread.start()
+time.sleep(1)
+quiet = len(latencies)
+durations = []
+for _ in range(times):
+    began = time.perf_counter()
+    line = call(main, request)
+    durations.append(time.perf_counter() - began)
+    if b'"result"' not in line:
+        sys.exit(f"{method} failed: {line[:300]}")
+stop = True
+thread.join()
+p.terminate()
+p.wait()
+q, d = sorted(latencies[:quiet]), sorted(latencies[quiet:])
+print(f"{binary} {method}: median {sorted(durations)[len(durations) // 2] * 1000:.1f} ms"
+      f" | others before: p99 {q[int(len(q) * .99)] * 1000:.2f} ms, longest {q[-1] * 1000:.2f} ms"
+      f" | while it ran: p99 {d[int(len(d) * .99)] * 1000:.2f} ms, longest {d[-1] * 1000:.2f} ms, {len(d):,} answered")

@@ -8,6 +8,6 @@ package enum MethodPlacement: Sendable, Hashable, Comparable {
     /// 100 ms to build and write).
     case thread
     /// On a thread of its own under `SCHED_IDLE`: seconds that may wait for CPU time the
-    /// event loops leave (`snapshot`).
+    /// event loops leave (`snapshot`, `suggest-people`).
     case idleThread
 }

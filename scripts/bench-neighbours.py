@@ -5,9 +5,11 @@ repeatedly on a connection of its own.
 
     python3 scripts/bench-neighbours.py HERALDD list-notifications   # a full list, 20 times
     python3 scripts/bench-neighbours.py HERALDD suggest-people [N]   # N outgoing donations (300,000), 5 times
+    python3 scripts/bench-neighbours.py HERALDD delete-group [N]     # delete-interactions of a group, 5 times
+    python3 scripts/bench-neighbours.py HERALDD delete-all [N]       # delete-interactions all: true, once
 
-`list-notifications` fills one uid's list with 10,000 notifications; `suggest-people` donates
-N outgoing messages (as root, an administrator, which suggest-people needs). Prints the long
+`list-notifications` fills one uid's list with 10,000 notifications; `suggest-people`,
+`delete-group` and `delete-all` donate N outgoing messages (as root, an administrator, which suggest-people needs). Prints the long
 request's median, and the other connections' p99 and longest request before and while the
 long requests run, and how many of theirs were answered meanwhile. A long request answered on
 an event loop (or under the state's lock) holds them all up for its whole duration.
@@ -60,7 +62,17 @@ else:
                 "recipients": [{"handle": {"value": f"user{i % 5000}@example.org", "type": "emailAddress"},
                                 "displayName": f"User {i % 5000}"}]}}}}
             for i in range(first, min(first + 1000, N))])
-    request, times = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"limit": 5}}, 5
+    times = 5
+    if method == "delete-group":
+        # A conversation of a few messages among N: deleting it looks at the app's interactions.
+        request = {"jsonrpc": "2.0", "id": 1, "method": "delete-interactions",
+                   "params": {"app": "org.example.chat", "groupIdentifier": "a-small-group"}}
+    elif method == "delete-all":
+        request = {"jsonrpc": "2.0", "id": 1, "method": "delete-interactions",
+                   "params": {"app": "org.example.chat", "all": True}}
+        times = 1
+    else:
+        request = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"limit": 5}}
 
 stop = False
 latencies = []

@@ -73,47 +73,6 @@ extension HeraldState {
         )
     }
 
-    /// `delete-interactions`: forgets this (uid, app)'s interactions named by exactly one
-    /// of `identifiers`, `groupIdentifier` and `all: true`. Identifiers it never donated
-    /// are not counted, so the count reveals nothing of anyone else's.
-    package mutating func deleteInteractions(
-        _ p: DeleteInteractionsParams, caller: Caller, now: Date
-    ) throws(RuleError)
-        -> MethodOutcome<DeleteInteractionsResult>
-    {
-        try AppName.validate(p.app)
-        var given: [String] = []
-        if p.identifiers != nil { given.append("identifiers") }
-        if p.groupIdentifier != nil { given.append("groupIdentifier") }
-        if p.all != nil { given.append("all") }
-        guard given.count == 1 else {
-            throw .invalidParams(
-                "Give exactly one of identifiers, groupIdentifier and all: true.",
-                at: given.count > 1 ? [.member(given[1])] : []
-            )
-        }
-        if p.all == false {
-            throw .invalidParams("all must be true; to delete some, give identifiers or groupIdentifier.", at: ["all"])
-        }
-
-        let audit = AuditRecord(app: p.app)
-        guard let app = interactions.key(uid: caller.uid, app: p.app, identifier: "")?.app else {
-            return MethodOutcome(result: DeleteInteractionsResult(deleted: 0), audit: audit)
-        }
-        var deleted = 0
-        if let identifiers = p.identifiers {
-            for identifier in Set(identifiers)
-            where interactions.remove(InteractionKey(uid: caller.uid, app: app, identifier: identifier)) != nil {
-                deleted += 1
-            }
-        } else if let group = p.groupIdentifier {
-            deleted = interactions.removeAll(uid: caller.uid, app: app) { $0.interaction.groupIdentifier == group }.count
-        } else {
-            deleted = interactions.removeAll(uid: caller.uid, app: app) { _ in true }.count
-        }
-        return MethodOutcome(result: DeleteInteractionsResult(deleted: deleted), audit: audit)
-    }
-
     /// The stored interaction a donation of `p` would be a retry of, if any: a copy that
     /// costs nothing, to be compared outside the state's lock (``DonationRetry/compare(_:with:)``).
     package func storedDonation(_ p: DonateParams, caller: Caller) -> StoredDonation? {

@@ -31,6 +31,25 @@ import Testing
         #expect(ruleError { try state.update("a", caller: F.otherUser) } == nil)
     }
 
+    @Test("A deletion found beforehand removes in steps, and keeps what was donated again since it was found")
+    func aDeletionInStepsKeepsWhatWasDonatedSince() throws {
+        var state = F.state()
+        for index in 0..<10 { try state.donate(F.message("m\(index)")) }
+        let deletion = try state.interactionDeletion(.init(app: F.app, all: true), caller: F.user)
+        #expect(deletion.count == 10)
+        #expect(state.interactionCount == 10, "finding changes nothing")
+
+        // Between finding and removing, m0 is deleted and donated again: a new donation.
+        #expect(try delete(&state, .init(app: F.app, identifiers: ["m0"])) == 1)
+        try state.donate(F.message("m0"))
+        let steps = deletion.steps(of: 4)
+        #expect(steps.count == 3)
+        #expect(steps.reduce(0) { $0 + state.delete($1) } == 9)
+        #expect(state.interactionCount == 1)
+        #expect(ruleError { try state.update("m0") } == nil, "the new m0 is kept")
+        #expect(ruleError { try state.update("m1") }?.code == .interactionNotFound)
+    }
+
     @Test func anotherUidDeletesNothingOfOurs() throws {
         var state = try populated()
         #expect(try delete(&state, .init(app: F.app, all: true), caller: F.otherUser) == 1)

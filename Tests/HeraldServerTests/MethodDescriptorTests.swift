@@ -57,6 +57,8 @@ struct MethodDescriptorTests {
         #expect(SnapshotMethod.placement == .idleThread)
         // A scan of every interaction, seconds for a million.
         #expect(SuggestPeopleMethod.placement == .idleThread)
+        // A group's deletion scans the uid's interactions.
+        #expect(DeleteInteractionsMethod.placement == .thread)
         #expect(table.placement(of: request("donate")) == .eventLoop)
         #expect(table.placement(of: request("no-such-method")) == .eventLoop)
         #expect(table.placement(of: .array([request("donate"), request("list-notifications")])) == .thread)

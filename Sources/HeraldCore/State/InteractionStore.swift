@@ -152,28 +152,42 @@ struct InteractionStore: Sendable {
         apps.release(key.app)
     }
 
-    /// Removes every interaction of (uid, app) that `shouldRemove` selects, and returns them.
-    /// A scan of that uid's interactions only: its share's donation order.
-    mutating func removeAll(
+    /// The entries of (uid, app)'s interactions that `isSelected` selects, oldest first;
+    /// changes nothing. A scan of that uid's interactions only: its share's donation order.
+    func select(
         uid: UInt32,
         app: AppNameTable.ID,
-        where shouldRemove: (StoredInteraction) -> Bool
-    ) -> [(InteractionKey, StoredInteraction)] {
+        where isSelected: (StoredInteraction) -> Bool
+    ) -> [DonationOrder.Entry] {
         guard let share = shares[uid], share.apps[app] != nil else { return [] }
-        var selected: [(InteractionKey, StoredInteraction)] = []
+        var selected: [DonationOrder.Entry] = []
         for position in share.order.head..<share.order.end {
             let entry = share.order[position]
             guard entry.key.app == app, let stored = records[entry.key], stored.sequence == entry.sequence,
-                shouldRemove(stored)
+                isSelected(stored)
             else { continue }
-            selected.append((entry.key, stored))
+            selected.append(entry)
         }
-        for (key, stored) in selected {
-            _ = records.removeValue(forKey: key)
-            forget(stored, at: key, because: .deleted)
+        return selected
+    }
+
+    /// The entry of the interaction stored at `key`, if any.
+    func entry(at key: InteractionKey) -> DonationOrder.Entry? {
+        records[key].map { DonationOrder.Entry(key: key, sequence: $0.sequence) }
+    }
+
+    /// Removes each interaction still stored as `entries` name it — the same donation,
+    /// not one donated again under its identifier since — and returns how many it removed.
+    mutating func remove(_ entries: some Sequence<DonationOrder.Entry>) -> Int {
+        var removed = 0
+        for entry in entries {
+            guard let stored = records[entry.key], stored.sequence == entry.sequence else { continue }
+            _ = records.removeValue(forKey: entry.key)
+            forget(stored, at: entry.key, because: .deleted)
+            removed += 1
         }
         compactIfStale()
-        return selected
+        return removed
     }
 
     /// The oldest donation still stored.

@@ -52,7 +52,7 @@ struct NotificationListEndToEndTests {
         return nil
     }
 
-    @Test("list-notifications is answered off the event loop, and a connection's responses keep their order around it")
+    @Test("A connection's responses keep their order around a listing, and another connection is served while one is pending")
     func listingKeepsTheConnectionsOrder() throws {
         let herald = try HeraldProcess(.standalone)
         let client = try herald.connect()

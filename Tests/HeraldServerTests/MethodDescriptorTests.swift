@@ -50,15 +50,23 @@ struct MethodDescriptorTests {
             .object(JSONObject(["jsonrpc": "2.0", "id": 1, "method": .string(method)]))
         }
         for method in HeraldMethods.all {
-            #expect(table.placement(of: request(method.name)) == method.placement, "\(method.name)")
+            #expect(table.placement(of: request(method.name)) == method.placement, "\(method.name), without params")
         }
         // A full list takes about 100 ms to build and write, a snapshot seconds.
         #expect(ListNotificationsMethod.placement == .thread)
         #expect(SnapshotMethod.placement == .idleThread)
         // A scan of every interaction, seconds for a million.
         #expect(SuggestPeopleMethod.placement == .idleThread)
-        // A group's deletion scans the uid's interactions.
+        // A group's deletion scans the uid's interactions; a few identifiers are looked up.
         #expect(DeleteInteractionsMethod.placement == .thread)
+        func delete(_ params: JSONObject) -> JSONValue {
+            .object(JSONObject(["jsonrpc": "2.0", "id": 1, "method": "delete-interactions", "params": .object(params)]))
+        }
+        #expect(table.placement(of: delete(["app": "a", "groupIdentifier": "g"])) == .thread)
+        #expect(table.placement(of: delete(["app": "a", "all": true])) == .thread)
+        #expect(table.placement(of: delete(["app": "a", "identifiers": ["m1", "m2"]])) == .eventLoop)
+        let many = JSONValue.array((0...DeleteInteractionsMethod.deletionStep).map { .string("m\($0)") })
+        #expect(table.placement(of: delete(["app": "a", "identifiers": many])) == .thread)
         #expect(table.placement(of: request("donate")) == .eventLoop)
         #expect(table.placement(of: request("no-such-method")) == .eventLoop)
         #expect(table.placement(of: .array([request("donate"), request("list-notifications")])) == .thread)

@@ -21,6 +21,10 @@ package protocol HeraldMethod: Sendable {
     /// because it takes long (milliseconds and more); its connection waits, the others do not.
     static var placement: MethodPlacement { get }
 
+    /// Where a request with these `params` is answered: `placement`, unless the method
+    /// knows from them that this request is short (`delete-interactions` of a few identifiers).
+    static func placement(for params: JSONValue?) -> MethodPlacement
+
     /// The `MESSAGE_ID`s of its result and error entries in the journal. Fixed once
     /// released: operators' queries name them, and `Units/herald.catalog` explains them.
     static var journalMessageIDs: JournalMessageIDs { get }
@@ -37,6 +41,8 @@ extension HeraldMethod {
     package static var requiresAdministrator: Bool { false }
 
     package static var placement: MethodPlacement { .eventLoop }
+
+    package static func placement(for params: JSONValue?) -> MethodPlacement { placement }
 
     package static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params {
         try Params.read(params: params)

@@ -6,6 +6,19 @@ package enum DeleteInteractionsMethod: HeraldMethod {
     /// Deleting a group, or all of an app, scans the uid's interactions (about 200 ms for
     /// 300,000): answered on a thread of its own, so its event loop serves the others.
     package static let placement = MethodPlacement.thread
+
+    /// At most this many interactions are deleted under one taking of the state's lock, a
+    /// millisecond or so; as many identifiers are looked up and deleted on the event loop.
+    package static let deletionStep = 1024
+
+    /// Identifiers are looked up, not scanned for: a few of them stay on the event loop,
+    /// where a thread of their own would double the call's time (55–74 µs against 145).
+    package static func placement(for params: JSONValue?) -> MethodPlacement {
+        guard case .array(let identifiers)? = params?.objectValue?["identifiers"],
+            identifiers.count <= deletionStep
+        else { return placement }
+        return .eventLoop
+    }
     package typealias Params = DeleteInteractionsParams
     package typealias Result = DeleteInteractionsResult
 }

@@ -52,10 +52,6 @@ package struct MethodEnvironment: Sendable {
 }
 
 extension MethodTable {
-    /// Interactions `delete-interactions` removes under one taking of the state's lock: a
-    /// millisecond or so, so other requests go between the steps of a large deletion.
-    static let deletionStep = 1024
-
     /// Every method Herald serves.
     static func herald(
         _ environment: MethodEnvironment, subscriptions: FocusSubscriptions,
@@ -117,16 +113,21 @@ extension MethodTable {
         table.registerNotificationMethods(environment, presenters: presenters)
         table.registerResponseMethods(environment, presenters: presenters, responses: responses)
         table.register(DeleteInteractionsMethod.self) { params, context in
-            // A group, or all of an app, is found by a scan of the uid's interactions: on a
-            // copy, outside the lock; the removal then takes the lock a step at a time.
-            let deletion = try state.copy().interactionDeletion(params, caller: context.caller)
-            let deleted = deletion.steps(of: Self.deletionStep).reduce(0) { deleted, step in
-                let removed = state.withLock { $0.delete(step) }
+            // A few identifiers are looked up under the lock; a group, or all of an app, is
+            // found by a scan of the uid's interactions (and many identifiers looked up) on a
+            // copy, outside the lock. The removal then takes the lock a step at a time.
+            let step = DeleteInteractionsMethod.deletionStep
+            let deletion =
+                (params.identifiers?.count ?? .max) <= step
+                ? try state.read { state in Result { () throws(RuleError) in try state.interactionDeletion(params, caller: context.caller) } }.get()
+                : try state.copy().interactionDeletion(params, caller: context.caller)
+            var deleted = 0
+            for (index, step) in deletion.steps(of: step).enumerated() {
                 // The lock is not fair: taken again at once, it stayed this thread's while a
                 // woken event loop was on its way to it (one request waited 1 s; with
-                // sched_yield, 0.7 s). A pause of 50 µs lets it in.
-                usleep(50)
-                return deleted + removed
+                // sched_yield, 0.7 s). A pause of 50 µs between steps lets it in.
+                if index > 0 { usleep(50) }
+                deleted += state.withLock { $0.delete(step) }
             }
             return MethodOutcome(result: DeleteInteractionsResult(deleted: deleted), audit: deletion.audit)
         }

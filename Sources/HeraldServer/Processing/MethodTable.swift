@@ -16,11 +16,11 @@ package struct MethodTable: Sendable {
     }
 
     private var entries: [String: Entry] = [:]
-    /// The methods whose descriptor places them off the event loop — they take long
-    /// (`list-notifications`, `snapshot`), so a request for one is answered on a thread of
-    /// its own. Checked for every request: a comparison or two, not a second look-up in
-    /// `entries`.
-    private var offEventLoop: [(name: String, placement: MethodPlacement)] = []
+    /// The methods whose descriptor places them off the event loop — they take long (a full
+    /// `list-notifications`, `snapshot`), so a request for one is answered on a thread of
+    /// its own — with the descriptor's placement by params. Checked for every request: a
+    /// few comparisons, not a second look-up in `entries`.
+    private var offEventLoop: [(name: String, placement: @Sendable (JSONValue?) -> MethodPlacement)] = []
     /// The known size of a method's result, in bytes, for those whose result is large
     /// whatever the params (`rpc.discover`): a batch is bounded by them before it runs.
     private var resultSizes: [String: Int] = [:]
@@ -71,8 +71,9 @@ package struct MethodTable: Sendable {
         guard !offEventLoop.isEmpty else { return .eventLoop }
         switch request {
         case .object(let object):
-            guard case .string(let name)? = object["method"] else { return .eventLoop }
-            return offEventLoop.first { $0.name == name }?.placement ?? .eventLoop
+            guard case .string(let name)? = object["method"], let method = offEventLoop.first(where: { $0.name == name })
+            else { return .eventLoop }
+            return method.placement(object["params"])
         case .array(let elements):
             return elements.lazy.map { placement(of: $0) }.max() ?? .eventLoop
         default:
@@ -90,7 +91,7 @@ package struct MethodTable: Sendable {
         let name = Method.name
         let requiresAdministrator = Method.requiresAdministrator
         offEventLoop.removeAll { $0.name == name }
-        if Method.placement != .eventLoop { offEventLoop.append((name, Method.placement)) }
+        if Method.placement != .eventLoop { offEventLoop.append((name, { Method.placement(for: $0) })) }
         let checkParams = self.checkParams
         entries[name] = Entry(requiresAdministrator: requiresAdministrator) {
             (params: JSONValue, context: RequestContext) throws(RPCError) -> (JSONValue, AuditRecord) in

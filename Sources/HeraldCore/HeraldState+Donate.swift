@@ -2,6 +2,15 @@ import Foundation
 import HeraldProtocol
 
 extension HeraldState {
+    /// Checks a donation by every rule that needs no state, and turns its interaction into
+    /// what the store keeps (a message's text as its digest, ``ContentDigest``): the part
+    /// of `donate` made before the state's lock is taken.
+    package static func prepareDonation(_ p: DonateParams) throws(RuleError) -> PreparedDonation {
+        try AppName.validate(p.app)
+        try DonationRules.validate(p.interaction)
+        return PreparedDonation(app: p.app, interaction: ContentDigest.storing(p.interaction))
+    }
+
     /// `donate`: validates the interaction by ``DonationRules``, then stores it under the
     /// caller's (uid, app).
     ///
@@ -11,29 +20,46 @@ extension HeraldState {
     /// the oldest donations are evicted (``evictBeyondLimits(donor:)``); an app past
     /// `maxAppsPerUID` is refused.
     ///
-    /// `retry`, from ``compareWithStored(_:caller:)`` outside the state's lock, spares
-    /// the lock the comparison (linear in the interaction's size) when the stored
-    /// interaction it was made against is still the one stored.
-    package mutating func donate(
-        _ p: DonateParams, caller: Caller, now: Date, retry: DonationRetry? = nil
-    ) throws(RuleError)
-        -> MethodOutcome<DonateResult>
-    {
-        try AppName.validate(p.app)
-        let authorization = settings.authorization(uid: caller.uid, app: p.app)
-        try DonationRules.validate(p.interaction, authorization: authorization)
+    /// The whole of it in one call; the server goes through ``prepareDonation(_:)`` and
+    /// ``donate(_:caller:now:retry:)`` to keep work out of the lock.
+    package mutating func donate(_ p: DonateParams, caller: Caller, now: Date) throws(RuleError) -> MethodOutcome<DonateResult> {
+        let donation = try Self.prepareDonation(p)
+        switch try donate(donation, caller: caller, now: now, retry: nil) {
+        case .done(let outcome):
+            return outcome
+        case .compare(let stored):
+            let retry = DonationRetry.compare(donation, with: stored)
+            guard case .done(let outcome) = try donate(donation, caller: caller, now: now, retry: retry) else {
+                preconditionFailure("A donation given a retry's comparison compares in place.")
+            }
+            return outcome
+        }
+    }
 
-        var audit = AuditRecord(app: p.app)
-        // As the store keeps it: a message's text as its digest, so that a retry with
-        // other text is told apart without keeping the text.
-        var interaction = ContentDigest.storing(p.interaction)
-        let knownApp = interactions.key(uid: caller.uid, app: p.app, identifier: "")?.app
+    /// The part of `donate` that needs the state: the app's Focus authorization, the
+    /// identifier already stored, the room for an app, and the store itself.
+    ///
+    /// When an interaction is already stored under the donation's identifier and `retry`
+    /// is nil, nothing changes and the answer is that stored interaction: comparing it is
+    /// linear in its size (an 88,000-member call record takes milliseconds), so the caller
+    /// compares it outside the lock (``DonationRetry/compare(_:with:)``) and calls again
+    /// with the verdict. A verdict made against an interaction no longer stored (deleted
+    /// and donated anew meanwhile) is set aside and the comparison made here.
+    package mutating func donate(
+        _ donation: PreparedDonation, caller: Caller, now: Date, retry: DonationRetry?
+    ) throws(RuleError) -> DonationStep {
+        let authorization = settings.authorization(uid: caller.uid, app: donation.app)
+        try DonationRules.validateAuthorization(donation.interaction, authorization: authorization)
+
+        var audit = AuditRecord(app: donation.app)
+        var interaction = donation.interaction
+        let knownApp = interactions.key(uid: caller.uid, app: donation.app, identifier: "")?.app
         if let identifier = interaction.identifier, let app = knownApp,
             let existing = interactions[InteractionKey(uid: caller.uid, app: app, identifier: identifier)]
         {
+            guard let retry else { return .compare(StoredDonation(stored: existing)) }
             let isIdentical =
-                retry.flatMap { $0.sequence == existing.sequence ? $0.isIdentical : nil }
-                ?? (existing.interaction == interaction)
+                retry.sequence == existing.sequence ? retry.isIdentical : existing.interaction == interaction
             guard isIdentical else {
                 throw RuleError(
                     .identifierConflict,
@@ -42,21 +68,21 @@ extension HeraldState {
                 )
             }
             audit.describe(existing.interaction)
-            return MethodOutcome(result: DonateResult(identifier: identifier, donatedAt: existing.donatedAt), audit: audit)
+            return .done(MethodOutcome(result: DonateResult(identifier: identifier, donatedAt: existing.donatedAt), audit: audit))
         }
         let heldApps = interactions.apps(of: caller.uid)
         if !(knownApp.map(heldApps.contains) ?? false) {
-            try requireRoomForApp(p.app, holding: heldApps.count)
+            try requireRoomForApp(donation.app, holding: heldApps.count)
         }
 
         let identifier = interaction.identifier ?? UUID().uuidString.lowercased()
         interaction.identifier = identifier
-        let app = interactions.appID(interning: p.app)
+        let app = interactions.appID(interning: donation.app)
         audit.describe(interaction)
         interactions.insert(interaction, uid: caller.uid, app: app, donatedAt: now)
         evictBeyondLimits(donor: caller.uid)
 
-        return MethodOutcome(result: DonateResult(identifier: identifier, donatedAt: now), audit: audit)
+        return .done(MethodOutcome(result: DonateResult(identifier: identifier, donatedAt: now), audit: audit))
     }
 
     /// Throws invalid params at `app` when a uid already holding `held` apps may not add `app`
@@ -72,19 +98,24 @@ extension HeraldState {
             limit: limit
         )
     }
-
-    /// The stored interaction a donation of `p` would be a retry of, if any: a copy that
-    /// costs nothing, to be compared outside the state's lock (``DonationRetry/compare(_:with:)``).
-    package func storedDonation(_ p: DonateParams, caller: Caller) -> StoredDonation? {
-        guard let identifier = p.interaction.identifier,
-            let key = interactions.key(uid: caller.uid, app: p.app, identifier: identifier),
-            let stored = interactions[key]
-        else { return nil }
-        return StoredDonation(stored: stored)
-    }
 }
 
-/// A stored interaction, opaque outside the rules: what ``HeraldState/storedDonation(_:caller:)`` returns.
+/// A donation checked by the rules that need no state, its interaction as the store keeps
+/// it (``HeraldState/prepareDonation(_:)``).
+package struct PreparedDonation: Sendable {
+    let app: String
+    let interaction: Interaction
+}
+
+/// What a donation under the state's lock came to.
+package enum DonationStep: Sendable {
+    case done(MethodOutcome<DonateResult>)
+    /// An interaction is stored under the donation's identifier: compare the two outside
+    /// the lock and donate again with the verdict.
+    case compare(StoredDonation)
+}
+
+/// A stored interaction, opaque outside the rules, for ``DonationRetry/compare(_:with:)``.
 package struct StoredDonation: Sendable {
     let stored: StoredInteraction
 }
@@ -95,11 +126,8 @@ package struct DonationRetry: Sendable {
     let sequence: UInt64
     let isIdentical: Bool
 
-    /// Compares `p`'s interaction, as the store would keep it, with `stored`.
-    package static func compare(_ p: DonateParams, with stored: StoredDonation) -> DonationRetry {
-        DonationRetry(
-            sequence: stored.stored.sequence,
-            isIdentical: stored.stored.interaction == ContentDigest.storing(p.interaction)
-        )
+    /// Compares the donation's interaction, as the store keeps it, with `stored`.
+    package static func compare(_ donation: PreparedDonation, with stored: StoredDonation) -> DonationRetry {
+        DonationRetry(sequence: stored.stored.sequence, isIdentical: stored.stored.interaction == donation.interaction)
     }
 }

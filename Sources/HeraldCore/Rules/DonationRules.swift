@@ -9,16 +9,14 @@ import HeraldProtocol
 /// - A call needs at least one contact.
 /// - Nobody is `isMe: true`: "never include the current user" (1003).
 /// - `recipientCount` is at least the number of `recipients`.
-/// - `notifyRecipientAnyway` needs the app's Focus authorization (1004).
+/// - `notifyRecipientAnyway` needs the app's Focus authorization (1004): the one rule that
+///   reads the state, checked apart (``validateAuthorization(_:authorization:at:)``) so that
+///   the others run before the state's lock is taken.
 ///
 /// The paths of errors are autoclosures, written out only when a rule is broken: building
 /// them for every person of every donation was a few percent of `donate`'s CPU time.
 enum DonationRules {
-    static func validate(
-        _ interaction: Interaction,
-        authorization: AuthorizationStatus,
-        at path: @autoclosure () -> MemberPath = ["interaction"]
-    ) throws(RuleError) {
+    static func validate(_ interaction: Interaction, at path: @autoclosure () -> MemberPath = ["interaction"]) throws(RuleError) {
         if let identifier = interaction.identifier, identifier.isEmpty {
             throw .invalidParams("An identifier cannot be empty; leave it out to have one generated.", at: path().appending("identifier"))
         }
@@ -27,7 +25,7 @@ enum DonationRules {
         }
         switch interaction.intent {
         case .sendMessage(let message):
-            try validate(message, direction: interaction.direction, authorization: authorization, at: path().appending("intent"))
+            try validate(message, direction: interaction.direction, at: path().appending("intent"))
         case .startCall(let call):
             try validate(call, at: path().appending("intent"))
         }
@@ -36,7 +34,6 @@ enum DonationRules {
     private static func validate(
         _ message: SendMessageIntent,
         direction: InteractionDirection,
-        authorization: AuthorizationStatus,
         at path: @autoclosure () -> MemberPath
     ) throws(RuleError) {
         if let sender = message.sender {
@@ -78,13 +75,23 @@ enum DonationRules {
         if let image = message.groupImage {
             try PersonRules.validate(image, at: path().appending("groupImage"))
         }
-        if metadata?.notifyRecipientAnyway == true, authorization != .authorized {
-            throw RuleError(
-                .focusAuthorizationRequired,
-                "notifyRecipientAnyway needs this app's Focus authorization to be authorized; it is \(authorization.rawValue).",
-                at: path().appending(["donationMetadata", "notifyRecipientAnyway"])
-            )
-        }
+    }
+
+    /// A message that asks to notify its recipient anyway needs the app's Focus
+    /// authorization; checked after ``validate(_:at:)``, the last of a message's rules.
+    static func validateAuthorization(
+        _ interaction: Interaction,
+        authorization: AuthorizationStatus,
+        at path: @autoclosure () -> MemberPath = ["interaction"]
+    ) throws(RuleError) {
+        guard case .sendMessage(let message) = interaction.intent,
+            message.donationMetadata?.notifyRecipientAnyway == true, authorization != .authorized
+        else { return }
+        throw RuleError(
+            .focusAuthorizationRequired,
+            "notifyRecipientAnyway needs this app's Focus authorization to be authorized; it is \(authorization.rawValue).",
+            at: path().appending(["intent", "donationMetadata", "notifyRecipientAnyway"])
+        )
     }
 
     private static func validate(_ call: StartCallIntent, at path: @autoclosure () -> MemberPath) throws(RuleError) {

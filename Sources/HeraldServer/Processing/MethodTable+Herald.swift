@@ -83,12 +83,20 @@ extension MethodTable {
         }
 
         table.register(DonateMethod.self) { params, context in
-            // A retry's comparison with the stored interaction is linear in its size (an
-            // 88,000-member call record takes milliseconds): made outside the lock.
-            let retry = state.read { $0.storedDonation(params, caller: context.caller) }
-                .map { DonationRetry.compare(params, with: $0) }
-            return try state.withLock { state throws(RuleError) in
-                try state.donate(params, caller: context.caller, now: clock.now(), retry: retry)
+            // The rules that need no state run before the lock, and the lock is taken once;
+            // a second time only for a retry, whose comparison with the stored interaction
+            // is linear in its size (an 88,000-member call record takes milliseconds) and
+            // so is made between the two.
+            let donation = try HeraldState.prepareDonation(params)
+            var retry: DonationRetry?
+            while true {
+                let step = try state.withLock { [retry] state throws(RuleError) in
+                    try state.donate(donation, caller: context.caller, now: clock.now(), retry: retry)
+                }
+                switch step {
+                case .done(let outcome): return outcome
+                case .compare(let stored): retry = DonationRetry.compare(donation, with: stored)
+                }
             }
         }
         table.register(UpdateContentMethod.self) { params, context in

@@ -7,11 +7,14 @@ repeatedly on a connection of its own.
     python3 scripts/bench-neighbours.py HERALDD suggest-people [N]   # N outgoing donations (300,000), 5 times
     python3 scripts/bench-neighbours.py HERALDD delete-group [N]     # delete-interactions of a group, 5 times
     python3 scripts/bench-neighbours.py HERALDD delete-all [N]       # delete-interactions all: true, once
+    python3 scripts/bench-neighbours.py HERALDD retention [N]        # N expire at once after a restart
 
 `list-notifications` fills one uid's list with 10,000 notifications; `suggest-people`,
-`delete-group` and `delete-all` donate N outgoing messages (as root, an administrator, which suggest-people needs). Prints the long
+`delete-group`, `delete-all` and `retention` donate N outgoing messages (as root, an administrator, which suggest-people needs). Prints the long
 request's median, and the other connections' p99 and longest request before and while the
-long requests run, and how many of theirs were answered meanwhile. A long request answered on
+long requests run, and how many of theirs were answered meanwhile. `retention` has no long
+request: heraldd is stopped after a snapshot and started again with `--retention 1s`, so its
+first pruning forgets all N at once while the other connections are served (for 5 s). A long request answered on
 an event loop (or under the state's lock) holds them all up for its whole duration.
 """
 import json
@@ -27,12 +30,22 @@ binary, method = sys.argv[1], sys.argv[2]
 N = int(sys.argv[3]) if len(sys.argv) > 3 else 300_000
 folder = tempfile.mkdtemp()
 sock = os.path.join(folder, "s.sock")
-p = subprocess.Popen([binary, "--socket", sock, "--state-dir", folder + "/state", "--log-target", "none",
-                      "--snapshot-interval", "0", "--max-interactions", str(2 * N)], stderr=subprocess.DEVNULL)
-for _ in range(200):
+
+
+def start(*extra):
     if os.path.exists(sock):
-        break
-    time.sleep(0.05)
+        os.unlink(sock)
+    started = subprocess.Popen([binary, "--socket", sock, "--state-dir", folder + "/state", "--log-target", "none",
+                                "--snapshot-interval", "0", "--max-interactions", str(2 * N), *extra],
+                               stderr=subprocess.DEVNULL)
+    for _ in range(600):
+        if os.path.exists(sock):
+            break
+        time.sleep(0.05)
+    return started
+
+
+p = start()
 
 
 def conn():
@@ -63,7 +76,16 @@ else:
                                 "displayName": f"User {i % 5000}"}]}}}}
             for i in range(first, min(first + 1000, N))])
     times = 5
-    if method == "delete-group":
+    if method == "retention":
+        # Kept on disk, then started again with a retention all of them are past.
+        call(main, {"jsonrpc": "2.0", "id": 1, "method": "snapshot", "params": {}})
+        p.terminate()
+        p.wait()
+        time.sleep(1.1)
+        p = start("--retention", "1s")
+        main = conn()
+        request, times = None, 0
+    elif method == "delete-group":
         # A conversation of a few messages among N: deleting it looks at the app's interactions.
         request = {"jsonrpc": "2.0", "id": 1, "method": "delete-interactions",
                    "params": {"app": "org.example.chat", "groupIdentifier": "a-small-group"}}
@@ -91,9 +113,16 @@ def others():
 
 thread = threading.Thread(target=others)
 thread.start()
-time.sleep(1)
+time.sleep(1 if request else 0)
 quiet = len(latencies)
 durations = []
+if not request:
+    # The first pruning comes a second after the start.
+    time.sleep(5)
+    durations = [0]
+    left = json.loads(call(main, {"jsonrpc": "2.0", "id": 2, "method": "stats"}))["result"]["interactions"]
+    if left:
+        sys.exit(f"{left} interactions were not pruned")
 for _ in range(times):
     began = time.perf_counter()
     line = call(main, request)
@@ -104,7 +133,7 @@ stop = True
 thread.join()
 p.terminate()
 p.wait()
-q, d = sorted(latencies[:quiet]), sorted(latencies[quiet:])
+q, d = sorted(latencies[:quiet]) or [0], sorted(latencies[quiet:])
 print(f"{binary} {method}: median {sorted(durations)[len(durations) // 2] * 1000:.1f} ms"
       f" | others before: p99 {q[int(len(q) * .99)] * 1000:.2f} ms, longest {q[-1] * 1000:.2f} ms"
       f" | while it ran: p99 {d[int(len(d) * .99)] * 1000:.2f} ms, longest {d[-1] * 1000:.2f} ms, {len(d):,} answered")

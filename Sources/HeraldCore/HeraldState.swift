@@ -80,13 +80,21 @@ package struct HeraldState: Sendable {
 
     /// Forgets interactions donated more than `configuration.retention` seconds before
     /// `now`, delivered notifications delivered before then, responses made before then
-    /// and still waiting for their app, and app names no interaction uses; returns how
-    /// many interactions, notifications and responses.
+    /// and still waiting for their app, and app names no interaction uses.
+    ///
+    /// At most `limit` interactions a call: when `isComplete` is false, more have expired,
+    /// and the rest (notifications and responses included) is for the next call. The
+    /// daemon prunes in steps (``pruningStep``) and lets the lock go between them, so a
+    /// start after a long stop, with most interactions expired, holds no request up for long.
     @discardableResult
-    package mutating func pruneExpired(now: Date) -> Int {
+    package mutating func pruneExpired(now: Date, atMost limit: Int = .max) -> (pruned: Int, isComplete: Bool) {
         let cutoff = now.addingTimeInterval(-configuration.retention)
         var pruned = 0
         while let oldest = interactions.oldest, oldest.stored.donatedAt < cutoff {
+            guard pruned < limit else {
+                expiredCount += pruned
+                return (pruned, false)
+            }
             _ = interactions.removeOldest()
             pruned += 1
         }
@@ -96,8 +104,11 @@ package struct HeraldState: Sendable {
         // A snapshot written before app names were forgotten with their last interaction
         // may hold unused ones; a scan of the table, which is small.
         interactions.pruneAppNames()
-        return pruned
+        return (pruned, true)
     }
+
+    /// How many expired interactions the daemon forgets under one hold of the state's lock.
+    package static let pruningStep = 1024
 
     /// Evicts until `uid` holds at most `maxInteractionsPerUID` interactions (its own
     /// oldest) and the store at most `maxInteractions` (the oldest of the uid holding the

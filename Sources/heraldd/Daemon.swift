@@ -63,10 +63,16 @@ struct Daemon {
                     source: SnapshotSource(
                         copy: { state.copyWithChangeCount() },
                         pruneExpired: { now in
-                            state.withLock(reportingChange: { state in
-                                let pruned = state.pruneExpired(now: now)
-                                return ((), pruned > 0)
-                            })
+                            // A step at a time, with the same pause as a large deletion's
+                            // between steps: the lock is not fair.
+                            var isComplete = false
+                            while !isComplete {
+                                isComplete = state.withLock(reportingChange: { state in
+                                    let (pruned, isComplete) = state.pruneExpired(now: now, atMost: HeraldState.pruningStep)
+                                    return (isComplete, pruned > 0)
+                                })
+                                if !isComplete { usleep(50) }
+                            }
                         }
                     ),
                     interval: storage.snapshotInterval,

@@ -186,11 +186,23 @@ import Testing
         var state = F.state(CoreConfiguration(retention: 100))
         try state.donate(F.message("a"))
         try state.donate(F.message("b"), now: F.now + 50)
-        let first = [100, 101].map { state.pruneExpired(now: F.now + $0) }
+        let first = [100, 101].map { state.pruneExpired(now: F.now + $0).pruned }
         #expect(first == [0, 1])
         #expect(state.interactionCount == 1)
         let second = state.pruneExpired(now: F.now + 151)
-        #expect(second == 1)
+        #expect(second.pruned == 1 && second.isComplete)
         #expect(state.interactionCount == 0)
+    }
+
+    @Test func retentionPrunesAStepAtATimeOldestFirst() throws {
+        var state = F.state(CoreConfiguration(retention: 100))
+        for index in 0..<5 { try state.donate(F.message("m\(index)"), now: F.now + Double(index)) }
+        try state.donate(F.message("recent"), now: F.now + 90)
+        let steps = (0..<3).map { _ in state.pruneExpired(now: F.now + 150, atMost: 2) }
+        #expect(steps.map(\.pruned) == [2, 2, 1])
+        #expect(steps.map(\.isComplete) == [false, false, true])
+        #expect(state.interactionCount == 1)
+        #expect(ruleError { try state.update("m4") }?.code == .interactionNotFound)
+        #expect(ruleError { try state.update("recent") } == nil)
     }
 }

@@ -27,8 +27,8 @@ struct StoredInteraction: Hashable, Sendable {
 /// incoming calls by caller (kept up to date here, by every insertion and removal).
 ///
 /// Evicting the oldest and pruning by age cost O(1) each (``DonationOrder``); entries of
-/// interactions deleted out of order are skipped as stale, and compacted away when they
-/// outnumber the live ones. Each uid's share (``UIDShare``) keeps its own donation order,
+/// interactions deleted out of order are skipped as stale, and compacted away, a few
+/// positions per change, once they outnumber the live ones. Each uid's share (``UIDShare``) keeps its own donation order,
 /// so a uid's oldest is found without looking at anyone else's.
 struct InteractionStore: Sendable {
     private(set) var apps = AppNameTable()
@@ -81,6 +81,7 @@ struct InteractionStore: Sendable {
         shares[uid, default: UIDShare()].add(entry)
         apps.retain(app)
         records.updateValue(stored, forKey: key)
+        if order.isCompacting { compactIfStale() }
         return key
     }
 
@@ -186,7 +187,7 @@ struct InteractionStore: Sendable {
             forget(stored, at: entry.key, because: .deleted)
             removed += 1
         }
-        compactIfStale()
+        compactIfStale(after: removed)
         return removed
     }
 
@@ -239,13 +240,18 @@ struct InteractionStore: Sendable {
         order.reserveCapacity(count)
     }
 
-    /// Drops order entries of removed interactions once they outnumber the live ones.
-    private mutating func compactIfStale() {
-        let stale = order.count - records.count
-        guard stale > 1024, stale > records.count else { return }
+    /// Drops order entries of removed interactions once they outnumber the live ones, a
+    /// few positions for each of `changes` insertions or removals (``DonationOrder``): the
+    /// compaction ends before stale entries can grow by more than a fraction.
+    private mutating func compactIfStale(after changes: Int = 1) {
         let records = self.records
-        order.compact { records[$0.key]?.sequence == $0.sequence }
+        order.compact(liveCount: records.count, threshold: 1024, budget: Self.compactionPositionsPerChange * changes) {
+            records[$0.key]?.sequence == $0.sequence
+        }
     }
+
+    /// How many positions of the donation order a compaction looks at for each change.
+    static let compactionPositionsPerChange = 8
 }
 
 extension InteractionStore: Sequence {

@@ -27,10 +27,13 @@ struct UIDShare: Sendable {
         }
     }
 
-    /// Drops stale order entries once they outnumber the live ones.
+    /// After a removal: moves the head past stale entries (the oldest removed leaves none
+    /// behind), and drops stale entries in between once they outnumber the live ones, a few
+    /// positions at a time (``DonationOrder/compact(liveCount:threshold:budget:keeping:)``).
     mutating func compactIfStale(keeping isLive: (DonationOrder.Entry) -> Bool) {
-        let stale = order.count - count
-        guard stale > 64, stale > count else { return }
-        order.compact(keeping: isLive)
+        order.advanceHead(whileStale: isLive)
+        order.compact(
+            liveCount: count, threshold: 64, budget: InteractionStore.compactionPositionsPerChange, keeping: isLive
+        )
     }
 }

@@ -106,8 +106,12 @@ struct FocusCommand: ParsableCommand {
 
     struct Define: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Define (or replace) a Focus without turning it on, optionally with a schedule.",
-            discussion: "heraldctl focus define Sleep --days mon-fri --from 22:00 --to 07:00 (an end before the start ends the next day)."
+            abstract: "Define (or replace) a Focus without turning it on, optionally with schedules.",
+            discussion: """
+                heraldctl focus define Sleep --days mon-fri --from 22:00 --to 07:00 (an end before the start ends the next day); \
+                for more than one schedule, repeat --schedule: \
+                heraldctl focus define Sleep --schedule "mon-fri 22:00-07:00" --schedule "sat,sun 23:30-09:00".
+                """
         )
         @OptionGroup var client: ClientOptions
         @OptionGroup var owner: Owner
@@ -116,6 +120,11 @@ struct FocusCommand: ParsableCommand {
         @Option(help: "The days its schedule starts on: mon-fri, sat,sun, daily (default: daily).") var days: String?
         @Option(help: "The schedule's start, HH:MM or HH:MM:SS local time.") var from: String?
         @Option(help: "The schedule's end, HH:MM or HH:MM:SS local time.") var to: String?
+        @Option(
+            name: .customLong("schedule"),
+            help: ArgumentHelp("A schedule, as \"[DAYS] FROM-TO\" (\"mon-fri 22:00-07:00\", \"12:00-13:00\" daily); repeat it for more.", valueName: "schedule")
+        )
+        var schedules: [ScheduleArgument] = []
 
         func validate() throws {
             guard (from == nil) == (to == nil) else { throw ValidationError("A schedule needs both --from and --to.") }
@@ -127,13 +136,11 @@ struct FocusCommand: ParsableCommand {
 
         func run() throws {
             var focus = definition.focus(named: name)
+            var all = schedules
             if let from, let to {
-                var schedule: [String: Any] = ["start": from, "end": to]
-                if let days, let list = DayList.parse(days), list.count < 7 { schedule["days"] = list }
-                focus["schedules"] = [schedule]
-            } else {
-                focus["schedules"] = [Any]()
+                all.insert(ScheduleArgument(days: days.flatMap(DayList.parse) ?? DayList.names, start: from, end: to), at: 0)
             }
+            focus["schedules"] = all.map(\.wire)
             try client.run("define-focus", params: owner.adding(to: ["focus": focus]), human: FocusCommand.readBackLines)
         }
     }
@@ -217,6 +224,36 @@ enum DayList {
             }
         }
         return names.indices.filter(days.contains).map { names[$0] }
+    }
+}
+
+/// `--schedule`: `[DAYS] FROM-TO`, such as `mon-fri 22:00-07:00` or `12:00-13:00` (daily);
+/// the times are checked by heraldd, which names the one at fault.
+struct ScheduleArgument: ExpressibleByArgument {
+    var days: [String]
+    var start: String
+    var end: String
+
+    init(days: [String], start: String, end: String) {
+        self.days = days
+        self.start = start
+        self.end = end
+    }
+
+    init?(argument: String) {
+        let words = argument.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 1 || words.count == 2 else { return nil }
+        let times = words.last!.split(separator: "-", omittingEmptySubsequences: false)
+        guard times.count == 2, !times[0].isEmpty, !times[1].isEmpty else { return nil }
+        guard let days = words.count == 2 ? DayList.parse(String(words[0])) : DayList.names else { return nil }
+        self.init(days: days, start: String(times[0]), end: String(times[1]))
+    }
+
+    /// A schedule of `define-focus`: every day unless `days` leaves some out.
+    var wire: [String: Any] {
+        var schedule: [String: Any] = ["start": start, "end": end]
+        if days.count < 7 { schedule["days"] = days }
+        return schedule
     }
 }
 

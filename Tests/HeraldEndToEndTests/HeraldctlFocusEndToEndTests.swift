@@ -32,6 +32,23 @@ struct HeraldctlFocusEndToEndTests {
         #expect(off.status == 0 && off.stdout.contains("Focus is off."), "\(off)")
         let badDays = try ctl(herald, ["focus", "define", "X", "--days", "someday", "--from", "22:00", "--to", "07:00"])
         #expect(badDays.status == 2, "\(badDays)")
+        // More than one schedule: repeated --schedule, after the one --from and --to give.
+        let weekly = try ctl(
+            herald,
+            ["focus", "define", "Rest", "--days", "mon", "--from", "20:00", "--to", "21:00", "--schedule", "mon-fri 22:00-07:00",
+             "--schedule", "sat,sun 23:30-09:00", "--schedule", "12:00-13:00"])
+        #expect(weekly.status == 0, "\(weekly)")
+        // Rest's lines come first; Sleep's, defined before, after them.
+        let lines = weekly.stdout.split(separator: "\n").filter { $0.contains("scheduled:") }.prefix(4).map { String($0) }
+        #expect(
+            lines == [
+                "  scheduled:     mon 20:00–21:00", "  scheduled:     mon,tue,wed,thu,fri 22:00–07:00",
+                "  scheduled:     sat,sun 23:30–09:00", "  scheduled:     daily 12:00–13:00",
+            ], "\(weekly)")
+        let badSchedule = try ctl(herald, ["focus", "define", "X", "--schedule", "weekdays 22:00"])
+        #expect(badSchedule.status == badDays.status && badSchedule.stderr.contains("--schedule"), "\(badSchedule)")
+        let badTime = try ctl(herald, ["focus", "define", "X", "--schedule", "22:00-7pm"])
+        #expect(badTime.status != 0 && badTime.stderr.contains("/focus/schedules/0/end"), "\(badTime)")
         _ = try ctl(herald, ["summary", "set", "08:00", "18:30", "--app", "org.example.news"])
         let summary = try ctl(herald, ["summary", "show"])
         #expect(summary.stdout.contains("Summary at 08:00, 18:30 for org.example.news"), "\(summary)")

@@ -19,6 +19,8 @@ package struct AuditRecord: Sendable, Hashable {
     package var presentation: String?
     /// The delivery reason codes, in order.
     package var reasons: [String]
+    /// The causes of a `silencedByFocus` reason (``SilencedCause``), in order; empty otherwise.
+    package var silencedCauses: [String] = []
     /// The notification's identifier in the list (`update-content`).
     package var notificationIdentifier: String?
     /// The notifications a method removed or delivered, by identifier.

@@ -155,6 +155,7 @@ extension HeraldState {
         }
         audit.presentation = delivery.presentation.rawValue
         audit.reasons = delivery.reasons.map(\.code.rawValue)
+        audit.silencedCauses = delivery.reasons.last?.causes?.map(\.rawValue) ?? []
         let listing = NotificationListing(receivedAt: inserted.receivedAt, deliveredAt: notification.deliveredAt, removed: inserted.removed)
         return (MethodOutcome(result: UpdateContentResult(identifier: identifier, content: content, delivery: delivery), audit: audit), listing)
     }

@@ -83,7 +83,8 @@ enum DeliveryText {
         headline += traits.isEmpty ? ": no sound, no light." : ": " + traits.joined(separator: ", ") + "."
         var lines = [headline]
         for reason in delivery["reasons"] as? [[String: Any]] ?? [] {
-            lines.append("  because: \(Output.text(reason["message"])) [\(Output.text(reason["code"]))]")
+            let causes = (reason["causes"] as? [String]).map { ": " + $0.joined(separator: ", ") } ?? ""
+            lines.append("  because: \(Output.text(reason["message"])) [\(Output.text(reason["code"]))\(causes)]")
         }
         return lines
     }

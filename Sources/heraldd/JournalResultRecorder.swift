@@ -46,6 +46,7 @@ struct JournalResultRecorder: ResultRecorder {
         if let value = audit.intent { fields.append(("HERALD_INTENT", value)) }
         if let value = audit.presentation { fields.append(("HERALD_PRESENTATION", value)) }
         if !audit.reasons.isEmpty { fields.append(("HERALD_REASONS", audit.reasons.joined(separator: ","))) }
+        if !audit.silencedCauses.isEmpty { fields.append(("HERALD_SILENCED_CAUSES", audit.silencedCauses.joined(separator: ","))) }
         if let value = audit.notificationIdentifier { fields.append(("HERALD_NOTIFICATION_ID", value)) }
         if let identifiers = audit.notificationIdentifiers {
             fields.append(("HERALD_COUNT", String(identifiers.count)))

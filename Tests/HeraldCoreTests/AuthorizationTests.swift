@@ -147,6 +147,21 @@ import Testing
         let reason = try state.update(nil, F.content(.timeSensitive)).result.delivery.reasons.last
         #expect(reason?.code == .silencedByFocus)
         #expect(reason?.message == "The Focus \u{201C}Work\u{201D} is on and does not allow Time Sensitive notifications, so it is delivered quietly.")
+        #expect(reason?.causes == [.timeSensitiveNotAllowed])
+    }
+
+    @Test func everyCauseIsListedInTheOrderTheMessageNamesThem() throws {
+        var state = F.state()
+        _ = try state.setFocusAuthorization(.init(app: F.app, status: .authorized), caller: F.user, now: F.now)
+        var strict = Self.work
+        strict.allowTimeSensitive = false
+        try state.focusOn(strict)
+        try state.donate(F.message("urgent", metadata: DonationMetadata(notifyRecipientAnyway: true)))
+        let outcome = try state.update("urgent", F.content(.timeSensitive))
+        let reason = outcome.result.delivery.reasons.last
+        #expect(reason?.causes == [.timeSensitiveNotAllowed, .notifyAnywayIgnored])
+        #expect(outcome.audit.silencedCauses == ["timeSensitiveNotAllowed", "notifyAnywayIgnored"])
+        #expect(reason?.message.contains("does not allow Time Sensitive notifications; the sender's notify-anyway was ignored") == true)
     }
 
     @Test func notifyAnywayWithNothingSilencedBefore() throws {
@@ -157,9 +172,12 @@ import Testing
         let reason = try state.update("early").result.delivery.reasons.last
         #expect(reason?.code == .silencedByFocus)
         #expect(reason?.message.contains("notify-anyway was ignored because the Focus \u{201C}Work\u{201D} silenced no earlier message") == true)
-        // A message without notify-anyway is simply not allowed.
+        #expect(reason?.causes == [.notifyAnywayIgnored])
+        // A message without notify-anyway is simply not allowed: no cause.
         try state.donate(F.message("plain"))
-        #expect(try state.update("plain").result.delivery.reasons.last?.message.contains("does not allow this notification") == true)
+        let plain = try state.update("plain")
+        #expect(plain.result.delivery.reasons.last?.message.contains("does not allow this notification") == true)
+        #expect(plain.result.delivery.reasons.last?.causes == nil && plain.audit.silencedCauses.isEmpty)
     }
 
     @Test func aRepeatedCallFromAnotherApp() throws {
@@ -170,6 +188,7 @@ import Testing
         let reason = try state.update("k2", now: F.now + 60).result.delivery.reasons.last
         #expect(reason?.code == .silencedByFocus)
         #expect(reason?.message.contains("but through another app") == true)
+        #expect(reason?.causes == [.repeatedCallFromAnotherApp])
         #expect(reason?.message.contains("Bo") == false && reason?.message.contains("555") == false)
         // Through the same app it is a repeated call.
         try state.donate(F.call("k3"), now: F.now + 90)

@@ -107,6 +107,11 @@ struct HeraldctlEndToEndTests {
         #expect(quiet.stdout.contains("Delivered quietly: no sound, no light."), "\(quiet)")
         #expect(quiet.stdout.contains("because: The Focus “Work” is on and does not allow this notification"), "\(quiet)")
         #expect(quiet.stdout.contains("[silencedByFocus]"), "\(quiet)")
+        // A rule that came close is named, with its cause for programs.
+        _ = try ctl(herald, ["focus", "on", "Work", "--no-time-sensitive", "--until", "23:59"])
+        let urgent = try ctl(herald, ["notify", "--app", "org.example.chat", "--body", "Now", "--level", "timeSensitive"])
+        #expect(urgent.stdout.contains("does not allow Time Sensitive notifications"), "\(urgent)")
+        #expect(urgent.stdout.contains("[silencedByFocus: timeSensitiveNotAllowed]"), "\(urgent)")
 
         let focusJSON = try ctl(herald, ["focus", "on", "Home", "--json"])
         #expect((object(focusJSON)["focus"] as? [String: Any])?["name"] as? String == "Home", "\(focusJSON)")

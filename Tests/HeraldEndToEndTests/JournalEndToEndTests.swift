@@ -79,6 +79,17 @@ struct JournalEndToEndTests {
         #expect(entry.field("HERALD_REASONS") == "silencedByFocus")
         #expect(entry.field("HERALD_INTERACTION_ID") == "m-1")
         #expect(entry.field("MESSAGE_ID") == UpdateContentMethod.journalMessageIDs.ok)
+        // Simply not allowed: no causes. A Time Sensitive one under a Focus that does not
+        // allow them: the cause, in the response and in the journal.
+        #expect(entry.field("HERALD_SILENCED_CAUSES") == nil)
+        #expect(response[pointer: "/result/delivery/reasons/0/causes"] == nil)
+        _ = try client.call(
+            "set-focus", ["focus": ["name": "Work", "allowedPeople": [], "allowedApps": [], "allowTimeSensitive": false]], id: 3)
+        let urgent = try client.call(
+            "update-content", ["app": .string(app), "content": ["body": "Now", "interruptionLevel": "timeSensitive"]], id: 4)
+        #expect(urgent[pointer: "/result/delivery/reasons/0/causes"] == ["timeSensitiveNotAllowed"])
+        let entries = try journal.waitForEntries(count: 2, matching: ["HERALD_METHOD=update-content"])
+        #expect(entries.count == 2 && entries[1].field("HERALD_SILENCED_CAUSES") == "timeSensitiveNotAllowed")
         _ = herald
     }
 

@@ -88,7 +88,7 @@ struct DeliveryDecision {
                     nil
                 }
             guard let through else {
-                reasons.append(reason(.silencedByFocus, silencedMessage(focus, named: named, level: level)))
+                reasons.append(silenced(focus, named: named, level: level))
                 return Delivery(presentation: .quiet, reasons: reasons)
             }
             reasons.append(through)
@@ -138,23 +138,32 @@ struct DeliveryDecision {
         )
     }
 
-    /// Why the Focus held it back: simply "not allowed", or the rule that held it back
-    /// when one came close — never a person or the content.
-    private func silencedMessage(_ focus: FocusFacts, named: String, level: InterruptionLevel) -> String {
-        var causes: [String] = []
+    /// Why the Focus held it back: simply "not allowed", or the rules that held it back
+    /// when one came close, as causes for programs and in the sentence — never a person or
+    /// the content.
+    private func silenced(_ focus: FocusFacts, named: String, level: InterruptionLevel) -> DeliveryReason {
+        var causes: [SilencedCause] = []
+        var clauses: [String] = []
         if level == .timeSensitive {
-            causes.append("does not allow Time Sensitive notifications")
+            causes.append(.timeSensitiveNotAllowed)
+            clauses.append("does not allow Time Sensitive notifications")
         }
         if focus.notifyAnywayIgnored {
-            causes.append(
+            causes.append(.notifyAnywayIgnored)
+            clauses.append(
                 "the sender's notify-anyway was ignored because \(named) silenced no earlier message of this conversation")
         }
         if focus.repeatedCallFromAnotherApp {
-            causes.append(
+            causes.append(.repeatedCallFromAnotherApp)
+            clauses.append(
                 "the same caller called within the last \(Int(repeatedCallWindow)) seconds, but through another app, and repeated calls count per app")
         }
-        let held = causes.isEmpty ? "does not allow this notification" : causes.joined(separator: "; ")
-        return "\(named.capitalizedFirst) is on and \(held), so it is delivered quietly."
+        let held = clauses.isEmpty ? "does not allow this notification" : clauses.joined(separator: "; ")
+        return DeliveryReason(
+            code: .silencedByFocus,
+            message: "\(named.capitalizedFirst) is on and \(held), so it is delivered quietly.",
+            causes: causes.isEmpty ? nil : causes
+        )
     }
 
     private func reason(_ code: DeliveryReasonCode, _ message: String) -> DeliveryReason {

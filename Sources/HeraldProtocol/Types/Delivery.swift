@@ -51,11 +51,28 @@ package enum Presentation: String, JSONEnum, Hashable {
 package struct DeliveryReason: Codable, Sendable, Hashable {
     package var code: DeliveryReasonCode
     package var message: String
+    /// With `silencedByFocus`: the rules that held the notification back when it was not
+    /// simply "not allowed", in the order the message names them; absent otherwise.
+    package var causes: [SilencedCause]?
 
-    package init(code: DeliveryReasonCode, message: String) {
+    package init(code: DeliveryReasonCode, message: String, causes: [SilencedCause]? = nil) {
         self.code = code
         self.message = message
+        self.causes = causes
     }
+}
+
+/// Why a Focus held a notification back when a rule came close to letting it through:
+/// the machine-readable form of what a `silencedByFocus` message says.
+package enum SilencedCause: String, JSONEnum, Hashable {
+    /// A Time Sensitive notification, under a Focus that does not allow them.
+    case timeSensitiveNotAllowed
+    /// A message donated with `notifyRecipientAnyway`, but this Focus activation silenced
+    /// no earlier message of its conversation.
+    case notifyAnywayIgnored
+    /// The same caller called within the repeated-call window, but through another app of
+    /// the uid: repeated calls count per app.
+    case repeatedCallFromAnotherApp
 }
 
 /// The stable codes of delivery reasons, in the order the decision can take them.
@@ -99,9 +116,10 @@ extension Delivery: JSONDirectEncodable {
 
 extension DeliveryReason: JSONDirectEncodable {
     package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 2)
+        var members = JSONDirectMembers(capacity: 3)
         members.add("code", code)
         members.add("message", message)
+        members.add("causes", causes)
         return members.value
     }
 }

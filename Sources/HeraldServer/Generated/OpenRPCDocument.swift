@@ -3868,8 +3868,26 @@ package enum OpenRPCDocument {
           "message": {
             "type": "string",
             "description": "A sentence for a person; its wording may change, the code does not."
+          },
+          "causes": {
+            "type": "array",
+            "description": "With silencedByFocus only, and only when a rule came close to letting the notification through: those rules, in the order the message names them. Absent when it was simply not allowed.",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/components/schemas/SilencedCause"
+            }
           }
         }
+      },
+      "SilencedCause": {
+        "title": "SilencedCause",
+        "type": "string",
+        "description": "Why a Focus held a notification back although a rule came close: timeSensitiveNotAllowed (a Time Sensitive notification under a Focus that does not allow them), notifyAnywayIgnored (notifyRecipientAnyway, but this Focus activation silenced no earlier message of the conversation), repeatedCallFromAnotherApp (the caller called within the repeated-call window, but through another app: repeated calls count per app).",
+        "enum": [
+          "timeSensitiveNotAllowed",
+          "notifyAnywayIgnored",
+          "repeatedCallFromAnotherApp"
+        ]
       },
       "Delivery": {
         "title": "Delivery",

@@ -39,6 +39,19 @@ import Testing
         #expect(try state.suggestPeople(.init(), caller: F.admin, now: F.now).result.people.map(\.person) == [F.cy])
     }
 
+    @Test func aPersonIsToldApartByTheFirstOfTheirKeys() {
+        let people = [
+            Person(handle: .init(value: "Ann@Example.ORG", type: .emailAddress), contactIdentifier: "c-1"),
+            Person(handle: .init(value: "+1 (555) 010-0", type: .phoneNumber)),
+            Person(handle: .init(value: ""), customIdentifier: "x", aliases: [.init(value: "bo@example.org")]),
+            Person(handle: .init(value: "cy"), customIdentifier: "x"),
+            Person(customIdentifier: "x"),
+            Person(displayName: "Dee"),
+        ]
+        let same = people.map(PersonIdentity.firstKey(of:)) == people.map { PersonIdentity.keys(of: $0).first }
+        #expect(same)
+    }
+
     @Test func limitIsChecked() {
         let state = F.state()
         #expect(ruleError { try state.suggestPeople(.init(limit: 0), caller: F.admin, now: F.now) }?.path == ["limit"])

@@ -36,7 +36,7 @@ struct PeopleSuggestions {
     mutating func add(_ stored: StoredInteraction) {
         guard stored.interaction.direction == .outgoing else { return }
         let date = stored.effectiveDate
-        let weight = pow(0.5, max(0, now.timeIntervalSince(date)) / Self.halfLife)
+        let weight = exp2(-max(0, now.timeIntervalSince(date)) / Self.halfLife)
         switch stored.interaction.intent {
         case .sendMessage(let message):
             for person in message.recipients ?? [] {
@@ -49,9 +49,14 @@ struct PeopleSuggestions {
         }
     }
 
+    /// One look-up of the person's tally, changed in place: with one person per donation,
+    /// a copy of the tally (and of its person) both ways was a third of the time.
     private mutating func add(_ person: Person, date: Date, weight: Double, isCall: Bool) {
-        let key = PersonIdentity.keys(of: person).first ?? "name:" + DisplayName.of(person)
-        var tally = tallies[key] ?? Tally(person: person, personDate: date, lastDate: date)
+        let key = PersonIdentity.firstKey(of: person) ?? "name:" + DisplayName.of(person)
+        Self.count(&tallies[key, default: Tally(person: person, personDate: date, lastDate: date)], person, date, weight, isCall)
+    }
+
+    private static func count(_ tally: inout Tally, _ person: Person, _ date: Date, _ weight: Double, _ isCall: Bool) {
         if date >= tally.personDate {
             tally.person = person
             tally.personDate = date
@@ -59,7 +64,6 @@ struct PeopleSuggestions {
         if isCall { tally.callCount += 1 } else { tally.messageCount += 1 }
         tally.lastDate = max(tally.lastDate, date)
         tally.score += weight
-        tallies[key] = tally
     }
 
     /// The best `limit` suggestions, best first.

@@ -28,6 +28,23 @@ enum PersonIdentity {
         return keys
     }
 
+    /// The first of ``keys(of:)``, the most specific, without working out the others.
+    static func firstKey(of person: Person) -> String? {
+        if let contact = person.contactIdentifier, !contact.isEmpty {
+            return "contact:" + contact
+        }
+        if let handle = person.handle, let key = key(of: handle) {
+            return key
+        }
+        for alias in person.aliases ?? [] {
+            if let key = key(of: alias) { return key }
+        }
+        if let custom = person.customIdentifier, !custom.isEmpty {
+            return "custom:" + custom
+        }
+        return nil
+    }
+
     /// Whether `person` shares a key with any of `keys`.
     static func matches(_ person: Person, anyOf keys: Set<String>) -> Bool {
         guard !keys.isEmpty else { return false }

@@ -130,15 +130,18 @@ package final class HeraldServer: Service, Sendable {
         try? await group.shutdownGracefully()
     }
 
-    /// Every second: make each uid's Focus change that is due (an `until`, a schedule's
-    /// start or end), and stop when the daemon has been idle for `exitIdleAfter`.
+    /// Every second, and when a Focus change falls due sooner: make each uid's Focus change
+    /// that is due (an `until`, a schedule's start or end), and stop when the daemon has
+    /// been idle for `exitIdleAfter`.
     private func tick(stop: AsyncStream<Void>.Continuation) async {
         var idleSince: ContinuousClock.Instant? = .now
+        var delay = Duration.seconds(1)
         while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(1))
+            try? await Task.sleep(for: delay)
             memoryTrim.trimIfDue()
             let now = environment.clock.now()
             advanceFocuses(now: now)
+            delay = Self.tickDelay(until: environment.state.read { $0.nextFocusChange }, now: now)
             guard configuration.exitIdleAfter > 0 else { continue }
             if environment.statistics.openConnections > 0 {
                 idleSince = nil
@@ -153,6 +156,18 @@ package final class HeraldServer: Service, Sendable {
                 idleSince = .now
             }
         }
+    }
+
+    /// How long the ticker sleeps: a second, or until just past the next Focus change when
+    /// that comes sooner, so that a change by itself is made, and its subscribers told, on
+    /// time rather than up to a second late. A change a request makes due sooner (a new
+    /// `until` half a second away) waits for the next round, as before. A change still due
+    /// after the round that should have made it is tried again in a second, not in a spin.
+    static func tickDelay(until next: Date?, now: Date) -> Duration {
+        guard let next, next > now else { return .seconds(1) }
+        // Just past it: the wall clock and the sleep's clock may disagree by a little.
+        let seconds = next.timeIntervalSince(now) + 0.002
+        return .milliseconds(Int64((min(1, max(0.001, seconds)) * 1000).rounded(.up)))
     }
 
     private func bind(group: MultiThreadedEventLoopGroup, processor: RequestProcessor) async throws -> any Channel {

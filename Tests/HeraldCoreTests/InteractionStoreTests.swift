@@ -1,5 +1,6 @@
 import Foundation
 import HeraldProtocol
+import HeraldTesting
 import Testing
 
 @testable import HeraldCore
@@ -50,6 +51,69 @@ import Testing
         store.insert(Self.message("late"), uid: 1000, app: app, donatedAt: Date())
         #expect(store.removeOldest()?.key.identifier == "m0")
         #expect(store.map(\.key.identifier).last == "late")
+    }
+
+    /// Random insertions (some under identifiers removed before) and every kind of removal,
+    /// against a model: the order, the counts and the bound on stale entries hold while
+    /// compactions run a few positions at a time, across blocks.
+    @Test func randomChangesKeepTheOrderAndBoundTheStaleEntries() {
+        var random = SeededRandom(for: "InteractionStoreTests.randomChangesKeepTheOrderAndBoundTheStaleEntries")
+        var store = InteractionStore()
+        let app = store.appID(interning: "org.example.chat")
+        var model: [(uid: UInt32, identifier: String)] = []  // live, oldest first
+        var removedIdentifiers: [(uid: UInt32, identifier: String)] = []
+        var next = 0
+        var agrees = true
+        var bounded = true
+        func key(_ live: (uid: UInt32, identifier: String)) -> InteractionKey {
+            InteractionKey(uid: live.uid, app: app, identifier: live.identifier)
+        }
+        func check() {
+            agrees = agrees && store.count == model.count
+                && store.map { "\($0.key.uid)/\($0.key.identifier)" } == model.map { "\($0.uid)/\($0.identifier)" }
+                && (1000...1002).allSatisfy { uid in store.count(of: uid) == model.count { $0.uid == uid } }
+            bounded = bounded && store.donationPositions.count <= 3 * model.count + 3 * 1024
+        }
+        for step in 0..<120_000 {
+            // The store grows, then mostly shrinks (stale entries pile up and compactions
+            // run), then holds steady.
+            let insertShare = step < 40_000 ? 80 : step < 80_000 ? 30 : 50
+            let roll = Int.random(in: 0..<100, using: &random)
+            let removal = roll < insertShare ? -1 : (roll - insertShare) * 100 / (100 - insertShare)
+            switch removal {
+            case -1:
+                let uid = UInt32.random(in: 1000...1002, using: &random)
+                var live = (uid: uid, identifier: "m\(next)")
+                if roll % 10 == 0, let again = removedIdentifiers.popLast() { live = again } else { next += 1 }
+                store.insert(Self.message(live.identifier), uid: live.uid, app: app, donatedAt: Date(timeIntervalSince1970: Double(step)))
+                model.append(live)
+            case 0..<70 where !model.isEmpty:
+                let index = Int.random(in: 0..<model.count, using: &random)
+                agrees = agrees && store.remove(key(model[index])) != nil
+                removedIdentifiers.append(model.remove(at: index))
+            case 70..<80 where !model.isEmpty:
+                agrees = agrees && store.removeOldest()?.key == key(model[0])
+                removedIdentifiers.append(model.removeFirst())
+            case 80..<90 where !model.isEmpty:
+                let uid = UInt32.random(in: 1000...1002, using: &random)
+                if let index = model.firstIndex(where: { $0.uid == uid }) {
+                    agrees = agrees && store.removeOldest(of: uid)?.key == key(model[index])
+                    removedIdentifiers.append(model.remove(at: index))
+                }
+            case 90..<100 where !model.isEmpty:
+                var indices = Set<Int>()
+                for _ in 0..<Int.random(in: 1...8, using: &random) { indices.insert(Int.random(in: 0..<model.count, using: &random)) }
+                let entries = indices.compactMap { store.entry(at: key(model[$0])) }
+                agrees = agrees && store.remove(entries) == indices.count
+                for index in indices.sorted(by: >) { removedIdentifiers.append(model.remove(at: index)) }
+            default:
+                break
+            }
+            if step % 2000 == 0 { check() }
+        }
+        check()
+        #expect(agrees)
+        #expect(bounded)
     }
 
     @Test func aCopyIsUntouchedByLaterChanges() throws {

@@ -258,12 +258,18 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        WorkThread.run(named: "herald-request", priority: placement == .idleThread ? .idle : .normal) {
+        let reply: @Sendable () -> Void = {
             let response = work()
             eventLoop.execute {
                 let (handler, context) = loopBound.value
                 handler.replyArrived(response, context: context)
             }
+        }
+        // A thread under SCHED_IDLE cannot return to normal priority: a new one each time.
+        if placement == .idleThread {
+            WorkThread.run(named: "herald-request", priority: .idle, reply)
+        } else {
+            ReusableThreads.requests.run(reply)
         }
     }
 

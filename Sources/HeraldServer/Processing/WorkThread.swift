@@ -22,7 +22,8 @@ import Musl
 /// belongs to the thread, and an unprivileged process cannot take it back for the next
 /// user of a shared thread. One per request, not a pool: a connection waits for its own
 /// reply before it reads on, so the threads are bounded by the connections, and one uid's
-/// long requests never queue another's behind them.
+/// long requests never queue another's behind them. (Requests at normal priority reuse a
+/// thread that finished its last one, never waiting for a busy one: ``ReusableThreads``.)
 package enum WorkThread {
     package enum Priority: Sendable {
         /// `SCHED_IDLE`.

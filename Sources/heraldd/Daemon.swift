@@ -63,15 +63,9 @@ struct Daemon {
                     source: SnapshotSource(
                         copy: { state.copyWithChangeCount() },
                         pruneExpired: { now in
-                            // A step at a time, with the same pause as a large deletion's
-                            // between steps: the lock is not fair.
-                            var isComplete = false
-                            while !isComplete {
-                                isComplete = state.withLock(reportingChange: { state in
-                                    let (pruned, isComplete) = state.pruneExpired(now: now, atMost: HeraldState.pruningStep)
-                                    return (isComplete, pruned > 0)
-                                })
-                                if !isComplete { usleep(50) }
+                            state.withLockInSteps { state in
+                                let (pruned, isComplete) = state.pruneExpired(now: now, atMost: HeraldState.pruningStep)
+                                return (isComplete, pruned > 0)
                             }
                         }
                     ),

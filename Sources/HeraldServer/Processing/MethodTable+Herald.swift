@@ -1,8 +1,4 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
 import HeraldCore
 import HeraldProtocol
 import NIOConcurrencyHelpers
@@ -129,13 +125,15 @@ extension MethodTable {
                 (params.identifiers?.count ?? .max) <= step
                 ? try state.read { state in Result { () throws(RuleError) in try state.interactionDeletion(params, caller: context.caller) } }.get()
                 : try state.copy().interactionDeletion(params, caller: context.caller)
+            let steps = deletion.steps(of: step)
             var deleted = 0
-            for (index, step) in deletion.steps(of: step).enumerated() {
-                // The lock is not fair: taken again at once, it stayed this thread's while a
-                // woken event loop was on its way to it (one request waited 1 s; with
-                // sched_yield, 0.7 s). A pause of 50 µs between steps lets it in.
-                if index > 0 { usleep(50) }
-                deleted += state.withLock { $0.delete(step) }
+            var next = 0
+            state.withLockInSteps { state in
+                guard next < steps.count else { return (isDone: true, changed: false) }
+                let removed = state.delete(steps[next])
+                deleted += removed
+                next += 1
+                return (isDone: next == steps.count, changed: removed > 0)
             }
             return MethodOutcome(result: DeleteInteractionsResult(deleted: deleted), audit: deletion.audit)
         }

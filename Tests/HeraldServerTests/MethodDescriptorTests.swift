@@ -67,6 +67,11 @@ struct MethodDescriptorTests {
         #expect(table.placement(of: delete(["app": "a", "identifiers": ["m1", "m2"]])) == .eventLoop)
         let many = JSONValue.array((0...DeleteInteractionsMethod.deletionStep).map { .string("m\($0)") })
         #expect(table.placement(of: delete(["app": "a", "identifiers": many])) == .thread)
+        // The handler decides look-up or search by the same rule.
+        let step = DeleteInteractionsMethod.deletionStep
+        #expect(DeleteInteractionsMethod.isLookUp(identifierCount: step))
+        #expect(!DeleteInteractionsMethod.isLookUp(identifierCount: step + 1))
+        #expect(!DeleteInteractionsMethod.isLookUp(identifierCount: nil))
         #expect(table.placement(of: request("donate")) == .eventLoop)
         #expect(table.placement(of: request("no-such-method")) == .eventLoop)
         #expect(table.placement(of: .array([request("donate"), request("list-notifications")])) == .thread)

@@ -28,8 +28,8 @@ struct StoredInteraction: Hashable, Sendable {
 ///
 /// Evicting the oldest and pruning by age cost O(1) each (``DonationOrder``); entries of
 /// interactions deleted out of order are skipped as stale, and compacted away, a few
-/// positions per change, once they outnumber the live ones. Each uid's share (``UIDShare``) keeps its own donation order,
-/// so a uid's oldest is found without looking at anyone else's.
+/// positions per change, once they outnumber the live ones. Each uid's share (``UIDShare``)
+/// keeps its own donation order, so a uid's oldest is found without looking at anyone else's.
 struct InteractionStore: Sendable {
     private(set) var apps = AppNameTable()
     private var records = ShardedRecords()

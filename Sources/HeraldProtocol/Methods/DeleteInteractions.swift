@@ -14,10 +14,15 @@ package enum DeleteInteractionsMethod: HeraldMethod {
     /// Identifiers are looked up, not scanned for: a few of them stay on the event loop,
     /// where a thread of their own would double the call's time (55–74 µs against 145).
     package static func placement(for params: JSONValue?) -> MethodPlacement {
-        guard case .array(let identifiers)? = params?.objectValue?["identifiers"],
-            identifiers.count <= deletionStep
+        guard case .array(let identifiers)? = params?.objectValue?["identifiers"], isLookUp(identifierCount: identifiers.count)
         else { return placement }
         return .eventLoop
+    }
+
+    /// Whether a call naming `identifierCount` identifiers (nil: a group, or all) is a
+    /// look-up made under the state's lock at once, rather than a search on a copy.
+    package static func isLookUp(identifierCount: Int?) -> Bool {
+        identifierCount.map { $0 <= deletionStep } ?? false
     }
     package typealias Params = DeleteInteractionsParams
     package typealias Result = DeleteInteractionsResult

@@ -8,9 +8,9 @@ import NIOCore
 ///
 /// Requests are processed as they are framed, on the connection's event loop, so a
 /// connection's responses leave in request order by construction. A request for a method
-/// that takes long (`list-notifications`, `suggest-people`, `snapshot`) runs on a thread of its own instead;
-/// the connection stops reading until its response is written, which keeps the order,
-/// while the event loop goes on serving its other connections.
+/// that takes long (`list-notifications`, `suggest-people`, `snapshot`) runs on a thread
+/// of its own instead; the connection stops reading until its response is written, which
+/// keeps the order, while the event loop goes on serving its other connections.
 ///
 /// Output is bounded: while more than `--max-unread-bytes` wait unread in the socket, the
 /// connection reads nothing more and answers none of the texts it has framed, so a client

@@ -120,20 +120,20 @@ extension MethodTable {
             // A few identifiers are looked up under the lock; a group, or all of an app, is
             // found by a scan of the uid's interactions (and many identifiers looked up) on a
             // copy, outside the lock. The removal then takes the lock a step at a time.
-            let step = DeleteInteractionsMethod.deletionStep
             let deletion =
-                (params.identifiers?.count ?? .max) <= step
+                DeleteInteractionsMethod.isLookUp(identifierCount: params.identifiers?.count)
                 ? try state.read { state in Result { () throws(RuleError) in try state.interactionDeletion(params, caller: context.caller) } }.get()
                 : try state.copy().interactionDeletion(params, caller: context.caller)
-            let steps = deletion.steps(of: step)
+            let steps = deletion.steps(of: DeleteInteractionsMethod.deletionStep)
             var deleted = 0
             var next = 0
-            state.withLockInSteps { state in
-                guard next < steps.count else { return (isDone: true, changed: false) }
-                let removed = state.delete(steps[next])
-                deleted += removed
-                next += 1
-                return (isDone: next == steps.count, changed: removed > 0)
+            if !steps.isEmpty {
+                state.withLockInSteps { state in
+                    let removed = state.delete(steps[next])
+                    deleted += removed
+                    next += 1
+                    return (isDone: next == steps.count, changed: removed > 0)
+                }
             }
             return MethodOutcome(result: DeleteInteractionsResult(deleted: deleted), audit: deletion.audit)
         }

@@ -107,8 +107,9 @@ package struct HeraldState: Sendable {
         return (pruned, true)
     }
 
-    /// How many expired interactions the daemon forgets under one hold of the state's lock.
-    package static let pruningStep = 1024
+    /// How many expired interactions the daemon forgets under one hold of the state's lock:
+    /// as many as a deletion removes.
+    package static let pruningStep = DeleteInteractionsMethod.deletionStep
 
     /// Evicts until `uid` holds at most `maxInteractionsPerUID` interactions (its own
     /// oldest) and the store at most `maxInteractions` (the oldest of the uid holding the

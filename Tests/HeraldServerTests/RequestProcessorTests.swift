@@ -139,4 +139,73 @@ struct RequestProcessorTests {
         #expect(recorder.records.last?.method == nil)
         #expect(recorder.records.last?.requestID == "null")
     }
+
+    /// A processor with `--max-string-bytes` at `maxStringBytes`, recording into `recorder`.
+    private static func processor(maxStringBytes: Int, recorder: any ResultRecorder, statistics: ServerStatistics) -> RequestProcessor {
+        let environment = MethodEnvironment(
+            state: SharedState(HeraldState(configuration: CoreConfiguration())),
+            clock: ManualClock(),
+            statistics: statistics,
+            openRPCDocument: ["openrpc": "1.3.2"],
+            maxStringBytes: maxStringBytes
+        )
+        return RequestProcessor(
+            methods: .herald(environment, subscriptions: FocusSubscriptions(registry: ConnectionRegistry())),
+            limits: RequestLimits(),
+            statistics: statistics,
+            recorder: recorder
+        )
+    }
+
+    @Test(
+        "A string of the limit's bytes passes and one more is -32602, written plainly or escaped, framed parsed or whole",
+        arguments: [false, true]
+    )
+    func stringLimitEdge(escaped: Bool) throws {
+        let limit = 64
+        let processor = Self.processor(maxStringBytes: limit, recorder: recorder, statistics: statistics)
+        // "é" is two bytes of UTF-8, written as 2 bytes plainly or 6 as an escape.
+        func request(id: Int, nameBytes: Int) -> String {
+            let name = String(repeating: escaped ? #"\u00e9"# : "é", count: nameBytes / 2) + (nameBytes.isMultiple(of: 2) ? "" : "n")
+            return #"{"jsonrpc":"2.0","id":\#(id),"method":"donate","params":{"app":"org.example.chat","interaction":{"direction":"incoming","intent":{"type":"sendMessage","conversationIdentifier":"c","sender":{"handle":{"value":"ann"},"displayName":"\#(name)"}}}}}"#
+        }
+        for (id, nameBytes) in [(1, limit), (2, limit + 1)] {
+            let text = request(id: id, nameBytes: nameBytes)
+            let bytes = Array(text.utf8)
+            let whole = try #require(processor.process(text: bytes, context: user))
+            let value = try JSONParser.parse(bytes)
+            guard case .now(let parsedReply?) = processor.reply(to: .parsed(value, byteCount: bytes.count), context: user) else {
+                Issue.record("no reply to \(text)")
+                continue
+            }
+            for response in [whole, parsedReply] {
+                let parsed = try JSONParser.parse(Array(response.dropLast()))
+                if nameBytes > limit {
+                    #expect(parsed[pointer: "/error/code"] == .number(JSONNumber(-32602)), "\(parsed.compactText)")
+                    #expect(parsed[pointer: "/error/data/pointer"] == "/interaction/intent/sender/displayName")
+                } else {
+                    // The second answer is a retry of the first: both succeed.
+                    #expect(parsed[pointer: "/error"] == nil, "\(parsed.compactText)")
+                }
+            }
+        }
+    }
+
+    @Test("A recorder that keeps nothing is handed no records, and every result is still counted")
+    func discardingRecorderCounts() throws {
+        struct RefusingRecorder: ResultRecorder {
+            var keepsRecords: Bool { false }
+            func record(_ result: ResultRecord) { Issue.record("record built for a recorder that keeps none: \(result.method ?? "-")") }
+        }
+        let statistics = ServerStatistics()
+        let processor = Self.processor(maxStringBytes: 16_384, recorder: RefusingRecorder(), statistics: statistics)
+        _ = processor.process(text: Array(#"{"jsonrpc":"2.0","method":"rpc.discover","id":1}"#.utf8), context: user)
+        _ = processor.process(text: Array(#"{"jsonrpc":"2.0","method":"nope","id":2}"#.utf8), context: user)
+        _ = processor.process(text: Array("{".utf8), context: user)
+        let methods = statistics.snapshot().methods
+        let requests = methods.values.reduce(0) { $0 + $1.requests }
+        let errors = methods.values.reduce(0) { $0 + $1.errors }
+        #expect(requests == 3, "\(methods)")
+        #expect(errors == 2, "\(methods)")
+    }
 }

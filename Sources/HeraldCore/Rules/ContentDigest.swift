@@ -34,13 +34,24 @@ enum ContentDigest {
     }
 
     /// `interaction` as the store keeps it: a message's content replaced by its digest.
-    static func storing(_ interaction: Interaction) -> Interaction {
-        guard case .sendMessage(var message) = interaction.intent, let content = message.content,
-            !isDigest(content)
-        else { return interaction }
-        var stored = interaction
-        message.content = of(content)
-        stored.intent = .sendMessage(message)
-        return stored
+    /// One stored already (the store checks again what a donation prepared) passes as it is.
+    static func storing(_ interaction: consuming Interaction) -> Interaction {
+        guard let content = interaction.intent.messageContent, !isDigest(content) else { return interaction }
+        interaction.intent.replaceMessageContent(with: of(content))
+        return interaction
+    }
+}
+
+extension Intent {
+    /// A message's content; nil for a call. Only the content is copied out of the message.
+    fileprivate var messageContent: String? {
+        guard case .sendMessage(let message) = self else { return nil }
+        return message.content
+    }
+
+    fileprivate mutating func replaceMessageContent(with content: String) {
+        guard case .sendMessage(var message) = self else { return }
+        message.content = content
+        self = .sendMessage(message)
     }
 }

@@ -57,7 +57,10 @@ extension MethodTable {
         var table = MethodTable()
         let maxStringBytes = environment.maxStringBytes
         let stringsRefused = environment.stringsRefused
-        table.checkParams = { params throws(RPCError) in
+        table.checkParams = { params, context throws(RPCError) in
+            // A string's UTF-8 is never longer than the JSON that writes it (an escape only
+            // shortens), so a text of at most maxStringBytes bytes needs no walk.
+            if let textBytes = context.textByteCount, textBytes <= maxStringBytes { return }
             if let error = RPCError.stringTooLong(in: params, maxBytes: maxStringBytes) {
                 stringsRefused.withLockedValue { $0 += 1 }
                 throw error

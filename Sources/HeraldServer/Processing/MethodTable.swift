@@ -25,9 +25,10 @@ package struct MethodTable: Sendable {
     /// whatever the params (`rpc.discover`): a batch is bounded by them before it runs.
     private var resultSizes: [String: Int] = [:]
 
-    /// Run on every method's params before they are decoded, such as the limit on a
-    /// string's bytes; applies to the methods registered after it is set.
-    package var checkParams: @Sendable (JSONValue) throws(RPCError) -> Void = { _ throws(RPCError) in }
+    /// Run on every method's params, with the request's context, before they are decoded,
+    /// such as the limit on a string's bytes; applies to the methods registered after it
+    /// is set.
+    package var checkParams: @Sendable (JSONValue, RequestContext) throws(RPCError) -> Void = { _, _ throws(RPCError) in }
 
     package init() {}
 
@@ -98,7 +99,7 @@ package struct MethodTable: Sendable {
             if requiresAdministrator, !context.caller.isAdministrator {
                 throw RPCError.permissionDenied(name)
             }
-            try checkParams(params)
+            try checkParams(params, context)
             let decoded = try Method.decodeParams(params)
             let outcome: MethodOutcome<Method.Result>
             do {

@@ -6,10 +6,14 @@ package struct RequestContext: Sendable {
     package var caller: Caller
     /// The connection the request came on; nil for requests with no connection (tests).
     package var connection: ConnectionIdentity?
+    /// The size in bytes of the JSON text the request came in (for a batch, the whole
+    /// batch's); nil when it is not known.
+    package var textByteCount: Int?
 
-    package init(caller: Caller, connection: ConnectionIdentity? = nil) {
+    package init(caller: Caller, connection: ConnectionIdentity? = nil, textByteCount: Int? = nil) {
         self.caller = caller
         self.connection = connection
+        self.textByteCount = textByteCount
     }
 }
 

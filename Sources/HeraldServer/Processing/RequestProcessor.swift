@@ -42,6 +42,9 @@ package struct RequestProcessor: Sendable {
     /// The reply to `text`: answered here, unless it calls a method that takes long.
     package func reply(to text: RequestText, context: RequestContext) -> Reply {
         let start = ContinuousClock.now
+        var sized = context
+        sized.textByteCount = text.byteCount
+        let context = sized
         switch parse(text, context: context, since: start) {
         case .failure(let refusal):
             return .now(refusal.response)
@@ -58,6 +61,8 @@ package struct RequestProcessor: Sendable {
     /// due; every method runs on the calling thread.
     package func process(text: [UInt8], context: RequestContext) -> [UInt8]? {
         let start = ContinuousClock.now
+        var context = context
+        context.textByteCount = text.count
         switch parse(.unparsed(ByteBuffer(bytes: text)), context: context, since: start) {
         case .failure(let refusal): return refusal.response
         case .success(let value): return respond(toParsed: value, context: context, since: start)
@@ -293,6 +298,7 @@ package struct RequestProcessor: Sendable {
             countedAs = ServerStatistics.invalidRequestKey
         }
         statistics.recordRequest(method: countedAs, failed: error != nil)
+        guard recorder.keepsRecords else { return }
         let elapsed = ContinuousClock.now - start
         let microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         recorder.record(

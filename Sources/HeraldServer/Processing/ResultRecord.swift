@@ -74,12 +74,16 @@ package struct ResultRecord: Sendable, Hashable {
 /// Where result records go: in `heraldd`, the journal writer.
 package protocol ResultRecorder: Sendable {
     func record(_ result: ResultRecord)
+    /// Whether `record` keeps anything: the processor builds no record for a recorder that
+    /// keeps none (`--log-target none`), only counts the result.
+    var keepsRecords: Bool { get }
     /// The back-pressure of where the records go, if it can push back; connections pause
     /// while it is high.
     var pressure: (any IntakePressure)? { get }
 }
 
 extension ResultRecorder {
+    package var keepsRecords: Bool { true }
     package var pressure: (any IntakePressure)? { nil }
 }
 
@@ -87,4 +91,5 @@ extension ResultRecorder {
 package struct DiscardingResultRecorder: ResultRecorder {
     package init() {}
     package func record(_ result: ResultRecord) {}
+    package var keepsRecords: Bool { false }
 }

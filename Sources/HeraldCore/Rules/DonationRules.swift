@@ -84,9 +84,7 @@ enum DonationRules {
         authorization: AuthorizationStatus,
         at path: @autoclosure () -> MemberPath = ["interaction"]
     ) throws(RuleError) {
-        guard case .sendMessage(let message) = interaction.intent,
-            message.donationMetadata?.notifyRecipientAnyway == true, authorization != .authorized
-        else { return }
+        guard interaction.intent.asksToNotifyRecipientAnyway, authorization != .authorized else { return }
         throw RuleError(
             .focusAuthorizationRequired,
             "notifyRecipientAnyway needs this app's Focus authorization to be authorized; it is \(authorization.rawValue).",
@@ -115,5 +113,14 @@ enum DonationRules {
             )
         }
         try PersonRules.validate(person, at: path())
+    }
+}
+
+extension Intent {
+    /// Whether a message's `donationMetadata.notifyRecipientAnyway` is true; read without
+    /// copying the message out.
+    fileprivate var asksToNotifyRecipientAnyway: Bool {
+        guard case .sendMessage(let message) = self else { return false }
+        return message.donationMetadata?.notifyRecipientAnyway == true
     }
 }

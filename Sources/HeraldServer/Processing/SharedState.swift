@@ -19,10 +19,10 @@ package final class SharedState: Sendable {
         var changes: UInt64 = 0
     }
 
-    private let box: NIOLockedValueBox<Guarded>
+    private let box: AdaptiveLockedValue<Guarded>
 
     package init(_ state: HeraldState) {
-        self.box = NIOLockedValueBox(Guarded(state: state))
+        self.box = AdaptiveLockedValue(Guarded(state: state))
     }
 
     /// Runs `body` with the state locked; its typed error passes through.

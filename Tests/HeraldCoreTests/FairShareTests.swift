@@ -162,6 +162,9 @@ private typealias F = Fixtures
         #expect(ruleError { try state.donate(other) }?.code == .identifierConflict)
         #expect(ContentDigest.of("Lunch?") != ContentDigest.of("Dinner?"))
         #expect(ContentDigest.of("Lunch?").utf8.count == 12 && ContentDigest.of("").utf8.count == 12)
+        // Snapshots hold digests, and a retry after a restart compares with them: the bytes
+        // are fixed (FNV-1a 64, six bits at a time from the low end, base64url).
+        #expect(ContentDigest.of("Lunch at noon?") == "\u{0}vQlkfXXzKdJ")
         #expect(ContentDigest.storing(ContentDigest.storing(F.message("m1"))) == ContentDigest.storing(F.message("m1")))
     }
 

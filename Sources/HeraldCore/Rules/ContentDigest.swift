@@ -20,12 +20,15 @@ enum ContentDigest {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
-        var bytes: [UInt8] = [0]
-        for _ in 1..<length {
-            bytes.append(alphabet[Int(hash & 63)])
-            hash >>= 6
+        // Twelve bytes: written straight into the string's own (inline) storage.
+        return String(unsafeUninitializedCapacity: length) { bytes in
+            bytes[0] = 0
+            for index in 1..<length {
+                bytes[index] = alphabet[Int(hash & 63)]
+                hash >>= 6
+            }
+            return length
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `text` is already a digest (read back from a snapshot).

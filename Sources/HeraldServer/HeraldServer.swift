@@ -137,7 +137,8 @@ package final class HeraldServer: Service, Sendable {
         var idleSince: ContinuousClock.Instant? = .now
         var delay = Duration.seconds(1)
         while !Task.isCancelled {
-            try? await Task.sleep(for: delay)
+            let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+            await environment.tickerAlarm.sleep(for: delay, endingAt: environment.clock.now().addingTimeInterval(seconds))
             memoryTrim.trimIfDue()
             let now = environment.clock.now()
             advanceFocuses(now: now)
@@ -161,7 +162,7 @@ package final class HeraldServer: Service, Sendable {
     /// How long the ticker sleeps: a second, or until just past the next Focus change when
     /// that comes sooner, so that a change by itself is made, and its subscribers told, on
     /// time rather than up to a second late. A change a request makes due sooner (a new
-    /// `until` half a second away) waits for the next round, as before. A change still due
+    /// `until` half a second away) wakes the ticker (``TickerAlarm``). A change still due
     /// after the round that should have made it is tried again in a second, not in a spin.
     static func tickDelay(until next: Date?, now: Date) -> Duration {
         guard let next, next > now else { return .seconds(1) }

@@ -33,8 +33,9 @@ extension MethodTable {
     }
 }
 
-/// Runs a method that may change a uid's Focus in effect, then journals the changes and
-/// tells the subscribers, after the lock.
+/// Runs a method that may change a uid's Focus in effect, then journals the changes, tells
+/// the subscribers and wakes the ticker for a change due before its next round, after the
+/// lock.
 private struct FocusChangingCall: Sendable {
     let environment: MethodEnvironment
     let subscriptions: FocusSubscriptions
@@ -43,11 +44,12 @@ private struct FocusChangingCall: Sendable {
         _ body: (inout HeraldState, Date) throws(RuleError) -> MethodOutcome<Result>
     ) throws(RuleError) -> MethodOutcome<Result> {
         let now = environment.clock.now()
-        let (outcome, changes, view) = try environment.state.withLock { state throws(RuleError) in
+        let (outcome, changes, view, next) = try environment.state.withLock { state throws(RuleError) in
             let outcome = try body(&state, now)
-            return (outcome, state.takeFocusChanges(), state.focusView)
+            return (outcome, state.takeFocusChanges(), state.focusView, state.nextFocusChange)
         }
         environment.reportFocusChanges(changes, view: view, now: now, subscriptions: subscriptions)
+        environment.tickerAlarm.focusChange(dueAt: next)
         return outcome
     }
 }

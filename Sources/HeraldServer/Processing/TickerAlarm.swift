@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+
+/// Wakes the server's ticker before the end of its sleep when a request makes a Focus
+/// change due sooner, such as `set-focus` with an `until` half a second away.
+///
+/// The ticker sleeps until just past the earliest Focus change it knows of, or a second; a
+/// change a request makes due before then would otherwise wait for that round. A request
+/// that may change Focuses announces the next change after the lock; a change due before
+/// the sleep ends cuts it short, and the ticker plans again.
+package final class TickerAlarm: Sendable {
+    private struct Sleep {
+        /// When the ticker's sleep ends, on the wall clock; nil while it is not asleep.
+        var end: Date?
+        /// The ticker, once it waits.
+        var waiter: CheckedContinuation<Void, Never>?
+        /// Whether a change was announced before the ticker began to wait: it does not.
+        var rung = false
+    }
+
+    private let sleep = Mutex(Sleep())
+
+    package init() {}
+
+    /// Sleeps for `delay`, which ends at `end` on the wall clock, or until a Focus change
+    /// due before `end` is announced.
+    func sleep(for delay: Duration, endingAt end: Date) async {
+        sleep.withLock { $0 = Sleep(end: end) }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: delay) }
+            group.addTask { await self.waitForAlarm() }
+            await group.next()
+            group.cancelAll()
+            wake()
+        }
+    }
+
+    /// Announces that the next Focus change is due at `next` (nil: none is); wakes the
+    /// ticker when its sleep ends later.
+    package func focusChange(dueAt next: Date?) {
+        guard let next else { return }
+        let waiter = sleep.withLock { sleep -> CheckedContinuation<Void, Never>? in
+            guard let end = sleep.end, next < end else { return nil }
+            sleep.rung = true
+            defer { sleep.waiter = nil }
+            return sleep.waiter
+        }
+        waiter?.resume()
+    }
+
+    private func waitForAlarm() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waits = sleep.withLock { sleep -> Bool in
+                guard sleep.end != nil, !sleep.rung else { return false }
+                sleep.waiter = continuation
+                return true
+            }
+            if !waits { continuation.resume() }
+        }
+    }
+
+    /// Ends the sleep, however it ended: the waiter, if any, is resumed.
+    private func wake() {
+        let waiter = sleep.withLock { sleep -> CheckedContinuation<Void, Never>? in
+            defer { sleep = Sleep() }
+            return sleep.waiter
+        }
+        waiter?.resume()
+    }
+}

@@ -258,8 +258,15 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
+        let allocator = context.channel.allocator
         let reply: @Sendable () -> Void = {
-            let response = work()
+            // The response (megabytes, for a full listing) is copied into its buffer here,
+            // not on the event loop.
+            let response = work().map { bytes in
+                var buffer = allocator.buffer(capacity: bytes.count)
+                buffer.writeBytes(bytes)
+                return buffer
+            }
             eventLoop.execute {
                 let (handler, context) = loopBound.value
                 handler.replyArrived(response, context: context)
@@ -273,11 +280,12 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func replyArrived(_ response: [UInt8]?, context: ChannelHandlerContext) {
+    private func replyArrived(_ response: ByteBuffer?, context: ChannelHandlerContext) {
         let action = state.pauseEnded(.awaitingReply, channelIsActive: context.channel.isActive)
         guard action != .none else { return }
         if let response {
-            write(response, context: context)
+            if response.readableBytes >= Self.largeWorkBytes { hooks.largeWorkDone() }
+            context.write(wrapOutboundOut(response), promise: nil)
         }
         context.flush()
         context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }

@@ -82,10 +82,11 @@ package struct HeraldState: Sendable {
     /// `now`, delivered notifications delivered before then, responses made before then
     /// and still waiting for their app, and app names no interaction uses.
     ///
-    /// At most `limit` interactions a call: when `isComplete` is false, more have expired,
-    /// and the rest (notifications and responses included) is for the next call. The
-    /// daemon prunes in steps (``pruningStep``) and lets the lock go between them, so a
-    /// start after a long stop, with most interactions expired, holds no request up for long.
+    /// At most `limit` interactions and notifications a call, interactions first: when
+    /// `isComplete` is false, more have expired, and the rest (responses included) is for
+    /// the next call. The daemon prunes in steps (``pruningStep``) and lets the lock go
+    /// between them, so a start after a long stop, with most of the state expired, holds no
+    /// request up for long. Responses go in one step: a queue holds few.
     @discardableResult
     package mutating func pruneExpired(now: Date, atMost limit: Int = .max) -> (pruned: Int, isComplete: Bool) {
         let cutoff = now.addingTimeInterval(-configuration.retention)
@@ -99,7 +100,9 @@ package struct HeraldState: Sendable {
             pruned += 1
         }
         expiredCount += pruned
-        pruned += notifications.pruneDelivered(before: cutoff)
+        let notificationsStep = notifications.pruneDelivered(before: cutoff, atMost: limit - pruned)
+        pruned += notificationsStep.pruned
+        guard notificationsStep.isComplete else { return (pruned, false) }
         pruned += pendingResponses.pruneResponded(before: cutoff)
         // A snapshot written before app names were forgotten with their last interaction
         // may hold unused ones; a scan of the table, which is small.

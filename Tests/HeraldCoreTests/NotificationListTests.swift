@@ -135,6 +135,22 @@ import Testing
         #expect(state.notificationsDropped.expired == 1)
     }
 
+    @Test func retentionForgetsNotificationsAStepAtATimeAfterInteractions() throws {
+        var state = try summaryState { $0.retention = 100 }
+        try state.donate(F.message("m0"), now: F.now)
+        for index in 0..<3 { try put(&state, "mine-\(index)", now: F.now + Double(index)) }
+        for index in 0..<2 { try put(&state, "theirs-\(index)", caller: F.otherUser, now: F.now + Double(index)) }
+        try put(&state, "new", now: F.now + 90)
+        let steps = (0..<4).map { _ in state.pruneExpired(now: F.now + 150, atMost: 2) }
+        // The interaction and one notification, then two, then the last two: at most two a step.
+        #expect(steps.map(\.pruned) == [2, 2, 2, 0])
+        #expect(steps.map(\.isComplete) == [false, false, true, true])
+        #expect(state.interactionCount == 0)
+        #expect(try list(state).map(\.identifier) == ["new"])
+        #expect(try list(state, caller: F.otherUser).isEmpty)
+        #expect(state.notificationsDropped.expired == 5)
+    }
+
     @Test func summariesAreDeliveredWhenDueRanked() throws {
         var state = try summaryState()
         let avatarLike = NotificationContent(title: "media", attachments: .array([.string("file:///a.png")]))

@@ -362,22 +362,28 @@ struct NotificationList: Sendable {
         return summaries
     }
 
-    /// Forgets delivered notifications delivered before `cutoff`; returns how many.
+    /// Forgets delivered notifications delivered before `cutoff`, at most `limit` of them;
+    /// `isComplete` is false when more are left for the next call.
     @discardableResult
-    mutating func pruneDelivered(before cutoff: Date) -> Int {
+    mutating func pruneDelivered(before cutoff: Date, atMost limit: Int = .max) -> (pruned: Int, isComplete: Bool) {
         var pruned = 0
-        for uid in Array(lists.keys) {
+        var isComplete = true
+        for uid in Array(lists.keys) where isComplete {
             withList(uid) { list in
                 while let oldest = list.oldestDelivered(),
                     let deliveredAt = list.entries[oldest]?.deliveredAt, deliveredAt < cutoff
                 {
+                    guard pruned < limit else {
+                        isComplete = false
+                        return
+                    }
                     _ = list.remove(oldest)
                     pruned += 1
                 }
             }
         }
         expired += pruned
-        return pruned
+        return (pruned, isComplete)
     }
 
     /// Every notification with its uid, oldest stamp first: the order that restores the list as it is.

@@ -10,10 +10,16 @@ package struct RequestContext: Sendable {
     /// batch's); nil when it is not known.
     package var textByteCount: Int?
 
-    package init(caller: Caller, connection: ConnectionIdentity? = nil, textByteCount: Int? = nil) {
+    package init(caller: Caller, connection: ConnectionIdentity? = nil) {
         self.caller = caller
         self.connection = connection
-        self.textByteCount = textByteCount
+    }
+
+    /// This context for a request that came in a text of `byteCount` bytes.
+    func sized(_ byteCount: Int) -> RequestContext {
+        var sized = self
+        sized.textByteCount = byteCount
+        return sized
     }
 }
 

@@ -42,9 +42,7 @@ package struct RequestProcessor: Sendable {
     /// The reply to `text`: answered here, unless it calls a method that takes long.
     package func reply(to text: RequestText, context: RequestContext) -> Reply {
         let start = ContinuousClock.now
-        var sized = context
-        sized.textByteCount = text.byteCount
-        let context = sized
+        let context = context.sized(text.byteCount)
         switch parse(text, context: context, since: start) {
         case .failure(let refusal):
             return .now(refusal.response)
@@ -61,8 +59,7 @@ package struct RequestProcessor: Sendable {
     /// due; every method runs on the calling thread.
     package func process(text: [UInt8], context: RequestContext) -> [UInt8]? {
         let start = ContinuousClock.now
-        var context = context
-        context.textByteCount = text.count
+        let context = context.sized(text.count)
         switch parse(.unparsed(ByteBuffer(bytes: text)), context: context, since: start) {
         case .failure(let refusal): return refusal.response
         case .success(let value): return respond(toParsed: value, context: context, since: start)

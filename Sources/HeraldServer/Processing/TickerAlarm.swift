@@ -6,8 +6,11 @@ import Synchronization
 ///
 /// The ticker sleeps until just past the earliest Focus change it knows of, or a second; a
 /// change a request makes due before then would otherwise wait for that round. A request
-/// that may change Focuses announces the next change after the lock; a change due before
-/// the sleep ends cuts it short, and the ticker plans again.
+/// that may change Focuses announces the next change after the lock: one due before the
+/// sleep ends cuts it short, and one announced while the ticker is between sleeps (its
+/// round may have read the state before the request changed it) cuts the next sleep short
+/// at once if due before that one ends. Either way the ticker plans again from the state;
+/// a needless early wake costs one round.
 package final class TickerAlarm: Sendable {
     private struct Sleep {
         /// When the ticker's sleep ends, on the wall clock; nil while it is not asleep.
@@ -16,6 +19,8 @@ package final class TickerAlarm: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
         /// Whether a change was announced before the ticker began to wait: it does not.
         var rung = false
+        /// The earliest change announced while the ticker was not asleep.
+        var announced: Date?
     }
 
     private let sleep = Mutex(Sleep())
@@ -23,9 +28,14 @@ package final class TickerAlarm: Sendable {
     package init() {}
 
     /// Sleeps for `delay`, which ends at `end` on the wall clock, or until a Focus change
-    /// due before `end` is announced.
+    /// due before `end` is announced (or was, since the last sleep).
     func sleep(for delay: Duration, endingAt end: Date) async {
-        sleep.withLock { $0 = Sleep(end: end) }
+        let announcedSooner = sleep.withLock { sleep -> Bool in
+            let sooner = sleep.announced.map { $0 < end } ?? false
+            sleep = Sleep(end: sooner ? nil : end)
+            return sooner
+        }
+        if announcedSooner { return }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await Task.sleep(for: delay) }
             group.addTask { await self.waitForAlarm() }
@@ -40,7 +50,11 @@ package final class TickerAlarm: Sendable {
     package func focusChange(dueAt next: Date?) {
         guard let next else { return }
         let waiter = sleep.withLock { sleep -> CheckedContinuation<Void, Never>? in
-            guard let end = sleep.end, next < end else { return nil }
+            guard let end = sleep.end else {
+                sleep.announced = min(sleep.announced ?? next, next)
+                return nil
+            }
+            guard next < end else { return nil }
             sleep.rung = true
             defer { sleep.waiter = nil }
             return sleep.waiter

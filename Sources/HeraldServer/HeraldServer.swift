@@ -136,13 +136,17 @@ package final class HeraldServer: Service, Sendable {
     private func tick(stop: AsyncStream<Void>.Continuation) async {
         var idleSince: ContinuousClock.Instant? = .now
         var delay = Duration.seconds(1)
+        var horizon = environment.clock.now().addingTimeInterval(1)
         while !Task.isCancelled {
-            let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-            await environment.tickerAlarm.sleep(for: delay, endingAt: environment.clock.now().addingTimeInterval(seconds))
+            await environment.tickerAlarm.sleep(for: delay, unlessAChangeIsDueBefore: horizon)
             memoryTrim.trimIfDue()
             let now = environment.clock.now()
             advanceFocuses(now: now)
-            delay = Self.tickDelay(until: environment.state.read { $0.nextFocusChange }, now: now)
+            let next = environment.state.read { $0.nextFocusChange }
+            delay = Self.tickDelay(until: next, now: now)
+            // The change the sleep ends just past, or the end of the second: only a change
+            // due before it wakes the ticker, so announcing the same one again does not.
+            horizon = min(next.flatMap { $0 > now ? $0 : nil } ?? .distantFuture, now.addingTimeInterval(1))
             guard configuration.exitIdleAfter > 0 else { continue }
             if environment.statistics.openConnections > 0 {
                 idleSince = nil

@@ -208,4 +208,29 @@ struct RequestProcessorTests {
         #expect(requests == 3, "\(methods)")
         #expect(errors == 2, "\(methods)")
     }
+
+    @Test("set-focus announces its until to the ticker's alarm, which ends the ticker's next sleep at once")
+    func setFocusWakesTheTicker() async throws {
+        let clock = ManualClock()
+        let environment = MethodEnvironment(
+            state: SharedState(HeraldState(configuration: CoreConfiguration())),
+            clock: clock,
+            statistics: ServerStatistics(),
+            openRPCDocument: ["openrpc": "1.3.2"]
+        )
+        let processor = RequestProcessor(
+            methods: .herald(environment, subscriptions: FocusSubscriptions(registry: ConnectionRegistry())),
+            limits: RequestLimits(),
+            statistics: ServerStatistics(),
+            recorder: recorder
+        )
+        // The clock starts at 2027-01-15T08:00:00Z: the Focus ends a minute later.
+        let text = #"{"jsonrpc":"2.0","id":1,"method":"set-focus","params":{"focus":{"name":"Work","until":"2027-01-15T08:01:00Z"}}}"#
+        let response = try JSONParser.parse(Array(try #require(processor.process(text: Array(text.utf8), context: user)).dropLast()))
+        #expect(response[pointer: "/error"] == nil, "\(response.compactText)")
+        // A sleep planned before the request, to two minutes past it, ends at once.
+        let started = ContinuousClock.now
+        await environment.tickerAlarm.sleep(for: .seconds(120), unlessAChangeIsDueBefore: clock.now().addingTimeInterval(120))
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
 }

@@ -7,14 +7,15 @@ import Synchronization
 /// The ticker sleeps until just past the earliest Focus change it knows of, or a second; a
 /// change a request makes due before then would otherwise wait for that round. A request
 /// that may change Focuses announces the next change after the lock: one due before the
-/// sleep ends cuts it short, and one announced while the ticker is between sleeps (its
-/// round may have read the state before the request changed it) cuts the next sleep short
-/// at once if due before that one ends. Either way the ticker plans again from the state;
-/// a needless early wake costs one round.
+/// sleep's horizon (the change it ends just past, or its end) cuts it short, and one
+/// announced while the ticker is between sleeps (its round may have read the state before
+/// the request changed it) cuts the next sleep short at once if due before that one's
+/// horizon. Either way the ticker plans again from the state; a needless early wake costs
+/// one round, and the change a sleep already serves, announced again, wakes nothing.
 package final class TickerAlarm: Sendable {
     private struct Sleep {
-        /// When the ticker's sleep ends, on the wall clock; nil while it is not asleep.
-        var end: Date?
+        /// A change due before this wakes the ticker; nil while it is not asleep.
+        var horizon: Date?
         /// The ticker, once it waits.
         var waiter: CheckedContinuation<Void, Never>?
         /// Whether a change was announced before the ticker began to wait: it does not.
@@ -27,12 +28,13 @@ package final class TickerAlarm: Sendable {
 
     package init() {}
 
-    /// Sleeps for `delay`, which ends at `end` on the wall clock, or until a Focus change
-    /// due before `end` is announced (or was, since the last sleep).
-    func sleep(for delay: Duration, endingAt end: Date) async {
+    /// Sleeps for `delay`, or until a Focus change due before `horizon` (on the wall clock:
+    /// the change the sleep ends just past, or the sleep's end) is announced, or was since
+    /// the last sleep.
+    func sleep(for delay: Duration, unlessAChangeIsDueBefore horizon: Date) async {
         let announcedSooner = sleep.withLock { sleep -> Bool in
-            let sooner = sleep.announced.map { $0 < end } ?? false
-            sleep = Sleep(end: sooner ? nil : end)
+            let sooner = sleep.announced.map { $0 < horizon } ?? false
+            sleep = Sleep(horizon: sooner ? nil : horizon)
             return sooner
         }
         if announcedSooner { return }
@@ -46,15 +48,15 @@ package final class TickerAlarm: Sendable {
     }
 
     /// Announces that the next Focus change is due at `next` (nil: none is); wakes the
-    /// ticker when its sleep ends later.
+    /// ticker when it is due before the sleep's horizon.
     package func focusChange(dueAt next: Date?) {
         guard let next else { return }
         let waiter = sleep.withLock { sleep -> CheckedContinuation<Void, Never>? in
-            guard let end = sleep.end else {
+            guard let horizon = sleep.horizon else {
                 sleep.announced = min(sleep.announced ?? next, next)
                 return nil
             }
-            guard next < end else { return nil }
+            guard next < horizon else { return nil }
             sleep.rung = true
             defer { sleep.waiter = nil }
             return sleep.waiter
@@ -65,7 +67,7 @@ package final class TickerAlarm: Sendable {
     private func waitForAlarm() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let waits = sleep.withLock { sleep -> Bool in
-                guard sleep.end != nil, !sleep.rung else { return false }
+                guard sleep.horizon != nil, !sleep.rung else { return false }
                 sleep.waiter = continuation
                 return true
             }

@@ -262,11 +262,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let reply: @Sendable () -> Void = {
             // The response (megabytes, for a full listing) is copied into its buffer here,
             // not on the event loop.
-            let response = work().map { bytes in
-                var buffer = allocator.buffer(capacity: bytes.count)
-                buffer.writeBytes(bytes)
-                return buffer
-            }
+            let response = work().map { allocator.buffer(bytes: $0) }
             eventLoop.execute {
                 let (handler, context) = loopBound.value
                 handler.replyArrived(response, context: context)
@@ -293,9 +289,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
-        var buffer = context.channel.allocator.buffer(capacity: bytes.count)
-        buffer.writeBytes(bytes)
-        context.write(wrapOutboundOut(buffer), promise: nil)
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
     }
 
     /// Stops reading and closes once every response written so far has left.

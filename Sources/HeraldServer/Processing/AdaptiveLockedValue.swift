@@ -8,7 +8,7 @@ import Glibc
 /// loop: with a plain mutex, a loop that finds it held sleeps in the kernel and the holder
 /// pays a futex wake on release (about 5% of the CPU of a donate flood on two cores). A
 /// short spin finds the lock free again instead.
-final class AdaptiveLockedValue<Value>: @unchecked Sendable {
+final class AdaptiveLockedValue<Value: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 

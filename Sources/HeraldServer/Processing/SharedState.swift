@@ -3,7 +3,6 @@ import Glibc
 #endif
 import HeraldCore
 import HeraldProtocol
-import NIOConcurrencyHelpers
 
 /// Herald's state, shared by every connection behind one lock.
 ///

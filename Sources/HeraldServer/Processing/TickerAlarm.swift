@@ -18,10 +18,15 @@ package final class TickerAlarm: Sendable {
         var horizon: Date?
         /// The ticker, once it waits.
         var waiter: CheckedContinuation<Void, Never>?
-        /// Whether a change was announced before the ticker began to wait: it does not.
-        var rung = false
-        /// The earliest change announced while the ticker was not asleep.
+        /// The earliest change announced since the last sleep ended.
         var announced: Date?
+
+        /// Whether a change was announced that is due before the horizon: the ticker does
+        /// not wait, or waits no more.
+        var isRung: Bool {
+            guard let horizon, let announced else { return false }
+            return announced < horizon
+        }
     }
 
     private let sleep = Mutex(Sleep())
@@ -32,12 +37,14 @@ package final class TickerAlarm: Sendable {
     /// the change the sleep ends just past, or the sleep's end) is announced, or was since
     /// the last sleep.
     func sleep(for delay: Duration, unlessAChangeIsDueBefore horizon: Date) async {
-        let announcedSooner = sleep.withLock { sleep -> Bool in
-            let sooner = sleep.announced.map { $0 < horizon } ?? false
-            sleep = Sleep(horizon: sooner ? nil : horizon)
-            return sooner
+        let rung = sleep.withLock { sleep -> Bool in
+            sleep.horizon = horizon
+            return sleep.isRung
         }
-        if announcedSooner { return }
+        if rung {
+            wake()
+            return
+        }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await Task.sleep(for: delay) }
             group.addTask { await self.waitForAlarm() }
@@ -52,12 +59,8 @@ package final class TickerAlarm: Sendable {
     package func focusChange(dueAt next: Date?) {
         guard let next else { return }
         let waiter = sleep.withLock { sleep -> CheckedContinuation<Void, Never>? in
-            guard let horizon = sleep.horizon else {
-                sleep.announced = min(sleep.announced ?? next, next)
-                return nil
-            }
-            guard next < horizon else { return nil }
-            sleep.rung = true
+            sleep.announced = min(sleep.announced ?? next, next)
+            guard sleep.isRung else { return nil }
             defer { sleep.waiter = nil }
             return sleep.waiter
         }
@@ -67,7 +70,7 @@ package final class TickerAlarm: Sendable {
     private func waitForAlarm() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let waits = sleep.withLock { sleep -> Bool in
-                guard sleep.horizon != nil, !sleep.rung else { return false }
+                guard sleep.horizon != nil, !sleep.isRung else { return false }
                 sleep.waiter = continuation
                 return true
             }

@@ -96,6 +96,57 @@ struct ConnectionHandlerTests {
         #expect(channel.isActive)
     }
 
+    /// Every buffer written to the client so far, as text.
+    func writtenBuffers(_ channel: EmbeddedChannel) throws -> [String] {
+        var buffers: [String] = []
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
+            buffers.append(String(buffer: buffer))
+        }
+        return buffers
+    }
+
+    static func stats(id: Int) -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"stats"}"# + "\n"
+    }
+
+    @Test("The answers to one read leave in one buffer, in request order")
+    func answersToOneReadLeaveTogether() throws {
+        let (channel, _) = try makeChannel()
+        try send((1...5).map { Self.stats(id: $0) }.joined(), to: channel)
+        let buffers = try writtenBuffers(channel)
+        #expect(buffers.count == 1)
+        let ids = buffers.joined().split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int
+        }
+        #expect(ids == [1, 2, 3, 4, 5])
+    }
+
+    @Test("A line another part of the server writes leaves after the answers gathered before it")
+    func subscriberLineFollowsGatheredAnswers() throws {
+        let (channel, _) = try makeChannel()
+        // Read, not yet read-complete: the answers are gathered, not flushed.
+        channel.pipeline.fireChannelRead(NIOAny(ByteBuffer(string: Self.stats(id: 1) + Self.stats(id: 2))))
+        try channel.writeAndFlush(ByteBuffer(string: "{\"method\":\"focus-changed\"}\n")).wait()
+        let lines = try writtenLines(channel)
+        #expect(lines.count == 3)
+        #expect(lines.last == "{\"method\":\"focus-changed\"}")
+        #expect(lines.first?.contains("\"id\":1") == true)
+    }
+
+    @Test("Gathered answers past 16 KiB are passed on at once, so the unread-output bound sees them")
+    func largeAnswersPassOnAtOnce() throws {
+        let (channel, _) = try makeChannel()
+        try send((1...64).map { Self.stats(id: $0) }.joined(), to: channel)
+        let buffers = try writtenBuffers(channel)
+        let lines = buffers.joined().split(separator: "\n")
+        try #require(lines.count == 64)
+        // More than 16 KiB in all, so more than one buffer, each cut at a response's end.
+        #expect(lines.reduce(0) { $0 + $1.utf8.count } > ConnectionHandler.outputBytesPerWrite)
+        #expect(buffers.count > 1)
+        #expect(buffers.allSatisfy { $0.hasSuffix("\n") })
+        #expect(buffers.dropLast().allSatisfy { $0.utf8.count >= ConnectionHandler.outputBytesPerWrite })
+    }
+
     @Test("An idle connection is closed after --idle-timeout; one holding a subscription is not")
     func idleTimeout() throws {
         let (idle, statistics) = try makeChannel(idleTimeout: 10)

@@ -174,7 +174,10 @@ struct RequestProcessorTests {
             let bytes = Array(text.utf8)
             let whole = try #require(processor.process(text: bytes, context: user))
             let value = try JSONParser.parse(bytes)
-            guard case .now(let parsedReply?) = processor.reply(to: .parsed(value, byteCount: bytes.count), context: user) else {
+            var parsedReply: [UInt8] = []
+            guard case .now = processor.reply(to: .parsed(value, byteCount: bytes.count), context: user, appendingTo: &parsedReply),
+                !parsedReply.isEmpty
+            else {
                 Issue.record("no reply to \(text)")
                 continue
             }

@@ -12,6 +12,10 @@ import NIOCore
 /// of its own instead; the connection stops reading until its response is written, which
 /// keeps the order, while the event loop goes on serving its other connections.
 ///
+/// The responses to the texts of one read are gathered into one buffer and written once,
+/// at the flush that ends the read (or every ``outputBytesPerWrite``); a line written by
+/// another part of the server (a subscription's) leaves after what was gathered before it.
+///
 /// Output is bounded: while more than `--max-unread-bytes` wait unread in the socket, the
 /// connection reads nothing more and answers none of the texts it has framed, so a client
 /// that does not read cannot make Herald build responses for it.
@@ -46,6 +50,12 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var idleTimeoutTask: Scheduled<Void>?
     private var lastActivity = NIODeadline.uptimeNanoseconds(0)
     private let hooks: ConnectionHooks
+    /// Responses written since the last flush, sent as one buffer: a client that
+    /// pipelines gets the answers to one read in one write, not one buffer each.
+    private var output: ByteBuffer?
+    /// The response being written, reused from one request to the next (and given up
+    /// after a large one, so that an idle connection does not keep a large array).
+    private var response: [UInt8] = []
 
     init(processor: RequestProcessor, context: RequestContext, hooks: ConnectionHooks = ConnectionHooks()) {
         self.processor = processor
@@ -84,7 +94,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if context.channel.isWritable, state.mayAnswer {
             drainFramer(context: context)
             afterFraming(context: context)
-            context.flush()
+            flushOutput(context: context)
         }
         context.fireChannelWritabilityChanged()
     }
@@ -100,7 +110,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        context.flush()
+        flushOutput(context: context)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -173,7 +183,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         state.pauseForPressure()
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
-        context.flush()
+        flushOutput(context: context)
         scheduleStallCheck(pressure, context: context)
         return true
     }
@@ -209,7 +219,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             afterFraming(context: context)
         }
         rescheduleIdleTimeout(context: context)
-        context.flush()
+        flushOutput(context: context)
         if passOnRead {
             read(context: context)
         }
@@ -220,12 +230,17 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .request(let text):
             state.textFramed()
             if text.byteCount >= Self.largeWorkBytes { hooks.largeWorkDone() }
-            switch processor.reply(to: text, context: requestContext) {
-            case .now(let response?):
+            switch processor.reply(to: text, context: requestContext, appendingTo: &response) {
+            case .now:
+                guard !response.isEmpty else { break }
                 if response.count >= Self.largeWorkBytes { hooks.largeWorkDone() }
                 write(response, context: context)
-            case .now(nil):
-                break
+                if response.capacity > Self.responseArrayCapacity {
+                    response = []
+                    response.reserveCapacity(Self.responseArrayCapacity)
+                } else {
+                    response.removeAll(keepingCapacity: true)
+                }
             case .offEventLoop(let placement, let work):
                 awaitReply(from: work, on: placement, context: context)
             }
@@ -254,7 +269,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         state.awaitReply()
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
-        context.flush()
+        flushOutput(context: context)
         context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
@@ -281,15 +296,52 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard action != .none else { return }
         if let response {
             if response.readableBytes >= Self.largeWorkBytes { hooks.largeWorkDone() }
+            sendOutput(context: context)
             context.write(wrapOutboundOut(response), promise: nil)
         }
-        context.flush()
+        flushOutput(context: context)
         context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
         resume(after: action, context: context)
     }
 
+    /// Adds a response to the output the next flush sends; past ``outputBytesPerWrite`` it
+    /// is passed on at once, so that the channel's writability (the unread-output bound)
+    /// keeps up with it.
     private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
-        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+        if bytes.count >= Self.outputBytesPerWrite {
+            sendOutput(context: context)
+            context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+            return
+        }
+        if output == nil {
+            output = context.channel.allocator.buffer(capacity: Self.outputBufferCapacity)
+        }
+        output!.writeBytes(bytes)
+        if output!.readableBytes >= Self.outputBytesPerWrite { sendOutput(context: context) }
+    }
+
+    /// Passes the responses gathered so far on to the channel, unflushed.
+    private func sendOutput(context: ChannelHandlerContext) {
+        guard let gathered = output else { return }
+        output = nil
+        context.write(wrapOutboundOut(gathered), promise: nil)
+    }
+
+    /// Sends the gathered responses and flushes.
+    private func flushOutput(context: ChannelHandlerContext) {
+        sendOutput(context: context)
+        context.flush()
+    }
+
+    /// A line written to this connection by someone else (a subscription's notification)
+    /// leaves after the responses gathered before it.
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        sendOutput(context: context)
+        context.write(data, promise: promise)
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        flushOutput(context: context)
     }
 
     /// Stops reading and closes once every response written so far has left.
@@ -300,6 +352,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         idleTimeoutTask?.cancel()
         idleTimeoutTask = nil
         // Writes leave in order: once this empty one has, every response before it has.
+        sendOutput(context: context)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
             channel.close(promise: nil)
@@ -386,6 +439,12 @@ extension ConnectionHandler {
     /// A request or response at least this large asks for freed memory to be returned to
     /// the system (see ``MemoryTrim``).
     static let largeWorkBytes = 256 << 10
+    /// The room a buffer of gathered responses starts with: sixteen `donate` answers.
+    static let outputBufferCapacity = 2048
+    /// The room of the array a response is written into, kept between requests.
+    static let responseArrayCapacity = 4096
+    /// Gathered responses are passed on once they reach this many bytes.
+    static let outputBytesPerWrite = 16 << 10
 }
 
 /// What a connection asks of the server around it.

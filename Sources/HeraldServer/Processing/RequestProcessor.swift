@@ -32,26 +32,29 @@ package struct RequestProcessor: Sendable {
 
     /// How a text is answered: at once, or by work to run off the event loop.
     package enum Reply: Sendable {
-        /// The response line, or nil when nothing is due.
-        case now([UInt8]?)
+        /// Answered: the response line, if one is due, was appended to the output.
+        case now
         /// Work that calls a method placed off the event loop, for a thread of that
         /// placement; it returns the response.
         case offEventLoop(MethodPlacement, @Sendable () -> [UInt8]?)
     }
 
-    /// The reply to `text`: answered here, unless it calls a method that takes long.
-    package func reply(to text: RequestText, context: RequestContext) -> Reply {
+    /// The reply to `text`: answered here, its line appended to `output` (a connection
+    /// reuses one array for all its responses), unless it calls a method that takes long.
+    package func reply(to text: RequestText, context: RequestContext, appendingTo output: inout [UInt8]) -> Reply {
         let start = ContinuousClock.now
         let context = context.sized(text.byteCount)
         switch parse(text, context: context, since: start) {
         case .failure(let refusal):
-            return .now(refusal.response)
+            output.append(contentsOf: refusal.response)
+            return .now
         case .success(let value):
             let placement = methods.placement(of: value)
             guard placement == .eventLoop else {
                 return .offEventLoop(placement) { respond(toParsed: value, context: context, since: start) }
             }
-            return .now(respond(toParsed: value, context: context, since: start))
+            respond(toParsed: value, context: context, since: start, appendingTo: &output)
+            return .now
         }
     }
 
@@ -133,17 +136,30 @@ package struct RequestProcessor: Sendable {
     )
         -> [UInt8]?
     {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        respond(toParsed: value, context: context, since: start, appendingTo: &output)
+        return output.isEmpty ? nil : output
+    }
+
+    /// Appends the response line to a parsed request or batch to `output`; nothing when
+    /// nothing is due.
+    private func respond(
+        toParsed value: JSONValue, context: RequestContext, since start: ContinuousClock.Instant,
+        appendingTo output: inout [UInt8]
+    ) {
         switch value {
         case .array(let elements):
-            var output: [UInt8] = [UInt8(ascii: "[")]
-            output.reserveCapacity(elements.count * 64)
+            let lineStart = output.count
+            output.append(UInt8(ascii: "["))
+            output.reserveCapacity(lineStart + elements.count * 64)
             var wroteAny = false
             for element in elements {
                 let elementStart = ContinuousClock.now
                 // Past the limit, the rest of the batch is not run: each request in it is
                 // answered with a short error instead, so the array stays bounded.
                 let response: ResponseObject
-                if output.count > limits.maxResponseBytes {
+                if output.count - lineStart > limits.maxResponseBytes {
                     guard let refused = refuseOverLimit(element, context: context, since: elementStart) else { continue }
                     response = refused
                 } else {
@@ -154,17 +170,16 @@ package struct RequestProcessor: Sendable {
                 response.write(to: &output)
                 wroteAny = true
             }
-            guard wroteAny else { return nil }
+            guard wroteAny else {
+                output.removeSubrange(lineStart...)
+                return
+            }
             output.append(UInt8(ascii: "]"))
             output.append(UInt8(ascii: "\n"))
-            return output
         default:
-            guard let response = respond(to: value, context: context, since: start) else { return nil }
-            var output: [UInt8] = []
-            output.reserveCapacity(256)
+            guard let response = respond(to: value, context: context, since: start) else { return }
             response.write(to: &output)
             output.append(UInt8(ascii: "\n"))
-            return output
         }
     }
 

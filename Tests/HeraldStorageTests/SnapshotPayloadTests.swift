@@ -145,6 +145,59 @@ struct SnapshotPayloadTests {
         #expect(sameOrder)
     }
 
+    @Test("A full notification list is the JSON one encoder writes, on one thread or many, and comes back in order")
+    func notificationListInRuns() throws {
+        var state = HeraldState()
+        state.configuration.maxNotificationsPerUID = 10_000
+        let total = 2 * NotificationsSection.entriesPerRun + 100
+        let other = Caller(uid: 1001, gid: 1001, pid: 11, isAdministrator: false)
+        for index in 0..<total {
+            // Quotes, backslashes and brackets inside strings: the cut between entries must
+            // not fall there.
+            let content = NotificationContent(title: #"t\#(index) "}]," \"#, body: "{[\(index % 7)")
+            _ = try state.updateContent(
+                UpdateContentParams(app: F.app, identifier: "n-\(index)", content: content),
+                caller: index.isMultiple(of: 3) ? other : F.user,
+                now: F.now + Double(index)
+            )
+        }
+        try #require(state.storedNotifications.count == total)
+        var serial: [UInt8] = []
+        try NotificationsSection.write(state, to: &serial, parallel: nil)
+        var parallel: [UInt8] = []
+        try NotificationsSection.write(state, to: &parallel) { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let whole = Array(try encoder.encode(NotificationsSection.form(of: state)))
+        // Compared as one Bool each: a failing comparison of long arrays is diffed for minutes.
+        let sameAsOneEncoder = serial == whole
+        let sameOnEveryCore = parallel == whole
+        #expect(sameAsOneEncoder)
+        #expect(sameOnEveryCore)
+        #expect(NotificationsSection.ListJSON.elements(in: whole, range: whole.indices)?.count == total)
+
+        let restored = try Self.restored(try F.file(state))
+        let sameList = restored.storedNotifications == state.storedNotifications
+        #expect(sameList)
+
+        // JSON laid out otherwise (whitespace) is decoded whole, to the same list.
+        let pretty = Array(try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: Data(whole)), options: .prettyPrinted))
+        #expect(NotificationsSection.ListJSON.elements(in: pretty, range: pretty.indices) == nil)
+        var fromPretty = HeraldState()
+        fromPretty.configuration.maxNotificationsPerUID = 10_000
+        try NotificationsSection.restore(from: pretty, range: pretty.indices, into: &fromPretty)
+        #expect(fromPretty.storedNotifications.count == total)
+
+        // A run that does not decode is reported as the whole section's damage.
+        var damaged = whole
+        let lastTitle = try #require(damaged.lastIndex(of: UInt8(ascii: "t")))
+        damaged[lastTitle] = UInt8(ascii: "\"")
+        var fromDamaged = HeraldState()
+        #expect(throws: SnapshotFileError.self) {
+            try NotificationsSection.restore(from: damaged, range: damaged.indices, into: &fromDamaged)
+        }
+    }
+
     @Test("Every enum case has one record number")
     func everyEnumCaseHasOneRecordNumber() {
         func check<T: CaseIterable & Hashable>(_ table: [T]) {

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import HeraldCore
 import HeraldProtocol
-import Synchronization
 
 /// The stored interactions: the app-name table (a count, then each name), then the record
 /// chunks (a count, then each chunk's length and bytes). A chunk holds up to
@@ -20,28 +19,17 @@ enum InteractionsSection: SnapshotSection {
     /// without it — then appends the buffers in order. (A run holds fewer records where
     /// some were removed; an empty one is left out.)
     static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws {
-        let runner = parallel ?? { count, work in
-            for index in 0..<count { work(index) }
-        }
         let positions = state.storedRecordPositions
         let runs = stride(from: positions.lowerBound, to: positions.upperBound, by: InteractionRecordLayout.chunkSize).map {
             $0..<Swift.min($0 + InteractionRecordLayout.chunkSize, positions.upperBound)
         }
-        let encoded = Mutex([Result<[UInt8], any Error>?](repeating: nil, count: runs.count))
-        runner(runs.count) { index in
-            let result = Result { () throws -> [UInt8] in
-                var buffer: [UInt8] = []
-                buffer.reserveCapacity(runs[index].count * 160)
-                try InteractionRecordWriter.appending(to: &buffer) { writer in
-                    try state.forEachStoredRecord(at: runs[index]) { record in try writer.append(record) }
-                }
-                return buffer
+        let chunks = try runEach(runs.count, on: parallel) { index in
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(runs[index].count * 160)
+            try InteractionRecordWriter.appending(to: &buffer) { writer in
+                try state.forEachStoredRecord(at: runs[index]) { record in try writer.append(record) }
             }
-            encoded.withLock { $0[index] = result }
-        }
-        let chunks = try encoded.withLock { $0 }.map { result in
-            guard let result else { preconditionFailure("A parallel runner returned before every run was encoded.") }
-            return try result.get()
+            return buffer
         }.filter { !$0.isEmpty }
         let names = state.storedAppNames
         bytes.reserveCapacity(bytes.count + chunks.reduce(0) { $0 + $1.count + 5 } + names.reduce(9) { $0 + $1.utf8.count + 2 })

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import HeraldCore
 import HeraldProtocol
-import Synchronization
 
 /// Each uid's notification list: one entry per notification, each uid's delivered ones in
 /// the order they were delivered, then its scheduled ones, so the list restored is the
@@ -51,23 +50,12 @@ enum NotificationsSection: JSONSnapshotSection {
     /// Encodes the entries in runs, on `parallel` when given, and writes the JSON of their
     /// ``Form``.
     static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws {
-        let runner = parallel ?? { count, work in
-            for index in 0..<count { work(index) }
-        }
         let entries = entries(of: state)
         let runs = stride(from: 0, to: entries.count, by: entriesPerRun).map { $0..<min($0 + entriesPerRun, entries.count) }
-        let encoded = Mutex([Result<Data, any Error>?](repeating: nil, count: runs.count))
-        runner(runs.count) { index in
-            let result = Result { () throws -> Data in
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = .sortedKeys
-                return try encoder.encode(Array(entries[runs[index]]))
-            }
-            encoded.withLock { $0[index] = result }
-        }
-        let arrays = try encoded.withLock { $0 }.map { result in
-            guard let result else { preconditionFailure("A parallel runner returned before every run was encoded.") }
-            return try result.get()
+        let arrays = try runEach(runs.count, on: parallel) { index in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            return try encoder.encode(Array(entries[runs[index]]))
         }
         ListJSON.append(arrays: arrays, to: &bytes)
     }
@@ -83,21 +71,19 @@ enum NotificationsSection: JSONSnapshotSection {
         let runs = stride(from: 0, to: elements.count, by: entriesPerRun).map {
             elements[$0].lowerBound..<elements[min($0 + entriesPerRun, elements.count) - 1].upperBound
         }
-        let decoded = Mutex([[Form.Entry]?](repeating: nil, count: runs.count))
-        DispatchQueue.concurrentPerform(iterations: runs.count) { index in
+        let everyCore: SnapshotParallelRunner = { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) }
+        let runsDecoded = try? runEach(runs.count, on: everyCore) { (index: Int) throws -> [Form.Entry] in
             var json = Data(capacity: runs[index].count + 2)
             json.append(UInt8(ascii: "["))
             json.append(contentsOf: file[runs[index]])
             json.append(UInt8(ascii: "]"))
-            let entries = try? JSONDecoder().decode([Form.Entry].self, from: json)
-            decoded.withLock { $0[index] = entries }
+            return try JSONDecoder().decode([Form.Entry].self, from: json)
         }
-        let runsDecoded = decoded.withLock { $0 }
-        guard runsDecoded.allSatisfy({ $0 != nil }) else {
+        guard let runsDecoded else {
             try restore(json: Data(file[range]), at: range.lowerBound, into: &state)
             return
         }
-        try restore(runsDecoded.flatMap { $0! }, into: &state)
+        try restore(runsDecoded.flatMap { $0 }, into: &state)
     }
 
     /// The section's JSON, `{"notifications":[…]}`, made of or cut into the JSON of its

@@ -1,10 +1,30 @@
 import Foundation
 import HeraldCore
+import Synchronization
 
 /// Runs `work(0)` … `work(count - 1)` at once and returns when every one is done: how a
 /// snapshot encodes its record chunks on several threads (the daemon's run below the
 /// event loops' priority).
 package typealias SnapshotParallelRunner = @Sendable (_ count: Int, _ work: @escaping @Sendable (Int) -> Void) -> Void
+
+/// The results of `work(0)` … `work(count - 1)`, in order: run all at once on `parallel`, or
+/// one after another without it. The first error thrown is rethrown once every run is done.
+func runEach<Output: Sendable>(
+    _ count: Int, on parallel: SnapshotParallelRunner?, _ work: @escaping @Sendable (Int) throws -> Output
+) throws -> [Output] {
+    let runner = parallel ?? { count, work in
+        for index in 0..<count { work(index) }
+    }
+    let results = Mutex([Result<Output, any Error>?](repeating: nil, count: count))
+    runner(count) { index in
+        let result = Result { try work(index) }
+        results.withLock { $0[index] = result }
+    }
+    return try results.withLock { $0 }.map { result in
+        guard let result else { preconditionFailure("A parallel runner returned before every run was done.") }
+        return try result.get()
+    }
+}
 
 /// One piece of the state a snapshot keeps, in a section of its own: the piece's name,
 /// and its bytes in whatever form suits it.

@@ -176,6 +176,9 @@ struct SnapshotPayloadTests {
         #expect(sameOnEveryCore)
         #expect(NotificationsSection.ListJSON.elements(in: whole, range: whole.indices)?.count == total)
 
+        // The runs decode, every entry in its place; the state restored from them is the list.
+        let inRuns = try #require(NotificationsSection.entriesInRuns(in: whole, range: whole.indices))
+        #expect(inRuns.map(\.notification.identifier) == state.storedNotifications.map(\.notification.identifier))
         let restored = try Self.restored(try F.file(state))
         let sameList = restored.storedNotifications == state.storedNotifications
         #expect(sameList)
@@ -183,6 +186,7 @@ struct SnapshotPayloadTests {
         // JSON laid out otherwise (whitespace) is decoded whole, to the same list.
         let pretty = Array(try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: Data(whole)), options: .prettyPrinted))
         #expect(NotificationsSection.ListJSON.elements(in: pretty, range: pretty.indices) == nil)
+        #expect(NotificationsSection.entriesInRuns(in: pretty, range: pretty.indices) == nil)
         var fromPretty = HeraldState()
         fromPretty.configuration.maxNotificationsPerUID = 10_000
         try NotificationsSection.restore(from: pretty, range: pretty.indices, into: &fromPretty)
@@ -192,6 +196,7 @@ struct SnapshotPayloadTests {
         var damaged = whole
         let lastTitle = try #require(damaged.lastIndex(of: UInt8(ascii: "t")))
         damaged[lastTitle] = UInt8(ascii: "\"")
+        #expect(NotificationsSection.entriesInRuns(in: damaged, range: damaged.indices) == nil)
         var fromDamaged = HeraldState()
         #expect(throws: SnapshotFileError.self) {
             try NotificationsSection.restore(from: damaged, range: damaged.indices, into: &fromDamaged)

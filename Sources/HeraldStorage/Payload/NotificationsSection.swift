@@ -60,30 +60,33 @@ enum NotificationsSection: JSONSnapshotSection {
         ListJSON.append(arrays: arrays, to: &bytes)
     }
 
-    /// Decodes the entries in runs on every core when the section is laid out as
-    /// ``ListJSON`` writes it; any other JSON, and any run that does not decode, is decoded
-    /// whole, so that damage is reported as before.
+    /// Restores the entries decoded in runs (``entriesInRuns(in:range:)``), or else the
+    /// section decoded whole, so that damage is reported as before.
     static func restore(from file: [UInt8], range: Range<Int>, into state: inout HeraldState) throws(SnapshotFileError) {
-        guard let elements = ListJSON.elements(in: file, range: range), elements.count > entriesPerRun else {
+        guard let entries = entriesInRuns(in: file, range: range) else {
             try restore(json: Data(file[range]), at: range.lowerBound, into: &state)
             return
         }
+        try restore(entries, into: &state)
+    }
+
+    /// The entries of the section in `range`, decoded in runs on every core; nil when the
+    /// section holds no more than one run, is not laid out as ``ListJSON`` writes it, or
+    /// has a run that does not decode.
+    static func entriesInRuns(in file: [UInt8], range: Range<Int>) -> [Form.Entry]? {
+        guard let elements = ListJSON.elements(in: file, range: range), elements.count > entriesPerRun else { return nil }
         let runs = stride(from: 0, to: elements.count, by: entriesPerRun).map {
             elements[$0].lowerBound..<elements[min($0 + entriesPerRun, elements.count) - 1].upperBound
         }
         let everyCore: SnapshotParallelRunner = { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) }
-        let runsDecoded = try? runEach(runs.count, on: everyCore) { (index: Int) throws -> [Form.Entry] in
+        let decoded = try? runEach(runs.count, on: everyCore) { (index: Int) throws -> [Form.Entry] in
             var json = Data(capacity: runs[index].count + 2)
             json.append(UInt8(ascii: "["))
             json.append(contentsOf: file[runs[index]])
             json.append(UInt8(ascii: "]"))
             return try JSONDecoder().decode([Form.Entry].self, from: json)
         }
-        guard let runsDecoded else {
-            try restore(json: Data(file[range]), at: range.lowerBound, into: &state)
-            return
-        }
-        try restore(runsDecoded.flatMap { $0 }, into: &state)
+        return decoded?.flatMap { $0 }
     }
 
     /// The section's JSON, `{"notifications":[…]}`, made of or cut into the JSON of its

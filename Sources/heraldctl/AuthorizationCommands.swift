@@ -11,7 +11,8 @@ struct AuthorizationCommand: ParsableCommand {
             Your own apps' authorization is yours to decide; --uid names another uid's \
             (administrators). `requests` lists the apps waiting for an answer.
             """,
-        subcommands: [Show.self, Allow.self, Deny.self, Set.self, Requests.self]
+        subcommands: [Show.self, Allow.self, Deny.self, Set.self, Requests.self],
+        defaultSubcommand: Show.self
     )
 
     /// The options that name a (uid, app).
@@ -113,7 +114,8 @@ struct CapabilitiesCommand: ParsableCommand {
             communication and timeSensitive are your own switches for your apps; critical, \
             and --uid for another uid's apps, are for administrators.
             """,
-        subcommands: [Show.self, Set.self]
+        subcommands: [Show.self, Set.self],
+        defaultSubcommand: Show.self
     )
 
     /// `get-app-settings`.

@@ -7,7 +7,8 @@ struct CategoriesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "categories",
         abstract: "Set or show an app's notification categories and their actions.",
-        subcommands: [Set.self, Show.self]
+        subcommands: [Set.self, Show.self],
+        defaultSubcommand: Show.self
     )
 
     struct Set: ParsableCommand {

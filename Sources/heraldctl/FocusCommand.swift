@@ -7,7 +7,8 @@ struct FocusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "focus",
         abstract: "Your Focuses: turn one on or off, show them, define one with a schedule.",
-        subcommands: [On.self, Off.self, Show.self, Define.self, Delete.self]
+        subcommands: [On.self, Off.self, Show.self, Define.self, Delete.self],
+        defaultSubcommand: Show.self
     )
 
     /// What a Focus lets through, as `on` and `define` take it.

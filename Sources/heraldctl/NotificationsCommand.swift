@@ -8,7 +8,8 @@ struct NotificationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notifications",
         abstract: "List or remove the notifications heraldd keeps, delivered and scheduled.",
-        subcommands: [List.self, Remove.self]
+        subcommands: [List.self, Remove.self],
+        defaultSubcommand: List.self
     )
 
     enum State: String, ExpressibleByArgument, CaseIterable { case delivered, scheduled }

@@ -8,7 +8,8 @@ struct SummaryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary",
         abstract: "Your scheduled summary: set it, show it, turn it off; deliver it now (administrators).",
-        subcommands: [Set.self, Off.self, Show.self, Deliver.self]
+        subcommands: [Set.self, Off.self, Show.self, Deliver.self],
+        defaultSubcommand: Show.self
     )
 
     struct Show: ParsableCommand {

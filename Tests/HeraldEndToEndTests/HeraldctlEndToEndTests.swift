@@ -268,6 +268,9 @@ struct HeraldctlEndToEndTests {
         // Newest first: the generated one, then n-1 with its title.
         #expect(lines.first?.hasPrefix("\(generatedID) org.example.chat delivered ") == true, "\(list)")
         #expect(lines.contains { $0.hasPrefix("n-1 org.example.chat delivered ") } && lines.contains("  Lunch?"), "\(list)")
+        // `notifications` alone lists.
+        let bare = try ctl(herald, ["notifications", "--app", "org.example.chat"])
+        #expect(bare.status == 0 && bare.stdout == list.stdout, "\(bare)")
         let scheduled = try ctl(herald, ["notifications", "list", "--app", "org.example.news", "--state", "scheduled", "--json"])
         let held1 = (object(scheduled)["notifications"] as? [[String: Any]])?.map { $0["identifier"] as? String }
         #expect(held1 == ["d-1"], "\(scheduled)")

@@ -3,7 +3,8 @@ import HeraldTesting
 import Testing
 
 /// `heraldctl focus` and `heraldctl summary show` against the real heraldd: define with a
-/// schedule, turn on by hand (defining, or as defined), show what is on and why, off.
+/// schedule, turn on by hand (defining, or as defined), show what is on and why (also what
+/// `focus` and `summary` alone do), off.
 @Suite("heraldctl focus and summary, end to end")
 struct HeraldctlFocusEndToEndTests {
     private func ctl(_ herald: HeraldProcess, _ arguments: [String]) throws -> Heraldctl.Run {
@@ -21,6 +22,9 @@ struct HeraldctlFocusEndToEndTests {
         let shown = try ctl(herald, ["focus", "show"])
         #expect(shown.stdout.contains("Focus “Work” is on, turned on by hand until 2099-01-01T18:00:00.000Z."), "\(shown)")
         #expect(shown.stdout.contains("“Sleep”") && shown.stdout.contains("allows apps:   org.example.pager"), "\(shown)")
+        // `focus` alone shows, as `notifications` alone lists.
+        let bare = try ctl(herald, ["focus"])
+        #expect(bare.status == 0 && bare.stdout == shown.stdout, "\(bare)")
         let json = try ctl(herald, ["focus", "show", "--json"])
         let read = json.jsonLines.first as? [String: Any] ?? [:]
         #expect((read["active"] as? [String: Any])?["reason"] as? String == "until", "\(json)")
@@ -52,5 +56,7 @@ struct HeraldctlFocusEndToEndTests {
         _ = try ctl(herald, ["summary", "set", "08:00", "18:30", "--app", "org.example.news"])
         let summary = try ctl(herald, ["summary", "show"])
         #expect(summary.stdout.contains("Summary at 08:00, 18:30 for org.example.news"), "\(summary)")
+        let bareSummary = try ctl(herald, ["summary"])
+        #expect(bareSummary.stdout == summary.stdout, "\(bareSummary)")
     }
 }

@@ -69,7 +69,8 @@ enum CategoryText {
         let app = Output.text(result["app"])
         let categories = result["categories"] as? [[String: Any]] ?? []
         guard !categories.isEmpty else { return [set ? "\(app) has no categories now." : "\(app) has no categories."] }
-        var lines = [set ? "\(app) has \(categories.count) categories now:" : "\(app) has \(categories.count) categories:"]
+        let counted = categories.count == 1 ? "1 category" : "\(categories.count) categories"
+        var lines = [set ? "\(app) has \(counted) now:" : "\(app) has \(counted):"]
         for category in categories {
             let options = category["options"] as? [String] ?? []
             lines.append("  \(Output.text(category["identifier"]))" + (options.isEmpty ? "" : " (\(options.joined(separator: ", ")))"))

@@ -32,7 +32,7 @@ struct HeraldctlResponsesEndToEndTests {
         #expect(set.status == 0, "\(set)")
         #expect(
             set.stdout == """
-                org.example.chat has 1 categories now:
+                org.example.chat has 1 category now:
                   message (customDismissAction)
                     reply: "Reply" [icon mail-reply-sender; text input, Send button]
                     like: "Like" [foreground]
@@ -47,6 +47,8 @@ struct HeraldctlResponsesEndToEndTests {
         #expect(object(fromStdin)["categories"] as? [Any] != nil && fromStdin.status == 0, "\(fromStdin)")
         let none = try ctl(herald, ["categories", "show", "org.example.news"])
         #expect(none.stdout == "org.example.news has no categories.\n", "\(none)")
+        let bare = try ctl(herald, ["categories", "org.example.news"])
+        #expect(bare.stdout == none.stdout, "\(bare)")
         let reserved = try ctl(
             herald, ["categories", "set", "org.example.chat", "--file", "-"], input: #"[{"identifier":"c","actions":[{"identifier":"default","title":"Open"}]}]"#
         )

@@ -15,8 +15,10 @@ cd "$(dirname "$0")/.."
 OUT=${FUZZ_BUILD:-.build-fuzz}
 SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT"
+# HERALD_FUZZ: the notifications section is cut into runs of two, not 2,048, so that an
+# input of a few notifications reaches its decoding in runs (NotificationsSection).
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -package-name herald
-  -I "$OUT" -L "$OUT")
+  -D HERALD_FUZZ -I "$OUT" -L "$OUT")
 
 # module NAME "IMPORTS" SOURCES…: compiled again when a source, or a module it imports, is
 # newer than its last build — a module compiled against an older import's layout (a field

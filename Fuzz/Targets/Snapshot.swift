@@ -4,7 +4,7 @@ import HeraldStorage
 /// The snapshot reader. An input whose first byte is even is a whole file, as found on
 /// disk (of format version 1 or 2); an odd one is a payload, given a header of the current
 /// format version with the right checksums so that the payload decoder is reached. Whatever decodes must encode into a snapshot that decodes
-/// to the same number of interactions.
+/// to the same number of interactions and the same notification list.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSnapshot(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
@@ -29,6 +29,13 @@ public func fuzzSnapshot(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         let decoded = try SnapshotFile.decode(again.header.bytes + again.payload)
         guard decoded.state.interactionCount == state.interactionCount else {
             fatalError("A snapshot re-encoded with \(state.interactionCount) interactions decodes with \(decoded.state.interactionCount).")
+        }
+        // The notifications section is written and read in runs (of two in this build):
+        // the same list, in the same order, must come back.
+        let notifications = state.storedNotifications.map { "\($0.uid) \($0.notification.app) \($0.notification.identifier)" }
+        let notificationsAgain = decoded.state.storedNotifications.map { "\($0.uid) \($0.notification.app) \($0.notification.identifier)" }
+        guard notificationsAgain == notifications else {
+            fatalError("A snapshot re-encoded with \(notifications.count) notifications decodes with \(notificationsAgain.count), or in another order.")
         }
     } catch {
         fatalError("A snapshot that loads does not re-encode into one that loads: \(error)")

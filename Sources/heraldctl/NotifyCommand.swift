@@ -49,7 +49,8 @@ struct NotifyCommand: ParsableCommand {
     static func contentLines(_ content: Any?) -> [String] {
         guard let content = content as? [String: Any] else { return [] }
         var lines: [String] = []
-        for (key, label) in [("title", "title"), ("subtitle", "subtitle"), ("body", "body"), ("threadIdentifier", "thread")] {
+        let labels = [("title", "title"), ("subtitle", "subtitle"), ("body", "body"), ("threadIdentifier", "thread"), ("categoryIdentifier", "category")]
+        for (key, label) in labels {
             if let value = content[key] as? String { lines.append("\(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)") }
         }
         if let communication = content["communication"] as? [String: Any] {

@@ -65,6 +65,9 @@ struct HeraldctlResponsesEndToEndTests {
             let content = #"{"app":"org.example.chat","identifier":"\#(identifier)","content":{"title":"Ann","categoryIdentifier":"message"}}"#
             #expect(try ctl(herald, ["call", "update-content", content]).status == 0)
         }
+        // notify names the category, whose actions a presenter shows.
+        let posted = try ctl(herald, ["notify", "--app", "org.example.chat", "--identifier", "m-0", "--title", "Ann", "--category", "message"])
+        #expect(posted.status == 0 && posted.stdout.contains("\ncategory  message\n"), "\(posted)")
         let waiting = try ctl(herald, ["respond", "org.example.chat", "m-1", "reply", "--text", "On my way"])
         #expect(waiting.stdout == "Answered org.example.chat m-1 with reply: it waits for the app to subscribe.\n", "\(waiting)")
 

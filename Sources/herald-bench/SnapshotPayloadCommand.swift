@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import HeraldCore
 import HeraldProtocol
@@ -57,7 +56,7 @@ struct SnapshotPayloadCommand: ParsableCommand {
         }
         let payload = try timed("encode") { try SnapshotPayload.encode(state, parallel: nil) }
         _ = try timed("encode on every core") {
-            try SnapshotPayload.encode(state, parallel: { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) })
+            try SnapshotPayload.encode(state, parallel: runOnEveryCore)
         }
         _ = timed("checksum") { CRC32C.checksum(payload) }
         let file = try timed("encode + checksum (SnapshotFile)") {

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HeraldProtocol
 import HeraldTesting
@@ -135,7 +134,7 @@ struct SnapshotPayloadTests {
             return identifiers
         }
         let serial = try F.file(state)
-        let parallel = try F.file(state) { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) }
+        let parallel = try F.file(state, parallel: runOnEveryCore)
         // Compared as one Bool: a failing comparison of two long arrays is diffed for minutes.
         let sameBytes = serial == parallel
         #expect(sameBytes)
@@ -165,7 +164,7 @@ struct SnapshotPayloadTests {
         var serial: [UInt8] = []
         try NotificationsSection.write(state, to: &serial, parallel: nil)
         var parallel: [UInt8] = []
-        try NotificationsSection.write(state, to: &parallel) { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) }
+        try NotificationsSection.write(state, to: &parallel, parallel: runOnEveryCore)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let whole = Array(try encoder.encode(NotificationsSection.form(of: state)))

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HeraldCore
 import HeraldProtocol
@@ -84,8 +83,7 @@ enum NotificationsSection: JSONSnapshotSection {
         let runs = stride(from: 0, to: elements.count, by: entriesPerRun).map {
             elements[$0].lowerBound..<elements[min($0 + entriesPerRun, elements.count) - 1].upperBound
         }
-        let everyCore: SnapshotParallelRunner = { count, work in DispatchQueue.concurrentPerform(iterations: count, execute: work) }
-        let decoded = try? runEach(runs.count, on: everyCore) { (index: Int) throws -> [Form.Entry] in
+        let decoded = try? runEach(runs.count, on: runOnEveryCore) { (index: Int) throws -> [Form.Entry] in
             var json = Data(capacity: runs[index].count + 2)
             json.append(UInt8(ascii: "["))
             json.append(contentsOf: file[runs[index]])

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HeraldCore
 import Synchronization
@@ -6,6 +7,13 @@ import Synchronization
 /// snapshot encodes its record chunks on several threads (the daemon's run below the
 /// event loops' priority).
 package typealias SnapshotParallelRunner = @Sendable (_ count: Int, _ work: @escaping @Sendable (Int) -> Void) -> Void
+
+/// All at once on Dispatch's threads, as many as there are cores: for work nothing else
+/// waits on (a restore at start-up, a benchmark, a test). The daemon's snapshots run on
+/// threads of their own below the event loops' priority instead.
+package let runOnEveryCore: SnapshotParallelRunner = { count, work in
+    DispatchQueue.concurrentPerform(iterations: count, execute: work)
+}
 
 /// The results of `work(0)` … `work(count - 1)`, in order: run all at once on `parallel`, or
 /// one after another without it. The first error thrown is rethrown once every run is done.

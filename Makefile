@@ -11,16 +11,21 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+DOCDIR ?= $(PREFIX)/share/doc/herald
 SWIFT ?= swift
 # Debian packages the build, the tests and `make run` need.
 APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux iproute2 man-db \
-  dbus xvfb dunst
+  dbus xvfb dunst qemu-system-x86 debootstrap e2fsprogs
 BENCH_APT_PACKAGES := redis-server redis-tools
 RUN_DIR := $(CURDIR)/.run
 SOCKET ?= $(RUN_DIR)/herald.sock
 RUN_ARGS ?=
+# Release builds carry the Swift runtime inside them, so what `make install` installs
+# runs on a host without the toolchain (README: "Installing under systemd").
+RELEASE_FLAGS := -c release --static-swift-stdlib
+RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: all build release run test deps bench-deps generate install uninstall verify-units check-man clean format lint bench bench-compare bench-snapshot fuzz
+.PHONY: all build release run test test-vm deps bench-deps generate install uninstall verify-units check-man clean format lint bench bench-compare bench-snapshot fuzz
 
 all: build
 
@@ -47,17 +52,18 @@ build: deps generate
 	$(SWIFT) build
 
 release: deps generate
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 ## run: build in release mode and run heraldd in the foreground on $(SOCKET).
 run: release
 	@mkdir -p $(RUN_DIR)
 	@echo "heraldd on $(SOCKET) — try:"
 	@echo "  echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"stats\"}' | socat - UNIX-CONNECT:$(SOCKET)"
-	@echo "  $$($(SWIFT) build -c release --show-bin-path)/heraldctl --socket $(SOCKET) status"
-	exec $$($(SWIFT) build -c release --show-bin-path)/heraldd --socket $(SOCKET) --state-dir $(RUN_DIR)/state $(RUN_ARGS)
+	@echo "  $(RELEASE_BIN)/heraldctl --socket $(SOCKET) status"
+	exec $(RELEASE_BIN)/heraldd --socket $(SOCKET) --state-dir $(RUN_DIR)/state $(RUN_ARGS)
 
-## test: unit, in-process and end-to-end tests, with a real journald and the units verified.
+## test: unit, in-process and end-to-end tests, with a real journald and the units verified,
+## then the VM test: Herald installed into Debian 12 booted with systemd as PID 1.
 test: deps generate
 	@bash scripts/ensure-journald.sh || echo "note: no journald could be started; journal tests will be skipped"
 	@bash scripts/verify-units.sh
@@ -67,8 +73,14 @@ test: deps generate
 	$(SWIFT) build --build-tests
 	@command -v Xvfb >/dev/null && command -v dunst >/dev/null && command -v dbus-daemon >/dev/null \
 	  || echo "note: no Xvfb, dunst or dbus-daemon: the desktop (herald-notify) tests will be skipped"
+	@python3 scripts/check-man-flags.py "$$($(SWIFT) build --show-bin-path)"
 	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" $(SWIFT) test --skip-build
 	@bash Fuzz/run.sh --check
+	@$(MAKE) --no-print-directory test-vm
+
+## test-vm: only the VM test (scripts/vm-test.sh; the Debian root is cached in ~/.cache/herald-vm).
+test-vm: deps
+	bash scripts/vm-test.sh
 
 ## fuzz: run each libFuzzer target (framer+parser, params, snapshot reader) for FUZZ_SECONDS; FUZZ_TARGETS picks some.
 FUZZ_SECONDS ?= 300
@@ -94,7 +106,7 @@ verify-units:
 
 ## check-man: the man pages render, without a warning from man or groff.
 check-man:
-	@for page in man/heraldd.8 man/heraldctl.1; do \
+	@for page in man/heraldd.8 man/heraldctl.1 man/herald-notify.1; do \
 	  out="$$(MANWIDTH=80 man --warnings -l $$page 2>&1 >/dev/null)"; \
 	  if [ -n "$$out" ]; then echo "$$page: $$out" >&2; exit 1; fi; \
 	  [ -n "$$(MANWIDTH=80 man -l $$page 2>/dev/null)" ] || { echo "$$page renders empty" >&2; exit 1; }; \
@@ -102,24 +114,30 @@ check-man:
 
 install: release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(SYSUSERSDIR) \
-	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
-	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/heraldd $(DESTDIR)$(BINDIR)/heraldd
-	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/heraldctl $(DESTDIR)$(BINDIR)/heraldctl
-	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/herald-notify $(DESTDIR)$(BINDIR)/herald-notify
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) \
+	  $(DESTDIR)$(DOCDIR)/Protocol
+	install -m 0755 -s $(RELEASE_BIN)/heraldd $(DESTDIR)$(BINDIR)/heraldd
+	install -m 0755 -s $(RELEASE_BIN)/heraldctl $(DESTDIR)$(BINDIR)/heraldctl
+	install -m 0755 -s $(RELEASE_BIN)/herald-notify $(DESTDIR)$(BINDIR)/herald-notify
 	install -m 0644 man/heraldd.8 $(DESTDIR)$(MANDIR)/man8/heraldd.8
 	install -m 0644 man/heraldctl.1 $(DESTDIR)$(MANDIR)/man1/heraldctl.1
-	ctl=$$($(SWIFT) build -c release --show-bin-path)/heraldctl; \
+	install -m 0644 man/herald-notify.1 $(DESTDIR)$(MANDIR)/man1/herald-notify.1
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 0644 Protocol/README.md Protocol/DELIVERY.md Protocol/openrpc.json $(DESTDIR)$(DOCDIR)/Protocol/
+	ctl=$(RELEASE_BIN)/heraldctl; \
 	  $$ctl --generate-completion-script bash > $(DESTDIR)$(BASHCOMPDIR)/heraldctl && \
 	  $$ctl --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_heraldctl && \
 	  $$ctl --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/heraldctl.fish
 	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/heraldctl $(DESTDIR)$(ZSHCOMPDIR)/_heraldctl $(DESTDIR)$(FISHCOMPDIR)/heraldctl.fish
-	sed 's|^ExecStart=/usr/bin/env heraldd|ExecStart=$(BINDIR)/heraldd|' Units/herald.service > $(DESTDIR)$(UNITDIR)/herald.service
-	install -m 0644 Units/herald.socket $(DESTDIR)$(UNITDIR)/herald.socket
+	sed -e 's|^ExecStart=/usr/bin/env heraldd|ExecStart=$(BINDIR)/heraldd|' -e 's|/usr/local/share/doc/herald|$(DOCDIR)|' \
+	  Units/herald.service > $(DESTDIR)$(UNITDIR)/herald.service
+	sed 's|/usr/local/share/doc/herald|$(DOCDIR)|' Units/herald.socket > $(DESTDIR)$(UNITDIR)/herald.socket
+	chmod 0644 $(DESTDIR)$(UNITDIR)/herald.socket
 	install -m 0644 Units/herald.catalog $(DESTDIR)$(CATALOGDIR)/herald.catalog
 	install -m 0644 Units/herald.sysusers $(DESTDIR)$(SYSUSERSDIR)/herald.conf
 	chmod 0644 $(DESTDIR)$(UNITDIR)/herald.service
-	sed 's|^ExecStart=/usr/bin/env herald-notify|ExecStart=$(BINDIR)/herald-notify|' Units/user/herald-notify.service \
-	  > $(DESTDIR)$(USERUNITDIR)/herald-notify.service
+	sed -e 's|^ExecStart=/usr/bin/env herald-notify|ExecStart=$(BINDIR)/herald-notify|' -e 's|/usr/local/share/doc/herald|$(DOCDIR)|' \
+	  Units/user/herald-notify.service > $(DESTDIR)$(USERUNITDIR)/herald-notify.service
 	chmod 0644 $(DESTDIR)$(USERUNITDIR)/herald-notify.service
 	@if [ -z "$(DESTDIR)" ]; then \
 	  systemd-sysusers $(SYSUSERSDIR)/herald.conf || true; \
@@ -130,8 +148,9 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/heraldd $(DESTDIR)$(UNITDIR)/herald.service $(DESTDIR)$(UNITDIR)/herald.socket \
 	  $(DESTDIR)$(CATALOGDIR)/herald.catalog $(DESTDIR)$(SYSUSERSDIR)/herald.conf \
 	  $(DESTDIR)$(BINDIR)/heraldctl $(DESTDIR)$(BINDIR)/herald-notify $(DESTDIR)$(USERUNITDIR)/herald-notify.service \
-	  $(DESTDIR)$(MANDIR)/man8/heraldd.8 $(DESTDIR)$(MANDIR)/man1/heraldctl.1 \
+	  $(DESTDIR)$(MANDIR)/man8/heraldd.8 $(DESTDIR)$(MANDIR)/man1/heraldctl.1 $(DESTDIR)$(MANDIR)/man1/herald-notify.1 \
 	  $(DESTDIR)$(BASHCOMPDIR)/heraldctl $(DESTDIR)$(ZSHCOMPDIR)/_heraldctl $(DESTDIR)$(FISHCOMPDIR)/heraldctl.fish
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

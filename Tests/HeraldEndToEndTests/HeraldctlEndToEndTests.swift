@@ -319,14 +319,23 @@ struct HeraldctlEndToEndTests {
 struct HeraldctlPermissionEndToEndTests {
     private let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
-    @Test("A socket of a group the caller is not in: the group, how to join it, exit 69")
+    @Test("A socket of a group the caller is not in: the group, how to join it (never root's), exit 69")
     func permissionDenied() throws {
         let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none", "--socket-mode", "0660"])
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: herald.folder.path)
         let run = try Heraldctl.run(["status", "--socket", herald.socketPath], prefix: nobody)
         #expect(run.status == 69, "\(run)")
         #expect(run.stderr.contains("permission denied on \(herald.socketPath): the socket \(herald.socketPath) belongs to group root"), "\(run)")
-        #expect(run.stderr.contains("sudo usermod -aG root"), "\(run)")
+        #expect(!run.stderr.contains("usermod"), "joining root's group is never the advice: \(run)")
+        #expect(run.stderr.contains("ask an administrator to check"), "\(run)")
+
+        // The socket as herald.socket makes it, of a group other than root: that group is named.
+        let daemonGroup = try #require(getgrnam("daemon")).pointee.gr_gid
+        #expect(chown(herald.socketPath, uid_t.max, daemonGroup) == 0)
+        let member = try Heraldctl.run(["status", "--socket", herald.socketPath], prefix: nobody)
+        #expect(member.status == 69, "\(member)")
+        #expect(member.stderr.contains("the socket \(herald.socketPath) belongs to group daemon (mode 660), and you are not in it"), "\(member)")
+        #expect(member.stderr.contains("sudo usermod -aG daemon"), "\(member)")
     }
 
     @Test("status as a non-administrator says it is for administrators, exit 1")

@@ -1,0 +1,220 @@
+#!/bin/bash
+# Runs inside the test VM, as root, once the system has booted with systemd as PID 1.
+# Herald is installed as `make install DESTDIR=… PREFIX=/usr` left it; this script does
+# what an administrator does next, then checks each case as the people on the host meet
+# it. Each case's verdict goes to the second serial port, which the host reads:
+#   ok NAME
+#   not ok NAME: what went wrong
+# and, at the end, the unit's journal and "vm: N passed, N failed". Then the VM powers off.
+set -uo pipefail
+
+out=/dev/ttyS1
+stty -F "$out" raw -echo 2>/dev/null || true
+exec 3>"$out"
+say() { printf '%s\n' "$*" >&3; }
+
+passed=0
+failed=0
+case_name=""
+case_failed=0
+begin() { case_name="$1"; case_failed=0; }
+fail() { say "not ok $case_name: $*"; case_failed=1; }
+end() {
+    if [ "$case_failed" = 0 ]; then say "ok $case_name"; passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+
+finish() {
+    say "--- journal of herald.service, this boot ---"
+    journalctl -b -u herald.service -u herald.socket --no-pager -o short-precise 2>&1 | tail -n 200 >&3
+    say "--- journal of alice's user session ---"
+    journalctl -b _UID="$(id -u alice 2>/dev/null || echo 0)" --no-pager -o short-precise 2>&1 | tail -n 60 >&3
+    say "vm: $passed passed, $failed failed"
+    sync
+    systemctl poweroff --no-block
+    exit 0
+}
+
+SOCK=/run/herald/herald.sock
+APP=org.example.chat
+
+# One request as USER over socat; prints the response line.
+rpc() {
+    local user="$1" body="$2"
+    runuser -u "$user" -- socat -t 5 - "UNIX-CONNECT:$SOCK" <<<"$body" 2>&1
+}
+# heraldctl as USER, with the user's own environment.
+ctl() {
+    local user="$1"
+    shift
+    runuser -u "$user" -- env HOME="/home/$user" heraldctl "$@" 2>&1
+}
+service_state() { systemctl show -P ActiveState herald.service; }
+wait_for() { # SECONDS COMMAND…: true once the command succeeds
+    local deadline=$((SECONDS + $1))
+    shift
+    until "$@"; do
+        [ "$SECONDS" -ge "$deadline" ] && return 1
+        sleep 0.5
+    done
+}
+
+systemctl is-system-running --wait >/dev/null 2>&1 || true
+
+# What a package's post-install does after `make install DESTDIR=…`: the group of the
+# socket's clients, and the journal's catalog. Then the people of this host.
+systemd-sysusers >/dev/null 2>&1
+journalctl --update-catalog >/dev/null 2>&1
+useradd -m -G herald alice
+useradd -m mallory
+
+begin "no Swift toolchain on the image"
+if ls /usr/lib/swift /opt/swift /usr/lib/x86_64-linux-gnu/libswiftCore.so >/dev/null 2>&1; then
+    fail "the image has a Swift runtime or toolchain; the test must run without one"
+fi
+for program in heraldd heraldctl herald-notify; do
+    version="$("$program" --version 2>&1)" || fail "$program --version failed on a host without Swift: $version"
+done
+end
+
+begin "herald.socket starts; the socket is root:herald 0660; the service waits"
+systemctl enable --now herald.socket >/dev/null 2>&1 || fail "systemctl enable --now herald.socket failed"
+[ "$(systemctl is-active herald.socket)" = active ] || fail "herald.socket is $(systemctl is-active herald.socket)"
+ownership="$(stat -c '%U:%G %a' "$SOCK" 2>&1)"
+[ "$ownership" = "root:herald 660" ] || fail "the socket is $ownership, not root:herald 660"
+folder="$(stat -c '%F %a' /run/herald 2>&1)"
+[ "$folder" = "directory 755" ] || fail "/run/herald is $folder, not a directory 755"
+[ "$(service_state)" = inactive ] || fail "herald.service is $(service_state) before any request"
+end
+
+begin "the first request starts herald.service"
+answer="$(rpc alice '{"jsonrpc":"2.0","id":1,"method":"get-focus"}')"
+[[ "$answer" == *'"result"'* ]] || fail "get-focus as a member of herald answered: $answer"
+wait_for 10 test "$(service_state)" = active || fail "herald.service is $(service_state) after a request"
+started_at=$SECONDS
+main_pid="$(systemctl show -P MainPID herald.service)"
+end
+
+begin "a member of herald donates, updates content, turns a Focus on and lists, with socat"
+answer="$(rpc alice '{"jsonrpc":"2.0","id":2,"method":"donate","params":{"app":"'$APP'","interaction":{"identifier":"m-17","direction":"incoming","intent":{"type":"sendMessage","sender":{"handle":{"value":"ann@example.org","type":"emailAddress"},"displayName":"Ann Lee"},"conversationIdentifier":"c-ann","content":"Lunch?"}}}}')"
+[[ "$answer" == *'"result"'* ]] || fail "donate answered: $answer"
+answer="$(rpc alice '{"jsonrpc":"2.0","id":3,"method":"update-content","params":{"app":"'$APP'","interactionIdentifier":"m-17","content":{"title":"New message","body":"Lunch?"}}}')"
+[[ "$answer" == *'"result"'* && "$answer" == *'Ann Lee'* ]] || fail "update-content answered: $answer"
+answer="$(rpc alice '{"jsonrpc":"2.0","id":4,"method":"set-focus","params":{"focus":{"name":"Work","allowedPeople":[],"allowedApps":[]}}}')"
+[[ "$answer" == *'"result"'* && "$answer" == *'Work'* ]] || fail "set-focus answered: $answer"
+answer="$(rpc alice '{"jsonrpc":"2.0","id":5,"method":"list-notifications","params":{"app":"'$APP'"}}')"
+[[ "$answer" == *'"result"'* && "$answer" == *'"body":"Lunch?"'* ]] || fail "list-notifications does not list Ann's message: $answer"
+end
+
+begin "a member of herald does the same with heraldctl"
+output="$(ctl alice donate --app "$APP" --from "Bo Berg <bo@example.org>" --conversation c-bo --text "Call me" --id m-18)" \
+    || fail "heraldctl donate: $output"
+output="$(ctl alice notify --app "$APP" --interaction m-18 --title "Bo" --body "Call me")" || fail "heraldctl notify: $output"
+output="$(ctl alice focus on Work)" || fail "heraldctl focus on Work: $output"
+output="$(ctl alice notifications list --app "$APP" --json)" || fail "heraldctl notifications list: $output"
+[[ "$output" == *'"body":"Call me"'* ]] || fail "heraldctl notifications list does not show Bo's message: $output"
+end
+
+begin "a user outside herald is refused, and heraldctl names the group to join"
+answer="$(rpc mallory '{"jsonrpc":"2.0","id":1,"method":"stats"}')"
+[[ "$answer" != *'"result"'* ]] || fail "a user outside herald was answered: $answer"
+output="$(ctl mallory status)" && fail "heraldctl status succeeded for a user outside herald: $output"
+[[ "$output" == *"group herald"* && "$output" == *"usermod -aG herald"* ]] \
+    || fail "heraldctl does not name group herald: $output"
+end
+
+begin "journal entries land for the member's requests"
+alice_uid="$(id -u alice)"
+entries="$(journalctl -b -u herald.service -o json --no-pager 2>&1)"
+for method in donate update-content set-focus list-notifications; do
+    grep -F "\"HERALD_METHOD\":\"$method\"" <<<"$entries" | grep -qF "\"HERALD_PEER_UID\":\"$alice_uid\"" \
+        || fail "no journal entry for $method by uid $alice_uid"
+done
+grep -qF 'Lunch?' <<<"$entries" && fail "a message's text reached the journal"
+end
+
+begin "nothing at warning level or above in the unit's journal at start"
+warnings="$(journalctl -b -u herald.service -u herald.socket -p warning --no-pager -q -o short-precise 2>&1)"
+[ -z "$warnings" ] || fail "the unit's journal has warnings: $warnings"
+# Dispatch logs a refused thread priority at no particular level; an administrator still reads it.
+refused="$(journalctl -b -u herald.service --no-pager -q -o cat 2>&1 | grep -i 'failed to set thread priority')"
+[ -z "$refused" ] || fail "heraldd asked for what its unit refuses: $refused"
+end
+
+begin "systemd-analyze security herald.service is at most 1.0"
+report="$(systemd-analyze security --no-pager herald.service 2>&1)"
+score="$(sed -n 's/.*Overall exposure level for herald.service: \([0-9.]*\).*/\1/p' <<<"$report")"
+if [ -z "$score" ]; then
+    fail "no exposure level: $report"
+elif ! awk -v s="$score" 'BEGIN { exit !(s <= 1.0) }'; then
+    fail "exposure $score: $(grep -v '✓' <<<"$report")"
+else
+    say "# exposure $score"
+fi
+end
+
+begin "the state folder and its snapshots are the service's alone"
+state="$(readlink -f /var/lib/herald)"
+mode="$(stat -c '%a' "$state" 2>&1)"
+[ "$mode" = 700 ] || fail "$state is mode $mode, not 700"
+end
+
+begin "the watchdog holds past WatchdogSec"
+watchdog_usec="$(systemctl show -P WatchdogUSec herald.service)"
+[[ "$watchdog_usec" == 30s ]] || fail "WatchdogUSec is $watchdog_usec, not 30s"
+while [ $((SECONDS - started_at)) -lt 36 ]; do sleep 1; done
+[ "$(service_state)" = active ] || fail "herald.service is $(service_state) after 36 s"
+[ "$(systemctl show -P MainPID herald.service)" = "$main_pid" ] || fail "heraldd was restarted (pid $main_pid is gone)"
+[ "$(systemctl show -P NRestarts herald.service)" = 0 ] || fail "NRestarts is $(systemctl show -P NRestarts herald.service)"
+end
+
+begin "the list survives systemctl restart"
+systemctl restart herald.service || fail "systemctl restart failed"
+answer="$(rpc alice '{"jsonrpc":"2.0","id":6,"method":"list-notifications","params":{"app":"'$APP'"}}')"
+[[ "$answer" == *'"body":"Lunch?"'* && "$answer" == *'"body":"Call me"'* ]] || fail "after a restart the list is: $answer"
+snapshots="$(find "$state" -type f -printf '%m %p\n' 2>&1)"
+[ -n "$snapshots" ] || fail "no snapshot in $state after a restart"
+grep -qv '^600 ' <<<"$snapshots" && fail "a state file is not 0600: $snapshots"
+end
+
+begin "the list survives kill -9, and Restart= brings heraldd back"
+pid="$(systemctl show -P MainPID herald.service)"
+kill -9 "$pid"
+wait_for 20 sh -c '[ "$(systemctl show -P ActiveState herald.service)" = active ] && [ "$(systemctl show -P MainPID herald.service)" != '"$pid"' ] && [ "$(systemctl show -P MainPID herald.service)" != 0 ]' \
+    || fail "herald.service did not come back by itself: $(service_state), NRestarts $(systemctl show -P NRestarts herald.service)"
+answer="$(rpc alice '{"jsonrpc":"2.0","id":7,"method":"list-notifications","params":{"app":"'$APP'"}}')"
+[[ "$answer" == *'"body":"Lunch?"'* && "$answer" == *'"body":"Call me"'* ]] || fail "after kill -9 the list is: $answer"
+end
+
+begin "stopping the service leaves the socket listening; the next request starts it"
+systemctl stop herald.service
+[ "$(service_state)" = inactive ] || fail "herald.service is $(service_state) after stop"
+[ "$(systemctl is-active herald.socket)" = active ] || fail "herald.socket is $(systemctl is-active herald.socket) after the service stopped"
+answer="$(rpc alice '{"jsonrpc":"2.0","id":8,"method":"list-notifications","params":{"app":"'$APP'"}}')"
+[[ "$answer" == *'"body":"Lunch?"'* ]] || fail "the request after a stop answered: $answer"
+wait_for 10 test "$(service_state)" = active || fail "herald.service is $(service_state) after the next request"
+end
+
+begin "herald-notify runs in a user's systemd --user session and shows a notification in dunst"
+alice_env=(env XDG_RUNTIME_DIR="/run/user/$alice_uid" DBUS_SESSION_BUS_ADDRESS="unix:path=/run/user/$alice_uid/bus" HOME=/home/alice)
+as_alice() { runuser -u alice -- "${alice_env[@]}" "$@"; }
+rpc alice '{"jsonrpc":"2.0","id":9,"method":"set-focus","params":{"focus":null}}' >/dev/null
+loginctl enable-linger alice
+wait_for 30 test -S "/run/user/$alice_uid/bus" || fail "alice's session bus did not appear"
+as_alice systemctl --user set-environment DISPLAY=:1
+as_alice systemd-run --user --quiet --unit=herald-vm-xvfb /usr/bin/Xvfb :1 -screen 0 800x600x24 -nolisten tcp \
+    || fail "could not start Xvfb in alice's session"
+wait_for 30 test -S /tmp/.X11-unix/X1 || fail "Xvfb did not start"
+as_alice systemctl --user start dunst.service || fail "dunst.service did not start: $(as_alice systemctl --user status dunst.service 2>&1 | tail -5)"
+as_alice systemctl --user start herald-notify.service || fail "herald-notify.service did not start"
+wait_for 30 sh -c "journalctl -b _UID=$alice_uid -o cat --no-pager | grep -q 'herald-notify'" || true
+sleep 3
+[ "$(as_alice systemctl --user is-active herald-notify.service)" = active ] \
+    || fail "herald-notify.service is $(as_alice systemctl --user is-active herald-notify.service)"
+rpc alice '{"jsonrpc":"2.0","id":10,"method":"donate","params":{"app":"'$APP'","interaction":{"identifier":"m-30","direction":"incoming","intent":{"type":"sendMessage","sender":{"handle":{"value":"cy@example.org","type":"emailAddress"},"displayName":"Cy Dahl"},"conversationIdentifier":"c-cy","content":"Hello from the VM"}}}}' >/dev/null
+answer="$(rpc alice '{"jsonrpc":"2.0","id":11,"method":"update-content","params":{"app":"'$APP'","interactionIdentifier":"m-30","content":{"title":"Cy","body":"Hello from the VM"}}}')"
+[[ "$answer" == *'"result"'* ]] || fail "update-content answered: $answer"
+wait_for 30 sh -c "runuser -u alice -- ${alice_env[*]} dunstctl history | grep -q 'Hello from the VM'" \
+    || fail "dunst never showed the notification; history: $(as_alice dunstctl history 2>&1 | head -c 400)"
+end
+
+finish

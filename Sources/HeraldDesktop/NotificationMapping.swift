@@ -7,7 +7,7 @@ package struct NotificationMapping: Sendable {
     package var capabilities: ServerCapabilities
     package var quiet: QuietHandling
 
-    package init(capabilities: ServerCapabilities, quiet: QuietHandling = .show) {
+    package init(capabilities: ServerCapabilities, quiet: QuietHandling = .skip) {
         self.capabilities = capabilities
         self.quiet = quiet
     }

@@ -24,8 +24,13 @@ struct HeraldNotify: ParsableCommand {
     @Option(help: ArgumentHelp("heraldd's socket (default: $HERALD_SOCKET, else the first that exists of heraldd's own defaults).", valueName: "path"))
     var socket: String?
 
-    @Option(help: ArgumentHelp("What to do with quiet notifications: show them at low urgency without sound, or skip them (they stay in Herald's list).", valueName: "show|skip"))
-    var quiet: QuietHandling = .show
+    @Option(
+        help: ArgumentHelp(
+            "What to do with notifications Herald delivered quietly (silenced by a Focus, passive): skip them, so nothing pops up (they stay in Herald's list, see heraldctl notifications), or show them at low urgency without sound.",
+            valueName: "skip|show"
+        )
+    )
+    var quiet: QuietHandling = .skip
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment

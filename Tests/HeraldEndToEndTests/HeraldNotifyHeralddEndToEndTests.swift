@@ -57,6 +57,33 @@ struct HeraldNotifyHeralddEndToEndTests {
         #expect((running.session.history().first { $0["body"] as? String == "second" }?["message"] as? String)?.hasPrefix("urgency=normal") == true)
     }
 
+    /// Quiet stays quiet: what heraldd delivers quietly (silenced by a Focus, passive) pops
+    /// up nothing by default, and stays in the list with its reasons.
+    @Test func quietStaysQuietAndInTheList() throws {
+        let running = try Self.start()
+        try running.client.result("set-focus", json(#"{"focus":{"name":"Work"}}"#))
+        _ = try Self.updateContent(running.client, identifier: "q-focus", body: "silenced", level: "active")
+        try running.client.result("set-focus", ["focus": .null])
+        _ = try Self.updateContent(running.client, identifier: "q-passive", body: "passive", level: "passive")
+        _ = try Self.updateContent(running.client, identifier: "q-alert", body: "alert", level: "active")
+        // heraldd tells the presenter in order, and herald-notify handles its lines in order:
+        // once the alert is shown, the two quiet ones were passed over.
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
+        running.session.closeAll()
+        _ = running.session.wait(timeout: 20) { running.session.history().count == 1 }
+        #expect(running.session.history().compactMap { $0["body"] as? String } == ["alert"])
+
+        let listed = try running.client.call("list-notifications", json(#"{"app":"\#(Self.app)"}"#))
+        let notifications = listed[pointer: "/result/notifications"]?.arrayValue ?? []
+        func reasons(_ identifier: String) -> [String] {
+            let entry = notifications.first { $0[pointer: "/identifier"] == .string(identifier) }
+            #expect(entry?[pointer: "/delivery/presentation"] == .string("quiet"), "\(listed)")
+            return (entry?[pointer: "/delivery/reasons"]?.arrayValue ?? []).compactMap { $0[pointer: "/code"]?.stringValue }
+        }
+        #expect(reasons("q-focus").contains("silencedByFocus"), "\(listed)")
+        #expect(reasons("q-passive").contains("passive"), "\(listed)")
+    }
+
     @Test func updateContentToBubbleLatency() throws {
         let running = try Self.start()
         let monitor = try NotifyCallMonitor(session: running.session)

@@ -39,7 +39,9 @@ struct HeraldNotify: ParsableCommand {
         let images = ImageFiles(environment: environment)
         do {
             bus = try SessionBus()
-            presenter = try DesktopPresenter(server: DesktopNotifications(bus: bus), images: images, quiet: quiet)
+            presenter = try DesktopPresenter(
+                server: DesktopNotifications(bus: bus), images: images, entries: DesktopEntries(environment: environment), quiet: quiet
+            )
         } catch {
             Log.info("cannot use the session bus: \(error) (is DBUS_SESSION_BUS_ADDRESS or XDG_RUNTIME_DIR set?)")
             throw ExitCode(1)

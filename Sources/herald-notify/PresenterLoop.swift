@@ -55,7 +55,7 @@ final class PresenterLoop {
         sigprocmask(SIG_BLOCK, &signals, nil)
         signalFD = signalfd(-1, &signals, Int32(SFD_CLOEXEC))
         signal(SIGPIPE, SIG_IGN)
-        presenter.onResponse = { [unowned self] uid, key, action in respond(uid: uid, key: key, action: action) }
+        presenter.onResponse = { [unowned self] uid, key, action, text in respond(uid: uid, key: key, action: action, userText: text) }
         presenter.onAuthorization = { [unowned self] uid, app, status in authorize(uid: uid, app: app, status: status) }
     }
 
@@ -225,12 +225,14 @@ final class PresenterLoop {
         }
     }
 
-    /// `respond-to-notification` for an action a person took on a bubble.
-    private func respond(uid: UInt32, key: NotificationKey, action: String) {
+    /// `respond-to-notification` for an action a person took on a bubble (with the text
+    /// of an inline reply).
+    private func respond(uid: UInt32, key: NotificationKey, action: String, userText: String?) {
         var params = JSONObject()
         params["app"] = .string(key.app)
         params["identifier"] = .string(key.identifier)
         params["actionIdentifier"] = .string(action)
+        if let userText { params["userText"] = .string(userText) }
         if uid != self.uid { params["uid"] = .number(JSONNumber(Int(uid))) }
         send("respond-to-notification", params, as: .response(key), while: "answering an action on \(key)")
     }

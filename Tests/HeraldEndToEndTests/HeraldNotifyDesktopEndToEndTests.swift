@@ -35,10 +35,10 @@ struct HeraldNotifyDesktopEndToEndTests {
         }
     }
 
-    static func start(session: DesktopSession? = nil, arguments: [String] = []) throws -> Running {
+    static func start(session: DesktopSession? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws -> Running {
         let session = try session ?? DesktopSession()
         let daemon = try StandInDaemon(path: session.folder.appendingPathComponent("herald.sock").path)
-        let notify = try HeraldNotifyProcess(session: session, socket: daemon.path, arguments: arguments)
+        let notify = try HeraldNotifyProcess(session: session, socket: daemon.path, arguments: arguments, environment: environment)
         let (connection, _) = try daemon.acceptPresenter()
         return Running(session: session, daemon: daemon, notify: notify, connection: connection)
     }
@@ -49,10 +49,12 @@ struct HeraldNotifyDesktopEndToEndTests {
         subtitle: String? = nil,
         body: String,
         level: String = "active",
-        avatar: [String: Any]? = nil
+        avatar: [String: Any]? = nil,
+        conversation: String? = nil
     ) -> [String: Any] {
+        // A conversation of its own unless named: one conversation's messages stack into one bubble.
         var communication: [String: Any] = [
-            "type": "sendMessage", "conversationIdentifier": "c1", "recipients": [], "isGroup": false,
+            "type": "sendMessage", "conversationIdentifier": conversation ?? "c-\(identifier)", "recipients": [], "isGroup": false,
             "mentionsCurrentUser": false, "isReplyToCurrentUser": false,
         ]
         if let avatar { communication["avatar"] = avatar }

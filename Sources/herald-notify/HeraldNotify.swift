@@ -51,7 +51,8 @@ struct HeraldNotify: ParsableCommand {
             socket: { Self.socketPath(flag: flag, environment: environment) },
             uid: getuid(),
             bus: bus,
-            presenter: presenter
+            presenter: presenter,
+            presentedUntil: PresentedUntil(environment: environment)
         )
         let status = loop.run()
         images.removeAll()

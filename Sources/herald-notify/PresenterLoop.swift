@@ -1,3 +1,4 @@
+import Foundation
 import CSystemd
 import HeraldBus
 import HeraldDesktop
@@ -19,9 +20,14 @@ final class PresenterLoop {
     let uid: UInt32
     let bus: SessionBus
     let presenter: DesktopPresenter
+    let presentedUntil: PresentedUntil
     private var link: DaemonLink?
     private var linkPath = ""
     private var subscribeID: Int?
+    /// Whether heraldd answered the subscription: what it delivers from then on is presented here.
+    private var subscribed = false
+    /// heraldd answered -32602 at `/since` (it predates it): subscribe without it.
+    private var sinceUnknown = false
     /// The requests sent besides `subscribe-notifications`, by id, until heraldd answers.
     private var pending: [Int: Pending] = [:]
     private var backoff = Backoff()
@@ -43,11 +49,12 @@ final class PresenterLoop {
         case authorization(app: String)
     }
 
-    init(socket: @escaping () -> String, uid: UInt32, bus: SessionBus, presenter: DesktopPresenter) {
+    init(socket: @escaping () -> String, uid: UInt32, bus: SessionBus, presenter: DesktopPresenter, presentedUntil: PresentedUntil) {
         self.socket = socket
         self.uid = uid
         self.bus = bus
         self.presenter = presenter
+        self.presentedUntil = presentedUntil
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGTERM)
@@ -78,7 +85,10 @@ final class PresenterLoop {
                 Log.info("poll failed: \(String(cString: strerror(errno)))")
                 return 1
             }
-            if fds[1].revents != 0 { return 0 }
+            if fds[1].revents != 0 {
+                if subscribed { presentedUntil.record(Date()) }
+                return 0
+            }
             do {
                 try bus.processPending()
             } catch {
@@ -95,6 +105,8 @@ final class PresenterLoop {
             let link = try DaemonLink(path: path)
             var params = JSONObject()
             params["uid"] = .number(JSONNumber(Int(uid)))
+            // What heraldd delivered since this desktop last presented comes first, once.
+            if let since = presentedUntil.date, !sinceUnknown { params["since"] = .string(RFC3339.format(since)) }
             subscribeID = try link.request("subscribe-notifications", params: params)
             self.link = link
             linkPath = path
@@ -108,6 +120,8 @@ final class PresenterLoop {
     }
 
     private func disconnect(retryIn delay: Duration) {
+        if subscribed { presentedUntil.record(Date()) }
+        subscribed = false
         link = nil
         subscribeID = nil
         pending = [:]
@@ -140,7 +154,9 @@ final class PresenterLoop {
 
     private func event(method: String, params: JSONValue) {
         do {
-            if let event = try PresenterEvent(method: method, params: params) { presenter.handle(event) }
+            guard let event = try PresenterEvent(method: method, params: params) else { return }
+            presenter.handle(event)
+            if case .delivered(_, let notification) = event { presentedUntil.record(notification.deliveredAt ?? notification.receivedAt) }
         } catch {
             Log.info("ignored a \(method) notification heraldd sent: \(error.reason) (\(error.pointer ?? "/params"))")
         }
@@ -156,9 +172,15 @@ final class PresenterLoop {
         switch code {
         case nil:
             Log.info("presenting uid \(uid)'s notifications from heraldd at \(linkPath)")
+            subscribed = true
+            presentedUntil.record(Date())
             backoff.reset()
             loggedUnreachable = false
             listWaitingRequests()
+        case -32602 where (error?["data"]?.objectValue?["pointer"]?.stringValue == "/since"):
+            Log.info("heraldd at \(linkPath) does not know subscribe-notifications' since: what it delivered before is not shown")
+            sinceUnknown = true
+            disconnect(retryIn: .zero)
         case -32601:
             Log.info("heraldd at \(linkPath) has no subscribe-notifications (it predates the notification list); asking again in \(Self.olderDaemonRetry)")
             disconnect(retryIn: Self.olderDaemonRetry)

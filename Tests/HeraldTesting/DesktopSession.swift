@@ -98,6 +98,8 @@ package final class DesktopSession: @unchecked Sendable {
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         environment["DISPLAY"] = display
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        // herald-notify's presented-until file stays in the session's folder, not the tester's home.
+        environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path
         environment.removeValue(forKey: "WAYLAND_DISPLAY")
         return environment
     }

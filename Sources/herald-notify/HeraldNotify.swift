@@ -14,9 +14,11 @@ struct HeraldNotify: ParsableCommand {
         discussion: """
             Subscribes to heraldd as the presenter of this user's notifications and shows each \
             delivered notification and each summary on the session bus's notification server \
-            (GNOME Shell, KDE Plasma, dunst, mako …). Reconnects when heraldd restarts, and \
-            waits while no notification server is there. Runs as the user service \
-            herald-notify.service.
+            (GNOME Shell, KDE Plasma, dunst, mako …), named and iconed by the app's .desktop \
+            file, one stack per thread. What heraldd delivered quietly is not shown (see \
+            --quiet); what it delivered while herald-notify did not run is shown once at its \
+            start. Reconnects when heraldd restarts, and waits while no notification server \
+            is there. Runs as the user service herald-notify.service.
             """,
         version: HeraldVersion.string
     )
@@ -26,7 +28,7 @@ struct HeraldNotify: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "What to do with notifications Herald delivered quietly (silenced by a Focus, passive): skip them, so nothing pops up (they stay in Herald's list, see heraldctl notifications), or show them at low urgency without sound.",
+            "What to do with notifications Herald delivered quietly (silenced by a Focus, passive): skip them, so nothing pops up (they stay in Herald's list: heraldctl notifications --app APP), or show them at low urgency without sound.",
             valueName: "skip|show"
         )
     )

@@ -15,7 +15,7 @@ final class DesktopPresenter {
     private var shown: [Bubble.Key: ShownBubble] = [:]
     private var keyByID: [UInt32: Bubble.Key] = [:]
     /// Each thread's bubble, where the server stacks no thread itself (``Bubble/thread``).
-    private var threadBubbles: [String: Bubble.Key] = [:]
+    private var threads = ThreadStacks()
     private var waiting: [(bubble: Bubble, uid: UInt32)] = []
     /// Whether the wait for a server was logged (once per wait).
     private var waitingForServer = false
@@ -101,13 +101,9 @@ final class DesktopPresenter {
 
     private func show(_ bubble: Bubble, uid: UInt32) {
         guard serverAvailable else { return wait(bubble, uid: uid) }
-        var previous = shown[bubble.key]
-        // Where the server stacks no thread itself, a thread's new bubble replaces its last.
-        var replacedKey: Bubble.Key?
-        if previous == nil, let thread = bubble.thread, let key = threadBubbles[thread], let last = shown[key] {
-            previous = last
-            replacedKey = key
-        }
+        // Its own bubble again, or (where the server stacks no thread itself) its thread's last.
+        let replacedKey = threads.replaced(by: bubble) { shown[$0] != nil }
+        let previous = replacedKey.flatMap { shown[$0] }
         let image = bubble.image.flatMap(images.path(for:))
         do {
             let id = try server.notify(bubble.arguments(replacesID: previous?.id ?? 0, imagePath: image?.path))
@@ -115,13 +111,13 @@ final class DesktopPresenter {
                 if previous.id != id { keyByID[previous.id] = nil }
                 if let file = previous.imageFile { images.remove(file) }
             }
-            if let replacedKey { shown[replacedKey] = nil }
+            if let replacedKey, replacedKey != bubble.key { shown[replacedKey] = nil }
             shown[bubble.key] = ShownBubble(
                 id: id, uid: uid, imageFile: image?.owned == true ? image?.path : nil, actionKeys: bubble.actionKeys,
                 inlineReplyAction: bubble.inlineReplyAction, thread: bubble.thread, answersDismissal: bubble.answersDismissal
             )
             keyByID[id] = bubble.key
-            if let thread = bubble.thread { threadBubbles[thread] = bubble.key }
+            threads.showed(bubble)
         } catch {
             if let image, image.owned { images.remove(image.path) }
             if error.isServiceUnknown {
@@ -161,7 +157,7 @@ final class DesktopPresenter {
     private func forget(id: UInt32) {
         guard let key = keyByID.removeValue(forKey: id), let bubble = shown[key], bubble.id == id else { return }
         shown[key] = nil
-        if let thread = bubble.thread, threadBubbles[thread] == key { threadBubbles[thread] = nil }
+        threads.closed(key, thread: bubble.thread)
         if let file = bubble.imageFile { images.remove(file) }
     }
 
@@ -228,6 +224,6 @@ final class DesktopPresenter {
         for bubble in shown.values { if let file = bubble.imageFile { images.remove(file) } }
         shown = [:]
         keyByID = [:]
-        threadBubbles = [:]
+        threads.removeAll()
     }
 }

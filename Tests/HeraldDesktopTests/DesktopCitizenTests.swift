@@ -97,6 +97,37 @@ import Testing
         #expect(other.thread == tag)
     }
 
+    @Test func withoutAStackHintAThreadsNextBubbleReplacesItsLast() throws {
+        let mapping = NotificationMapping(capabilities: ServerCapabilities(["body"]))
+        func bubble(_ identifier: String, thread: String?) throws -> Bubble {
+            let content = NotificationContent(title: "Ada", body: identifier, threadIdentifier: thread)
+            return try #require(mapping.bubble(for: NotificationMappingTests.notification(content, identifier: identifier)))
+        }
+        var stacks = ThreadStacks()
+        var shown: Set<Bubble.Key> = []
+        func show(_ bubble: Bubble) -> Bubble.Key? {
+            let replaced = stacks.replaced(by: bubble) { shown.contains($0) }
+            if let replaced { shown.remove(replaced) }
+            shown.insert(bubble.key)
+            stacks.showed(bubble)
+            return replaced
+        }
+        let m1 = try bubble("m1", thread: "t1"), m2 = try bubble("m2", thread: "t1"), other = try bubble("o1", thread: "t2")
+        #expect(show(m1) == nil)
+        #expect(show(m2) == m1.key)  // the thread's last
+        #expect(show(other) == nil)  // another thread
+        #expect(show(m2) == m2.key)  // its own bubble again
+        #expect(shown == [m2.key, other.key])
+        // Closed: the thread's next starts a new bubble.
+        shown.remove(m2.key)
+        stacks.closed(m2.key, thread: m2.thread)
+        #expect(show(try bubble("m3", thread: "t1")) == nil)
+        // No thread, no stack.
+        let lone = try bubble("l1", thread: nil)
+        #expect(show(lone) == nil)
+        #expect(show(try bubble("l2", thread: nil)) == nil)
+    }
+
     @Test func aConversationIsAThreadAndNoThreadStacksNothing() throws {
         let stacking = NotificationMapping(capabilities: ServerCapabilities(["body", "x-dunst-stack-tag"]))
         let message = NotificationContent(title: "Ada", communication: CommunicationInfo(type: .sendMessage, conversationIdentifier: "c9"))

@@ -26,7 +26,8 @@ extension HeraldState {
     package static func missedUID(_ p: SubscribeNotificationsParams, presenting uid: UInt32?) throws(RuleError) -> UInt32? {
         guard p.since != nil else { return nil }
         guard let uid else {
-            throw .invalidParams("since is for a presenter of one uid (a person's desktop); name the uid, or leave since out.", at: ["since"])
+            throw .invalidParams(
+                "since is for a presenter of one uid (a person's desktop); name the uid, or leave since out.", at: ["since"])
         }
         return uid
     }

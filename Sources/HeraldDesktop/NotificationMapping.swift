@@ -73,7 +73,9 @@ package struct NotificationMapping: Sendable {
         let (summary, body) = text(title: content.title ?? appName, subtitle: content.subtitle, body: content.body)
         return Bubble(
             key: .notification(notification.key),
-            arguments: NotifyArguments(appName: appName, appIcon: entry?.icon ?? "", summary: summary, body: body, actions: actions, hints: hints),
+            arguments: NotifyArguments(
+                appName: appName, appIcon: entry?.icon ?? "", summary: summary, body: body, actions: actions, hints: hints
+            ),
             image: ImageSource.of(content),
             actionKeys: actionKeys,
             answersDismissal: notification.answersDismissal,
@@ -151,7 +153,9 @@ package struct NotificationMapping: Sendable {
     /// for, is offered only where the server has KDE's inline reply (the first one, as
     /// `inline-reply`); elsewhere the default action opens the app, where the person answers.
     /// With `action-icons`, an action with an icon is keyed by the icon's name.
-    private func actions(_ actions: [PresentedAction]) -> (actions: [String], keys: [String: String], usesIcons: Bool, reply: InlineReply?) {
+    private func actions(
+        _ actions: [PresentedAction]
+    ) -> (actions: [String], keys: [String: String], usesIcons: Bool, reply: InlineReply?) {
         guard capabilities.actions else { return ([], [:], false, nil) }
         var flat = [Self.defaultActionKey, "Open"]
         var keys = [Self.defaultActionKey: Self.defaultActionIdentifier]

@@ -1,5 +1,5 @@
-import Foundation
 import CSystemd
+import Foundation
 import HeraldBus
 import HeraldDesktop
 import HeraldProtocol

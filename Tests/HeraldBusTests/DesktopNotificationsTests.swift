@@ -78,7 +78,10 @@ struct DesktopNotificationsTests {
         try server.bus.processPending()
         let sent = session.run(
             "/usr/bin/dbus-send",
-            ["--session", "--type=signal", "/org/freedesktop/Notifications", "org.freedesktop.Notifications.NotificationReplied", "uint32:7", "string:On my way"]
+            [
+                "--session", "--type=signal", "/org/freedesktop/Notifications", "org.freedesktop.Notifications.NotificationReplied",
+                "uint32:7", "string:On my way",
+            ]
         )
         #expect(sent.status == 0)
         let deadline = Date().addingTimeInterval(20)

@@ -55,10 +55,17 @@ import Testing
         let paths = DesktopEntry.candidatePaths(
             for: "org.example.chat", environment: ["XDG_DATA_HOME": "/home/ada/.data", "XDG_DATA_DIRS": "/opt/share:relative:/usr/share"]
         )
-        #expect(paths == ["/home/ada/.data/applications/org.example.chat.desktop", "/opt/share/applications/org.example.chat.desktop", "/usr/share/applications/org.example.chat.desktop"])
+        #expect(
+            paths == [
+                "/home/ada/.data/applications/org.example.chat.desktop", "/opt/share/applications/org.example.chat.desktop",
+                "/usr/share/applications/org.example.chat.desktop",
+            ])
         #expect(
             DesktopEntry.candidatePaths(for: "org.example.chat", environment: ["HOME": "/home/ada"])
-                == ["/home/ada/.local/share/applications/org.example.chat.desktop", "/usr/local/share/applications/org.example.chat.desktop", "/usr/share/applications/org.example.chat.desktop"]
+                == [
+                    "/home/ada/.local/share/applications/org.example.chat.desktop",
+                    "/usr/local/share/applications/org.example.chat.desktop", "/usr/share/applications/org.example.chat.desktop",
+                ]
         )
         #expect(DesktopEntry.candidatePaths(for: "../../etc/passwd", environment: ["HOME": "/home/ada"]).isEmpty)
         #expect(DesktopEntry.candidatePaths(for: ".hidden", environment: ["HOME": "/home/ada"]).isEmpty)
@@ -84,11 +91,15 @@ import Testing
     @Test func aThreadStacksByTheServersOwnHintElseByReplacement() throws {
         let content = NotificationContent(title: "Ada", threadIdentifier: "t1")
         let tag = "herald:org.example.chat:t1"
-        let dunst = try #require(NotificationMapping(capabilities: ServerCapabilities(["body", "x-dunst-stack-tag", "x-canonical-private-synchronous"])).bubble(for: Self.notification(content)))
+        let dunst = try #require(
+            NotificationMapping(capabilities: ServerCapabilities(["body", "x-dunst-stack-tag", "x-canonical-private-synchronous"])).bubble(
+                for: Self.notification(content)))
         #expect(dunst.arguments.hint("x-dunst-stack-tag") == .string(tag))
         #expect(dunst.arguments.hint("x-canonical-private-synchronous") == nil)
         #expect(dunst.thread == nil)
-        let canonical = try #require(NotificationMapping(capabilities: ServerCapabilities(["body", "x-canonical-private-synchronous"])).bubble(for: Self.notification(content)))
+        let canonical = try #require(
+            NotificationMapping(capabilities: ServerCapabilities(["body", "x-canonical-private-synchronous"])).bubble(
+                for: Self.notification(content)))
         #expect(canonical.arguments.hint("x-canonical-private-synchronous") == .string(tag))
         #expect(canonical.thread == nil)
         let other = try #require(NotificationMapping(capabilities: ServerCapabilities(["body"])).bubble(for: Self.notification(content)))
@@ -131,7 +142,9 @@ import Testing
     @Test func aConversationIsAThreadAndNoThreadStacksNothing() throws {
         let stacking = NotificationMapping(capabilities: ServerCapabilities(["body", "x-dunst-stack-tag"]))
         let message = NotificationContent(title: "Ada", communication: CommunicationInfo(type: .sendMessage, conversationIdentifier: "c9"))
-        #expect(try #require(stacking.bubble(for: Self.notification(message))).arguments.hint("x-dunst-stack-tag") == .string("herald:org.example.chat:c9"))
+        #expect(
+            try #require(stacking.bubble(for: Self.notification(message))).arguments.hint("x-dunst-stack-tag")
+                == .string("herald:org.example.chat:c9"))
         let alone = try #require(stacking.bubble(for: Self.notification(NotificationContent(title: "t"))))
         #expect(alone.arguments.hint("x-dunst-stack-tag") == nil)
         #expect(alone.thread == nil)

@@ -30,9 +30,13 @@ struct HeraldNotifyCitizenEndToEndTests {
             session: session,
             environment: ["XDG_DATA_HOME": home.path, "XDG_DATA_DIRS": "\(session.folder.path)/missing:\(system.path)", "LANG": "C"]
         )
-        try running.send(PresenterLines.delivered(PresenterLines.notification(identifier: "d1", content: ["title": "Ada", "body": "chat"])))
-        try running.send(PresenterLines.delivered(PresenterLines.notification(identifier: "d2", app: "org.example.mail", content: ["body": "mail"])))
-        try running.send(PresenterLines.delivered(PresenterLines.notification(identifier: "d3", app: "org.example.unknown", content: ["title": "T", "body": "unknown"])))
+        try running.send(
+            PresenterLines.delivered(PresenterLines.notification(identifier: "d1", content: ["title": "Ada", "body": "chat"])))
+        try running.send(
+            PresenterLines.delivered(PresenterLines.notification(identifier: "d2", app: "org.example.mail", content: ["body": "mail"])))
+        try running.send(
+            PresenterLines.delivered(
+                PresenterLines.notification(identifier: "d3", app: "org.example.unknown", content: ["title": "T", "body": "unknown"])))
         #expect(running.waitDisplayed(3), "\(running.notify.stderr)")
 
         let history = running.closeAllAndReadHistory(expecting: 3)

@@ -24,7 +24,10 @@ final class NotificationPresenters: Sendable {
     /// `--max-unread-bytes`, so that they never close the presenter they are for.
     private let missedBytes: Int
 
-    init(registry: ConnectionRegistry, statistics: ServerStatistics? = nil, logger: Logger = Logger(label: "heraldd"), maxUnreadBytes: Int = 256 << 10) {
+    init(
+        registry: ConnectionRegistry, statistics: ServerStatistics? = nil, logger: Logger = Logger(label: "heraldd"),
+        maxUnreadBytes: Int = 256 << 10
+    ) {
         self.registry = registry
         self.statistics = statistics
         self.logger = logger
@@ -65,7 +68,8 @@ final class NotificationPresenters: Sendable {
         var lines: [ByteBuffer] = []
         var bytes = 0
         for notification in notifications.reversed() {
-            let line = SubscriberLine.line(method: NotificationDelivered.method, params: NotificationDelivered(uid: uid, notification: notification).directJSONValue)
+            let event = NotificationDelivered(uid: uid, notification: notification)
+            let line = SubscriberLine.line(method: NotificationDelivered.method, params: event.directJSONValue)
             guard bytes + line.readableBytes <= missedBytes else { continue }
             bytes += line.readableBytes
             lines.append(line)

@@ -32,7 +32,8 @@ extension MethodTable {
             if let connection = context.connection {
                 presenters.subscribe(connection, uid: uid)
                 if let missedUID, let since = params.since {
-                    let missed = state.read(\.notificationListView).missed(uid: missedUID, since: since, limit: SubscribeNotificationsParams.maximumMissed)
+                    let view = state.read(\.notificationListView)
+                    let missed = view.missed(uid: missedUID, since: since, limit: SubscribeNotificationsParams.maximumMissed)
                     presenters.sendMissed(missed, uid: missedUID, to: connection)
                 }
             }

@@ -1,6 +1,6 @@
 /// The notification server on the session bus, `org.freedesktop.Notifications`
-/// (the Desktop Notifications specification 1.2): its methods, its two signals, and
-/// whether anyone owns the name.
+/// (the Desktop Notifications specification 1.2): its methods, its two signals (and KDE's
+/// `NotificationReplied`), and whether anyone owns the name.
 package final class DesktopNotifications {
     package static let busName = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
@@ -76,6 +76,15 @@ package final class DesktopNotifications {
         try bus.addMatch(signalRule("NotificationClosed")) { message in
             guard let id = try? message.readUInt32(), let reason = try? message.readUInt32() else { return }
             handler(id, NotificationClosedReason(rawValue: reason))
+        }
+    }
+
+    /// `handler(id, text)` for each `NotificationReplied`: KDE Plasma's inline reply, the
+    /// text a person typed into a bubble's `inline-reply` action.
+    package func onNotificationReplied(_ handler: @escaping (UInt32, String) -> Void) throws(BusError) {
+        try bus.addMatch(signalRule("NotificationReplied")) { message in
+            guard let id = try? message.readUInt32(), let text = try? message.readString() else { return }
+            handler(id, text)
         }
     }
 

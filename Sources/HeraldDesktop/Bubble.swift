@@ -22,15 +22,24 @@ package struct Bubble: Sendable, Hashable {
     package var actionKeys: [String: String]
     /// Whether closing the bubble by hand answers `dismiss` (the category's `customDismissAction`).
     package var answersDismissal: Bool
+    /// The thread whose last bubble this one replaces (`replaces_id`), set only where the
+    /// server stacks no thread by a hint of its own.
+    package var thread: String?
+    /// The Herald action identifier of the text-input action offered as an inline reply
+    /// (`inline-reply`), whose `NotificationReplied` text answers as `userText`.
+    package var inlineReplyAction: String?
 
     package init(
-        key: Key, arguments: NotifyArguments, image: ImageSource? = nil, actionKeys: [String: String] = [:], answersDismissal: Bool = false
+        key: Key, arguments: NotifyArguments, image: ImageSource? = nil, actionKeys: [String: String] = [:], answersDismissal: Bool = false,
+        thread: String? = nil, inlineReplyAction: String? = nil
     ) {
         self.key = key
         self.arguments = arguments
         self.image = image
         self.actionKeys = actionKeys
         self.answersDismissal = answersDismissal
+        self.thread = thread
+        self.inlineReplyAction = inlineReplyAction
     }
 
     /// The final `Notify` arguments: replacing bubble `replacesID` (0 for none), showing

@@ -8,11 +8,13 @@ package enum ImageSource: Sendable, Hashable {
     /// Inline base64 `data`, decoded, with its `image/…` type.
     case inline(data: Data, mimeType: String)
 
-    /// The image a notification shows: the communication's avatar, else its first image
-    /// attachment. Only `file:` URLs and inline data count: a presenter never fetches.
+    /// The image a notification shows: the communication's avatar (a group's image), else
+    /// its sender's image (a group without an image of its own shows who wrote), else its
+    /// first image attachment. Only `file:` URLs and inline data count: a presenter never fetches.
     package static func of(_ content: NotificationContent) -> ImageSource? {
-        if let avatar = content.communication?.avatar, let source = from(url: avatar.url, data: avatar.data, mimeType: avatar.mimeType) {
-            return source
+        for image in [content.communication?.avatar, content.communication?.sender?.image] {
+            guard let image else { continue }
+            if let source = from(url: image.url, data: image.data, mimeType: image.mimeType) { return source }
         }
         for attachment in content.attachments?.arrayValue ?? [] {
             guard let object = attachment.objectValue else { continue }

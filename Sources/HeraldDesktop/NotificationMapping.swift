@@ -7,7 +7,7 @@ package struct NotificationMapping: Sendable {
     package var capabilities: ServerCapabilities
     package var quiet: QuietHandling
 
-    package init(capabilities: ServerCapabilities, quiet: QuietHandling = .show) {
+    package init(capabilities: ServerCapabilities, quiet: QuietHandling = .skip) {
         self.capabilities = capabilities
         self.quiet = quiet
     }
@@ -20,9 +20,15 @@ package struct NotificationMapping: Sendable {
     /// customDismissAction (`UNNotificationDismissActionIdentifier`).
     package static let dismissActionIdentifier = "dismiss"
 
+    /// The Notify action key of KDE's inline reply, and its hints.
+    package static let inlineReplyKey = "inline-reply"
+    static let replyPlaceholderHint = "x-kde-reply-placeholder-text"
+    static let replySubmitHint = "x-kde-reply-submit-button-text"
+
     /// The bubble for a delivered notification, or nil when it is not shown: a quiet one
-    /// under `--quiet skip`, or one held for the summary (shown with its summary).
-    package func bubble(for notification: PresentedNotification) -> Bubble? {
+    /// (unless `--quiet show`), or one held for the summary (shown with its summary).
+    /// `entry` is the app's desktop file, when it has one: its name and icon are shown.
+    package func bubble(for notification: PresentedNotification, entry: DesktopEntry? = nil) -> Bubble? {
         let content = notification.content
         let isQuiet = notification.delivery.presentation == .quiet
         switch notification.delivery.presentation {
@@ -46,16 +52,44 @@ package struct NotificationMapping: Sendable {
         } else {
             hints.append(("suppress-sound", .boolean(true)))
         }
-        let (actions, actionKeys, usesIcons) = actions(notification.actions ?? [])
+        let (actions, actionKeys, usesIcons, reply) = actions(notification.actions ?? [])
         if usesIcons { hints.append(("action-icons", .boolean(true))) }
-        let (summary, body) = text(title: content.title ?? notification.app, subtitle: content.subtitle, body: content.body)
+        if let reply {
+            if let placeholder = reply.placeholder { hints.append((Self.replyPlaceholderHint, .string(placeholder))) }
+            if let button = reply.buttonTitle { hints.append((Self.replySubmitHint, .string(button))) }
+        }
+        if let entry { hints.append(("desktop-entry", .string(entry.id))) }
+        let appName = entry?.name ?? notification.app
+        var thread = Self.thread(of: notification)
+        if let tag = thread {
+            if capabilities.stackTag {
+                hints.append(("x-dunst-stack-tag", .string(tag)))
+                thread = nil
+            } else if capabilities.privateSynchronous {
+                hints.append(("x-canonical-private-synchronous", .string(tag)))
+                thread = nil
+            }
+        }
+        let (summary, body) = text(title: content.title ?? appName, subtitle: content.subtitle, body: content.body)
         return Bubble(
             key: .notification(notification.key),
-            arguments: NotifyArguments(appName: notification.app, summary: summary, body: body, actions: actions, hints: hints),
+            arguments: NotifyArguments(
+                appName: appName, appIcon: entry?.icon ?? "", summary: summary, body: body, actions: actions, hints: hints
+            ),
             image: ImageSource.of(content),
             actionKeys: actionKeys,
-            answersDismissal: notification.answersDismissal
+            answersDismissal: notification.answersDismissal,
+            thread: thread,
+            inlineReplyAction: reply?.identifier
         )
+    }
+
+    /// The stack a notification joins, one per (app, thread): its `threadIdentifier` (which
+    /// heraldd fills for a communication), else its conversation; nil for none.
+    static func thread(of notification: PresentedNotification) -> String? {
+        let content = notification.content
+        guard let thread = content.threadIdentifier ?? content.communication?.conversationIdentifier, !thread.isEmpty else { return nil }
+        return "herald:\(notification.app):\(thread)"
     }
 
     /// The most lines a summary bubble lists; the rest are counted ("+N more").
@@ -107,15 +141,39 @@ package struct NotificationMapping: Sendable {
         return (title, parts.joined(separator: "\n"))
     }
 
+    /// A text-input action offered as an inline reply: its identifier, placeholder and button.
+    private struct InlineReply {
+        var identifier: String
+        var placeholder: String?
+        var buttonTitle: String?
+    }
+
     /// The `Notify` actions: the default action (opening the notification), then each
-    /// action of its category but text-input ones, which the specification cannot ask for.
+    /// action of its category. A text-input action, which the specification cannot ask
+    /// for, is offered only where the server has KDE's inline reply (the first one, as
+    /// `inline-reply`); elsewhere the default action opens the app, where the person answers.
     /// With `action-icons`, an action with an icon is keyed by the icon's name.
-    private func actions(_ actions: [PresentedAction]) -> (actions: [String], keys: [String: String], usesIcons: Bool) {
-        guard capabilities.actions else { return ([], [:], false) }
+    private func actions(
+        _ actions: [PresentedAction]
+    ) -> (actions: [String], keys: [String: String], usesIcons: Bool, reply: InlineReply?) {
+        guard capabilities.actions else { return ([], [:], false, nil) }
         var flat = [Self.defaultActionKey, "Open"]
         var keys = [Self.defaultActionKey: Self.defaultActionIdentifier]
         var usesIcons = false
-        for action in actions where action.textInput == nil {
+        var reply: InlineReply?
+        for action in actions {
+            if let textInput = action.textInput {
+                guard capabilities.inlineReply, reply == nil else { continue }
+                let input = textInput.objectValue
+                reply = InlineReply(
+                    identifier: action.identifier,
+                    placeholder: input?["placeholder"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 },
+                    buttonTitle: input?["buttonTitle"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+                )
+                keys[Self.inlineReplyKey] = action.identifier
+                flat += [Self.inlineReplyKey, action.title]
+                continue
+            }
             var key = action.identifier
             if capabilities.actionIcons, let icon = action.icon?.name, keys[icon] == nil {
                 key = icon
@@ -125,6 +183,6 @@ package struct NotificationMapping: Sendable {
             keys[key] = action.identifier
             flat += [key, action.title]
         }
-        return (flat, keys, usesIcons)
+        return (flat, keys, usesIcons, reply)
     }
 }

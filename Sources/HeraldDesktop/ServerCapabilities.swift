@@ -15,4 +15,11 @@ package struct ServerCapabilities: Sendable, Hashable {
     /// Takes action keys as icon names when the `action-icons` hint is set.
     package var actionIcons: Bool { names.contains("action-icons") }
     package var sound: Bool { names.contains("sound") }
+    /// dunst's `x-dunst-stack-tag`: a bubble of the same tag (and app name) replaces the last.
+    package var stackTag: Bool { names.contains("x-dunst-stack-tag") }
+    /// Ubuntu's (notify-osd's) `x-canonical-private-synchronous`, the same for other servers.
+    package var privateSynchronous: Bool { names.contains("x-canonical-private-synchronous") }
+    /// KDE Plasma's inline reply: an `inline-reply` action shows a text field, and the
+    /// text comes back as `NotificationReplied`.
+    package var inlineReply: Bool { names.contains("inline-reply") }
 }

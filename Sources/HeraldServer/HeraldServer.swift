@@ -44,7 +44,9 @@ package final class HeraldServer: Service, Sendable {
         self.onReady = onReady
         self.onStopping = onStopping
         self.subscriptions = FocusSubscriptions(registry: registry, statistics: environment.statistics, logger: logger)
-        self.presenters = NotificationPresenters(registry: registry, statistics: environment.statistics, logger: logger)
+        self.presenters = NotificationPresenters(
+            registry: registry, statistics: environment.statistics, logger: logger, maxUnreadBytes: configuration.limits.maxUnreadBytes
+        )
         self.responses = ResponseSubscriptions(registry: registry, statistics: environment.statistics, logger: logger)
     }
 

@@ -9,18 +9,22 @@ import HeraldDesktop
 final class DesktopPresenter {
     let server: DesktopNotifications
     let images: ImageFiles
+    let entries: DesktopEntries
     private var mapping: NotificationMapping
     private(set) var serverAvailable = false
     private var shown: [Bubble.Key: ShownBubble] = [:]
     private var keyByID: [UInt32: Bubble.Key] = [:]
+    /// Each thread's bubble, where the server stacks no thread itself (``Bubble/thread``).
+    private var threads = ThreadStacks()
     private var waiting: [(bubble: Bubble, uid: UInt32)] = []
     /// Whether the wait for a server was logged (once per wait).
     private var waitingForServer = false
     private var droppedWhileWaiting = 0
     static let maximumWaiting = 200
 
-    /// Called when a person acts on a bubble: (uid, notification, Herald action identifier).
-    var onResponse: (UInt32, NotificationKey, String) -> Void = { _, _, _ in }
+    /// Called when a person acts on a bubble: (uid, notification, Herald action identifier,
+    /// the text typed into an inline reply).
+    var onResponse: (UInt32, NotificationKey, String, String?) -> Void = { _, _, _, _ in }
     /// Called when a person answers a Focus authorization prompt: (uid, app, `authorized` or `denied`).
     var onAuthorization: (UInt32, String, String) -> Void = { _, _, _ in }
 
@@ -30,17 +34,21 @@ final class DesktopPresenter {
         /// An inline image's file, removed when the bubble goes.
         var imageFile: String?
         var actionKeys: [String: String]
+        var inlineReplyAction: String?
+        var thread: String?
         /// Closing it by hand answers `dismiss`.
         var answersDismissal: Bool
         /// An action was answered: the close that follows is not a dismissal.
         var answered = false
     }
 
-    init(server: DesktopNotifications, images: ImageFiles, quiet: QuietHandling) throws(BusError) {
+    init(server: DesktopNotifications, images: ImageFiles, entries: DesktopEntries, quiet: QuietHandling) throws(BusError) {
         self.server = server
         self.images = images
+        self.entries = entries
         mapping = NotificationMapping(capabilities: ServerCapabilities([]), quiet: quiet)
         try server.onActionInvoked { [unowned self] id, key in actionInvoked(id: id, key: key) }
+        try server.onNotificationReplied { [unowned self] id, text in replied(id: id, text: text) }
         try server.onNotificationClosed { [unowned self] id, reason in closed(id: id, reason: reason) }
         try server.onOwnerChanged { [unowned self] hasOwner in
             if hasOwner { becomeAvailable() } else { becomeUnavailable() }
@@ -55,7 +63,7 @@ final class DesktopPresenter {
     func handle(_ event: PresenterEvent) {
         switch event {
         case .delivered(let uid, let notification):
-            if let bubble = mapping.bubble(for: notification) {
+            if let bubble = mapping.bubble(for: notification, entry: entries.entry(for: notification.app)) {
                 show(bubble, uid: uid)
             } else {
                 // Replaced by one that is not shown (quiet, with --quiet skip): the old bubble goes.
@@ -93,7 +101,9 @@ final class DesktopPresenter {
 
     private func show(_ bubble: Bubble, uid: UInt32) {
         guard serverAvailable else { return wait(bubble, uid: uid) }
-        let previous = shown[bubble.key]
+        // Its own bubble again, or (where the server stacks no thread itself) its thread's last.
+        let replacedKey = threads.replaced(by: bubble) { shown[$0] != nil }
+        let previous = replacedKey.flatMap { shown[$0] }
         let image = bubble.image.flatMap(images.path(for:))
         do {
             let id = try server.notify(bubble.arguments(replacesID: previous?.id ?? 0, imagePath: image?.path))
@@ -101,8 +111,13 @@ final class DesktopPresenter {
                 if previous.id != id { keyByID[previous.id] = nil }
                 if let file = previous.imageFile { images.remove(file) }
             }
-            shown[bubble.key] = ShownBubble(id: id, uid: uid, imageFile: image?.owned == true ? image?.path : nil, actionKeys: bubble.actionKeys, answersDismissal: bubble.answersDismissal)
+            if let replacedKey, replacedKey != bubble.key { shown[replacedKey] = nil }
+            shown[bubble.key] = ShownBubble(
+                id: id, uid: uid, imageFile: image?.owned == true ? image?.path : nil, actionKeys: bubble.actionKeys,
+                inlineReplyAction: bubble.inlineReplyAction, thread: bubble.thread, answersDismissal: bubble.answersDismissal
+            )
             keyByID[id] = bubble.key
+            threads.showed(bubble)
         } catch {
             if let image, image.owned { images.remove(image.path) }
             if error.isServiceUnknown {
@@ -134,7 +149,7 @@ final class DesktopPresenter {
         if reason == .dismissed, let key = keyByID[id], case .notification(let notification) = key, let bubble = shown[key],
             bubble.id == id, bubble.answersDismissal, !bubble.answered, let uid = bubble.uid
         {
-            onResponse(uid, notification, NotificationMapping.dismissActionIdentifier)
+            onResponse(uid, notification, NotificationMapping.dismissActionIdentifier, nil)
         }
         forget(id: id)
     }
@@ -142,6 +157,7 @@ final class DesktopPresenter {
     private func forget(id: UInt32) {
         guard let key = keyByID.removeValue(forKey: id), let bubble = shown[key], bubble.id == id else { return }
         shown[key] = nil
+        threads.closed(key, thread: bubble.thread)
         if let file = bubble.imageFile { images.remove(file) }
     }
 
@@ -151,10 +167,19 @@ final class DesktopPresenter {
         guard let key = keyByID[id], let bubble = shown[key], let uid = bubble.uid, let action = bubble.actionKeys[actionKey] else { return }
         shown[key]?.answered = true
         switch key {
-        case .notification(let notification): onResponse(uid, notification, action)
+        case .notification(let notification): onResponse(uid, notification, action, nil)
         case .authorization(_, let app): onAuthorization(uid, app, action)
         case .summary: break
         }
+    }
+
+    /// The text typed into a bubble's inline reply answers its text-input action with `userText`.
+    private func replied(id: UInt32, text: String) {
+        guard let key = keyByID[id], case .notification(let notification) = key, let bubble = shown[key], let uid = bubble.uid,
+            let action = bubble.inlineReplyAction
+        else { return }
+        shown[key]?.answered = true
+        onResponse(uid, notification, action, text)
     }
 
     private func wait(_ bubble: Bubble, uid: UInt32) {
@@ -199,5 +224,6 @@ final class DesktopPresenter {
         for bubble in shown.values { if let file = bubble.imageFile { images.remove(file) } }
         shown = [:]
         keyByID = [:]
+        threads.removeAll()
     }
 }

@@ -14,9 +14,11 @@ struct HeraldNotify: ParsableCommand {
         discussion: """
             Subscribes to heraldd as the presenter of this user's notifications and shows each \
             delivered notification and each summary on the session bus's notification server \
-            (GNOME Shell, KDE Plasma, dunst, mako …). Reconnects when heraldd restarts, and \
-            waits while no notification server is there. Runs as the user service \
-            herald-notify.service.
+            (GNOME Shell, KDE Plasma, dunst, mako …), named and iconed by the app's .desktop \
+            file, one stack per thread. What heraldd delivered quietly is not shown (see \
+            --quiet); what it delivered while herald-notify did not run is shown once at its \
+            start. Reconnects when heraldd restarts, and waits while no notification server \
+            is there. Runs as the user service herald-notify.service.
             """,
         version: HeraldVersion.string
     )
@@ -24,8 +26,13 @@ struct HeraldNotify: ParsableCommand {
     @Option(help: ArgumentHelp("heraldd's socket (default: $HERALD_SOCKET, else the first that exists of heraldd's own defaults).", valueName: "path"))
     var socket: String?
 
-    @Option(help: ArgumentHelp("What to do with quiet notifications: show them at low urgency without sound, or skip them (they stay in Herald's list).", valueName: "show|skip"))
-    var quiet: QuietHandling = .show
+    @Option(
+        help: ArgumentHelp(
+            "What to do with notifications Herald delivered quietly (silenced by a Focus, passive): skip them, so nothing pops up (they stay in Herald's list: heraldctl notifications --app APP), or show them at low urgency without sound.",
+            valueName: "skip|show"
+        )
+    )
+    var quiet: QuietHandling = .skip
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -34,7 +41,9 @@ struct HeraldNotify: ParsableCommand {
         let images = ImageFiles(environment: environment)
         do {
             bus = try SessionBus()
-            presenter = try DesktopPresenter(server: DesktopNotifications(bus: bus), images: images, quiet: quiet)
+            presenter = try DesktopPresenter(
+                server: DesktopNotifications(bus: bus), images: images, entries: DesktopEntries(environment: environment), quiet: quiet
+            )
         } catch {
             Log.info("cannot use the session bus: \(error) (is DBUS_SESSION_BUS_ADDRESS or XDG_RUNTIME_DIR set?)")
             throw ExitCode(1)
@@ -44,7 +53,8 @@ struct HeraldNotify: ParsableCommand {
             socket: { Self.socketPath(flag: flag, environment: environment) },
             uid: getuid(),
             bus: bus,
-            presenter: presenter
+            presenter: presenter,
+            presentedUntil: PresentedUntil(environment: environment)
         )
         let status = loop.run()
         images.removeAll()

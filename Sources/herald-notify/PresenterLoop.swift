@@ -1,4 +1,5 @@
 import CSystemd
+import Foundation
 import HeraldBus
 import HeraldDesktop
 import HeraldProtocol
@@ -19,9 +20,14 @@ final class PresenterLoop {
     let uid: UInt32
     let bus: SessionBus
     let presenter: DesktopPresenter
+    let presentedUntil: PresentedUntil
     private var link: DaemonLink?
     private var linkPath = ""
     private var subscribeID: Int?
+    /// Whether heraldd answered the subscription: what it delivers from then on is presented here.
+    private var subscribed = false
+    /// heraldd answered -32602 at `/since` (it predates it): subscribe without it.
+    private var sinceUnknown = false
     /// The requests sent besides `subscribe-notifications`, by id, until heraldd answers.
     private var pending: [Int: Pending] = [:]
     private var backoff = Backoff()
@@ -43,11 +49,12 @@ final class PresenterLoop {
         case authorization(app: String)
     }
 
-    init(socket: @escaping () -> String, uid: UInt32, bus: SessionBus, presenter: DesktopPresenter) {
+    init(socket: @escaping () -> String, uid: UInt32, bus: SessionBus, presenter: DesktopPresenter, presentedUntil: PresentedUntil) {
         self.socket = socket
         self.uid = uid
         self.bus = bus
         self.presenter = presenter
+        self.presentedUntil = presentedUntil
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGTERM)
@@ -55,7 +62,7 @@ final class PresenterLoop {
         sigprocmask(SIG_BLOCK, &signals, nil)
         signalFD = signalfd(-1, &signals, Int32(SFD_CLOEXEC))
         signal(SIGPIPE, SIG_IGN)
-        presenter.onResponse = { [unowned self] uid, key, action in respond(uid: uid, key: key, action: action) }
+        presenter.onResponse = { [unowned self] uid, key, action, text in respond(uid: uid, key: key, action: action, userText: text) }
         presenter.onAuthorization = { [unowned self] uid, app, status in authorize(uid: uid, app: app, status: status) }
     }
 
@@ -78,7 +85,10 @@ final class PresenterLoop {
                 Log.info("poll failed: \(String(cString: strerror(errno)))")
                 return 1
             }
-            if fds[1].revents != 0 { return 0 }
+            if fds[1].revents != 0 {
+                if subscribed { presentedUntil.record(Date()) }
+                return 0
+            }
             do {
                 try bus.processPending()
             } catch {
@@ -95,6 +105,8 @@ final class PresenterLoop {
             let link = try DaemonLink(path: path)
             var params = JSONObject()
             params["uid"] = .number(JSONNumber(Int(uid)))
+            // What heraldd delivered since this desktop last presented comes first, once.
+            if let since = presentedUntil.date, !sinceUnknown { params["since"] = .string(RFC3339.format(since)) }
             subscribeID = try link.request("subscribe-notifications", params: params)
             self.link = link
             linkPath = path
@@ -108,6 +120,8 @@ final class PresenterLoop {
     }
 
     private func disconnect(retryIn delay: Duration) {
+        if subscribed { presentedUntil.record(Date()) }
+        subscribed = false
         link = nil
         subscribeID = nil
         pending = [:]
@@ -140,7 +154,9 @@ final class PresenterLoop {
 
     private func event(method: String, params: JSONValue) {
         do {
-            if let event = try PresenterEvent(method: method, params: params) { presenter.handle(event) }
+            guard let event = try PresenterEvent(method: method, params: params) else { return }
+            presenter.handle(event)
+            if case .delivered(_, let notification) = event { presentedUntil.record(notification.deliveredAt ?? notification.receivedAt) }
         } catch {
             Log.info("ignored a \(method) notification heraldd sent: \(error.reason) (\(error.pointer ?? "/params"))")
         }
@@ -156,9 +172,15 @@ final class PresenterLoop {
         switch code {
         case nil:
             Log.info("presenting uid \(uid)'s notifications from heraldd at \(linkPath)")
+            subscribed = true
+            presentedUntil.record(Date())
             backoff.reset()
             loggedUnreachable = false
             listWaitingRequests()
+        case -32602 where (error?["data"]?.objectValue?["pointer"]?.stringValue == "/since"):
+            Log.info("heraldd at \(linkPath) does not know subscribe-notifications' since: what it delivered before is not shown")
+            sinceUnknown = true
+            disconnect(retryIn: .zero)
         case -32601:
             Log.info("heraldd at \(linkPath) has no subscribe-notifications (it predates the notification list); asking again in \(Self.olderDaemonRetry)")
             disconnect(retryIn: Self.olderDaemonRetry)
@@ -225,12 +247,14 @@ final class PresenterLoop {
         }
     }
 
-    /// `respond-to-notification` for an action a person took on a bubble.
-    private func respond(uid: UInt32, key: NotificationKey, action: String) {
+    /// `respond-to-notification` for an action a person took on a bubble (with the text
+    /// of an inline reply).
+    private func respond(uid: UInt32, key: NotificationKey, action: String, userText: String?) {
         var params = JSONObject()
         params["app"] = .string(key.app)
         params["identifier"] = .string(key.identifier)
         params["actionIdentifier"] = .string(action)
+        if let userText { params["userText"] = .string(userText) }
         if uid != self.uid { params["uid"] = .number(JSONNumber(Int(uid))) }
         send("respond-to-notification", params, as: .response(key), while: "answering an action on \(key)")
     }

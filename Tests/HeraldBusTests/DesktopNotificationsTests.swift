@@ -68,6 +68,28 @@ struct DesktopNotificationsTests {
         #expect(invoked.first?.1 == "default")
     }
 
+    /// KDE Plasma's inline reply arrives as `NotificationReplied(id, text)`. dunst has no
+    /// inline reply, so the signal is sent on the real bus by `dbus-send`, as Plasma sends it.
+    @Test func anInlineReplyArrivesAsNotificationReplied() throws {
+        let session = try DesktopSession()
+        let server = try Self.connect(session)
+        var replies: [(UInt32, String)] = []
+        try server.onNotificationReplied { replies.append(($0, $1)) }
+        try server.bus.processPending()
+        let sent = session.run(
+            "/usr/bin/dbus-send",
+            [
+                "--session", "--type=signal", "/org/freedesktop/Notifications", "org.freedesktop.Notifications.NotificationReplied",
+                "uint32:7", "string:On my way",
+            ]
+        )
+        #expect(sent.status == 0)
+        let deadline = Date().addingTimeInterval(20)
+        while replies.isEmpty, Date() < deadline { try server.bus.wait(timeout: .seconds(1)) }
+        #expect(replies.first?.0 == 7)
+        #expect(replies.first?.1 == "On my way")
+    }
+
     @Test func ownerChangesWhenAServerComesAndGoes() throws {
         let session = try DesktopSession(server: false)
         let server = try Self.connect(session)

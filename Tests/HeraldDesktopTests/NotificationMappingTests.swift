@@ -102,16 +102,17 @@ import Testing
         #expect(bubble.arguments.hint("suppress-sound") == nil)
     }
 
-    @Test func quietIsShownLowAndSilentOrSkipped() throws {
+    @Test func quietIsSkippedByDefaultOrShownLowAndSilent() throws {
         let content = NotificationContent(title: "Ada", interruptionLevel: .timeSensitive, communication: Self.message())
         let quiet = Self.notification(content, presentation: .quiet, sound: true)
-        let shown = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: quiet))
+        // Quiet stays quiet: by default nothing Herald delivered quietly pops up.
+        #expect(NotificationMapping(capabilities: Self.everything).bubble(for: quiet) == nil)
+        let shown = try #require(NotificationMapping(capabilities: Self.everything, quiet: .show).bubble(for: quiet))
         #expect(shown.arguments.hint("urgency") == .byte(0))
         #expect(shown.arguments.hint("suppress-sound") == .boolean(true))
         #expect(shown.arguments.hint("sound-name") == nil)
-        #expect(NotificationMapping(capabilities: Self.everything, quiet: .skip).bubble(for: quiet) == nil)
         // A notification held for the summary is shown with its summary, not alone.
-        #expect(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content, presentation: .summary)) == nil)
+        #expect(NotificationMapping(capabilities: Self.everything, quiet: .show).bubble(for: Self.notification(content, presentation: .summary)) == nil)
     }
 
     @Test func avatarFileBecomesTheImagePath() throws {

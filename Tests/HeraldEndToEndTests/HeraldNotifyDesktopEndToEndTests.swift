@@ -35,10 +35,10 @@ struct HeraldNotifyDesktopEndToEndTests {
         }
     }
 
-    static func start(session: DesktopSession? = nil, arguments: [String] = []) throws -> Running {
+    static func start(session: DesktopSession? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws -> Running {
         let session = try session ?? DesktopSession()
         let daemon = try StandInDaemon(path: session.folder.appendingPathComponent("herald.sock").path)
-        let notify = try HeraldNotifyProcess(session: session, socket: daemon.path, arguments: arguments)
+        let notify = try HeraldNotifyProcess(session: session, socket: daemon.path, arguments: arguments, environment: environment)
         let (connection, _) = try daemon.acceptPresenter()
         return Running(session: session, daemon: daemon, notify: notify, connection: connection)
     }
@@ -49,10 +49,12 @@ struct HeraldNotifyDesktopEndToEndTests {
         subtitle: String? = nil,
         body: String,
         level: String = "active",
-        avatar: [String: Any]? = nil
+        avatar: [String: Any]? = nil,
+        conversation: String? = nil
     ) -> [String: Any] {
+        // A conversation of its own unless named: one conversation's messages stack into one bubble.
         var communication: [String: Any] = [
-            "type": "sendMessage", "conversationIdentifier": "c1", "recipients": [], "isGroup": false,
+            "type": "sendMessage", "conversationIdentifier": conversation ?? "c-\(identifier)", "recipients": [], "isGroup": false,
             "mentionsCurrentUser": false, "isReplyToCurrentUser": false,
         ]
         if let avatar { communication["avatar"] = avatar }
@@ -131,19 +133,19 @@ struct HeraldNotifyDesktopEndToEndTests {
         #expect(history.first?["appname"] as? String == "Herald")
     }
 
-    @Test func quietIsShownLowOrSkipped() throws {
+    @Test func quietIsSkippedByDefaultOrShownLow() throws {
         let quiet = PresenterLines.notification(identifier: "q1", content: ["title": "Q", "body": "quiet", "interruptionLevel": "timeSensitive"], presentation: "quiet")
-        let shown = try Self.start()
-        try shown.send(PresenterLines.delivered(quiet))
-        #expect(shown.waitDisplayed(1), "\(shown.notify.stderr)")
-        #expect((shown.closeAllAndReadHistory(expecting: 1).first?["message"] as? String)?.hasPrefix("urgency=low") == true)
-
-        let skipping = try Self.start(arguments: ["--quiet", "skip"])
+        let skipping = try Self.start()
         try skipping.send(PresenterLines.delivered(quiet))
         try skipping.send(PresenterLines.delivered(Self.message("a1", body: "alert")))
         // Events are handled in order: once the alert is there, the quiet one was passed over.
         #expect(skipping.waitDisplayed(1), "\(skipping.notify.stderr)")
         #expect(skipping.closeAllAndReadHistory(expecting: 1).compactMap { $0["body"] as? String } == ["alert"])
+
+        let shown = try Self.start(arguments: ["--quiet", "show"])
+        try shown.send(PresenterLines.delivered(quiet))
+        #expect(shown.waitDisplayed(1), "\(shown.notify.stderr)")
+        #expect((shown.closeAllAndReadHistory(expecting: 1).first?["message"] as? String)?.hasPrefix("urgency=low") == true)
     }
 
     @Test func itWaitsWhileNoServerOwnsTheName() throws {

@@ -57,6 +57,70 @@ struct HeraldNotifyHeralddEndToEndTests {
         #expect((running.session.history().first { $0["body"] as? String == "second" }?["message"] as? String)?.hasPrefix("urgency=normal") == true)
     }
 
+    /// Quiet stays quiet: what heraldd delivers quietly (silenced by a Focus, passive) pops
+    /// up nothing by default, and stays in the list with its reasons.
+    @Test func quietStaysQuietAndInTheList() throws {
+        let running = try Self.start()
+        try running.client.result("set-focus", json(#"{"focus":{"name":"Work"}}"#))
+        _ = try Self.updateContent(running.client, identifier: "q-focus", body: "silenced", level: "active")
+        try running.client.result("set-focus", ["focus": .null])
+        _ = try Self.updateContent(running.client, identifier: "q-passive", body: "passive", level: "passive")
+        _ = try Self.updateContent(running.client, identifier: "q-alert", body: "alert", level: "active")
+        // heraldd tells the presenter in order, and herald-notify handles its lines in order:
+        // once the alert is shown, the two quiet ones were passed over.
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
+        running.session.closeAll()
+        _ = running.session.wait(timeout: 20) { running.session.history().count == 1 }
+        #expect(running.session.history().compactMap { $0["body"] as? String } == ["alert"])
+
+        let listed = try running.client.call("list-notifications", json(#"{"app":"\#(Self.app)"}"#))
+        let notifications = listed[pointer: "/result/notifications"]?.arrayValue ?? []
+        func reasons(_ identifier: String) -> [String] {
+            let entry = notifications.first { $0[pointer: "/identifier"] == .string(identifier) }
+            #expect(entry?[pointer: "/delivery/presentation"] == .string("quiet"), "\(listed)")
+            return (entry?[pointer: "/delivery/reasons"]?.arrayValue ?? []).compactMap { $0[pointer: "/code"]?.stringValue }
+        }
+        #expect(reasons("q-focus").contains("silencedByFocus"), "\(listed)")
+        #expect(reasons("q-passive").contains("passive"), "\(listed)")
+    }
+
+    /// What heraldd delivered while no herald-notify ran is shown once, at its next start:
+    /// herald-notify keeps until when it presented, and subscribes with that `since`.
+    @Test func whatWasDeliveredWhileStoppedIsShownOnceAtTheNextStart() throws {
+        let heraldd = try HeraldProcess(.standalone)
+        let session = try DesktopSession()
+        let client = try heraldd.connect()
+        func start() throws -> HeraldNotifyProcess {
+            let notify = try HeraldNotifyProcess(session: session, socket: heraldd.socketPath)
+            #expect(notify.waitForLog(containing: "presenting uid \(getuid())"), "\(notify.stderr)")
+            return notify
+        }
+        func shownBodies(_ count: Int) -> [String] {
+            _ = session.wait(timeout: 20) { session.displayedCount == count }
+            session.closeAll()
+            _ = session.wait(timeout: 20) { session.displayedCount == 0 }
+            return session.history().compactMap { $0["body"] as? String }
+        }
+        // Before herald-notify ever ran: nothing to go by, nothing shown from before.
+        _ = try Self.updateContent(client, identifier: "w0", body: "before the first start", level: "active")
+        var notify = try start()
+        #expect(notify.stop() == 0)
+
+        _ = try Self.updateContent(client, identifier: "w1", body: "while away", level: "active")
+        _ = try Self.updateContent(client, identifier: "w2", body: "quiet while away", level: "passive")
+        notify = try start()
+        _ = try Self.updateContent(client, identifier: "w3", body: "after the second start", level: "active")
+        // The missed alert comes first, then what is delivered now; the quiet one stays quiet.
+        #expect(shownBodies(2).sorted() == ["after the second start", "while away"], "\(notify.stderr)")
+
+        #expect(notify.stop() == 0)
+        notify = try start()
+        _ = try Self.updateContent(client, identifier: "w4", body: "after the third start", level: "active")
+        // Shown once: the third start shows only what comes after it.
+        let history = shownBodies(1)
+        #expect(history.sorted() == ["after the second start", "after the third start", "while away"], "\(notify.stderr)")
+    }
+
     @Test func updateContentToBubbleLatency() throws {
         let running = try Self.start()
         let monitor = try NotifyCallMonitor(session: running.session)

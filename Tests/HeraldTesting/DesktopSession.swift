@@ -98,6 +98,8 @@ package final class DesktopSession: @unchecked Sendable {
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         environment["DISPLAY"] = display
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        // herald-notify's presented-until file stays in the session's folder, not the tester's home.
+        environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path
         environment.removeValue(forKey: "WAYLAND_DISPLAY")
         return environment
     }
@@ -108,7 +110,8 @@ package final class DesktopSession: @unchecked Sendable {
 
     /// Starts dunst (notifications never expire; any number shown; history kept; each
     /// bubble's `message` begins with `urgency=low|normal|critical`, which the history
-    /// has no member for) and waits until it owns `org.freedesktop.Notifications`.
+    /// has no member for, or `desktop-entry=org.example.chat` for that `desktop-entry`
+    /// hint, which it has none for either) and waits until it owns `org.freedesktop.Notifications`.
     package func startServer() throws {
         let config = folder.appendingPathComponent("dunstrc")
         try """
@@ -129,6 +132,9 @@ package final class DesktopSession: @unchecked Sendable {
         [urgency_critical]
             timeout = 0
             format = "urgency=critical %s|%b"
+        [herald_desktop_entry]
+            desktop_entry = "org.example.chat"
+            format = "desktop-entry=org.example.chat %s|%b"
         """.write(to: config, atomically: true, encoding: .utf8)
         let log = folder.appendingPathComponent("dunst.log").path
         _ = FileManager.default.createFile(atPath: log, contents: nil)

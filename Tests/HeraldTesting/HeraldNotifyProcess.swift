@@ -15,10 +15,15 @@ package final class HeraldNotifyProcess: @unchecked Sendable {
         URL(fileURLWithPath: HeraldProcess.binaryPath).deletingLastPathComponent().appendingPathComponent("herald-notify").path
     }
 
-    package init(session: DesktopSession, socket: String, arguments: [String] = []) throws {
+    /// `environment` adds to (or replaces in) the session's. The XDG data folders, where
+    /// apps' desktop files are looked for, are the session's own (empty) unless named there.
+    package init(session: DesktopSession, socket: String, arguments: [String] = [], environment extra: [String: String] = [:]) throws {
         stderrPath = session.folder.appendingPathComponent("herald-notify-\(UUID().uuidString.prefix(8)).log").path
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         var environment = session.environment
+        environment["XDG_DATA_HOME"] = session.folder.appendingPathComponent("data-home").path
+        environment["XDG_DATA_DIRS"] = session.folder.appendingPathComponent("data-dirs").path
+        environment.merge(extra) { $1 }
         environment.removeValue(forKey: "HERALD_SOCKET")
         process = try ChildProcess(Self.binaryPath, ["--socket", socket] + arguments, environment: environment, standardError: stderrPath)
     }

@@ -20,11 +20,18 @@ final class NotificationPresenters: Sendable {
     private let registry: ConnectionRegistry
     private let statistics: ServerStatistics?
     private let logger: Logger
+    /// The most bytes of missed notifications sent at a subscription: half of
+    /// `--max-unread-bytes`, so that they never close the presenter they are for.
+    private let missedBytes: Int
 
-    init(registry: ConnectionRegistry, statistics: ServerStatistics? = nil, logger: Logger = Logger(label: "heraldd")) {
+    init(
+        registry: ConnectionRegistry, statistics: ServerStatistics? = nil, logger: Logger = Logger(label: "heraldd"),
+        maxUnreadBytes: Int = 256 << 10
+    ) {
         self.registry = registry
         self.statistics = statistics
         self.logger = logger
+        missedBytes = max(1, maxUnreadBytes / 2)
     }
 
     func subscribe(_ connection: ConnectionIdentity, uid: UInt32?) {
@@ -52,6 +59,26 @@ final class NotificationPresenters: Sendable {
     /// Whether anyone presents: the events are not even made while nobody does.
     var isEmpty: Bool {
         presenterCount.load(ordering: .relaxed) == 0
+    }
+
+    /// The notifications a presenter missed (`since`), as `notification-delivered` to it alone,
+    /// right after its subscription's result, oldest first: the newest that fit in ``missedBytes``.
+    func sendMissed(_ notifications: [HeraldNotification], uid: UInt32, to connection: ConnectionIdentity) {
+        guard !notifications.isEmpty, let channel = registry.channel(connection) else { return }
+        var lines: [ByteBuffer] = []
+        var bytes = 0
+        for notification in notifications.reversed() {
+            let event = NotificationDelivered(uid: uid, notification: notification)
+            let line = SubscriberLine.line(method: NotificationDelivered.method, params: event.directJSONValue)
+            guard bytes + line.readableBytes <= missedBytes else { continue }
+            bytes += line.readableBytes
+            lines.append(line)
+        }
+        channel.eventLoop.execute { [self] in
+            for line in lines.reversed() {
+                SubscriberLine.send(line, to: connection, registry: registry, statistics: statistics, logger: logger, kind: "notification presenter")
+            }
+        }
     }
 
     func delivered(_ event: NotificationDelivered) {

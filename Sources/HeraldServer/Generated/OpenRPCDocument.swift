@@ -2170,7 +2170,7 @@ package enum OpenRPCDocument {
     {
       "name": "subscribe-notifications",
       "summary": "Makes this connection a presenter of a uid's notifications.",
-      "description": "The connection then receives notification-delivered, summary-delivered and notifications-removed, one JSON-RPC notification a line between responses, as focus-changed subscribers do. A non-administrator presents its own uid only (another uid is 1006); an administrator one uid, or every uid without uid. A presenter whose unread output passes --max-unread-bytes is closed, with the reason logged. The subscription ends with the connection; a presenter is not closed for being idle. Open to every caller.",
+      "description": "The connection then receives notification-delivered, summary-delivered and notifications-removed, one JSON-RPC notification a line between responses, as focus-changed subscribers do; with since, first the notifications it missed. A non-administrator presents its own uid only (another uid is 1006); an administrator one uid, or every uid without uid. A presenter whose unread output passes --max-unread-bytes is closed, with the reason logged. The subscription ends with the connection; a presenter is not closed for being idle. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2179,6 +2179,14 @@ package enum OpenRPCDocument {
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/Uid"
+          }
+        },
+        {
+          "name": "since",
+          "description": "Until when this presenter (a person's desktop) last presented: the uid's alert and quiet notifications delivered after it, of every app, are sent first, right after this result, as notification-delivered: the newest 20, oldest first, within half of --max-unread-bytes. Not for a presenter of every uid (-32602 at /since).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime"
           }
         }
       ],

@@ -28,8 +28,14 @@ extension MethodTable {
         }
         register(SubscribeNotificationsMethod.self) { params, context in
             let uid = try HeraldState.presenterUID(params, caller: context.caller)
+            let missedUID = try HeraldState.missedUID(params, presenting: uid)
             if let connection = context.connection {
                 presenters.subscribe(connection, uid: uid)
+                if let missedUID, let since = params.since {
+                    let view = state.read(\.notificationListView)
+                    let missed = view.missed(uid: missedUID, since: since, limit: SubscribeNotificationsParams.maximumMissed)
+                    presenters.sendMissed(missed, uid: missedUID, to: connection)
+                }
             }
             return MethodOutcome(result: SubscribeNotificationsResult(uid: uid), audit: AuditRecord())
         }

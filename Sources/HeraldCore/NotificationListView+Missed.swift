@@ -1,0 +1,34 @@
+import Foundation
+import HeraldProtocol
+
+extension NotificationListView {
+    /// What a presenter of `uid` missed (`subscribe-notifications`' `since`): the alert and
+    /// quiet notifications of every app of `uid` delivered after `since`, the newest `limit`
+    /// of them, oldest first, as presenters are told them. A summary is not among them: it
+    /// was delivered as a whole, and its notifications stay in the list.
+    ///
+    /// Times compare in whole milliseconds, as the wire writes them: a presenter's `since` is
+    /// the `deliveredAt` it was told, so the notification it names is not sent again.
+    package func missed(uid: UInt32, since: Date, limit: Int) -> [HeraldNotification] {
+        func milliseconds(_ date: Date) -> Double { (date.timeIntervalSince1970 * 1000).rounded() }
+        let after = milliseconds(since)
+        let newestFirst = notifications.list(uid: uid, app: nil, state: .delivered, limit: nil).lazy.filter {
+            $0.delivery.presentation != .summary && milliseconds($0.deliveredAt ?? $0.receivedAt) > after
+        }
+        return newestFirst.prefix(limit).reversed().map { categories.presented($0, uid: uid) }
+    }
+}
+
+extension HeraldState {
+    /// The uid whose missed notifications `p.since` asks for: the one presented; nil
+    /// without `since`. A presenter of every uid has no one desktop's "since", so it is
+    /// -32602 at `/since`.
+    package static func missedUID(_ p: SubscribeNotificationsParams, presenting uid: UInt32?) throws(RuleError) -> UInt32? {
+        guard p.since != nil else { return nil }
+        guard let uid else {
+            throw .invalidParams(
+                "since is for a presenter of one uid (a person's desktop); name the uid, or leave since out.", at: ["since"])
+        }
+        return uid
+    }
+}

@@ -65,6 +65,7 @@ systemctl is-system-running --wait >/dev/null 2>&1 || true
 systemd-sysusers >/dev/null 2>&1
 journalctl --update-catalog >/dev/null 2>&1
 useradd -m -G herald alice
+useradd -m -G herald bo
 useradd -m mallory
 
 begin "no Swift toolchain on the image"
@@ -120,6 +121,13 @@ answer="$(rpc mallory '{"jsonrpc":"2.0","id":1,"method":"stats"}')"
 output="$(ctl mallory status)" && fail "heraldctl status succeeded for a user outside herald: $output"
 [[ "$output" == *"group herald"* && "$output" == *"usermod -aG herald"* ]] \
     || fail "heraldctl does not name group herald: $output"
+end
+
+begin "uids stay apart: another member of herald sees none of alice's"
+answer="$(rpc bo '{"jsonrpc":"2.0","id":1,"method":"list-notifications","params":{"app":"'$APP'"}}')"
+[[ "$answer" == *'"notifications":[]'* ]] || fail "bo's list is: $answer"
+answer="$(rpc bo '{"jsonrpc":"2.0","id":2,"method":"get-focus"}')"
+[[ "$answer" == *'"result"'* && "$answer" != *'Work'* ]] || fail "bo's Focus is: $answer"
 end
 
 begin "journal entries land for the member's requests"

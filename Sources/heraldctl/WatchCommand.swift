@@ -112,7 +112,8 @@ enum WatchEvent {
             let notifications = params["notifications"] as? [Any] ?? []
             let ranked = notifications.prefix(5).map(NotificationText.brief).joined(separator: "; ")
             let more = notifications.count > 5 ? "; +\(notifications.count - 5) more" : ""
-            return "summary uid \(Output.text(params["uid"])): \(notifications.count) notification(s): \(ranked)\(more)"
+            let quietly = (params["focus"] as? String).map { " quietly (Focus \u{201C}\($0)\u{201D})" } ?? ""
+            return "summary uid \(Output.text(params["uid"]))\(quietly): \(notifications.count) notification(s): \(ranked)\(more)"
         case "notifications-removed":
             let identifiers = (params["identifiers"] as? [String] ?? []).joined(separator: ", ")
             return "removed uid \(Output.text(params["uid"])) \(Output.text(params["app"])): \(identifiers)"

@@ -2109,7 +2109,7 @@ package enum OpenRPCDocument {
     {
       "name": "deliver-summary",
       "summary": "Administrators only: delivers the scheduled notifications now.",
-      "description": "Administrators only (others get 1006). Delivers every scheduled notification of uid (every uid's without it) now, one summary per uid, ranked as at a summary time: a person opening the upcoming summary early. Presenters are told summary-delivered, and each summary has a journal entry of its own.",
+      "description": "Administrators only (others get 1006). Delivers every scheduled notification of uid (every uid's without it) now, one summary per uid, ranked as at a summary time: a person opening the upcoming summary early. Those held while a Focus was on count too. Presenters are told summary-delivered (quiet while the uid has a Focus on), and each summary has a journal entry of its own.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -5200,7 +5200,7 @@ package enum OpenRPCDocument {
     {
       "name": "summary-delivered",
       "summary": "Sent to presenters when a uid's scheduled summary is delivered.",
-      "description": "At each summary time (set-summary), once at start for a time that passed while heraldd was stopped, and on deliver-summary: the uid's scheduled notifications whose time came, ranked: relevanceScore highest first (absent counts as 0); on a tie those with attachments or an avatar first; then communications; then newest first.",
+      "description": "At each summary time (set-summary), once at start for a time that passed while heraldd was stopped, and on deliver-summary: the uid's scheduled notifications whose time came, ranked: relevanceScore highest first (absent counts as 0); on a tie those with attachments or an avatar first; then communications; then newest first. Quiet (no sound, no banner) while the uid has a Focus on, which focus names.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -5215,6 +5215,21 @@ package enum OpenRPCDocument {
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/DateTime"
+          }
+        },
+        {
+          "name": "presentation",
+          "required": true,
+          "description": "alert; quiet (into the list only: no sound, no banner) when the uid has a Focus on as the summary is delivered.",
+          "schema": {
+            "$ref": "#/components/schemas/Presentation"
+          }
+        },
+        {
+          "name": "focus",
+          "description": "The Focus on as the summary was delivered; absent when none was.",
+          "schema": {
+            "type": "string"
           }
         },
         {
@@ -5239,6 +5254,10 @@ package enum OpenRPCDocument {
             {
               "name": "deliveredAt",
               "value": "2026-11-23T10:54:21.765Z"
+            },
+            {
+              "name": "presentation",
+              "value": "alert"
             },
             {
               "name": "notifications",

@@ -10,7 +10,8 @@ extension HeraldState {
     /// `name`, or — with neither — turns every Focus off by hand. Each turn on is a new
     /// activation, even of the Focus already on. Returns the Focus now in effect.
     ///
-    /// A `focus` without `schedules` keeps the schedules its name had.
+    /// `focus` is a partial update of the Focus of its name: a member it leaves out keeps
+    /// that setting (its schedules too), or takes the default for a Focus not defined yet.
     package mutating func setFocus(
         _ p: SetFocusParams, caller: Caller, now: Date
     ) throws(RuleError)
@@ -29,7 +30,8 @@ extension HeraldState {
             focuses.update(uid) { state, activations in
                 ((), state.choose(name, until: p.until, at: now, calendar: calendar, activations: &activations))
             }
-        } else if let configuration = p.focus {
+        } else if let update = p.focus {
+            let configuration = update.applied(to: focuses[uid].definitions[update.name]?.configuration)
             guard p.until == nil else {
                 throw .invalidParams("With focus, until goes inside it (focus.until).", at: ["until"])
             }
@@ -86,7 +88,8 @@ extension HeraldState {
         return MethodOutcome(result: focusReadBack(uid: uid, now: now), audit: AuditRecord())
     }
 
-    /// `get-focus`: the uid's definitions, the Focus on and why, and the next change.
+    /// `get-focus`: the uid's definitions, the Focus on and why, the next change, and the
+    /// schedule a choice by hand overrides now, if any.
     package func getFocus(_ p: UIDParams, caller: Caller, now: Date) throws(RuleError) -> MethodOutcome<GetFocusResult> {
         let uid = try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
         return MethodOutcome(result: focusReadBack(uid: uid, now: now), audit: AuditRecord())
@@ -106,7 +109,14 @@ extension HeraldState {
             active = state.current.map { ActiveFocus(name: $0.name, reason: $0.reason, endsAt: $0.endsAt) }
             nextChange = state.nextChange
         }
-        return GetFocusResult(uid: uid, focuses: state.sortedDefinitions.map(\.wire), active: active, nextChange: nextChange)
+        var override: FocusOverride?
+        if let manual = state.manual, manual.endsAt.map({ now < $0 }) ?? true,
+            let scheduled = state.scheduled(at: now, calendar: calendar).name, scheduled != manual.name
+        {
+            override = FocusOverride(scheduledFocus: scheduled, endsAt: manual.endsAt)
+        }
+        return GetFocusResult(
+            uid: uid, focuses: state.sortedDefinitions.map(\.wire), active: active, nextChange: nextChange, override: override)
     }
 
     /// Brings `uid`'s Focus up to `now` when a change by itself is due (cheap otherwise).

@@ -51,6 +51,20 @@ package struct ActiveFocus: Codable, Sendable, Hashable {
     }
 }
 
+/// A choice made by hand that holds over the schedules: the Focus they would have on now.
+package struct FocusOverride: Codable, Sendable, Hashable {
+    /// The Focus the schedules would have on now, were it not for the choice by hand.
+    package var scheduledFocus: String
+    /// When the schedules decide again (the choice's `until`, else the schedules' next
+    /// start or end); absent when only a person ends it.
+    package var endsAt: Date?
+
+    package init(scheduledFocus: String, endsAt: Date?) {
+        self.scheduledFocus = scheduledFocus
+        self.endsAt = endsAt
+    }
+}
+
 package struct GetFocusResult: Codable, Sendable, Hashable {
     package var uid: UInt32
     /// Sorted by name; `until` never set (it belongs to an activation).
@@ -59,16 +73,19 @@ package struct GetFocusResult: Codable, Sendable, Hashable {
     package var active: ActiveFocus?
     /// When the Focus changes next by itself (an `until`, a schedule's start or end); absent when never.
     package var nextChange: Date?
+    /// Present while a choice made by hand (on or off) overrides a schedule that is open now.
+    package var override: FocusOverride?
 
-    package init(uid: UInt32, focuses: [FocusConfiguration], active: ActiveFocus?, nextChange: Date?) {
+    package init(uid: UInt32, focuses: [FocusConfiguration], active: ActiveFocus?, nextChange: Date?, override: FocusOverride? = nil) {
         self.uid = uid
         self.focuses = focuses
         self.active = active
         self.nextChange = nextChange
+        self.override = override
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uid, focuses, active, nextChange
+        case uid, focuses, active, nextChange, override
     }
 
     /// Writes `active: null` rather than leaving it out.
@@ -82,5 +99,6 @@ package struct GetFocusResult: Codable, Sendable, Hashable {
             try container.encodeNil(forKey: .active)
         }
         try container.encodeIfPresent(nextChange, forKey: .nextChange)
+        try container.encodeIfPresent(override, forKey: .override)
     }
 }

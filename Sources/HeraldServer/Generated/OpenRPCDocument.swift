@@ -10,7 +10,7 @@ package enum OpenRPCDocument {
   "info": {
     "title": "Herald",
     "version": "0.1.0",
-    "description": "Herald is a local notification gateway for Linux: processes on one host speak JSON-RPC 2.0 to the daemon heraldd over a Unix stream socket (default $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock). Apps donate interactions (messages and calls), turn notification content into communication notifications, and get every delivery decision explained; administrators set the host's Focus, summary, authorizations and capabilities. Params are by name only. A member that is null counts as absent; unknown members are ignored. Every error object is {code, message, data: ErrorData}. Protocol/README.md is the prose: framing, limits, delivery rules, journal."
+    "description": "Herald is a local notification gateway for Linux: processes on one host speak JSON-RPC 2.0 to the daemon heraldd over a Unix stream socket (default $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock). Apps donate interactions (messages and calls), turn notification content into communication notifications, and get every delivery decision explained; each uid sets its own Focuses and summary and answers its apps' Focus authorization requests; administrators set capabilities and may act for any uid. Params are by name only. A member that is null counts as absent (set-focus's focus: null turns the Focus off); an unknown member is -32602 naming it in data.pointer. Every error object is {code, message, data: ErrorData}. Protocol/README.md is the prose: framing, limits, delivery rules, journal."
   },
   "methods": [
     {
@@ -62,7 +62,7 @@ package enum OpenRPCDocument {
               "info": {
                 "title": "Herald",
                 "version": "0.1.0",
-                "description": "Herald is a local notification gateway for Linux: processes on one host speak JSON-RPC 2.0 to the daemon heraldd over a Unix stream socket (default $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock). Apps donate interactions (messages and calls), turn notification content into communication notifications, and get every delivery decision explained; administrators set the host's Focus, summary, authorizations and capabilities. Params are by name only. A member that is null counts as absent; unknown members are ignored. Every error object is {code, message, data: ErrorData}. Protocol/README.md is the prose: framing, limits, delivery rules, journal."
+                "description": "Herald is a local notification gateway for Linux: processes on one host speak JSON-RPC 2.0 to the daemon heraldd over a Unix stream socket (default $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock). Apps donate interactions (messages and calls), turn notification content into communication notifications, and get every delivery decision explained; each uid sets its own Focuses and summary and answers its apps' Focus authorization requests; administrators set capabilities and may act for any uid. Params are by name only. A member that is null counts as absent (set-focus's focus: null turns the Focus off); an unknown member is -32602 naming it in data.pointer. Every error object is {code, message, data: ErrorData}. Protocol/README.md is the prose: framing, limits, delivery rules, journal."
               },
               "methods": []
             }
@@ -1248,12 +1248,12 @@ package enum OpenRPCDocument {
     {
       "name": "set-focus",
       "summary": "Turn one of the caller's Focuses on by hand, or the Focus off.",
-      "description": "Each uid has its own Focuses. focus defines (or replaces) the named Focus and turns it on by hand; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Each call that turns a Focus on starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. until must lie in the future. A focus without schedules keeps the schedules its name had. Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "Each uid has its own Focuses. focus defines the named Focus, or changes the one defined already, and turns it on by hand: a partial update, each member given replaces that setting and each member absent (or null) keeps it (the defaults apply to a new Focus only); a list given replaces the whole list, so an explicit empty list empties it; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Each call that turns a Focus on starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. until must lie in the future and is never kept. A focus without schedules keeps the schedules its name had (schedules: [] removes them). Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "focus",
-          "description": "The Focus to define and turn on, or null to turn the Focus off; absent (without name) is the same as null.",
+          "description": "The Focus to define or change (a partial update: what it leaves out is kept) and turn on, or null to turn the Focus off; absent (without name) is the same as null.",
           "required": false,
           "schema": {
             "oneOf": [
@@ -4876,7 +4876,7 @@ package enum OpenRPCDocument {
       "FocusReadBack": {
         "title": "FocusReadBack",
         "type": "object",
-        "description": "A uid's Focuses: the definitions (sorted by name, schedules in, never until), the Focus on (null for none) and when the Focus changes next by itself.",
+        "description": "A uid's Focuses: the definitions (sorted by name, schedules in, never until), the Focus on (null for none), when the Focus changes next by itself, and the schedule a choice by hand overrides now (override).",
         "required": [
           "uid",
           "focuses",
@@ -4905,6 +4905,24 @@ package enum OpenRPCDocument {
           "nextChange": {
             "$ref": "#/components/schemas/DateTime",
             "description": "The next until, schedule start or end; absent when nothing changes by itself."
+          },
+          "override": {
+            "type": "object",
+            "description": "Present while a choice made by hand (a Focus on, or off) overrides a schedule whose window is open now.",
+            "required": [
+              "scheduledFocus"
+            ],
+            "properties": {
+              "scheduledFocus": {
+                "type": "string",
+                "description": "The Focus the schedule would have on now."
+              },
+              "endsAt": {
+                "$ref": "#/components/schemas/DateTime",
+                "description": "When the schedules decide again: the choice's until, else the schedules' next start or end; absent when only a person ends it."
+              }
+            },
+            "additionalProperties": false
           }
         },
         "additionalProperties": false

@@ -26,13 +26,29 @@ struct NotificationsCommand: ParsableCommand {
             var params: [String: Any] = [:]
             if let app { params["app"] = app }
             if let state { params["state"] = state.rawValue }
-            if let limit { params["limit"] = limit }
             if let uid { params["uid"] = uid }
-            try client.run("list-notifications", params: params) { result in
-                let notifications = (result as? [String: Any])?["notifications"] as? [Any] ?? []
-                guard !notifications.isEmpty else { return ["No notifications."] }
-                return notifications.flatMap(NotificationText.lines)
+            let notifications = try Self.allPages(of: params, limit: limit, connection: client.connect())
+            if client.json {
+                Output.printJSON(["notifications": notifications])
+            } else {
+                Output.print(notifications.isEmpty ? ["No notifications."] : notifications.flatMap(NotificationText.lines))
             }
+        }
+
+        /// Every page of `list-notifications` (each within heraldd's `--max-response-bytes`),
+        /// following `nextCursor`, until the list or `limit` ends.
+        static func allPages(of params: [String: Any], limit: Int?, connection: DaemonConnection) throws(CtlFailure) -> [Any] {
+            var notifications: [Any] = []
+            var cursor: String?
+            repeat {
+                var page = params
+                if let cursor { page["cursor"] = cursor }
+                if let limit { page["limit"] = limit - notifications.count }
+                let result = try connection.call("list-notifications", params: page) as? [String: Any]
+                notifications += result?["notifications"] as? [Any] ?? []
+                cursor = result?["nextCursor"] as? String
+            } while cursor != nil && limit.map({ notifications.count < $0 }) ?? true
+            return notifications
         }
     }
 

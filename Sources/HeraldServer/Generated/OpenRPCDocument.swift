@@ -1829,7 +1829,7 @@ package enum OpenRPCDocument {
     {
       "name": "list-notifications",
       "summary": "The caller's notification list, newest first.",
-      "description": "Delivered and scheduled notifications of (uid, app), newest (receivedAt) first: Apple's getDeliveredNotifications and getPendingNotificationRequests in one. A caller sees only its own uid's list. Administrators may pass uid for another uid's list, and omit app for every app of that uid; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "Delivered and scheduled notifications of (uid, app), newest (receivedAt) first: Apple's getDeliveredNotifications and getPendingNotificationRequests in one. One page at a time: the notifications that fit in --max-response-bytes less 1 KiB and the request's size (always at least one), at most limit; nextCursor, when more are left, is the cursor of the next page, which starts after this one's last notification. A caller sees only its own uid's list. Administrators may pass uid for another uid's list, and omit app for every app of that uid; anyone else naming another uid gets 1006. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1850,11 +1850,19 @@ package enum OpenRPCDocument {
         },
         {
           "name": "limit",
-          "description": "At most this many, the newest.",
+          "description": "At most this many on the page, the newest.",
           "required": false,
           "schema": {
             "type": "integer",
             "minimum": 0
+          }
+        },
+        {
+          "name": "cursor",
+          "description": "The nextCursor of the page before, unchanged (an opaque string that holds while heraldd runs; anything else is -32602): this page starts after it.",
+          "required": false,
+          "schema": {
+            "type": "string"
           }
         },
         {
@@ -1880,6 +1888,10 @@ package enum OpenRPCDocument {
               "items": {
                 "$ref": "#/components/schemas/HeraldNotification"
               }
+            },
+            "nextCursor": {
+              "type": "string",
+              "description": "Present when more are left: the cursor of the next page."
             }
           }
         }

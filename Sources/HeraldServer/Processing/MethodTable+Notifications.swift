@@ -7,7 +7,9 @@ extension MethodTable {
         let state = environment.state
         let clock = environment.clock
         register(ListNotificationsMethod.self) { params, context in
-            try state.read(\.notificationListView).listNotifications(params, caller: context.caller)
+            try state.read(\.notificationListView).listNotifications(
+                params, caller: context.caller,
+                budget: PageBudget(maxBytes: environment.pageBytes(context)) { MethodEnvironment.writtenSize($0.directJSONValue) })
         }
         register(RemoveNotificationsMethod.self) { params, context in
             let (outcome, removed) = try state.withLock { state throws(RuleError) in

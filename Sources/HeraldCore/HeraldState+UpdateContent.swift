@@ -157,6 +157,7 @@ extension HeraldState {
         audit.presentation = delivery.presentation.rawValue
         audit.reasons = delivery.reasons.map(\.code.rawValue)
         audit.silencedCauses = silencedBy?.causes?.map(\.rawValue) ?? []
+        audit.focus = silencedBy != nil ? activeFocus?.name : nil
         let listing = NotificationListing(receivedAt: inserted.receivedAt, deliveredAt: notification.deliveredAt, removed: inserted.removed)
         return (MethodOutcome(result: UpdateContentResult(identifier: identifier, content: content, delivery: delivery), audit: audit), listing)
     }

@@ -26,6 +26,7 @@ import Testing
         #expect(!delivery.sound && !delivery.lightsScreen && !delivery.breaksThroughFocus)
         #expect(delivery.reasons[0].message.contains("\u{201C}Work\u{201D}"))
         #expect(outcome.audit.reasons == ["silencedByFocus", "heldForSummary"])
+        #expect(outcome.audit.focus == "Work")
         #expect(state.notificationCount == 1)
     }
 
@@ -38,6 +39,8 @@ import Testing
         try state.donate(F.message())
         let message = try state.update(F.message().identifier).result.delivery
         #expect(message.codes == ["silencedByFocus"] && message.presentation == .quiet)
+        // The audit names the Focus only when it silenced the notification.
+        #expect(try state.update(nil, F.content(.passive)).audit.focus == nil)
     }
 
     @Test func aSummaryDeliveredDuringAFocusIsQuietAndCountsWhatWasHeld() throws {

@@ -97,7 +97,7 @@ struct FocusCommand: ParsableCommand {
         @OptionGroup var owner: Owner
 
         func run() throws {
-            try client.run("get-focus", params: owner.adding(to: [:]), human: FocusCommand.readBackLines)
+            try FocusCommand.readBack("get-focus", params: owner.adding(to: [:]), client: client, owner: owner)
         }
     }
 
@@ -138,7 +138,7 @@ struct FocusCommand: ParsableCommand {
                 all.insert(ScheduleArgument(days: days.flatMap(DayList.parse) ?? DayList.names, start: from, end: to), at: 0)
             }
             focus["schedules"] = all.map(\.wire)
-            try client.run("define-focus", params: owner.adding(to: ["focus": focus]), human: FocusCommand.readBackLines)
+            try FocusCommand.readBack("define-focus", params: owner.adding(to: ["focus": focus]), client: client, owner: owner)
         }
     }
 
@@ -149,7 +149,7 @@ struct FocusCommand: ParsableCommand {
         @Argument(help: "The Focus's name.") var name: String
 
         func run() throws {
-            try client.run("delete-focus", params: owner.adding(to: ["name": name]), human: FocusCommand.readBackLines)
+            try FocusCommand.readBack("delete-focus", params: owner.adding(to: ["name": name]), client: client, owner: owner)
         }
     }
 
@@ -174,6 +174,22 @@ struct FocusCommand: ParsableCommand {
             lines.append("  scheduled:     \(days) \(Output.text(schedule["start"]))–\(Output.text(schedule["end"]))")
         }
         return lines
+    }
+
+    /// Calls `method`, which answers the uid's Focuses a page at a time (each within
+    /// heraldd's `--max-response-bytes`), follows the pages with `get-focus`, and prints
+    /// them as one answer.
+    static func readBack(_ method: String, params: [String: Any], client: ClientOptions, owner: Owner) throws(CtlFailure) {
+        let connection = try client.connect()
+        var result = try connection.call(method, params: params) as? [String: Any] ?? [:]
+        var focuses = result["focuses"] as? [Any] ?? []
+        while let cursor = result["nextCursor"] as? String {
+            let page = try connection.call("get-focus", params: owner.adding(to: ["cursor": cursor])) as? [String: Any] ?? [:]
+            focuses += page["focuses"] as? [Any] ?? []
+            result["nextCursor"] = page["nextCursor"]
+        }
+        result["focuses"] = focuses
+        if client.json { Output.printJSON(result) } else { Output.print(readBackLines(result)) }
     }
 
     /// `get-focus`'s answer: the Focus on and why, the next change, each definition.

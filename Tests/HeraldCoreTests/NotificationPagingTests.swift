@@ -75,3 +75,49 @@ import Testing
         }
     }
 }
+
+/// Issue 28: `get-focus` answers its Focuses a page at a time, and a Focus must fit a page.
+@Suite struct FocusPagingTests {
+    typealias F = Fixtures
+
+    /// Each Focus counts as 100 bytes a allowed app.
+    private func budget(_ maxBytes: Int) -> PageBudget<FocusConfiguration> {
+        PageBudget(maxBytes: maxBytes) { $0.allowedApps.count * 100 }
+    }
+
+    @Test func getFocusPagesByNameAndACursorTakesUpAfterIt() throws {
+        var state = F.state()
+        for name in ["E", "A", "D", "B", "C"] {
+            _ = try state.defineFocus(DefineFocusParams(focus: FocusConfiguration(name: name, allowedApps: ["a.b", "c.d"])), caller: F.user, now: F.now)
+        }
+        var names: [String] = []
+        var cursor: String?
+        var pages = 0
+        repeat {
+            let read = try state.getFocus(GetFocusParams(cursor: cursor), caller: F.user, now: F.now, budget: budget(450)).result
+            #expect(read.focuses.count <= 2)
+            names += read.focuses.map(\.name)
+            cursor = read.nextCursor
+            pages += 1
+        } while cursor != nil && pages < 10
+        #expect(names == ["A", "B", "C", "D", "E"] && pages == 3)
+        // define-focus answers the first page, with the cursor of the next.
+        let defined = try state.defineFocus(DefineFocusParams(focus: FocusConfiguration(name: "F")), caller: F.user, now: F.now, budget: budget(450))
+        #expect(defined.result.focuses.map(\.name) == ["A", "B"] && defined.result.nextCursor == "B")
+    }
+
+    @Test func aFocusLargerThanAPageIsRefusedAtItsMember() throws {
+        var state = F.state()
+        _ = try state.setFocus(SetFocusParams(focus: FocusUpdate(name: "Work", allowedApps: ["a.b", "c.d"])), caller: F.user, now: F.now, budget: budget(250))
+        // A partial update that would grow it past the page is refused, and it stays as it was.
+        let grown = ruleError {
+            try state.setFocus(SetFocusParams(focus: FocusUpdate(name: "Work", allowedApps: ["a.b", "c.d", "e.f"])), caller: F.user, now: F.now, budget: budget(250))
+        }
+        #expect(grown?.path == ["focus"])
+        let defined = ruleError {
+            try state.defineFocus(DefineFocusParams(focus: FocusConfiguration(name: "Big", allowedApps: ["a.b", "c.d", "e.f"])), caller: F.user, now: F.now, budget: budget(250))
+        }
+        #expect(defined?.path == ["focus"])
+        #expect(state.focusReadBack(uid: F.user.uid, now: F.now).focuses.map(\.allowedApps) == [["a.b", "c.d"]])
+    }
+}

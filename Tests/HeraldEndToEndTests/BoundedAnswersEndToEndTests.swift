@@ -55,4 +55,44 @@ struct BoundedAnswersEndToEndTests {
         let limited = try Heraldctl.run(["notifications", "list", "--app", Self.app, "--limit", "3", "--socket", herald.socketPath])
         #expect(limited.stdout.components(separatedBy: "Story ").count - 1 == 3, "\(limited)")
     }
+
+    @Test("get-focus answers pages within --max-response-bytes; a Focus larger than a page is refused; heraldctl follows")
+    func getFocusPages() throws {
+        let limit = 64 * 1024
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none", "--max-response-bytes", String(limit)])
+        let client = try herald.connect()
+        // Eight Focuses of 80 allowed apps of 200 characters: about 130 KB in all.
+        func apps(_ count: Int, _ focus: Int) -> JSONValue {
+            .array((0..<count).map { .string("org.example.f\(focus).a\($0)." + String(repeating: "x", count: 180)) })
+        }
+        let names = (0..<8).map { "Focus \($0)" }
+        for (index, name) in names.enumerated() {
+            try client.result("define-focus", ["focus": ["name": .string(name), "allowedApps": apps(80, index)]])
+        }
+        var listed: [String] = []
+        var cursor: JSONValue = .null
+        var pages = 0
+        repeat {
+            let request = ["jsonrpc": "2.0", "id": .number(JSONNumber(pages)), "method": "get-focus", "params": ["cursor": cursor]] as JSONValue
+            try client.send(request.compactText + "\n")
+            let line = try #require(try client.readLine())
+            #expect(line.utf8.count + 1 <= limit, "page \(pages) took \(line.utf8.count) bytes")
+            let page = try IndependentJSON.parse(line)
+            listed += (page[pointer: "/result/focuses"]?.arrayValue ?? []).compactMap { $0[pointer: "/name"]?.stringValue }
+            cursor = page[pointer: "/result/nextCursor"] ?? .null
+            pages += 1
+        } while cursor != .null && pages < 20
+        #expect(pages > 1 && listed == names)
+
+        // One Focus past a page: refused at /focus, also when a partial update would grow it.
+        let big = try client.call("define-focus", ["focus": ["name": "Big", "allowedApps": apps(400, 9)]])
+        #expect(describeError(big) == "-32602 /focus", "\(big.compactText.prefix(300))")
+        let grown = try client.call("set-focus", ["focus": ["name": "Focus 0", "allowedPeople": .array((0..<300).map { ["handle": ["value": .string("p\($0)@example.org" + String(repeating: "y", count: 200))]] })]])
+        #expect(describeError(grown) == "-32602 /focus", "\(grown.compactText.prefix(300))")
+
+        let show = try Heraldctl.run(["focus", "show", "--json", "--socket", herald.socketPath])
+        #expect(show.status == 0, "\(show.stderr)")
+        let shown = ((show.jsonLines.first as? [String: Any])?["focuses"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(shown == names)
+    }
 }

@@ -1248,7 +1248,7 @@ package enum OpenRPCDocument {
     {
       "name": "set-focus",
       "summary": "Turn one of the caller's Focuses on by hand, or the Focus off.",
-      "description": "Each uid has its own Focuses. focus defines the named Focus, or changes the one defined already, and turns it on by hand: a partial update, each member given replaces that setting and each member absent (or null) keeps it (the defaults apply to a new Focus only); a list given replaces the whole list, so an explicit empty list empties it; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Each call that turns a Focus on starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. until must lie in the future and is never kept. A focus without schedules keeps the schedules its name had (schedules: [] removes them). Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "Each uid has its own Focuses. focus defines the named Focus, or changes the one defined already, and turns it on by hand: a partial update, each member given replaces that setting and each member absent (or null) keeps it (the defaults apply to a new Focus only); a list given replaces the whole list, so an explicit empty list empties it; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Each call that turns a Focus on starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. until must lie in the future and is never kept. A Focus must fit one page of get-focus (--max-response-bytes less 1 KiB): one larger is -32602 at /focus and stays as it was. A focus without schedules keeps the schedules its name had (schedules: [] removes them). Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -3077,6 +3077,14 @@ package enum OpenRPCDocument {
           "schema": {
             "$ref": "#/components/schemas/Uid"
           }
+        },
+        {
+          "name": "cursor",
+          "description": "The nextCursor of the page before: this page holds the Focuses named after it.",
+          "required": false,
+          "schema": {
+            "type": "string"
+          }
         }
       ],
       "result": {
@@ -4888,7 +4896,7 @@ package enum OpenRPCDocument {
       "FocusReadBack": {
         "title": "FocusReadBack",
         "type": "object",
-        "description": "A uid's Focuses: the definitions (sorted by name, schedules in, never until), the Focus on (null for none), when the Focus changes next by itself, and the schedule a choice by hand overrides now (override).",
+        "description": "A uid's Focuses: the definitions (sorted by name, schedules in, never until) — one page of them, those that fit in --max-response-bytes less 1 KiB and the request's size, with nextCursor when more are left — the Focus on (null for none), when the Focus changes next by itself, and the schedule a choice by hand overrides now (override).",
         "required": [
           "uid",
           "focuses",
@@ -4935,6 +4943,10 @@ package enum OpenRPCDocument {
               }
             },
             "additionalProperties": false
+          },
+          "nextCursor": {
+            "type": "string",
+            "description": "Present when more Focuses are left than this page holds: the cursor of get-focus's next page."
           }
         },
         "additionalProperties": false

@@ -11,6 +11,18 @@ extension MethodEnvironment {
         max(Self.pageEnvelopeBytes, maxResponseBytes - Self.pageEnvelopeBytes - (context.textByteCount ?? 0))
     }
 
+    /// A page of `list-notifications`.
+    func notificationPage(_ context: RequestContext) -> PageBudget<HeraldNotification> {
+        PageBudget(maxBytes: pageBytes(context)) { Self.writtenSize($0.directJSONValue) }
+    }
+
+    /// A page of `get-focus` (and the bound of one Focus's definition).
+    func focusPage(_ context: RequestContext) -> PageBudget<FocusConfiguration> {
+        PageBudget(maxBytes: pageBytes(context)) { focus in
+            (try? JSONValueEncoder().encode(focus)).map(Self.writtenSize) ?? 0
+        }
+    }
+
     /// The bytes `value` takes as the response writes it, with the comma after it: how
     /// each item of a page is measured before the response is built.
     static func writtenSize(_ value: JSONValue) -> Int {

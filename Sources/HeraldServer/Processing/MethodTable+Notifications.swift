@@ -8,8 +8,7 @@ extension MethodTable {
         let clock = environment.clock
         register(ListNotificationsMethod.self) { params, context in
             try state.read(\.notificationListView).listNotifications(
-                params, caller: context.caller,
-                budget: PageBudget(maxBytes: environment.pageBytes(context)) { MethodEnvironment.writtenSize($0.directJSONValue) })
+                params, caller: context.caller, budget: environment.notificationPage(context))
         }
         register(RemoveNotificationsMethod.self) { params, context in
             let (outcome, removed) = try state.withLock { state throws(RuleError) in

@@ -48,12 +48,14 @@ extension HeraldState {
         return (MethodOutcome(result: RemoveNotificationsResult(removed: count), audit: audit), events)
     }
 
-    /// `deliver-summary` (administrators, as its descriptor says): delivers every
-    /// scheduled notification now, `uid`'s or every uid's — the upcoming summary opened early.
-    package mutating func deliverSummary(_ p: DeliverSummaryParams, caller: Caller, now: Date)
+    /// `deliver-summary`: delivers every scheduled notification now — the upcoming summary
+    /// opened early. A person delivers their own uid's (another uid is permission denied);
+    /// an administrator `uid`'s, or every uid's without it.
+    package mutating func deliverSummary(_ p: DeliverSummaryParams, caller: Caller, now: Date) throws(RuleError)
         -> (outcome: MethodOutcome<DeliverSummaryResult>, summaries: [NotificationSummary])
     {
-        let summaries = presented(notifications.deliverSummaries(now: now, uid: p.uid, all: true), now: now)
+        let uid = caller.isAdministrator ? p.uid : try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
+        let summaries = presented(notifications.deliverSummaries(now: now, uid: uid, all: true), now: now)
         var audit = AuditRecord()
         audit.notificationIdentifiers = summaries.flatMap { $0.notifications.map(\.identifier) }
         let count = summaries.reduce(0) { $0 + $1.notifications.count }

@@ -12,13 +12,16 @@ package struct NotificationListView: Sendable {
 
     /// `list-notifications`: the caller's list (an administrator's: `uid`'s), newest first,
     /// one page: after `cursor`, at most `limit`, within `budget`; `nextCursor` when more
-    /// are left.
+    /// are left. Without `app`, every app's: the person's own view of their notifications
+    /// (apps run as the person's uid, so this shows an app nothing it could not ask for).
+    
     package func listNotifications(
         _ p: ListNotificationsParams, caller: Caller, budget: PageBudget<HeraldNotification> = .unbounded
     ) throws(RuleError)
         -> MethodOutcome<ListNotificationsResult>
     {
-        let uid = try HeraldState.namespace(uid: p.uid, app: p.app, caller: caller)
+        let uid = try HeraldState.ownerUID(p.uid, caller: caller) ?? caller.uid
+        if let app = p.app { try AppName.validate(app) }
         if let limit = p.limit, limit < 0 {
             throw .invalidParams("limit is how many notifications at most, 0 or more; got \(limit).", at: ["limit"])
         }

@@ -48,7 +48,7 @@ import Testing
         try state.focusOn(FocusConfiguration(name: "Work"))
         _ = try state.update(nil)
         _ = try state.update(nil)
-        let (outcome, summaries) = state.deliverSummary(.init(), caller: F.admin, now: F.now + 60)
+        let (outcome, summaries) = try state.deliverSummary(.init(), caller: F.admin, now: F.now + 60)
         #expect(outcome.result.delivered == 2)
         #expect(summaries.count == 1)
         #expect(summaries.first?.presentation == .quiet && summaries.first?.focus == "Work")

@@ -1829,12 +1829,12 @@ package enum OpenRPCDocument {
     {
       "name": "list-notifications",
       "summary": "The caller's notification list, newest first.",
-      "description": "Delivered and scheduled notifications of (uid, app), newest (receivedAt) first: Apple's getDeliveredNotifications and getPendingNotificationRequests in one. One page at a time: the notifications that fit in --max-response-bytes less 1 KiB and the request's size (always at least one), at most limit; nextCursor, when more are left, is the cursor of the next page, which starts after this one's last notification. A caller sees only its own uid's list. Administrators may pass uid for another uid's list, and omit app for every app of that uid; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "Delivered and scheduled notifications of (uid, app), newest (receivedAt) first: Apple's getDeliveredNotifications and getPendingNotificationRequests in one. One page at a time: the notifications that fit in --max-response-bytes less 1 KiB and the request's size (always at least one), at most limit; nextCursor, when more are left, is the cursor of the next page, which starts after this one's last notification. A caller sees only its own uid's list; without app, every app's (the person's own view). Administrators may pass uid for another uid's list; anyone else naming another uid gets 1006. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "app",
-          "description": "The app whose notifications to list; only administrators may omit it (every app).",
+          "description": "The app whose notifications to list; without it, every app of the uid.",
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/AppName"
@@ -2120,13 +2120,13 @@ package enum OpenRPCDocument {
     },
     {
       "name": "deliver-summary",
-      "summary": "Administrators only: delivers the scheduled notifications now.",
-      "description": "Administrators only (others get 1006). Delivers every scheduled notification of uid (every uid's without it) now, one summary per uid, ranked as at a summary time: a person opening the upcoming summary early. Those held while a Focus was on count too. Presenters are told summary-delivered (quiet while the uid has a Focus on), and each summary has a journal entry of its own.",
+      "summary": "Delivers the caller's scheduled notifications now (an administrator's: any uid's).",
+      "description": "A person delivers their own uid's summary (naming another uid is 1006); an administrator uid's, or every uid's without uid. Delivers every scheduled notification of that uid now, one summary per uid, ranked as at a summary time: a person opening the upcoming summary early. Those held while a Focus was on count too. Presenters are told summary-delivered (quiet while the uid has a Focus on), and each summary has a journal entry of its own.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "uid",
-          "description": "The uid whose summary to deliver; every uid's without it.",
+          "description": "The uid whose summary to deliver: the caller's own without it (an administrator's: every uid's); another uid is an administrator's only.",
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/Uid"
@@ -2639,7 +2639,7 @@ package enum OpenRPCDocument {
     {
       "name": "subscribe-responses",
       "summary": "Makes this connection hear its app's responses.",
-      "description": "The connection then receives notification-response, one JSON-RPC notification a line between responses: first, right after this result, the responses that waited while no connection of the app was subscribed (oldest first; pending says how many, dropped how many were dropped past 100), then each as a person makes it. Only the caller's own uid's responses: another uid can never hear them. The subscription ends with the connection, which is not closed for being idle; one whose unread output passes --max-unread-bytes is closed. Open to every caller.",
+      "description": "The connection then receives notification-response, one JSON-RPC notification a line between responses: first, right after this result, the responses that waited while no connection of the app was subscribed (oldest first; pending says how many, dropped how many were dropped past 100), then each as a person makes it. Only the caller's own uid's responses: another uid can never hear them. The subscription ends with the connection, which is not closed for being idle; one whose unread output passes --max-unread-bytes is closed. With observe: true the connection only watches — it hears each response as it is made, takes none of the waiting ones (waiting says how many are left for the app), and does not count as the app listening, so a response made meanwhile still waits for the app. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2647,6 +2647,14 @@ package enum OpenRPCDocument {
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "observe",
+          "description": "Watch without taking (a person's view, heraldctl watch --responses); false when absent.",
+          "required": false,
+          "schema": {
+            "type": "boolean"
           }
         }
       ],
@@ -2672,6 +2680,11 @@ package enum OpenRPCDocument {
             "dropped": {
               "type": "integer",
               "minimum": 0
+            },
+            "waiting": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "With observe: how many responses wait for the app, left for it."
             }
           }
         }

@@ -18,8 +18,8 @@ extension MethodTable {
             return outcome
         }
         register(DeliverSummaryMethod.self) { params, context in
-            let (outcome, summaries) = state.withLock { state in
-                state.deliverSummary(params, caller: context.caller, now: clock.now())
+            let (outcome, summaries) = try state.withLock { state throws(RuleError) in
+                try state.deliverSummary(params, caller: context.caller, now: clock.now())
             }
             for summary in summaries {
                 environment.recordSummary(summary)

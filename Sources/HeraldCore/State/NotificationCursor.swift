@@ -4,8 +4,8 @@ import Foundation
 /// listed, in the list's order (received, then the order it came in). The next page
 /// lists those after it, so notifications that come meanwhile never shift a page.
 ///
-/// On the wire it is an opaque string; it holds while heraldd runs (a restart renumbers
-/// the order, and a cursor of before it is refused).
+/// On the wire it is an opaque string that holds while heraldd runs: a restart numbers
+/// the order afresh, so a cursor from before one may repeat or skip a notification.
 package struct NotificationCursor: Sendable, Hashable, Comparable {
     var receivedAt: Date
     var stamp: UInt64

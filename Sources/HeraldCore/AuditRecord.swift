@@ -21,6 +21,8 @@ package struct AuditRecord: Sendable, Hashable {
     package var reasons: [String]
     /// The causes of a `silencedByFocus` reason (``SilencedCause``), in order; empty otherwise.
     package var silencedCauses: [String] = []
+    /// The Focus that silenced the notification (`silencedByFocus`); nil otherwise.
+    package var focus: String?
     /// The notification's identifier in the list (`update-content`).
     package var notificationIdentifier: String?
     /// The notifications a method removed or delivered, by identifier.

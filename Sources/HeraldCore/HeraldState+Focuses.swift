@@ -10,9 +10,10 @@ extension HeraldState {
     /// `name`, or — with neither — turns every Focus off by hand. Each turn on is a new
     /// activation, even of the Focus already on. Returns the Focus now in effect.
     ///
-    /// A `focus` without `schedules` keeps the schedules its name had.
+    /// `focus` is a partial update of the Focus of its name: a member it leaves out keeps
+    /// that setting (its schedules too), or takes the default for a Focus not defined yet.
     package mutating func setFocus(
-        _ p: SetFocusParams, caller: Caller, now: Date
+        _ p: SetFocusParams, caller: Caller, now: Date, budget: PageBudget<FocusConfiguration> = .unbounded
     ) throws(RuleError)
         -> MethodOutcome<SetFocusResult>
     {
@@ -29,11 +30,12 @@ extension HeraldState {
             focuses.update(uid) { state, activations in
                 ((), state.choose(name, until: p.until, at: now, calendar: calendar, activations: &activations))
             }
-        } else if let configuration = p.focus {
+        } else if let update = p.focus {
+            let configuration = update.applied(to: focuses[uid].definitions[update.name]?.configuration)
             guard p.until == nil else {
                 throw .invalidParams("With focus, until goes inside it (focus.until).", at: ["until"])
             }
-            let definition = try focusDefinition(configuration, uid: uid, at: ["focus"])
+            let definition = try focusDefinition(configuration, uid: uid, at: ["focus"], budget: budget)
             try Self.checkUntil(configuration.until, now: now, at: ["focus", "until"])
             focuses.update(uid) { state, activations in
                 _ = state.define(definition, at: now, calendar: calendar, activations: &activations)
@@ -52,7 +54,7 @@ extension HeraldState {
 
     /// `define-focus`: defines or replaces a named Focus without turning it on by hand.
     package mutating func defineFocus(
-        _ p: DefineFocusParams, caller: Caller, now: Date
+        _ p: DefineFocusParams, caller: Caller, now: Date, budget: PageBudget<FocusConfiguration> = .unbounded
     ) throws(RuleError)
         -> MethodOutcome<GetFocusResult>
     {
@@ -60,17 +62,17 @@ extension HeraldState {
         guard p.focus.until == nil else {
             throw .invalidParams("until belongs to turning a Focus on (set-focus), not to its definition.", at: ["focus", "until"])
         }
-        let definition = try focusDefinition(p.focus, uid: uid, at: ["focus"])
+        let definition = try focusDefinition(p.focus, uid: uid, at: ["focus"], budget: budget)
         let calendar = self.calendar
         focuses.update(uid) { state, activations in
             ((), state.define(definition, at: now, calendar: calendar, activations: &activations))
         }
-        return MethodOutcome(result: focusReadBack(uid: uid, now: now), audit: AuditRecord())
+        return MethodOutcome(result: focusReadBack(uid: uid, now: now, budget: budget), audit: AuditRecord())
     }
 
     /// `delete-focus`: forgets a named Focus; if it is on, it goes off.
     package mutating func deleteFocus(
-        _ p: DeleteFocusParams, caller: Caller, now: Date
+        _ p: DeleteFocusParams, caller: Caller, now: Date, budget: PageBudget<FocusConfiguration> = .unbounded
     ) throws(RuleError)
         -> MethodOutcome<GetFocusResult>
     {
@@ -83,18 +85,24 @@ extension HeraldState {
         guard found else {
             throw .invalidParams("This uid has no Focus named \(p.name).", at: ["name"])
         }
-        return MethodOutcome(result: focusReadBack(uid: uid, now: now), audit: AuditRecord())
+        return MethodOutcome(result: focusReadBack(uid: uid, now: now, budget: budget), audit: AuditRecord())
     }
 
-    /// `get-focus`: the uid's definitions, the Focus on and why, and the next change.
-    package func getFocus(_ p: UIDParams, caller: Caller, now: Date) throws(RuleError) -> MethodOutcome<GetFocusResult> {
+    /// `get-focus`: the uid's definitions — one page of them, after `cursor`, within
+    /// `budget` — the Focus on and why, the next change, and the schedule a choice by hand
+    /// overrides now, if any.
+    package func getFocus(
+        _ p: GetFocusParams, caller: Caller, now: Date, budget: PageBudget<FocusConfiguration> = .unbounded
+    ) throws(RuleError) -> MethodOutcome<GetFocusResult> {
         let uid = try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
-        return MethodOutcome(result: focusReadBack(uid: uid, now: now), audit: AuditRecord())
+        return MethodOutcome(result: focusReadBack(uid: uid, now: now, after: p.cursor, budget: budget), audit: AuditRecord())
     }
 
-    /// What `get-focus` answers for `uid` at `now`; evaluated afresh when a change is due
-    /// that has not been made yet.
-    func focusReadBack(uid: UInt32, now: Date) -> GetFocusResult {
+    /// What `get-focus` answers for `uid` at `now`: the definitions named after `cursor`
+    /// that fit `budget`; evaluated afresh when a change is due that has not been made yet.
+    func focusReadBack(
+        uid: UInt32, now: Date, after cursor: String? = nil, budget: PageBudget<FocusConfiguration> = .unbounded
+    ) -> GetFocusResult {
         let state = focuses[uid]
         let active: ActiveFocus?
         let nextChange: Date?
@@ -106,7 +114,17 @@ extension HeraldState {
             active = state.current.map { ActiveFocus(name: $0.name, reason: $0.reason, endsAt: $0.endsAt) }
             nextChange = state.nextChange
         }
-        return GetFocusResult(uid: uid, focuses: state.sortedDefinitions.map(\.wire), active: active, nextChange: nextChange)
+        var override: FocusOverride?
+        if let manual = state.manual, manual.endsAt.map({ now < $0 }) ?? true,
+            let scheduled = state.scheduled(at: now, calendar: calendar).name, scheduled != manual.name
+        {
+            override = FocusOverride(scheduledFocus: scheduled, endsAt: manual.endsAt)
+        }
+        let definitions = state.sortedDefinitions.lazy.filter { definition in cursor.map { definition.configuration.name > $0 } ?? true }
+            .map { (place: $0.configuration.name, item: $0.wire) }
+        let page = budget.page(definitions)
+        return GetFocusResult(
+            uid: uid, focuses: page.items, active: active, nextChange: nextChange, override: override, nextCursor: page.next)
     }
 
     /// Brings `uid`'s Focus up to `now` when a change by itself is due (cheap otherwise).
@@ -124,7 +142,12 @@ extension HeraldState {
 
     /// Checks a Focus of the wire and makes its definition; a configuration without
     /// `schedules` keeps those `uid`'s Focus of that name has.
-    private func focusDefinition(_ configuration: FocusConfiguration, uid: UInt32, at path: MemberPath) throws(RuleError) -> FocusState.Definition {
+    ///
+    /// A Focus must fit one page of `get-focus` (`budget`), so that every page holds whole
+    /// Focuses: set-focus's partial updates could otherwise grow one past any response.
+    private func focusDefinition(
+        _ configuration: FocusConfiguration, uid: UInt32, at path: MemberPath, budget: PageBudget<FocusConfiguration>
+    ) throws(RuleError) -> FocusState.Definition {
         guard !configuration.name.isEmpty else {
             throw .invalidParams("A Focus needs a name, such as Work or Sleep.", at: path.appending("name"))
         }
@@ -158,7 +181,14 @@ extension HeraldState {
         var stored = configuration
         stored.until = nil
         stored.schedules = nil
-        return FocusState.Definition(configuration: stored, schedules: rules)
+        let definition = FocusState.Definition(configuration: stored, schedules: rules)
+        let bytes = budget.size(definition.wire)
+        guard bytes <= budget.maxBytes else {
+            throw .invalidParams(
+                "This Focus would take \(bytes) bytes, more than the \(budget.maxBytes) a Focus may (a page of get-focus, by --max-response-bytes); allow fewer people or apps.",
+                at: path)
+        }
+        return definition
     }
 
     private static func checkUntil(_ until: Date?, now: Date, at path: MemberPath) throws(RuleError) {

@@ -48,12 +48,14 @@ extension HeraldState {
         return (MethodOutcome(result: RemoveNotificationsResult(removed: count), audit: audit), events)
     }
 
-    /// `deliver-summary` (administrators, as its descriptor says): delivers every
-    /// scheduled notification now, `uid`'s or every uid's — the upcoming summary opened early.
-    package mutating func deliverSummary(_ p: DeliverSummaryParams, caller: Caller, now: Date)
+    /// `deliver-summary`: delivers every scheduled notification now — the upcoming summary
+    /// opened early. A person delivers their own uid's (another uid is permission denied);
+    /// an administrator `uid`'s, or every uid's without it.
+    package mutating func deliverSummary(_ p: DeliverSummaryParams, caller: Caller, now: Date) throws(RuleError)
         -> (outcome: MethodOutcome<DeliverSummaryResult>, summaries: [NotificationSummary])
     {
-        let summaries = presented(notifications.deliverSummaries(now: now, uid: p.uid, all: true))
+        let uid = caller.isAdministrator ? p.uid : try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
+        let summaries = presented(notifications.deliverSummaries(now: now, uid: uid, all: true), now: now)
         var audit = AuditRecord()
         audit.notificationIdentifiers = summaries.flatMap { $0.notifications.map(\.identifier) }
         let count = summaries.reduce(0) { $0 + $1.notifications.count }
@@ -64,14 +66,20 @@ extension HeraldState {
     /// (`deliverAt`) has come by `now`: at each time of the schedule, and once at start for
     /// a time that passed while the daemon was stopped. Empty when none is due.
     package mutating func deliverDueSummaries(now: Date) -> [NotificationSummary] {
-        presented(notifications.deliverSummaries(now: now))
+        presented(notifications.deliverSummaries(now: now), now: now)
     }
 
-    /// Each summary's notifications with their categories' actions, as presenters get them.
-    private func presented(_ summaries: [NotificationSummary]) -> [NotificationSummary] {
+    /// Each summary's notifications with their categories' actions, as presenters get them;
+    /// quiet, naming the Focus, when its uid has a Focus on (the Focus filters presentation).
+    private mutating func presented(_ summaries: [NotificationSummary], now: Date) -> [NotificationSummary] {
         summaries.map { summary in
             var summary = summary
             summary.notifications = summary.notifications.map { presented($0, uid: summary.uid) }
+            advanceFocus(uid: summary.uid, now: now)
+            if let focus = focuses[summary.uid].currentConfiguration {
+                summary.presentation = .quiet
+                summary.focus = focus.name
+            }
             return summary
         }
     }

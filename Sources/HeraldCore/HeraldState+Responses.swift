@@ -91,10 +91,19 @@ extension HeraldState {
     /// and how many were dropped meanwhile, for the server to send after the result. The
     /// server registers the connection under the same lock, so that no response made
     /// meanwhile is lost or sent twice.
+    ///
+    /// With `observe` it takes nothing: the watcher (a person's `heraldctl watch`) hears
+    /// each response as it is made, and the waiting ones stay the app's (`waiting` says how
+    /// many), as taking stays the app's.
     package mutating func subscribeResponses(_ p: SubscribeResponsesParams, caller: Caller) throws(RuleError)
         -> (outcome: MethodOutcome<SubscribeResponsesResult>, pending: [NotificationResponse])
     {
         try AppName.validate(p.app)
+        if p.observe {
+            let waiting = pendingResponses.waiting(uid: caller.uid, app: p.app)
+            let result = SubscribeResponsesResult(app: p.app, pending: 0, dropped: 0, waiting: waiting)
+            return (MethodOutcome(result: result, audit: AuditRecord(app: p.app)), [])
+        }
         let queue = pendingResponses.take(uid: caller.uid, app: p.app)
         let result = SubscribeResponsesResult(app: p.app, pending: queue.responses.count, dropped: queue.dropped)
         return (MethodOutcome(result: result, audit: AuditRecord(app: p.app)), queue.responses)

@@ -148,14 +148,16 @@ extension HeraldState {
         )
         let inserted = try notifications.insert(notification, uid: caller.uid, limit: configuration.maxNotificationsPerUID)
         audit.notificationIdentifier = identifier
-        if let silencedConversation, delivery.reasons.last?.code == .silencedByFocus {
+        let silencedBy = delivery.reasons.first { $0.code == .silencedByFocus }
+        if let silencedConversation, silencedBy != nil {
             if !silenced.mark(silencedConversation, activation: focus.current?.activation ?? 0, limit: configuration.maxSilencedMarksPerUID) {
                 fairShares.silencedMarksRefused += 1
             }
         }
         audit.presentation = delivery.presentation.rawValue
         audit.reasons = delivery.reasons.map(\.code.rawValue)
-        audit.silencedCauses = delivery.reasons.last?.causes?.map(\.rawValue) ?? []
+        audit.silencedCauses = silencedBy?.causes?.map(\.rawValue) ?? []
+        audit.focus = silencedBy != nil ? activeFocus?.name : nil
         let listing = NotificationListing(receivedAt: inserted.receivedAt, deliveredAt: notification.deliveredAt, removed: inserted.removed)
         return (MethodOutcome(result: UpdateContentResult(identifier: identifier, content: content, delivery: delivery), audit: audit), listing)
     }

@@ -10,18 +10,34 @@ package struct NotificationListView: Sendable {
     let notifications: NotificationList
     let categories: NotificationCategories
 
-    /// `list-notifications`: the caller's list (an administrator's: `uid`'s), newest first.
-    package func listNotifications(_ p: ListNotificationsParams, caller: Caller) throws(RuleError)
+    /// `list-notifications`: the caller's list (an administrator's: `uid`'s), newest first,
+    /// one page: after `cursor`, at most `limit`, within `budget`; `nextCursor` when more
+    /// are left. Without `app`, every app's: the person's own view of their notifications
+    /// (apps run as the person's uid, so this shows an app nothing it could not ask for).
+    
+    package func listNotifications(
+        _ p: ListNotificationsParams, caller: Caller, budget: PageBudget<HeraldNotification> = .unbounded
+    ) throws(RuleError)
         -> MethodOutcome<ListNotificationsResult>
     {
-        let uid = try HeraldState.namespace(uid: p.uid, app: p.app, caller: caller)
+        let uid = try HeraldState.ownerUID(p.uid, caller: caller) ?? caller.uid
+        if let app = p.app { try AppName.validate(app) }
         if let limit = p.limit, limit < 0 {
             throw .invalidParams("limit is how many notifications at most, 0 or more; got \(limit).", at: ["limit"])
         }
-        let listed = notifications.list(uid: uid, app: p.app, state: p.state, limit: p.limit).map {
-            categories.presented($0, uid: uid)
+        var after: NotificationCursor?
+        if let text = p.cursor {
+            guard let cursor = NotificationCursor(text: text) else {
+                throw .invalidParams("cursor is the nextCursor of an earlier list-notifications answer, unchanged; got \"\(text)\".", at: ["cursor"])
+            }
+            after = cursor
         }
-        return MethodOutcome(result: ListNotificationsResult(notifications: listed), audit: AuditRecord(app: p.app))
+        let listed = notifications.newestFirst(uid: uid, app: p.app, state: p.state, after: after).lazy.map {
+            (place: $0.place, item: categories.presented($0.notification, uid: uid))
+        }
+        let page = budget.page(listed, limit: p.limit ?? .max)
+        return MethodOutcome(
+            result: ListNotificationsResult(notifications: page.items, nextCursor: page.next?.text), audit: AuditRecord(app: p.app))
     }
 }
 
@@ -32,9 +48,11 @@ extension HeraldState {
     }
 
     /// `list-notifications`, on the state itself.
-    package func listNotifications(_ p: ListNotificationsParams, caller: Caller) throws(RuleError)
+    package func listNotifications(
+        _ p: ListNotificationsParams, caller: Caller, budget: PageBudget<HeraldNotification> = .unbounded
+    ) throws(RuleError)
         -> MethodOutcome<ListNotificationsResult>
     {
-        try notificationListView.listNotifications(p, caller: caller)
+        try notificationListView.listNotifications(p, caller: caller, budget: budget)
     }
 }

@@ -11,24 +11,32 @@ struct FocusCommand: ParsableCommand {
         defaultSubcommand: Show.self
     )
 
-    /// What a Focus lets through, as `on` and `define` take it.
+    /// What a Focus lets through, as `on` and `define` take it: only what is given is sent,
+    /// so `on` changes those settings of a Focus defined already and keeps the rest.
     struct Definition: ParsableArguments {
-        @Option(help: "A person it lets through (repeat): \"Name <email>\", +phone or a handle.") var allow: [String] = []
-        @Option(help: "An app it lets through (repeat).") var allowApp: [String] = []
-        @Flag(inversion: .prefixedNo, help: "Whether Time Sensitive notifications break through (default: yes).") var timeSensitive: Bool?
-        @Flag(inversion: .prefixedNo, help: "Whether a second call within the window breaks through (default: yes).") var repeatedCalls: Bool?
-        @Flag(help: "Let mentions and replies to the user through.") var allowMentions = false
+        @Option(help: "A person it lets through (repeat; replaces the list): \"Name <email>\", +phone or a handle.") var allow: [String] = []
+        @Flag(help: "Let no person through (empties the list).") var allowNobody = false
+        @Option(help: "An app it lets through (repeat; replaces the list).") var allowApp: [String] = []
+        @Flag(help: "Let no app through (empties the list).") var allowNoApps = false
+        @Flag(inversion: .prefixedNo, help: "Whether Time Sensitive notifications break through (new Focus: yes).") var timeSensitive: Bool?
+        @Flag(inversion: .prefixedNo, help: "Whether a second call within the window breaks through (new Focus: yes).") var repeatedCalls: Bool?
+        @Flag(name: .customLong("allow-mentions"), inversion: .prefixedNo, help: "Whether mentions and replies to the user break through (new Focus: no).")
+        var mentions: Bool?
 
-        /// Whether any option says what the Focus lets through.
-        var isGiven: Bool {
-            !allow.isEmpty || !allowApp.isEmpty || timeSensitive != nil || repeatedCalls != nil || allowMentions
+        func validate() throws {
+            if allowNobody, !allow.isEmpty { throw ValidationError("Give --allow or --allow-nobody, not both.") }
+            if allowNoApps, !allowApp.isEmpty { throw ValidationError("Give --allow-app or --allow-no-apps, not both.") }
         }
 
+        /// The Focus as `set-focus` and `define-focus` take it: the settings given, no others.
         func focus(named name: String) -> [String: Any] {
-            [
-                "name": name, "allowedPeople": allow.map(PersonArgument.parse), "allowedApps": allowApp,
-                "allowTimeSensitive": timeSensitive ?? true, "allowRepeatedCalls": repeatedCalls ?? true, "allowMentions": allowMentions,
-            ]
+            var focus: [String: Any] = ["name": name]
+            if !allow.isEmpty || allowNobody { focus["allowedPeople"] = allow.map(PersonArgument.parse) }
+            if !allowApp.isEmpty || allowNoApps { focus["allowedApps"] = allowApp }
+            if let timeSensitive { focus["allowTimeSensitive"] = timeSensitive }
+            if let repeatedCalls { focus["allowRepeatedCalls"] = repeatedCalls }
+            if let mentions { focus["allowMentions"] = mentions }
+            return focus
         }
     }
 
@@ -47,8 +55,9 @@ struct FocusCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Turn a Focus on by hand.",
             discussion: """
-                With --allow, --allow-app or a switch, defines NAME so (keeping its schedules) and turns it on; \
-                without them, turns on NAME as defined (or, if it is not defined, a Focus that lets nothing through).
+                Turns on NAME as defined, changing only the settings given (--allow, --allow-app, a switch) and keeping \
+                the rest and its schedules; a Focus not defined yet is defined with the defaults for what is not given. \
+                --allow and --allow-app replace their list; --allow-nobody and --allow-no-apps empty it.
                 """
         )
 
@@ -65,22 +74,9 @@ struct FocusCommand: ParsableCommand {
         }
 
         func run() throws {
-            let untilText = until.flatMap { UntilTime.date($0) }.map(RFC3339Date.format)
-            var params: [String: Any]
-            if !definition.isGiven, try isDefined() {
-                params = ["name": name]
-                if let untilText { params["until"] = untilText }
-            } else {
-                var focus = definition.focus(named: name)
-                if let untilText { focus["until"] = untilText }
-                params = ["focus": focus]
-            }
-            try client.run("set-focus", params: owner.adding(to: params), human: FocusCommand.lines)
-        }
-
-        private func isDefined() throws -> Bool {
-            let read = try client.connect().call("get-focus", params: owner.adding(to: [:])) as? [String: Any]
-            return (read?["focuses"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == name }
+            var focus = definition.focus(named: name)
+            if let untilText = until.flatMap({ UntilTime.date($0) }).map(RFC3339Date.format) { focus["until"] = untilText }
+            try client.run("set-focus", params: owner.adding(to: ["focus": focus]), human: FocusCommand.lines)
         }
     }
 
@@ -101,7 +97,7 @@ struct FocusCommand: ParsableCommand {
         @OptionGroup var owner: Owner
 
         func run() throws {
-            try client.run("get-focus", params: owner.adding(to: [:]), human: FocusCommand.readBackLines)
+            try FocusCommand.readBack("get-focus", params: owner.adding(to: [:]), client: client, owner: owner)
         }
     }
 
@@ -142,7 +138,7 @@ struct FocusCommand: ParsableCommand {
                 all.insert(ScheduleArgument(days: days.flatMap(DayList.parse) ?? DayList.names, start: from, end: to), at: 0)
             }
             focus["schedules"] = all.map(\.wire)
-            try client.run("define-focus", params: owner.adding(to: ["focus": focus]), human: FocusCommand.readBackLines)
+            try FocusCommand.readBack("define-focus", params: owner.adding(to: ["focus": focus]), client: client, owner: owner)
         }
     }
 
@@ -153,7 +149,7 @@ struct FocusCommand: ParsableCommand {
         @Argument(help: "The Focus's name.") var name: String
 
         func run() throws {
-            try client.run("delete-focus", params: owner.adding(to: ["name": name]), human: FocusCommand.readBackLines)
+            try FocusCommand.readBack("delete-focus", params: owner.adding(to: ["name": name]), client: client, owner: owner)
         }
     }
 
@@ -180,6 +176,22 @@ struct FocusCommand: ParsableCommand {
         return lines
     }
 
+    /// Calls `method`, which answers the uid's Focuses a page at a time (each within
+    /// heraldd's `--max-response-bytes`), follows the pages with `get-focus`, and prints
+    /// them as one answer.
+    static func readBack(_ method: String, params: [String: Any], client: ClientOptions, owner: Owner) throws(CtlFailure) {
+        let connection = try client.connect()
+        var result = try connection.call(method, params: params) as? [String: Any] ?? [:]
+        var focuses = result["focuses"] as? [Any] ?? []
+        while let cursor = result["nextCursor"] as? String {
+            let page = try connection.call("get-focus", params: owner.adding(to: ["cursor": cursor])) as? [String: Any] ?? [:]
+            focuses += page["focuses"] as? [Any] ?? []
+            result["nextCursor"] = page["nextCursor"]
+        }
+        result["focuses"] = focuses
+        if client.json { Output.printJSON(result) } else { Output.print(readBackLines(result)) }
+    }
+
     /// `get-focus`'s answer: the Focus on and why, the next change, each definition.
     static func readBackLines(_ result: Any) -> [String] {
         let result = result as? [String: Any] ?? [:]
@@ -194,6 +206,11 @@ struct FocusCommand: ParsableCommand {
             }
         } else {
             lines = ["No Focus is on."]
+        }
+        if let override = result["override"] as? [String: Any] {
+            let by = result["active"] == nil || result["active"] is NSNull ? "Turned off by hand" : "Turned on by hand"
+            let until = (override["endsAt"] as? String).map { " until \($0)" } ?? " until changed by hand"
+            lines.append("\(by) over the schedule of “\(Output.text(override["scheduledFocus"]))”\(until).")
         }
         if let next = result["nextChange"] as? String { lines.append("Next change: \(next)") }
         let focuses = result["focuses"] as? [[String: Any]] ?? []

@@ -2,13 +2,13 @@ import ArgumentParser
 import Foundation
 
 /// `heraldctl notifications list|remove`: the notification list (`list-notifications`,
-/// `remove-notifications`). A caller sees its own uid's list; an administrator may name a
-/// `--uid` and leave out `--app` to mean every app of that uid.
+/// `remove-notifications`). A caller sees its own uid's list, every app's or one's; an
+/// administrator may name a `--uid`.
 struct NotificationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notifications",
         abstract: "List or remove the notifications heraldd keeps, delivered and scheduled.",
-        subcommands: [List.self, Remove.self],
+        subcommands: [List.self, Apps.self, Remove.self],
         defaultSubcommand: List.self
     )
 
@@ -17,7 +17,7 @@ struct NotificationsCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The notifications, newest first.")
         @OptionGroup var client: ClientOptions
-        @Option(help: "The app (administrators may leave it out with --uid: every app).") var app: String?
+        @Option(help: "Only this app's (default: every app's).") var app: String?
         @Option(help: "Only delivered or only scheduled notifications.") var state: State?
         @Option(help: "At most this many.") var limit: Int?
         @Option(help: "The uid whose list it is (administrators; default: yours).") var uid: UInt32?
@@ -26,13 +26,71 @@ struct NotificationsCommand: ParsableCommand {
             var params: [String: Any] = [:]
             if let app { params["app"] = app }
             if let state { params["state"] = state.rawValue }
-            if let limit { params["limit"] = limit }
             if let uid { params["uid"] = uid }
-            try client.run("list-notifications", params: params) { result in
-                let notifications = (result as? [String: Any])?["notifications"] as? [Any] ?? []
-                guard !notifications.isEmpty else { return ["No notifications."] }
-                return notifications.flatMap(NotificationText.lines)
+            let notifications = try Self.allPages(of: params, limit: limit, connection: client.connect())
+            if client.json {
+                Output.printJSON(["notifications": notifications])
+            } else {
+                Output.print(notifications.isEmpty ? ["No notifications."] : notifications.flatMap(NotificationText.lines))
             }
+        }
+
+        /// Every page of `list-notifications` (each within heraldd's `--max-response-bytes`),
+        /// following `nextCursor`, until the list or `limit` ends.
+        static func allPages(of params: [String: Any], limit: Int?, connection: DaemonConnection) throws(CtlFailure) -> [Any] {
+            var notifications: [Any] = []
+            var cursor: String?
+            repeat {
+                var page = params
+                if let cursor { page["cursor"] = cursor }
+                if let limit { page["limit"] = limit - notifications.count }
+                let result = try connection.call("list-notifications", params: page) as? [String: Any]
+                notifications += result?["notifications"] as? [Any] ?? []
+                cursor = result?["nextCursor"] as? String
+            } while cursor != nil && limit.map({ notifications.count < $0 }) ?? true
+            return notifications
+        }
+    }
+
+    struct Apps: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The apps that have notified you: each with how many notifications heraldd keeps, and its newest.",
+            discussion: "Read from every page of list-notifications (every app's), so it counts what the list keeps now."
+        )
+        @OptionGroup var client: ClientOptions
+        @Option(help: "The uid whose apps they are (administrators; default: yours).") var uid: UInt32?
+
+        func run() throws {
+            let params: [String: Any] = uid.map { ["uid": $0] } ?? [:]
+            let notifications = try List.allPages(of: params, limit: nil, connection: client.connect())
+            let apps = Self.apps(notifications)
+            if client.json {
+                Output.printJSON(["apps": apps])
+            } else if apps.isEmpty {
+                Output.print(["No app has notified you."])
+            } else {
+                Output.print(apps.map { app in
+                    let count = app["notifications"] as? Int ?? 0
+                    return "\(Output.text(app["app"]))  \(count == 1 ? "1 notification" : "\(count) notifications"), newest \(Output.text(app["newestReceivedAt"]))"
+                })
+            }
+        }
+
+        /// Each app of `notifications` (newest first), in the order of its newest: its name,
+        /// how many, and when the newest came.
+        static func apps(_ notifications: [Any]) -> [[String: Any]] {
+            var apps: [[String: Any]] = []
+            var index: [String: Int] = [:]
+            for case let notification as [String: Any] in notifications {
+                guard let app = notification["app"] as? String else { continue }
+                if let at = index[app] {
+                    apps[at]["notifications"] = (apps[at]["notifications"] as? Int ?? 0) + 1
+                } else {
+                    index[app] = apps.count
+                    apps.append(["app": app, "notifications": 1, "newestReceivedAt": notification["receivedAt"] ?? NSNull()])
+                }
+            }
+            return apps
         }
     }
 

@@ -3,11 +3,11 @@ import Foundation
 
 /// `heraldctl summary set HH:MM… --app APP`, `summary off`, `summary show` (`set-summary`,
 /// `get-summary`: the caller's own; an administrator may name another `--uid`) and
-/// `summary deliver` (administrators).
+/// `summary deliver` (`deliver-summary`: your own; an administrator's, every uid's or `--uid`'s).
 struct SummaryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary",
-        abstract: "Your scheduled summary: set it, show it, turn it off; deliver it now (administrators).",
+        abstract: "Your scheduled summary: set it, show it, turn it off; deliver it now.",
         subcommands: [Set.self, Off.self, Show.self, Deliver.self],
         defaultSubcommand: Show.self
     )
@@ -49,7 +49,7 @@ struct SummaryCommand: ParsableCommand {
             abstract: "Deliver the scheduled notifications now, as the next summary would (`deliver-summary`)."
         )
         @OptionGroup var client: ClientOptions
-        @Option(help: "Only this uid's (default: every uid's).") var uid: UInt32?
+        @Option(help: "Administrators: only this uid's (default: yours; an administrator's, every uid's).") var uid: UInt32?
 
         func run() throws {
             let params: [String: Any] = uid.map { ["uid": $0] } ?? [:]

@@ -13,7 +13,8 @@ struct WatchCommand: ParsableCommand {
             (a presenter's view, `subscribe-notifications`) for your uid, or with --uid for \
             another (administrators; --all-uids for every uid). --app: that app's Focus \
             authorization and status. --responses APP: each response a person makes to the \
-            app's notifications (`subscribe-responses`), those that waited first.
+            app's notifications as it is made (`subscribe-responses` with observe): the \
+            responses waiting for the app stay the app's, for it to take.
             """
     )
 
@@ -65,13 +66,12 @@ struct WatchCommand: ParsableCommand {
             }
         }
         for app in responses {
-            let result = try connection.call("subscribe-responses", params: ["app": app], notification: show)
+            let result = try connection.call("subscribe-responses", params: ["app": app, "observe": true], notification: show)
             if client.json {
                 Output.printJSON(result)
             } else {
-                let result = result as? [String: Any] ?? [:]
-                let dropped = (result["dropped"] as? Int ?? 0) > 0 ? ", \(Output.text(result["dropped"])) dropped" : ""
-                Output.print(["\(Self.time()) watching responses of \(app): \(Output.text(result["pending"])) waiting\(dropped)"])
+                let waiting = (result as? [String: Any])?["waiting"]
+                Output.print(["\(Self.time()) watching responses of \(app): \(Output.text(waiting)) waiting for the app, left for it"])
             }
         }
         while true {
@@ -112,7 +112,8 @@ enum WatchEvent {
             let notifications = params["notifications"] as? [Any] ?? []
             let ranked = notifications.prefix(5).map(NotificationText.brief).joined(separator: "; ")
             let more = notifications.count > 5 ? "; +\(notifications.count - 5) more" : ""
-            return "summary uid \(Output.text(params["uid"])): \(notifications.count) notification(s): \(ranked)\(more)"
+            let quietly = (params["focus"] as? String).map { " quietly (Focus \u{201C}\($0)\u{201D})" } ?? ""
+            return "summary uid \(Output.text(params["uid"]))\(quietly): \(notifications.count) notification(s): \(ranked)\(more)"
         case "notifications-removed":
             let identifiers = (params["identifiers"] as? [String] ?? []).joined(separator: ", ")
             return "removed uid \(Output.text(params["uid"])) \(Output.text(params["app"])): \(identifiers)"

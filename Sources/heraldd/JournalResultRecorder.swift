@@ -46,7 +46,11 @@ struct JournalResultRecorder: ResultRecorder {
         if let value = audit.intent { fields.append(("HERALD_INTENT", value)) }
         if let value = audit.presentation { fields.append(("HERALD_PRESENTATION", value)) }
         if !audit.reasons.isEmpty { fields.append(("HERALD_REASONS", audit.reasons.joined(separator: ","))) }
+        // One HERALD_REASON per reason as well (journald keeps a field's every value), so
+        // that `journalctl HERALD_REASON=silencedByFocus` finds it among others.
+        for reason in audit.reasons { fields.append(("HERALD_REASON", reason)) }
         if !audit.silencedCauses.isEmpty { fields.append(("HERALD_SILENCED_CAUSES", audit.silencedCauses.joined(separator: ","))) }
+        if let focus = audit.focus { fields.append(("HERALD_FOCUS", focus)) }
         if let value = audit.notificationIdentifier { fields.append(("HERALD_NOTIFICATION_ID", value)) }
         if let identifiers = audit.notificationIdentifiers {
             fields.append(("HERALD_COUNT", String(identifiers.count)))

@@ -15,6 +15,8 @@ enum NotificationJournal {
         try? entry.append(name: "MESSAGE_ID", value: JournalMessageID.summaryDelivered)
         try? entry.append(name: "HERALD_UID", value: String(summary.uid))
         try? entry.append(name: "HERALD_COUNT", value: String(identifiers.count))
+        try? entry.append(name: "HERALD_PRESENTATION", value: summary.presentation.rawValue)
+        if let focus = summary.focus { try? entry.append(name: "HERALD_FOCUS", value: focus) }
         try? entry.append(name: "HERALD_NOTIFICATION_IDS", value: identifiersField(identifiers))
         return entry
     }

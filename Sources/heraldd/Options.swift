@@ -65,7 +65,7 @@ struct LimitOptions: ParsableArguments {
             valueName: "seconds"))
     var idleTimeout: Double = 600
 
-    @Option(help: ArgumentHelp("The largest response, a batch's included, in bytes.", valueName: "bytes"))
+    @Option(help: ArgumentHelp("The largest response, a batch's included, in bytes; listings answer in pages within it.", valueName: "bytes"))
     var maxResponseBytes: Int = 1 << 20
 
     @Option(

@@ -87,9 +87,10 @@ struct CommunicationFlowFocusEndToEndTests {
         try admin.result("set-focus", json(#"{"focus":{"name":"Sleep","allowTimeSensitive":false}}"#))
         try admin.result("set-focus", json(#"{"focus":{"name":"Work","allowedApps":["org.example.chat"]}}"#))
         #expect(try subscriber.readJSON() == focusChanged(false))
-        // Off from an allowed-app Focus: still unfocused, nothing; on again: focused.
+        // Off from an allowed-app Focus: still unfocused, nothing; on again without the app
+        // (set-focus keeps what it does not name, so the list is emptied explicitly): focused.
         try admin.result("set-focus", ["focus": .null])
-        try admin.result("set-focus", json(#"{"focus":{"name":"Work"}}"#))
+        try admin.result("set-focus", json(#"{"focus":{"name":"Work","allowedApps":[]}}"#))
         #expect(try subscriber.readJSON() == focusChanged(true))
         try admin.result("set-focus", ["focus": .null])
         #expect(try subscriber.readJSON() == focusChanged(false))

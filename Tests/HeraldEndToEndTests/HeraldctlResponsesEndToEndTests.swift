@@ -57,11 +57,11 @@ struct HeraldctlResponsesEndToEndTests {
         #expect(notJSON.status == 2, "\(notJSON)")
     }
 
-    @Test("respond with each kind; watch --responses prints the waiting one, then each as it happens")
+    @Test("respond with each kind; watch --responses prints each as it happens and leaves the waiting ones to the app")
     func respondAndWatch() throws {
         let herald = try daemon()
         _ = try ctl(herald, ["categories", "set", "org.example.chat", "--file", "-"], input: Self.categories)
-        for identifier in ["m-1", "m-2", "m-3"] {
+        for identifier in ["m-1", "m-2", "m-3", "m-5"] {
             let content = #"{"app":"org.example.chat","identifier":"\#(identifier)","content":{"title":"Ann","categoryIdentifier":"message"}}"#
             #expect(try ctl(herald, ["call", "update-content", content]).status == 0)
         }
@@ -71,14 +71,26 @@ struct HeraldctlResponsesEndToEndTests {
         let waiting = try ctl(herald, ["respond", "org.example.chat", "m-1", "reply", "--text", "On my way"])
         #expect(waiting.stdout == "Answered org.example.chat m-1 with reply: it waits for the app to subscribe.\n", "\(waiting)")
 
+        // Watching takes nothing (issue 28): the waiting response stays the app's, and one
+        // made while only the watcher listens waits for the app too.
         let watching = try Heraldctl.start(["watch", "--responses", "org.example.chat", "--socket", herald.socketPath])
-        #expect(watching.waitForOutput(containing: "watching responses of org.example.chat: 1 waiting"), "\(watching.stdout)\(watching.stderr)")
-        #expect(watching.waitForOutput(containing: "response org.example.chat m-1: reply \"On my way\""), "\(watching.stdout)")
-        let heard = try ctl(herald, ["respond", "org.example.chat", "m-2", "default"])
-        #expect(heard.stdout == "Answered org.example.chat m-2 with default: the app heard it.\n", "\(heard)")
+        #expect(
+            watching.waitForOutput(containing: "watching responses of org.example.chat: 1 waiting for the app, left for it"),
+            "\(watching.stdout)\(watching.stderr)")
+        let watched = try ctl(herald, ["respond", "org.example.chat", "m-2", "default"])
+        #expect(watched.stdout == "Answered org.example.chat m-2 with default: it waits for the app to subscribe.\n", "\(watched)")
         #expect(watching.waitForOutput(containing: "response org.example.chat m-2: default"), "\(watching.stdout)")
+        #expect(!watching.stdout.contains("m-1"), "\(watching.stdout)")
+
+        // The app takes both, oldest first; then it hears one as it is made, and so does the watcher.
+        let app = try herald.connect()
+        let subscribed = try app.call("subscribe-responses", ["app": "org.example.chat"])
+        #expect(subscribed[pointer: "/result/pending"] == 2, "\(subscribed.compactText)")
+        #expect(try app.readJSON()?[pointer: "/params/identifier"] == "m-1")
+        #expect(try app.readJSON()?[pointer: "/params/identifier"] == "m-2")
         let dismissed = try ctl(herald, ["respond", "org.example.chat", "m-3", "dismiss", "--json"])
         #expect(object(dismissed)["response"] as? String == "delivered", "\(dismissed)")
+        #expect(try app.readJSON()?[pointer: "/params/actionIdentifier"] == "dismiss")
         #expect(watching.waitForOutput(containing: "response org.example.chat m-3: dismiss"), "\(watching.stdout)")
         watching.process.signal(SIGINT)
         #expect(watching.process.waitForExit(timeout: 10) == 0)
@@ -86,13 +98,14 @@ struct HeraldctlResponsesEndToEndTests {
         let gone = try ctl(herald, ["respond", "org.example.chat", "m-1", "default"])
         #expect(gone.status == 1 && gone.stderr.contains("Notification not found (1009)") && gone.stderr.contains("pointer: /identifier"), "\(gone)")
 
-        // --json: the subscription's result, then each notification-response as JSON.
-        #expect(try ctl(herald, ["call", "update-content", #"{"app":"org.example.chat","identifier":"m-4","content":{"categoryIdentifier":"message"}}"#]).status == 0)
-        _ = try ctl(herald, ["respond", "org.example.chat", "m-4", "like"])
+        // --json: the subscription's result (what waits, left for the app), then each notification-response as JSON.
+        // The app, still subscribed, took everything: nothing waits.
         let json = try Heraldctl.start(["watch", "--responses", "org.example.chat", "--json", "--socket", herald.socketPath])
-        #expect(json.waitForOutput(containing: "\"pending\":1"), "\(json.stdout)\(json.stderr)")
+        #expect(json.waitForOutput(containing: "\"waiting\":0"), "\(json.stdout)\(json.stderr)")
+        _ = try ctl(herald, ["respond", "org.example.chat", "m-5", "like"])
         #expect(json.waitForOutput(containing: "\"method\":\"notification-response\""), "\(json.stdout)")
-        #expect(json.waitForOutput(containing: "\"actionIdentifier\":\"like\""), "\(json.stdout)")
+        #expect(json.waitForOutput(containing: "\"identifier\":\"m-5\""), "\(json.stdout)")
+        #expect(try app.readJSON()?[pointer: "/params/identifier"] == "m-5")
         json.process.signal(SIGINT)
         #expect(json.process.waitForExit(timeout: 10) == 0)
     }

@@ -93,6 +93,27 @@ struct JournalEndToEndTests {
         _ = herald
     }
 
+    @Test("Each silenced result names its Focus, and HERALD_REASON=silencedByFocus finds it among other reasons")
+    func silencedEntriesNameTheFocus() throws {
+        let (herald, client, journal) = try startHerald()
+        _ = try client.call("set-summary", ["apps": ["org.example.news"], "times": ["08:00"]], id: 1)
+        _ = try client.call("set-focus", ["focus": ["name": "Work"]], id: 2)
+        _ = try client.call("update-content", ["app": .string(app), "content": ["body": "Lunch?"]], id: 3)
+        let held = try client.call("update-content", ["app": "org.example.news", "content": ["title": "Story"]], id: 4)
+        #expect(held[pointer: "/result/delivery/presentation"] == "summary")
+        _ = try client.call("set-focus", ["focus": nil], id: 5)
+        _ = try client.call("update-content", ["app": .string(app), "content": ["body": "Hi"]], id: 6)
+        // The README's recipe: one HERALD_REASON per reason, so an exact match finds each.
+        let silenced = try journal.waitForEntries(count: 2, matching: ["HERALD_REASON=silencedByFocus"])
+        #expect(silenced.map { $0.field("HERALD_REQUEST_ID") } == ["3", "4"])
+        #expect(silenced.map { $0.field("HERALD_FOCUS") } == ["Work", "Work"])
+        #expect(silenced.map { $0.field("HERALD_REASONS") } == ["silencedByFocus", "silencedByFocus,heldForSummary"])
+        #expect(silenced.last?["HERALD_REASON"] == ["silencedByFocus", "heldForSummary"])
+        let all = try journal.waitForEntries(count: 3, matching: ["HERALD_METHOD=update-content"])
+        #expect(all.count == 3 && all.last?.field("HERALD_FOCUS") == nil && all.last?.field("HERALD_REASON") == "delivered")
+        _ = herald
+    }
+
     @Test("Errors: a client's at priority 4 with its code; parse errors and unknown methods have their own ids")
     func errorEntries() throws {
         let (herald, client, journal) = try startHerald()

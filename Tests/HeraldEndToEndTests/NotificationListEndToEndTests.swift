@@ -253,8 +253,11 @@ struct NotificationNamespaceEndToEndTests {
         #expect(own?[pointer: "/0/content/title"] == "nobody's")
         #expect(response(3, in: nobody)?[pointer: "/error/code"] == 1006)
         #expect(response(4, in: nobody)?[pointer: "/error/code"] == 1006)
-        #expect(response(5, in: nobody)?[pointer: "/error/code"] == 1006)
-        #expect(response(6, in: nobody)?[pointer: "/error/data/pointer"] == "/app")
+        // Issue 28: a person delivers their own summary (nothing held: 0), and lists every
+        // app's of their own uid without naming one.
+        #expect(response(5, in: nobody)?[pointer: "/result/delivered"] == 0)
+        let everyApp = response(6, in: nobody)?[pointer: "/result/notifications"]
+        #expect(NotificationListEndToEndTests.identifiers(everyApp) == ["shared-id"] && everyApp?[pointer: "/0/content/title"] == "nobody's")
 
         // Root's own list holds its own notification only; the administrator sees nobody's by uid.
         let mine = try NotificationListEndToEndTests.list(root, ["app": "org.example.chat"])

@@ -97,7 +97,8 @@ import Testing
         let params = try read(SuggestPeopleParams.self, #"{"limit":null,"app":"a"}"#)
         #expect(params.limit == nil && params.app == "a")
         let focus = try read(SetFocusParams.self, #"{"focus":{"name":"Work","allowMentions":null}}"#).focus
-        #expect(focus == FocusConfiguration(name: "Work"))
+        #expect(focus == FocusUpdate(name: "Work"))
+        #expect(focus?.applied(to: nil) == FocusConfiguration(name: "Work"))
     }
 
     @Test(

@@ -12,7 +12,9 @@ import HeraldProtocol
 ///    repeated call; notify-anyway after a silenced message; a mention or reply with a
 ///    Focus that allows mentions. Otherwise quiet (`silencedByFocus`).
 /// 3. For an app sent to the scheduled summary: communication, timeSensitive and
-///    critical break through it; the rest waits for the next summary (`heldForSummary`).
+///    critical break through it; the rest waits for the next summary (`heldForSummary`),
+///    silenced by a Focus or not: the Focus filters how it is presented, the summary when
+///    it arrives, so both apply and both are named.
 /// 4. Otherwise an alert (`delivered`): sound and light; bypassing the ringer when
 ///    critical; announced when a communication or timeSensitive.
 ///
@@ -89,6 +91,10 @@ struct DeliveryDecision {
                 }
             guard let through else {
                 reasons.append(silenced(focus, named: named, level: level))
+                if let nextSummary, !isCommunication, level == .active {
+                    reasons.append(heldForSummary)
+                    return Delivery(presentation: .summary, deliverAt: nextSummary, reasons: reasons)
+                }
                 return Delivery(presentation: .quiet, reasons: reasons)
             }
             reasons.append(through)
@@ -106,9 +112,7 @@ struct DeliveryDecision {
             } else if level == .critical {
                 reasons.append(reason(.criticalBreaksThroughSummary, "Critical notifications break through the scheduled summary."))
             } else {
-                reasons.append(
-                    reason(
-                        .heldForSummary, "\(app) goes to the scheduled summary, so this notification waits for the next one (deliverAt)."))
+                reasons.append(heldForSummary)
                 return Delivery(presentation: .summary, deliverAt: nextSummary, breaksThroughFocus: breaksThroughFocus, reasons: reasons)
             }
             breaksThroughSummary = true
@@ -164,6 +168,10 @@ struct DeliveryDecision {
             message: "\(named.capitalizedFirst) is on and \(held), so it is delivered quietly.",
             causes: causes.isEmpty ? nil : causes
         )
+    }
+
+    private var heldForSummary: DeliveryReason {
+        reason(.heldForSummary, "\(app) goes to the scheduled summary, so this notification waits for the next one (deliverAt).")
     }
 
     private func reason(_ code: DeliveryReasonCode, _ message: String) -> DeliveryReason {

@@ -58,6 +58,9 @@ struct NotificationList: Sendable {
 
         var state: NotificationState { deliveredStamp == nil ? .scheduled : .delivered }
 
+        /// Its place in the order `list-notifications` lists: newest received first.
+        var place: NotificationCursor { NotificationCursor(receivedAt: receivedAt, stamp: stamp) }
+
         /// The notification, its app named `app` (the name of ``app`` in its uid's table).
         func notification(app name: String) -> HeraldNotification {
             HeraldNotification(
@@ -276,20 +279,26 @@ struct NotificationList: Sendable {
     }
 
     /// `uid`'s notifications of `app` (every app when nil) in `state` (both when nil), newest first, at most `limit`.
-    func list(uid: UInt32, app: String?, state: NotificationState?, limit: Int?) -> [HeraldNotification] {
-        guard let list = lists[uid] else { return [] }
+    /// `uid`'s notifications of `app` (every app when nil) in `state` (both when nil),
+    /// newest first, those after `cursor` only, each with its place for the next cursor.
+    /// Sorted at once, made into notifications one at a time as they are read.
+    func newestFirst(uid: UInt32, app: String?, state: NotificationState?, after cursor: NotificationCursor?)
+        -> LazyMapSequence<[Entry], (place: NotificationCursor, notification: HeraldNotification)>
+    {
+        guard let list = lists[uid] else { return [Entry]().lazy.map { ($0.place, $0.notification(app: "")) } }
         let appID: AppNameTable.ID?
         if let app {
-            guard let id = list.apps.id(of: app) else { return [] }
+            guard let id = list.apps.id(of: app) else { return [Entry]().lazy.map { ($0.place, $0.notification(app: "")) } }
             appID = id
         } else {
             appID = nil
         }
         let chosen = list.entries.values.filter { entry in
             (appID == nil || entry.app == appID) && (state == nil || entry.state == state)
+                && (cursor.map { entry.place < $0 } ?? true)
         }
-        return chosen.sorted { ($0.receivedAt, $0.stamp) > ($1.receivedAt, $1.stamp) }.prefix(limit ?? Int.max)
-            .map { $0.notification(app: list.apps.name(of: $0.app)) }
+        let apps = list.apps
+        return chosen.sorted { $0.place > $1.place }.lazy.map { ($0.place, $0.notification(app: apps.name(of: $0.app))) }
     }
 
     /// Removes `uid`'s notifications of `app` (every app when nil) with these identifiers

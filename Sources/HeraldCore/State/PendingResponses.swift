@@ -61,6 +61,11 @@ struct PendingResponses: Sendable {
         return true
     }
 
+    /// How many responses wait for (uid, app), left where they are.
+    func waiting(uid: UInt32, app: String) -> Int {
+        queues[Key(uid: uid, app: app)]?.responses.count ?? 0
+    }
+
     /// Takes (uid, app)'s waiting responses, oldest first, and how many were dropped.
     mutating func take(uid: UInt32, app: String) -> Queue {
         guard let queue = queues.removeValue(forKey: Key(uid: uid, app: app)) else { return Queue() }

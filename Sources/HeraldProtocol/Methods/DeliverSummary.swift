@@ -1,15 +1,16 @@
-/// `deliver-summary` (administrators): delivers the scheduled notifications now, as one
-/// summary per uid — a person opening the upcoming summary early, as the system allows.
+/// `deliver-summary`: delivers the scheduled notifications now, as one summary per uid —
+/// a person opening the upcoming summary early, as the system allows. A person delivers
+/// their own; an administrator any uid's, or every uid's.
 package enum DeliverSummaryMethod: HeraldMethod {
     package static let name = "deliver-summary"
-    package static let requiresAdministrator = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "0ac61cfe1363494b839c089fddd2f60d", error: "162b7db3878846d7b22166034efa7952")
     package typealias Params = DeliverSummaryParams
     package typealias Result = DeliverSummaryResult
 }
 
 package struct DeliverSummaryParams: Codable, Sendable, Hashable {
-    /// The uid whose summary to deliver; every uid's without it.
+    /// The uid whose summary to deliver: the caller's own without it, or for an
+    /// administrator every uid's; another uid is an administrator's only.
     package var uid: UInt32?
 
     package init(uid: UInt32? = nil) {

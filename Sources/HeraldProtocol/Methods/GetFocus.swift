@@ -5,8 +5,29 @@ import Foundation
 package enum GetFocusMethod: HeraldMethod {
     package static let name = "get-focus"
     package static let journalMessageIDs = JournalMessageIDs(ok: "0f9c4d2a6e1b47b8953a7c0e8d2f1b64", error: "b85e3c71a0d94f2e8c6b1d4a7e9f0352")
-    package typealias Params = UIDParams
+    package typealias Params = GetFocusParams
     package typealias Result = GetFocusResult
+}
+
+/// `get-focus`'s params: `uid`, for administrators another uid's; `cursor`, the
+/// `nextCursor` of the page before.
+package struct GetFocusParams: Codable, Sendable, Hashable {
+    package var uid: UInt32?
+    /// The page starts with the Focuses named after it (in name order).
+    package var cursor: String?
+
+    package init(uid: UInt32? = nil, cursor: String? = nil) {
+        self.uid = uid
+        self.cursor = cursor
+    }
+}
+
+extension GetFocusParams: ParamsReadable {
+    package init(reading value: ParamsReader) throws(RPCError) {
+        self = try value.object { members throws(RPCError) in
+            GetFocusParams(uid: try members.optional("uid"), cursor: try members.optional("cursor"))
+        }
+    }
 }
 
 /// Params of a read-back: `uid`, for administrators, another uid's.
@@ -51,24 +72,48 @@ package struct ActiveFocus: Codable, Sendable, Hashable {
     }
 }
 
+/// A choice made by hand that holds over the schedules: the Focus they would have on now.
+package struct FocusOverride: Codable, Sendable, Hashable {
+    /// The Focus the schedules would have on now, were it not for the choice by hand.
+    package var scheduledFocus: String
+    /// When the schedules decide again (the choice's `until`, else the schedules' next
+    /// start or end); absent when only a person ends it.
+    package var endsAt: Date?
+
+    package init(scheduledFocus: String, endsAt: Date?) {
+        self.scheduledFocus = scheduledFocus
+        self.endsAt = endsAt
+    }
+}
+
 package struct GetFocusResult: Codable, Sendable, Hashable {
     package var uid: UInt32
-    /// Sorted by name; `until` never set (it belongs to an activation).
+    /// Sorted by name, one page within `--max-response-bytes`; `until` never set (it
+    /// belongs to an activation).
     package var focuses: [FocusConfiguration]
     /// The Focus on now; null when none is.
     package var active: ActiveFocus?
     /// When the Focus changes next by itself (an `until`, a schedule's start or end); absent when never.
     package var nextChange: Date?
+    /// Present while a choice made by hand (on or off) overrides a schedule that is open now.
+    package var override: FocusOverride?
+    /// Present when more Focuses are left than this page holds: the `cursor` of the next.
+    package var nextCursor: String?
 
-    package init(uid: UInt32, focuses: [FocusConfiguration], active: ActiveFocus?, nextChange: Date?) {
+    package init(
+        uid: UInt32, focuses: [FocusConfiguration], active: ActiveFocus?, nextChange: Date?, override: FocusOverride? = nil,
+        nextCursor: String? = nil
+    ) {
         self.uid = uid
         self.focuses = focuses
         self.active = active
         self.nextChange = nextChange
+        self.override = override
+        self.nextCursor = nextCursor
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uid, focuses, active, nextChange
+        case uid, focuses, active, nextChange, override, nextCursor
     }
 
     /// Writes `active: null` rather than leaving it out.
@@ -82,5 +127,7 @@ package struct GetFocusResult: Codable, Sendable, Hashable {
             try container.encodeNil(forKey: .active)
         }
         try container.encodeIfPresent(nextChange, forKey: .nextChange)
+        try container.encodeIfPresent(override, forKey: .override)
+        try container.encodeIfPresent(nextCursor, forKey: .nextCursor)
     }
 }

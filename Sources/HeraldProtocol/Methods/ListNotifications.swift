@@ -3,8 +3,9 @@
 package enum ListNotificationsMethod: HeraldMethod {
     package static let name = "list-notifications"
     package static let journalMessageIDs = JournalMessageIDs(ok: "24a106b30a25418399acc2126ad1ed6d", error: "c48b676936de481abd08cfe7923911ea")
-    /// A full list (10,000 notifications, 5 MB of JSON) takes about 100 ms to build and
-    /// write: on the event loop, every other connection of that loop would wait for it.
+    /// A full page (up to `--max-response-bytes`, from a list of up to 10,000) takes
+    /// milliseconds to sort and write: on the event loop, every other connection of that
+    /// loop would wait for it.
     package static let placement = MethodPlacement.thread
     package typealias Params = ListNotificationsParams
     package typealias Result = ListNotificationsResult
@@ -15,15 +16,18 @@ package struct ListNotificationsParams: Codable, Sendable, Hashable {
     package var app: String?
     /// Only the notifications in this state; both without it.
     package var state: NotificationState?
-    /// At most this many (the newest); all without it.
+    /// At most this many on the page (the newest); as many as fit without it.
     package var limit: Int?
+    /// The `nextCursor` of the page before: this page starts after it.
+    package var cursor: String?
     /// Administrators only: another uid's list.
     package var uid: UInt32?
 
-    package init(app: String?, state: NotificationState? = nil, limit: Int? = nil, uid: UInt32? = nil) {
+    package init(app: String?, state: NotificationState? = nil, limit: Int? = nil, cursor: String? = nil, uid: UInt32? = nil) {
         self.app = app
         self.state = state
         self.limit = limit
+        self.cursor = cursor
         self.uid = uid
     }
 }
@@ -35,6 +39,7 @@ extension ListNotificationsParams: ParamsReadable {
                 app: try members.optional("app"),
                 state: try members.optional("state"),
                 limit: try members.optional("limit"),
+                cursor: try members.optional("cursor"),
                 uid: try members.optional("uid")
             )
         }
@@ -42,19 +47,23 @@ extension ListNotificationsParams: ParamsReadable {
 }
 
 package struct ListNotificationsResult: Codable, Sendable, Hashable {
-    /// Newest first.
+    /// Newest first: one page, within `--max-response-bytes`.
     package var notifications: [HeraldNotification]
+    /// Present when more are left: the `cursor` of the next page.
+    package var nextCursor: String?
 
-    package init(notifications: [HeraldNotification]) {
+    package init(notifications: [HeraldNotification], nextCursor: String? = nil) {
         self.notifications = notifications
+        self.nextCursor = nextCursor
     }
 }
 
 /// Written directly: a list holds up to `--max-notifications` (see `JSONDirectEncodable`).
 extension ListNotificationsResult: JSONDirectEncodable {
     package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 1)
+        var members = JSONDirectMembers(capacity: 2)
         members.add("notifications", notifications)
+        members.add("nextCursor", nextCursor)
         return members.value
     }
 }

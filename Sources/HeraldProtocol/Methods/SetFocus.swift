@@ -1,9 +1,9 @@
 import Foundation
 
-/// `set-focus`: turn one of the caller's Focuses on by hand — defining it with its
-/// configuration (`focus`), or naming one defined already (`name`) — or every Focus off
-/// with `focus: null`. Each call that turns one on starts a new activation. An
-/// administrator may name another `uid`.
+/// `set-focus`: turn one of the caller's Focuses on by hand — defining or changing it
+/// (`focus`, a partial update: what it leaves out is kept), or naming one defined already
+/// (`name`) — or every Focus off with `focus: null`. Each call that turns one on starts a
+/// new activation. An administrator may name another `uid`.
 package enum SetFocusMethod: HeraldMethod {
     package static let name = "set-focus"
     package static let journalMessageIDs = JournalMessageIDs(ok: "3720377470f441fa934dfd9467e2b44a", error: "0585a11238234cadbb817bea3f306a23")
@@ -12,8 +12,8 @@ package enum SetFocusMethod: HeraldMethod {
 }
 
 package struct SetFocusParams: Codable, Sendable, Hashable {
-    /// The Focus to define and turn on, or null to turn the Focus off.
-    package var focus: FocusConfiguration?
+    /// The Focus to define (or change) and turn on, or null to turn the Focus off.
+    package var focus: FocusUpdate?
     /// A Focus defined already, to turn on as it is defined (instead of `focus`).
     package var name: String?
     /// With `name`: when it ends by itself.
@@ -21,11 +21,16 @@ package struct SetFocusParams: Codable, Sendable, Hashable {
     /// Administrators only: another uid's Focus.
     package var uid: UInt32?
 
-    package init(focus: FocusConfiguration?, name: String? = nil, until: Date? = nil, uid: UInt32? = nil) {
+    package init(focus: FocusUpdate?, name: String? = nil, until: Date? = nil, uid: UInt32? = nil) {
         self.focus = focus
         self.name = name
         self.until = until
         self.uid = uid
+    }
+
+    /// Every setting of `focus` given: the whole Focus replaced.
+    package init(focus: FocusConfiguration, name: String? = nil, until: Date? = nil, uid: UInt32? = nil) {
+        self.init(focus: FocusUpdate(focus), name: name, until: until, uid: uid)
     }
 }
 

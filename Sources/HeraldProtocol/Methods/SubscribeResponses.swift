@@ -12,16 +12,20 @@ package enum SubscribeResponsesMethod: HeraldMethod {
 package struct SubscribeResponsesParams: Codable, Sendable, Hashable {
     /// The app whose responses to hear; always the caller's own uid's.
     package var app: String
+    /// Watch without taking: hear each response as it is made, and leave the waiting
+    /// ones (and every response's hand-off) to the app. False when absent.
+    package var observe: Bool
 
-    package init(app: String) {
+    package init(app: String, observe: Bool = false) {
         self.app = app
+        self.observe = observe
     }
 }
 
 extension SubscribeResponsesParams: ParamsReadable {
     package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
-            SubscribeResponsesParams(app: try members.required("app"))
+            SubscribeResponsesParams(app: try members.required("app"), observe: try members.optional("observe", default: false))
         }
     }
 }
@@ -33,10 +37,13 @@ package struct SubscribeResponsesResult: Codable, Sendable, Hashable {
     /// How many waiting responses were dropped (the oldest, past 100 for this app) since
     /// the app last subscribed.
     package var dropped: Int
+    /// With `observe`: how many responses wait for the app, left for it; absent otherwise.
+    package var waiting: Int?
 
-    package init(app: String, pending: Int, dropped: Int) {
+    package init(app: String, pending: Int, dropped: Int, waiting: Int? = nil) {
         self.app = app
         self.pending = pending
         self.dropped = dropped
+        self.waiting = waiting
     }
 }

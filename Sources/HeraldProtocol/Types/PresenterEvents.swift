@@ -21,13 +21,20 @@ package struct NotificationSummary: Codable, Sendable, Hashable {
     package static let method = "summary-delivered"
     package var uid: UInt32
     package var deliveredAt: Date
+    /// `alert`, or `quiet` (no sound, no banner) when it is delivered while a Focus is on:
+    /// the summary decides when notifications arrive, the Focus how they are presented.
+    package var presentation: Presentation
+    /// The Focus on when it was delivered; absent when none was.
+    package var focus: String?
     /// Ranked: relevanceScore highest first, then with attachments or an avatar, then
     /// communications, then newest first.
     package var notifications: [HeraldNotification]
 
-    package init(uid: UInt32, deliveredAt: Date, notifications: [HeraldNotification]) {
+    package init(uid: UInt32, deliveredAt: Date, presentation: Presentation = .alert, focus: String? = nil, notifications: [HeraldNotification]) {
         self.uid = uid
         self.deliveredAt = deliveredAt
+        self.presentation = presentation
+        self.focus = focus
         self.notifications = notifications
     }
 }
@@ -93,9 +100,11 @@ extension NotificationDelivered: JSONDirectEncodable {
 
 extension NotificationSummary: JSONDirectEncodable {
     package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 3)
+        var members = JSONDirectMembers(capacity: 5)
         members.add("uid", uid)
         members.add("deliveredAt", deliveredAt)
+        members.add("presentation", presentation)
+        members.add("focus", focus)
         members.add("notifications", notifications)
         return members.value
     }

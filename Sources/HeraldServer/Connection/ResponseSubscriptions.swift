@@ -16,6 +16,8 @@ final class ResponseSubscriptions: Sendable {
     private struct Listener: Hashable, Sendable {
         var uid: UInt32
         var app: String
+        /// Watches without taking (`observe`): told each response, never handed one.
+        var observes = false
     }
 
     /// Each connection's (uid, app)s.
@@ -30,8 +32,8 @@ final class ResponseSubscriptions: Sendable {
         self.logger = logger
     }
 
-    func subscribe(_ connection: ConnectionIdentity, uid: UInt32, app: String) {
-        connections.withLockedValue { _ = $0[connection, default: []].insert(Listener(uid: uid, app: app)) }
+    func subscribe(_ connection: ConnectionIdentity, uid: UInt32, app: String, observes: Bool = false) {
+        connections.withLockedValue { _ = $0[connection, default: []].insert(Listener(uid: uid, app: app, observes: observes)) }
     }
 
     func holds(_ connection: ConnectionIdentity) -> Bool {
@@ -47,10 +49,25 @@ final class ResponseSubscriptions: Sendable {
         connections.withLockedValue { $0.values.reduce(0) { $0 + $1.count } }
     }
 
-    /// The connections of (uid, app) subscribed; asked under the state's lock.
+    /// The connections of (uid, app) subscribed to take its responses; asked under the
+    /// state's lock.
     func listeners(uid: UInt32, app: String) -> [ConnectionIdentity] {
         let listener = Listener(uid: uid, app: app)
         return connections.withLockedValue { all in all.compactMap { $0.value.contains(listener) ? $0.key : nil } }
+    }
+
+    /// Tells the connections watching (uid, app) without taking (`observe`) of `response`,
+    /// once each: one that also takes them hears it as a taker. None is owed it, so one
+    /// gone meanwhile changes nothing.
+    func tellObservers(_ response: NotificationResponse, uid: UInt32) {
+        let taker = Listener(uid: uid, app: response.app)
+        let observer = Listener(uid: uid, app: response.app, observes: true)
+        let watching = connections.withLockedValue { all in
+            all.compactMap { $0.value.contains(observer) && !$0.value.contains(taker) ? $0.key : nil }
+        }
+        guard !watching.isEmpty else { return }
+        let line = Self.line(response)
+        for connection in watching { send(line, to: connection) }
     }
 
     /// Sends `response` to `recipients`, the connections that listened for it. When none

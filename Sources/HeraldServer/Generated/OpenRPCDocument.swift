@@ -10,7 +10,7 @@ package enum OpenRPCDocument {
   "info": {
     "title": "Herald",
     "version": "0.1.0",
-    "description": "Herald is a local notification gateway for Linux: processes on one host speak JSON-RPC 2.0 to the daemon heraldd over a Unix stream socket (default $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock). Apps donate interactions (messages and calls), turn notification content into communication notifications, and get every delivery decision explained; administrators set the host's Focus, summary, authorizations and capabilities. Params are by name only. A member that is null counts as absent; unknown members are ignored. Every error object is {code, message, data: ErrorData}. Protocol/README.md is the prose: framing, limits, delivery rules, journal."
+    "description": "Herald is a local notification gateway for Linux: processes on one host speak JSON-RPC 2.0 to the daemon heraldd over a Unix stream socket (default $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock). Apps donate interactions (messages and calls), turn notification content into communication notifications, and get every delivery decision explained; each uid sets its own Focuses and summary and answers its apps' Focus authorization requests; administrators set capabilities and may act for any uid. Params are by name only. A member that is null counts as absent (set-focus's focus: null turns the Focus off); an unknown member is -32602 naming it in data.pointer. Every error object is {code, message, data: ErrorData}. Protocol/README.md is the prose: framing, limits, delivery rules, journal."
   },
   "methods": [
     {
@@ -62,7 +62,7 @@ package enum OpenRPCDocument {
               "info": {
                 "title": "Herald",
                 "version": "0.1.0",
-                "description": "Herald is a local notification gateway for Linux: processes on one host speak JSON-RPC 2.0 to the daemon heraldd over a Unix stream socket (default $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock). Apps donate interactions (messages and calls), turn notification content into communication notifications, and get every delivery decision explained; administrators set the host's Focus, summary, authorizations and capabilities. Params are by name only. A member that is null counts as absent; unknown members are ignored. Every error object is {code, message, data: ErrorData}. Protocol/README.md is the prose: framing, limits, delivery rules, journal."
+                "description": "Herald is a local notification gateway for Linux: processes on one host speak JSON-RPC 2.0 to the daemon heraldd over a Unix stream socket (default $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock). Apps donate interactions (messages and calls), turn notification content into communication notifications, and get every delivery decision explained; each uid sets its own Focuses and summary and answers its apps' Focus authorization requests; administrators set capabilities and may act for any uid. Params are by name only. A member that is null counts as absent (set-focus's focus: null turns the Focus off); an unknown member is -32602 naming it in data.pointer. Every error object is {code, message, data: ErrorData}. Protocol/README.md is the prose: framing, limits, delivery rules, journal."
               },
               "methods": []
             }
@@ -1248,12 +1248,12 @@ package enum OpenRPCDocument {
     {
       "name": "set-focus",
       "summary": "Turn one of the caller's Focuses on by hand, or the Focus off.",
-      "description": "Each uid has its own Focuses. focus defines (or replaces) the named Focus and turns it on by hand; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Each call that turns a Focus on starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. until must lie in the future. A focus without schedules keeps the schedules its name had. Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "Each uid has its own Focuses. focus defines the named Focus, or changes the one defined already, and turns it on by hand: a partial update, each member given replaces that setting and each member absent (or null) keeps it (the defaults apply to a new Focus only); a list given replaces the whole list, so an explicit empty list empties it; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Each call that turns a Focus on starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. until must lie in the future and is never kept. A Focus must fit one page of get-focus (--max-response-bytes less 1 KiB): one larger is -32602 at /focus and stays as it was. A focus without schedules keeps the schedules its name had (schedules: [] removes them). Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "focus",
-          "description": "The Focus to define and turn on, or null to turn the Focus off; absent (without name) is the same as null.",
+          "description": "The Focus to define or change (a partial update: what it leaves out is kept) and turn on, or null to turn the Focus off; absent (without name) is the same as null.",
           "required": false,
           "schema": {
             "oneOf": [
@@ -1829,12 +1829,12 @@ package enum OpenRPCDocument {
     {
       "name": "list-notifications",
       "summary": "The caller's notification list, newest first.",
-      "description": "Delivered and scheduled notifications of (uid, app), newest (receivedAt) first: Apple's getDeliveredNotifications and getPendingNotificationRequests in one. A caller sees only its own uid's list. Administrators may pass uid for another uid's list, and omit app for every app of that uid; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "Delivered and scheduled notifications of (uid, app), newest (receivedAt) first: Apple's getDeliveredNotifications and getPendingNotificationRequests in one. One page at a time: the notifications that fit in --max-response-bytes less 1 KiB and the request's size (always at least one), at most limit; nextCursor, when more are left, is the cursor of the next page, which starts after this one's last notification. A caller sees only its own uid's list; without app, every app's (the person's own view). Administrators may pass uid for another uid's list; anyone else naming another uid gets 1006. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "app",
-          "description": "The app whose notifications to list; only administrators may omit it (every app).",
+          "description": "The app whose notifications to list; without it, every app of the uid.",
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/AppName"
@@ -1850,11 +1850,19 @@ package enum OpenRPCDocument {
         },
         {
           "name": "limit",
-          "description": "At most this many, the newest.",
+          "description": "At most this many on the page, the newest.",
           "required": false,
           "schema": {
             "type": "integer",
             "minimum": 0
+          }
+        },
+        {
+          "name": "cursor",
+          "description": "The nextCursor of the page before, unchanged (an opaque string that holds while heraldd runs; anything else is -32602): this page starts after it.",
+          "required": false,
+          "schema": {
+            "type": "string"
           }
         },
         {
@@ -1880,6 +1888,10 @@ package enum OpenRPCDocument {
               "items": {
                 "$ref": "#/components/schemas/HeraldNotification"
               }
+            },
+            "nextCursor": {
+              "type": "string",
+              "description": "Present when more are left: the cursor of the next page."
             }
           }
         }
@@ -2108,13 +2120,13 @@ package enum OpenRPCDocument {
     },
     {
       "name": "deliver-summary",
-      "summary": "Administrators only: delivers the scheduled notifications now.",
-      "description": "Administrators only (others get 1006). Delivers every scheduled notification of uid (every uid's without it) now, one summary per uid, ranked as at a summary time: a person opening the upcoming summary early. Presenters are told summary-delivered, and each summary has a journal entry of its own.",
+      "summary": "Delivers the caller's scheduled notifications now (an administrator's: any uid's).",
+      "description": "A person delivers their own uid's summary (naming another uid is 1006); an administrator uid's, or every uid's without uid. Delivers every scheduled notification of that uid now, one summary per uid, ranked as at a summary time: a person opening the upcoming summary early. Those held while a Focus was on count too. Presenters are told summary-delivered (quiet while the uid has a Focus on), and each summary has a journal entry of its own.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "uid",
-          "description": "The uid whose summary to deliver; every uid's without it.",
+          "description": "The uid whose summary to deliver: the caller's own without it (an administrator's: every uid's); another uid is an administrator's only.",
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/Uid"
@@ -2635,7 +2647,7 @@ package enum OpenRPCDocument {
     {
       "name": "subscribe-responses",
       "summary": "Makes this connection hear its app's responses.",
-      "description": "The connection then receives notification-response, one JSON-RPC notification a line between responses: first, right after this result, the responses that waited while no connection of the app was subscribed (oldest first; pending says how many, dropped how many were dropped past 100), then each as a person makes it. Only the caller's own uid's responses: another uid can never hear them. The subscription ends with the connection, which is not closed for being idle; one whose unread output passes --max-unread-bytes is closed. Open to every caller.",
+      "description": "The connection then receives notification-response, one JSON-RPC notification a line between responses: first, right after this result, the responses that waited while no connection of the app was subscribed (oldest first; pending says how many, dropped how many were dropped past 100), then each as a person makes it. Only the caller's own uid's responses: another uid can never hear them. The subscription ends with the connection, which is not closed for being idle; one whose unread output passes --max-unread-bytes is closed. With observe: true the connection only watches — it hears each response as it is made, takes none of the waiting ones (waiting says how many are left for the app), and does not count as the app listening, so a response made meanwhile still waits for the app. Open to every caller.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2643,6 +2655,14 @@ package enum OpenRPCDocument {
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "observe",
+          "description": "Watch without taking (a person's view, heraldctl watch --responses); false when absent.",
+          "required": false,
+          "schema": {
+            "type": "boolean"
           }
         }
       ],
@@ -2668,6 +2688,11 @@ package enum OpenRPCDocument {
             "dropped": {
               "type": "integer",
               "minimum": 0
+            },
+            "waiting": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "With observe: how many responses wait for the app, left for it."
             }
           }
         }
@@ -3072,6 +3097,14 @@ package enum OpenRPCDocument {
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/Uid"
+          }
+        },
+        {
+          "name": "cursor",
+          "description": "The nextCursor of the page before: this page holds the Focuses named after it.",
+          "required": false,
+          "schema": {
+            "type": "string"
           }
         }
       ],
@@ -4884,7 +4917,7 @@ package enum OpenRPCDocument {
       "FocusReadBack": {
         "title": "FocusReadBack",
         "type": "object",
-        "description": "A uid's Focuses: the definitions (sorted by name, schedules in, never until), the Focus on (null for none) and when the Focus changes next by itself.",
+        "description": "A uid's Focuses: the definitions (sorted by name, schedules in, never until) — one page of them, those that fit in --max-response-bytes less 1 KiB and the request's size, with nextCursor when more are left — the Focus on (null for none), when the Focus changes next by itself, and the schedule a choice by hand overrides now (override).",
         "required": [
           "uid",
           "focuses",
@@ -4913,6 +4946,28 @@ package enum OpenRPCDocument {
           "nextChange": {
             "$ref": "#/components/schemas/DateTime",
             "description": "The next until, schedule start or end; absent when nothing changes by itself."
+          },
+          "override": {
+            "type": "object",
+            "description": "Present while a choice made by hand (a Focus on, or off) overrides a schedule whose window is open now.",
+            "required": [
+              "scheduledFocus"
+            ],
+            "properties": {
+              "scheduledFocus": {
+                "type": "string",
+                "description": "The Focus the schedule would have on now."
+              },
+              "endsAt": {
+                "$ref": "#/components/schemas/DateTime",
+                "description": "When the schedules decide again: the choice's until, else the schedules' next start or end; absent when only a person ends it."
+              }
+            },
+            "additionalProperties": false
+          },
+          "nextCursor": {
+            "type": "string",
+            "description": "Present when more Focuses are left than this page holds: the cursor of get-focus's next page."
           }
         },
         "additionalProperties": false
@@ -5208,7 +5263,7 @@ package enum OpenRPCDocument {
     {
       "name": "summary-delivered",
       "summary": "Sent to presenters when a uid's scheduled summary is delivered.",
-      "description": "At each summary time (set-summary), once at start for a time that passed while heraldd was stopped, and on deliver-summary: the uid's scheduled notifications whose time came, ranked: relevanceScore highest first (absent counts as 0); on a tie those with attachments or an avatar first; then communications; then newest first.",
+      "description": "At each summary time (set-summary), once at start for a time that passed while heraldd was stopped, and on deliver-summary: the uid's scheduled notifications whose time came, ranked: relevanceScore highest first (absent counts as 0); on a tie those with attachments or an avatar first; then communications; then newest first. Quiet (no sound, no banner) while the uid has a Focus on, which focus names.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -5223,6 +5278,21 @@ package enum OpenRPCDocument {
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/DateTime"
+          }
+        },
+        {
+          "name": "presentation",
+          "required": true,
+          "description": "alert; quiet (into the list only: no sound, no banner) when the uid has a Focus on as the summary is delivered.",
+          "schema": {
+            "$ref": "#/components/schemas/Presentation"
+          }
+        },
+        {
+          "name": "focus",
+          "description": "The Focus on as the summary was delivered; absent when none was.",
+          "schema": {
+            "type": "string"
           }
         },
         {
@@ -5247,6 +5317,10 @@ package enum OpenRPCDocument {
             {
               "name": "deliveredAt",
               "value": "2026-11-23T10:54:21.765Z"
+            },
+            {
+              "name": "presentation",
+              "value": "alert"
             },
             {
               "name": "notifications",

@@ -11,17 +11,26 @@ extension MethodTable {
 
         let changingFocus = FocusChangingCall(environment: environment, subscriptions: subscriptions)
         register(SetFocusMethod.self) { params, context in
-            try changingFocus.run { state, now throws(RuleError) in try state.setFocus(params, caller: context.caller, now: now) }
+            try changingFocus.run { state, now throws(RuleError) in
+                try state.setFocus(params, caller: context.caller, now: now, budget: environment.focusPage(context))
+            }
         }
         register(DefineFocusMethod.self) { params, context in
-            try changingFocus.run { state, now throws(RuleError) in try state.defineFocus(params, caller: context.caller, now: now) }
+            try changingFocus.run { state, now throws(RuleError) in
+                try state.defineFocus(params, caller: context.caller, now: now, budget: environment.focusPage(context))
+            }
         }
         register(DeleteFocusMethod.self) { params, context in
-            try changingFocus.run { state, now throws(RuleError) in try state.deleteFocus(params, caller: context.caller, now: now) }
+            try changingFocus.run { state, now throws(RuleError) in
+                try state.deleteFocus(params, caller: context.caller, now: now, budget: environment.focusPage(context))
+            }
         }
         register(GetFocusMethod.self) { params, context in
             let now = clock.now()
-            return try state.read { state in Result { () throws(RuleError) in try state.getFocus(params, caller: context.caller, now: now) } }.get()
+            let budget = environment.focusPage(context)
+            return try state.read { state in
+                Result { () throws(RuleError) in try state.getFocus(params, caller: context.caller, now: now, budget: budget) }
+            }.get()
         }
         register(SetSummaryMethod.self) { params, context in
             try state.withLock { state throws(RuleError) in try state.setSummary(params, caller: context.caller, now: clock.now()) }

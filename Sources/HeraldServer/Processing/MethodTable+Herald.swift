@@ -16,6 +16,8 @@ package struct MethodEnvironment: Sendable {
     package var takeSnapshot: @Sendable () throws(RPCError) -> SnapshotResult
     /// The most bytes of UTF-8 in one string of params (`--max-string-bytes`).
     package var maxStringBytes: Int
+    /// The largest response (`--max-response-bytes`): a listing's page is bounded by it.
+    package var maxResponseBytes = RequestLimits().maxResponseBytes
     /// Journals a summary delivered (uid, count, identifiers; never content).
     package var recordSummary: @Sendable (NotificationSummary) -> Void = { _ in }
     /// Journals a response (uid, app, notification and action identifiers, where it went;

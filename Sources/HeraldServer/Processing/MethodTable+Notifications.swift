@@ -7,7 +7,8 @@ extension MethodTable {
         let state = environment.state
         let clock = environment.clock
         register(ListNotificationsMethod.self) { params, context in
-            try state.read(\.notificationListView).listNotifications(params, caller: context.caller)
+            try state.read(\.notificationListView).listNotifications(
+                params, caller: context.caller, budget: environment.notificationPage(context))
         }
         register(RemoveNotificationsMethod.self) { params, context in
             let (outcome, removed) = try state.withLock { state throws(RuleError) in
@@ -17,8 +18,8 @@ extension MethodTable {
             return outcome
         }
         register(DeliverSummaryMethod.self) { params, context in
-            let (outcome, summaries) = state.withLock { state in
-                state.deliverSummary(params, caller: context.caller, now: clock.now())
+            let (outcome, summaries) = try state.withLock { state throws(RuleError) in
+                try state.deliverSummary(params, caller: context.caller, now: clock.now())
             }
             for summary in summaries {
                 environment.recordSummary(summary)

@@ -29,6 +29,7 @@ extension MethodTable {
             let (notification, listeners) = responded
             environment.recordResponse(notification.uid, notification.response, notification.outcome.result.response)
             presenters.removed(notification.removed)
+            responses.tellObservers(notification.response, uid: notification.uid)
             if notification.outcome.result.response == .delivered {
                 Self.handOff(notification.response, uid: notification.uid, to: listeners, state: state, responses: responses)
             }
@@ -43,7 +44,7 @@ extension MethodTable {
             let taken: (outcome: MethodOutcome<SubscribeResponsesResult>, pending: [NotificationResponse]) = try state.withLock {
                 state throws(RuleError) in
                 let taken = try state.subscribeResponses(params, caller: context.caller)
-                responses.subscribe(connection, uid: context.caller.uid, app: params.app)
+                responses.subscribe(connection, uid: context.caller.uid, app: params.app, observes: params.observe)
                 return taken
             }
             let uid = context.caller.uid

@@ -97,9 +97,11 @@ package struct NotificationMapping: Sendable {
     package static let summaryTitle = "Notification summary"
 
     /// One bubble for a whole summary: its first ``summaryLines`` notifications, in
-    /// heraldd's ranking, then how many more there are.
-    package func summaryBubble(for notifications: [PresentedNotification]) -> Bubble? {
-        guard !notifications.isEmpty else { return nil }
+    /// heraldd's ranking, then how many more there are. A quiet summary (delivered while a
+    /// Focus was on) is handled as a quiet notification: not shown with `--quiet skip`,
+    /// else at urgency 0; it stays in the list either way.
+    package func summaryBubble(for notifications: [PresentedNotification], quiet isQuiet: Bool = false) -> Bubble? {
+        guard !notifications.isEmpty, !(isQuiet && quiet == .skip) else { return nil }
         var lines = notifications.prefix(Self.summaryLines).map { notification in
             let title = notification.content.title ?? notification.app
             let line = [title, notification.content.body].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
@@ -113,7 +115,7 @@ package struct NotificationMapping: Sendable {
                 appName: "Herald",
                 summary: summary,
                 body: lines.joined(separator: "\n"),
-                hints: [("urgency", .byte(1)), ("suppress-sound", .boolean(true))]
+                hints: [("urgency", .byte(isQuiet ? 0 : 1)), ("suppress-sound", .boolean(true))]
             )
         )
     }

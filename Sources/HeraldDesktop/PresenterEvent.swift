@@ -6,8 +6,9 @@ import HeraldProtocol
 package enum PresenterEvent: Sendable, Hashable {
     /// `notification-delivered` `{uid, notification}`: an alert or quiet notification, as decided.
     case delivered(uid: UInt32, notification: PresentedNotification)
-    /// `summary-delivered` `{uid, deliveredAt, notifications}`, ranked.
-    case summary(uid: UInt32, deliveredAt: Date, notifications: [PresentedNotification])
+    /// `summary-delivered` `{uid, deliveredAt, presentation, notifications}`, ranked; `quiet`
+    /// when it was delivered while a Focus was on (no sound, no banner).
+    case summary(uid: UInt32, deliveredAt: Date, quiet: Bool, notifications: [PresentedNotification])
     /// `notifications-removed` `{uid, app, identifiers}`.
     case removed(uid: UInt32, app: String, identifiers: [String])
     /// `authorization-requested` `{uid, app, requestedAt}`: an app asks to share the person's
@@ -36,7 +37,8 @@ package enum PresenterEvent: Sendable, Hashable {
             self = .delivered(uid: params.uid, notification: params.notification)
         case Self.summaryMethod:
             let params = try Self.decode(SummaryParams.self, from: params)
-            self = .summary(uid: params.uid, deliveredAt: params.deliveredAt, notifications: params.notifications)
+            self = .summary(
+                uid: params.uid, deliveredAt: params.deliveredAt, quiet: params.presentation == .quiet, notifications: params.notifications)
         case Self.removedMethod:
             let params = try Self.decode(RemovedParams.self, from: params)
             self = .removed(uid: params.uid, app: params.app, identifiers: params.identifiers)
@@ -100,6 +102,8 @@ package enum PresenterEvent: Sendable, Hashable {
     private struct SummaryParams: Decodable {
         var uid: UInt32
         var deliveredAt: Date
+        /// Absent from a heraldd older than the Focus-aware summary: an alert.
+        var presentation: Presentation?
         var notifications: [PresentedNotification]
     }
 

@@ -69,8 +69,8 @@ final class DesktopPresenter {
                 // Replaced by one that is not shown (quiet, with --quiet skip): the old bubble goes.
                 close(.notification(notification.key))
             }
-        case .summary(let uid, _, let notifications):
-            if let bubble = mapping.summaryBubble(for: notifications) { show(bubble, uid: uid) }
+        case .summary(let uid, _, let quiet, let notifications):
+            if let bubble = mapping.summaryBubble(for: notifications, quiet: quiet) { show(bubble, uid: uid) }
         case .removed(_, let app, let identifiers):
             for identifier in identifiers { close(.notification(NotificationKey(app: app, identifier: identifier))) }
         case .authorizationRequested(let request):

@@ -182,4 +182,13 @@ import Testing
         #expect(!five.arguments.body.contains("more"))
         #expect(mapping.summaryBubble(for: []) == nil)
     }
+
+    @Test func aQuietSummaryIsSkippedOrShownLow() throws {
+        let notifications = [Self.notification(NotificationContent(title: "T", body: "b"), presentation: .summary, identifier: "n1")]
+        #expect(NotificationMapping(capabilities: Self.everything).summaryBubble(for: notifications, quiet: true) == nil)
+        let shown = try #require(NotificationMapping(capabilities: Self.everything, quiet: .show).summaryBubble(for: notifications, quiet: true))
+        #expect(shown.arguments.hint("urgency") == .byte(0))
+        let alert = try #require(NotificationMapping(capabilities: Self.everything).summaryBubble(for: notifications))
+        #expect(alert.arguments.hint("urgency") == .byte(1))
+    }
 }

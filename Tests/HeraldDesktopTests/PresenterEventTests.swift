@@ -30,8 +30,17 @@ import Testing
             #"{"uid":1000,"deliveredAt":"2026-11-23T18:00:00Z","notifications":[\#(Self.notificationText),\#(Self.notificationText)]}"#
         )
         let event = try #require(try PresenterEvent(method: "summary-delivered", params: params))
-        guard case .summary(_, _, let notifications) = event else { Issue.record("not a summary: \(event)"); return }
+        guard case .summary(_, _, let quiet, let notifications) = event else { Issue.record("not a summary: \(event)"); return }
         #expect(notifications.count == 2)
+        #expect(!quiet, "a summary without presentation is an alert")
+
+        let during = try JSONParser.parse(
+            #"{"uid":1000,"deliveredAt":"2026-11-23T18:00:00Z","presentation":"quiet","focus":"Work","notifications":[\#(Self.notificationText)]}"#
+        )
+        guard case .summary(_, _, true, _) = try #require(try PresenterEvent(method: "summary-delivered", params: during)) else {
+            Issue.record("a summary delivered during a Focus is not quiet")
+            return
+        }
     }
 
     @Test func removed() throws {

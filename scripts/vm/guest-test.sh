@@ -77,6 +77,19 @@ for program in heraldd heraldctl herald-notify; do
 done
 end
 
+begin "the units' documentation is installed"
+for unit in herald.socket herald.service; do
+    for doc in $(systemctl show -P Documentation "$unit"); do
+        case "$doc" in
+        file://*) [ -s "${doc#file://}" ] || fail "$unit names $doc, which is not installed" ;;
+        man:*) page="${doc#man:}"; page="${page%%(*}"
+            ls /usr/share/man/man*/"$page".* >/dev/null 2>&1 || fail "$unit names $doc, which is not installed" ;;
+        esac
+    done
+done
+[ -s /usr/share/doc/herald/Protocol/openrpc.json ] || fail "the Protocol docs are not in /usr/share/doc/herald"
+end
+
 begin "herald.socket starts; the socket is root:herald 0660; the service waits"
 systemctl enable --now herald.socket >/dev/null 2>&1 || fail "systemctl enable --now herald.socket failed"
 [ "$(systemctl is-active herald.socket)" = active ] || fail "herald.socket is $(systemctl is-active herald.socket)"

@@ -31,6 +31,10 @@ package struct CoreConfiguration: Sendable {
     /// The most notifications one uid's list holds (`--max-notifications`): a new one past
     /// it evicts the uid's oldest delivered; a list of scheduled ones only refuses it.
     package var maxNotificationsPerUID = 10_000
+    /// The most bytes one uid's list holds, as ``NotificationBytes`` weighs its notifications
+    /// (`--max-notification-bytes`): past it the uid's oldest delivered go; a notification
+    /// that would not fit beside the scheduled ones, or alone, is refused.
+    package var maxNotificationBytesPerUID = 32 << 20
 
     package init(
         focusAuthorizationPolicy: FocusAuthorizationPolicy = .prompt,

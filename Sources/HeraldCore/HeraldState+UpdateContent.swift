@@ -146,7 +146,8 @@ extension HeraldState {
             identifier: identifier, app: p.app, content: content, delivery: delivery,
             state: held ? .scheduled : .delivered, receivedAt: now, deliveredAt: held ? nil : now
         )
-        let inserted = try notifications.insert(notification, uid: caller.uid, limit: configuration.maxNotificationsPerUID)
+        let inserted = try notifications.insert(
+            notification, uid: caller.uid, limit: configuration.maxNotificationsPerUID, byteLimit: configuration.maxNotificationBytesPerUID)
         audit.notificationIdentifier = identifier
         let silencedBy = delivery.reasons.first { $0.code == .silencedByFocus }
         if let silencedConversation, silencedBy != nil {

@@ -94,9 +94,16 @@ struct LimitOptions: ParsableArguments {
             "The most notifications one uid's list keeps; past it, its oldest delivered go first.", valueName: "count"))
     var maxNotifications: Int = 10_000
 
+    @Option(
+        help: ArgumentHelp(
+            "The most bytes of notifications one uid's list keeps, each weighed as list-notifications about writes it; past it, its oldest delivered go first.",
+            valueName: "bytes"))
+    var maxNotificationBytes: Int = 32 << 20
+
     /// The per-uid limits, into the rules' configuration.
     func applyFairShares(to core: inout CoreConfiguration) {
         core.maxNotificationsPerUID = max(1, maxNotifications)
+        core.maxNotificationBytesPerUID = max(1, maxNotificationBytes)
         core.maxInteractionsPerUID = max(1, maxInteractionsPerUid)
         core.maxAppsPerUID = max(1, maxAppsPerUid)
         core.maxSilencedMarksPerUID = max(0, maxSilencedPerUid)

@@ -99,6 +99,39 @@ import Testing
         try put(&full, "h3", app: F.app, caller: F.otherUser)
     }
 
+    @Test func theListStaysWithinItsBytesOldestDeliveredFirst() throws {
+        /// A notification of about 10,000 bytes.
+        func heavy(_ title: String) -> NotificationContent { F.content(title: title + String(repeating: "x", count: 10_000)) }
+        let each = NotificationBytes.of(identifier: "d1", content: heavy("d1"))
+        #expect(each > 10_000 && each < 10_600)
+        var state = try summaryState { $0.maxNotificationBytesPerUID = 3 * each + each / 2 }
+        for (index, name) in ["d1", "d2", "d3", "d4", "d5"].enumerated() {
+            try put(&state, name, heavy(name), now: F.now + Double(index))
+        }
+        #expect(try list(state).map(\.identifier) == ["d5", "d4", "d3"], "the oldest delivered went first")
+        #expect(state.notificationsDropped.evicted == 2)
+        // A light one fits beside them; a heavy replacement of a kept one evicts the oldest.
+        try put(&state, "light", now: F.now + 10)
+        try put(&state, "d4", heavy("d4") , now: F.now + 11)
+        #expect(try list(state).map(\.identifier).sorted() == ["d3", "d4", "d5", "light"])
+        try put(&state, "d6", heavy("d6"), now: F.now + 12)
+        #expect(try list(state).map(\.identifier).sorted() == ["d4", "d5", "d6", "light"])
+
+        // One heavier than the whole limit is refused, at the content; the list is unchanged.
+        var tooHeavy = ruleError { try put(&state, "huge", F.content(title: String(repeating: "x", count: 40_000)), now: F.now + 13) }
+        #expect(tooHeavy?.code == .invalidParams && tooHeavy?.path == ["content"] && tooHeavy?.limit == 3 * each + each / 2)
+        #expect(try list(state).count == 4)
+
+        // Scheduled ones are never evicted for bytes: one that would not fit beside them is refused.
+        var held = try summaryState { $0.maxNotificationBytesPerUID = 2 * each + each / 2 }
+        try put(&held, "h1", heavy("h1"), app: F.app)
+        try put(&held, "h2", heavy("h2"), app: F.app)
+        tooHeavy = ruleError { try put(&held, "d1", heavy("d1")) }
+        #expect(tooHeavy?.code == .invalidParams && tooHeavy?.path == ["identifier"])
+        #expect(try list(held, app: F.app, .scheduled).count == 2)
+        try put(&held, "small", now: F.now + 1)  // a light one still fits
+    }
+
     /// The server makes the presenters' copy from the listing after the state's lock, and
     /// frees what the list took out there: both must be what the list itself holds.
     @Test func theListingIsTheNotificationAsListedWithWhatWasTakenOut() throws {
@@ -111,7 +144,8 @@ import Testing
             let (outcome, listing) = try state.updateContentListing(params, caller: F.user, now: now)
             let presented = listing.notification(outcome.result, app: app)
             #expect(presented == state.notification(uid: F.user.uid, app: app, identifier: identifier))
-            return (presented, listing.removed?.notification)
+            #expect(listing.removed.count <= 1)
+            return (presented, listing.removed.first?.notification)
         }
         #expect(try put("a", now: F.now).removed == nil)
         let replaced = try put("a", F.content(title: "two"), now: F.now + 5)

@@ -9,7 +9,8 @@ import HeraldProtocol
 /// Keyed by (uid, app, identifier): the same key again replaces the earlier notification,
 /// as a `UNNotificationRequest` with an identifier in use does. Each uid's delivered ones
 /// are also queued in the order they were delivered, so that the oldest delivered goes
-/// first at `--max-notifications` and at `--retention` in amortized constant time.
+/// first at `--max-notifications`, `--max-notification-bytes` and `--retention` in
+/// amortized constant time.
 struct NotificationList: Sendable {
     struct Key: Hashable, Sendable {
         /// The app's number in its uid's ``UIDList/apps``.
@@ -55,6 +56,8 @@ struct NotificationList: Sendable {
         var stamp: UInt64
         /// Its place in ``UIDList/deliveredOrder`` while delivered; nil while scheduled.
         var deliveredStamp: UInt64?
+        /// What it weighs (``NotificationBytes``), counted in its list's ``UIDList/bytes``.
+        var bytes: Int
 
         var state: NotificationState { deliveredStamp == nil ? .scheduled : .delivered }
 
@@ -89,6 +92,9 @@ struct NotificationList: Sendable {
         var deliveredOrder: [(stamp: UInt64, key: Key)] = []
         var head = 0
         var deliveredCount = 0
+        /// What its entries weigh together, and its delivered ones.
+        var bytes = 0
+        var deliveredBytes = 0
 
         /// The oldest delivered notification's key, skipping stale elements.
         mutating func oldestDelivered() -> Key? {
@@ -131,7 +137,11 @@ struct NotificationList: Sendable {
 
         mutating func remove(at index: [Key: Entry].Index) -> Removed {
             let entry = entries.remove(at: index).value
-            if entry.deliveredStamp != nil { deliveredCount -= 1 }
+            bytes -= entry.bytes
+            if entry.deliveredStamp != nil {
+                deliveredCount -= 1
+                deliveredBytes -= entry.bytes
+            }
             let app = apps.name(of: entry.app)
             apps.release(entry.app)
             compactIfWasteful()
@@ -180,10 +190,11 @@ struct NotificationList: Sendable {
     ///
     /// A delivered notification replaced by a delivered one keeps its place and
     /// `receivedAt`; any other replacement is a new notification. A new one in a list at
-    /// `limit` evicts the oldest delivered; in a list of scheduled ones only it is refused,
+    /// `limit` evicts the oldest delivered, and so do as many as it takes to keep the list
+    /// within `byteLimit`; where only scheduled ones would be left to evict it is refused,
     /// rather than losing a notification held for the summary.
     @discardableResult
-    mutating func insert(_ notification: HeraldNotification, uid: UInt32, limit: Int) throws(RuleError) -> Inserted {
+    mutating func insert(_ notification: HeraldNotification, uid: UInt32, limit: Int, byteLimit: Int = .max) throws(RuleError) -> Inserted {
         var stamps = (next: nextStamp, evicted: 0)
         defer {
             nextStamp = stamps.next
@@ -198,7 +209,7 @@ struct NotificationList: Sendable {
             lastReasons = delivery.reasons
         }
         let inserted = try Self.insert(
-            notification, delivery: delivery, into: &lists[uid, default: UIDList()], limit: limit, stamps: &stamps)
+            notification, delivery: delivery, into: &lists[uid, default: UIDList()], limit: limit, byteLimit: byteLimit, stamps: &stamps)
         if notification.state == .scheduled, let deliverAt = notification.delivery.deliverAt {
             earliestDeliverAt = min(earliestDeliverAt ?? deliverAt, deliverAt)
         }
@@ -209,18 +220,20 @@ struct NotificationList: Sendable {
     /// differs for a delivered one replaced in place), and the entries it took out.
     struct Inserted: Sendable {
         var receivedAt: Date
-        /// The replaced entry, or the oldest delivered evicted to make room: the last
+        /// The replaced entry, and the oldest delivered evicted to make room: the last
         /// references to their strings, so that freeing them happens outside the lock.
-        var removed: Removed?
+        var removed: [Removed] = []
     }
 
     private static func insert(
-        _ notification: HeraldNotification, delivery: Delivery, into list: inout UIDList, limit: Int,
+        _ notification: HeraldNotification, delivery: Delivery, into list: inout UIDList, limit: Int, byteLimit: Int,
         stamps: inout (next: UInt64, evicted: Int)
     ) throws(RuleError) -> Inserted {
         // The key is hashed twice: to find it here, and to add it when it is new.
         let known = list.key(app: notification.app, identifier: notification.identifier)
         let index = known.flatMap { list.entries.index(forKey: $0) }
+        let bytes = NotificationBytes.of(identifier: notification.identifier, content: notification.content)
+        try checkBytes(bytes, replacing: index.map { list.entries.values[$0] }, in: list, byteLimit: byteLimit)
         var oldest: [Key: Entry].Index?
         if index == nil, list.entries.count >= max(limit, 1) {
             guard let found = list.oldestDeliveredIndex() else {
@@ -243,42 +256,74 @@ struct NotificationList: Sendable {
         } else {
             key = known!
         }
-        var removed: Removed?
+        var inserted = Inserted(receivedAt: notification.receivedAt)
         if let oldest {
-            removed = list.remove(at: oldest)
+            inserted.removed.append(list.remove(at: oldest))
             stamps.evicted += 1
         }
         let app = key.app
         var entry = Entry(
             identifier: notification.identifier, app: app, content: notification.content, delivery: delivery,
-            receivedAt: notification.receivedAt, deliveredAt: notification.deliveredAt, stamp: stamps.next
+            receivedAt: notification.receivedAt, deliveredAt: notification.deliveredAt, stamp: stamps.next, bytes: bytes
         )
         stamps.next += 2
+        list.bytes += bytes
         if notification.state == .delivered {
             entry.deliveredStamp = stamps.next - 1
             list.deliveredOrder.append((stamps.next - 1, key))
             list.deliveredCount += 1
+            list.deliveredBytes += bytes
         }
         if let index {
             let previous = list.entries.values[index]
+            list.bytes -= previous.bytes
             if previous.deliveredStamp != nil {
                 list.deliveredCount -= 1
+                list.deliveredBytes -= previous.bytes
                 if entry.deliveredStamp != nil {
                     entry.stamp = previous.stamp
                     entry.receivedAt = previous.receivedAt
                 }
             }
-            let receivedAt = entry.receivedAt
-            removed = Removed(entry: previous, app: notification.app)
+            inserted.receivedAt = entry.receivedAt
+            inserted.removed.append(Removed(entry: previous, app: notification.app))
             list.entries.values[index] = entry
             list.compactIfWasteful()
-            return Inserted(receivedAt: receivedAt, removed: removed)
+        } else {
+            list.entries[key] = entry
         }
-        list.entries[key] = entry
-        return Inserted(receivedAt: notification.receivedAt, removed: removed)
+        // Within the byte limit: the oldest delivered go first, never the one just put in
+        // (checkBytes made sure that the others are enough).
+        while list.bytes > byteLimit, let oldest = list.oldestDeliveredIndex(), list.entries.keys[oldest] != key {
+            inserted.removed.append(list.remove(at: oldest))
+            stamps.evicted += 1
+        }
+        return inserted
     }
 
-    /// `uid`'s notifications of `app` (every app when nil) in `state` (both when nil), newest first, at most `limit`.
+    /// Refuses a notification that would not fit in `byteLimit` however many delivered ones
+    /// were evicted: one larger than the limit, or one beside scheduled ones that fill it.
+    private static func checkBytes(_ bytes: Int, replacing previous: Entry?, in list: UIDList, byteLimit: Int) throws(RuleError) {
+        guard byteLimit < .max else { return }
+        guard bytes <= byteLimit else {
+            throw RuleError(
+                .invalidParams,
+                "This notification weighs about \(bytes) bytes, more than a uid's whole notification list may (--max-notification-bytes); send less content.",
+                at: ["content"],
+                limit: byteLimit
+            )
+        }
+        let scheduledBytes = list.bytes - list.deliveredBytes - (previous.map { $0.deliveredStamp == nil ? $0.bytes : 0 } ?? 0)
+        guard scheduledBytes + bytes <= byteLimit else {
+            throw RuleError(
+                .invalidParams,
+                "This uid's notifications scheduled for the summary weigh about \(scheduledBytes) bytes, and this one would pass --max-notification-bytes; remove some or deliver the summary first.",
+                at: ["identifier"],
+                limit: byteLimit
+            )
+        }
+    }
+
     /// `uid`'s notifications of `app` (every app when nil) in `state` (both when nil),
     /// newest first, those after `cursor` only, each with its place for the next cursor.
     /// Sorted at once, made into notifications one at a time as they are read.
@@ -357,6 +402,7 @@ struct NotificationList: Sendable {
                 nextStamp += 1
                 delivered.deliveredStamp = nextStamp
                 list.entries[key] = delivered
+                list.deliveredBytes += delivered.bytes
                 due.append((delivered, delivered.notification(app: list.apps.name(of: delivered.app))))
             }
             guard !due.isEmpty else { continue }

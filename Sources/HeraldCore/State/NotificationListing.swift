@@ -10,9 +10,9 @@ package struct NotificationListing: Sendable {
     package let receivedAt: Date
     /// When it was delivered; nil while it is scheduled for the summary.
     package let deliveredAt: Date?
-    /// The notification replaced, or the oldest delivered evicted to make room: freed
+    /// The notification replaced, and the oldest delivered evicted to make room: freed
     /// when this value is dropped.
-    let removed: NotificationList.Removed?
+    let removed: [NotificationList.Removed]
 
     /// The notification as the list now keeps it (what `notification(uid:app:identifier:)`
     /// returns), made from `update-content`'s result.

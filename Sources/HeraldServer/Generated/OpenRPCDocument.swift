@@ -4489,7 +4489,20 @@ package enum OpenRPCDocument {
                   "evicted": {
                     "type": "integer",
                     "minimum": 0,
-                    "description": "Delivered notifications evicted, each its uid's oldest delivered, for a new one past the limit."
+                    "description": "Delivered notifications evicted, each its uid's oldest delivered, for a new one past this limit or past --max-notification-bytes."
+                  }
+                }
+              },
+              "notificationBytesPerUID": {
+                "type": "object",
+                "description": "--max-notification-bytes: what one uid's notifications may weigh together, each about as list-notifications writes it; evictions are counted in notificationsPerUID.",
+                "required": [
+                  "limit"
+                ],
+                "properties": {
+                  "limit": {
+                    "type": "integer",
+                    "minimum": 0
                   }
                 }
               },

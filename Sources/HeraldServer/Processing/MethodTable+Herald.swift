@@ -242,6 +242,7 @@ extension MethodTable {
             "silencedPerUID": limit(configuration.maxSilencedMarksPerUID, "refused", counts.silencedMarksRefused),
             "stringBytes": limit(environment.maxStringBytes, "refused", stringsRefused),
             "notificationsPerUID": limit(configuration.maxNotificationsPerUID, "evicted", notificationsEvicted),
+            "notificationBytesPerUID": .object(["limit": .number(JSONNumber(configuration.maxNotificationBytesPerUID))]),
         ]
     }
 }

@@ -185,6 +185,15 @@ package enum OpenRPCDocument {
                 "stringBytes": {
                   "limit": 16384,
                   "refused": 0
+                },
+                "notificationsPerUID": {
+                  "limit": 10000,
+                  "evicted": 0
+                },
+                "pendingResponsesPerApp": {
+                  "limit": 100,
+                  "dropped": 0,
+                  "refusedAppsPerUID": 0
                 }
               }
             }
@@ -4376,7 +4385,9 @@ package enum OpenRPCDocument {
               "interactionsPerUID",
               "appsPerUID",
               "silencedPerUID",
-              "stringBytes"
+              "stringBytes",
+              "notificationsPerUID",
+              "pendingResponsesPerApp"
             ],
             "properties": {
               "interactions": {

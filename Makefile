@@ -21,7 +21,7 @@ RUN_DIR := $(CURDIR)/.run
 SOCKET ?= $(RUN_DIR)/herald.sock
 RUN_ARGS ?=
 # Release builds carry the Swift runtime inside them, so what `make install` installs
-# runs on a host without the toolchain (README: "Installing under systemd").
+# runs on a host without the toolchain (docs/operations.md: "Running under systemd").
 RELEASE_FLAGS := -c release --static-swift-stdlib
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
@@ -115,7 +115,7 @@ check-man:
 install: release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(SYSUSERSDIR) \
 	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) \
-	  $(DESTDIR)$(DOCDIR)/Protocol
+	  $(DESTDIR)$(DOCDIR)/Protocol $(DESTDIR)$(DOCDIR)/docs
 	install -m 0755 -s $(RELEASE_BIN)/heraldd $(DESTDIR)$(BINDIR)/heraldd
 	install -m 0755 -s $(RELEASE_BIN)/heraldctl $(DESTDIR)$(BINDIR)/heraldctl
 	install -m 0755 -s $(RELEASE_BIN)/herald-notify $(DESTDIR)$(BINDIR)/herald-notify
@@ -123,6 +123,7 @@ install: release
 	install -m 0644 man/heraldctl.1 $(DESTDIR)$(MANDIR)/man1/heraldctl.1
 	install -m 0644 man/herald-notify.1 $(DESTDIR)$(MANDIR)/man1/herald-notify.1
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
 	install -m 0644 Protocol/README.md Protocol/DELIVERY.md Protocol/openrpc.json $(DESTDIR)$(DOCDIR)/Protocol/
 	ctl=$(RELEASE_BIN)/heraldctl; \
 	  $$ctl --generate-completion-script bash > $(DESTDIR)$(BASHCOMPDIR)/heraldctl && \

@@ -4,8 +4,8 @@ import HeraldProtocol
 /// What a `delete-interactions` call deletes, found without changing anything.
 ///
 /// Finding a group's interactions, or all of an app's, is a scan of the uid's interactions:
-/// about 200 ms for 300,000. Made under the state's lock it held up every other request
-/// for as long, so the server finds them on a copy of the state, outside the lock, and
+/// about 200 ms for 300,000. Made under the state's lock it would hold up every other
+/// request for as long, so the server finds them on a copy of the state, outside the lock, and
 /// removes them in steps (``steps(of:)``), each under the lock on its own, so that other
 /// requests go between them. Each selected interaction is named by its key and its
 /// donation's sequence: one donated again under the same identifier since is kept.

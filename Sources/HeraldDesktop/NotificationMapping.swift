@@ -2,7 +2,7 @@ import HeraldBus
 import HeraldProtocol
 
 /// How a Herald notification becomes `Notify` arguments on a freedesktop notification
-/// server: the table in the README's herald-notify section, one rule per line below.
+/// server: the herald-notify table in docs/operations.md, one rule per line below.
 package struct NotificationMapping: Sendable {
     package var capabilities: ServerCapabilities
     package var quiet: QuietHandling

@@ -4,8 +4,8 @@ import HeraldCore
 /// A snapshot's bytes: its header, then the state (``SnapshotPayload``).
 ///
 /// Interactions are in record chunks, encoded and decoded on every core; the small
-/// settings are JSON. For a million interactions about 2 s to encode and 2.5 s to decode
-/// on two cores (`herald-bench snapshot-payload`). Snapshots of format version 1, what
+/// settings are JSON. How long a million interactions take each way: docs/performance.md,
+/// "Snapshots". Snapshots of format version 1, what
 /// heraldd wrote before sections, are still read (``FormatVersion1Payload``).
 package struct SnapshotFile: Sendable {
     package var header: SnapshotHeader

@@ -1,4 +1,4 @@
-/// The report as text tables, for stdout and the README.
+/// The report as text tables, for stdout and docs/performance.md.
 extension BenchReport {
     var tables: String {
         var text = ""

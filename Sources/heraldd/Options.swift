@@ -128,7 +128,7 @@ struct LimitOptions: ParsableArguments {
 struct RuleOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "What request-focus's requestAuthorization does while notDetermined: prompt (an administrator decides), allow or deny."))
+            "What request-focus's requestAuthorization does while notDetermined: prompt (the person decides, asked by their presenters), allow or deny."))
     var focusAuthorization: String = "prompt"
 
     @Option(

@@ -4,7 +4,7 @@ import HeraldDesktop
 import HeraldProtocol
 import Testing
 
-/// An app's Focus authorization request as a prompt (the README's herald-notify table,
+/// An app's Focus authorization request as a prompt (docs/operations.md's herald-notify table,
 /// "authorization-requested"), and the events and list result it comes from.
 @Suite struct AuthorizationPromptTests {
     static let request = AuthorizationRequest(uid: 1000, app: "org.example.chat", requestedAt: Date(timeIntervalSince1970: 1_800_000_000))

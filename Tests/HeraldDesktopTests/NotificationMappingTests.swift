@@ -4,7 +4,7 @@ import HeraldDesktop
 import HeraldProtocol
 import Testing
 
-/// The README's herald-notify table, one rule per test.
+/// The herald-notify table of docs/operations.md, one rule per test.
 @Suite struct NotificationMappingTests {
     static let everything = ServerCapabilities(["body", "body-markup", "actions", "action-icons", "sound"])
 

@@ -103,7 +103,7 @@ struct JournalEndToEndTests {
         #expect(held[pointer: "/result/delivery/presentation"] == "summary")
         _ = try client.call("set-focus", ["focus": nil], id: 5)
         _ = try client.call("update-content", ["app": .string(app), "content": ["body": "Hi"]], id: 6)
-        // The README's recipe: one HERALD_REASON per reason, so an exact match finds each.
+        // docs/operations.md's recipe: one HERALD_REASON per reason, so an exact match finds each.
         let silenced = try journal.waitForEntries(count: 2, matching: ["HERALD_REASON=silencedByFocus"])
         #expect(silenced.map { $0.field("HERALD_REQUEST_ID") } == ["3", "4"])
         #expect(silenced.map { $0.field("HERALD_FOCUS") } == ["Work", "Work"])

@@ -3,10 +3,9 @@ import Synchronization
 
 /// The kernel's random bytes, fetched 4 KiB at a time and handed out 16 at a time.
 ///
-/// glibc 2.36's `arc4random_buf` makes one `getrandom` system call per call: 2.8 µs each
-/// on this 2-core machine under load, which every `update-content` without an identifier
-/// paid (about 6% of its CPU at 45,000 calls a second). The bytes are the same kernel
-/// CSPRNG's; only the number of system calls changes.
+/// glibc 2.36's `arc4random_buf` makes one `getrandom` system call per call, a few
+/// microseconds under load that every `update-content` without an identifier would pay.
+/// The bytes are the same kernel CSPRNG's; only the number of system calls changes.
 final class RandomPool: Sendable {
     static let shared = RandomPool()
 

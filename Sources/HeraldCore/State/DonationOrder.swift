@@ -7,9 +7,9 @@
 /// million entries.
 ///
 /// Compaction runs a bounded number of positions at a time
-/// (``compact(liveCount:threshold:budget:keeping:)``), never the whole order at once: done in
-/// one pass under the state's lock, it held every request up for 200 ms after a deletion of
-/// 300,000 interactions.
+/// (``compact(liveCount:threshold:budget:keeping:)``), never the whole order at once: one pass
+/// under the state's lock would hold every request up for as long (docs/performance.md,
+/// "Work that leaves the event loop").
 struct DonationOrder: Sendable {
     struct Entry: Sendable {
         var key: InteractionKey

@@ -3,10 +3,8 @@
 /// A snapshot holds a copy-on-write copy of the whole state. The first change afterwards
 /// would copy a single dictionary of a million records (about half a second, under the
 /// state's lock, while every request waits); split this way it copies one shard of a few
-/// dozen records, and each later change at most one more. While a snapshot of a million
-/// interactions is written, `donate`'s p99 over its quiet p99 (`make bench-snapshot`, three
-/// runs each) was 9× with 256 shards, 2.8–3.3× with 4,096 (a copy of about 250 records on
-/// nearly half the requests), and 1.5–1.8× with 16,384.
+/// dozen records, and each later change at most one more. What that leaves of `donate`'s
+/// p99 while a snapshot is written: docs/performance.md, "Snapshots".
 struct ShardedRecords: Sendable {
     private static let shardCount = 16384
     private var shards = [[InteractionKey: StoredInteraction]](repeating: [:], count: shardCount)

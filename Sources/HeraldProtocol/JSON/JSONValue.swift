@@ -97,8 +97,8 @@ package struct JSONObject: Sendable, Hashable, Sequence {
     ///
     /// Linear in the members, and each value is compared once (so nesting never
     /// multiplies the work): small objects by a scan, larger ones through a table of each
-    /// side's last members — never a look-up per member, which made an 88,000-member
-    /// object take 20 s.
+    /// side's last members — never a look-up per member, which is quadratic (seconds for a
+    /// large object, with the state's lock held).
     package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count > smallCount || rhs.members.count > smallCount else {
             var distinct = 0

@@ -185,6 +185,15 @@ package enum OpenRPCDocument {
                 "stringBytes": {
                   "limit": 16384,
                   "refused": 0
+                },
+                "notificationsPerUID": {
+                  "limit": 10000,
+                  "evicted": 0
+                },
+                "pendingResponsesPerApp": {
+                  "limit": 100,
+                  "dropped": 0,
+                  "refusedAppsPerUID": 0
                 }
               }
             }
@@ -195,7 +204,7 @@ package enum OpenRPCDocument {
     {
       "name": "snapshot",
       "summary": "Write a snapshot of the whole state now.",
-      "description": "Writes the state — interactions, Focus, authorizations, capabilities, summary, silenced marks — to state.snapshot in the state folder (temporary file, fsync, rename, fsync of the folder; the generation before is kept as state.snapshot.previous), as the periodic snapshots do, and says where and how large. Takes no params. Blocks the caller's connection (and its event loop) for the write. A write that fails (disk full, permission, file size limit) leaves the current snapshot intact, is counted in stats.snapshot.failures, and answers -32603. Administrators only; others get error 1006, checked before the params are read.",
+      "description": "Writes the state — interactions, each uid's Focuses and summary, authorizations, capabilities, silenced marks, notification lists, categories, waiting responses and authorization requests — to state.snapshot in the state folder (temporary file, fsync, rename, fsync of the folder; the generation before is kept as state.snapshot.previous), as the periodic snapshots do, and says where and how large. Takes no params. Runs on a thread of its own under SCHED_IDLE: the caller's connection waits for the answer (and answers what follows it in order), while other connections are served. A write that fails (disk full, permission, file size limit) leaves the current snapshot intact, is counted in stats.snapshot.failures, and answers -32603. Administrators only; others get error 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -4376,7 +4385,9 @@ package enum OpenRPCDocument {
               "interactionsPerUID",
               "appsPerUID",
               "silencedPerUID",
-              "stringBytes"
+              "stringBytes",
+              "notificationsPerUID",
+              "pendingResponsesPerApp"
             ],
             "properties": {
               "interactions": {

@@ -9,14 +9,12 @@ import Glibc
 /// loop. With a plain mutex, a loop that finds it held sleeps in the kernel and the holder
 /// pays a futex wake on release. The adaptive mutex spins a little first, but on a host
 /// whose CPUs are busy (clients beside Herald) the holder is often off its CPU, the spin
-/// runs out, and a `donate` flood on two CPUs spent 12% of its CPU in futex waits and wakes.
+/// runs out, and the waiter sleeps after all.
 ///
 /// So a thread that finds the lock held yields its CPU (`sched_yield`, which lets the
 /// holder or a client run) and tries again, up to ``tries`` times, and only then sleeps on
-/// the mutex. Against the plain adaptive mutex (`make bench-compare`, 5 rounds): CPU per
-/// request 0.96× at 16×16 and 0.98× at 16×1, 17% and 7% more requests a second, lower p99;
-/// 1×1, never contended, unchanged. Spinning on the lock instead (1,000 tries) was better at
-/// 16×16 and worse at 16×1 (1.09× the CPU): spinning burns the CPU a preempted holder needs.
+/// the mutex. Spinning instead burns the CPU a preempted holder needs. The figures, and
+/// the ways tried and not kept: docs/performance.md, "Where a request's time goes".
 final class AdaptiveLockedValue<Value: Sendable>: @unchecked Sendable {
     /// How many times a thread that finds the lock held yields and tries again before it
     /// sleeps on it: long enough for a request's hold, short of a long one (a large

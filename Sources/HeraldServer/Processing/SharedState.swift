@@ -54,9 +54,9 @@ package final class SharedState: Sendable {
     /// lock go between holds: for work too long for one hold (a large deletion, many
     /// expired interactions), so that other requests are answered between the steps.
     ///
-    /// The lock is not fair: taken again at once, it stayed this thread's while a woken
-    /// event loop was on its way to it (one request waited 1 s; with `sched_yield`, 0.7 s).
-    /// A pause of 50 µs between holds lets it in.
+    /// The lock is not fair: taken again at once, it stays this thread's while a woken
+    /// event loop is on its way to it, even with `sched_yield` between. A pause of 50 µs
+    /// between holds lets it in.
     package func withLockInSteps(_ step: (inout HeraldState) -> (isDone: Bool, changed: Bool)) {
         while true {
             let isDone = withLock(reportingChange: { state in

@@ -11,10 +11,9 @@ import Musl
 /// (``MethodPlacement``), a snapshot's encoding.
 ///
 /// Work of seconds runs under `SCHED_IDLE` (``Priority/idle``): only on CPU time the event
-/// loops leave, giving way the moment one wakes, so other requests keep their pace. (At
-/// nice 10 a snapshot still held a core for whole time slices: donate's p99 rose 15×
-/// during one; under `SCHED_IDLE`, about 3×.) Under load that keeps both cores busy
-/// without a pause, such work waits for the load to ease. Work of milliseconds that a
+/// loops leave, giving way the moment one wakes, so other requests keep their pace (a nice
+/// value still lets it hold a core for whole time slices). Under load that keeps both
+/// cores busy without a pause, such work waits for the load to ease. Work of milliseconds that a
 /// person waits for (a full `list-notifications`) runs at normal priority, sharing the
 /// CPU with the event loops as the kernel shares it.
 ///

@@ -98,22 +98,22 @@ struct BoundedAnswersEndToEndTests {
 
     @Test("--max-notification-bytes keeps each uid's list within its bytes, the oldest delivered first; stats names the limit")
     func notificationBytesPerUID() throws {
-        // 24 notifications of about 100 KB each against a limit of 1 MB: about ten are kept.
-        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none", "--max-notification-bytes", "1000000"])
+        // 24 notifications of about 100 KB each against a limit of 600 KB: five are kept.
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none", "--max-notification-bytes", "600000"])
         let client = try herald.connect()
         try fill(client)
         let run = try Heraldctl.run(["notifications", "list", "--app", Self.app, "--json", "--socket", herald.socketPath])
         #expect(run.status == 0, "\(run.stderr)")
         let kept = ((run.jsonLines.first as? [String: Any])?["notifications"] as? [[String: Any]] ?? []).compactMap { $0["identifier"] as? String }
-        #expect(kept.count >= 8 && kept.count <= 10, "\(kept)")
+        #expect(kept.count == 5, "\(kept)")
         #expect(kept == (0..<24).reversed().map { "s-\($0)" }.prefix(kept.count).map { $0 }, "the newest are kept")
 
-        let huge: JSONValue = ["title": "Too much", "userInfo": ["pages": .array((0..<120).map { _ in .string(String(repeating: "z", count: 10_000)) })]]
+        let huge: JSONValue = ["title": "Too much", "userInfo": ["pages": .array((0..<70).map { _ in .string(String(repeating: "z", count: 10_000)) })]]
         let refused = try client.call("update-content", ["app": .string(Self.app), "identifier": "huge", "content": huge])
         #expect(describeError(refused) == "-32602 /content", "\(refused.compactText.prefix(300))")
 
         let stats = try IndependentJSON.parse(try client.call("stats").compactText)
-        #expect(stats[pointer: "/result/limits/notificationBytesPerUID/limit"]?.numberValue?.intValue == 1_000_000)
-        #expect((stats[pointer: "/result/limits/notificationsPerUID/evicted"]?.numberValue?.intValue ?? 0) >= 14)
+        #expect(stats[pointer: "/result/limits/notificationBytesPerUID/limit"]?.numberValue?.intValue == 600_000)
+        #expect((stats[pointer: "/result/limits/notificationsPerUID/evicted"]?.numberValue?.intValue ?? 0) == 19)
     }
 }

@@ -74,8 +74,9 @@ final class NotificationPresenters: Sendable {
             bytes += line.readableBytes
             lines.append(line)
         }
+        let oldestFirst = lines.reversed()
         channel.eventLoop.execute { [self] in
-            for line in lines.reversed() {
+            for line in oldestFirst {
                 SubscriberLine.send(line, to: connection, registry: registry, statistics: statistics, logger: logger, kind: "notification presenter")
             }
         }

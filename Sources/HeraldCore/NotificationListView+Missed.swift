@@ -12,7 +12,7 @@ extension NotificationListView {
     package func missed(uid: UInt32, since: Date, limit: Int) -> [HeraldNotification] {
         func milliseconds(_ date: Date) -> Double { (date.timeIntervalSince1970 * 1000).rounded() }
         let after = milliseconds(since)
-        let newestFirst = notifications.list(uid: uid, app: nil, state: .delivered, limit: nil).lazy.filter {
+        let newestFirst = notifications.newestFirst(uid: uid, app: nil, state: .delivered, after: nil).lazy.map(\.notification).filter {
             $0.delivery.presentation != .summary && milliseconds($0.deliveredAt ?? $0.receivedAt) > after
         }
         return newestFirst.prefix(limit).reversed().map { categories.presented($0, uid: uid) }

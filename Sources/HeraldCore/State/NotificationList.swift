@@ -278,7 +278,6 @@ struct NotificationList: Sendable {
         return Inserted(receivedAt: notification.receivedAt, removed: removed)
     }
 
-    /// `uid`'s notifications of `app` (every app when nil) in `state` (both when nil), newest first, at most `limit`.
     /// `uid`'s notifications of `app` (every app when nil) in `state` (both when nil),
     /// newest first, those after `cursor` only, each with its place for the next cursor.
     /// Sorted at once, made into notifications one at a time as they are read.

@@ -47,6 +47,9 @@ package enum OpenRPCDocument {
       },
       "errors": [
         {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
           "$ref": "#/components/errors/InternalError"
         }
       ],
@@ -84,6 +87,9 @@ package enum OpenRPCDocument {
         }
       },
       "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
         {
           "$ref": "#/components/errors/PermissionDenied"
         },
@@ -206,6 +212,9 @@ package enum OpenRPCDocument {
         }
       },
       "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
         {
           "$ref": "#/components/errors/PermissionDenied"
         },

@@ -56,24 +56,7 @@ struct OpenRPCParamsTests {
             errors.contains { $0[pointer: "/$ref"]?.stringValue == "#/components/errors/InvalidParams" },
             "\(name) lists InvalidParams among its errors: an unknown member is -32602 for every method")
 
-        let examples = try #require(documented[pointer: "/examples"]?.arrayValue)
-        #expect(!examples.isEmpty, "\(name) has an example to read")
-        var probe = Probe(method: method)
-        for (index, example) in examples.enumerated() {
-            var object = JSONObject()
-            for param in example[pointer: "/params"]?.arrayValue ?? [] {
-                object[param[pointer: "/name"]?.stringValue ?? ""] = param[pointer: "/value"] ?? .null
-            }
-            let schema: JSONValue = .object(
-                JSONObject([
-                    "type": "object", "additionalProperties": false,
-                    "required": .array(required.sorted().map { .string($0) }),
-                    "properties": .object(
-                        JSONObject(
-                            params.map { .init(key: $0[pointer: "/name"]?.stringValue ?? "", value: $0[pointer: "/schema"] ?? true) })),
-                ]))
-            probe.explore(.object(object), schema: schema, at: "", example: "\(name) example \(index)")
-        }
+        let probe = try Self.probe(method, documented)
         #expect(probe.known[""] == names, "\(name): the reader's members (left) and openrpc.json's params (right)")
         #expect(
             probe.required[""] ?? [] == required,
@@ -104,6 +87,61 @@ struct OpenRPCParamsTests {
         }
     }
 
+    /// Without an example that holds it, an object's members would go unchecked.
+    @Test("Every closed object the params may hold is in some example")
+    func everyClosedObjectIsProbed() throws {
+        var met: Set<String> = []
+        for method in HeraldMethods.all {
+            met.formUnion(try Self.probe(method, try Self.documented(method.name)).titles)
+        }
+        let methods = try #require(Self.document[pointer: "/methods"]?.arrayValue)
+        var reachable: Set<String> = []
+        var pending = methods.flatMap { $0[pointer: "/params"]?.arrayValue ?? [] }.map { $0[pointer: "/schema"] ?? true }
+        while let schema = pending.popLast() {
+            switch schema {
+            case .object(let object):
+                if let reference = object["$ref"]?.stringValue, let name = reference.split(separator: "/").last.map(String.init),
+                    !reachable.contains(name), let target = Self.document[pointer: String(reference.dropFirst())]
+                {
+                    reachable.insert(name)
+                    pending.append(target)
+                }
+                pending.append(contentsOf: object.members.filter { $0.key != "$ref" }.map(\.value))
+            case .array(let elements):
+                pending.append(contentsOf: elements)
+            default:
+                break
+            }
+        }
+        let closed = reachable.filter { Self.document[pointer: "/components/schemas/\($0)/additionalProperties"] == .bool(false) }
+        #expect(closed.subtracting(met).isEmpty, "closed objects in no method's example: \(closed.subtracting(met).sorted())")
+    }
+
+    /// What `method`'s reader accepts, learnt from each of its examples in the document.
+    static func probe(_ method: any HeraldMethod.Type, _ documented: JSONValue) throws -> Probe {
+        let params = try #require(documented[pointer: "/params"]?.arrayValue)
+        let required = Set(params.filter { $0[pointer: "/required"]?.boolValue == true }.compactMap { $0[pointer: "/name"]?.stringValue })
+        let examples = try #require(documented[pointer: "/examples"]?.arrayValue)
+        #expect(!examples.isEmpty, "\(method.name) has an example to read")
+        var probe = Probe(method: method)
+        for (index, example) in examples.enumerated() {
+            var object = JSONObject()
+            for param in example[pointer: "/params"]?.arrayValue ?? [] {
+                object[param[pointer: "/name"]?.stringValue ?? ""] = param[pointer: "/value"] ?? .null
+            }
+            let schema: JSONValue = .object(
+                JSONObject([
+                    "type": "object", "additionalProperties": false,
+                    "required": .array(required.sorted().map { .string($0) }),
+                    "properties": .object(
+                        JSONObject(
+                            params.map { .init(key: $0[pointer: "/name"]?.stringValue ?? "", value: $0[pointer: "/schema"] ?? true) })),
+                ]))
+            probe.explore(.object(object), schema: schema, at: "", example: "\(method.name) example \(index)")
+        }
+        return probe
+    }
+
     /// What one method's reader accepts, learnt place by place (a place is a pointer with
     /// array indices as `-`, so that `/categories/0/actions` and `/categories/1/actions`
     /// count as one).
@@ -115,6 +153,8 @@ struct OpenRPCParamsTests {
         /// The schema of each closed object met, by place.
         var schemas: [String: ClosedSchema] = [:]
         var issues: [String] = []
+        /// The titles of the schemas met.
+        var titles: Set<String> = []
 
         init(method: any HeraldMethod.Type) {
             self.method = method
@@ -130,6 +170,7 @@ struct OpenRPCParamsTests {
                 issues.append("\(example): no object schema at \(pointer) for \(object.keys)")
                 return
             }
+            if let title = schema.value[pointer: "/title"]?.stringValue { titles.insert(title) }
             let properties = schema.value[pointer: "/properties"]?.objectValue ?? JSONObject()
             guard schema.value[pointer: "/additionalProperties"]?.boolValue == false else {
                 // An open object (userInfo, an APNs payload): whatever it holds is read.

@@ -379,6 +379,10 @@ package enum OpenRPCDocument {
                   "conversationIdentifier": "c-trip",
                   "groupImage": {
                     "url": "file:///usr/share/pixmaps/trip.png"
+                  },
+                  "donationMetadata": {
+                    "recipientCount": 2,
+                    "mentionsCurrentUser": true
                   }
                 }
               }

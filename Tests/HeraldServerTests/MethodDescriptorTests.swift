@@ -113,7 +113,50 @@ struct MethodDescriptorTests {
         for method in HeraldMethods.all {
             let subject = entries.first { $0.id == method.journalMessageIDs.ok }?.headers["Subject"] ?? ""
             #expect(subject.contains(method.name), "the catalog's entry for \(method.name)'s result names it: \(subject)")
+            let refused = entries.first { $0.id == method.journalMessageIDs.error }?.headers["Subject"] ?? ""
+            #expect(refused.contains(method.name), "the catalog's entry for \(method.name)'s error names it: \(refused)")
         }
+    }
+
+    /// Read from the sources rather than from `JournalMessageID.all`, which is a list by
+    /// hand: an id written anywhere in Sources has a catalog entry, an entry's id is written
+    /// in Sources, and each of the daemon's own ids is emitted somewhere.
+    @Test func theCatalogHoldsExactlyTheIDsTheSourcesWriteAndEmit() throws {
+        let sources = try Self.swiftSources()
+        let literal = /"([0-9a-f]{32})"/
+        var written: [String: String] = [:]
+        for (path, text) in sources {
+            for match in text.matches(of: literal) { written[String(match.1)] = path }
+        }
+        let catalog = Set(try JournalCatalog.read(Self.catalogURL).map(\.id))
+        for (id, path) in written.sorted(by: { $0.key < $1.key }) {
+            #expect(catalog.contains(id), "\(id), written in \(path), has a catalog entry")
+        }
+        for id in catalog.sorted() {
+            #expect(written[id] != nil, "the catalog's \(id) is written in Sources")
+        }
+        #expect(
+            Set(JournalMessageID.all)
+                == Set(written.keys).subtracting(HeraldMethods.journalMessageIDs.values.flatMap { [$0.ok, $0.error] }))
+
+        let declarations = try #require(sources.first { $0.path.hasSuffix("HeraldSystemd/JournalMessageIDs.swift") })
+        let constants = declarations.text.matches(of: /static let (\w+) = "[0-9a-f]{32}"/).map { String($0.1) }
+        #expect(constants.count == JournalMessageID.all.count)
+        for name in constants {
+            let emitters = sources.filter { $0.path != declarations.path && $0.text.contains("JournalMessageID.\(name)") }
+            #expect(!emitters.isEmpty, "JournalMessageID.\(name) is emitted somewhere in Sources")
+        }
+    }
+
+    /// Every Swift file under Sources but the generated ones, with its path from the root.
+    static func swiftSources() throws -> [(path: String, text: String)] {
+        let sources = root.appendingPathComponent("Sources")
+        let enumerator = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        var files: [(path: String, text: String)] = []
+        for case let url as URL in enumerator where url.pathExtension == "swift" && !url.path.contains("/Generated/") {
+            files.append((String(url.path.dropFirst(root.path.count + 1)), try String(contentsOf: url, encoding: .utf8)))
+        }
+        return files.sorted { $0.path < $1.path }
     }
 
     /// journalctl compiles the catalog in a scratch root and lists every id in it.

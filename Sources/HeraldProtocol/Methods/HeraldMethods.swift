@@ -1,8 +1,9 @@
 /// Every method Herald serves, in the order `openrpc.json` lists them.
 ///
-/// A new method is a new type in this folder and a line here; the server's method table,
-/// the journal and the tests that compare `openrpc.json` and the journal catalog with the
-/// code read this list.
+/// A new method is a new type in this folder, a line here and its handler in
+/// `Sources/HeraldServer/Methods`; the server's method table, the journal and the tests
+/// that compare `openrpc.json` (names, params) and the journal catalog with the code read
+/// this list.
 package enum HeraldMethods {
     package static let all: [any HeraldMethod.Type] = [
         DiscoverMethod.self,

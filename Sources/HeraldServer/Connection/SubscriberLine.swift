@@ -28,7 +28,11 @@ enum SubscriberLine {
             return
         }
         guard channel.isWritable else {
-            if channel.isActive {
+            // Decided on the connection's event loop, where closing makes it inactive at
+            // once: lines sent from several threads to a connection that does not read
+            // close it, log it and count it once.
+            channel.eventLoop.execute {
+                guard channel.isActive else { return }
                 logger.warning(
                     "closing a \(kind) that does not read: its unread output is past --max-unread-bytes",
                     metadata: ["connection": "\(connection.number)"]

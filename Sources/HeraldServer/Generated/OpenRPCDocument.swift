@@ -47,6 +47,9 @@ package enum OpenRPCDocument {
       },
       "errors": [
         {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
           "$ref": "#/components/errors/InternalError"
         }
       ],
@@ -84,6 +87,9 @@ package enum OpenRPCDocument {
         }
       },
       "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
         {
           "$ref": "#/components/errors/PermissionDenied"
         },
@@ -215,6 +221,9 @@ package enum OpenRPCDocument {
         }
       },
       "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
         {
           "$ref": "#/components/errors/PermissionDenied"
         },
@@ -379,6 +388,10 @@ package enum OpenRPCDocument {
                   "conversationIdentifier": "c-trip",
                   "groupImage": {
                     "url": "file:///usr/share/pixmaps/trip.png"
+                  },
+                  "donationMetadata": {
+                    "recipientCount": 2,
+                    "mentionsCurrentUser": true
                   }
                 }
               }

@@ -1,8 +1,9 @@
+import HeraldCore
+import HeraldProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import HeraldCore
-import HeraldProtocol
 
 /// Herald's state, shared by every connection behind one lock.
 ///
@@ -71,6 +72,12 @@ package final class SharedState: Sendable {
     /// Reads the state under the lock without counting a change.
     package func read<Value: Sendable>(_ body: (HeraldState) -> Value) -> Value {
         box.withLockedValue { body($0.state) }
+    }
+
+    /// Reads the state under the lock with a body that may refuse, such as a rule that
+    /// finds the caller may not read what it asks for.
+    package func readThrowing<Value: Sendable, Failure: Error>(_ body: (HeraldState) throws(Failure) -> Value) throws(Failure) -> Value {
+        try box.withLockedValue { guarded in Result { () throws(Failure) in try body(guarded.state) } }.get()
     }
 
     /// A copy of the state: cheap, since the state is made of copy-on-write values.

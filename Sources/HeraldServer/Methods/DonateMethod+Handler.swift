@@ -1,0 +1,24 @@
+import HeraldCore
+import HeraldProtocol
+
+/// `donate` records an interaction under the state's lock.
+extension DonateMethod: ServedMethod {
+    static func handle(_ params: DonateParams, _ context: RequestContext, _ services: MethodServices) throws -> MethodOutcome<DonateResult>
+    {
+        // The rules that need no state run before the lock, and the lock is taken once;
+        // a second time only for a retry, whose comparison with the stored interaction
+        // is linear in its size (an 88,000-member call record takes milliseconds) and
+        // so is made between the two.
+        let donation = try HeraldState.prepareDonation(params)
+        var retry: DonationRetry?
+        while true {
+            let step = try services.state.withLock { [retry] state throws(RuleError) in
+                try state.donate(donation, caller: context.caller, now: services.clock.now(), retry: retry)
+            }
+            switch step {
+            case .done(let outcome): return outcome
+            case .compare(let stored): retry = DonationRetry.compare(donation, with: stored)
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import HeraldCore
+import HeraldProtocol
+
+/// Runs a method that may change a uid's Focus in effect, then journals the changes, tells
+/// the subscribers and wakes the ticker for a change due before its next round, after the
+/// lock.
+struct FocusChangingCall: Sendable {
+    let environment: MethodEnvironment
+    let subscriptions: FocusSubscriptions
+
+    init(_ services: MethodServices) {
+        environment = services.environment
+        subscriptions = services.subscriptions
+    }
+
+    func run<Result: Sendable>(
+        _ body: (inout HeraldState, Date) throws(RuleError) -> MethodOutcome<Result>
+    ) throws(RuleError) -> MethodOutcome<Result> {
+        let now = environment.clock.now()
+        let (outcome, changes, view, next) = try environment.state.withLock { state throws(RuleError) in
+            let outcome = try body(&state, now)
+            return (outcome, state.takeFocusChanges(), state.focusView, state.nextFocusChange)
+        }
+        environment.reportFocusChanges(changes, view: view, now: now, subscriptions: subscriptions)
+        environment.tickerAlarm.focusChange(dueAt: next)
+        return outcome
+    }
+}
+
+extension MethodEnvironment {
+    /// Journals each change of a Focus in effect and tells subscribers whose Focus status
+    /// changed, from `view` (taken with the changes).
+    func reportFocusChanges(_ changes: [FocusChange], view: FocusView, now: Date, subscriptions: FocusSubscriptions) {
+        for change in changes {
+            recordFocusChange(change)
+        }
+        subscriptions.refresh(from: view, now: now)
+    }
+}

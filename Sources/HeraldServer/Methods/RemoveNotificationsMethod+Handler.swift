@@ -1,0 +1,15 @@
+import HeraldCore
+import HeraldProtocol
+
+/// `remove-notifications` removes from a uid's list and tells the presenters.
+extension RemoveNotificationsMethod: ServedMethod {
+    static func handle(
+        _ params: RemoveNotificationsParams, _ context: RequestContext, _ services: MethodServices
+    ) throws -> MethodOutcome<RemoveNotificationsResult> {
+        let (outcome, removed) = try services.state.withLock { state throws(RuleError) in
+            try state.removeNotifications(params, caller: context.caller)
+        }
+        removed.forEach(services.presenters.removed)
+        return outcome
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import HeraldCore
+import HeraldProtocol
+import NIOConcurrencyHelpers
+
+/// What the method handlers need beyond their params.
+package struct MethodEnvironment: Sendable {
+    package var state: SharedState
+    package var clock: any HeraldClock
+    package var statistics: ServerStatistics
+    /// The OpenRPC document `rpc.discover` returns.
+    package var openRPCDocument: JSONValue
+    /// Members that other parts of the daemon (the journal writer, the snapshot writer) add to `stats`.
+    package var statsContributions: @Sendable () -> JSONObject
+    /// Takes a snapshot now, for the `snapshot` method; the daemon's snapshot writer.
+    package var takeSnapshot: @Sendable () throws(RPCError) -> SnapshotResult
+    /// The most bytes of UTF-8 in one string of params (`--max-string-bytes`).
+    package var maxStringBytes: Int
+    /// The largest response (`--max-response-bytes`): a listing's page is bounded by it.
+    package var maxResponseBytes = RequestLimits().maxResponseBytes
+    /// Journals a summary delivered (uid, count, identifiers; never content).
+    package var recordSummary: @Sendable (NotificationSummary) -> Void = { _ in }
+    /// Journals a response (uid, app, notification and action identifiers, where it went;
+    /// never `userText`).
+    package var recordResponse: @Sendable (UInt32, NotificationResponse, ResponseHandoff) -> Void = { _, _, _ in }
+    /// Journals a change of a uid's Focus in effect (name, on or off, counts; never a handle).
+    package var recordFocusChange: @Sendable (FocusChange) -> Void = { _ in }
+    /// Woken when a request makes a Focus change due before the ticker's next round.
+    package var tickerAlarm = TickerAlarm()
+    /// Requests refused by `maxStringBytes`.
+    let stringsRefused = NIOLockedValueBox(0)
+
+    package init(
+        state: SharedState,
+        clock: any HeraldClock,
+        statistics: ServerStatistics,
+        openRPCDocument: JSONValue,
+        statsContributions: @escaping @Sendable () -> JSONObject = { JSONObject() },
+        maxStringBytes: Int = 16_384,
+        takeSnapshot: @escaping @Sendable () throws(RPCError) -> SnapshotResult = { () throws(RPCError) in
+            throw RPCError(.internalError, reason: "This server keeps no snapshots.")
+        }
+    ) {
+        self.maxStringBytes = maxStringBytes
+        self.state = state
+        self.clock = clock
+        self.statistics = statistics
+        self.openRPCDocument = openRPCDocument
+        self.statsContributions = statsContributions
+        self.takeSnapshot = takeSnapshot
+    }
+}

@@ -48,7 +48,7 @@ mkdir -p "$work/root/etc/systemd/system/multi-user.target.wants"
 ln -sf /etc/systemd/system/herald-vm-test.service "$work/root/etc/systemd/system/multi-user.target.wants/"
 
 size_mb=$(($(du -sm "$work/root" | cut -f1) + 768))
-mkfs.ext4 -q -F -L herald-vm -d "$work/root" "$work/disk.img" "${size_mb}M"
+mkfs.ext4 -q -F -L herald-vm -d "$work/root" "$work/disk.img" "${size_mb}M" >/dev/null
 kernel="$(ls "$work"/root/boot/vmlinuz-* | tail -n 1)"
 initrd="$(ls "$work"/root/boot/initrd.img-* | tail -n 1)"
 cp "$kernel" "$work/vmlinuz"

@@ -32,7 +32,7 @@ struct ConnectionHandlerTests {
         )
         let context = RequestContext(caller: Caller(uid: 0, gid: 0, pid: 1, isAdministrator: true))
         let hooks = ConnectionHooks(holdsSubscription: holdsSubscription, closedIdle: { statistics.recordIdleClose() })
-        let channel = EmbeddedChannel(handler: ConnectionHandler(processor: processor, context: context, hooks: hooks))
+        let channel = EmbeddedChannel(handlers: ConnectionHandler.pipeline(processor: processor, context: context, hooks: hooks))
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/herald-test.sock")).wait()
         return (channel, statistics)
     }
@@ -57,6 +57,7 @@ struct ConnectionHandlerTests {
         channel.embeddedEventLoop.advanceTime(by: .seconds(1))
         #expect(channel.isActive)
         try send(Self.request, to: channel)
+        channel.embeddedEventLoop.run()
         #expect(try writtenLines(channel).count == 1)
         #expect(!channel.isActive)
     }
@@ -69,6 +70,7 @@ struct ConnectionHandlerTests {
         channel.pipeline.fireUserInboundEventTriggered(DrainConnection())
         // Bytes that were in the socket buffer arrive within the grace: answered, then closed.
         try send(Self.request, to: channel)
+        channel.embeddedEventLoop.run()
         #expect(try writtenLines(channel).count == 1)
         #expect(!channel.isActive)
     }

@@ -3,8 +3,8 @@ import HeraldCore
 import HeraldProtocol
 import NIOCore
 
-/// One client connection: frames the incoming byte stream into JSON texts, answers each
-/// in order on one line, and enforces the per-connection limits.
+/// One client connection: answers the JSON texts its ``JSONTextDecoder`` frames, each in
+/// order on one line, and enforces the per-connection limits.
 ///
 /// Requests are processed as they are framed, on the connection's event loop, so a
 /// connection's responses leave in request order by construction. A request for a method
@@ -32,16 +32,20 @@ import NIOCore
 /// stopped is answered rather than reset.
 ///
 /// The rules of pausing, draining and closing are ``ConnectionStateMachine``'s; this class
-/// performs what it decides, and owns the timers and the bytes.
+/// performs what it decides, and owns the timers, the texts that wait and the output.
 final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
+    typealias InboundIn = FramedText
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let processor: RequestProcessor
     private let requestContext: RequestContext
     private let readTimeout: TimeAmount
-    private var inbound: InboundTexts
+    /// Texts framed while the connection may not answer them (paused, or its output
+    /// unread): at most what one read held, as reading stops meanwhile.
+    private var waiting = CircularBuffer<FramedText>(initialCapacity: 4)
+    /// What the decoder last said is unfinished: part of a request is held.
+    private var underway: String?
     private var state = ConnectionStateMachine()
     private var readTimeoutTask: Scheduled<Void>?
     private let pressure: (any IntakePressure)?
@@ -65,22 +69,39 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.readTimeout = .nanoseconds(Int64(processor.limits.readTimeout * 1_000_000_000))
         let idle = processor.limits.idleTimeout
         self.idleTimeout = idle > 0 ? .nanoseconds(Int64(idle * 1_000_000_000)) : nil
-        self.inbound = InboundTexts(
-            maxTextBytes: processor.limits.maxRequestBytes,
-            maxDepth: processor.limits.maxDepth
-        )
     }
+
+    /// The connection's handlers, in pipeline order: the framer, then this.
+    static func pipeline(
+        processor: RequestProcessor, context: RequestContext, hooks: ConnectionHooks = ConnectionHooks()
+    ) -> [any ChannelHandler] {
+        let decoder = JSONTextDecoder(maxTextBytes: processor.limits.maxRequestBytes, maxDepth: processor.limits.maxDepth)
+        return [
+            ByteToMessageHandler(decoder),
+            ConnectionHandler(processor: processor, context: context, hooks: hooks),
+        ]
+    }
+
+    /// True when part of a request is held, or texts wait to be answered.
+    private var hasPartialText: Bool { underway != nil || !waiting.isEmpty }
 
     func handlerAdded(context: ChannelHandlerContext) {
         rescheduleIdleTimeout(context: context)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !state.isClosing else { return }
-        inbound.append(unwrapInboundIn(data))
-        rescheduleIdleTimeout(context: context)
-        drainFramer(context: context)
-        afterFraming(context: context)
+        guard !state.isClosing, context.channel.isActive else { return }
+        let framed = unwrapInboundIn(data)
+        if case .underway(let unfinished) = framed {
+            underway = unfinished
+            return
+        }
+        underway = nil
+        if waiting.isEmpty, state.mayAnswer, context.channel.isWritable, !pausesForPressure(context: context) {
+            handle(framed, context: context)
+        } else {
+            waiting.append(framed)
+        }
     }
 
     func read(context: ChannelHandlerContext) {
@@ -102,15 +123,33 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// After texts were answered: close a draining connection that has nothing left, else
     /// keep the read timeout right.
     private func afterFraming(context: ChannelHandlerContext) {
-        switch state.afterFraming(hasPartialText: inbound.hasPartialText) {
+        switch state.afterFraming(hasPartialText: hasPartialText) {
         case .close: closeAfterWrites(context: context)
         case .rescheduleReadTimeout: rescheduleReadTimeout(context: context)
         case .none: break
         }
     }
 
+    /// The end of a read: the texts it held are answered (or wait).
     func channelReadComplete(context: ChannelHandlerContext) {
+        guard !state.isClosing else { return }
+        rescheduleIdleTimeout(context: context)
         flushOutput(context: context)
+        switch state.afterFraming(hasPartialText: hasPartialText) {
+        case .close:
+            // NIO goes on with the read after this returns (at the end of input, it shuts
+            // the input side, which asserts the channel is still registered): close on the
+            // next turn of the event loop.
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.eventLoop.execute {
+                let (handler, context) = loopBound.value
+                handler.closeAfterWrites(context: context)
+            }
+        case .rescheduleReadTimeout:
+            rescheduleReadTimeout(context: context)
+        case .none:
+            break
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -120,7 +159,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case is DrainConnection:
             // Not a word yet, or a text under way, or paused: it is answered, then the
             // connection closes (the server's drain timeout bounds the wait).
-            guard state.drainRequested(hasPartialText: inbound.hasPartialText) == .closeAfterGrace else { return }
+            guard state.drainRequested(hasPartialText: hasPartialText) == .closeAfterGrace else { return }
             // Bytes already in the socket buffer are read before the close: one turn of
             // the event loop's selector delivers them to channelRead, which answers them.
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
@@ -135,10 +174,11 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The client shut down its write side: answer what is left, then close.
     private func inputClosed(context: ChannelHandlerContext) {
+        // The decoder has handed on the last texts already; only waiting ones are left.
         switch state.inputClosed() {
         case .finishAndClose:
-            if let last = inbound.finish() {
-                handle(last, context: context)
+            while !waiting.isEmpty, state.mayAnswer {
+                handle(waiting.removeFirst(), context: context)
             }
             closeAfterWrites(context: context)
         case .later, .none:
@@ -153,6 +193,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         idleTimeoutTask = nil
         stallCheckTask?.cancel()
         stallCheckTask = nil
+        waiting.removeAll()
         context.fireChannelInactive()
     }
 
@@ -161,12 +202,17 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
+    /// Answers the texts that wait, while the connection may.
     private func drainFramer(context: ChannelHandlerContext) {
-        while state.mayAnswer, context.channel.isWritable {
-            if let pressure, pressure.isHigh, pause(for: pressure, context: context) { return }
-            guard let event = inbound.next() else { return }
-            handle(event, context: context)
+        while !waiting.isEmpty, state.mayAnswer, context.channel.isWritable, !pausesForPressure(context: context) {
+            handle(waiting.removeFirst(), context: context)
         }
+    }
+
+    /// True when the results' queue is congested and the connection paused for it.
+    private func pausesForPressure(context: ChannelHandlerContext) -> Bool {
+        guard let pressure, pressure.isHigh else { return false }
+        return pause(for: pressure, context: context)
     }
 
     /// Pauses until `pressure` is low; false when it is low already.
@@ -227,23 +273,12 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func handle(_ event: FramedText, context: ChannelHandlerContext) {
         switch event {
-        case .request(let text):
-            state.textFramed()
-            if text.byteCount >= Self.largeWorkBytes { hooks.largeWorkDone() }
-            switch processor.reply(to: text, context: requestContext, appendingTo: &response) {
-            case .now:
-                guard !response.isEmpty else { break }
-                if response.count >= Self.largeWorkBytes { hooks.largeWorkDone() }
-                write(response, context: context)
-                if response.capacity > Self.responseArrayCapacity {
-                    response = []
-                    response.reserveCapacity(Self.responseArrayCapacity)
-                } else {
-                    response.removeAll(keepingCapacity: true)
-                }
-            case .offEventLoop(let placement, let work):
-                awaitReply(from: work, on: placement, context: context)
-            }
+        case .parsed(let text):
+            answer(.parsed(text.value, byteCount: text.byteCount), context: context)
+        case .unparsed(let bytes):
+            answer(.unparsed(bytes), context: context)
+        case .underway:
+            break  // Taken in channelRead; it never waits.
         case .garbage(let preview):
             let reason = "A request must be a JSON object or array; the line beginning \(quoted(preview)) was skipped."
             write(processor.standaloneError(RPCError(.parseError, reason: reason), context: requestContext), context: context)
@@ -258,6 +293,25 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             )
             write(processor.standaloneError(error, context: requestContext), context: context)
             closeAfterWrites(context: context)
+        }
+    }
+
+    private func answer(_ text: RequestText, context: ChannelHandlerContext) {
+        state.textFramed()
+        if text.byteCount >= Self.largeWorkBytes { hooks.largeWorkDone() }
+        switch processor.reply(to: text, context: requestContext, appendingTo: &response) {
+        case .now:
+            guard !response.isEmpty else { break }
+            if response.count >= Self.largeWorkBytes { hooks.largeWorkDone() }
+            write(response, context: context)
+            if response.capacity > Self.responseArrayCapacity {
+                response = []
+                response.reserveCapacity(Self.responseArrayCapacity)
+            } else {
+                response.removeAll(keepingCapacity: true)
+            }
+        case .offEventLoop(let placement, let work):
+            awaitReply(from: work, on: placement, context: context)
         }
     }
 
@@ -363,7 +417,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func rescheduleReadTimeout(context: ChannelHandlerContext) {
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
-        guard inbound.hasPartialText else { return }
+        guard hasPartialText else { return }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         readTimeoutTask = context.eventLoop.scheduleTask(in: readTimeout) {
             let (handler, context) = loopBound.value
@@ -400,7 +454,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             armIdleTimeout(in: idleTimeout - idleFor, context: context)
             return
         }
-        switch state.idleTimedOut(hasPartialText: inbound.hasPartialText, holdsSubscription: hooks.holdsSubscription()) {
+        switch state.idleTimedOut(hasPartialText: hasPartialText, holdsSubscription: hooks.holdsSubscription()) {
         case .rearm:
             rescheduleIdleTimeout(context: context)
         case .close:
@@ -415,7 +469,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard !state.isClosing else { return }
         let seconds = processor.limits.readTimeout
         // Says what is unbalanced, so that a person at socat sees what they left open.
-        let unfinished = inbound.unfinishedText.map { ": \($0)" } ?? ""
+        let unfinished = underway.map { ": \($0)" } ?? ""
         let error = RPCError(
             .readTimeout,
             reason: "The connection sent part of a request and then nothing for \(seconds) seconds\(unfinished); it is closed."

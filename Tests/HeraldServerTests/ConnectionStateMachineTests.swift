@@ -90,6 +90,9 @@ struct ConnectionStateMachineTests {
         #expect(machine.idleTimedOut(hasPartialText: false, holdsSubscription: true) == .rearm)
         machine.awaitReply()
         #expect(machine.idleTimedOut(hasPartialText: false, holdsSubscription: false) == .rearm)
+        _ = machine.pauseEnded(.awaitingReply, channelIsActive: true)
+        #expect(machine.idleTimedOut(hasPartialText: false, holdsSubscription: false) == .rearm, "answered since")
+        #expect(machine.idleTimedOut(hasPartialText: false, holdsSubscription: false) == .close)
         _ = machine.close()
         #expect(machine.idleTimedOut(hasPartialText: false, holdsSubscription: false) == .none)
     }

@@ -50,9 +50,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var readTimeoutTask: Scheduled<Void>?
     private let pressure: (any IntakePressure)?
     private var stallCheckTask: Scheduled<Void>?
-    private let idleTimeout: TimeAmount?
-    private var idleTimeoutTask: Scheduled<Void>?
-    private var lastActivity = NIODeadline.uptimeNanoseconds(0)
     private let hooks: ConnectionHooks
     /// Responses written since the last flush, sent as one buffer: a client that
     /// pipelines gets the answers to one read in one write, not one buffer each.
@@ -67,27 +64,27 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.hooks = hooks
         self.pressure = processor.recorder.pressure
         self.readTimeout = .nanoseconds(Int64(processor.limits.readTimeout * 1_000_000_000))
-        let idle = processor.limits.idleTimeout
-        self.idleTimeout = idle > 0 ? .nanoseconds(Int64(idle * 1_000_000_000)) : nil
     }
 
-    /// The connection's handlers, in pipeline order: the framer, then this.
+    /// The connection's handlers, in pipeline order: NIO's `IdleStateHandler` when
+    /// `--idle-timeout` is set (it counts reads only: timing writes costs a promise each),
+    /// the framer, then this.
     static func pipeline(
         processor: RequestProcessor, context: RequestContext, hooks: ConnectionHooks = ConnectionHooks()
     ) -> [any ChannelHandler] {
-        let decoder = JSONTextDecoder(maxTextBytes: processor.limits.maxRequestBytes, maxDepth: processor.limits.maxDepth)
-        return [
-            ByteToMessageHandler(decoder),
-            ConnectionHandler(processor: processor, context: context, hooks: hooks),
-        ]
+        let limits = processor.limits
+        let decoder = JSONTextDecoder(maxTextBytes: limits.maxRequestBytes, maxDepth: limits.maxDepth)
+        var handlers: [any ChannelHandler] = []
+        if limits.idleTimeout > 0 {
+            handlers.append(IdleStateHandler(readTimeout: .nanoseconds(Int64(limits.idleTimeout * 1_000_000_000))))
+        }
+        handlers.append(ByteToMessageHandler(decoder))
+        handlers.append(ConnectionHandler(processor: processor, context: context, hooks: hooks))
+        return handlers
     }
 
     /// True when part of a request is held, or texts wait to be answered.
     private var hasPartialText: Bool { underway != nil || !waiting.isEmpty }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        rescheduleIdleTimeout(context: context)
-    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !state.isClosing, context.channel.isActive else { return }
@@ -133,7 +130,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The end of a read: the texts it held are answered (or wait).
     func channelReadComplete(context: ChannelHandlerContext) {
         guard !state.isClosing else { return }
-        rescheduleIdleTimeout(context: context)
         flushOutput(context: context)
         switch state.afterFraming(hasPartialText: hasPartialText) {
         case .close:
@@ -156,6 +152,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch event {
         case ChannelEvent.inputClosed:
             inputClosed(context: context)
+        case IdleStateHandler.IdleStateEvent.read:
+            idleTimedOut(context: context)
         case is DrainConnection:
             // Not a word yet, or a text under way, or paused: it is answered, then the
             // connection closes (the server's drain timeout bounds the wait).
@@ -189,8 +187,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
-        idleTimeoutTask?.cancel()
-        idleTimeoutTask = nil
         stallCheckTask?.cancel()
         stallCheckTask = nil
         waiting.removeAll()
@@ -264,7 +260,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         } else {
             afterFraming(context: context)
         }
-        rescheduleIdleTimeout(context: context)
         flushOutput(context: context)
         if passOnRead {
             read(context: context)
@@ -403,8 +398,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard state.close() else { return }
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
-        idleTimeoutTask?.cancel()
-        idleTimeoutTask = nil
         // Writes leave in order: once this empty one has, every response before it has.
         sendOutput(context: context)
         let channel = context.channel
@@ -425,42 +418,14 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Notes activity for the idle timeout: it fires `--idle-timeout` after the connection
-    /// last sent something or was last answered. Only a time is stored here; the one timer
-    /// finds out when it fires whether the connection was active meanwhile.
-    private func rescheduleIdleTimeout(context: ChannelHandlerContext) {
-        lastActivity = context.eventLoop.now
-        guard idleTimeoutTask == nil else { return }
-        armIdleTimeout(in: idleTimeout, context: context)
-    }
-
-    private func armIdleTimeout(in delay: TimeAmount?, context: ChannelHandlerContext) {
-        guard let delay, !state.isClosing else { return }
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        idleTimeoutTask = context.eventLoop.scheduleTask(in: delay) {
-            let (handler, context) = loopBound.value
-            handler.idleTimeoutTask = nil
-            handler.idleTimedOut(context: context)
-        }
-    }
-
-    /// Closes a connection that has had nothing to do for `--idle-timeout`; one that waits
-    /// for a reply, holds part of a request (the read timeout's case) or a `focus-changed`
-    /// subscription is not idle, and is looked at again a timeout later.
+    /// Nothing was read for `--idle-timeout`: closes the connection unless the state
+    /// machine finds it busy, in which case `IdleStateHandler` asks again a timeout later.
     private func idleTimedOut(context: ChannelHandlerContext) {
-        guard !state.isClosing, let idleTimeout else { return }
-        let idleFor = context.eventLoop.now - lastActivity
-        if idleFor < idleTimeout {
-            armIdleTimeout(in: idleTimeout - idleFor, context: context)
-            return
-        }
         switch state.idleTimedOut(hasPartialText: hasPartialText, holdsSubscription: hooks.holdsSubscription()) {
-        case .rearm:
-            rescheduleIdleTimeout(context: context)
         case .close:
             hooks.closedIdle()
             closeAfterWrites(context: context)
-        case .none:
+        case .rearm, .none:
             break
         }
     }

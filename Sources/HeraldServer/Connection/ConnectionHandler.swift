@@ -32,31 +32,32 @@ import NIOCore
 /// stopped is answered rather than reset.
 ///
 /// The rules of pausing, draining and closing are ``ConnectionStateMachine``'s; this class
-/// performs what it decides, and owns the timers, the texts that wait and the output.
+/// performs what it decides, and owns the timers, the texts that wait and the output
+/// (its parts: `ConnectionHandler+Pauses`, `+Output`, `+Timeouts`).
 final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = FramedText
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private let processor: RequestProcessor
-    private let requestContext: RequestContext
-    private let readTimeout: TimeAmount
+    let processor: RequestProcessor
+    let requestContext: RequestContext
+    let readTimeout: TimeAmount
     /// Texts framed while the connection may not answer them (paused, or its output
     /// unread): at most what one read held, as reading stops meanwhile.
-    private var waiting = CircularBuffer<FramedText>(initialCapacity: 4)
+    var waiting = CircularBuffer<FramedText>(initialCapacity: 4)
     /// What the decoder last said is unfinished: part of a request is held.
-    private var underway: String?
-    private var state = ConnectionStateMachine()
-    private var readTimeoutTask: Scheduled<Void>?
-    private let pressure: (any IntakePressure)?
-    private var stallCheckTask: Scheduled<Void>?
-    private let hooks: ConnectionHooks
+    var underway: String?
+    var state = ConnectionStateMachine()
+    var readTimeoutTask: Scheduled<Void>?
+    let pressure: (any IntakePressure)?
+    var stallCheckTask: Scheduled<Void>?
+    let hooks: ConnectionHooks
     /// Responses written since the last flush, sent as one buffer: a client that
     /// pipelines gets the answers to one read in one write, not one buffer each.
-    private var output: ByteBuffer?
+    var output: ByteBuffer?
     /// The response being written, reused from one request to the next (and given up
     /// after a large one, so that an idle connection does not keep a large array).
-    private var response: [UInt8] = []
+    var response: [UInt8] = []
 
     init(processor: RequestProcessor, context: RequestContext, hooks: ConnectionHooks = ConnectionHooks()) {
         self.processor = processor
@@ -84,7 +85,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// True when part of a request is held, or texts wait to be answered.
-    private var hasPartialText: Bool { underway != nil || !waiting.isEmpty }
+    var hasPartialText: Bool { underway != nil || !waiting.isEmpty }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !state.isClosing, context.channel.isActive else { return }
@@ -101,25 +102,9 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    func read(context: ChannelHandlerContext) {
-        switch state.readRequested() {
-        case .read: context.read()
-        case .hold: break
-        }
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, state.mayAnswer {
-            drainFramer(context: context)
-            afterFraming(context: context)
-            flushOutput(context: context)
-        }
-        context.fireChannelWritabilityChanged()
-    }
-
     /// After texts were answered: close a draining connection that has nothing left, else
     /// keep the read timeout right.
-    private func afterFraming(context: ChannelHandlerContext) {
+    func afterFraming(context: ChannelHandlerContext) {
         switch state.afterFraming(hasPartialText: hasPartialText) {
         case .close: closeAfterWrites(context: context)
         case .rescheduleReadTimeout: rescheduleReadTimeout(context: context)
@@ -171,7 +156,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// The client shut down its write side: answer what is left, then close.
-    private func inputClosed(context: ChannelHandlerContext) {
+    func inputClosed(context: ChannelHandlerContext) {
         // The decoder has handed on the last texts already; only waiting ones are left.
         switch state.inputClosed() {
         case .finishAndClose:
@@ -198,75 +183,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
-    /// Answers the texts that wait, while the connection may.
-    private func drainFramer(context: ChannelHandlerContext) {
-        while !waiting.isEmpty, state.mayAnswer, context.channel.isWritable, !pausesForPressure(context: context) {
-            handle(waiting.removeFirst(), context: context)
-        }
-    }
-
-    /// True when the results' queue is congested and the connection paused for it.
-    private func pausesForPressure(context: ChannelHandlerContext) -> Bool {
-        guard let pressure, pressure.isHigh else { return false }
-        return pause(for: pressure, context: context)
-    }
-
-    /// Pauses until `pressure` is low; false when it is low already.
-    private func pause(for pressure: any IntakePressure, context: ChannelHandlerContext) -> Bool {
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let eventLoop = context.eventLoop
-        let registered = pressure.resumeWhenLow {
-            eventLoop.execute {
-                let (handler, context) = loopBound.value
-                handler.pressureRelieved(context: context)
-            }
-        }
-        guard registered else { return false }
-        state.pauseForPressure()
-        readTimeoutTask?.cancel()
-        readTimeoutTask = nil
-        flushOutput(context: context)
-        scheduleStallCheck(pressure, context: context)
-        return true
-    }
-
-    /// Asks now and then whether the queue's writer is stuck; if it is, the pause ends (and
-    /// the full queue drops and counts: the last resort).
-    private func scheduleStallCheck(_ pressure: any IntakePressure, context: ChannelHandlerContext) {
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        stallCheckTask = context.eventLoop.scheduleTask(in: Self.stallCheckInterval) {
-            let (handler, context) = loopBound.value
-            handler.stallCheckTask = nil
-            guard handler.state.isPausedForPressure else { return }
-            if !pressure.releaseIfStalled() {
-                handler.scheduleStallCheck(pressure, context: context)
-            }
-        }
-    }
-
-    private func pressureRelieved(context: ChannelHandlerContext) {
-        guard state.isPausedForPressure else { return }
-        stallCheckTask?.cancel()
-        stallCheckTask = nil
-        resume(after: state.pauseEnded(.pressure(heldRead: false), channelIsActive: context.channel.isActive), context: context)
-    }
-
-    /// After a pause: answers the texts that waited, then what happened meanwhile.
-    private func resume(after action: ConnectionStateMachine.ResumeAction, context: ChannelHandlerContext) {
-        guard case .resume(let inputClosed, let passOnRead) = action else { return }
-        drainFramer(context: context)
-        if inputClosed {
-            self.inputClosed(context: context)
-        } else {
-            afterFraming(context: context)
-        }
-        flushOutput(context: context)
-        if passOnRead {
-            read(context: context)
-        }
-    }
-
-    private func handle(_ event: FramedText, context: ChannelHandlerContext) {
+    func handle(_ event: FramedText, context: ChannelHandlerContext) {
         switch event {
         case .parsed(let text):
             answer(.parsed(text.value, byteCount: text.byteCount), context: context)
@@ -291,7 +208,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func answer(_ text: RequestText, context: ChannelHandlerContext) {
+    func answer(_ text: RequestText, context: ChannelHandlerContext) {
         state.textFramed()
         if text.byteCount >= Self.largeWorkBytes { hooks.largeWorkDone() }
         switch processor.reply(to: text, context: requestContext, appendingTo: &response) {
@@ -310,91 +227,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Runs `work` on a thread of its own (at the CPU priority `placement` says), with
-    /// reading paused; ``replyArrived(_:context:)`` picks up on the event loop.
-    private func awaitReply(
-        from work: @escaping @Sendable () -> [UInt8]?, on placement: MethodPlacement, context: ChannelHandlerContext
-    ) {
-        state.awaitReply()
-        readTimeoutTask?.cancel()
-        readTimeoutTask = nil
-        flushOutput(context: context)
-        context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let eventLoop = context.eventLoop
-        let allocator = context.channel.allocator
-        let reply: @Sendable () -> Void = {
-            // The response (megabytes, for a full listing) is copied into its buffer here,
-            // not on the event loop.
-            let response = work().map { allocator.buffer(bytes: $0) }
-            eventLoop.execute {
-                let (handler, context) = loopBound.value
-                handler.replyArrived(response, context: context)
-            }
-        }
-        // A thread under SCHED_IDLE cannot return to normal priority: a new one each time.
-        if placement == .idleThread {
-            WorkThread.run(named: "herald-request", priority: .idle, reply)
-        } else {
-            ReusableThreads.requests.run(reply)
-        }
-    }
-
-    private func replyArrived(_ response: ByteBuffer?, context: ChannelHandlerContext) {
-        let action = state.pauseEnded(.awaitingReply, channelIsActive: context.channel.isActive)
-        guard action != .none else { return }
-        if let response {
-            if response.readableBytes >= Self.largeWorkBytes { hooks.largeWorkDone() }
-            sendOutput(context: context)
-            context.write(wrapOutboundOut(response), promise: nil)
-        }
-        flushOutput(context: context)
-        context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
-        resume(after: action, context: context)
-    }
-
-    /// Adds a response to the output the next flush sends; past ``outputBytesPerWrite`` it
-    /// is passed on at once, so that the channel's writability (the unread-output bound)
-    /// keeps up with it.
-    private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
-        if bytes.count >= Self.outputBytesPerWrite {
-            sendOutput(context: context)
-            context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
-            return
-        }
-        if output == nil {
-            output = context.channel.allocator.buffer(capacity: Self.outputBufferCapacity)
-        }
-        output!.writeBytes(bytes)
-        if output!.readableBytes >= Self.outputBytesPerWrite { sendOutput(context: context) }
-    }
-
-    /// Passes the responses gathered so far on to the channel, unflushed.
-    private func sendOutput(context: ChannelHandlerContext) {
-        guard let gathered = output else { return }
-        output = nil
-        context.write(wrapOutboundOut(gathered), promise: nil)
-    }
-
-    /// Sends the gathered responses and flushes.
-    private func flushOutput(context: ChannelHandlerContext) {
-        sendOutput(context: context)
-        context.flush()
-    }
-
-    /// A line written to this connection by someone else (a subscription's notification)
-    /// leaves after the responses gathered before it.
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        sendOutput(context: context)
-        context.write(data, promise: promise)
-    }
-
-    func flush(context: ChannelHandlerContext) {
-        flushOutput(context: context)
-    }
-
     /// Stops reading and closes once every response written so far has left.
-    private func closeAfterWrites(context: ChannelHandlerContext) {
+    func closeAfterWrites(context: ChannelHandlerContext) {
         guard state.close() else { return }
         readTimeoutTask?.cancel()
         readTimeoutTask = nil
@@ -404,43 +238,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
             channel.close(promise: nil)
         }
-    }
-
-    /// Arms the read timeout while part of a text is buffered, and disarms it otherwise.
-    private func rescheduleReadTimeout(context: ChannelHandlerContext) {
-        readTimeoutTask?.cancel()
-        readTimeoutTask = nil
-        guard hasPartialText else { return }
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        readTimeoutTask = context.eventLoop.scheduleTask(in: readTimeout) {
-            let (handler, context) = loopBound.value
-            handler.readTimedOut(context: context)
-        }
-    }
-
-    /// Nothing was read for `--idle-timeout`: closes the connection unless the state
-    /// machine finds it busy, in which case `IdleStateHandler` asks again a timeout later.
-    private func idleTimedOut(context: ChannelHandlerContext) {
-        switch state.idleTimedOut(hasPartialText: hasPartialText, holdsSubscription: hooks.holdsSubscription()) {
-        case .close:
-            hooks.closedIdle()
-            closeAfterWrites(context: context)
-        case .rearm, .none:
-            break
-        }
-    }
-
-    private func readTimedOut(context: ChannelHandlerContext) {
-        guard !state.isClosing else { return }
-        let seconds = processor.limits.readTimeout
-        // Says what is unbalanced, so that a person at socat sees what they left open.
-        let unfinished = underway.map { ": \($0)" } ?? ""
-        let error = RPCError(
-            .readTimeout,
-            reason: "The connection sent part of a request and then nothing for \(seconds) seconds\(unfinished); it is closed."
-        )
-        write(processor.standaloneError(error, context: requestContext), context: context)
-        closeAfterWrites(context: context)
     }
 
     private func quoted(_ preview: String) -> String {

@@ -24,15 +24,24 @@ extension ConnectionHandler {
 
     /// Answers the texts that wait, while the connection may.
     func drainFramer(context: ChannelHandlerContext) {
-        while !waiting.isEmpty, state.mayAnswer, context.channel.isWritable, !pausesForPressure(context: context) {
+        while !waiting.isEmpty, answersNextText(context: context) {
             handle(waiting.removeFirst(), context: context)
         }
     }
 
-    /// True when the results' queue is congested and the connection paused for it.
-    func pausesForPressure(context: ChannelHandlerContext) -> Bool {
-        guard let pressure, pressure.isHigh else { return false }
-        return pause(for: pressure, context: context)
+    /// Whether the next text is answered now, as the state machine says; pauses for
+    /// back-pressure when it says so.
+    func answersNextText(context: ChannelHandlerContext) -> Bool {
+        let pressureIsHigh = pressure?.isHigh ?? false
+        switch state.nextText(channelIsWritable: context.channel.isWritable, pressureIsHigh: pressureIsHigh) {
+        case .answer:
+            return true
+        case .wait:
+            return false
+        case .pauseForPressure:
+            guard let pressure else { return true }
+            return !pause(for: pressure, context: context)
+        }
     }
 
     /// Pauses until `pressure` is low; false when it is low already.

@@ -95,7 +95,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         underway = nil
-        if waiting.isEmpty, state.mayAnswer, context.channel.isWritable, !pausesForPressure(context: context) {
+        if waiting.isEmpty, answersNextText(context: context) {
             handle(framed, context: context)
         } else {
             waiting.append(framed)

@@ -64,6 +64,23 @@ struct ConnectionStateMachine {
         return .hold
     }
 
+    enum TextAction: Equatable {
+        /// Answer the next text now.
+        case answer
+        /// Keep it with the texts that wait: the connection is paused, or its output
+        /// waits unread (the channel is not writable).
+        case wait
+        /// The results' queue is congested: pause for it and keep the text (or answer it,
+        /// if the queue eased meanwhile).
+        case pauseForPressure
+    }
+
+    /// Whether the next framed text is answered now.
+    func nextText(channelIsWritable: Bool, pressureIsHigh: Bool) -> TextAction {
+        guard mayAnswer, channelIsWritable else { return .wait }
+        return pressureIsHigh ? .pauseForPressure : .answer
+    }
+
     /// A text was framed and is being answered.
     mutating func textFramed() {
         guard case .open(var open) = state else { return }

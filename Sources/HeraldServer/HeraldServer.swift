@@ -242,10 +242,9 @@ package final class HeraldServer: Service, Sendable {
                 largeWorkDone: { memoryTrim.largeWorkDone() }
             )
             return channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandlers([
-                    BackPressureHandler(),
-                    ConnectionHandler(processor: processor, context: context, hooks: hooks),
-                ])
+                try channel.pipeline.syncOperations.addHandlers(
+                    [BackPressureHandler()] + ConnectionHandler.pipeline(processor: processor, context: context, hooks: hooks)
+                )
             }
         }
     }

@@ -32,7 +32,7 @@ struct ConnectionHandlerTests {
         )
         let context = RequestContext(caller: Caller(uid: 0, gid: 0, pid: 1, isAdministrator: true))
         let hooks = ConnectionHooks(holdsSubscription: holdsSubscription, closedIdle: { statistics.recordIdleClose() })
-        let channel = EmbeddedChannel(handler: ConnectionHandler(processor: processor, context: context, hooks: hooks))
+        let channel = EmbeddedChannel(handlers: ConnectionHandler.pipeline(processor: processor, context: context, hooks: hooks))
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/herald-test.sock")).wait()
         return (channel, statistics)
     }
@@ -57,6 +57,7 @@ struct ConnectionHandlerTests {
         channel.embeddedEventLoop.advanceTime(by: .seconds(1))
         #expect(channel.isActive)
         try send(Self.request, to: channel)
+        channel.embeddedEventLoop.run()
         #expect(try writtenLines(channel).count == 1)
         #expect(!channel.isActive)
     }
@@ -69,6 +70,7 @@ struct ConnectionHandlerTests {
         channel.pipeline.fireUserInboundEventTriggered(DrainConnection())
         // Bytes that were in the socket buffer arrive within the grace: answered, then closed.
         try send(Self.request, to: channel)
+        channel.embeddedEventLoop.run()
         #expect(try writtenLines(channel).count == 1)
         #expect(!channel.isActive)
     }
@@ -147,22 +149,61 @@ struct ConnectionHandlerTests {
         #expect(buffers.dropLast().allSatisfy { $0.utf8.count >= ConnectionHandler.outputBytesPerWrite })
     }
 
-    @Test("An idle connection is closed after --idle-timeout; one holding a subscription is not")
+    @Test("With --idle-timeout set, NIO's IdleStateHandler is in the pipeline ahead of the framer")
+    func idleStateHandlerInPipeline() throws {
+        let (idle, _) = try makeChannel(idleTimeout: 10)
+        _ = try idle.pipeline.syncOperations.handler(type: IdleStateHandler.self)
+        let (unlimited, _) = try makeChannel()
+        #expect(throws: (any Error).self) { try unlimited.pipeline.syncOperations.handler(type: IdleStateHandler.self) }
+    }
+
+    /// `IdleStateHandler` times reads on the system's clock, not the embedded loop's: these
+    /// tests send its event; the end-to-end suite runs its timer.
+    @Test("An idle connection is closed when nothing was read for --idle-timeout; one holding a subscription is not")
     func idleTimeout() throws {
         let (idle, statistics) = try makeChannel(idleTimeout: 10)
         try send(Self.request, to: idle)
-        idle.embeddedEventLoop.advanceTime(by: .seconds(9))
-        #expect(idle.isActive)
-        try send(Self.request, to: idle)  // Activity re-arms the timeout.
-        idle.embeddedEventLoop.advanceTime(by: .seconds(9))
-        #expect(idle.isActive)
-        idle.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(try writtenLines(idle).count == 1)
+        idle.pipeline.fireUserInboundEventTriggered(IdleStateHandler.IdleStateEvent.read)
         #expect(!idle.isActive)
         #expect(statistics.limitCounts.closedIdle == 1)
 
         let (subscriber, _) = try makeChannel(idleTimeout: 10, holdsSubscription: { true })
-        subscriber.embeddedEventLoop.advanceTime(by: .seconds(100))
+        subscriber.pipeline.fireUserInboundEventTriggered(IdleStateHandler.IdleStateEvent.read)
         #expect(subscriber.isActive)
+    }
+
+    @Test("A connection holding part of a request is not idle: the read timeout is its rule")
+    func partialRequestIsNotIdle() throws {
+        let (channel, statistics) = try makeChannel(idleTimeout: 10)
+        try send(#"{"jsonrpc":"2.0","#, to: channel)
+        channel.pipeline.fireUserInboundEventTriggered(IdleStateHandler.IdleStateEvent.read)
+        #expect(channel.isActive)
+        #expect(statistics.limitCounts.closedIdle == 0)
+    }
+
+    @Test("Part of a request and then nothing for --read-timeout: answered with what is unfinished, then closed")
+    func readTimeout() throws {
+        let (channel, _) = try makeChannel()
+        try send(#"{"jsonrpc":"2.0","#, to: channel)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(20))
+        try send(#""params":{"a":["#, to: channel)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(29))
+        #expect(channel.isActive, "each read restarts the timeout")
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        let lines = try writtenLines(channel)
+        try #require(lines.count == 1)
+        #expect(lines[0].contains("an object opened at byte 0 was never closed (3 levels still open)"))
+        #expect(!channel.isActive)
+    }
+
+    @Test("Whole requests leave no read timeout behind")
+    func wholeRequestsArmNoReadTimeout() throws {
+        let (channel, _) = try makeChannel()
+        try send(Self.request + "  ", to: channel)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(60))
+        #expect(try writtenLines(channel).count == 1)
+        #expect(channel.isActive)
     }
 }
 

@@ -90,7 +90,26 @@ struct ConnectionStateMachineTests {
         #expect(machine.idleTimedOut(hasPartialText: false, holdsSubscription: true) == .rearm)
         machine.awaitReply()
         #expect(machine.idleTimedOut(hasPartialText: false, holdsSubscription: false) == .rearm)
+        _ = machine.pauseEnded(.awaitingReply, channelIsActive: true)
+        #expect(machine.idleTimedOut(hasPartialText: false, holdsSubscription: false) == .rearm, "answered since")
+        #expect(machine.idleTimedOut(hasPartialText: false, holdsSubscription: false) == .close)
         _ = machine.close()
         #expect(machine.idleTimedOut(hasPartialText: false, holdsSubscription: false) == .none)
+    }
+
+    @Test("A framed text is answered only when open, not paused, writable and the results' queue has room")
+    func nextText() {
+        var machine = ConnectionStateMachine()
+        #expect(machine.nextText(channelIsWritable: true, pressureIsHigh: false) == .answer)
+        #expect(machine.nextText(channelIsWritable: false, pressureIsHigh: false) == .wait, "output waits unread")
+        #expect(machine.nextText(channelIsWritable: true, pressureIsHigh: true) == .pauseForPressure)
+        #expect(machine.nextText(channelIsWritable: false, pressureIsHigh: true) == .wait)
+        machine.pauseForPressure()
+        #expect(machine.nextText(channelIsWritable: true, pressureIsHigh: false) == .wait)
+        _ = machine.pauseEnded(.pressure(heldRead: false), channelIsActive: true)
+        machine.awaitReply()
+        #expect(machine.nextText(channelIsWritable: true, pressureIsHigh: false) == .wait)
+        _ = machine.close()
+        #expect(machine.nextText(channelIsWritable: true, pressureIsHigh: false) == .wait)
     }
 }

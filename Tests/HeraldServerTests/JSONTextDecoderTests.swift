@@ -8,7 +8,8 @@ import Testing
 /// The decoder in a `ByteToMessageHandler`, as NIO runs decoders, on an `EmbeddedChannel`.
 @Suite("JSONTextDecoder")
 struct JSONTextDecoderTests {
-    /// What came out, as text: `parsed {…}`, `unparsed {…}`, `garbage …`, `tooLarge`, `truncated …`.
+    /// What came out, as text: `parsed {…}`, `unparsed {…}`, `garbage …`, `tooLarge`, `truncated …`,
+    /// `underway …`.
     private func decoded(_ chunks: [String], maxTextBytes: Int = 1 << 20) throws -> [String] {
         let channel = EmbeddedChannel(
             handler: ByteToMessageHandler(JSONTextDecoder(maxTextBytes: maxTextBytes, maxDepth: 64))
@@ -17,11 +18,12 @@ struct JSONTextDecoderTests {
         func collect() throws {
             while let frame = try channel.readInbound(as: FramedText.self) {
                 switch frame {
-                case .request(.parsed(let value, let count)): out.append("parsed \(count) \(value.compactText)")
-                case .request(.unparsed(let bytes)): out.append("unparsed \(String(buffer: bytes))")
+                case .parsed(let text): out.append("parsed \(text.byteCount) \(text.value.compactText)")
+                case .unparsed(let bytes): out.append("unparsed \(String(buffer: bytes))")
                 case .garbage(let preview): out.append("garbage \(preview)")
                 case .tooLarge(let limit): out.append("tooLarge \(limit)")
                 case .truncated(let preview): out.append("truncated \(preview)")
+                case .underway(let unfinished): out.append("underway \(unfinished)")
                 }
             }
         }
@@ -37,13 +39,23 @@ struct JSONTextDecoderTests {
     @Test("A text that arrives whole is parsed in the framing pass; one in pieces is handed on as its bytes")
     func wholeAndPieces() throws {
         let out = try decoded([#"{"a":[1,"x"]} {"b":"#, #"2}"# + "\n", "[true]\n"])
-        #expect(out == [#"parsed 13 {"a":[1,"x"]}"#, #"unparsed {"b":2}"#, "parsed 6 [true]"])
+        #expect(
+            out == [
+                #"parsed 13 {"a":[1,"x"]}"#, "underway an object opened at byte 14 was never closed",
+                #"unparsed {"b":2}"#, "parsed 6 [true]",
+            ]
+        )
     }
 
     @Test("Invalid JSON is handed on as its bytes, for the parser to say what is wrong; garbage and the end are reported")
     func invalidAndGarbage() throws {
         let out = try decoded([#"{"a" 1} hello"# + "\n", #"[1,"#])
-        #expect(out == [#"unparsed {"a" 1}"#, "garbage hello", "truncated [1,"])
+        #expect(
+            out == [
+                #"unparsed {"a" 1}"#, "garbage hello", "underway an array opened at byte 14 was never closed",
+                "truncated [1,",
+            ]
+        )
     }
 
     @Test("A text past the limit is reported once, and nothing after it")
@@ -52,28 +64,23 @@ struct JSONTextDecoderTests {
         #expect(out == ["tooLarge 8"])
     }
 
-    @Test("InboundTexts frames one text at a time and knows when a text is under way")
-    func inboundTexts() {
-        var inbound = InboundTexts(maxTextBytes: 1 << 20, maxDepth: 64)
-        inbound.append(ByteBuffer(string: #"[1] [2] {"a":"#))
-        #expect(inbound.hasPartialText)
-        guard case .request(.parsed(.array, 3)) = inbound.next() else {
-            Issue.record("expected the first text")
-            return
-        }
-        guard case .request(.parsed(.array, 3)) = inbound.next() else {
-            Issue.record("expected the second text")
-            return
-        }
-        #expect(inbound.next() == nil)
-        #expect(inbound.unfinishedText == "an object opened at byte 8 was never closed")
-        inbound.append(ByteBuffer(string: "1}\n"))
-        guard case .request(.unparsed(let bytes)) = inbound.next() else {
-            Issue.record("expected the third text")
-            return
-        }
-        #expect(String(buffer: bytes) == #"{"a":1}"#)
-        #expect(!inbound.hasPartialText)
-        #expect(inbound.finish() == nil)
+    @Test("A read that ends inside a text says so after the texts it held, once per read")
+    func underwayAfterEachRead() throws {
+        let out = try decoded([#"[1] {"a":["#, #""x"#, #""]}"# + "\n", "hello"])
+        #expect(
+            out == [
+                "parsed 3 [1]", "underway an object opened at byte 4 was never closed (2 levels still open)",
+                "underway an object opened at byte 4 was never closed (2 levels still open, inside a string)",
+                #"unparsed {"a":["x"]}"#,
+                "underway a line that is not a JSON object or array has no newline yet", "garbage hello",
+            ]
+        )
+    }
+
+    @Test("A framed text fits in NIOAny's inline storage, so handing it on allocates nothing")
+    func framedTextFitsInline() {
+        #expect(MemoryLayout<FramedText>.size <= 3 * MemoryLayout<Int>.size)
+        #expect(ParsedText(.null, byteCount: (1 << 24) - 1)?.byteCount == (1 << 24) - 1)
+        #expect(ParsedText(.null, byteCount: 1 << 24) == nil)
     }
 }

@@ -23,6 +23,9 @@ struct ConnectionStateMachine {
         var hasSentText = false
         /// The client shut its write side while paused: handled when the pause ends.
         var inputClosedWhilePaused = false
+        /// A pause ended since the idle timeout last looked: the connection was answered,
+        /// which counts as activity though nothing was read.
+        var resumedSinceIdleCheck = false
     }
 
     enum State: Equatable {
@@ -59,6 +62,23 @@ struct ConnectionStateMachine {
         open.pause = .pressure(heldRead: true)
         state = .open(open)
         return .hold
+    }
+
+    enum TextAction: Equatable {
+        /// Answer the next text now.
+        case answer
+        /// Keep it with the texts that wait: the connection is paused, or its output
+        /// waits unread (the channel is not writable).
+        case wait
+        /// The results' queue is congested: pause for it and keep the text (or answer it,
+        /// if the queue eased meanwhile).
+        case pauseForPressure
+    }
+
+    /// Whether the next framed text is answered now.
+    func nextText(channelIsWritable: Bool, pressureIsHigh: Bool) -> TextAction {
+        guard mayAnswer, channelIsWritable else { return .wait }
+        return pressureIsHigh ? .pauseForPressure : .answer
     }
 
     /// A text was framed and is being answered.
@@ -164,6 +184,7 @@ struct ConnectionStateMachine {
             return .none
         }
         open.pause = nil
+        open.resumedSinceIdleCheck = true
         let inputClosed = open.inputClosedWhilePaused
         open.inputClosedWhilePaused = false
         state = .open(open)
@@ -186,15 +207,20 @@ struct ConnectionStateMachine {
 
     enum IdleAction: Equatable {
         case close
-        /// Not idle after all: look again a timeout later.
+        /// Not idle after all: `IdleStateHandler` looks again a timeout later.
         case rearm
         case none
     }
 
-    /// The idle timeout fired, after `--idle-timeout` without activity.
-    func idleTimedOut(hasPartialText: Bool, holdsSubscription: Bool) -> IdleAction {
-        guard case .open(let open) = state else { return .none }
-        if open.pause != nil || hasPartialText || holdsSubscription {
+    /// Nothing was read for `--idle-timeout` (NIO's `IdleStateHandler` says so). A
+    /// connection that waits for a reply, holds part of a request (the read timeout's
+    /// case) or a subscription is not idle, nor one answered since the last look.
+    mutating func idleTimedOut(hasPartialText: Bool, holdsSubscription: Bool) -> IdleAction {
+        guard case .open(var open) = state else { return .none }
+        let resumed = open.resumedSinceIdleCheck
+        open.resumedSinceIdleCheck = false
+        state = .open(open)
+        if open.pause != nil || resumed || hasPartialText || holdsSubscription {
             return .rearm
         }
         return .close

@@ -50,9 +50,9 @@ import Testing
             reads.add(1, ordering: .sequentiallyConsistent)
         }
         finished.wait()
-        // Between most of the holds: 298–299 of 299 here, against 0–9 with no pause between
-        // them (taken again at once, the lock stayed the stepping thread's). A third, so
-        // that a loaded machine's late wake-ups do not make it fail.
-        #expect(gapsWithARead.load(ordering: .relaxed) >= 100)
+        // Between most of the holds on an idle machine (298–299 of 299), and 79–80 while the
+        // whole suite runs beside it on two CPUs; with no pause between the holds, 0–9 (taken
+        // again at once, the lock stays the stepping thread's). A tenth tells the two apart.
+        #expect(gapsWithARead.load(ordering: .relaxed) >= 30)
     }
 }

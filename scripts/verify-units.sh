@@ -13,11 +13,6 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 cp /bin/true "$TMP/heraldd"
-# Documentation= names the man pages; verify looks them up, so show it where they are.
-mkdir -p "$TMP/man/man1" "$TMP/man/man8"
-cp "$UNITS/../man/"*.1 "$TMP/man/man1/"
-cp "$UNITS/../man/"*.8 "$TMP/man/man8/"
-export MANPATH="$TMP/man"
 sed "s|^ExecStart=/usr/bin/env heraldd|ExecStart=$TMP/heraldd|" "$UNITS/herald.service" >"$TMP/herald.service"
 cp "$UNITS/herald.socket" "$TMP/herald.socket"
 if ! grep -q "^ExecStart=$TMP/heraldd" "$TMP/herald.service"; then

@@ -14,10 +14,6 @@ mkdir -m 0700 "$TMP/runtime" "$TMP/installed"
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$TMP/runtime}"
 
 cp /bin/true "$TMP/herald-notify"
-# Documentation= names the man page; verify looks it up, so show it where it is.
-mkdir -p "$TMP/man/man1"
-cp "$UNITS/../../man/"*.1 "$TMP/man/man1/"
-export MANPATH="$TMP/man"
 sed "s|^ExecStart=/usr/bin/env herald-notify|ExecStart=$TMP/herald-notify|" "$UNITS/herald-notify.service" \
     >"$TMP/installed/herald-notify.service"
 if ! grep -q "^ExecStart=$TMP/herald-notify" "$TMP/installed/herald-notify.service"; then

@@ -25,7 +25,7 @@ RUN_ARGS ?=
 RELEASE_FLAGS := -c release --static-swift-stdlib
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: all build release run test test-vm deps bench-deps generate install uninstall verify-units check-man clean format lint bench bench-compare bench-snapshot fuzz
+.PHONY: all build release run test test-vm deps bench-deps generate install uninstall verify-units check-man clean format lint bench bench-compare bench-snapshot bench-search fuzz
 
 all: build
 
@@ -99,6 +99,11 @@ bench-compare: bench-deps
 ## bench-snapshot: snapshot, restore, memory and latency figures for N interactions (default 1,000,000).
 bench-snapshot: deps
 	bash scripts/bench-snapshot.sh $(N)
+
+## bench-search: search-notifications over N notifications (default 100,000): p99 and the index's memory.
+bench-search: deps
+	swift build -c release --product herald-bench
+	.build/release/herald-bench search --notifications $(or $(N),100000)
 
 verify-units:
 	@bash scripts/verify-units.sh

@@ -116,6 +116,7 @@ let package = Package(
         .executableTarget(
             name: "herald-bench",
             dependencies: [
+                "CSystemd",
                 "HeraldProtocol",
                 "HeraldCore",
                 "HeraldStorage",

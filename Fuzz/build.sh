@@ -53,5 +53,5 @@ module HeraldStorage "HeraldProtocol HeraldCore" Sources/HeraldStorage/{CRC32C,S
   $(find Sources/HeraldStorage/Payload -name '*.swift' | sort)
 
 target framer-parser Fuzz/Targets/FramerParser.swift -lHeraldProtocol
-target params Fuzz/Targets/Params.swift -lHeraldProtocol
+target params Fuzz/Targets/Params.swift -lHeraldCore -lHeraldProtocol
 target snapshot Fuzz/Targets/Snapshot.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol

@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
 
-/// `heraldctl notifications list|remove`: the notification list (`list-notifications`,
-/// `remove-notifications`). A caller sees its own uid's list, every app's or one's; an
+/// `heraldctl notifications list|search|apps|remove`: the notification list
+/// (`list-notifications`, `search-notifications`, `remove-notifications`). A caller sees its own uid's list, every app's or one's; an
 /// administrator may name a `--uid`.
 struct NotificationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notifications",
-        abstract: "List or remove the notifications heraldd keeps, delivered and scheduled.",
-        subcommands: [List.self, Apps.self, Remove.self],
+        abstract: "List, search or remove the notifications heraldd keeps, delivered and scheduled.",
+        subcommands: [List.self, Search.self, Apps.self, Remove.self],
         defaultSubcommand: List.self
     )
 
@@ -49,6 +49,55 @@ struct NotificationsCommand: ParsableCommand {
                 cursor = result?["nextCursor"] as? String
             } while cursor != nil && limit.map({ notifications.count < $0 }) ?? true
             return notifications
+        }
+    }
+
+    struct Search: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The notifications that have these words, newest first.",
+            discussion: """
+                A notification is found when each word starts one of its words: in its title, subtitle, \
+                body, thread, conversation, sender's name or address, or its app's name. Case and accents \
+                do not matter: "heraldctl notifications search ann din" finds Ann Lee's "Dinner at eight?".
+                """
+        )
+        @OptionGroup var client: ClientOptions
+        @Option(help: "Only this app's (default: every app's).") var app: String?
+        @Option(help: "Only delivered or only scheduled notifications.") var state: State?
+        @Option(help: "Only those received at or after this time (RFC 3339, e.g. 2026-11-27T08:00:00Z).") var since: String?
+        @Option(help: "Only those received before this time (RFC 3339).") var until: String?
+        @Option(help: "At most this many, the newest (default: 50).") var limit: Int = 50
+        @Option(help: "The uid whose notifications they are (administrators; default: yours).") var uid: UInt32?
+        @Argument(help: "The words to look for.") var words: [String] = []
+
+        func validate() throws {
+            if words.isEmpty { throw ValidationError("Name a word to look for.") }
+            if limit < 0 { throw ValidationError("--limit is how many at most, 0 or more.") }
+        }
+
+        func run() throws {
+            var params: [String: Any] = ["query": words.joined(separator: " ")]
+            if let app { params["app"] = app }
+            if let state { params["state"] = state.rawValue }
+            if let since { params["since"] = since }
+            if let until { params["until"] = until }
+            if let uid { params["uid"] = uid }
+            let connection = try client.connect()
+            var notifications: [Any] = []
+            var cursor: String?
+            repeat {
+                var page = params
+                if let cursor { page["cursor"] = cursor }
+                page["limit"] = min(limit - notifications.count, 500)
+                let result = try connection.call("search-notifications", params: page) as? [String: Any]
+                notifications += result?["notifications"] as? [Any] ?? []
+                cursor = result?["nextCursor"] as? String
+            } while cursor != nil && notifications.count < limit
+            if client.json {
+                Output.printJSON(["notifications": notifications])
+            } else {
+                Output.print(notifications.isEmpty ? ["No notification has these words."] : notifications.flatMap(NotificationText.lines))
+            }
         }
     }
 

@@ -58,6 +58,8 @@ struct NotificationList: Sendable {
         var deliveredStamp: UInt64?
         /// What it weighs (``NotificationBytes``), counted in its list's ``UIDList/bytes``.
         var bytes: Int
+        /// Its document in its list's ``UIDList/search``.
+        var searchDocument: NotificationSearchIndex.DocumentNumber = 0
 
         var state: NotificationState { deliveredStamp == nil ? .scheduled : .delivered }
 
@@ -95,6 +97,8 @@ struct NotificationList: Sendable {
         /// What its entries weigh together, and its delivered ones.
         var bytes = 0
         var deliveredBytes = 0
+        /// Its entries by the words they are found by.
+        var search = NotificationSearchIndex()
 
         /// The oldest delivered notification's key, skipping stale elements.
         mutating func oldestDelivered() -> Key? {
@@ -144,8 +148,25 @@ struct NotificationList: Sendable {
             }
             let app = apps.name(of: entry.app)
             apps.release(entry.app)
+            search.remove(entry.searchDocument)
             compactIfWasteful()
+            compactSearchIfWasteful()
             return Removed(entry: entry, app: app)
+        }
+
+        /// Puts `entry` in the search index, as the document of `key`.
+        mutating func index(_ entry: inout Entry, key: Key) {
+            entry.searchDocument = search.add(key: key, place: entry.place, content: entry.content)
+        }
+
+        /// Drops the search index's gone documents once they outweigh the rest, and gives
+        /// every entry its document's new number: linear in the index, every so many removals.
+        mutating func compactSearchIfWasteful() {
+            guard search.isWasteful else { return }
+            let renumbered = search.compact()
+            for index in entries.indices {
+                entries.values[index].searchDocument = renumbered[Int(entries.values[index].searchDocument)]!
+            }
         }
     }
 
@@ -287,9 +308,13 @@ struct NotificationList: Sendable {
             }
             inserted.receivedAt = entry.receivedAt
             inserted.removed.append(Removed(entry: previous, app: notification.app))
+            list.search.remove(previous.searchDocument)
+            list.index(&entry, key: key)
             list.entries.values[index] = entry
             list.compactIfWasteful()
+            list.compactSearchIfWasteful()
         } else {
+            list.index(&entry, key: key)
             list.entries[key] = entry
         }
         // Within the byte limit: the oldest delivered go first, never the one just put in

@@ -19,6 +19,7 @@ package enum HeraldMethods {
         SetCapabilitiesMethod.self,
         SuggestPeopleMethod.self,
         ListNotificationsMethod.self,
+        SearchNotificationsMethod.self,
         RemoveNotificationsMethod.self,
         DeliverSummaryMethod.self,
         SubscribeNotificationsMethod.self,

@@ -2027,6 +2027,159 @@ package enum OpenRPCDocument {
       ]
     },
     {
+      "name": "search-notifications",
+      "summary": "The caller's notifications that have the words asked for, newest first.",
+      "description": "Searches the caller's notification list, delivered and scheduled alike, by words: a notification is found when each word of query starts one of its words, in its title, subtitle, body, thread, conversation identifier, sender's name or address, or its app's name. Case and diacritics do not matter (\"elan\" finds \"Élan\"); anything but letters and digits separates words, so \"ann@example.org\" is found by \"ann\". Newest (receivedAt) first, one page at a time like list-notifications: at most limit (default 50, at most 500), within --max-response-bytes less 1 KiB and the request's size; nextCursor, when more are left, is the cursor of the next page. since and until narrow it to notifications received in [since, until). A caller searches only its own uid's list; without app, every app's. Administrators may pass uid for another uid's list; anyone else naming another uid gets 1006. Open to every caller.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "query",
+          "description": "The words to find, at most 16: each must start a word of the notification (\"din\" finds \"Dinner\"). A query with no letter or digit is -32602.",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        },
+        {
+          "name": "app",
+          "description": "Only this app's notifications; without it, every app of the uid.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "state",
+          "description": "Only the notifications in this state.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/NotificationState"
+          }
+        },
+        {
+          "name": "since",
+          "description": "Only those received at or after this time.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        },
+        {
+          "name": "until",
+          "description": "Only those received before this time; later than since.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        },
+        {
+          "name": "limit",
+          "description": "At most this many on the page, the newest: 0 to 500, 50 when absent.",
+          "required": false,
+          "schema": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 500
+          }
+        },
+        {
+          "name": "cursor",
+          "description": "The nextCursor of the page before, unchanged (an opaque string that holds while heraldd runs; anything else is -32602): this page starts after it.",
+          "required": false,
+          "schema": {
+            "type": "string"
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's notifications.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "listing",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "notifications"
+          ],
+          "properties": {
+            "notifications": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/HeraldNotification"
+              }
+            },
+            "nextCursor": {
+              "type": "string",
+              "description": "Present when more are left: the cursor of the next page."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "what Ann said about dinner",
+          "params": [
+            {
+              "name": "query",
+              "value": "ann din"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "notifications": [
+                {
+                  "identifier": "m-17",
+                  "app": "org.example.chat",
+                  "content": {
+                    "title": "Ann Lee",
+                    "body": "Dinner at eight?",
+                    "threadIdentifier": "c-ann"
+                  },
+                  "delivery": {
+                    "presentation": "alert",
+                    "sound": true,
+                    "lightsScreen": true,
+                    "breaksThroughFocus": false,
+                    "breaksThroughSummary": false,
+                    "bypassesRinger": false,
+                    "announce": false,
+                    "reasons": [
+                      {
+                        "code": "delivered",
+                        "message": "Delivered now, with sound."
+                      }
+                    ]
+                  },
+                  "state": "delivered",
+                  "receivedAt": "2026-11-23T10:54:15.884Z",
+                  "deliveredAt": "2026-11-23T10:54:15.884Z"
+                }
+              ]
+            }
+          }
+        }
+      ]
+    },
+    {
       "name": "remove-notifications",
       "summary": "Removes notifications from the caller's list, delivered and scheduled alike.",
       "description": "Apple's removeDeliveredNotifications(withIdentifiers:) and removePendingNotificationRequests(withIdentifiers:) in one. Give exactly one of identifiers and all: true (-32602 otherwise). Identifiers not in the caller's list, another uid's among them, count 0. Presenters of the uid are told notifications-removed. Administrators may pass uid, and omit app with all: true for every app of that uid; anyone else naming another uid gets 1006. Open to every caller.",

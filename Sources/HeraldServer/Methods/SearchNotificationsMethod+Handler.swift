@@ -1,0 +1,12 @@
+import HeraldCore
+import HeraldProtocol
+
+/// `search-notifications` reads a page of a uid's search index, within --max-response-bytes.
+extension SearchNotificationsMethod: ServedMethod {
+    static func handle(
+        _ params: SearchNotificationsParams, _ context: RequestContext, _ services: MethodServices
+    ) throws -> MethodOutcome<ListNotificationsResult> {
+        try services.state.read(\.notificationListView).searchNotifications(
+            params, caller: context.caller, budget: services.environment.notificationPage(context))
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import HeraldProtocol
+import HeraldTesting
+import Testing
+
+/// Issue 31: a person searches their notifications with `search-notifications` and
+/// `heraldctl notifications search`, over the real heraldd; the journal names what was
+/// found and never the words searched for.
+@Suite("Search, end to end")
+struct SearchEndToEndTests {
+    static func update(_ app: String, _ identifier: String, title: String, body: String) -> JSONValue {
+        ["app": .string(app), "identifier": .string(identifier), "content": ["title": .string(title), "body": .string(body)]]
+    }
+
+    static func identifiers(_ response: JSONValue) -> [String] {
+        (response[pointer: "/result/notifications"]?.arrayValue ?? []).compactMap { $0[pointer: "/identifier"]?.stringValue }
+    }
+
+    @Test("The socket and heraldctl find notifications by their words, newest first, and refuse a query of none")
+    func searchOverTheSocketAndHeraldctl() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none"])
+        let client = try herald.connect()
+        try client.result("update-content", Self.update("org.example.chat", "c-1", title: "Ann Lee", body: "Dinner at eight?"))
+        try client.result("update-content", Self.update("org.example.mail", "m-1", title: "Invoice", body: "Your café order"))
+        try client.result("update-content", Self.update("org.example.chat", "c-2", title: "Bo", body: "Dinner is late"))
+
+        #expect(Self.identifiers(try client.call("search-notifications", ["query": "dinner"])) == ["c-2", "c-1"])
+        #expect(Self.identifiers(try client.call("search-notifications", ["query": "ANN din"])) == ["c-1"])
+        #expect(Self.identifiers(try client.call("search-notifications", ["query": "cafe"])) == ["m-1"])
+        #expect(Self.identifiers(try client.call("search-notifications", ["query": "mail"])) == ["m-1"], "the app's name")
+        let paged = try client.call("search-notifications", ["query": "dinner", "limit": 1])
+        #expect(Self.identifiers(paged) == ["c-2"])
+        let cursor = try #require(paged[pointer: "/result/nextCursor"]?.stringValue)
+        #expect(Self.identifiers(try client.call("search-notifications", ["query": "dinner", "cursor": .string(cursor)])) == ["c-1"])
+
+        let none = try client.call("search-notifications", ["query": " ?! "])
+        #expect(none[pointer: "/error/code"] == -32602 && none[pointer: "/error/data/pointer"] == "/query", "\(none.compactText)")
+        let unknown = try client.call("search-notifications", ["query": "x", "words": "y"])
+        #expect(unknown[pointer: "/error/code"] == -32602 && unknown[pointer: "/error/data/pointer"] == "/words", "\(unknown.compactText)")
+
+        let human = try Heraldctl.run(["notifications", "search", "dinner", "--socket", herald.socketPath])
+        let headlines = human.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }
+        #expect(headlines.count == 2 && headlines[0].hasPrefix("c-2 org.example.chat delivered") && headlines[1].hasPrefix("c-1 "), "\(human)")
+        let json = try Heraldctl.run(["notifications", "search", "din", "ann", "--json", "--socket", herald.socketPath])
+        let found = ((json.jsonLines.first as? [String: Any])?["notifications"] as? [[String: Any]] ?? []).compactMap { $0["identifier"] as? String }
+        #expect(found == ["c-1"], "\(json)")
+        let nothing = try Heraldctl.run(["notifications", "search", "zebra", "--socket", herald.socketPath])
+        #expect(nothing.stdout == "No notification has these words.\n", "\(nothing)")
+    }
+
+    @Test("Another uid's notifications are not found, and the journal keeps no word searched for",
+        .enabled(if: JournalReader.isAvailable, "needs a running systemd-journald"))
+    func searchIsPrivateAndItsWordsStayOutOfTheJournal() throws {
+        let herald = try HeraldProcess.openToEveryone(arguments: ["--log-target", "journal"])
+        let client = try herald.connect()
+        try client.result("update-content", Self.update("org.example.chat", "c-1", title: "Ann", body: "Surprise party plans"))
+        let other = try #require(try callAsUser(65534, [request("search-notifications", ["query": "surprise"])], socket: herald.socketPath).first)
+        #expect(other[pointer: "/result/notifications"] == [], "\(other.compactText)")
+        #expect(Self.identifiers(try client.call("search-notifications", ["query": "surprise"], id: 9)) == ["c-1"])
+        let journal = JournalReader(pid: herald.process.pid)
+        let entries = try journal.waitForEntries(count: 2, matching: ["HERALD_METHOD=search-notifications"])
+        #expect(entries.count == 2)
+        let mine = try #require(entries.first { $0.field("HERALD_REQUEST_ID") == "9" })
+        #expect(mine.field("MESSAGE_ID") == SearchNotificationsMethod.journalMessageIDs.ok)
+        #expect(mine.field("HERALD_NOTIFICATION_IDS") == "c-1")
+        let raw = try journal.entries(matching: ["HERALD_METHOD=search-notifications"]).raw
+        #expect(!raw.lowercased().contains("surprise"), "no word searched for in the journal")
+    }
+}

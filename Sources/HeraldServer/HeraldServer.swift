@@ -51,20 +51,26 @@ package final class HeraldServer: Service, Sendable {
     }
 
     /// Delivers, one summary per uid, the scheduled notifications whose summary time has
-    /// come by `now`, journals each summary and tells the presenters; returns how many
-    /// notifications. The ``SummaryService`` calls it on time, and the daemon once at
-    /// start, before serving, for a summary time that passed while it was stopped.
+    /// come by `now`, and again the snoozed ones whose time has come; journals each summary
+    /// and each return and tells the presenters; returns how many notifications. The
+    /// ``SummaryService`` calls it on time, and the daemon once at start, before serving,
+    /// for a time that passed while it was stopped.
     @discardableResult
     package func deliverDueSummaries(now: Date) -> Int {
-        let summaries = environment.state.withLock(reportingChange: { state in
+        let (summaries, returned) = environment.state.withLock(reportingChange: { state in
             let summaries = state.deliverDueSummaries(now: now)
-            return (summaries, !summaries.isEmpty)
+            let returned = state.returnDueSnoozed(now: now)
+            return ((summaries, returned), !summaries.isEmpty || !returned.isEmpty)
         })
         for summary in summaries {
             environment.recordSummary(summary)
             presenters.summaryDelivered(summary)
         }
-        return summaries.reduce(0) { $0 + $1.notifications.count }
+        for delivered in returned {
+            environment.recordSnoozeEnded(delivered)
+            presenters.delivered(delivered)
+        }
+        return summaries.reduce(0) { $0 + $1.notifications.count } + returned.count
     }
 
     package var statistics: ServerStatistics { environment.statistics }

@@ -29,6 +29,9 @@ package enum JournalMessageID {
     /// `until`, or by deleting it: `HERALD_UID`, `HERALD_FOCUS`, `HERALD_FOCUS_ON`,
     /// `HERALD_FOCUS_CAUSE`, `HERALD_ALLOWED_PEOPLE`, `HERALD_ALLOWED_APPS`.
     package static let focusChanged = "8e4b1c7d2a5f4093b6d8e1f0c3a7b925"
+    /// A snoozed notification came back at its time (`snooze-notification`): `HERALD_UID`,
+    /// `HERALD_APP`, `HERALD_NOTIFICATION_ID`, `HERALD_PRESENTATION`.
+    package static let snoozeEnded = "b415a093677b41b3ac3a93a646d0c4eb"
 
     /// The method name logged for a request whose method could not be read (a parse error).
     package static let unreadableMethod = "*"
@@ -39,5 +42,6 @@ package enum JournalMessageID {
         summaryDelivered,
         notificationResponse,
         focusChanged,
+        snoozeEnded,
     ]
 }

@@ -1,24 +1,26 @@
 import ArgumentParser
 import Foundation
+import HeraldCore
 
-/// `heraldctl notifications list|search|apps|remove`: the notification list
-/// (`list-notifications`, `search-notifications`, `remove-notifications`). A caller sees its own uid's list, every app's or one's; an
+/// `heraldctl notifications list|search|apps|snooze|remove`: the notification list
+/// (`list-notifications`, `search-notifications`, `snooze-notification`,
+/// `remove-notifications`). A caller sees its own uid's list, every app's or one's; an
 /// administrator may name a `--uid`.
 struct NotificationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notifications",
-        abstract: "List, search or remove the notifications heraldd keeps, delivered and scheduled.",
-        subcommands: [List.self, Search.self, Apps.self, Remove.self],
+        abstract: "List, search, snooze or remove the notifications heraldd keeps, delivered and scheduled.",
+        subcommands: [List.self, Search.self, Apps.self, Snooze.self, Remove.self],
         defaultSubcommand: List.self
     )
 
-    enum State: String, ExpressibleByArgument, CaseIterable { case delivered, scheduled }
+    enum State: String, ExpressibleByArgument, CaseIterable { case delivered, scheduled, snoozed }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The notifications, newest first.")
         @OptionGroup var client: ClientOptions
         @Option(help: "Only this app's (default: every app's).") var app: String?
-        @Option(help: "Only delivered or only scheduled notifications.") var state: State?
+        @Option(help: "Only delivered, only scheduled or only snoozed notifications.") var state: State?
         @Option(help: "At most this many.") var limit: Int?
         @Option(help: "The uid whose list it is (administrators; default: yours).") var uid: UInt32?
 
@@ -63,7 +65,7 @@ struct NotificationsCommand: ParsableCommand {
         )
         @OptionGroup var client: ClientOptions
         @Option(help: "Only this app's (default: every app's).") var app: String?
-        @Option(help: "Only delivered or only scheduled notifications.") var state: State?
+        @Option(help: "Only delivered, only scheduled or only snoozed notifications.") var state: State?
         @Option(help: "Only those received at or after this time (RFC 3339, e.g. 2026-11-27T08:00:00Z).") var since: String?
         @Option(help: "Only those received before this time (RFC 3339).") var until: String?
         @Option(help: "At most this many, the newest (default: 50).") var limit: Int = 50
@@ -143,6 +145,34 @@ struct NotificationsCommand: ParsableCommand {
         }
     }
 
+    struct Snooze: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Put a delivered notification off: it comes back, delivered again, at its time.",
+            discussion: "Presenters take it down now and show it again then; list shows it as snoozed meanwhile."
+        )
+        @OptionGroup var client: ClientOptions
+        @Option(name: .customLong("for"), help: "How long: seconds, or a number with s, m, h or d (1h, 30m).") var duration: String?
+        @Option(help: "Until this time instead (RFC 3339, e.g. 2026-11-27T08:00:00Z).") var until: String?
+        @Option(help: "The uid whose notification it is (administrators; default: yours).") var uid: UInt32?
+        @Argument(help: "The notification's app.") var app: String
+        @Argument(help: "The notification's identifier.") var identifier: String
+
+        func validate() throws {
+            if (duration == nil) == (until == nil) { throw ValidationError("Say how long with --for, or until when with --until (one of them).") }
+            if let duration, DurationText.seconds(duration) == nil { throw ValidationError("--for is seconds, or a number with s, m, h or d; got \(duration).") }
+        }
+
+        func run() throws {
+            var params: [String: Any] = ["app": app, "identifier": identifier]
+            if let duration, let seconds = DurationText.seconds(duration) { params["seconds"] = seconds }
+            if let until { params["until"] = until }
+            if let uid { params["uid"] = uid }
+            try client.run("snooze-notification", params: params) { result in
+                ["Snoozed \(identifier) of \(app) until \(Output.text((result as? [String: Any])?["snoozedUntil"]))."]
+            }
+        }
+    }
+
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove notifications by identifier, or all of an app's.")
         @OptionGroup var client: ClientOptions
@@ -177,6 +207,7 @@ enum NotificationText {
         if let when { headline += " \(when)" }
         let delivery = notification["delivery"] as? [String: Any]
         if state == "scheduled", let at = delivery?["deliverAt"] as? String { headline += ", summary at \(at)" }
+        if state == "snoozed", let until = notification["snoozedUntil"] as? String { headline += ", back at \(until)" }
         let title = (notification["content"] as? [String: Any])?["title"] as? String
         return [headline] + (title.map { ["  \($0)"] } ?? [])
     }

@@ -223,6 +223,7 @@ struct Daemon {
         )
         environment.maxResponseBytes = limits.requestLimits.maxResponseBytes
         environment.recordSummary = { summary in writer.submit(NotificationJournal.summaryEntry(summary)) }
+        environment.recordSnoozeEnded = { delivered in writer.submit(NotificationJournal.snoozeEndedEntry(delivered)) }
         environment.recordResponse = { uid, response, handoff in
             writer.submit(NotificationJournal.responseEntry(uid: uid, response, handoff: handoff))
         }

@@ -21,6 +21,23 @@ enum NotificationJournal {
         return entry
     }
 
+    /// The journal entry of a snoozed notification that came back: whose, which, how.
+    static func snoozeEndedEntry(_ delivered: NotificationDelivered) -> JournalEntry {
+        let notification = delivered.notification
+        var entry = JournalEntry()
+        try? entry.append(name: "PRIORITY", value: String(JournalPriority.info.rawValue))
+        try? entry.append(
+            name: "MESSAGE",
+            value: "snoozed notification \(notification.identifier) of \(notification.app) delivered again to uid \(delivered.uid)")
+        try? entry.append(name: "MESSAGE_ID", value: JournalMessageID.snoozeEnded)
+        try? entry.append(name: "HERALD_UID", value: String(delivered.uid))
+        try? entry.append(name: "HERALD_APP", value: notification.app)
+        try? entry.append(name: "HERALD_NOTIFICATION_ID", value: notification.identifier)
+        try? entry.append(name: "HERALD_PRESENTATION", value: notification.delivery.presentation.rawValue)
+        for reason in notification.delivery.reasons { try? entry.append(name: "HERALD_REASON", value: reason.code.rawValue) }
+        return entry
+    }
+
     /// The journal entry of a response: who answered which notification with which action,
     /// and whether the app heard it at once — never `userText`, which is message content.
     static func responseEntry(uid: UInt32, _ response: NotificationResponse, handoff: ResponseHandoff) -> JournalEntry {

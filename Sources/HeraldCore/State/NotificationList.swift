@@ -60,8 +60,10 @@ struct NotificationList: Sendable {
         var bytes: Int
         /// Its document in its list's ``UIDList/search``.
         var searchDocument: NotificationSearchIndex.DocumentNumber = 0
+        /// While the person has put it off: when it comes back, delivered again.
+        var snoozedUntil: Date?
 
-        var state: NotificationState { deliveredStamp == nil ? .scheduled : .delivered }
+        var state: NotificationState { deliveredStamp != nil ? .delivered : snoozedUntil != nil ? .snoozed : .scheduled }
 
         /// Its place in the order `list-notifications` lists: newest received first.
         var place: NotificationCursor { NotificationCursor(receivedAt: receivedAt, stamp: stamp) }
@@ -70,7 +72,7 @@ struct NotificationList: Sendable {
         func notification(app name: String) -> HeraldNotification {
             HeraldNotification(
                 identifier: identifier, app: name, content: content, delivery: delivery, state: state,
-                receivedAt: receivedAt, deliveredAt: deliveredAt
+                receivedAt: receivedAt, deliveredAt: deliveredAt, snoozedUntil: snoozedUntil
             )
         }
     }
@@ -171,9 +173,11 @@ struct NotificationList: Sendable {
     }
 
     private(set) var lists: [UInt32: UIDList] = [:]
-    private var nextStamp: UInt64 = 0
+    var nextStamp: UInt64 = 0
     /// No scheduled notification is due before this (a lower bound: removals do not raise it).
     private(set) var earliestDeliverAt: Date?
+    /// No snoozed notification comes back before this (a lower bound, as `earliestDeliverAt`).
+    var earliestSnoozeEnd: Date?
 
     /// The reasons of the last notification put in a list: the next one decided alike keeps
     /// this array rather than one of its own (most reasons are whole literal sentences,
@@ -193,7 +197,7 @@ struct NotificationList: Sendable {
     /// Runs `body` on `uid`'s list taken out of `lists`, so that it is changed in place —
     /// a copy left in the dictionary would make every change copy the whole list — and
     /// puts it back unless it is empty.
-    private mutating func withList<Value, Failure: Error>(
+    mutating func withList<Value, Failure: Error>(
         _ uid: UInt32, _ body: (inout UIDList) throws(Failure) -> Value
     ) throws(Failure) -> Value {
         var list = lists.removeValue(forKey: uid) ?? UIDList()
@@ -233,6 +237,10 @@ struct NotificationList: Sendable {
             notification, delivery: delivery, into: &lists[uid, default: UIDList()], limit: limit, byteLimit: byteLimit, stamps: &stamps)
         if notification.state == .scheduled, let deliverAt = notification.delivery.deliverAt {
             earliestDeliverAt = min(earliestDeliverAt ?? deliverAt, deliverAt)
+        }
+        if notification.state == .snoozed {
+            let until = notification.snoozedUntil ?? notification.receivedAt
+            earliestSnoozeEnd = min(earliestSnoozeEnd ?? until, until)
         }
         return inserted
     }
@@ -289,6 +297,9 @@ struct NotificationList: Sendable {
         )
         stamps.next += 2
         list.bytes += bytes
+        if notification.state == .snoozed {
+            entry.snoozedUntil = notification.snoozedUntil ?? notification.receivedAt
+        }
         if notification.state == .delivered {
             entry.deliveredStamp = stamps.next - 1
             list.deliveredOrder.append((stamps.next - 1, key))
@@ -416,7 +427,7 @@ struct NotificationList: Sendable {
             var list = lists.removeValue(forKey: uid)!
             defer { lists[uid] = list }
             var due: [(entry: Entry, notification: HeraldNotification)] = []
-            for (key, entry) in list.entries where entry.deliveredStamp == nil {
+            for (key, entry) in list.entries where entry.deliveredStamp == nil && entry.snoozedUntil == nil {
                 let deliverAt = entry.delivery.deliverAt ?? now
                 guard (only == nil || only == uid) && (all || deliverAt <= now) else {
                     nextEarliest = min(nextEarliest ?? deliverAt, deliverAt)
@@ -470,7 +481,8 @@ struct NotificationList: Sendable {
     func forEachInOrder(_ body: (UInt32, HeraldNotification) throws -> Void) rethrows {
         for uid in lists.keys.sorted() {
             let list = lists[uid]!
-            // Delivered ones in the order they were delivered (eviction's order), then the scheduled.
+            // Delivered ones in the order they were delivered (eviction's order), then the
+            // scheduled and the snoozed.
             var delivered: [Entry] = []
             var scheduled: [Entry] = []
             for entry in list.entries.values {

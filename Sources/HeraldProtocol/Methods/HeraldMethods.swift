@@ -21,6 +21,7 @@ package enum HeraldMethods {
         ListNotificationsMethod.self,
         SearchNotificationsMethod.self,
         RemoveNotificationsMethod.self,
+        SnoozeNotificationMethod.self,
         DeliverSummaryMethod.self,
         SubscribeNotificationsMethod.self,
         SetNotificationCategoriesMethod.self,

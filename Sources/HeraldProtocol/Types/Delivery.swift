@@ -95,6 +95,8 @@ package enum DeliveryReasonCode: String, JSONEnum, Hashable {
     /// The content names a category its (uid, app) did not set: the notification has no
     /// actions. Given first, before the decision's own reasons.
     case unknownCategory
+    /// A snoozed notification came back at its time: delivered again, given first.
+    case snoozeEnded
 }
 
 /// Written directly: every `update-content` answers with it (see `JSONDirectEncodable`).

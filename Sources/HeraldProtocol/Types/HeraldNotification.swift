@@ -16,8 +16,11 @@ package struct HeraldNotification: Codable, Sendable, Hashable {
     package var state: NotificationState
     /// When `update-content` put it in the list.
     package var receivedAt: Date
-    /// When it was delivered; absent while it is scheduled.
+    /// When it was delivered; absent while it is scheduled. A snoozed notification keeps
+    /// its first delivery's time until it comes back.
     package var deliveredAt: Date?
+    /// While it is snoozed: when it comes back (`snooze-notification`).
+    package var snoozedUntil: Date?
     /// What a presenter draws, filled in as the notification is presented (never stored):
     /// the actions of the category its `categoryIdentifier` names among its (uid, app)'s
     /// categories; absent when it names none, or one the app did not set.
@@ -33,7 +36,8 @@ package struct HeraldNotification: Codable, Sendable, Hashable {
         delivery: Delivery,
         state: NotificationState,
         receivedAt: Date,
-        deliveredAt: Date? = nil
+        deliveredAt: Date? = nil,
+        snoozedUntil: Date? = nil
     ) {
         self.identifier = identifier
         self.app = app
@@ -42,21 +46,24 @@ package struct HeraldNotification: Codable, Sendable, Hashable {
         self.state = state
         self.receivedAt = receivedAt
         self.deliveredAt = deliveredAt
+        self.snoozedUntil = snoozedUntil
     }
 }
 
 /// Where a notification stands: `delivered` at once for an alert or a quiet one;
-/// `scheduled` while it waits for its summary.
+/// `scheduled` while it waits for its summary; `snoozed` while the person put it off,
+/// until `snoozedUntil`.
 package enum NotificationState: String, JSONEnum, Hashable {
     case delivered
     case scheduled
+    case snoozed
 }
 
 /// Written directly: presenters get one with every alert, and `list-notifications` up to
 /// thousands (see `JSONDirectEncodable`).
 extension HeraldNotification: JSONDirectEncodable {
     package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 9)
+        var members = JSONDirectMembers(capacity: 10)
         members.add("identifier", identifier)
         members.add("app", app)
         members.add("content", content)
@@ -64,6 +71,7 @@ extension HeraldNotification: JSONDirectEncodable {
         members.add("state", state)
         members.add("receivedAt", receivedAt)
         members.add("deliveredAt", deliveredAt)
+        members.add("snoozedUntil", snoozedUntil)
         members.add("actions", actions)
         members.add("categoryOptions", categoryOptions)
         return members.value

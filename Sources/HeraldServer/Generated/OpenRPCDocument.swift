@@ -2294,6 +2294,112 @@ package enum OpenRPCDocument {
       ]
     },
     {
+      "name": "snooze-notification",
+      "summary": "Put a delivered notification off for a while; it comes back, delivered again.",
+      "description": "The person snoozes one of their delivered notifications for seconds or until a time (at most 30 days ahead). It leaves the delivered ones: presenters get notifications-removed and take it down, list-notifications shows it with state snoozed and snoozedUntil, and --max-notifications and --retention pass it by. At its time — on heraldd's clock, across restarts, at start for a time that passed while heraldd was stopped — it is delivered again: presenters get notification-delivered with its actions and reason snoozeEnded first, quiet when a Focus on then did not allow it; the journal has an entry of its own. Snoozing a snoozed notification moves its time. A scheduled notification (waiting for the summary) cannot be snoozed. A caller snoozes only its own uid's notifications; administrators may pass uid.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "description": "The notification's app.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "identifier",
+          "description": "The notification's identifier.",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        },
+        {
+          "name": "seconds",
+          "description": "How long to snooze: more than 0, at most 2592000 (30 days). Exactly one of seconds and until.",
+          "required": false,
+          "schema": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "maximum": 2592000
+          }
+        },
+        {
+          "name": "until",
+          "description": "When it comes back: later than now, at most 30 days ahead.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime"
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's notification.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "snoozed",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "snoozedUntil"
+          ],
+          "properties": {
+            "snoozedUntil": {
+              "$ref": "#/components/schemas/DateTime",
+              "description": "When it comes back."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/NotificationNotFound"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "an hour",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "identifier",
+              "value": "m-17"
+            },
+            {
+              "name": "seconds",
+              "value": 3600
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "snoozedUntil": "2026-11-27T04:00:00.000Z"
+            }
+          }
+        }
+      ]
+    },
+    {
       "name": "deliver-summary",
       "summary": "Delivers the caller's scheduled notifications now (an administrator's: any uid's).",
       "description": "A person delivers their own uid's summary (naming another uid is 1006); an administrator uid's, or every uid's without uid. Delivers every scheduled notification of that uid now, one summary per uid, ranked as at a summary time: a person opening the upcoming summary early. Those held while a Focus was on count too. Presenters are told summary-delivered (quiet while the uid has a Focus on), and each summary has a journal entry of its own.",
@@ -4066,7 +4172,8 @@ package enum OpenRPCDocument {
           "criticalBreaksThroughSummary",
           "heldForSummary",
           "delivered",
-          "unknownCategory"
+          "unknownCategory",
+          "snoozeEnded"
         ]
       },
       "DeliveryReason": {
@@ -4773,9 +4880,10 @@ package enum OpenRPCDocument {
         "type": "string",
         "enum": [
           "delivered",
-          "scheduled"
+          "scheduled",
+          "snoozed"
         ],
-        "description": "delivered at once for an alert or a quiet notification; scheduled while it waits for its summary."
+        "description": "delivered at once for an alert or a quiet notification; scheduled while it waits for its summary; snoozed while the person put it off (snooze-notification), until snoozedUntil."
       },
       "HeraldNotification": {
         "title": "HeraldNotification",
@@ -4814,6 +4922,10 @@ package enum OpenRPCDocument {
           },
           "deliveredAt": {
             "$ref": "#/components/schemas/DateTime"
+          },
+          "snoozedUntil": {
+            "$ref": "#/components/schemas/DateTime",
+            "description": "While it is snoozed: when it comes back, delivered again."
           },
           "actions": {
             "type": "array",

@@ -20,6 +20,8 @@ package struct MethodEnvironment: Sendable {
     package var maxResponseBytes = RequestLimits().maxResponseBytes
     /// Journals a summary delivered (uid, count, identifiers; never content).
     package var recordSummary: @Sendable (NotificationSummary) -> Void = { _ in }
+    /// Journals a snoozed notification delivered again (uid, app, identifier; never content).
+    package var recordSnoozeEnded: @Sendable (NotificationDelivered) -> Void = { _ in }
     /// Journals a response (uid, app, notification and action identifiers, where it went;
     /// never `userText`).
     package var recordResponse: @Sendable (UInt32, NotificationResponse, ResponseHandoff) -> Void = { _, _, _ in }

@@ -20,7 +20,7 @@ package struct FocusView: Sendable {
     package func focusStatus(uid: UInt32, app: String, now: Date) -> FocusStatus? {
         guard settings.authorization(uid: uid, app: app) == .authorized else { return nil }
         let active = focuses[uid].configuration(at: now, calendar: calendar)
-        return FocusStatus(isFocused: active.map { !$0.allowedApps.contains(app) } ?? false)
+        return FocusStatus(isFocused: active.map { $0.focuses(app: app) } ?? false)
     }
 }
 

@@ -135,9 +135,9 @@ extension HeraldState {
     }
 
     /// `isFocused` for `app` of `uid`, after ``advanceFocus(uid:now:)``: a Focus is on and
-    /// the app is not allowed by it.
+    /// the app is not allowed by it, or silenced by it.
     func isFocused(uid: UInt32, app: String) -> Bool {
-        focuses[uid].currentConfiguration.map { !$0.allowedApps.contains(app) } ?? false
+        focuses[uid].currentConfiguration.map { $0.focuses(app: app) } ?? false
     }
 
     /// Checks a Focus of the wire and makes its definition; a configuration without
@@ -156,6 +156,17 @@ extension HeraldState {
         }
         for (index, app) in configuration.allowedApps.enumerated() {
             try AppName.validate(app, at: path.appending("allowedApps").appending(index))
+        }
+        for (index, person) in (configuration.silencedPeople ?? []).enumerated() {
+            try PersonRules.validateAllowed(person, at: path.appending("silencedPeople").appending(index))
+        }
+        for (index, app) in (configuration.silencedApps ?? []).enumerated() {
+            try AppName.validate(app, at: path.appending("silencedApps").appending(index))
+        }
+        if configuration.silencesNamed, !configuration.allowedPeople.isEmpty || !configuration.allowedApps.isEmpty {
+            throw .invalidParams(
+                "A Focus either allows the people and apps it names or silences them, not both: empty allowedPeople and allowedApps ([]) to silence, or silencedPeople and silencedApps to allow.",
+                at: path.appending(configuration.silencedApps != nil ? "silencedApps" : "silencedPeople"))
         }
         let existing = focuses[uid].definitions
         if existing[configuration.name] == nil, existing.count >= FocusState.maxFocuses {

@@ -85,7 +85,9 @@ extension HeraldState {
             decision.focus = DeliveryDecision.FocusFacts(
                 name: activeFocus.name,
                 allowsTimeSensitive: activeFocus.allowTimeSensitive,
-                appAllowed: activeFocus.allowedApps.contains(p.app)
+                appAllowed: activeFocus.allowedApps.contains(p.app),
+                silencesNamed: activeFocus.silencesNamed,
+                appSilenced: activeFocus.silencedApps?.contains(p.app) ?? false
             )
         }
         if let summary = summaries[caller.uid], summary.holds(p.app) {
@@ -189,12 +191,14 @@ extension HeraldState {
         switch stored.interaction.intent {
         case .sendMessage(let message):
             facts.senderAllowed = message.sender.map(focus.allows) ?? false
+            facts.senderSilenced = message.sender.map(focus.silences) ?? false
             let metadata = message.donationMetadata
             let mentioned = metadata?.mentionsCurrentUser == true || metadata?.isReplyToCurrentUser == true
             facts.mentionAllowed = activeFocus.allowMentions && mentioned
         case .startCall(let call):
             guard let caller = call.contacts.first else { break }
             facts.senderAllowed = focus.allows(caller)
+            facts.senderSilenced = focus.silences(caller)
             facts.repeatedCall =
                 activeFocus.allowRepeatedCalls
                 && interactions.calls.hasEarlierCall(

@@ -18,6 +18,9 @@ struct FocusCommand: ParsableCommand {
         @Flag(help: "Let no person through (empties the list).") var allowNobody = false
         @Option(help: "An app it lets through (repeat; replaces the list).") var allowApp: [String] = []
         @Flag(help: "Let no app through (empties the list).") var allowNoApps = false
+        @Option(help: "A person it silences, letting everyone else through (repeat; replaces the list; needs no --allow).") var silence: [String] = []
+        @Option(help: "An app it silences, letting every other app through (repeat; replaces the list; needs no --allow-app).") var silenceApp: [String] = []
+        @Flag(help: "Silence no one by name again: the Focus allows only whom --allow and --allow-app name.") var silenceNobody = false
         @Flag(inversion: .prefixedNo, help: "Whether Time Sensitive notifications break through (new Focus: yes).") var timeSensitive: Bool?
         @Flag(inversion: .prefixedNo, help: "Whether a second call within the window breaks through (new Focus: yes).") var repeatedCalls: Bool?
         @Flag(name: .customLong("allow-mentions"), inversion: .prefixedNo, help: "Whether mentions and replies to the user break through (new Focus: no).")
@@ -26,6 +29,9 @@ struct FocusCommand: ParsableCommand {
         func validate() throws {
             if allowNobody, !allow.isEmpty { throw ValidationError("Give --allow or --allow-nobody, not both.") }
             if allowNoApps, !allowApp.isEmpty { throw ValidationError("Give --allow-app or --allow-no-apps, not both.") }
+            if silenceNobody, !silence.isEmpty || !silenceApp.isEmpty {
+                throw ValidationError("Give --silence/--silence-app or --silence-nobody, not both.")
+            }
         }
 
         /// The Focus as `set-focus` and `define-focus` take it: the settings given, no others.
@@ -33,6 +39,15 @@ struct FocusCommand: ParsableCommand {
             var focus: [String: Any] = ["name": name]
             if !allow.isEmpty || allowNobody { focus["allowedPeople"] = allow.map(PersonArgument.parse) }
             if !allowApp.isEmpty || allowNoApps { focus["allowedApps"] = allowApp }
+            if !silence.isEmpty || !silenceApp.isEmpty || silenceNobody {
+                // A Focus either allows or silences: naming whom to silence empties what it allows.
+                focus["silencedPeople"] = silence.map(PersonArgument.parse)
+                focus["silencedApps"] = silenceApp
+                if !silenceNobody {
+                    focus["allowedPeople"] = [Any]()
+                    focus["allowedApps"] = [String]()
+                }
+            }
             if let timeSensitive { focus["allowTimeSensitive"] = timeSensitive }
             if let repeatedCalls { focus["allowRepeatedCalls"] = repeatedCalls }
             if let mentions { focus["allowMentions"] = mentions }
@@ -57,7 +72,8 @@ struct FocusCommand: ParsableCommand {
             discussion: """
                 Turns on NAME as defined, changing only the settings given (--allow, --allow-app, a switch) and keeping \
                 the rest and its schedules; a Focus not defined yet is defined with the defaults for what is not given. \
-                --allow and --allow-app replace their list; --allow-nobody and --allow-no-apps empty it.
+                --allow and --allow-app replace their list; --allow-nobody and --allow-no-apps empty it. \
+                --silence and --silence-app make the Focus silence only whom they name and let the rest through.
                 """
         )
 
@@ -162,10 +178,17 @@ struct FocusCommand: ParsableCommand {
     /// What a Focus lets through, and its schedules.
     static func definitionLines(_ focus: [String: Any]) -> [String] {
         var lines: [String] = []
-        let people = (focus["allowedPeople"] as? [Any] ?? []).map(PersonArgument.describe)
-        let apps = (focus["allowedApps"] as? [String]) ?? []
-        lines.append("  allows people: \(people.isEmpty ? "none" : people.joined(separator: ", "))")
-        lines.append("  allows apps:   \(apps.isEmpty ? "none" : apps.joined(separator: ", "))")
+        if focus["silencedPeople"] != nil || focus["silencedApps"] != nil {
+            let people = (focus["silencedPeople"] as? [Any] ?? []).map(PersonArgument.describe)
+            let apps = (focus["silencedApps"] as? [String]) ?? []
+            lines.append("  silences people: \(people.isEmpty ? "none" : people.joined(separator: ", ")); everyone else comes through")
+            lines.append("  silences apps:   \(apps.isEmpty ? "none" : apps.joined(separator: ", ")); every other app comes through")
+        } else {
+            let people = (focus["allowedPeople"] as? [Any] ?? []).map(PersonArgument.describe)
+            let apps = (focus["allowedApps"] as? [String]) ?? []
+            lines.append("  allows people: \(people.isEmpty ? "none" : people.joined(separator: ", "))")
+            lines.append("  allows apps:   \(apps.isEmpty ? "none" : apps.joined(separator: ", "))")
+        }
         let breaks = [("allowTimeSensitive", "Time Sensitive"), ("allowRepeatedCalls", "repeated calls"), ("allowMentions", "mentions")]
             .filter { Output.bool(focus[$0.0]) }.map(\.1)
         lines.append("  lets through:  \(breaks.isEmpty ? "nothing else" : breaks.joined(separator: ", "))")

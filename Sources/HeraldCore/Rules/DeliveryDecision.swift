@@ -28,6 +28,10 @@ struct DeliveryDecision {
         var allowsTimeSensitive = true
         var appAllowed = false
         var senderAllowed = false
+        /// The Focus silences only those it names (`silencedPeople`, `silencedApps`).
+        var silencesNamed = false
+        var appSilenced = false
+        var senderSilenced = false
         var repeatedCall = false
         var notifiedAnyway = false
         var mentionAllowed = false
@@ -72,6 +76,10 @@ struct DeliveryDecision {
                     reason(.criticalBreaksThroughFocus, "Critical notifications break through \(named).")
                 } else if level == .timeSensitive, focus.allowsTimeSensitive {
                     reason(.timeSensitiveAllowedByFocus, "\(named.capitalizedFirst) allows Time Sensitive notifications.")
+                } else if focus.silencesNamed, !focus.appSilenced, !focus.senderSilenced {
+                    reason(
+                        .notSilencedByFocus,
+                        "\(named.capitalizedFirst) silences only the people and apps it names, and this notification is from none of them.")
                 } else if focus.appAllowed {
                     reason(.appAllowedByFocus, "\(named.capitalizedFirst) allows notifications from \(app).")
                 } else if focus.senderAllowed {
@@ -148,6 +156,14 @@ struct DeliveryDecision {
     private func silenced(_ focus: FocusFacts, named: String, level: InterruptionLevel) -> DeliveryReason {
         var causes: [SilencedCause] = []
         var clauses: [String] = []
+        if focus.appSilenced {
+            causes.append(.appSilenced)
+            clauses.append("silences \(app) (its silenced apps)")
+        }
+        if focus.senderSilenced {
+            causes.append(.senderSilenced)
+            clauses.append("silences this sender (its silenced people)")
+        }
         if level == .timeSensitive {
             causes.append(.timeSensitiveNotAllowed)
             clauses.append("does not allow Time Sensitive notifications")

@@ -70,6 +70,8 @@ struct FocusState: Sendable {
     private(set) var nextChange: Date?
     /// The identity keys of the current Focus's allowed people, for matching senders.
     private(set) var allowedPeopleKeys: Set<String> = []
+    /// The current Focus's silenced people, by their identity keys.
+    private(set) var silencedPeopleKeys: Set<String> = []
 
     init() {}
 
@@ -101,6 +103,11 @@ struct FocusState: Sendable {
     /// Whether `person` is one of the current Focus's allowed people.
     func allows(_ person: Person) -> Bool {
         PersonIdentity.matches(person, anyOf: allowedPeopleKeys)
+    }
+
+    /// Whether `person` is one of the current Focus's silenced people.
+    func silences(_ person: Person) -> Bool {
+        !silencedPeopleKeys.isEmpty && PersonIdentity.matches(person, anyOf: silencedPeopleKeys)
     }
 
     // MARK: Evaluation
@@ -207,9 +214,11 @@ struct FocusState: Sendable {
             }
             current = Active(name: name, reason: evaluation.reason, endsAt: evaluation.endsAt, activation: activation, windowStart: evaluation.windowStart)
             allowedPeopleKeys = Set(definition.configuration.allowedPeople.flatMap(PersonIdentity.keys(of:)))
+            silencedPeopleKeys = Set((definition.configuration.silencedPeople ?? []).flatMap(PersonIdentity.keys(of:)))
         } else {
             current = nil
             allowedPeopleKeys = []
+            silencedPeopleKeys = []
         }
         guard before?.name != current?.name || before?.activation != current?.activation else { return nil }
         let shown = current.flatMap { definitions[$0.name] } ?? before.flatMap { definitions[$0.name] }
@@ -263,6 +272,7 @@ struct FocusState: Sendable {
         self.nextChange = nextChange
         if let current, let definition = self.definitions[current.name] {
             allowedPeopleKeys = Set(definition.configuration.allowedPeople.flatMap(PersonIdentity.keys(of:)))
+            silencedPeopleKeys = Set((definition.configuration.silencedPeople ?? []).flatMap(PersonIdentity.keys(of:)))
         }
     }
 }

@@ -73,6 +73,10 @@ package enum SilencedCause: String, JSONEnum, Hashable {
     /// The same caller called within the repeated-call window, but through another app of
     /// the uid: repeated calls count per app.
     case repeatedCallFromAnotherApp
+    /// The app is on the Focus's `silencedApps`.
+    case appSilenced
+    /// The sender is on the Focus's `silencedPeople`.
+    case senderSilenced
 }
 
 /// The stable codes of delivery reasons, in the order the decision can take them.
@@ -97,6 +101,9 @@ package enum DeliveryReasonCode: String, JSONEnum, Hashable {
     case unknownCategory
     /// A snoozed notification came back at its time: delivered again, given first.
     case snoozeEnded
+    /// The Focus silences only the people and apps it names, and this notification is
+    /// from none of them.
+    case notSilencedByFocus
 }
 
 /// Written directly: every `update-content` answers with it (see `JSONDirectEncodable`).

@@ -8,6 +8,8 @@ package struct FocusUpdate: Codable, Sendable, Hashable {
     package var name: String
     package var allowedPeople: [Person]?
     package var allowedApps: [String]?
+    package var silencedPeople: [Person]?
+    package var silencedApps: [String]?
     package var allowTimeSensitive: Bool?
     package var allowRepeatedCalls: Bool?
     package var allowMentions: Bool?
@@ -19,6 +21,8 @@ package struct FocusUpdate: Codable, Sendable, Hashable {
         name: String,
         allowedPeople: [Person]? = nil,
         allowedApps: [String]? = nil,
+        silencedPeople: [Person]? = nil,
+        silencedApps: [String]? = nil,
         allowTimeSensitive: Bool? = nil,
         allowRepeatedCalls: Bool? = nil,
         allowMentions: Bool? = nil,
@@ -28,6 +32,8 @@ package struct FocusUpdate: Codable, Sendable, Hashable {
         self.name = name
         self.allowedPeople = allowedPeople
         self.allowedApps = allowedApps
+        self.silencedPeople = silencedPeople
+        self.silencedApps = silencedApps
         self.allowTimeSensitive = allowTimeSensitive
         self.allowRepeatedCalls = allowRepeatedCalls
         self.allowMentions = allowMentions
@@ -42,6 +48,8 @@ package struct FocusUpdate: Codable, Sendable, Hashable {
             name: configuration.name,
             allowedPeople: configuration.allowedPeople,
             allowedApps: configuration.allowedApps,
+            silencedPeople: configuration.silencedPeople ?? [],
+            silencedApps: configuration.silencedApps ?? [],
             allowTimeSensitive: configuration.allowTimeSensitive,
             allowRepeatedCalls: configuration.allowRepeatedCalls,
             allowMentions: configuration.allowMentions,
@@ -57,6 +65,8 @@ package struct FocusUpdate: Codable, Sendable, Hashable {
         focus.name = name
         if let allowedPeople { focus.allowedPeople = allowedPeople }
         if let allowedApps { focus.allowedApps = allowedApps }
+        if let silencedPeople { focus.silencedPeople = silencedPeople.isEmpty ? nil : silencedPeople }
+        if let silencedApps { focus.silencedApps = silencedApps.isEmpty ? nil : silencedApps }
         if let allowTimeSensitive { focus.allowTimeSensitive = allowTimeSensitive }
         if let allowRepeatedCalls { focus.allowRepeatedCalls = allowRepeatedCalls }
         if let allowMentions { focus.allowMentions = allowMentions }
@@ -73,6 +83,8 @@ extension FocusUpdate: ParamsReadable {
                 name: try members.required("name"),
                 allowedPeople: try members.optional("allowedPeople"),
                 allowedApps: try members.optional("allowedApps"),
+                silencedPeople: try members.optional("silencedPeople"),
+                silencedApps: try members.optional("silencedApps"),
                 allowTimeSensitive: try members.optional("allowTimeSensitive"),
                 allowRepeatedCalls: try members.optional("allowRepeatedCalls"),
                 allowMentions: try members.optional("allowMentions"),

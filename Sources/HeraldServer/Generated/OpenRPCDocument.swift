@@ -4173,7 +4173,8 @@ package enum OpenRPCDocument {
           "heldForSummary",
           "delivered",
           "unknownCategory",
-          "snoozeEnded"
+          "snoozeEnded",
+          "notSilencedByFocus"
         ]
       },
       "DeliveryReason": {
@@ -4205,11 +4206,13 @@ package enum OpenRPCDocument {
       "SilencedCause": {
         "title": "SilencedCause",
         "type": "string",
-        "description": "Why a Focus held a notification back although a rule came close: timeSensitiveNotAllowed (a Time Sensitive notification under a Focus that does not allow them), notifyAnywayIgnored (notifyRecipientAnyway, but this Focus activation silenced no earlier message of the conversation), repeatedCallFromAnotherApp (the caller called within the repeated-call window, but through another app: repeated calls count per app).",
+        "description": "Why a Focus held a notification back although a rule came close: timeSensitiveNotAllowed (a Time Sensitive notification under a Focus that does not allow them), notifyAnywayIgnored (notifyRecipientAnyway, but this Focus activation silenced no earlier message of the conversation), repeatedCallFromAnotherApp (the caller called within the repeated-call window, but through another app: repeated calls count per app); appSilenced (the app is on the Focus's silencedApps), senderSilenced (the sender is on its silencedPeople).",
         "enum": [
           "timeSensitiveNotAllowed",
           "notifyAnywayIgnored",
-          "repeatedCallFromAnotherApp"
+          "repeatedCallFromAnotherApp",
+          "appSilenced",
+          "senderSilenced"
         ]
       },
       "Delivery": {
@@ -4290,7 +4293,7 @@ package enum OpenRPCDocument {
       "FocusConfiguration": {
         "title": "FocusConfiguration",
         "type": "object",
-        "description": "A named Focus of one uid: who and what may still interrupt while it is on, and when it turns on by itself (schedules). until (in the future) ends a Focus turned on by hand; it belongs to set-focus, not to define-focus.",
+        "description": "A named Focus of one uid: who and what may still interrupt while it is on, and when it turns on by itself (schedules). It either allows the people and apps it names (allowedPeople, allowedApps) and silences the rest, or silences those it names (silencedPeople, silencedApps) and lets the rest through. until (in the future) ends a Focus turned on by hand; it belongs to set-focus, not to define-focus.",
         "required": [
           "name"
         ],
@@ -4315,6 +4318,20 @@ package enum OpenRPCDocument {
             },
             "default": [],
             "description": "Apps whose notifications break through and that are not isFocused."
+          },
+          "silencedPeople": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Person"
+            },
+            "description": "People this Focus silences, letting everyone else through (iOS 16's Silence Notifications From). A Focus either allows or silences: with silencedPeople or silencedApps non-empty, allowedPeople and allowedApps must be empty (-32602 at silencedApps or silencedPeople). Absent when the Focus allows; in set-focus, [] for both returns the Focus to allowing."
+          },
+          "silencedApps": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/AppName"
+            },
+            "description": "Apps this Focus silences, letting every other app through; only they are isFocused. See silencedPeople."
           },
           "allowTimeSensitive": {
             "type": "boolean",

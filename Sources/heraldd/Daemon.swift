@@ -222,6 +222,7 @@ struct Daemon {
             }
         )
         environment.maxResponseBytes = limits.requestLimits.maxResponseBytes
+        environment.requireAppIdentity = listening.requireAppIdentity
         environment.recordSummary = { summary in writer.submit(NotificationJournal.summaryEntry(summary)) }
         environment.recordResponse = { uid, response, handoff in
             writer.submit(NotificationJournal.responseEntry(uid: uid, response, handoff: handoff))

@@ -44,6 +44,7 @@ struct AppIdentityEndToEndTests {
         #expect(responses.allSatisfy { $0[pointer: "/error"] == nil }, "\(responses.map(\.compactText))")
         // Not allowed through the Focus: the sandboxed app's own notification is silenced.
         #expect(describeDelivery(responses[1][pointer: "/result"]) == "quiet [silencedByFocus]")
+        #expect(responses[1][pointer: "/result/delivery/appVerifiedBy"] == "flatpak")
     }
 
     @Test("A sandboxed app naming another app gets 1006 naming both ids, and nothing breaks through")
@@ -108,6 +109,7 @@ struct AppIdentityEndToEndTests {
         try person.result("set-focus-authorization", ["app": .string(Self.chat), "status": "authorized"])
         let pager = try person.call("update-content", ["app": .string(Self.pager), "content": ["body": "Disk full"]])
         #expect(describeDelivery(pager[pointer: "/result"]) == "alert sound lightsScreen breaksThroughFocus [appAllowedByFocus, delivered]")
+        #expect(pager[pointer: "/result/delivery/appVerifiedBy"] == nil, "the person's app is named, not verified")
         try person.result("set-focus", ["focus": .null])
         #expect(try person.result("stats")[pointer: "/connections"] != nil)
     }

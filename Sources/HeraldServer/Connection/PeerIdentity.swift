@@ -94,9 +94,12 @@ package struct PeerIdentity: Sendable, Hashable {
 
     /// The strongest evidence of `/proc/PID` (an open directory).
     private static func evidence(_ process: Int32) -> AppIdentity? {
-        for name in ["attr/apparmor/current", "attr/current"] {
-            if let label = readText(process, name, limit: 4096), let id = AppEvidence.snapApp(fromAppArmorLabel: label) {
-                return AppIdentity(id: id, source: .snap)
+        // Reading a label costs a millisecond under load where no LSM answers: only with AppArmor.
+        if isAppArmorEnabled {
+            for name in ["attr/apparmor/current", "attr/current"] {
+                if let label = readText(process, name, limit: 4096), let id = AppEvidence.snapApp(fromAppArmorLabel: label) {
+                    return AppIdentity(id: id, source: .snap)
+                }
             }
         }
         if let id = flatpakApp(process) {
@@ -111,6 +114,9 @@ package struct PeerIdentity: Sendable, Hashable {
     /// The app of the `/.flatpak-info` at the process's root, when heraldd may look there
     /// (the peer's uid, or root) and the file systems on the way cannot stall the read.
     private static func flatpakApp(_ process: Int32) -> String? {
+        // A peer in heraldd's own mount namespace has heraldd's root, where only root could
+        // have put a .flatpak-info; and mountinfo is the costly read, so the host's skip it.
+        guard let namespace = mountNamespace(process), namespace != ownMountNamespace else { return nil }
         guard let mounts = readText(process, "mountinfo", limit: 256 * 1024), AppEvidence.rootIsSafeToRead(mountinfo: mounts) else {
             return nil
         }
@@ -123,6 +129,22 @@ package struct PeerIdentity: Sendable, Hashable {
         var status = stat()
         guard fstat(info, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         return readAll(info, limit: 64 * 1024).flatMap { String(validating: $0, as: UTF8.self) }.flatMap(AppEvidence.flatpakApp(fromInfo:))
+    }
+
+    /// Whether AppArmor confines processes on this host, read once.
+    private static let isAppArmorEnabled =
+        readText(AT_FDCWD, "/sys/module/apparmor/parameters/enabled", limit: 16)?.hasPrefix("Y") ?? false
+
+    /// heraldd's own mount namespace, read once.
+    private static let ownMountNamespace = mountNamespace(AT_FDCWD, "/proc/self")
+
+    /// The mount namespace `ns/mnt` names (`mnt:[4026531841]`); nil where heraldd may not
+    /// look (another uid's process, without the right to ptrace it).
+    private static func mountNamespace(_ directory: Int32, _ path: String = ".") -> String? {
+        var target = [CChar](repeating: 0, count: 64)
+        let count = readlinkat(directory, path + "/ns/mnt", &target, target.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: target.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A pidfd's pid, from `/proc/self/fdinfo`.
@@ -155,18 +177,22 @@ package struct PeerIdentity: Sendable, Hashable {
         return readAll(fd, limit: limit).flatMap { String(validating: $0, as: UTF8.self) }
     }
 
-    /// All of a file's bytes, or nil when it has more than `limit`.
+    /// All of a file's bytes, or nil when it has more than `limit`: read in pieces that
+    /// double from 4 KiB, so a small file (most are) costs a small buffer.
     private static func readAll(_ fd: Int32, limit: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var bytes = [UInt8](repeating: 0, count: Swift.min(4096, limit + 1))
         var count = 0
-        while count <= limit {
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, limit + 1 - count) }
+        while true {
+            if count == bytes.count {
+                guard bytes.count <= limit else { return nil }
+                bytes.append(contentsOf: repeatElement(0, count: Swift.min(bytes.count, limit + 1 - bytes.count)))
+            }
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
             if got < 0, errno == EINTR { continue }
             guard got >= 0 else { return nil }
             if got == 0 { break }
             count += got
         }
-        guard count <= limit else { return nil }
         return Array(bytes.prefix(count))
     }
 }

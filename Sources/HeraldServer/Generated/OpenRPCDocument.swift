@@ -4046,6 +4046,15 @@ package enum OpenRPCDocument {
               "$ref": "#/components/schemas/DeliveryReason"
             },
             "description": "One reason per step that mattered, in the order taken; the last one is silencedByFocus, heldForSummary, passive or delivered."
+          },
+          "appVerifiedBy": {
+            "type": "string",
+            "enum": [
+              "snap",
+              "flatpak",
+              "systemd-unit"
+            ],
+            "description": "In update-content's answer only: what verified the app that posted the notification (a Snap's AppArmor label, a Flatpak's /.flatpak-info, the systemd unit a desktop launched it into). Absent when the connection was the person's, which names any app without verification."
           }
         }
       },

@@ -15,9 +15,10 @@ import Musl
 /// Flatpak's `/.flatpak-info` (`/proc/PID/root/.flatpak-info`), the systemd unit a desktop
 /// launched the app into (`/proc/PID/cgroup`). The pid is pinned by a pidfd
 /// (`SO_PEERPIDFD`) that must still be alive after the reads, so a pid reused by another
-/// process is never read as the peer. The reads are a handful of procfs files of at most
-/// 64 KiB, tens of microseconds on the event loop; a file system that could stall them
-/// (FUSE, overlay) at the root or `/.flatpak-info` is not read.
+/// process is never read as the peer. A host process costs four small procfs reads on the
+/// event loop; the costly ones (an AppArmor label, `mountinfo`) are made only where they can
+/// matter, and a file system that could stall a read (FUSE, overlay) at the root or
+/// `/.flatpak-info` is not read (docs/operations.md#threat-model has the figures).
 package struct PeerIdentity: Sendable, Hashable {
     /// What the reads found.
     package enum App: Sendable, Hashable {

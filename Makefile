@@ -15,7 +15,7 @@ DOCDIR ?= $(PREFIX)/share/doc/herald
 SWIFT ?= swift
 # Debian packages the build, the tests and `make run` need.
 APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux iproute2 man-db \
-  dbus xvfb dunst qemu-system-x86 debootstrap e2fsprogs
+  dbus xvfb dunst qemu-system-x86 debootstrap e2fsprogs bubblewrap
 BENCH_APT_PACKAGES := redis-server redis-tools
 RUN_DIR := $(CURDIR)/.run
 SOCKET ?= $(RUN_DIR)/herald.sock

@@ -162,7 +162,10 @@ extension HeraldState {
         audit.silencedCauses = silencedBy?.causes?.map(\.rawValue) ?? []
         audit.focus = silencedBy != nil ? activeFocus?.name : nil
         let listing = NotificationListing(receivedAt: inserted.receivedAt, deliveredAt: notification.deliveredAt, removed: inserted.removed)
-        return (MethodOutcome(result: UpdateContentResult(identifier: identifier, content: content, delivery: delivery), audit: audit), listing)
+        // The answer says whether the sandbox vouched for the app; the list keeps the decision.
+        var answered = delivery
+        answered.appVerifiedBy = caller.app?.source.rawValue
+        return (MethodOutcome(result: UpdateContentResult(identifier: identifier, content: content, delivery: answered), audit: audit), listing)
     }
 
     /// Why no interaction `identifier` is there: never donated (as far as Herald knows), or

@@ -218,8 +218,15 @@ package final class HeraldServer: Service, Sendable {
         let identity = registry.makeIdentity()
         registry.add(channel, as: identity)
         let policy = configuration.administratorPolicy
-        return PeerCredentials.read(from: channel).flatMap { [registry, subscriptions, presenters, responses, memoryTrim] peer in
+        return PeerIdentity.read(from: channel).flatMap { [registry, subscriptions, presenters, responses, memoryTrim] peer in
             let caller = policy.caller(for: peer)
+            if peer.app == .unconfirmed {
+                registry.remove(identity)
+                let line = processor.standaloneError(Self.unconfirmedRefusal, context: RequestContext(caller: caller))
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(RefusalHandler(line: line))
+                }
+            }
             let admission = statistics.openConnection(
                 uid: caller.uid,
                 isAdministrator: caller.isAdministrator,
@@ -254,6 +261,14 @@ package final class HeraldServer: Service, Sendable {
             }
         }
     }
+
+    /// The error refusing a connection whose peer's app could not be confirmed: served as
+    /// the person, a sandboxed app that exited and left its pid to another process would gain
+    /// the person's rights.
+    private static let unconfirmedRefusal = RPCError(
+        .permissionDenied,
+        reason: "Herald could not confirm which app this connection's process is: it exited while Herald looked. Connect from a running process."
+    )
 
     /// The error refusing a connection, or nil when it is admitted.
     private static func refusal(_ admission: ServerStatistics.Admission, uid: UInt32) -> RPCError? {

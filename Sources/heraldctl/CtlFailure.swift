@@ -32,7 +32,8 @@ struct CtlFailure: Error {
         if let reason = data?["reason"] as? String { lines.append("  reason: \(reason)") }
         if let pointer = data?["pointer"] as? String { lines.append("  pointer: \(pointer.isEmpty ? "\"\" (the params)" : pointer)") }
         if let limit = data?["limit"] { lines.append("  limit: \(limit)") }
-        if code == "1006" {
+        // Only a method refused as an administrator's: the reason of any other 1006 says what to do.
+        if code == "1006", (data?["reason"] as? String)?.contains("for administrators") ?? true {
             lines.append("  \(method) is for administrators: run heraldctl as root, or as a member of heraldd's --admin-group.")
         }
         var failure = CtlFailure(.failed, lines)

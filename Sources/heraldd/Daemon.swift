@@ -222,6 +222,7 @@ struct Daemon {
             }
         )
         environment.maxResponseBytes = limits.requestLimits.maxResponseBytes
+        environment.requireAppIdentity = listening.requireAppIdentity
         environment.recordSummary = { summary in writer.submit(NotificationJournal.summaryEntry(summary)) }
         environment.recordSnoozeEnded = { delivered in writer.submit(NotificationJournal.snoozeEndedEntry(delivered)) }
         environment.recordResponse = { uid, response, handoff in

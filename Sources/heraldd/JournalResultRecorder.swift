@@ -31,6 +31,9 @@ struct JournalResultRecorder: ResultRecorder {
             ("HERALD_OUTCOME", result.outcome.rawValue),
             ("HERALD_PEER_UID", String(result.caller.uid)),
             ("HERALD_PEER_PID", String(result.caller.pid)),
+            // Whether the app was verified, and by what: a delivery decision for an app that
+            // named itself is the person's word, not the sandbox's.
+            ("HERALD_APP_VERIFIED", result.caller.app == nil ? "0" : "1"),
             ("HERALD_DURATION_USEC", String(result.durationMicroseconds)),
         ]
         if let id = result.requestID { fields.append(("HERALD_REQUEST_ID", id)) }
@@ -40,6 +43,10 @@ struct JournalResultRecorder: ResultRecorder {
         if let pointer = result.errorPointer { fields.append(("HERALD_ERROR_POINTER", ContentFreeReason.of(pointer))) }
         let audit = result.audit
         if let app = audit.app { fields.append(("HERALD_APP", app)) }
+        if let app = result.caller.app {
+            fields.append(("HERALD_PEER_APP", app.id))
+            fields.append(("HERALD_APP_SOURCE", app.source.rawValue))
+        }
         if let value = audit.interactionIdentifier { fields.append(("HERALD_INTERACTION_ID", value)) }
         if let value = audit.conversationIdentifier { fields.append(("HERALD_CONVERSATION_ID", value)) }
         if let value = audit.direction { fields.append(("HERALD_DIRECTION", value)) }
@@ -64,8 +71,8 @@ struct JournalResultRecorder: ResultRecorder {
         if let changed = audit.capabilitiesChanged {
             fields.append(("HERALD_CAPABILITIES_CHANGED", changed.isEmpty ? "none" : changed.joined(separator: ",")))
         }
-        // A result entry is a few hundred bytes in at most 27 fields: one allocation each.
-        var entry = JournalEntry(reservingBytes: 768, fields: 27)
+        // A result entry is a few hundred bytes in at most 30 fields: one allocation each.
+        var entry = JournalEntry(reservingBytes: 768, fields: 30)
         append("PRIORITY", String(priority.rawValue), to: &entry)
         append("MESSAGE", result.summaryLine, to: &entry)
         for (name, value) in fields {

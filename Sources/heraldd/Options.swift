@@ -22,6 +22,14 @@ struct ListeningOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Members of this group are administrators, as are uid 0 and the daemon's uid.", valueName: "group"))
     var adminGroup: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Refuse an app's methods (donate, update-content, …) to connections without a verified app identity.",
+            discussion: "A Flatpak, a Snap or an app launched into an app-….scope unit is verified; the person's methods stay open to them."
+        )
+    )
+    var requireAppIdentity = false
+
     var parsedSocketMode: mode_t? {
         mode_t(socketMode, radix: 8).flatMap { $0 <= 0o777 ? $0 : nil }
     }

@@ -23,6 +23,7 @@ import Testing
 
     private enum DirectMethod: HeraldMethod {
         static let name = "direct"
+        static let access: MethodAccess = .anyone
         static let journalMessageIDs = JournalMessageIDs(ok: "", error: "")
         typealias Params = PlainParams
         typealias Result = ProbeResult
@@ -30,6 +31,7 @@ import Testing
 
     private enum PlainMethod: HeraldMethod {
         static let name = "plain"
+        static let access: MethodAccess = .anyone
         static let journalMessageIDs = JournalMessageIDs(ok: "", error: "")
         typealias Params = PlainParams
         typealias Result = String

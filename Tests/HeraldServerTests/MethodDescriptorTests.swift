@@ -39,7 +39,7 @@ struct MethodDescriptorTests {
         #expect(Set(described).count == described.count, "each method is described once")
         #expect(table.methodNames == described.sorted())
         for method in HeraldMethods.all {
-            #expect(table.entry(named: method.name)?.requiresAdministrator == method.requiresAdministrator, "\(method.name)")
+            #expect(table.entry(named: method.name)?.access == method.access, "\(method.name)")
         }
     }
 
@@ -88,6 +88,69 @@ struct MethodDescriptorTests {
                 description.contains("Administrators only") == method.requiresAdministrator,
                 "\(method.name): the description says \"Administrators only\" exactly when the method requires an administrator"
             )
+        }
+    }
+
+    /// The Methods table of `Protocol/README.md`: each method's name and its "who" cell.
+    static func documentedAccess() throws -> [String: String] {
+        let text = try String(contentsOf: root.appendingPathComponent("Protocol/README.md"), encoding: .utf8)
+        let table = try #require(text.components(separatedBy: "| method | who | summary |").dropFirst().first)
+        var rows: [String: String] = [:]
+        for line in table.split(separator: "\n").dropFirst() {
+            guard line.hasPrefix("|") else { break }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 2, cells[0].hasPrefix("`") else { continue }
+            rows[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells[1]
+        }
+        return rows
+    }
+
+    @Test("Who may call each method: the descriptor, openrpc.json, the Protocol docs and the behaviour agree")
+    func accessAgreesEverywhere() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("Protocol/openrpc.json"), encoding: .utf8)
+        let methods = try #require(IndependentJSON.parse(text)[pointer: "/methods"]?.arrayValue)
+        let documented = try Self.documentedAccess()
+        #expect(Set(documented.keys) == Set(HeraldMethods.all.map { $0.name }), "the table has a row per method")
+        let app = AppIdentity(id: "org.example.chat", source: .flatpak)
+        let verified = RequestContext(caller: Caller(uid: 1000, gid: 1000, pid: 2, isAdministrator: false, app: app))
+        let person = RequestContext(caller: Caller(uid: 1000, gid: 1000, pid: 3, isAdministrator: false))
+        var requiring = MethodEnvironment(
+            state: SharedState(HeraldState()), clock: ManualClock(), statistics: ServerStatistics(), openRPCDocument: [:]
+        )
+        requiring.requireAppIdentity = true
+        let table = Self.table()
+        let strictTable = MethodTable.herald(requiring, subscriptions: FocusSubscriptions(registry: ConnectionRegistry()))
+        func code(_ table: MethodTable, _ name: String, _ params: JSONValue, _ context: RequestContext) -> Int? {
+            do {
+                _ = try table.entry(named: name)?.invoke(params, context)
+                return nil
+            } catch {
+                return error.code.rawValue
+            }
+        }
+        for method in HeraldMethods.all {
+            let name = method.name
+            let entry = methods.first { $0[pointer: "/name"]?.stringValue == name }
+            #expect(entry?[pointer: "/x-herald-access"]?.stringValue == method.access.rawValue, "\(name): x-herald-access")
+            #expect(documented[name] == method.access.summary, "\(name): the Protocol docs' who")
+            let description = entry?[pointer: "/description"]?.stringValue ?? ""
+            if method.access != .administrator {
+                #expect(description.contains("Who may call: \(method.access.summary)"), "\(name): the description says who")
+            }
+            if method.access == .app {
+                let params = entry?[pointer: "/params"]?.arrayValue ?? []
+                #expect(params.contains { $0[pointer: "/name"] == "app" }, "\(name): an app's method takes app")
+            }
+            // A verified app naming another app is refused by every method but anyone's.
+            let another: JSONValue = ["app": "org.example.pager"]
+            #expect((code(table, name, another, verified) == 1006) == (method.access != .anyone), "\(name) for a verified app")
+            // The person is refused only an administrator's, and under --require-app-identity an app's.
+            if method.access == .administrator || method.access == .app {
+                #expect((code(strictTable, name, another, person) == 1006), "\(name) for the person, identity required")
+            }
+            if method.access == .administrator {
+                #expect(code(table, name, [:], person) == 1006, "\(name) for the person")
+            }
         }
     }
 

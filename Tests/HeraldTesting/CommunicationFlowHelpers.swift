@@ -75,6 +75,17 @@ package func describeError(_ response: JSONValue) -> String {
 /// Sends each request (one per line) as `uid` (and gid `uid`) through `setpriv … socat`,
 /// and returns the responses in order. The socket must be reachable by that uid.
 package func callAsUser(_ uid: Int, _ requests: [JSONValue], socket: String) throws -> [JSONValue] {
+    let lines = requestLines(requests)
+    let output = try runCapturingOutput(
+        "/usr/bin/setpriv",
+        ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/socat", "-t", "10", "-", "UNIX-CONNECT:\(socket)"],
+        input: lines
+    )
+    return try output.split(separator: "\n").map { try IndependentJSON.parse(String($0)) }
+}
+
+/// Request objects as lines, each with `jsonrpc` and (unless it has one) an id: its position from 1.
+package func requestLines(_ requests: [JSONValue]) -> String {
     var lines = ""
     for (index, request) in requests.enumerated() {
         guard case .object(var object) = request else { continue }
@@ -82,12 +93,7 @@ package func callAsUser(_ uid: Int, _ requests: [JSONValue], socket: String) thr
         if object["id"] == nil { object["id"] = .number(JSONNumber(index + 1)) }
         lines += JSONValue.object(object).compactText + "\n"
     }
-    let output = try runCapturingOutput(
-        "/usr/bin/setpriv",
-        ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/socat", "-t", "10", "-", "UNIX-CONNECT:\(socket)"],
-        input: lines
-    )
-    return try output.split(separator: "\n").map { try IndependentJSON.parse(String($0)) }
+    return lines
 }
 
 /// A request object for `callAsUser`.

@@ -237,4 +237,22 @@ wait_for 30 sh -c "runuser -u alice -- ${alice_env[*]} dunstctl history | grep -
     || fail "dunst never showed the notification; history: $(as_alice dunstctl history 2>&1 | head -c 400)"
 end
 
+begin "an app a desktop launched into app-….scope is recognised by its unit, and speaks only as itself"
+# What a desktop does when it launches org.example.chat (systemd's Desktop Environments
+# document); the client then runs inside that scope, as alice.
+as_app() { as_alice systemd-run --user --scope --quiet --unit="app-gnome-$APP-$1.scope" socat -t 5 - "UNIX-CONNECT:$SOCK" 2>&1; }
+answer="$(as_app 1 <<<'{"jsonrpc":"2.0","id":1,"method":"update-content","params":{"app":"org.example.pager","content":{"body":"Disk full"}}}')"
+[[ "$answer" == *'"code":1006'* && "$answer" == *'"pointer":"/app"'* && "$answer" == *"$APP"* && "$answer" == *'org.example.pager'* ]] \
+    || fail "posing as another app answered: $answer"
+answer="$(as_app 2 <<<'{"jsonrpc":"2.0","id":2,"method":"set-focus","params":{"focus":null}}')"
+[[ "$answer" == *'"code":1006'* && "$answer" == *'systemd unit'* ]] || fail "set-focus from the app's unit answered: $answer"
+answer="$(as_app 3 <<<'{"jsonrpc":"2.0","id":3,"method":"update-content","params":{"app":"'$APP'","content":{"body":"From its unit"}}}')"
+[[ "$answer" == *'"result"'* ]] || fail "update-content as itself answered: $answer"
+entries="$(journalctl -b -u herald.service -o json --no-pager 2>&1 | grep -F '"HERALD_APP_SOURCE":"systemd-unit"')"
+grep -qF "\"HERALD_PEER_APP\":\"$APP\"" <<<"$entries" || fail "no journal entry names the app's unit as its source"
+# alice herself, outside any app's unit, is still the person.
+answer="$(rpc alice '{"jsonrpc":"2.0","id":12,"method":"set-focus","params":{"focus":null}}')"
+[[ "$answer" == *'"result"'* ]] || fail "alice's own set-focus answered: $answer"
+end
+
 finish

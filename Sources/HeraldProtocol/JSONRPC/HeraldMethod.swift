@@ -13,9 +13,9 @@ package protocol HeraldMethod: Sendable {
     /// The method's wire name, kebab-case: `donate`, `update-content`.
     static var name: String { get }
 
-    /// Whether only administrators (uid 0, the daemon's uid, `--admin-group`) may call it;
-    /// others get error 1006.
-    static var requiresAdministrator: Bool { get }
+    /// Who may call it (``MethodAccess``): anyone, an app for itself, the person, or an
+    /// administrator; others get error 1006. Every method says so itself.
+    static var access: MethodAccess { get }
 
     /// Where a request for it is answered: on the event loop, or on a thread of its own
     /// because it takes long (milliseconds and more); its connection waits, the others do not.
@@ -38,7 +38,8 @@ package protocol HeraldMethod: Sendable {
 }
 
 extension HeraldMethod {
-    package static var requiresAdministrator: Bool { false }
+    /// Whether only administrators (uid 0, the daemon's uid, `--admin-group`) may call it.
+    package static var requiresAdministrator: Bool { access == .administrator }
 
     package static var placement: MethodPlacement { .eventLoop }
 

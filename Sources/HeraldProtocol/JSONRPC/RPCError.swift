@@ -51,11 +51,4 @@ extension RPCError {
     package static func invalidParams(_ reason: String, at pointer: String) -> RPCError {
         RPCError(.invalidParams, reason: reason, pointer: pointer)
     }
-
-    package static func permissionDenied(_ method: String) -> RPCError {
-        RPCError(
-            .permissionDenied,
-            reason: "\(method) is for administrators: uid 0, the daemon's own uid, or members of its admin group."
-        )
-    }
 }

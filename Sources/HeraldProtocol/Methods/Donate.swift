@@ -4,6 +4,7 @@ import Foundation
 /// its notification's content is provided (`INInteraction.donate`).
 package enum DonateMethod: HeraldMethod {
     package static let name = "donate"
+    package static let access: MethodAccess = .app
     package static let journalMessageIDs = JournalMessageIDs(ok: "b7952d7964fd42f5b32c641aec601e0d", error: "df614d306e6b4f76ad020186fcf36fa2")
     package typealias Params = DonateParams
     package typealias Result = DonateResult

@@ -13,6 +13,9 @@ package struct Delivery: Codable, Sendable, Hashable {
     package var announce: Bool
     /// One reason for each step of the decision that mattered, in the order taken.
     package var reasons: [DeliveryReason]
+    /// In `update-content`'s answer: what verified the app that posted it (`flatpak`, `snap`,
+    /// `systemd-unit`); absent when the app was only named, by the person.
+    package var appVerifiedBy: String?
 
     package init(
         presentation: Presentation,
@@ -109,7 +112,7 @@ package enum DeliveryReasonCode: String, JSONEnum, Hashable {
 /// Written directly: every `update-content` answers with it (see `JSONDirectEncodable`).
 extension Delivery: JSONDirectEncodable {
     package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 9)
+        var members = JSONDirectMembers(capacity: 10)
         members.add("presentation", presentation)
         members.add("deliverAt", deliverAt)
         members.add("sound", sound)
@@ -119,6 +122,7 @@ extension Delivery: JSONDirectEncodable {
         members.add("bypassesRinger", bypassesRinger)
         members.add("announce", announce)
         members.add("reasons", reasons)
+        members.add("appVerifiedBy", appVerifiedBy)
         return members.value
     }
 }

@@ -28,6 +28,13 @@ package struct AdministratorPolicy: Sendable, Hashable {
         Caller(uid: peer.uid, gid: peer.gid, pid: peer.pid, isAdministrator: isAdministrator(peer))
     }
 
+    /// The caller of a peer: a verified app is never an administrator, whatever its uid.
+    package func caller(for peer: PeerIdentity) -> Caller {
+        let credentials = peer.credentials
+        guard case .verified(let app) = peer.app else { return caller(for: credentials) }
+        return Caller(uid: credentials.uid, gid: credentials.gid, pid: credentials.pid, isAdministrator: false, app: app)
+    }
+
     package func isAdministrator(_ peer: PeerCredentials) -> Bool {
         if peer.uid == 0 || peer.uid == daemonUID { return true }
         guard let adminGID else { return false }

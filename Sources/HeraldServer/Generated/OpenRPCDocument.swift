@@ -15,8 +15,9 @@ package enum OpenRPCDocument {
   "methods": [
     {
       "name": "rpc.discover",
+      "x-herald-access": "anyone",
       "summary": "The OpenRPC document describing every method: this document.",
-      "description": "Returns Protocol/openrpc.json exactly as it stands in the source tree (embedded at build time). Takes no params; {} or none. Open to every caller.",
+      "description": "Returns Protocol/openrpc.json exactly as it stands in the source tree (embedded at build time). Takes no params; {} or none. Who may call: anyone.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -75,8 +76,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "stats",
+      "x-herald-access": "administrator",
       "summary": "Uptime, connections, and requests and errors per method.",
-      "description": "The daemon's counters: when it started, connections open, accepted and refused, requests and errors per method, interactions stored, Focus subscriptions, the journal writer's written and dropped counts, the last snapshot's time, generation, duration and size with the failed writes, the interactions evicted by --max-interactions and forgotten by --retention, and each per-uid limit with what it did. Takes no params. Administrators only — uid 0, the daemon's own uid, and members of --admin-group; others get error 1006, checked before the params are read.",
+      "description": "The daemon's counters: when it started, connections open, accepted and refused, requests and errors per method, interactions stored, Focus subscriptions, the journal writer's written and dropped counts, the last snapshot's time, generation, duration and size with the failed writes, the interactions evicted by --max-interactions and forgotten by --retention, and each per-uid limit with what it did. Takes no params. Administrators only — uid 0, the daemon's own uid, and members of --admin-group, never a verified app; others get error 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -209,8 +211,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "snapshot",
+      "x-herald-access": "administrator",
       "summary": "Write a snapshot of the whole state now.",
-      "description": "Writes the state — interactions, each uid's Focuses and summary, authorizations, capabilities, silenced marks, notification lists, categories, waiting responses and authorization requests — to state.snapshot in the state folder (temporary file, fsync, rename, fsync of the folder; the generation before is kept as state.snapshot.previous), as the periodic snapshots do, and says where and how large. Takes no params. Runs on a thread of its own under SCHED_IDLE: the caller's connection waits for the answer (and answers what follows it in order), while other connections are served. A write that fails (disk full, permission, file size limit) leaves the current snapshot intact, is counted in stats.snapshot.failures, and answers -32603. Administrators only; others get error 1006, checked before the params are read.",
+      "description": "Writes the state — interactions, each uid's Focuses and summary, authorizations, capabilities, silenced marks, notification lists, categories, waiting responses and authorization requests — to state.snapshot in the state folder (temporary file, fsync, rename, fsync of the folder; the generation before is kept as state.snapshot.previous), as the periodic snapshots do, and says where and how large. Takes no params. Runs on a thread of its own under SCHED_IDLE: the caller's connection waits for the answer (and answers what follows it in order), while other connections are served. A write that fails (disk full, permission, file size limit) leaves the current snapshot intact, is counted in stats.snapshot.failures, and answers -32603. Administrators only (never a verified app); others get error 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -250,8 +253,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "donate",
+      "x-herald-access": "app",
       "summary": "Record an incoming or outgoing message or call before its notification's content is provided.",
-      "description": "The counterpart of INInteraction.donate. Stores the interaction under the caller's (uid, app). Rules: a message needs a conversationIdentifier; an incoming message needs a sender (1003); an outgoing message has no sender (1003) and needs recipients or donationMetadata.recipientCount (1003); a call needs a contact (1003); no person may be isMe: true (1003); recipientCount below the number of recipients is -32602; notifyRecipientAnyway needs this (uid, app)'s Focus authorization to be authorized (1004). A donation repeating a stored identifier is a harmless retry returning the first result when the interaction is equal, and error 1007 when it differs. Open to every caller.",
+      "description": "The counterpart of INInteraction.donate. Stores the interaction under the caller's (uid, app). Rules: a message needs a conversationIdentifier; an incoming message needs a sender (1003); an outgoing message has no sender (1003) and needs recipients or donationMetadata.recipientCount (1003); a call needs a contact (1003); no person may be isMe: true (1003); recipientCount below the number of recipients is -32602; notifyRecipientAnyway needs this (uid, app)'s Focus authorization to be authorized (1004). A donation repeating a stored identifier is a harmless retry returning the first result when the interaction is equal, and error 1007 when it differs. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -300,6 +304,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/FocusAuthorizationRequired"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
         },
         {
           "$ref": "#/components/errors/IdentifierConflict"
@@ -481,8 +488,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "update-content",
+      "x-herald-access": "app",
       "summary": "Turn a notification's content into a communication notification and decide its delivery, explained.",
-      "description": "What a Notification Service Extension does with content.updating(from: intent), plus Herald's explained delivery decision. Give content or payload (exactly one; -32602 otherwise). With interactionIdentifier, the interaction this (uid, app) donated makes the content a communication notification: title becomes the sender's display name, a group's subtitle its speakableGroupName or a summary of the others, threadIdentifier and relevanceScore get defaults, and communication is added. Without it, the content passes through unchanged and only gets its delivery decision. Errors, in the order checked: -32602 for the params; 1008 for a payload that is not mutable; -32602 for relevanceScore outside 0–1; 1005 for critical without the critical capability; 1001 for an interaction this (uid, app) never donated (another uid's or app's gives the same error); 1002 for an outgoing interaction; 1005 without the communication capability. Open to every caller. Every success puts the notification in the caller uid's notification list (list-notifications): delivered at once for alert and quiet, scheduled for summary until its summary is delivered; past --max-notifications the uid's oldest delivered one is evicted, and a list full of scheduled ones refuses a new one with -32602 (data.limit).",
+      "description": "What a Notification Service Extension does with content.updating(from: intent), plus Herald's explained delivery decision. Give content or payload (exactly one; -32602 otherwise). With interactionIdentifier, the interaction this (uid, app) donated makes the content a communication notification: title becomes the sender's display name, a group's subtitle its speakableGroupName or a summary of the others, threadIdentifier and relevanceScore get defaults, and communication is added. Without it, the content passes through unchanged and only gets its delivery decision. Errors, in the order checked: -32602 for the params; 1008 for a payload that is not mutable; -32602 for relevanceScore outside 0–1; 1005 for critical without the critical capability; 1001 for an interaction this (uid, app) never donated (another uid's or app's gives the same error); 1002 for an outgoing interaction; 1005 without the communication capability. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006. Every success puts the notification in the caller uid's notification list (list-notifications): delivered at once for alert and quiet, scheduled for summary until its summary is delivered; past --max-notifications the uid's oldest delivered one is evicted, and a list full of scheduled ones refuses a new one with -32602 (data.limit).",
       "paramStructure": "by-name",
       "params": [
         {
@@ -566,6 +574,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/CapabilityRequired"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
         },
         {
           "$ref": "#/components/errors/NotMutable"
@@ -1054,8 +1065,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "request-focus",
+      "x-herald-access": "app",
       "summary": "The app's Focus authorization, and its Focus status when authorized; optionally subscribe to changes.",
-      "description": "The counterpart of INFocusStatusCenter. focusStatus is null unless the (uid, app) is authorized; isFocused is true when a Focus is on and the app is not among its allowedApps. requestAuthorization while notDetermined applies --focus-authorization: prompt records a request that waits for the person's answer (their own set-focus-authorization) and tells the uid's presenters authorization-requested (see x-notifications); allow authorizes, deny denies. A request is recorded once per (uid, app): asking again while it waits records nothing new and tells nobody again; list-authorization-requests lists the waiting ones. A decided status never changes by asking again, and a decided app is never asked about again. Each uid holds at most --max-apps-per-uid waiting requests; one more is -32602 with data.limit, pointer /requestAuthorization. subscribe: true makes this connection receive focus-changed notifications (see x-notifications) for this app whenever its authorizationStatus or focusStatus changes, for as long as the connection stays open; subscribing works whatever the authorization. Open to every caller.",
+      "description": "The counterpart of INFocusStatusCenter. focusStatus is null unless the (uid, app) is authorized; isFocused is true when a Focus is on and the app is not among its allowedApps. requestAuthorization while notDetermined applies --focus-authorization: prompt records a request that waits for the person's answer (their own set-focus-authorization) and tells the uid's presenters authorization-requested (see x-notifications); allow authorizes, deny denies. A request is recorded once per (uid, app): asking again while it waits records nothing new and tells nobody again; list-authorization-requests lists the waiting ones. A decided status never changes by asking again, and a decided app is never asked about again. Each uid holds at most --max-apps-per-uid waiting requests; one more is -32602 with data.limit, pointer /requestAuthorization. subscribe: true makes this connection receive focus-changed notifications (see x-notifications) for this app whenever its authorizationStatus or focusStatus changes, for as long as the connection stays open; subscribing works whatever the authorization. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1112,6 +1124,9 @@ package enum OpenRPCDocument {
       },
       "errors": [
         {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
           "$ref": "#/components/errors/InvalidParams"
         },
         {
@@ -1161,8 +1176,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "delete-interactions",
+      "x-herald-access": "app",
       "summary": "Forget donated interactions of this (uid, app): by identifiers, by group, or all.",
-      "description": "The counterpart of INInteraction.delete. Give exactly one of identifiers, groupIdentifier and all: true (-32602 otherwise). Identifiers this (uid, app) never donated count 0, so the count reveals nothing of anyone else's. Deleted calls no longer count as earlier calls, and deleted outgoing donations no longer make suggestions. Open to every caller.",
+      "description": "The counterpart of INInteraction.delete. Give exactly one of identifiers, groupIdentifier and all: true (-32602 otherwise). Identifiers this (uid, app) never donated count 0, so the count reveals nothing of anyone else's. Deleted calls no longer count as earlier calls, and deleted outgoing donations no longer make suggestions. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1217,6 +1233,9 @@ package enum OpenRPCDocument {
       },
       "errors": [
         {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
           "$ref": "#/components/errors/InvalidParams"
         },
         {
@@ -1269,8 +1288,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "set-focus",
+      "x-herald-access": "person",
       "summary": "Turn one of the caller's Focuses on by hand, or the Focus off.",
-      "description": "Each uid has its own Focuses. focus defines the named Focus, or changes the one defined already, and turns it on by hand: a partial update, each member given replaces that setting and each member absent (or null) keeps it (the defaults apply to a new Focus only); a list given replaces the whole list, so an explicit empty list empties it; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Each call that turns a Focus on starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. until must lie in the future and is never kept. A Focus must fit one page of get-focus (--max-response-bytes less 1 KiB): one larger is -32602 at /focus and stays as it was. A focus without schedules keeps the schedules its name had (schedules: [] removes them). Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "Each uid has its own Focuses. focus defines the named Focus, or changes the one defined already, and turns it on by hand: a partial update, each member given replaces that setting and each member absent (or null) keeps it (the defaults apply to a new Focus only); a list given replaces the whole list, so an explicit empty list empties it; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Each call that turns a Focus on starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. until must lie in the future and is never kept. A Focus must fit one page of get-focus (--max-response-bytes less 1 KiB): one larger is -32602 at /focus and stays as it was. A focus without schedules keeps the schedules its name had (schedules: [] removes them). Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1441,8 +1461,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "set-focus-authorization",
+      "x-herald-access": "person",
       "summary": "Decide whether a (uid, app) may read the Focus status: the person's answer to the prompt.",
-      "description": "The uid's own decision: any caller decides for its own uid without being an administrator; an administrator may name any uid, anyone else naming another uid gets 1006 (pointer /uid). restricted is an administrator's: a non-administrator setting it, or changing an app an administrator restricted, gets 1006 (pointer /status). Any other status may be set at any time; notDetermined lets the app ask again. The (uid, app)'s waiting authorization request, if any, is cleared, and the uid's presenters are told authorization-answered so that every desktop drops its prompt. Subscribers of that (uid, app) get focus-changed with the new authorizationStatus (and focusStatus: null unless authorized). A new app past --max-apps-per-uid apps with settings is -32602 with data.limit; an app set back to notDetermined and the default capabilities frees its place. Open to every caller.",
+      "description": "The uid's own decision: any caller decides for its own uid without being an administrator; an administrator may name any uid, anyone else naming another uid gets 1006 (pointer /uid). restricted is an administrator's: a non-administrator setting it, or changing an app an administrator restricted, gets 1006 (pointer /status). Any other status may be set at any time; notDetermined lets the app ask again. The (uid, app)'s waiting authorization request, if any, is cleared, and the uid's presenters are told authorization-answered so that every desktop drops its prompt. Subscribers of that (uid, app) get focus-changed with the new authorizationStatus (and focusStatus: null unless authorized). A new app past --max-apps-per-uid apps with settings is -32602 with data.limit; an app set back to notDetermined and the default capabilities frees its place. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1529,8 +1550,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "set-summary",
+      "x-herald-access": "person",
       "summary": "Replace the caller's scheduled summary: which apps it holds and when it is delivered.",
-      "description": "Each uid has its own schedule, replaced whole; {apps: [], times: []} clears it. times are \"HH:MM\" or \"HH:MM:SS\" in the daemon's local time zone; they come back sorted and without duplicates. Apps need at least one time. Notifications held already keep the summary time they were given. nextDelivery is the next summary time, absent without times. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "Each uid has its own schedule, replaced whole; {apps: [], times: []} clears it. times are \"HH:MM\" or \"HH:MM:SS\" in the daemon's local time zone; they come back sorted and without duplicates. Apps need at least one time. Notifications held already keep the summary time they were given. nextDelivery is the next summary time, absent without times. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1622,8 +1644,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "set-capabilities",
+      "x-herald-access": "person",
       "summary": "Grant or withdraw a (uid, app)'s communication, timeSensitive and critical capabilities.",
-      "description": "The entitlements of the seeds. communication and timeSensitive are the uid's own switches: any caller sets them for its own uid without being an administrator; an administrator may name any uid, anyone else naming another uid gets 1006 (pointer /uid). critical is granted (and withdrawn) by administrators only, as the platform grants the entitlement: a non-administrator's request with critical, true or false, gets 1006 with pointer /critical, and nothing changes. A capability left out keeps its current value (at first: communication and timeSensitive on, critical off). Returns the capabilities now in effect. A new app past --max-apps-per-uid apps with settings is -32602 with data.limit. Open to every caller.",
+      "description": "The entitlements of the seeds. communication and timeSensitive are the uid's own switches: any caller sets them for its own uid without being an administrator; an administrator may name any uid, anyone else naming another uid gets 1006 (pointer /uid). critical is granted (and withdrawn) by administrators only, as the platform grants the entitlement: a non-administrator's request with critical, true or false, gets 1006 with pointer /critical, and nothing changes. A capability left out keeps its current value (at first: communication and timeSensitive on, critical off). Returns the capabilities now in effect. A new app past --max-apps-per-uid apps with settings is -32602 with data.limit. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1753,8 +1776,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "suggest-people",
+      "x-herald-access": "administrator",
       "summary": "The people the user reaches most, from outgoing donations only.",
-      "description": "Ranked by score: each outgoing donation naming a person (a message's recipients, a call's contacts) adds 0.5^(age / 7 days), age counted from its date, else its donation time. Ties go to more donations, then the later lastDate, then the display name. Incoming donations never create suggestions. Every uid's and app's donations count unless uid or app narrows them. Administrators only — uid 0, the daemon's own uid, and members of --admin-group; others get error 1006, checked before the params are read.",
+      "description": "Ranked by score: each outgoing donation naming a person (a message's recipients, a call's contacts) adds 0.5^(age / 7 days), age counted from its date, else its donation time. Ties go to more donations, then the later lastDate, then the display name. Incoming donations never create suggestions. Every uid's and app's donations count unless uid or app narrows them. Administrators only — uid 0, the daemon's own uid, and members of --admin-group, never a verified app; others get error 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1850,8 +1874,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "list-notifications",
+      "x-herald-access": "app",
       "summary": "The caller's notification list, newest first.",
-      "description": "Delivered and scheduled notifications of (uid, app), newest (receivedAt) first: Apple's getDeliveredNotifications and getPendingNotificationRequests in one. One page at a time: the notifications that fit in --max-response-bytes less 1 KiB and the request's size (always at least one), at most limit; nextCursor, when more are left, is the cursor of the next page, which starts after this one's last notification. A caller sees only its own uid's list; without app, every app's (the person's own view). Administrators may pass uid for another uid's list; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "Delivered and scheduled notifications of (uid, app), newest (receivedAt) first: Apple's getDeliveredNotifications and getPendingNotificationRequests in one. One page at a time: the notifications that fit in --max-response-bytes less 1 KiB and the request's size (always at least one), at most limit; nextCursor, when more are left, is the cursor of the next page, which starts after this one's last notification. A caller sees only its own uid's list; without app, every app's (the person's own view). Administrators may pass uid for another uid's list; anyone else naming another uid gets 1006. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2028,8 +2053,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "search-notifications",
+      "x-herald-access": "person",
       "summary": "The caller's notifications that have the words asked for, newest first.",
-      "description": "Searches the caller's notification list, delivered and scheduled alike, by words: a notification is found when each word of query starts one of its words, in its title, subtitle, body, thread, conversation identifier, sender's name or address, or its app's name. Case and diacritics do not matter (\"elan\" finds \"Élan\"); anything but letters and digits separates words, so \"ann@example.org\" is found by \"ann\". Newest (receivedAt) first, one page at a time like list-notifications: at most limit (default 50, at most 500), within --max-response-bytes less 1 KiB and the request's size; nextCursor, when more are left, is the cursor of the next page. since and until narrow it to notifications received in [since, until). A caller searches only its own uid's list; without app, every app's. Administrators may pass uid for another uid's list; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "Searches the caller's notification list, delivered and scheduled alike, by words: a notification is found when each word of query starts one of its words, in its title, subtitle, body, thread, conversation identifier, sender's name or address, or its app's name. Case and diacritics do not matter (\"elan\" finds \"Élan\"); anything but letters and digits separates words, so \"ann@example.org\" is found by \"ann\". Newest (receivedAt) first, one page at a time like list-notifications: at most limit (default 50, at most 500), within --max-response-bytes less 1 KiB and the request's size; nextCursor, when more are left, is the cursor of the next page. since and until narrow it to notifications received in [since, until). A caller searches only its own uid's list; without app, every app's. Administrators may pass uid for another uid's list; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2181,8 +2207,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "remove-notifications",
+      "x-herald-access": "app",
       "summary": "Removes notifications from the caller's list, delivered and scheduled alike.",
-      "description": "Apple's removeDeliveredNotifications(withIdentifiers:) and removePendingNotificationRequests(withIdentifiers:) in one. Give exactly one of identifiers and all: true (-32602 otherwise). Identifiers not in the caller's list, another uid's among them, count 0. Presenters of the uid are told notifications-removed. Administrators may pass uid, and omit app with all: true for every app of that uid; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "Apple's removeDeliveredNotifications(withIdentifiers:) and removePendingNotificationRequests(withIdentifiers:) in one. Give exactly one of identifiers and all: true (-32602 otherwise). Identifiers not in the caller's list, another uid's among them, count 0. Presenters of the uid are told notifications-removed. Administrators may pass uid, and omit app with all: true for every app of that uid; anyone else naming another uid gets 1006. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2295,8 +2322,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "snooze-notification",
+      "x-herald-access": "person",
       "summary": "Put a delivered notification off for a while; it comes back, delivered again.",
-      "description": "The person snoozes one of their delivered notifications for seconds or until a time (at most 30 days ahead). It leaves the delivered ones: presenters get notifications-removed and take it down, list-notifications shows it with state snoozed and snoozedUntil, and --max-notifications and --retention pass it by. At its time — on heraldd's clock, across restarts, at start for a time that passed while heraldd was stopped — it is delivered again: presenters get notification-delivered with its actions and reason snoozeEnded first, quiet when a Focus on then did not allow it; the journal has an entry of its own. Snoozing a snoozed notification moves its time. A scheduled notification (waiting for the summary) cannot be snoozed. A caller snoozes only its own uid's notifications; administrators may pass uid.",
+      "description": "The person snoozes one of their delivered notifications for seconds or until a time (at most 30 days ahead). It leaves the delivered ones: presenters get notifications-removed and take it down, list-notifications shows it with state snoozed and snoozedUntil, and --max-notifications and --retention pass it by. At its time — on heraldd's clock, across restarts, at start for a time that passed while heraldd was stopped — it is delivered again: presenters get notification-delivered with its actions and reason snoozeEnded first, quiet when a Focus on then did not allow it; the journal has an entry of its own. Snoozing a snoozed notification moves its time. A scheduled notification (waiting for the summary) cannot be snoozed. A caller snoozes only its own uid's notifications; administrators may pass uid. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2401,8 +2429,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "deliver-summary",
+      "x-herald-access": "person",
       "summary": "Delivers the caller's scheduled notifications now (an administrator's: any uid's).",
-      "description": "A person delivers their own uid's summary (naming another uid is 1006); an administrator uid's, or every uid's without uid. Delivers every scheduled notification of that uid now, one summary per uid, ranked as at a summary time: a person opening the upcoming summary early. Those held while a Focus was on count too. Presenters are told summary-delivered (quiet while the uid has a Focus on), and each summary has a journal entry of its own.",
+      "description": "A person delivers their own uid's summary (naming another uid is 1006); an administrator uid's, or every uid's without uid. Delivers every scheduled notification of that uid now, one summary per uid, ranked as at a summary time: a person opening the upcoming summary early. Those held while a Focus was on count too. Presenters are told summary-delivered (quiet while the uid has a Focus on), and each summary has a journal entry of its own. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2462,8 +2491,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "subscribe-notifications",
+      "x-herald-access": "person",
       "summary": "Makes this connection a presenter of a uid's notifications.",
-      "description": "The connection then receives notification-delivered, summary-delivered and notifications-removed, one JSON-RPC notification a line between responses, as focus-changed subscribers do; with since, first the notifications it missed. A non-administrator presents its own uid only (another uid is 1006); an administrator one uid, or every uid without uid. A presenter whose unread output passes --max-unread-bytes is closed, with the reason logged. The subscription ends with the connection; a presenter is not closed for being idle. Open to every caller.",
+      "description": "The connection then receives notification-delivered, summary-delivered and notifications-removed, one JSON-RPC notification a line between responses, as focus-changed subscribers do; with since, first the notifications it missed. A non-administrator presents its own uid only (another uid is 1006); an administrator one uid, or every uid without uid. A presenter whose unread output passes --max-unread-bytes is closed, with the reason logged. The subscription ends with the connection; a presenter is not closed for being idle. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2535,8 +2565,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "set-notification-categories",
+      "x-herald-access": "app",
       "summary": "Replaces the caller's (uid, app)'s set of notification categories.",
-      "description": "Apple's setNotificationCategories(_:): the set given replaces the whole set; an empty list clears it. At most 100 categories of at most 10 actions each; category identifiers unique in the set, action identifiers unique in their category, default and dismiss reserved (-32602 with data.pointer at the member, data.limit for a limit). A uid's sets count against its own share: apps with a set at most --max-apps-per-uid, categories of all its apps at most 1000 (-32602, data.limit). Unknown members are -32602. The set is part of the state (snapshots). Open to every caller.",
+      "description": "Apple's setNotificationCategories(_:): the set given replaces the whole set; an empty list clears it. At most 100 categories of at most 10 actions each; category identifiers unique in the set, action identifiers unique in their category, default and dismiss reserved (-32602 with data.pointer at the member, data.limit for a limit). A uid's sets count against its own share: apps with a set at most --max-apps-per-uid, categories of all its apps at most 1000 (-32602, data.limit). Unknown members are -32602. The set is part of the state (snapshots). Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2582,6 +2613,9 @@ package enum OpenRPCDocument {
         }
       },
       "errors": [
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
         {
           "$ref": "#/components/errors/InvalidParams"
         },
@@ -2674,8 +2708,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "get-notification-categories",
+      "x-herald-access": "app",
       "summary": "The caller's (uid, app)'s set of notification categories.",
-      "description": "Apple's getNotificationCategories: the set as set-notification-categories left it, in its order; empty when the app set none. Only the caller's own uid's. Open to every caller.",
+      "description": "Apple's getNotificationCategories: the set as set-notification-categories left it, in its order; empty when the app set none. Only the caller's own uid's. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2710,6 +2745,9 @@ package enum OpenRPCDocument {
         }
       },
       "errors": [
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
         {
           "$ref": "#/components/errors/InvalidParams"
         },
@@ -2768,8 +2806,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "respond-to-notification",
+      "x-herald-access": "person",
       "summary": "A person acted on a notification: tells its app, and removes it from the list.",
-      "description": "What a presenter calls when a person acts: actionIdentifier is one of the category's actions, default (the notification was opened) or dismiss (dismissed; only for a category with customDismissAction). Errors, in the order checked: -32602 for the params; 1006 for another uid unless the caller is an administrator; 1009 when the (uid, app) has no such notification (another uid's notification is not found either, so nothing leaks); -32602 at /actionIdentifier for an action not its category's; -32602 at /userText when a text-input action lacks it or another action has it. The notification leaves the list (presenters get notifications-removed) and the app hears notification-response on its subscribe-responses connections; with none, the response waits (at most 100 per (uid, app), the oldest dropped and counted) for the app's next subscribe-responses, across restarts. One journal entry per response (uid, app, notification and action identifiers; never userText). Open to every caller.",
+      "description": "What a presenter calls when a person acts: actionIdentifier is one of the category's actions, default (the notification was opened) or dismiss (dismissed; only for a category with customDismissAction). Errors, in the order checked: -32602 for the params; 1006 for another uid unless the caller is an administrator; 1009 when the (uid, app) has no such notification (another uid's notification is not found either, so nothing leaks); -32602 at /actionIdentifier for an action not its category's; -32602 at /userText when a text-input action lacks it or another action has it. The notification leaves the list (presenters get notifications-removed) and the app hears notification-response on its subscribe-responses connections; with none, the response waits (at most 100 per (uid, app), the oldest dropped and counted) for the app's next subscribe-responses, across restarts. One journal entry per response (uid, app, notification and action identifiers; never userText). Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2927,8 +2966,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "subscribe-responses",
+      "x-herald-access": "app",
       "summary": "Makes this connection hear its app's responses.",
-      "description": "The connection then receives notification-response, one JSON-RPC notification a line between responses: first, right after this result, the responses that waited while no connection of the app was subscribed (oldest first; pending says how many, dropped how many were dropped past 100), then each as a person makes it. Only the caller's own uid's responses: another uid can never hear them. The subscription ends with the connection, which is not closed for being idle; one whose unread output passes --max-unread-bytes is closed. With observe: true the connection only watches — it hears each response as it is made, takes none of the waiting ones (waiting says how many are left for the app), and does not count as the app listening, so a response made meanwhile still waits for the app. Open to every caller.",
+      "description": "The connection then receives notification-response, one JSON-RPC notification a line between responses: first, right after this result, the responses that waited while no connection of the app was subscribed (oldest first; pending says how many, dropped how many were dropped past 100), then each as a person makes it. Only the caller's own uid's responses: another uid can never hear them. The subscription ends with the connection, which is not closed for being idle; one whose unread output passes --max-unread-bytes is closed. With observe: true the connection only watches — it hears each response as it is made, takes none of the waiting ones (waiting says how many are left for the app), and does not count as the app listening, so a response made meanwhile still waits for the app. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2980,6 +3020,9 @@ package enum OpenRPCDocument {
       },
       "errors": [
         {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
           "$ref": "#/components/errors/InvalidParams"
         },
         {
@@ -3008,8 +3051,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "get-app-settings",
+      "x-herald-access": "app",
       "summary": "A (uid, app)'s Focus authorization and capabilities, and its waiting authorization request.",
-      "description": "What set-focus-authorization and set-capabilities decided, read back: the defaults (notDetermined; communication and timeSensitive on, critical off) for an app nobody decided about. authorizationRequestedAt is present while the app's authorization request waits for an answer. A caller reads its own uid's apps; an administrator may name any uid, anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "What set-focus-authorization and set-capabilities decided, read back: the defaults (notDetermined; communication and timeSensitive on, critical off) for an app nobody decided about. authorizationRequestedAt is present while the app's authorization request waits for an answer. A caller reads its own uid's apps; an administrator may name any uid, anyone else naming another uid gets 1006. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -3100,8 +3144,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "list-authorization-requests",
+      "x-herald-access": "person",
       "summary": "The Focus authorization requests waiting for a person's answer, oldest first.",
-      "description": "The requests request-focus recorded under the prompt policy and nobody answered yet (set-focus-authorization answers one): what a desktop that starts after the request prompts for. A non-administrator lists its own uid's (another uid is 1006); an administrator one uid's, or every uid's without uid. Oldest first, then by uid and app. Open to every caller.",
+      "description": "The requests request-focus recorded under the prompt policy and nobody answered yet (set-focus-authorization answers one): what a desktop that starts after the request prompts for. A non-administrator lists its own uid's (another uid is 1006); an administrator one uid's, or every uid's without uid. Oldest first, then by uid and app. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -3163,8 +3208,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "define-focus",
+      "x-herald-access": "person",
       "summary": "Define or replace one of the caller's named Focuses, without turning it on by hand.",
-      "description": "The definition's allowed people and apps, switches and schedules (at most 8; at most 32 Focuses and 32 schedules in all a uid). until is refused (it belongs to set-focus). A Focus that is on takes the new definition at once; new schedules may turn a Focus on or off now, and a choice by hand without until then lasts until the new schedules' next start or end. Returns the uid's Focuses as get-focus does. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "The definition's allowed people and apps, switches and schedules (at most 8; at most 32 Focuses and 32 schedules in all a uid). until is refused (it belongs to set-focus). A Focus that is on takes the new definition at once; new schedules may turn a Focus on or off now, and a choice by hand without until then lasts until the new schedules' next start or end. Returns the uid's Focuses as get-focus does. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -3277,8 +3323,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "delete-focus",
+      "x-herald-access": "person",
       "summary": "Forget one of the caller's named Focuses.",
-      "description": "If it is on, the Focus goes off (journaled with cause deleted) and subscribers are told. A name the uid has not defined is -32602. Returns the uid's Focuses as get-focus does. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "If it is on, the Focus goes off (journaled with cause deleted) and subscribers are told. A name the uid has not defined is -32602. Returns the uid's Focuses as get-focus does. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -3368,8 +3415,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "get-focus",
+      "x-herald-access": "person",
       "summary": "The caller's Focuses, which one is on and why, and the next change.",
-      "description": "Reads, never changes: evaluated at the time of the request, so a change due but not yet made (the daemon makes each within a second) is shown as it is now. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "Reads, never changes: evaluated at the time of the request, so a change due but not yet made (the daemon makes each within a second) is shown as it is now. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -3468,8 +3516,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "get-summary",
+      "x-herald-access": "person",
       "summary": "The caller's scheduled summary and its next delivery.",
-      "description": "The apps and times set-summary left (empty when none), and nextDelivery, the next summary time (absent without times). An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Open to every caller.",
+      "description": "The apps and times set-summary left (empty when none), and nextDelivery, the next summary time (absent without times). An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -4262,6 +4311,15 @@ package enum OpenRPCDocument {
               "$ref": "#/components/schemas/DeliveryReason"
             },
             "description": "One reason per step that mattered, in the order taken; the last one is silencedByFocus, heldForSummary, passive or delivered."
+          },
+          "appVerifiedBy": {
+            "type": "string",
+            "enum": [
+              "snap",
+              "flatpak",
+              "systemd-unit"
+            ],
+            "description": "In update-content's answer only: what verified the app that posted the notification (a Snap's AppArmor label, a Flatpak's /.flatpak-info, the systemd unit a desktop launched it into). Absent when the connection was the person's, which names any app without verification."
           }
         }
       },

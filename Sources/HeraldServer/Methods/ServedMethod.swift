@@ -52,6 +52,7 @@ extension MethodTable {
                 throw error
             }
         }
+        table.requireAppIdentity = environment.requireAppIdentity
         let services = MethodServices(environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses)
         for method in HeraldMethods.all {
             guard let served = method as? any ServedMethod.Type else {

@@ -18,6 +18,9 @@ package struct MethodEnvironment: Sendable {
     package var maxStringBytes: Int
     /// The largest response (`--max-response-bytes`): a listing's page is bounded by it.
     package var maxResponseBytes = RequestLimits().maxResponseBytes
+    /// Whether an app's methods are refused to connections without a verified app
+    /// (`--require-app-identity`).
+    package var requireAppIdentity = false
     /// Journals a summary delivered (uid, count, identifiers; never content).
     package var recordSummary: @Sendable (NotificationSummary) -> Void = { _ in }
     /// Journals a snoozed notification delivered again (uid, app, identifier; never content).

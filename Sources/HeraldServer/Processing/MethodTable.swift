@@ -7,11 +7,13 @@ import HeraldProtocol
 /// check and its result's encoding together, so a handler sees typed params and returns
 /// a typed result; everything a client can get wrong on the way becomes an `RPCError`,
 /// a broken rule (``RuleError``) by ``RPCError/init(_:)``. Who may call a method is checked
-/// here, once, from its descriptor.
+/// here, once, from its descriptor's ``MethodAccess``, before the params are read: for an
+/// app's method, a verified app's `app` member too.
 package struct MethodTable: Sendable {
     /// One method as the processor calls it: JSON params in, JSON result and audit out.
     package struct Entry: Sendable {
-        package var requiresAdministrator: Bool
+        package var access: MethodAccess
+        package var requiresAdministrator: Bool { access == .administrator }
         package var invoke: @Sendable (JSONValue, RequestContext) throws(RPCError) -> (JSONValue, AuditRecord)
     }
 
@@ -29,6 +31,9 @@ package struct MethodTable: Sendable {
     /// such as the limit on a string's bytes; applies to the methods registered after it
     /// is set.
     package var checkParams: @Sendable (JSONValue, RequestContext) throws(RPCError) -> Void = { _, _ throws(RPCError) in }
+    /// Whether an app's methods are refused to callers without a verified app
+    /// (`--require-app-identity`); applies to the methods registered after it is set.
+    package var requireAppIdentity = false
 
     package init() {}
 
@@ -90,14 +95,30 @@ package struct MethodTable: Sendable {
         _ handler: @escaping @Sendable (Method.Params, RequestContext) throws -> MethodOutcome<Method.Result>
     ) {
         let name = Method.name
-        let requiresAdministrator = Method.requiresAdministrator
+        let access = Method.access
+        let requireAppIdentity = self.requireAppIdentity
         offEventLoop.removeAll { $0.name == name }
         if Method.placement != .eventLoop { offEventLoop.append((name, { Method.placement(for: $0) })) }
         let checkParams = self.checkParams
-        entries[name] = Entry(requiresAdministrator: requiresAdministrator) {
+        entries[name] = Entry(access: access) {
             (params: JSONValue, context: RequestContext) throws(RPCError) -> (JSONValue, AuditRecord) in
-            if requiresAdministrator, !context.caller.isAdministrator {
-                throw RPCError.permissionDenied(name)
+            let caller = context.caller
+            do throws(RuleError) {
+                try caller.checkAccess(to: name, access, requireAppIdentity: requireAppIdentity)
+            } catch {
+                // The request as a whole, so no pointer, as before its params are read.
+                throw RPCError(.permissionDenied, reason: error.reason)
+            }
+            // An `app` that is no string is the params' reader's to refuse (-32602).
+            let app = params.objectValue?["app"]
+            if access == .app, caller.app != nil, app == nil || app?.stringValue != nil {
+                // Before the rest of the params: another app's request is refused as such,
+                // whatever else is wrong with it.
+                do throws(RuleError) {
+                    try caller.checkNamedApp(app?.stringValue)
+                } catch {
+                    throw RPCError(error)
+                }
             }
             try checkParams(params, context)
             let decoded = try Method.decodeParams(params)

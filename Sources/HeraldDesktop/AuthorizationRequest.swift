@@ -8,10 +8,10 @@ extension AuthorizationRequested {
     /// The requests of a `list-authorization-requests` result `{requests: [{uid, app, requestedAt}]}`,
     /// read as leniently as the events are.
     package static func waiting(in result: JSONValue) throws(RPCError) -> [AuthorizationRequest] {
-        try PresenterEvent.decode(WaitingRequests.self, from: result, root: "/result").requests
+        try EventReader(result, at: "/result").records("requests", AuthorizationRequest.init(reading:))
     }
-}
 
-private struct WaitingRequests: Decodable {
-    var requests: [AuthorizationRequest]
+    init(reading request: EventReader) throws(RPCError) {
+        self.init(uid: try request.integer("uid"), app: try request.string("app"), requestedAt: try request.date("requestedAt"))
+    }
 }

@@ -4,7 +4,7 @@ import HeraldProtocol
 /// A notification in heraldd's notification list, as a presenter receives it:
 /// `{identifier, app, content, delivery, state, receivedAt, deliveredAt?}` (the
 /// notification list's entry), where `content` and `delivery` are what `update-content` returns.
-package struct PresentedNotification: Codable, Sendable, Hashable {
+package struct PresentedNotification: Sendable, Hashable {
     package var identifier: String
     package var app: String
     package var content: NotificationContent
@@ -49,7 +49,7 @@ package struct PresentedNotification: Codable, Sendable, Hashable {
 
 /// One action a person can take on a notification (`UNNotificationAction`): what the
 /// presenter draws as a button and answers with `respond-to-notification`.
-package struct PresentedAction: Codable, Sendable, Hashable {
+package struct PresentedAction: Sendable, Hashable {
     package var identifier: String
     package var title: String
     package var options: [String]?
@@ -58,7 +58,7 @@ package struct PresentedAction: Codable, Sendable, Hashable {
     /// A text-input action; the Desktop Notifications specification has no text input.
     package var textInput: JSONValue?
 
-    package struct Icon: Codable, Sendable, Hashable {
+    package struct Icon: Sendable, Hashable {
         package var systemImageName: String?
         package var templateImageName: String?
 

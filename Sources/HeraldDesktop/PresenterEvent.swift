@@ -25,97 +25,36 @@ package enum PresenterEvent: Sendable, Hashable {
     package static let authorizationAnsweredMethod = "authorization-answered"
 
     /// The event a server notification carries, nil for another method (such as
-    /// `focus-changed`), or a decoding error with the member at fault.
+    /// `focus-changed`), or a reading error with the member at fault.
     ///
     /// A presenter reads leniently, as a client should: members a later heraldd adds are
-    /// ignored. So it decodes with Foundation's `JSONDecoder`, not heraldd's strict params
-    /// reader; a presenter reads a few events a second, not a request path's thousands.
+    /// ignored (``EventReader``), where heraldd's own params reader refuses them.
     package init?(method: String, params: JSONValue) throws(RPCError) {
+        let root = "/params"
         switch method {
         case Self.deliveredMethod:
-            let params = try Self.decode(DeliveredParams.self, from: params)
-            self = .delivered(uid: params.uid, notification: params.notification)
+            let params = try EventReader(params, at: root)
+            self = .delivered(uid: try params.integer("uid"), notification: try params.record("notification", PresentedNotification.init(reading:)))
         case Self.summaryMethod:
-            let params = try Self.decode(SummaryParams.self, from: params)
+            let params = try EventReader(params, at: root)
             self = .summary(
-                uid: params.uid, deliveredAt: params.deliveredAt, quiet: params.presentation == .quiet, notifications: params.notifications)
+                uid: try params.integer("uid"),
+                deliveredAt: try params.date("deliveredAt"),
+                // Absent from a heraldd older than the Focus-aware summary: an alert.
+                quiet: try params.optionalCase("presentation", as: Presentation.self) == .quiet,
+                notifications: try params.records("notifications", PresentedNotification.init(reading:))
+            )
         case Self.removedMethod:
-            let params = try Self.decode(RemovedParams.self, from: params)
-            self = .removed(uid: params.uid, app: params.app, identifiers: params.identifiers)
+            let params = try EventReader(params, at: root)
+            self = .removed(uid: try params.integer("uid"), app: try params.string("app"), identifiers: try params.strings("identifiers"))
         case Self.authorizationRequestedMethod:
-            self = .authorizationRequested(try Self.decode(AuthorizationRequest.self, from: params))
+            self = .authorizationRequested(try AuthorizationRequest(reading: try EventReader(params, at: root)))
         case Self.authorizationAnsweredMethod:
-            let params = try Self.decode(AnsweredParams.self, from: params)
-            self = .authorizationAnswered(uid: params.uid, app: params.app)
+            // Only whose request it was: the answer itself reaches the app, not the presenter.
+            let params = try EventReader(params, at: root)
+            self = .authorizationAnswered(uid: try params.integer("uid"), app: try params.string("app"))
         default:
             return nil
         }
-    }
-
-    /// `params` (or a result, whose members' pointers then start at `root`) as `type`.
-    static func decode<Params: Decodable>(_ type: Params.Type, from params: JSONValue, root: String = "/params") throws(RPCError) -> Params {
-        var bytes: [UInt8] = []
-        params.write(to: &bytes)
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = RFC3339.parse(text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an RFC 3339 date-time")
-            }
-            return date
-        }
-        do {
-            return try decoder.decode(Params.self, from: Data(bytes))
-        } catch let error as DecodingError {
-            let path: [any CodingKey]
-            switch error {
-            case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
-                .dataCorrupted(let context):
-                path = context.codingPath
-            @unknown default:
-                path = []
-            }
-            let pointer = root + path.map { "/" + ($0.intValue.map(String.init) ?? JSONPointer.escape($0.stringValue)) }.joined()
-            throw .invalidParams("\(method(for: Params.self)) params are not what a presenter expects: \(error)", at: pointer)
-        } catch {
-            throw .invalidParams("The event's params could not be read: \(error)", at: root)
-        }
-    }
-
-    private static func method(for type: Any.Type) -> String {
-        switch type {
-        case is DeliveredParams.Type: deliveredMethod
-        case is SummaryParams.Type: summaryMethod
-        case is RemovedParams.Type: removedMethod
-        case is AuthorizationRequest.Type: authorizationRequestedMethod
-        case is AnsweredParams.Type: authorizationAnsweredMethod
-        default: "list-authorization-requests"
-        }
-    }
-
-    private struct DeliveredParams: Decodable {
-        var uid: UInt32
-        var notification: PresentedNotification
-    }
-
-    private struct SummaryParams: Decodable {
-        var uid: UInt32
-        var deliveredAt: Date
-        /// Absent from a heraldd older than the Focus-aware summary: an alert.
-        var presentation: Presentation?
-        var notifications: [PresentedNotification]
-    }
-
-    private struct RemovedParams: Decodable {
-        var uid: UInt32
-        var app: String
-        var identifiers: [String]
-    }
-
-    /// Only whose request it was: the answer itself reaches the app, not the presenter.
-    private struct AnsweredParams: Decodable {
-        var uid: UInt32
-        var app: String
     }
 }

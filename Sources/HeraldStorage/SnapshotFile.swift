@@ -85,8 +85,8 @@ package struct SnapshotFile: Sendable {
 
 extension SnapshotFile {
     /// The state of a snapshot as JSON, a member per piece, for a person
-    /// (`heraldctl inspect-snapshot --json`): dates in RFC 3339, members sorted.
-    package static func inspectionJSON(_ state: HeraldState) throws -> Data {
-        try SnapshotPayload.inspectionJSON(state)
+    /// (`heraldctl inspect-snapshot --json`): dates in ISO 8601, members sorted.
+    package static func inspectionJSON(_ state: HeraldState) -> [UInt8] {
+        SnapshotPayload.inspectionJSON(state)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldProtocol
 
 /// `heraldctl authorization show|allow|deny|set|requests`: an app's Focus authorization,
 /// the person's answer to its request, and the requests waiting for one.
@@ -20,9 +21,9 @@ struct AuthorizationCommand: ParsableCommand {
         @Argument(help: "The app, such as org.example.chat.") var app: String
         @Option(help: "The uid whose app it is (administrators; default: yours).") var uid: UInt32?
 
-        var params: [String: Any] {
-            var params: [String: Any] = ["app": app]
-            if let uid { params["uid"] = uid }
+        var params: [String: JSONValue] {
+            var params: [String: JSONValue] = ["app": app.json]
+            if let uid { params["uid"] = uid.json }
             return params
         }
     }
@@ -35,7 +36,7 @@ struct AuthorizationCommand: ParsableCommand {
 
         func run() throws {
             try client.run("get-app-settings", params: target.params) { result in
-                AppSettingsText.authorization(result as? [String: Any] ?? [:])
+                AppSettingsText.authorization(result)
             }
         }
     }
@@ -85,9 +86,9 @@ struct AuthorizationCommand: ParsableCommand {
         func run() throws {
             // Without a uid heraldd lists every uid's for an administrator: name the
             // caller's own unless asked.
-            let params: [String: Any] = allUids ? [:] : ["uid": uid ?? getuid()]
+            let params: [String: JSONValue] = allUids ? [:] : ["uid": (uid ?? getuid()).json]
             try client.run("list-authorization-requests", params: params) { result in
-                let requests = (result as? [String: Any])?["requests"] as? [[String: Any]] ?? []
+                let requests = result["requests"]?.arrayValue ?? []
                 guard !requests.isEmpty else { return ["No app is waiting for an answer."] }
                 return requests.map { AppSettingsText.request($0) }
             }
@@ -96,10 +97,9 @@ struct AuthorizationCommand: ParsableCommand {
 
     static func decide(_ target: Target, _ status: String, client: ClientOptions) throws {
         var params = target.params
-        params["status"] = status
+        params["status"] = status.json
         try client.run("set-focus-authorization", params: params) { result in
-            let result = result as? [String: Any] ?? [:]
-            return ["\(Output.text(result["app"])) (uid \(Output.text(result["uid"]))): Focus authorization \(Output.text(result["status"]))"]
+            ["\(Output.text(result["app"])) (uid \(Output.text(result["uid"]))): Focus authorization \(Output.text(result["status"]))"]
         }
     }
 }
@@ -126,7 +126,7 @@ struct CapabilitiesCommand: ParsableCommand {
 
         func run() throws {
             try client.run("get-app-settings", params: target.params) { result in
-                [AppSettingsText.capabilities(result as? [String: Any] ?? [:])]
+                [AppSettingsText.capabilities(result)]
             }
         }
     }
@@ -148,11 +148,11 @@ struct CapabilitiesCommand: ParsableCommand {
 
         func run() throws {
             var params = target.params
-            if let communication { params["communication"] = communication }
-            if let timeSensitive { params["timeSensitive"] = timeSensitive }
-            if let critical { params["critical"] = critical }
+            if let communication { params["communication"] = communication.json }
+            if let timeSensitive { params["timeSensitive"] = timeSensitive.json }
+            if let critical { params["critical"] = critical.json }
             try client.run("set-capabilities", params: params) { result in
-                [AppSettingsText.capabilities(result as? [String: Any] ?? [:])]
+                [AppSettingsText.capabilities(result)]
             }
         }
     }
@@ -160,21 +160,21 @@ struct CapabilitiesCommand: ParsableCommand {
 
 /// An app's settings and requests in words.
 enum AppSettingsText {
-    static func authorization(_ settings: [String: Any]) -> [String] {
+    static func authorization(_ settings: JSONValue) -> [String] {
         var lines = ["\(Output.text(settings["app"])) (uid \(Output.text(settings["uid"]))): Focus authorization \(Output.text(settings["authorizationStatus"]))"]
-        if let requestedAt = settings["authorizationRequestedAt"] as? String {
+        if let requestedAt = settings["authorizationRequestedAt"]?.stringValue {
             lines.append("  asked on \(requestedAt), waiting for an answer (heraldctl authorization allow|deny)")
         }
         return lines
     }
 
-    static func capabilities(_ settings: [String: Any]) -> String {
+    static func capabilities(_ settings: JSONValue) -> String {
         let names = ["communication", "timeSensitive", "critical"].map { "\($0) \(Output.bool(settings[$0]) ? "on" : "off")" }
         return "\(Output.text(settings["app"])) (uid \(Output.text(settings["uid"]))): \(names.joined(separator: ", "))"
     }
 
     /// `authorization-requested`, or an element of `list-authorization-requests`.
-    static func request(_ request: [String: Any]) -> String {
+    static func request(_ request: JSONValue) -> String {
         "\(Output.text(request["app"])) (uid \(Output.text(request["uid"]))) asks to know when you have a Focus on, since \(Output.text(request["requestedAt"]))"
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldProtocol
 
 /// `heraldctl call METHOD [PARAMS]`, like `varlinkctl call`: any method, params as JSON.
 struct CallCommand: ParsableCommand {
@@ -13,11 +14,12 @@ struct CallCommand: ParsableCommand {
     @Argument(help: "The params: a JSON object, or - for standard input.") var params: String?
 
     func run() throws {
-        var parsed: Any?
+        var parsed: JSONValue?
         if let params {
             let data = params == "-" ? FileHandle.standardInput.readDataToEndOfFile() : Data(params.utf8)
             do {
-                parsed = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+                // Parsed only to say early what is wrong; the params go as written, numbers and all.
+                parsed = try JSONParser.parse([UInt8](data), maxDepth: DaemonConnection.maximumDepth)
             } catch {
                 throw CtlFailure(.usage, ["heraldctl: the params are not valid JSON: \(String(decoding: data.prefix(80), as: UTF8.self))"])
             }
@@ -41,16 +43,16 @@ struct MethodsCommand: ParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() throws {
-        let document = try client.connect().call("rpc.discover") as? [String: Any] ?? [:]
-        let methods = document["methods"] as? [[String: Any]] ?? []
+        let document = try client.connect().call("rpc.discover")
+        let methods = document["methods"]?.arrayValue ?? []
         if client.json {
-            Output.printJSON(methods.map { ["name": $0["name"] ?? NSNull(), "summary": $0["summary"] ?? NSNull()] })
+            Output.printJSON(.array(methods.map { ["name": $0["name"] ?? .null, "summary": $0["summary"] ?? .null] }))
             return
         }
-        let width = methods.map { ($0["name"] as? String ?? "").count }.max() ?? 0
+        let width = methods.map { ($0["name"]?.stringValue ?? "").count }.max() ?? 0
         Output.print(methods.map { method in
-            let name = method["name"] as? String ?? "?"
-            return "\(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(method["summary"] as? String ?? "")"
+            let name = method["name"]?.stringValue ?? "?"
+            return "\(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(method["summary"]?.stringValue ?? "")"
         })
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldProtocol
 
 /// `heraldctl categories set|show`: an app's notification categories and their actions
 /// (`set-notification-categories`, `get-notification-categories`), always the caller's own uid's.
@@ -35,17 +36,17 @@ struct CategoriesCommand: ParsableCommand {
                 }
                 data = read
             }
-            let parsed: Any
+            let parsed: JSONValue
             do {
-                parsed = try JSONSerialization.jsonObject(with: data)
+                parsed = try JSONParser.parse([UInt8](data), maxDepth: DaemonConnection.maximumDepth)
             } catch {
                 throw CtlFailure(.usage, ["heraldctl: \(file) is not valid JSON: \(String(decoding: data.prefix(80), as: UTF8.self))"])
             }
-            let categories = (parsed as? [String: Any])?["categories"] ?? parsed
-            guard categories is [Any] else {
+            let categories = parsed["categories"] ?? parsed
+            guard case .array = categories else {
                 throw CtlFailure(.usage, ["heraldctl: \(file) holds neither an array of categories nor an object with \"categories\"."])
             }
-            try client.run("set-notification-categories", params: ["app": app, "categories": categories]) { result in
+            try client.run("set-notification-categories", params: ["app": app.json, "categories": categories.json]) { result in
                 CategoryText.lines(result, set: true)
             }
         }
@@ -57,29 +58,28 @@ struct CategoriesCommand: ParsableCommand {
         @Argument(help: "The app.") var app: String
 
         func run() throws {
-            try client.run("get-notification-categories", params: ["app": app]) { result in CategoryText.lines(result, set: false) }
+            try client.run("get-notification-categories", params: ["app": app.json]) { result in CategoryText.lines(result, set: false) }
         }
     }
 }
 
 /// An app's categories in words: one line per category, one indented line per action.
 enum CategoryText {
-    static func lines(_ result: Any, set: Bool) -> [String] {
-        let result = result as? [String: Any] ?? [:]
+    static func lines(_ result: JSONValue, set: Bool) -> [String] {
         let app = Output.text(result["app"])
-        let categories = result["categories"] as? [[String: Any]] ?? []
+        let categories = result["categories"]?.arrayValue ?? []
         guard !categories.isEmpty else { return [set ? "\(app) has no categories now." : "\(app) has no categories."] }
         let counted = categories.count == 1 ? "1 category" : "\(categories.count) categories"
         var lines = [set ? "\(app) has \(counted) now:" : "\(app) has \(counted):"]
         for category in categories {
-            let options = category["options"] as? [String] ?? []
+            let options = category["options"]?.strings ?? []
             lines.append("  \(Output.text(category["identifier"]))" + (options.isEmpty ? "" : " (\(options.joined(separator: ", ")))"))
-            for action in category["actions"] as? [[String: Any]] ?? [] {
-                var traits = action["options"] as? [String] ?? []
-                if let icon = action["icon"] as? [String: Any], let name = (icon["systemImageName"] ?? icon["templateImageName"]) as? String {
+            for action in category["actions"]?.arrayValue ?? [] {
+                var traits = action["options"]?.strings ?? []
+                if let icon = action["icon"], icon.objectValue != nil, let name = (icon["systemImageName"] ?? icon["templateImageName"])?.stringValue {
                     traits.append("icon \(name)")
                 }
-                if let input = action["textInput"] as? [String: Any] {
+                if let input = action["textInput"], input.objectValue != nil {
                     traits.append("text input, \(Output.text(input["buttonTitle"])) button")
                 }
                 let title = "\"\(Output.text(action["title"]))\""

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldProtocol
 
 /// The options every subcommand that talks to heraldd takes.
 struct ClientOptions: ParsableArguments {
@@ -16,8 +17,8 @@ struct ClientOptions: ParsableArguments {
     }
 
     /// Calls `method` and prints its result: as JSON with `--json`, else with `human`.
-    func run(_ method: String, params: Any? = nil, human: (Any) -> [String]) throws(CtlFailure) {
-        let result = try connect().call(method, params: params)
+    func run(_ method: String, params: [String: JSONValue]? = nil, human: (JSONValue) -> [String]) throws(CtlFailure) {
+        let result = try connect().call(method, params: params.map { .members($0) })
         if json {
             Output.printJSON(result)
         } else {
@@ -56,28 +57,87 @@ enum Output {
         fflush(nil)
     }
 
-    static func printJSON(_ value: Any) {
+    static func printJSON(_ value: JSONValue) {
         Swift.print(jsonText(value))
         fflush(nil)
     }
 
-    static func jsonText(_ value: Any, pretty: Bool = false) -> String {
-        var options: JSONSerialization.WritingOptions = [.fragmentsAllowed, .withoutEscapingSlashes, .sortedKeys]
-        if pretty { options.insert(.prettyPrinted) }
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: options) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
+    /// `value` as one line of JSON, members sorted by name (``jsonKeyOrder(_:_:)``); `pretty`, indented as
+    /// Foundation's `JSONSerialization` indented it (`"name" : value`, two spaces a level).
+    static func jsonText(_ value: JSONValue, pretty: Bool = false) -> String {
+        var text: [UInt8] = []
+        write(value, pretty: pretty, indent: 0, to: &text)
+        return String(decoding: text, as: UTF8.self)
     }
 
-    /// A JSON number or boolean as a person reads it.
-    static func text(_ value: Any?) -> String {
+    private static func write(_ value: JSONValue, pretty: Bool, indent: Int, to text: inout [UInt8]) {
+        func newline(_ level: Int) {
+            guard pretty else { return }
+            text.append(UInt8(ascii: "\n"))
+            text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+        }
+        if pretty, value.arrayValue?.isEmpty == true || value.objectValue?.isEmpty == true {
+            // An empty one holds an empty line, as Foundation wrote it.
+            let isArray = value.arrayValue != nil
+            text.append(contentsOf: [UInt8(ascii: isArray ? "[" : "{"), UInt8(ascii: "\n")])
+            newline(indent)
+            text.append(UInt8(ascii: isArray ? "]" : "}"))
+            return
+        }
         switch value {
-        case nil, is NSNull: return "-"
-        case let string as String: return string
-        default: return jsonText(value!)
+        case .array(let elements):
+            text.append(UInt8(ascii: "["))
+            newline(indent + 1)
+            for (index, element) in elements.enumerated() {
+                if index > 0 {
+                    text.append(UInt8(ascii: ","))
+                    newline(indent + 1)
+                }
+                write(element, pretty: pretty, indent: indent + 1, to: &text)
+            }
+            newline(indent)
+            text.append(UInt8(ascii: "]"))
+        case .object(let object):
+            // Of members named alike the last counts, as when heraldctl read them into a dictionary.
+            var last: [String: JSONValue] = [:]
+            for member in object.members { last[member.key] = member.value }
+            text.append(UInt8(ascii: "{"))
+            newline(indent + 1)
+            for (index, key) in last.keys.sorted(by: jsonKeyOrder).enumerated() {
+                if index > 0 {
+                    text.append(UInt8(ascii: ","))
+                    newline(indent + 1)
+                }
+                JSONValue.string(key).write(to: &text)
+                text.append(contentsOf: pretty ? Array(" : ".utf8) : [UInt8(ascii: ":")])
+                write(last[key]!, pretty: pretty, indent: indent + 1, to: &text)
+            }
+            newline(indent)
+            text.append(UInt8(ascii: "}"))
+        case .null, .bool, .number, .string:
+            value.write(to: &text)
         }
     }
 
-    static func bool(_ value: Any?) -> Bool {
-        (value as? Bool) ?? (value as? NSNumber)?.boolValue ?? false
+    /// The order `JSONSerialization`'s `sortedKeys` gave members, which scripts may have come
+    /// to expect: digits by value, case and width ignored (`a9` before `a10`, `allowedApps`
+    /// before `allowMentions`).
+    private static func jsonKeyOrder(_ left: String, _ right: String) -> Bool {
+        left.compare(right, options: [.numeric, .caseInsensitive, .forcedOrdering, .widthInsensitive]) == .orderedAscending
+    }
+
+    /// Whether a member is `true`.
+    static func bool(_ value: JSONValue?) -> Bool {
+        value?.boolValue ?? false
+    }
+
+    /// A member of a result as a person reads it: a string as it is, `-` for none or null,
+    /// anything else as JSON.
+    static func text(_ value: JSONValue?) -> String {
+        switch value {
+        case nil, .null?: return "-"
+        case .string(let string)?: return string
+        case let value?: return jsonText(value)
+        }
     }
 }

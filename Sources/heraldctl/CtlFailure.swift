@@ -1,4 +1,5 @@
 import Foundation
+import HeraldProtocol
 
 /// heraldctl's exit statuses, as documented in the README and the man page.
 enum CtlStatus: Int32 {
@@ -24,16 +25,16 @@ struct CtlFailure: Error {
     }
 
     /// A JSON-RPC error object, as heraldd sent it: its message, code, reason and pointer.
-    static func rpc(method: String, error: [String: Any]) -> CtlFailure {
-        let code = error["code"].map { "\($0)" } ?? "?"
-        let message = error["message"] as? String ?? "error"
+    static func rpc(method: String, error: JSONValue) -> CtlFailure {
+        let code = error["code"].map { Output.text($0) } ?? "?"
+        let message = error["message"]?.stringValue ?? "error"
         var lines = ["heraldctl: \(method): \(message) (\(code))"]
-        let data = error["data"] as? [String: Any]
-        if let reason = data?["reason"] as? String { lines.append("  reason: \(reason)") }
-        if let pointer = data?["pointer"] as? String { lines.append("  pointer: \(pointer.isEmpty ? "\"\" (the params)" : pointer)") }
-        if let limit = data?["limit"] { lines.append("  limit: \(limit)") }
+        let data = error["data"]
+        if let reason = data["reason"]?.stringValue { lines.append("  reason: \(reason)") }
+        if let pointer = data["pointer"]?.stringValue { lines.append("  pointer: \(pointer.isEmpty ? "\"\" (the params)" : pointer)") }
+        if let limit = data["limit"] { lines.append("  limit: \(Output.text(limit))") }
         // Only a method refused as an administrator's: the reason of any other 1006 says what to do.
-        if code == "1006", (data?["reason"] as? String)?.contains("for administrators") ?? true {
+        if code == "1006", data["reason"]?.stringValue?.contains("for administrators") ?? true {
             lines.append("  \(method) is for administrators: run heraldctl as root, or as a member of heraldd's --admin-group.")
         }
         var failure = CtlFailure(.failed, lines)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -89,29 +90,30 @@ final class DaemonConnection {
 
     /// Sends one request and returns its result, throwing the JSON-RPC error as a failure
     /// (exit status 1). Server notifications that arrive first go to `notification`.
-    func call(_ method: String, params: Any? = nil, notification: (([String: Any]) -> Void)? = nil) throws(CtlFailure) -> Any {
+    func call(_ method: String, params: JSONValue? = nil, notification: ((JSONValue) -> Void)? = nil) throws(CtlFailure) -> JSONValue {
         let id = nextID
         nextID += 1
-        var request: [String: Any] = ["jsonrpc": "2.0", "id": id, "method": method]
-        if let params { request["params"] = params }
-        try send(request)
+        var request: [String: JSONValue] = ["jsonrpc": "2.0", "id": id.json, "method": method.json]
+        if let params { request["params"] = params.json }
+        try send(.members(request))
         while true {
             let message = try readMessage()
             if message["id"] == nil, message["method"] != nil {
                 notification?(message)
                 continue
             }
-            if let error = message["error"] as? [String: Any] { throw CtlFailure.rpc(method: method, error: error) }
-            return message["result"] ?? NSNull()
+            if let error = message["error"], case .object = error { throw CtlFailure.rpc(method: method, error: error) }
+            return message["result"] ?? .null
         }
     }
 
-    func send(_ object: Any) throws(CtlFailure) {
-        let data: Data
-        do { data = try JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]) } catch {
-            throw CtlFailure(.usage, ["heraldctl: cannot encode the request: \(error)"])
-        }
-        var bytes = [UInt8](data)
+    func call(_ method: String, params: [String: JSONValue], notification: ((JSONValue) -> Void)? = nil) throws(CtlFailure) -> JSONValue {
+        try call(method, params: .members(params), notification: notification)
+    }
+
+    func send(_ message: JSONValue) throws(CtlFailure) {
+        var bytes: [UInt8] = []
+        message.write(to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
         var offset = 0
         while offset < bytes.count {
@@ -122,16 +124,18 @@ final class DaemonConnection {
         }
     }
 
-    /// The next line from heraldd, parsed: a response or a server notification.
-    func readMessage() throws(CtlFailure) -> [String: Any] {
+    /// The next line from heraldd, parsed: a response or a server notification (an object).
+    func readMessage() throws(CtlFailure) -> JSONValue {
         let line = try readLine()
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed]),
-            let message = object as? [String: Any]
-        else {
+        guard let message = try? JSONParser.parse(line, maxDepth: Self.maximumDepth), case .object = message else {
             throw CtlFailure(.unavailable, ["heraldctl: \(path) answered with something that is not a JSON-RPC object."])
         }
         return message
     }
+
+    /// The deepest nesting heraldctl reads: deeper than any answer heraldd writes (its
+    /// requests are bounded by `--max-depth`), as deep as Foundation's reader went.
+    static let maximumDepth = 512
 
     private func readLine() throws(CtlFailure) -> [UInt8] {
         while true {

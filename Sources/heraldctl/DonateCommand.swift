@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldProtocol
 
 /// `heraldctl donate`: records a message or a call, as an app would.
 struct DonateCommand: ParsableCommand {
@@ -32,28 +33,27 @@ struct DonateCommand: ParsableCommand {
         if outgoing, call == nil, from != nil { throw ValidationError("An outgoing message has no sender: the user sent it. Leave --from out.") }
     }
 
-    var params: [String: Any] {
-        var intent: [String: Any]
+    var params: [String: JSONValue] {
+        var intent: [String: JSONValue]
         if let call {
             let contacts = (from.map { [$0] } ?? []) + to
-            intent = ["type": "startCall", "contacts": contacts.map(PersonArgument.parse), "callCapability": "\(call)Call"]
+            intent = ["type": "startCall", "contacts": .array(contacts.map(PersonArgument.parse)), "callCapability": "\(call)Call".json]
         } else {
-            intent = ["type": "sendMessage", "conversationIdentifier": conversation ?? ""]
+            intent = ["type": "sendMessage", "conversationIdentifier": (conversation ?? "").json]
             if let from { intent["sender"] = PersonArgument.parse(from) }
-            if !to.isEmpty { intent["recipients"] = to.map(PersonArgument.parse) }
-            if let text { intent["content"] = text }
-            if let groupName { intent["speakableGroupName"] = groupName }
+            if !to.isEmpty { intent["recipients"] = .array(to.map(PersonArgument.parse)) }
+            if let text { intent["content"] = text.json }
+            if let groupName { intent["speakableGroupName"] = groupName.json }
         }
-        var interaction: [String: Any] = ["direction": outgoing ? "outgoing" : "incoming", "intent": intent]
-        if let id { interaction["identifier"] = id }
-        if let group { interaction["groupIdentifier"] = group }
-        return ["app": app, "interaction": interaction]
+        var interaction: [String: JSONValue] = ["direction": outgoing ? "outgoing" : "incoming", "intent": intent.json]
+        if let id { interaction["identifier"] = id.json }
+        if let group { interaction["groupIdentifier"] = group.json }
+        return ["app": app.json, "interaction": interaction.json]
     }
 
     func run() throws {
         try client.run("donate", params: params) { result in
-            let result = result as? [String: Any] ?? [:]
-            return ["donated \(Output.text(result["identifier"])) at \(Output.text(result["donatedAt"]))"]
+            ["donated \(Output.text(result["identifier"])) at \(Output.text(result["donatedAt"]))"]
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldProtocol
 
 /// `heraldctl focus on|off|show|define|delete` (`set-focus`, `get-focus`, `define-focus`,
 /// `delete-focus`): the caller's own Focuses; an administrator may name another `--uid`.
@@ -35,22 +36,22 @@ struct FocusCommand: ParsableCommand {
         }
 
         /// The Focus as `set-focus` and `define-focus` take it: the settings given, no others.
-        func focus(named name: String) -> [String: Any] {
-            var focus: [String: Any] = ["name": name]
-            if !allow.isEmpty || allowNobody { focus["allowedPeople"] = allow.map(PersonArgument.parse) }
-            if !allowApp.isEmpty || allowNoApps { focus["allowedApps"] = allowApp }
+        func focus(named name: String) -> [String: JSONValue] {
+            var focus: [String: JSONValue] = ["name": name.json]
+            if !allow.isEmpty || allowNobody { focus["allowedPeople"] = .array(allow.map(PersonArgument.parse)) }
+            if !allowApp.isEmpty || allowNoApps { focus["allowedApps"] = allowApp.json }
             if !silence.isEmpty || !silenceApp.isEmpty || silenceNobody {
                 // A Focus either allows or silences: naming whom to silence empties what it allows.
-                focus["silencedPeople"] = silence.map(PersonArgument.parse)
-                focus["silencedApps"] = silenceApp
+                focus["silencedPeople"] = .array(silence.map(PersonArgument.parse))
+                focus["silencedApps"] = silenceApp.json
                 if !silenceNobody {
-                    focus["allowedPeople"] = [Any]()
-                    focus["allowedApps"] = [String]()
+                    focus["allowedPeople"] = .array([])
+                    focus["allowedApps"] = [String]().json
                 }
             }
-            if let timeSensitive { focus["allowTimeSensitive"] = timeSensitive }
-            if let repeatedCalls { focus["allowRepeatedCalls"] = repeatedCalls }
-            if let mentions { focus["allowMentions"] = mentions }
+            if let timeSensitive { focus["allowTimeSensitive"] = timeSensitive.json }
+            if let repeatedCalls { focus["allowRepeatedCalls"] = repeatedCalls.json }
+            if let mentions { focus["allowMentions"] = mentions.json }
             return focus
         }
     }
@@ -59,9 +60,9 @@ struct FocusCommand: ParsableCommand {
     struct Owner: ParsableArguments {
         @Option(help: "Administrators: another uid's (default: your own).") var uid: UInt32?
 
-        func adding(to params: [String: Any]) -> [String: Any] {
+        func adding(to params: [String: JSONValue]) -> [String: JSONValue] {
             var params = params
-            if let uid { params["uid"] = uid }
+            if let uid { params["uid"] = uid.json }
             return params
         }
     }
@@ -91,8 +92,8 @@ struct FocusCommand: ParsableCommand {
 
         func run() throws {
             var focus = definition.focus(named: name)
-            if let untilText = until.flatMap({ UntilTime.date($0) }).map(RFC3339Date.format) { focus["until"] = untilText }
-            try client.run("set-focus", params: owner.adding(to: ["focus": focus]), human: FocusCommand.lines)
+            if let untilText = until.flatMap({ UntilTime.date($0) }).map(RFC3339Date.format) { focus["until"] = untilText.json }
+            try client.run("set-focus", params: owner.adding(to: ["focus": focus.json]), human: FocusCommand.lines)
         }
     }
 
@@ -103,7 +104,7 @@ struct FocusCommand: ParsableCommand {
         @OptionGroup var owner: Owner
 
         func run() throws {
-            try client.run("set-focus", params: owner.adding(to: ["focus": NSNull()]), human: FocusCommand.lines)
+            try client.run("set-focus", params: owner.adding(to: ["focus": JSONValue.null.json]), human: FocusCommand.lines)
         }
     }
 
@@ -153,8 +154,8 @@ struct FocusCommand: ParsableCommand {
             if let from, let to {
                 all.insert(ScheduleArgument(days: days.flatMap(DayList.parse) ?? DayList.names, start: from, end: to), at: 0)
             }
-            focus["schedules"] = all.map(\.wire)
-            try FocusCommand.readBack("define-focus", params: owner.adding(to: ["focus": focus]), client: client, owner: owner)
+            focus["schedules"] = all.map(\.wire).json
+            try FocusCommand.readBack("define-focus", params: owner.adding(to: ["focus": focus.json]), client: client, owner: owner)
         }
     }
 
@@ -165,35 +166,35 @@ struct FocusCommand: ParsableCommand {
         @Argument(help: "The Focus's name.") var name: String
 
         func run() throws {
-            try FocusCommand.readBack("delete-focus", params: owner.adding(to: ["name": name]), client: client, owner: owner)
+            try FocusCommand.readBack("delete-focus", params: owner.adding(to: ["name": name.json]), client: client, owner: owner)
         }
     }
 
-    static func lines(_ result: Any) -> [String] {
-        guard let focus = (result as? [String: Any])?["focus"] as? [String: Any] else { return ["Focus is off."] }
-        return ["Focus “\(Output.text(focus["name"]))” is on" + ((focus["until"] as? String).map { " until \($0)." } ?? ".")]
+    static func lines(_ result: JSONValue) -> [String] {
+        guard let focus = result["focus"], focus.objectValue != nil else { return ["Focus is off."] }
+        return ["Focus “\(Output.text(focus["name"]))” is on" + ((focus["until"]?.stringValue).map { " until \($0)." } ?? ".")]
             + definitionLines(focus)
     }
 
     /// What a Focus lets through, and its schedules.
-    static func definitionLines(_ focus: [String: Any]) -> [String] {
+    static func definitionLines(_ focus: JSONValue) -> [String] {
         var lines: [String] = []
         if focus["silencedPeople"] != nil || focus["silencedApps"] != nil {
-            let people = (focus["silencedPeople"] as? [Any] ?? []).map(PersonArgument.describe)
-            let apps = (focus["silencedApps"] as? [String]) ?? []
+            let people = (focus["silencedPeople"]?.arrayValue ?? []).map(PersonArgument.describe)
+            let apps = (focus["silencedApps"]?.strings) ?? []
             lines.append("  silences people: \(people.isEmpty ? "none" : people.joined(separator: ", ")); everyone else comes through")
             lines.append("  silences apps:   \(apps.isEmpty ? "none" : apps.joined(separator: ", ")); every other app comes through")
         } else {
-            let people = (focus["allowedPeople"] as? [Any] ?? []).map(PersonArgument.describe)
-            let apps = (focus["allowedApps"] as? [String]) ?? []
+            let people = (focus["allowedPeople"]?.arrayValue ?? []).map(PersonArgument.describe)
+            let apps = (focus["allowedApps"]?.strings) ?? []
             lines.append("  allows people: \(people.isEmpty ? "none" : people.joined(separator: ", "))")
             lines.append("  allows apps:   \(apps.isEmpty ? "none" : apps.joined(separator: ", "))")
         }
         let breaks = [("allowTimeSensitive", "Time Sensitive"), ("allowRepeatedCalls", "repeated calls"), ("allowMentions", "mentions")]
             .filter { Output.bool(focus[$0.0]) }.map(\.1)
         lines.append("  lets through:  \(breaks.isEmpty ? "nothing else" : breaks.joined(separator: ", "))")
-        for schedule in focus["schedules"] as? [[String: Any]] ?? [] {
-            let days = (schedule["days"] as? [String])?.joined(separator: ",") ?? "daily"
+        for schedule in focus["schedules"]?.arrayValue ?? [] {
+            let days = (schedule["days"]?.strings)?.joined(separator: ",") ?? "daily"
             lines.append("  scheduled:     \(days) \(Output.text(schedule["start"]))–\(Output.text(schedule["end"]))")
         }
         return lines
@@ -202,41 +203,40 @@ struct FocusCommand: ParsableCommand {
     /// Calls `method`, which answers the uid's Focuses a page at a time (each within
     /// heraldd's `--max-response-bytes`), follows the pages with `get-focus`, and prints
     /// them as one answer.
-    static func readBack(_ method: String, params: [String: Any], client: ClientOptions, owner: Owner) throws(CtlFailure) {
+    static func readBack(_ method: String, params: [String: JSONValue], client: ClientOptions, owner: Owner) throws(CtlFailure) {
         let connection = try client.connect()
-        var result = try connection.call(method, params: params) as? [String: Any] ?? [:]
-        var focuses = result["focuses"] as? [Any] ?? []
-        while let cursor = result["nextCursor"] as? String {
-            let page = try connection.call("get-focus", params: owner.adding(to: ["cursor": cursor])) as? [String: Any] ?? [:]
-            focuses += page["focuses"] as? [Any] ?? []
+        var result = try connection.call(method, params: params).objectValue ?? JSONObject()
+        var focuses = result["focuses"]?.arrayValue ?? []
+        while let cursor = result["nextCursor"]?.stringValue {
+            let page = try connection.call("get-focus", params: owner.adding(to: ["cursor": cursor.json]))
+            focuses += page["focuses"]?.arrayValue ?? []
             result["nextCursor"] = page["nextCursor"]
         }
-        result["focuses"] = focuses
-        if client.json { Output.printJSON(result) } else { Output.print(readBackLines(result)) }
+        result["focuses"] = .array(focuses)
+        if client.json { Output.printJSON(.object(result)) } else { Output.print(readBackLines(.object(result))) }
     }
 
     /// `get-focus`'s answer: the Focus on and why, the next change, each definition.
-    static func readBackLines(_ result: Any) -> [String] {
-        let result = result as? [String: Any] ?? [:]
+    static func readBackLines(_ result: JSONValue) -> [String] {
         var lines: [String]
-        if let active = result["active"] as? [String: Any] {
+        if let active = result["active"], active.objectValue != nil {
             let name = Output.text(active["name"])
-            let ends = (active["endsAt"] as? String).map { " until \($0)" } ?? ""
-            switch active["reason"] as? String {
+            let ends = (active["endsAt"]?.stringValue).map { " until \($0)" } ?? ""
+            switch active["reason"]?.stringValue {
             case "schedule": lines = ["Focus “\(name)” is on by its schedule\(ends)."]
             case "until": lines = ["Focus “\(name)” is on, turned on by hand\(ends)."]
-            default: lines = ["Focus “\(name)” is on, turned on by hand" + ((active["endsAt"] as? String).map { ", until the schedules' next change at \($0)." } ?? ".")]
+            default: lines = ["Focus “\(name)” is on, turned on by hand" + ((active["endsAt"]?.stringValue).map { ", until the schedules' next change at \($0)." } ?? ".")]
             }
         } else {
             lines = ["No Focus is on."]
         }
-        if let override = result["override"] as? [String: Any] {
-            let by = result["active"] == nil || result["active"] is NSNull ? "Turned off by hand" : "Turned on by hand"
-            let until = (override["endsAt"] as? String).map { " until \($0)" } ?? " until changed by hand"
+        if let override = result["override"], override.objectValue != nil {
+            let by = result["active"] == nil || result["active"] == .null ? "Turned off by hand" : "Turned on by hand"
+            let until = (override["endsAt"]?.stringValue).map { " until \($0)" } ?? " until changed by hand"
             lines.append("\(by) over the schedule of “\(Output.text(override["scheduledFocus"]))”\(until).")
         }
-        if let next = result["nextChange"] as? String { lines.append("Next change: \(next)") }
-        let focuses = result["focuses"] as? [[String: Any]] ?? []
+        if let next = result["nextChange"]?.stringValue { lines.append("Next change: \(next)") }
+        let focuses = result["focuses"]?.arrayValue ?? []
         lines.append(focuses.isEmpty ? "No Focus is defined." : "Defined:")
         for focus in focuses {
             lines.append("“\(Output.text(focus["name"]))”")
@@ -291,9 +291,9 @@ struct ScheduleArgument: ExpressibleByArgument {
     }
 
     /// A schedule of `define-focus`: every day unless `days` leaves some out.
-    var wire: [String: Any] {
-        var schedule: [String: Any] = ["start": start, "end": end]
-        if days.count < 7 { schedule["days"] = days }
+    var wire: [String: JSONValue] {
+        var schedule: [String: JSONValue] = ["start": start.json, "end": end.json]
+        if days.count < 7 { schedule["days"] = days.json }
         return schedule
     }
 }

@@ -22,7 +22,7 @@ struct InspectSnapshotCommand: ParsableCommand {
             do {
                 let state = try SnapshotReading.stateJSON(bytes)
                 if json {
-                    FileHandle.standardOutput.write(state.json + Data("\n".utf8))
+                    FileHandle.standardOutput.write(Data(state.json + [UInt8(ascii: "\n")]))
                 } else {
                     Output.print(Self.lines(summary, fileSize: bytes.count) + [
                         "  checksums:    good; the state decodes (\(state.interactions) interactions)"

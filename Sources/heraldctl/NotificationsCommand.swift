@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldProtocol
 
 /// `heraldctl notifications list|search|apps|snooze|remove`: the notification list
 /// (`list-notifications`, `search-notifications`, `snooze-notification`,
@@ -25,30 +26,34 @@ struct NotificationsCommand: ParsableCommand {
         @Option(help: "The uid whose list it is (administrators; default: yours).") var uid: UInt32?
 
         func run() throws {
-            var params: [String: Any] = [:]
-            if let app { params["app"] = app }
-            if let state { params["state"] = state.rawValue }
-            if let uid { params["uid"] = uid }
+            var params: [String: JSONValue] = [:]
+            if let app { params["app"] = app.json }
+            if let state { params["state"] = state.rawValue.json }
+            if let uid { params["uid"] = uid.json }
             let notifications = try Self.allPages(of: params, limit: limit, connection: client.connect())
             if client.json {
-                Output.printJSON(["notifications": notifications])
+                Output.printJSON(["notifications": notifications.json])
             } else {
                 Output.print(notifications.isEmpty ? ["No notifications."] : notifications.flatMap(NotificationText.lines))
             }
         }
 
-        /// Every page of `list-notifications` (each within heraldd's `--max-response-bytes`),
-        /// following `nextCursor`, until the list or `limit` ends.
-        static func allPages(of params: [String: Any], limit: Int?, connection: DaemonConnection) throws(CtlFailure) -> [Any] {
-            var notifications: [Any] = []
+        /// Every page of `list-notifications` (or `method`, which pages alike; each within
+        /// heraldd's `--max-response-bytes`, at most `maxPage`), following `nextCursor`,
+        /// until the list or `limit` ends.
+        static func allPages(
+            of params: [String: JSONValue], limit: Int?, method: String = "list-notifications", maxPage: Int = .max,
+            connection: DaemonConnection
+        ) throws(CtlFailure) -> [JSONValue] {
+            var notifications: [JSONValue] = []
             var cursor: String?
             repeat {
                 var page = params
-                if let cursor { page["cursor"] = cursor }
-                if let limit { page["limit"] = limit - notifications.count }
-                let result = try connection.call("list-notifications", params: page) as? [String: Any]
-                notifications += result?["notifications"] as? [Any] ?? []
-                cursor = result?["nextCursor"] as? String
+                if let cursor { page["cursor"] = cursor.json }
+                if let limit { page["limit"] = min(limit - notifications.count, maxPage).json }
+                let result = try connection.call(method, params: page)
+                notifications += result["notifications"]?.arrayValue ?? []
+                cursor = result["nextCursor"]?.stringValue
             } while cursor != nil && limit.map({ notifications.count < $0 }) ?? true
             return notifications
         }
@@ -78,25 +83,16 @@ struct NotificationsCommand: ParsableCommand {
         }
 
         func run() throws {
-            var params: [String: Any] = ["query": words.joined(separator: " ")]
-            if let app { params["app"] = app }
-            if let state { params["state"] = state.rawValue }
-            if let since { params["since"] = since }
-            if let until { params["until"] = until }
-            if let uid { params["uid"] = uid }
-            let connection = try client.connect()
-            var notifications: [Any] = []
-            var cursor: String?
-            repeat {
-                var page = params
-                if let cursor { page["cursor"] = cursor }
-                page["limit"] = min(limit - notifications.count, 500)
-                let result = try connection.call("search-notifications", params: page) as? [String: Any]
-                notifications += result?["notifications"] as? [Any] ?? []
-                cursor = result?["nextCursor"] as? String
-            } while cursor != nil && notifications.count < limit
+            var params: [String: JSONValue] = ["query": words.joined(separator: " ").json]
+            if let app { params["app"] = app.json }
+            if let state { params["state"] = state.rawValue.json }
+            if let since { params["since"] = since.json }
+            if let until { params["until"] = until.json }
+            if let uid { params["uid"] = uid.json }
+            let notifications = try List.allPages(
+                of: params, limit: limit, method: "search-notifications", maxPage: 500, connection: client.connect())
             if client.json {
-                Output.printJSON(["notifications": notifications])
+                Output.printJSON(["notifications": notifications.json])
             } else {
                 Output.print(notifications.isEmpty ? ["No notification has these words."] : notifications.flatMap(NotificationText.lines))
             }
@@ -112,16 +108,16 @@ struct NotificationsCommand: ParsableCommand {
         @Option(help: "The uid whose apps they are (administrators; default: yours).") var uid: UInt32?
 
         func run() throws {
-            let params: [String: Any] = uid.map { ["uid": $0] } ?? [:]
+            let params: [String: JSONValue] = uid.map { ["uid": $0.json] } ?? [:]
             let notifications = try List.allPages(of: params, limit: nil, connection: client.connect())
             let apps = Self.apps(notifications)
             if client.json {
-                Output.printJSON(["apps": apps])
+                Output.printJSON(["apps": apps.json])
             } else if apps.isEmpty {
                 Output.print(["No app has notified you."])
             } else {
                 Output.print(apps.map { app in
-                    let count = app["notifications"] as? Int ?? 0
+                    let count = app["notifications"]?.intValue ?? 0
                     return "\(Output.text(app["app"]))  \(count == 1 ? "1 notification" : "\(count) notifications"), newest \(Output.text(app["newestReceivedAt"]))"
                 })
             }
@@ -129,16 +125,16 @@ struct NotificationsCommand: ParsableCommand {
 
         /// Each app of `notifications` (newest first), in the order of its newest: its name,
         /// how many, and when the newest came.
-        static func apps(_ notifications: [Any]) -> [[String: Any]] {
-            var apps: [[String: Any]] = []
+        static func apps(_ notifications: [JSONValue]) -> [[String: JSONValue]] {
+            var apps: [[String: JSONValue]] = []
             var index: [String: Int] = [:]
-            for case let notification as [String: Any] in notifications {
-                guard let app = notification["app"] as? String else { continue }
+            for notification in notifications where notification.objectValue != nil {
+                guard let app = notification["app"]?.stringValue else { continue }
                 if let at = index[app] {
-                    apps[at]["notifications"] = (apps[at]["notifications"] as? Int ?? 0) + 1
+                    apps[at]["notifications"] = ((apps[at]["notifications"]?.intValue ?? 0) + 1).json
                 } else {
                     index[app] = apps.count
-                    apps.append(["app": app, "notifications": 1, "newestReceivedAt": notification["receivedAt"] ?? NSNull()])
+                    apps.append(["app": app.json, "notifications": 1, "newestReceivedAt": notification["receivedAt"] ?? JSONValue.null])
                 }
             }
             return apps
@@ -163,12 +159,12 @@ struct NotificationsCommand: ParsableCommand {
         }
 
         func run() throws {
-            var params: [String: Any] = ["app": app, "identifier": identifier]
-            if let duration, let seconds = DurationText.seconds(duration) { params["seconds"] = seconds }
-            if let until { params["until"] = until }
-            if let uid { params["uid"] = uid }
+            var params: [String: JSONValue] = ["app": app.json, "identifier": identifier.json]
+            if let duration, let seconds = DurationText.seconds(duration) { params["seconds"] = .number(JSONNumber(seconds)) }
+            if let until { params["until"] = until.json }
+            if let uid { params["uid"] = uid.json }
             try client.run("snooze-notification", params: params) { result in
-                ["Snoozed \(identifier) of \(app) until \(Output.text((result as? [String: Any])?["snoozedUntil"]))."]
+                ["Snoozed \(identifier) of \(app) until \(Output.text(result["snoozedUntil"]))."]
             }
         }
     }
@@ -186,11 +182,11 @@ struct NotificationsCommand: ParsableCommand {
         }
 
         func run() throws {
-            var params: [String: Any] = all ? ["all": true] : ["identifiers": identifiers]
-            if let app { params["app"] = app }
-            if let uid { params["uid"] = uid }
+            var params: [String: JSONValue] = all ? ["all": true] : ["identifiers": identifiers.json]
+            if let app { params["app"] = app.json }
+            if let uid { params["uid"] = uid.json }
             try client.run("remove-notifications", params: params) { result in
-                let removed = (result as? [String: Any])?["removed"] as? Int ?? 0
+                let removed = result["removed"]?.intValue ?? 0
                 return [removed == 1 ? "Removed 1 notification." : "Removed \(removed) notifications."]
             }
         }
@@ -199,23 +195,23 @@ struct NotificationsCommand: ParsableCommand {
 
 /// A kept notification in words: one headline, then its content and decision, indented.
 enum NotificationText {
-    static func lines(_ notification: Any) -> [String] {
-        guard let notification = notification as? [String: Any] else { return [] }
-        let state = notification["state"] as? String ?? "?"
-        let when = (state == "delivered" ? notification["deliveredAt"] : notification["receivedAt"]) as? String
+    static func lines(_ notification: JSONValue) -> [String] {
+        guard notification.objectValue != nil else { return [] }
+        let state = notification["state"]?.stringValue ?? "?"
+        let when = (state == "delivered" ? notification["deliveredAt"] : notification["receivedAt"])?.stringValue
         var headline = "\(Output.text(notification["identifier"])) \(Output.text(notification["app"])) \(state)"
         if let when { headline += " \(when)" }
-        let delivery = notification["delivery"] as? [String: Any]
-        if state == "scheduled", let at = delivery?["deliverAt"] as? String { headline += ", summary at \(at)" }
-        if state == "snoozed", let until = notification["snoozedUntil"] as? String { headline += ", back at \(until)" }
-        let title = (notification["content"] as? [String: Any])?["title"] as? String
+        let delivery = notification["delivery"]
+        if state == "scheduled", let at = delivery?["deliverAt"]?.stringValue { headline += ", summary at \(at)" }
+        if state == "snoozed", let until = notification["snoozedUntil"]?.stringValue { headline += ", back at \(until)" }
+        let title = notification["content"]["title"]?.stringValue
         return [headline] + (title.map { ["  \($0)"] } ?? [])
     }
 
     /// One line for a presenter event in `heraldctl watch`.
-    static func brief(_ notification: Any?) -> String {
-        guard let notification = notification as? [String: Any] else { return "-" }
-        let presentation = (notification["delivery"] as? [String: Any])?["presentation"] as? String ?? "?"
+    static func brief(_ notification: JSONValue?) -> String {
+        guard let notification, notification.objectValue != nil else { return "-" }
+        let presentation = notification["delivery"]["presentation"]?.stringValue ?? "?"
         return "\(Output.text(notification["app"])) \(Output.text(notification["identifier"])) (\(presentation))"
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldProtocol
 
 /// `heraldctl notify`: hands heraldd a notification's content (`update-content`) and
 /// prints the content it made and the delivery decision in words.
@@ -23,37 +24,36 @@ struct NotifyCommand: ParsableCommand {
     @Option(help: "The category identifier.") var category: String?
     @Option(help: "The relevance score, 0 to 1.") var relevance: Double?
 
-    var params: [String: Any] {
-        var content: [String: Any] = [:]
-        if let title { content["title"] = title }
-        if let subtitle { content["subtitle"] = subtitle }
-        if let body { content["body"] = body }
-        if let level { content["interruptionLevel"] = level.rawValue }
-        if let thread { content["threadIdentifier"] = thread }
-        if let category { content["categoryIdentifier"] = category }
-        if let relevance { content["relevanceScore"] = relevance }
-        var params: [String: Any] = ["app": app, "content": content]
-        if let interaction { params["interactionIdentifier"] = interaction }
-        if let identifier { params["identifier"] = identifier }
+    var params: [String: JSONValue] {
+        var content: [String: JSONValue] = [:]
+        if let title { content["title"] = title.json }
+        if let subtitle { content["subtitle"] = subtitle.json }
+        if let body { content["body"] = body.json }
+        if let level { content["interruptionLevel"] = level.rawValue.json }
+        if let thread { content["threadIdentifier"] = thread.json }
+        if let category { content["categoryIdentifier"] = category.json }
+        if let relevance { content["relevanceScore"] = relevance.json }
+        var params: [String: JSONValue] = ["app": app.json, "content": content.json]
+        if let interaction { params["interactionIdentifier"] = interaction.json }
+        if let identifier { params["identifier"] = identifier.json }
         return params
     }
 
     func run() throws {
         try client.run("update-content", params: params) { result in
-            let result = result as? [String: Any] ?? [:]
-            let identifier = (result["identifier"] as? String).map { ["notification \($0)"] } ?? []
+            let identifier = (result["identifier"]?.stringValue).map { ["notification \($0)"] } ?? []
             return identifier + Self.contentLines(result["content"]) + DeliveryText.lines(result["delivery"])
         }
     }
 
-    static func contentLines(_ content: Any?) -> [String] {
-        guard let content = content as? [String: Any] else { return [] }
+    static func contentLines(_ content: JSONValue?) -> [String] {
+        guard let content, content.objectValue != nil else { return [] }
         var lines: [String] = []
         let labels = [("title", "title"), ("subtitle", "subtitle"), ("body", "body"), ("threadIdentifier", "thread"), ("categoryIdentifier", "category")]
         for (key, label) in labels {
-            if let value = content[key] as? String { lines.append("\(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)") }
+            if let value = content[key]?.stringValue { lines.append("\(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)") }
         }
-        if let communication = content["communication"] as? [String: Any] {
+        if let communication = content["communication"], communication.objectValue != nil {
             let group = Output.bool(communication["isGroup"]) ? " (a group)" : ""
             lines.append("from      \(PersonArgument.describe(communication["sender"]))\(group)")
         }
@@ -63,9 +63,9 @@ struct NotifyCommand: ParsableCommand {
 
 /// A delivery decision in words, with the daemon's reasons.
 enum DeliveryText {
-    static func lines(_ delivery: Any?) -> [String] {
-        guard let delivery = delivery as? [String: Any] else { return [] }
-        let presentation = delivery["presentation"] as? String ?? "?"
+    static func lines(_ delivery: JSONValue?) -> [String] {
+        guard let delivery, delivery.objectValue != nil else { return [] }
+        let presentation = delivery["presentation"]?.stringValue ?? "?"
         var headline: String
         switch presentation {
         case "alert": headline = "Delivered as an alert"
@@ -73,7 +73,7 @@ enum DeliveryText {
         case "summary": headline = "Held for the scheduled summary"
         default: headline = "Delivered as \(presentation)"
         }
-        if let at = delivery["deliverAt"] as? String { headline += ", at \(at)" }
+        if let at = delivery["deliverAt"]?.stringValue { headline += ", at \(at)" }
         var traits: [String] = []
         if Output.bool(delivery["sound"]) { traits.append("sound") }
         if Output.bool(delivery["lightsScreen"]) { traits.append("lights the screen") }
@@ -83,8 +83,8 @@ enum DeliveryText {
         if Output.bool(delivery["bypassesRinger"]) { traits.append("bypasses the ringer") }
         headline += traits.isEmpty ? ": no sound, no light." : ": " + traits.joined(separator: ", ") + "."
         var lines = [headline]
-        for reason in delivery["reasons"] as? [[String: Any]] ?? [] {
-            let causes = (reason["causes"] as? [String]).map { ": " + $0.joined(separator: ", ") } ?? ""
+        for reason in delivery["reasons"]?.arrayValue ?? [] {
+            let causes = (reason["causes"]?.strings).map { ": " + $0.joined(separator: ", ") } ?? ""
             lines.append("  because: \(Output.text(reason["message"])) [\(Output.text(reason["code"]))\(causes)]")
         }
         return lines

@@ -1,22 +1,23 @@
 import Foundation
+import HeraldProtocol
 
 /// A person as written on the command line: `Name <email>`, `+phone`, or a bare handle.
 enum PersonArgument {
     /// `Ann Lee <ann@example.org>` → a handle and a display name; `+15551234` → a phone
     /// number; a value with `@` → an email address; anything else → a handle of unknown type.
-    static func parse(_ text: String) -> [String: Any] {
+    static func parse(_ text: String) -> JSONValue {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasSuffix(">"), let open = trimmed.lastIndex(of: "<") {
             let name = trimmed[..<open].trimmingCharacters(in: .whitespaces)
             let handle = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
-            var person: [String: Any] = ["handle": handleObject(handle)]
-            if !name.isEmpty { person["displayName"] = name }
-            return person
+            var person: [String: JSONValue] = ["handle": handleObject(handle).json]
+            if !name.isEmpty { person["displayName"] = name.json }
+            return .members(person)
         }
-        return ["handle": handleObject(trimmed)]
+        return ["handle": handleObject(trimmed).json]
     }
 
-    static func handleObject(_ value: String) -> [String: Any] {
+    static func handleObject(_ value: String) -> JSONValue {
         let type: String
         if value.contains("@") {
             type = "emailAddress"
@@ -25,16 +26,16 @@ enum PersonArgument {
         } else {
             type = "unknown"
         }
-        return ["value": value, "type": type]
+        return ["value": value.json, "type": type.json]
     }
 
     /// How heraldctl shows a person from a result: `Ann Lee <ann@example.org>`.
-    static func describe(_ person: Any?) -> String {
-        guard let person = person as? [String: Any] else { return "-" }
-        let handle = (person["handle"] as? [String: Any])?["value"] as? String
-        var name = person["displayName"] as? String
-        if name == nil, let components = person["nameComponents"] as? [String: Any] {
-            let joined = [components["givenName"], components["familyName"]].compactMap { $0 as? String }.joined(separator: " ")
+    static func describe(_ person: JSONValue?) -> String {
+        guard let person, person.objectValue != nil else { return "-" }
+        let handle = person["handle"]["value"]?.stringValue
+        var name = person["displayName"]?.stringValue
+        if name == nil, let components = person["nameComponents"] {
+            let joined = [components["givenName"], components["familyName"]].compactMap { $0?.stringValue }.joined(separator: " ")
             name = joined.isEmpty ? nil : joined
         }
         switch (name, handle) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldProtocol
 
 /// `heraldctl respond APP ID ACTION [--text T]`: answer a notification as a person would
 /// (`respond-to-notification`) — a presenter's part, from the shell.
@@ -22,12 +23,11 @@ struct RespondCommand: ParsableCommand {
     @Option(help: "The uid whose notification it is (administrators; default: yours).") var uid: UInt32?
 
     func run() throws {
-        var params: [String: Any] = ["app": app, "identifier": identifier, "actionIdentifier": action]
-        if let text { params["userText"] = text }
-        if let uid { params["uid"] = uid }
+        var params: [String: JSONValue] = ["app": app.json, "identifier": identifier.json, "actionIdentifier": action.json]
+        if let text { params["userText"] = text.json }
+        if let uid { params["uid"] = uid.json }
         try client.run("respond-to-notification", params: params) { result in
-            let result = result as? [String: Any] ?? [:]
-            let heard = result["response"] as? String == "delivered" ? "the app heard it" : "it waits for the app to subscribe"
+            let heard = result["response"]?.stringValue == "delivered" ? "the app heard it" : "it waits for the app to subscribe"
             return ["Answered \(Output.text(result["app"])) \(Output.text(result["identifier"])) with \(Output.text(result["actionIdentifier"])): \(heard)."]
         }
     }

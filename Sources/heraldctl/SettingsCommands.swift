@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldProtocol
 
 /// `heraldctl suggest` (`suggest-people`, administrators).
 struct SuggestCommand: ParsableCommand {
@@ -14,12 +15,12 @@ struct SuggestCommand: ParsableCommand {
     @Option(help: "Only this app's donations.") var app: String?
 
     func run() throws {
-        var params: [String: Any] = [:]
-        if let limit { params["limit"] = limit }
-        if let uid { params["uid"] = uid }
-        if let app { params["app"] = app }
+        var params: [String: JSONValue] = [:]
+        if let limit { params["limit"] = limit.json }
+        if let uid { params["uid"] = uid.json }
+        if let app { params["app"] = app.json }
         try client.run("suggest-people", params: params) { result in
-            let people = (result as? [String: Any])?["people"] as? [[String: Any]] ?? []
+            let people = result["people"]?.arrayValue ?? []
             guard !people.isEmpty else { return ["No suggestions: nobody was messaged or called yet."] }
             return people.enumerated().map { index, entry in
                 "\(index + 1). \(PersonArgument.describe(entry["person"])) — score \(Self.score(entry["score"])), "
@@ -30,8 +31,8 @@ struct SuggestCommand: ParsableCommand {
 
     /// A score as a person reads it: three significant digits ("1", "0.667"), since it
     /// decays with every second since the last donation.
-    static func score(_ value: Any?) -> String {
-        guard let number = value as? Double else { return Output.text(value) }
+    static func score(_ value: JSONValue?) -> String {
+        guard let number = value?.doubleValue else { return Output.text(value) }
         return String(format: "%.3g", number)
     }
 }
@@ -55,12 +56,12 @@ struct DeleteCommand: ParsableCommand {
     }
 
     func run() throws {
-        var params: [String: Any] = ["app": app]
-        if !identifiers.isEmpty { params["identifiers"] = identifiers }
-        if let group { params["groupIdentifier"] = group }
+        var params: [String: JSONValue] = ["app": app.json]
+        if !identifiers.isEmpty { params["identifiers"] = identifiers.json }
+        if let group { params["groupIdentifier"] = group.json }
         if all { params["all"] = true }
         try client.run("delete-interactions", params: params) { result in
-            ["deleted \(Output.text((result as? [String: Any])?["deleted"])) interactions"]
+            ["deleted \(Output.text(result["deleted"])) interactions"]
         }
     }
 }
@@ -77,10 +78,9 @@ struct RequestFocusCommand: ParsableCommand {
     @Flag(help: "Ask for authorization (heraldd's --focus-authorization decides).") var requestAuthorization = false
 
     func run() throws {
-        var params: [String: Any] = ["app": app]
+        var params: [String: JSONValue] = ["app": app.json]
         if requestAuthorization { params["requestAuthorization"] = true }
         try client.run("request-focus", params: params) { result in
-            let result = result as? [String: Any] ?? [:]
             return ["\(app): authorization \(Output.text(result["authorizationStatus"])), \(FocusStatusText.words(result["focusStatus"]))"]
         }
     }
@@ -88,8 +88,8 @@ struct RequestFocusCommand: ParsableCommand {
 
 /// A `focusStatus` in words.
 enum FocusStatusText {
-    static func words(_ status: Any?) -> String {
-        guard let status = status as? [String: Any] else { return "Focus status not shared (not authorized)" }
+    static func words(_ status: JSONValue?) -> String {
+        guard let status, status.objectValue != nil else { return "Focus status not shared (not authorized)" }
         return Output.bool(status["isFocused"]) ? "focused (a Focus silences it)" : "not focused"
     }
 }
@@ -105,7 +105,6 @@ struct SnapshotCommand: ParsableCommand {
 
     func run() throws {
         try client.run("snapshot") { result in
-            let result = result as? [String: Any] ?? [:]
             return [
                 "snapshot generation \(Output.text(result["generation"])): \(Output.text(result["interactions"])) interactions, "
                     + "\(Output.text(result["bytes"])) bytes in \(Output.text(result["durationMs"])) ms",

@@ -27,9 +27,9 @@ enum SnapshotReading {
     }
 
     /// The whole state, decoded, as JSON.
-    static func stateJSON(_ bytes: [UInt8]) throws -> (interactions: Int, json: Data) {
+    static func stateJSON(_ bytes: [UInt8]) throws -> (interactions: Int, json: [UInt8]) {
         let (_, state) = try SnapshotFile.decode(bytes)
-        return (state.interactionCount, try SnapshotFile.inspectionJSON(state))
+        return (state.interactionCount, SnapshotFile.inspectionJSON(state))
     }
 
     static let encodingNames = SnapshotHeader.encodingNames

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldProtocol
 
 /// `heraldctl status`: is heraldd reachable, and its state at a glance, from `stats`.
 struct StatusCommand: ParsableCommand {
@@ -26,15 +27,14 @@ struct StatusCommand: ParsableCommand {
             return
         }
         let discover = try? connection.call("rpc.discover")
-        let version = ((discover as? [String: Any])?["info"] as? [String: Any])?["version"] as? String
-        Output.print(Self.lines(stats: stats as? [String: Any] ?? [:], socket: connection.path, version: version))
+        let version = discover["info"]["version"]?.stringValue
+        Output.print(Self.lines(stats: stats, socket: connection.path, version: version))
     }
 
-    static func lines(stats: [String: Any], socket: String, version: String?, now: Date = Date()) -> [String] {
-        let connections = stats["connections"] as? [String: Any] ?? [:]
-        let journal = stats["journal"] as? [String: Any] ?? [:]
-        let snapshot = stats["snapshot"] as? [String: Any]
-        let uptime = (stats["uptimeSeconds"] as? NSNumber)?.doubleValue ?? 0
+    static func lines(stats: JSONValue, socket: String, version: String?, now: Date = Date()) -> [String] {
+        let connections = stats["connections"]
+        let journal = stats["journal"]
+        let uptime = stats["uptimeSeconds"]?.doubleValue ?? 0
         var lines = [
             "heraldd \(version ?? "?") is running on \(socket)",
             "  up:           \(Duration.words(uptime)) (since \(Output.text(stats["startedAt"])))",
@@ -43,20 +43,20 @@ struct StatusCommand: ParsableCommand {
             "  notifications: \(Output.text(stats["notifications"])) kept, delivered and scheduled",
             "  subscribers:  \(Output.text(stats["focusSubscriptions"])) Focus subscriptions",
         ]
-        if let snapshot {
+        if let snapshot = stats["snapshot"], snapshot.objectValue != nil {
             let generation = Output.text(snapshot["generation"])
             var line = "  snapshot:     generation \(generation)"
-            if let lastAt = snapshot["lastAt"] as? String, let date = RFC3339Date.parse(lastAt) {
+            if let lastAt = snapshot["lastAt"]?.stringValue, let date = RFC3339Date.parse(lastAt) {
                 line += ", written \(Duration.words(now.timeIntervalSince(date))) ago"
             } else {
                 line += ", none written since start"
             }
-            if let failures = snapshot["failures"] as? NSNumber, failures.intValue > 0 { line += ", \(failures) failed writes" }
+            if let failures = snapshot["failures"]?.intValue, failures > 0 { line += ", \(failures) failed writes" }
             lines.append(line)
-            if let path = snapshot["path"] as? String { lines.append("                \(path)") }
+            if let path = snapshot["path"]?.stringValue { lines.append("                \(path)") }
         }
         lines.append("  journal:      \(Output.text(journal["written"])) written, \(Output.text(journal["dropped"])) dropped")
-        if let retention = stats["retention"] as? [String: Any] {
+        if let retention = stats["retention"], retention.objectValue != nil {
             lines.append("  retention:    \(Output.text(retention["evicted"])) evicted, \(Output.text(retention["expired"])) expired")
         }
         return lines

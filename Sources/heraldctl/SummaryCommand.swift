@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldProtocol
 
 /// `heraldctl summary set HH:MM… --app APP`, `summary off`, `summary show` (`set-summary`,
 /// `get-summary`: the caller's own; an administrator may name another `--uid`) and
@@ -30,7 +31,7 @@ struct SummaryCommand: ParsableCommand {
         @OptionGroup var owner: FocusCommand.Owner
 
         func run() throws {
-            try client.run("set-summary", params: owner.adding(to: ["apps": app, "times": times]), human: SummaryCommand.lines)
+            try client.run("set-summary", params: owner.adding(to: ["apps": app.json, "times": times.json]), human: SummaryCommand.lines)
         }
     }
 
@@ -40,7 +41,7 @@ struct SummaryCommand: ParsableCommand {
         @OptionGroup var owner: FocusCommand.Owner
 
         func run() throws {
-            try client.run("set-summary", params: owner.adding(to: ["apps": [String](), "times": [String]()]), human: SummaryCommand.lines)
+            try client.run("set-summary", params: owner.adding(to: ["apps": [], "times": []]), human: SummaryCommand.lines)
         }
     }
 
@@ -52,18 +53,17 @@ struct SummaryCommand: ParsableCommand {
         @Option(help: "Administrators: only this uid's (default: yours; an administrator's, every uid's).") var uid: UInt32?
 
         func run() throws {
-            let params: [String: Any] = uid.map { ["uid": $0] } ?? [:]
+            let params: [String: JSONValue] = uid.map { ["uid": $0.json] } ?? [:]
             try client.run("deliver-summary", params: params) { result in
-                let delivered = (result as? [String: Any])?["delivered"] as? Int ?? 0
+                let delivered = result["delivered"]?.intValue ?? 0
                 return [delivered == 1 ? "Delivered 1 scheduled notification." : "Delivered \(delivered) scheduled notifications."]
             }
         }
     }
 
-    static func lines(_ result: Any) -> [String] {
-        let result = result as? [String: Any] ?? [:]
-        let times = result["times"] as? [String] ?? []
-        let apps = result["apps"] as? [String] ?? []
+    static func lines(_ result: JSONValue) -> [String] {
+        let times = result["times"]?.strings ?? []
+        let apps = result["apps"]?.strings ?? []
         guard !times.isEmpty else { return ["The scheduled summary is off."] }
         return [
             "Summary at \(times.joined(separator: ", ")) for \(apps.isEmpty ? "no app" : apps.joined(separator: ", "))",

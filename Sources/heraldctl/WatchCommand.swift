@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldProtocol
 
 /// `heraldctl watch`: subscribes and prints each server notification as one line, until
 /// interrupted (SIGINT and SIGTERM exit 0).
@@ -47,7 +48,7 @@ struct WatchCommand: ParsableCommand {
         if notifications {
             // Without a uid heraldd takes an administrator's subscription as "every uid"
             // and anyone else's as their own, so name the caller's own uid unless asked.
-            let params: [String: Any] = allUids ? [:] : ["uid": uid ?? getuid()]
+            let params: [String: JSONValue] = allUids ? [:] : ["uid": (uid ?? getuid()).json]
             let result = try connection.call("subscribe-notifications", params: params, notification: show)
             if client.json {
                 Output.printJSON(result)
@@ -56,21 +57,21 @@ struct WatchCommand: ParsableCommand {
             }
         }
         for app in app {
-            let result = try connection.call("request-focus", params: ["app": app, "subscribe": true], notification: show)
+            let result = try connection.call("request-focus", params: ["app": app.json, "subscribe": true], notification: show)
             if client.json {
                 // The starting point: request-focus's result; the notifications that follow have a "method".
                 Output.printJSON(result)
             } else {
-                let status = (result as? [String: Any])?["focusStatus"]
+                let status = result["focusStatus"]
                 Output.print(["\(Self.time()) watching \(app): \(FocusStatusText.words(status))"])
             }
         }
         for app in responses {
-            let result = try connection.call("subscribe-responses", params: ["app": app, "observe": true], notification: show)
+            let result = try connection.call("subscribe-responses", params: ["app": app.json, "observe": true], notification: show)
             if client.json {
                 Output.printJSON(result)
             } else {
-                let waiting = (result as? [String: Any])?["waiting"]
+                let waiting = result["waiting"]
                 Output.print(["\(Self.time()) watching responses of \(app): \(Output.text(waiting)) waiting for the app, left for it"])
             }
         }
@@ -79,12 +80,12 @@ struct WatchCommand: ParsableCommand {
         }
     }
 
-    private func show(_ message: [String: Any]) {
+    private func show(_ message: JSONValue) {
         if client.json {
             Output.printJSON(message)
         } else {
-            let method = message["method"] as? String ?? "?"
-            Output.print(["\(Self.time()) \(WatchEvent.line(method: method, params: message["params"] as? [String: Any] ?? [:]))"])
+            let method = message["method"]?.stringValue ?? "?"
+            Output.print(["\(Self.time()) \(WatchEvent.line(method: method, params: message["params"] ?? .object(JSONObject())))"])
         }
     }
 
@@ -97,7 +98,7 @@ struct WatchCommand: ParsableCommand {
 
 /// One server notification in words: one case per kind.
 enum WatchEvent {
-    static func line(method: String, params: [String: Any]) -> String {
+    static func line(method: String, params: JSONValue) -> String {
         switch method {
         case "focus-changed":
             let authorization = params["authorizationStatus"].map { "; authorization \(Output.text($0))" } ?? ""
@@ -109,16 +110,16 @@ enum WatchEvent {
         case "notification-delivered":
             return "delivered uid \(Output.text(params["uid"])): \(NotificationText.brief(params["notification"]))"
         case "summary-delivered":
-            let notifications = params["notifications"] as? [Any] ?? []
+            let notifications = params["notifications"]?.arrayValue ?? []
             let ranked = notifications.prefix(5).map(NotificationText.brief).joined(separator: "; ")
             let more = notifications.count > 5 ? "; +\(notifications.count - 5) more" : ""
-            let quietly = (params["focus"] as? String).map { " quietly (Focus \u{201C}\($0)\u{201D})" } ?? ""
+            let quietly = (params["focus"]?.stringValue).map { " quietly (Focus \u{201C}\($0)\u{201D})" } ?? ""
             return "summary uid \(Output.text(params["uid"]))\(quietly): \(notifications.count) notification(s): \(ranked)\(more)"
         case "notifications-removed":
-            let identifiers = (params["identifiers"] as? [String] ?? []).joined(separator: ", ")
+            let identifiers = (params["identifiers"]?.strings ?? []).joined(separator: ", ")
             return "removed uid \(Output.text(params["uid"])) \(Output.text(params["app"])): \(identifiers)"
         case "notification-response":
-            let text = (params["userText"] as? String).map { " \"\($0)\"" } ?? ""
+            let text = (params["userText"]?.stringValue).map { " \"\($0)\"" } ?? ""
             return "response \(Output.text(params["app"])) \(Output.text(params["identifier"])): \(Output.text(params["actionIdentifier"]))\(text)"
         default:
             return "\(method) \(Output.jsonText(params))"

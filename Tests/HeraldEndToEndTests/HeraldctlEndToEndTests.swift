@@ -189,6 +189,25 @@ struct HeraldctlEndToEndTests {
         #expect((methodsJSON.jsonLines.first as? [Any])?.count == HeraldMethods.all.count, "\(methodsJSON)")
     }
 
+    @Test("--json and call print the JSON Foundation's JSONSerialization printed: keys sorted its way, indented its way")
+    func jsonTextAsBefore() throws {
+        let herald = try daemon()
+        // rpc.discover: a large answer that holds nothing that changes between two calls.
+        let compact = try ctl(herald, ["call", "rpc.discover", "--json"])
+        let pretty = try ctl(herald, ["call", "rpc.discover"])
+        #expect(compact.status == 0 && pretty.status == 0, "\(compact)\n\(pretty)")
+        let document = try JSONSerialization.jsonObject(with: Data(compact.stdout.utf8))
+        let options: JSONSerialization.WritingOptions = [.fragmentsAllowed, .withoutEscapingSlashes, .sortedKeys]
+        let foundationCompact = String(decoding: try JSONSerialization.data(withJSONObject: document, options: options), as: UTF8.self)
+        let foundationPretty = String(
+            decoding: try JSONSerialization.data(withJSONObject: document, options: options.union(.prettyPrinted)), as: UTF8.self)
+        // Compared as one Bool each: a failing comparison of long texts is diffed for minutes.
+        let sameCompact = compact.stdout == foundationCompact + "\n"
+        let samePretty = pretty.stdout == foundationPretty + "\n"
+        #expect(sameCompact, "\(compact.stdout.prefix(300))\n\(foundationCompact.prefix(300))")
+        #expect(samePretty, "\(pretty.stdout.prefix(300))\n\(foundationPretty.prefix(300))")
+    }
+
     @Test("A JSON-RPC error prints its message, reason and pointer, exit 1; a usage error exits 2")
     func errors() throws {
         let herald = try daemon()

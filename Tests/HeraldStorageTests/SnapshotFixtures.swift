@@ -94,7 +94,7 @@ enum SnapshotFixtures {
 
     /// `state` as a person reads a snapshot of it: every piece, as JSON.
     static func json(_ state: HeraldState) throws -> String {
-        String(decoding: try SnapshotFile.inspectionJSON(state), as: UTF8.self)
+        String(decoding: SnapshotFile.inspectionJSON(state), as: UTF8.self)
     }
 
     /// The bytes of a snapshot file of `state`.

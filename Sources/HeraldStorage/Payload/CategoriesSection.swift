@@ -1,28 +1,32 @@
 import HeraldCore
 import HeraldProtocol
 
-/// Each (uid, app)'s set of notification categories, sorted by (uid, app). A snapshot of
-/// an earlier format has none, and restores every set empty.
+/// Each (uid, app)'s set of notification categories, sorted by (uid, app):
+/// `{sets: [{app, categories, uid}]}`. A snapshot of an earlier format has none, and
+/// restores every set empty.
 enum CategoriesSection: JSONSnapshotSection {
     static let name = "categories"
     static let since: UInt32 = 4
 
-    struct Form: Codable {
-        struct Entry: Codable {
-            var uid: UInt32
-            var app: String
-            var categories: [NotificationCategory]
+    static func json(of state: HeraldState, _ style: RecordStyle) -> JSONValue {
+        var form = RecordMembers(style, capacity: 1)
+        form.add("sets", state.storedCategories) { set, style in
+            var members = RecordMembers(style, capacity: 3)
+            members.add("app", set.app)
+            members.add("categories", set.categories, CategoryRecord.json)
+            members.add("uid", set.uid)
+            return members.value
         }
-
-        var sets: [Entry]
+        return form.value
     }
 
-    static func form(of state: HeraldState) -> Form {
-        Form(sets: state.storedCategories.map { Form.Entry(uid: $0.uid, app: $0.app, categories: $0.categories) })
-    }
-
-    static func restore(_ form: Form, into state: inout HeraldState) throws(SnapshotFileError) {
-        guard state.restoreCategories(form.sets.map { (uid: $0.uid, app: $0.app, categories: $0.categories) }) else {
+    static func restore(_ json: JSONValue, into state: inout HeraldState) throws(SnapshotFileError) {
+        let sets = try reading { () throws(RecordDamage) in
+            try RecordReader(json).records("sets") { set throws(RecordDamage) in
+                (uid: try set.integer("uid", as: UInt32.self), app: try set.string("app"), categories: try set.records("categories", CategoryRecord.read))
+            }
+        }
+        guard state.restoreCategories(sets) else {
             throw damaged("lists a (uid, app) twice, an empty set, or a set that breaks the rules of set-notification-categories.")
         }
     }

@@ -1,71 +1,69 @@
-import Foundation
 import HeraldCore
 import HeraldProtocol
 
 /// Each uid's Focuses: its named definitions (with their schedules), the choice made by
-/// hand, the Focus in effect with its activation, and the count of activations.
+/// hand, the Focus in effect with its activation, and the count of activations:
+/// `{activations, uids: [{current?: {activation, endsAt?, name, reason, windowStart?},
+/// definitions, manual?: {endsAt?, name?, until?}, nextChange?, uid}]}`.
 enum FocusesSection: JSONSnapshotSection {
     static let name = "focuses"
     static let since: UInt32 = 4
 
-    struct Form: Codable {
-        struct Choice: Codable {
-            var name: String?
-            var until: Date?
-            var endsAt: Date?
+    static func json(of state: HeraldState, _ style: RecordStyle) -> JSONValue {
+        let stored = state.storedFocuses
+        var form = RecordMembers(style, capacity: 2)
+        form.add("activations", stored.activations)
+        form.add("uids", stored.uids) { focus, style in
+            var members = RecordMembers(style, capacity: 5)
+            members.add("current", focus.current.map { current in
+                var members = RecordMembers(style, capacity: 5)
+                members.add("activation", current.activation)
+                members.add("endsAt", current.endsAt)
+                members.add("name", current.name)
+                members.add("reason", current.reason)
+                members.add("windowStart", current.windowStart)
+                return members.value
+            })
+            members.add("definitions", focus.definitions, FocusRecord.json)
+            members.add("manual", focus.manual.map { manual in
+                var members = RecordMembers(style, capacity: 3)
+                members.add("endsAt", manual.endsAt)
+                members.add("name", manual.name)
+                members.add("until", manual.until)
+                return members.value
+            })
+            members.add("nextChange", focus.nextChange)
+            members.add("uid", focus.uid)
+            return members.value
         }
-
-        struct Current: Codable {
-            var name: String
-            var reason: FocusReason
-            var endsAt: Date?
-            var activation: UInt64
-            var windowStart: Date?
-        }
-
-        struct UID: Codable {
-            var uid: UInt32
-            var definitions: [FocusConfiguration]
-            var manual: Choice?
-            var current: Current?
-            var nextChange: Date?
-        }
-
-        var activations: UInt64
-        var uids: [UID]
+        return form.value
     }
 
-    static func form(of state: HeraldState) -> Form {
-        let stored = state.storedFocuses
-        return Form(
-            activations: stored.activations,
-            uids: stored.uids.map { focus in
-                Form.UID(
-                    uid: focus.uid,
-                    definitions: focus.definitions,
-                    manual: focus.manual.map { Form.Choice(name: $0.name, until: $0.until, endsAt: $0.endsAt) },
-                    current: focus.current.map {
-                        Form.Current(name: $0.name, reason: $0.reason, endsAt: $0.endsAt, activation: $0.activation, windowStart: $0.windowStart)
+    static func restore(_ json: JSONValue, into state: inout HeraldState) throws(SnapshotFileError) {
+        let (activations, uids) = try reading { () throws(RecordDamage) in
+            let form = try RecordReader(json)
+            let uids = try form.records("uids") { focus throws(RecordDamage) in
+                HeraldState.StoredFocus(
+                    uid: try focus.integer("uid"),
+                    definitions: try focus.records("definitions", FocusRecord.read),
+                    manual: try focus.optionalRecord("manual") { manual throws(RecordDamage) in
+                        .init(name: try manual.optionalString("name"), until: try manual.optionalDate("until"), endsAt: try manual.optionalDate("endsAt"))
                     },
-                    nextChange: focus.nextChange
+                    current: try focus.optionalRecord("current") { current throws(RecordDamage) in
+                        .init(
+                            name: try current.string("name"),
+                            reason: try current.enumCase("reason"),
+                            endsAt: try current.optionalDate("endsAt"),
+                            activation: try current.integer("activation"),
+                            windowStart: try current.optionalDate("windowStart")
+                        )
+                    },
+                    nextChange: try focus.optionalDate("nextChange")
                 )
             }
-        )
-    }
-
-    static func restore(_ form: Form, into state: inout HeraldState) throws(SnapshotFileError) {
-        let uids = form.uids.map { focus in
-            HeraldState.StoredFocus(
-                uid: focus.uid,
-                definitions: focus.definitions,
-                manual: focus.manual.map { .init(name: $0.name, until: $0.until, endsAt: $0.endsAt) },
-                current: focus.current.map {
-                    .init(name: $0.name, reason: $0.reason, endsAt: $0.endsAt, activation: $0.activation, windowStart: $0.windowStart)
-                },
-                nextChange: focus.nextChange
-            )
+            return (try form.integer("activations", as: UInt64.self), uids)
         }
-        guard state.restoreFocuses(activations: form.activations, uids: uids) else {
+        guard state.restoreFocuses(activations: activations, uids: uids) else {
             throw damaged("lists a uid or a Focus twice, a schedule that is not one, or a Focus on that is not defined.")
         }
     }

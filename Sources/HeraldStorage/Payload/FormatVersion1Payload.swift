@@ -8,7 +8,7 @@ import HeraldCore
 /// member per piece: `interactions` (`apps`, the app names, and `recordChunks`, byte
 /// strings of records laid out as now, but for their rarely set members), and `focus`,
 /// `silenced`, `summary` and `settings`, the same values today's sections keep as JSON —
-/// so each is turned into JSON and restored by its section.
+/// so each is turned into JSON and restored by its section's records.
 enum FormatVersion1Payload {
     /// The pieces version 1 kept besides the interactions, by their member's name.
     static let jsonSections: [any JSONSnapshotSection.Type] = [
@@ -41,7 +41,7 @@ enum FormatVersion1Payload {
         }.get()
         try InteractionsSection.restoreRecords(from: file, appNames: names, chunks: chunks, rareMembers: .tagged, into: &state)
         for (section, offset, json) in pieces {
-            try section.restore(json: json, at: offset, into: &state)
+            try section.restore(json: Array(json)[...], at: offset, into: &state)
         }
         state.finishRestore()
         return state

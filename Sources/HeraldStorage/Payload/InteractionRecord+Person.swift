@@ -50,11 +50,11 @@ extension InteractionRecordWriter {
         }
         if let components = person.nameComponents {
             flags.insert(.hasNameComponents)
-            try appendRare(components)
+            appendRare(NameComponentsRecord.json(components, .snapshot))
         }
         if let image = person.image {
             flags.insert(.hasImage)
-            try appendRare(image)
+            appendRare(ImageRecord.json(image, .snapshot))
         }
         if let contact = person.contactIdentifier {
             flags.insert(.hasContactIdentifier)
@@ -105,8 +105,8 @@ extension InteractionRecordReader {
             person.handle = PersonHandle(value: value, type: type)
         }
         if flags.contains(.hasDisplayName) { person.displayName = try string() }
-        if flags.contains(.hasNameComponents) { person.nameComponents = try rare(NameComponents.self) }
-        if flags.contains(.hasImage) { person.image = try rare(NotificationImage.self) }
+        if flags.contains(.hasNameComponents) { person.nameComponents = try rareRecord(NameComponentsRecord.read) }
+        if flags.contains(.hasImage) { person.image = try rareRecord(ImageRecord.read) }
         if flags.contains(.hasContactIdentifier) { person.contactIdentifier = try string() }
         if flags.contains(.hasCustomIdentifier) { person.customIdentifier = try string() }
         if flags.contains(.hasAliases) {

@@ -96,11 +96,11 @@ extension InteractionRecordWriter {
             }
             if let image = message.groupImage {
                 flags.insert(.hasMessageGroupImage)
-                try appendRare(image)
+                appendRare(ImageRecord.json(image, .snapshot))
             }
             if let metadata = message.donationMetadata {
                 flags.insert(.hasDonationMetadata)
-                try appendRare(metadata)
+                appendRare(DonationMetadataRecord.json(metadata, .snapshot))
             }
         case .startCall(let call):
             flags.insert(.startCall)
@@ -119,11 +119,11 @@ extension InteractionRecordWriter {
             }
             if let record = call.callRecordToCallBack {
                 flags.insert(.hasCallRecordToCallBack)
-                try appendRare(record)
+                appendRare(ClientJSON.pairs(record))
             }
             if let image = call.groupImage {
                 flags.insert(.hasCallGroupImage)
-                try appendRare(image)
+                appendRare(ImageRecord.json(image, .snapshot))
             }
         }
         fillFlags(flags.rawValue, at: flagsAt)
@@ -149,8 +149,8 @@ extension InteractionRecordReader {
             if flags.contains(.hasCallCapability) { call.callCapability = try enumCase(InteractionRecordLayout.callCapabilities) }
             if flags.contains(.hasDestinationType) { call.destinationType = try enumCase(InteractionRecordLayout.destinationTypes) }
             if flags.contains(.hasAudioRoute) { call.audioRoute = try enumCase(InteractionRecordLayout.audioRoutes) }
-            if flags.contains(.hasCallRecordToCallBack) { call.callRecordToCallBack = try rare(JSONValue.self) }
-            if flags.contains(.hasCallGroupImage) { call.groupImage = try rare(NotificationImage.self) }
+            if flags.contains(.hasCallRecordToCallBack) { call.callRecordToCallBack = try rare(ClientJSON.read) }
+            if flags.contains(.hasCallGroupImage) { call.groupImage = try rareRecord(ImageRecord.read) }
             intent = .startCall(call)
         } else {
             // Read in record order, then built in one initializer call: no copy of a
@@ -164,8 +164,8 @@ extension InteractionRecordReader {
             let outgoingMessageType =
                 flags.contains(.hasOutgoingMessageType)
                 ? try enumCase(InteractionRecordLayout.outgoingMessageTypes) : nil
-            let groupImage = flags.contains(.hasMessageGroupImage) ? try rare(NotificationImage.self) : nil
-            let donationMetadata = flags.contains(.hasDonationMetadata) ? try rare(DonationMetadata.self) : nil
+            let groupImage = flags.contains(.hasMessageGroupImage) ? try rareRecord(ImageRecord.read) : nil
+            let donationMetadata = flags.contains(.hasDonationMetadata) ? try rareRecord(DonationMetadataRecord.read) : nil
             intent = .sendMessage(
                 SendMessageIntent(
                     sender: sender,

@@ -1,4 +1,3 @@
-import Foundation
 import HeraldCore
 import HeraldProtocol
 
@@ -19,7 +18,6 @@ struct InteractionRecordReader {
     var input: PayloadReader
     let appCount: Int
     private let rareMembers: RareMembers
-    private let rareDecoder = JSONDecoder()
 
     /// Reads the records in `range` of `file`, whose apps number fewer than `appCount`.
     init(file: UnsafeRawBufferPointer, range: Range<Int>, appCount: Int, rareMembers: RareMembers) {
@@ -49,22 +47,31 @@ struct InteractionRecordReader {
     }
 
     /// A rarely set member: JSON, or in format version 1 a generic binary payload, read
-    /// as JSON by ``TaggedPayload``.
-    mutating func rare<T: Decodable>(_ type: T.Type) throws(SnapshotFileError) -> T {
+    /// as JSON by ``TaggedPayload``; `read` makes it a value.
+    mutating func rare<T>(_ read: (JSONValue) throws(RecordDamage) -> T) throws(SnapshotFileError) -> T {
         let start = input.cursor
         let range = try input.lengthPrefixed()
         let member = UnsafeRawBufferPointer(rebasing: input.bytes[range])
-        let json: Data
-        switch rareMembers {
-        case .json:
-            json = Data(member)
-        case .tagged:
-            json = try TaggedPayload.json(of: member, fileOffset: range.lowerBound)
-        }
         do {
-            return try rareDecoder.decode(type, from: json)
+            let json: JSONValue
+            switch rareMembers {
+            case .json:
+                json = try JSONParser.parse(member, maxDepth: sectionMaximumDepth)
+            case .tagged:
+                json = try JSONParser.parse(Array(try TaggedPayload.json(of: member, fileOffset: range.lowerBound)), maxDepth: sectionMaximumDepth)
+            }
+            return try read(json)
+        } catch let error as SnapshotFileError {
+            throw error
+        } catch let error as RecordDamage {
+            throw corrupted(at: start, "a \(T.self) does not read: \(error.description)")
         } catch {
-            throw corrupted(at: start, "a \(T.self) does not decode: \(error)")
+            throw corrupted(at: start, "a \(T.self) is not JSON: \(error)")
         }
+    }
+
+    /// A rarely set member that is a record: an object, read by `read`.
+    mutating func rareRecord<T>(_ read: (RecordReader) throws(RecordDamage) -> T) throws(SnapshotFileError) -> T {
+        try rare { json throws(RecordDamage) in try read(try RecordReader(json)) }
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import HeraldCore
 import HeraldProtocol
 
@@ -7,13 +6,6 @@ import HeraldProtocol
 /// `InteractionRecord.swift`, a person by `appendPerson(_:)` in `InteractionRecord+Person.swift`.
 struct InteractionRecordWriter {
     var bytes: [UInt8] = []
-    /// For the rarely set members; one per writer, so not one per member. Members sorted,
-    /// so that equal records are written equally.
-    private let rareEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }()
 
     /// Runs `body` with a writer that appends to `buffer` in place: the buffer moves into
     /// the writer and back, so what it already holds is never copied.
@@ -64,8 +56,14 @@ struct InteractionRecordWriter {
         bytes.append(UInt8(index))
     }
 
-    /// A member that is rarely set: its JSON, through Foundation's encoder.
-    mutating func appendRare(_ value: some Encodable) throws {
-        bytes.appendLengthPrefixed(try rareEncoder.encode(value))
+    /// A member that is rarely set: the JSON of its record (`Records/`), length-prefixed.
+    mutating func appendRare(_ json: JSONValue) {
+        let lengthAt = bytes.count
+        json.write(to: &bytes)
+        let length = bytes.count - lengthAt
+        // The length goes before the JSON: moved into place once it is known.
+        var prefix: [UInt8] = []
+        prefix.appendVarint(UInt64(length))
+        bytes.insert(contentsOf: prefix, at: lengthAt)
     }
 }

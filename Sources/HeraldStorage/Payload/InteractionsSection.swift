@@ -111,25 +111,22 @@ enum InteractionsSection: SnapshotSection {
         }
     }
 
-    /// The app names, then every record, oldest donation first.
-    struct Inspection: Encodable {
-        struct Record: Encodable {
-            var uid: UInt32
-            var app: UInt32
-            var donatedAt: Date
-            var interaction: Interaction
-        }
-
-        var apps: [String]
-        var records: [Record]
-    }
-
-    static func inspection(of state: HeraldState) -> any Encodable {
-        var records: [Inspection.Record] = []
+    /// The app names, then every record, oldest donation first:
+    /// `{apps, records: [{app, donatedAt, interaction, uid}]}`.
+    static func inspection(of state: HeraldState) -> JSONValue {
+        var records: [JSONValue] = []
         records.reserveCapacity(state.interactionCount)
-        state.forEachStoredRecord(at: state.storedRecordPositions) {
-            records.append(Inspection.Record(uid: $0.uid, app: $0.app, donatedAt: $0.donatedAt, interaction: $0.interaction))
+        state.forEachStoredRecord(at: state.storedRecordPositions) { record in
+            var members = RecordMembers(.inspection, capacity: 4)
+            members.add("app", record.app)
+            members.add("donatedAt", record.donatedAt)
+            members.add("interaction", InteractionInspection.json(record.interaction))
+            members.add("uid", record.uid)
+            records.append(members.value)
         }
-        return Inspection(apps: state.storedAppNames, records: records)
+        var form = RecordMembers(.inspection, capacity: 2)
+        form.add("apps", state.storedAppNames)
+        form.add("records", JSONValue.array(records))
+        return form.value
     }
 }

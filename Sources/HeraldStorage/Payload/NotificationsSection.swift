@@ -1,4 +1,3 @@
-import Foundation
 import HeraldCore
 import HeraldProtocol
 
@@ -6,10 +5,10 @@ import HeraldProtocol
 /// the order they were delivered, then its scheduled ones, so the list restored is the
 /// list written. A snapshot of an earlier format has no lists, and restores them empty.
 ///
-/// The section is the JSON of ``Form``, as Foundation's encoder writes it. A full list
-/// (100,000 notifications: 20 µs each way through Foundation) is encoded and decoded in
-/// runs of ``entriesPerRun`` entries on every core at once, and the runs' JSON is spliced
-/// into the same bytes one encoder would write (``ListJSON``), so a snapshot reads the same
+/// The section is `{"notifications":[{"notification":…,"uid":…}, …]}`, each notification a
+/// ``NotificationRecord``. A full list (100,000 notifications) is written and read in runs
+/// of ``entriesPerRun`` entries on every core at once, and the runs' JSON is spliced into
+/// the same bytes one writer would write (``ListJSON``), so a snapshot reads the same
 /// whichever heraldd wrote it.
 enum NotificationsSection: JSONSnapshotSection {
     static let name = "notifications"
@@ -24,71 +23,72 @@ enum NotificationsSection: JSONSnapshotSection {
     static let entriesPerRun = 2048
     #endif
 
-    struct Form: Codable {
-        struct Entry: Codable {
-            var uid: UInt32
-            var notification: HeraldNotification
-        }
-
-        var notifications: [Entry]
+    static func json(of state: HeraldState, _ style: RecordStyle) -> JSONValue {
+        var form = RecordMembers(style, capacity: 1)
+        form.add("notifications", state.storedNotifications, entryJSON)
+        return form.value
     }
 
-    static func form(of state: HeraldState) -> Form {
-        Form(notifications: entries(of: state))
+    static func entryJSON(_ entry: HeraldState.StoredNotification, _ style: RecordStyle) -> JSONValue {
+        var members = RecordMembers(style, capacity: 2)
+        members.add("notification", NotificationRecord.json(entry.notification, style))
+        members.add("uid", entry.uid)
+        return members.value
     }
 
-    static func entries(of state: HeraldState) -> [Form.Entry] {
-        state.storedNotifications.map { Form.Entry(uid: $0.uid, notification: $0.notification) }
+    static func readEntry(_ entry: RecordReader) throws(RecordDamage) -> HeraldState.StoredNotification {
+        HeraldState.StoredNotification(uid: try entry.integer("uid"), notification: try entry.record("notification", NotificationRecord.read))
     }
 
-    static func restore(_ form: Form, into state: inout HeraldState) throws(SnapshotFileError) {
-        try restore(form.notifications, into: &state)
+    static func restore(_ json: JSONValue, into state: inout HeraldState) throws(SnapshotFileError) {
+        try restore(try reading { () throws(RecordDamage) in try RecordReader(json).records("notifications", readEntry) }, into: &state)
     }
 
-    static func restore(_ entries: [Form.Entry], into state: inout HeraldState) throws(SnapshotFileError) {
-        let stored = entries.map { HeraldState.StoredNotification(uid: $0.uid, notification: $0.notification) }
-        guard state.restoreNotifications(stored) else {
+    static func restore(_ entries: [HeraldState.StoredNotification], into state: inout HeraldState) throws(SnapshotFileError) {
+        guard state.restoreNotifications(entries) else {
             throw damaged("lists a notification twice.")
         }
     }
 
-    /// Encodes the entries in runs, on `parallel` when given, and writes the JSON of their
-    /// ``Form``.
+    /// Writes the entries in runs, on `parallel` when given, spliced into one list.
     static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws {
-        let entries = entries(of: state)
+        let entries = state.storedNotifications
         let runs = stride(from: 0, to: entries.count, by: entriesPerRun).map { $0..<min($0 + entriesPerRun, entries.count) }
-        let arrays = try runEach(runs.count, on: parallel) { index in
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            return try encoder.encode(Array(entries[runs[index]]))
+        let texts = try runEach(runs.count, on: parallel) { index in
+            var text: [UInt8] = []
+            for position in runs[index] {
+                if position != runs[index].lowerBound { text.append(UInt8(ascii: ",")) }
+                entryJSON(entries[position], .snapshot).write(to: &text)
+            }
+            return text
         }
-        ListJSON.append(arrays: arrays, to: &bytes)
+        ListJSON.append(runs: texts, to: &bytes)
     }
 
-    /// Restores the entries decoded in runs (``entriesInRuns(in:range:)``), or else the
-    /// section decoded whole, so that damage is reported as before.
+    /// Restores the entries read in runs (``entriesInRuns(in:range:)``), or else the
+    /// section read whole, so that damage is reported as before.
     static func restore(from file: [UInt8], range: Range<Int>, into state: inout HeraldState) throws(SnapshotFileError) {
         guard let entries = entriesInRuns(in: file, range: range) else {
-            try restore(json: Data(file[range]), at: range.lowerBound, into: &state)
+            try restore(json: file[range], at: range.lowerBound, into: &state)
             return
         }
         try restore(entries, into: &state)
     }
 
-    /// The entries of the section in `range`, decoded in runs on every core; nil when the
+    /// The entries of the section in `range`, read in runs on every core; nil when the
     /// section holds no more than one run, is not laid out as ``ListJSON`` writes it, or
-    /// has a run that does not decode.
-    static func entriesInRuns(in file: [UInt8], range: Range<Int>) -> [Form.Entry]? {
+    /// has a run that does not read.
+    static func entriesInRuns(in file: [UInt8], range: Range<Int>) -> [HeraldState.StoredNotification]? {
         guard let elements = ListJSON.elements(in: file, range: range), elements.count > entriesPerRun else { return nil }
-        let runs = stride(from: 0, to: elements.count, by: entriesPerRun).map {
-            elements[$0].lowerBound..<elements[min($0 + entriesPerRun, elements.count) - 1].upperBound
-        }
-        let decoded = try? runEach(runs.count, on: runOnEveryCore) { (index: Int) throws -> [Form.Entry] in
-            var json = Data(capacity: runs[index].count + 2)
-            json.append(UInt8(ascii: "["))
-            json.append(contentsOf: file[runs[index]])
-            json.append(UInt8(ascii: "]"))
-            return try JSONDecoder().decode([Form.Entry].self, from: json)
+        let runs = stride(from: 0, to: elements.count, by: entriesPerRun).map { elements[$0..<min($0 + entriesPerRun, elements.count)] }
+        let decoded = try? runEach(runs.count, on: runOnEveryCore) { (index: Int) throws -> [HeraldState.StoredNotification] in
+            var entries: [HeraldState.StoredNotification] = []
+            entries.reserveCapacity(runs[index].count)
+            for element in runs[index] {
+                let json = try JSONParser.parse(file[element], maxDepth: sectionMaximumDepth)
+                entries.append(try readEntry(try RecordReader(json)))
+            }
+            return entries
         }
         return decoded?.flatMap { $0 }
     }
@@ -99,21 +99,21 @@ enum NotificationsSection: JSONSnapshotSection {
         static let prefix = Array(#"{"notifications":["#.utf8)
         static let suffix = Array("]}".utf8)
 
-        /// Appends the section's JSON whose entries are the elements of `arrays`, each the
-        /// JSON of an array of entries as Foundation's encoder writes it (no whitespace).
-        static func append(arrays: [Data], to bytes: inout [UInt8]) {
+        /// Appends the section's JSON whose entries are those of `runs`, each the JSON of
+        /// entries separated by commas, with no whitespace.
+        static func append(runs: [[UInt8]], to bytes: inout [UInt8]) {
             bytes.append(contentsOf: prefix)
             var first = true
-            for array in arrays where array.count > 2 {
+            for run in runs where !run.isEmpty {
                 if !first { bytes.append(UInt8(ascii: ",")) }
                 first = false
-                bytes.append(contentsOf: array.dropFirst().dropLast())
+                bytes.append(contentsOf: run)
             }
             bytes.append(contentsOf: suffix)
         }
 
         /// The ranges of `file` that hold the list's elements, when `range` holds the
-        /// section as ``append(arrays:to:)`` writes it: the prefix, objects separated by
+        /// section as ``append(runs:to:)`` writes it: the prefix, objects separated by
         /// commas with no whitespace, the suffix. Nil for anything else; that an element is
         /// valid JSON is left to the decoder.
         static func elements(in file: [UInt8], range: Range<Int>) -> [Range<Int>]? {

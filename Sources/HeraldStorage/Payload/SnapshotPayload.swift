@@ -1,5 +1,5 @@
-import Foundation
 import HeraldCore
+import HeraldProtocol
 
 /// The state in a snapshot: the pieces of ``sections``, each a section of its own.
 ///
@@ -10,8 +10,8 @@ package enum SnapshotPayload {
     /// Every piece of the state a snapshot keeps, in the order they are written and read.
     ///
     /// **A new piece of state** (say, the notification list) is one new file here plus one
-    /// line in this list. The file is an enum conforming to ``JSONSnapshotSection`` — a
-    /// `Codable` form of the piece, and the two conversions through `HeraldState`'s narrow
+    /// line in this list. The file is an enum conforming to ``JSONSnapshotSection`` — the
+    /// piece as JSON of records (`Records/`) and back, through `HeraldState`'s narrow
     /// snapshot API (a `stored…` property and a `restore…` method of plain values, beside
     /// the others in `HeraldState+Snapshot.swift`) — or to ``SnapshotSection`` for a piece
     /// that needs bytes of its own; its `since` is one more than the highest in this list.
@@ -98,27 +98,11 @@ package enum SnapshotPayload {
     }
 
     /// `state` as JSON, a member per section, for `heraldctl inspect-snapshot --json`:
-    /// dates in RFC 3339, members sorted.
-    static func inspectionJSON(_ state: HeraldState) throws -> Data {
-        struct Sections: Encodable {
-            var state: HeraldState
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: SectionName.self)
-                for section in SnapshotPayload.writtenSections {
-                    try container.encode(section.inspection(of: state), forKey: SectionName(stringValue: section.name))
-                }
-            }
-        }
-        struct SectionName: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(Sections(state: state))
+    /// dates in ISO 8601, the sections by name.
+    static func inspectionJSON(_ state: HeraldState) -> [UInt8] {
+        let sections = writtenSections.sorted { $0.name < $1.name }.map { JSONObject.Member(key: $0.name, value: $0.inspection(of: state)) }
+        var bytes: [UInt8] = []
+        JSONValue.object(JSONObject(sections)).write(to: &bytes)
+        return bytes
     }
 }

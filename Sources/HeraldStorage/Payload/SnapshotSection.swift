@@ -1,6 +1,6 @@
 import Dispatch
-import Foundation
 import HeraldCore
+import HeraldProtocol
 import Synchronization
 
 /// Runs `work(0)` … `work(count - 1)` at once and returns when every one is done: how a
@@ -64,8 +64,8 @@ protocol SnapshotSection: Sendable {
     /// which holds the sections before this one.
     static func restore(from file: [UInt8], range: Range<Int>, into state: inout HeraldState) throws(SnapshotFileError)
 
-    /// The piece as a person reads it: JSON, for `heraldctl inspect-snapshot --json`.
-    static func inspection(of state: HeraldState) -> any Encodable
+    /// The piece as a person reads it, for `heraldctl inspect-snapshot --json`.
+    static func inspection(of state: HeraldState) -> JSONValue
 }
 
 extension SnapshotSection {
@@ -76,46 +76,62 @@ extension SnapshotSection {
     }
 }
 
-/// A piece small enough to write as JSON, through Foundation's encoder: a `Codable` form
-/// of it, and the two conversions. Dates are written as their
-/// `timeIntervalSinceReferenceDate`, so they come back exactly; members sorted, so that
-/// equal states are written equally.
+/// A piece small enough to write as one JSON text: its records (`Records/`), written and
+/// read by Herald's own JSON writer and parser, by member names this module fixes, and the
+/// two conversions through `HeraldState`'s snapshot API. Dates are written as seconds since
+/// 2001-01-01, so they come back exactly; members in alphabetical order, so that equal
+/// states are written equally (and as Foundation's encoder wrote format 4 before).
 protocol JSONSnapshotSection: SnapshotSection {
-    associatedtype Form: Codable
+    static func json(of state: HeraldState, _ style: RecordStyle) -> JSONValue
 
-    static func form(of state: HeraldState) -> Form
-
-    /// Throws ``damaged(_:)`` where `form` is not what the rules could have made.
-    static func restore(_ form: Form, into state: inout HeraldState) throws(SnapshotFileError)
+    /// Throws ``damaged(_:)`` where the records are not what the rules could have made, and
+    /// ``undecodable(_:)`` (through ``reading(_:)``) where they are not records at all.
+    static func restore(_ json: JSONValue, into state: inout HeraldState) throws(SnapshotFileError)
 }
+
+/// The deepest nesting a section's JSON may have: a client's JSON (its objects two levels
+/// each, as ``ClientJSON`` pairs) inside a notification inside a response. Foundation's
+/// decoder, which read the sections before, stopped at the same depth.
+let sectionMaximumDepth = 512
 
 extension JSONSnapshotSection {
     static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        bytes.append(contentsOf: try encoder.encode(form(of: state)))
+        json(of: state, .snapshot).write(to: &bytes)
     }
 
     static func restore(from file: [UInt8], range: Range<Int>, into state: inout HeraldState) throws(SnapshotFileError) {
-        try restore(json: Data(file[range]), at: range.lowerBound, into: &state)
+        try restore(json: file[range], at: range.lowerBound, into: &state)
     }
 
     /// Restores the piece from its JSON, which starts at file byte `offset`.
-    static func restore(json: Data, at offset: Int, into state: inout HeraldState) throws(SnapshotFileError) {
-        let form: Form
+    static func restore(json: ArraySlice<UInt8>, at offset: Int, into state: inout HeraldState) throws(SnapshotFileError) {
+        let value: JSONValue
         do {
-            form = try JSONDecoder().decode(Form.self, from: json)
+            value = try JSONParser.parse(json, maxDepth: sectionMaximumDepth)
         } catch {
             throw SnapshotFileError(
                 .undecodable,
-                "The checksums hold but the state does not decode: the \(name) section at file byte \(offset) is not its JSON: \(error)"
+                "The checksums hold but the state does not decode: the \(name) section at file byte \(offset) is not JSON: \(error)"
             )
         }
-        try restore(form, into: &state)
+        try restore(value, into: &state)
     }
 
-    static func inspection(of state: HeraldState) -> any Encodable {
-        form(of: state)
+    static func inspection(of state: HeraldState) -> JSONValue {
+        json(of: state, .inspection)
+    }
+
+    /// What `read` makes of the section's JSON; its ``RecordDamage`` as the section's.
+    static func reading<T>(_ read: () throws(RecordDamage) -> T) throws(SnapshotFileError) -> T {
+        do {
+            return try read()
+        } catch {
+            throw undecodable(error)
+        }
+    }
+
+    static func undecodable(_ damage: RecordDamage) -> SnapshotFileError {
+        SnapshotFileError(.undecodable, "The checksums hold but the state does not decode: the \(name) section is not its records: \(damage.description)")
     }
 
     static func damaged(_ reason: String) -> SnapshotFileError {

@@ -1,34 +1,32 @@
 import HeraldCore
+import HeraldProtocol
 
-/// Each uid's scheduled summary: the apps it holds and its times of day.
+/// Each uid's scheduled summary, the apps it holds and its times of day:
+/// `{summaries: [{apps, times, uid}]}`, each time as ``SummarySection`` writes it.
 enum SummariesSection: JSONSnapshotSection {
     static let name = "summaries"
     static let since: UInt32 = 4
 
-    struct Form: Codable {
-        struct Summary: Codable {
-            var uid: UInt32
-            var apps: [String]
-            var times: [SummarySection.Form.Time]
+    static func json(of state: HeraldState, _ style: RecordStyle) -> JSONValue {
+        var form = RecordMembers(style, capacity: 1)
+        form.add("summaries", state.storedSummaries) { summary, style in
+            var members = RecordMembers(style, capacity: 3)
+            members.add("apps", summary.apps)
+            members.add("times", summary.times, SummarySection.timeJSON)
+            members.add("uid", summary.uid)
+            return members.value
         }
-
-        var summaries: [Summary]
+        return form.value
     }
 
-    static func form(of state: HeraldState) -> Form {
-        Form(
-            summaries: state.storedSummaries.map { summary in
-                Form.Summary(
-                    uid: summary.uid, apps: summary.apps,
-                    times: summary.times.map { .init(hour: $0.hour, minute: $0.minute, second: $0.second == 0 ? nil : $0.second) }
-                )
+    static func restore(_ json: JSONValue, into state: inout HeraldState) throws(SnapshotFileError) {
+        let summaries = try reading { () throws(RecordDamage) in
+            try RecordReader(json).records("summaries") { summary throws(RecordDamage) in
+                (uid: try summary.integer("uid", as: UInt32.self), apps: try summary.strings("apps"), times: try summary.records("times", SummarySection.readTime))
             }
-        )
-    }
-
-    static func restore(_ form: Form, into state: inout HeraldState) throws(SnapshotFileError) {
-        for summary in form.summaries {
-            guard state.restoreSummary(uid: summary.uid, apps: summary.apps, times: summary.times.map { ($0.hour, $0.minute, $0.second ?? 0) }) else {
+        }
+        for summary in summaries {
+            guard state.restoreSummary(uid: summary.uid, apps: summary.apps, times: summary.times) else {
                 throw damaged("lists a uid twice, or an app or a time twice, its times out of order, or a time that is not a time of day.")
             }
         }

@@ -1,0 +1,43 @@
+import NIOCore
+
+/// A connection's output: the responses gathered since the last flush, in one buffer (see
+/// ``ConnectionStateMachine/OutputAction``), and the array each response is written into,
+/// reused from one request to the next.
+struct ConnectionOutput {
+    /// The room a buffer of gathered responses starts with: sixteen `donate` answers.
+    static let bufferCapacity = 2048
+    /// The room of the response array kept between requests; a larger one, after a large
+    /// response, is given up, so that an idle connection does not keep it.
+    static let responseCapacity = 4096
+
+    private var gathered: ByteBuffer?
+    /// The array the next response is appended to; empty between requests.
+    var response: [UInt8] = []
+
+    /// Bytes gathered and not yet passed on.
+    var gatheredBytes: Int { gathered?.readableBytes ?? 0 }
+
+    /// Adds `bytes` to what is gathered.
+    mutating func gather(_ bytes: [UInt8], allocator: ByteBufferAllocator) {
+        if gathered == nil {
+            gathered = allocator.buffer(capacity: Self.bufferCapacity)
+        }
+        gathered!.writeBytes(bytes)
+    }
+
+    /// What is gathered, to pass on; nil when nothing is.
+    mutating func takeGathered() -> ByteBuffer? {
+        defer { gathered = nil }
+        return gathered
+    }
+
+    /// Empties the response array for the next request.
+    mutating func clearResponse() {
+        if response.capacity > Self.responseCapacity {
+            response = []
+            response.reserveCapacity(Self.responseCapacity)
+        } else {
+            response.removeAll(keepingCapacity: true)
+        }
+    }
+}

@@ -52,6 +52,10 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// What the decoder last said is unfinished: part of a request is held.
     private var underway: String?
     private var output = ConnectionOutput()
+    /// The array a response is written into, reused from one request to the next. Not a
+    /// member of `output`: a method may write to this connection (a subscription's line)
+    /// while its response is being written, which would access `output` twice at once.
+    private var response: [UInt8] = []
     /// `--read-timeout` and the stall check.
     var timers = ConnectionTimers()
 
@@ -215,12 +219,12 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func answer(_ text: RequestText, context: ChannelHandlerContext) {
         state.textFramed()
         if text.byteCount >= Self.largeWorkBytes { hooks.largeWorkDone() }
-        switch processor.reply(to: text, context: requestContext, appendingTo: &output.response) {
+        switch processor.reply(to: text, context: requestContext, appendingTo: &response) {
         case .now:
-            guard !output.response.isEmpty else { break }
-            if output.response.count >= Self.largeWorkBytes { hooks.largeWorkDone() }
-            write(output.response, context: context)
-            output.clearResponse()
+            guard !response.isEmpty else { break }
+            if response.count >= Self.largeWorkBytes { hooks.largeWorkDone() }
+            write(response, context: context)
+            ConnectionOutput.clear(&response)
         case .offEventLoop(let placement, let work):
             guard state.awaitReply() == .flushAndStopReading else { return }
             stopReadingUntilReply(context: context)

@@ -1,8 +1,8 @@
 import NIOCore
 
 /// A connection's output: the responses gathered since the last flush, in one buffer (see
-/// ``ConnectionStateMachine/OutputAction``), and the array each response is written into,
-/// reused from one request to the next.
+/// ``ConnectionStateMachine/OutputAction``); and how the array each response is written
+/// into is kept from one request to the next.
 struct ConnectionOutput {
     /// The room a buffer of gathered responses starts with: sixteen `donate` answers.
     static let bufferCapacity = 2048
@@ -11,8 +11,6 @@ struct ConnectionOutput {
     static let responseCapacity = 4096
 
     private var gathered: ByteBuffer?
-    /// The array the next response is appended to; empty between requests.
-    var response: [UInt8] = []
 
     /// Bytes gathered and not yet passed on.
     var gatheredBytes: Int { gathered?.readableBytes ?? 0 }
@@ -31,8 +29,8 @@ struct ConnectionOutput {
         return gathered
     }
 
-    /// Empties the response array for the next request.
-    mutating func clearResponse() {
+    /// Empties a connection's response array for the next request.
+    static func clear(_ response: inout [UInt8]) {
         if response.capacity > Self.responseCapacity {
             response = []
             response.reserveCapacity(Self.responseCapacity)

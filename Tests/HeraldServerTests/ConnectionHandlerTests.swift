@@ -143,10 +143,10 @@ struct ConnectionHandlerTests {
         let lines = buffers.joined().split(separator: "\n")
         try #require(lines.count == 64)
         // More than 16 KiB in all, so more than one buffer, each cut at a response's end.
-        #expect(lines.reduce(0) { $0 + $1.utf8.count } > ConnectionHandler.outputBytesPerWrite)
+        #expect(lines.reduce(0) { $0 + $1.utf8.count } > ConnectionStateMachine.outputBytesPerWrite)
         #expect(buffers.count > 1)
         #expect(buffers.allSatisfy { $0.hasSuffix("\n") })
-        #expect(buffers.dropLast().allSatisfy { $0.utf8.count >= ConnectionHandler.outputBytesPerWrite })
+        #expect(buffers.dropLast().allSatisfy { $0.utf8.count >= ConnectionStateMachine.outputBytesPerWrite })
     }
 
     @Test("With --idle-timeout set, NIO's IdleStateHandler is in the pipeline ahead of the framer")

@@ -2,48 +2,10 @@ import HeraldCore
 import HeraldProtocol
 import NIOCore
 
-/// Pauses: a reply computed off the event loop, back-pressure from the results' queue,
-/// output the client has not read. While paused the connection answers nothing and reads
-/// nothing more; ``ConnectionStateMachine`` says when a pause ends and what follows.
+/// Pauses: a reply computed off the event loop, back-pressure from the results' queue.
+/// While paused the connection answers nothing and reads nothing more;
+/// ``ConnectionStateMachine`` says when a pause begins and ends and what follows.
 extension ConnectionHandler {
-    func read(context: ChannelHandlerContext) {
-        switch state.readRequested() {
-        case .read: context.read()
-        case .hold: break
-        }
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, state.mayAnswer {
-            drainFramer(context: context)
-            afterFraming(context: context)
-            flushOutput(context: context)
-        }
-        context.fireChannelWritabilityChanged()
-    }
-
-    /// Answers the texts that wait, while the connection may.
-    func drainFramer(context: ChannelHandlerContext) {
-        while !waiting.isEmpty, answersNextText(context: context) {
-            handle(waiting.removeFirst(), context: context)
-        }
-    }
-
-    /// Whether the next text is answered now, as the state machine says; pauses for
-    /// back-pressure when it says so.
-    func answersNextText(context: ChannelHandlerContext) -> Bool {
-        let pressureIsHigh = pressure?.isHigh ?? false
-        switch state.nextText(channelIsWritable: context.channel.isWritable, pressureIsHigh: pressureIsHigh) {
-        case .answer:
-            return true
-        case .wait:
-            return false
-        case .pauseForPressure:
-            guard let pressure else { return true }
-            return !pause(for: pressure, context: context)
-        }
-    }
-
     /// Pauses until `pressure` is low; false when it is low already.
     func pause(for pressure: any IntakePressure, context: ChannelHandlerContext) -> Bool {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
@@ -54,10 +16,8 @@ extension ConnectionHandler {
                 handler.pressureRelieved(context: context)
             }
         }
-        guard registered else { return false }
-        state.pauseForPressure()
-        readTimeoutTask?.cancel()
-        readTimeoutTask = nil
+        guard registered, state.pauseForPressure() == .flushAndCheckForStall else { return false }
+        timers.disarmReadTimeout()
         flushOutput(context: context)
         scheduleStallCheck(pressure, context: context)
         return true
@@ -65,29 +25,26 @@ extension ConnectionHandler {
 
     /// Asks now and then whether the queue's writer is stuck; if it is, the pause ends (and
     /// the full queue drops and counts: the last resort).
-    func scheduleStallCheck(_ pressure: any IntakePressure, context: ChannelHandlerContext) {
+    private func scheduleStallCheck(_ pressure: any IntakePressure, context: ChannelHandlerContext) {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        stallCheckTask = context.eventLoop.scheduleTask(in: Self.stallCheckInterval) {
+        timers.armStallCheck(in: Self.stallCheckInterval, on: context.eventLoop) {
             let (handler, context) = loopBound.value
-            handler.stallCheckTask = nil
-            guard handler.state.isPausedForPressure else { return }
-            if !pressure.releaseIfStalled() {
+            guard handler.state.stallCheckDue() == .askWhetherStalled else { return }
+            if handler.state.stallChecked(released: pressure.releaseIfStalled()) == .scheduleStallCheck {
                 handler.scheduleStallCheck(pressure, context: context)
             }
         }
     }
 
-    func pressureRelieved(context: ChannelHandlerContext) {
-        guard state.isPausedForPressure else { return }
-        stallCheckTask?.cancel()
-        stallCheckTask = nil
-        resume(after: state.pauseEnded(.pressure(heldRead: false), channelIsActive: context.channel.isActive), context: context)
+    private func pressureRelieved(context: ChannelHandlerContext) {
+        timers.disarmStallCheck()
+        resume(after: state.pressureRelieved(channelIsActive: context.channel.isActive), context: context)
     }
 
     /// After a pause: answers the texts that waited, then what happened meanwhile.
-    func resume(after action: ConnectionStateMachine.ResumeAction, context: ChannelHandlerContext) {
+    private func resume(after action: ConnectionStateMachine.ResumeAction, context: ChannelHandlerContext) {
         guard case .resume(let inputClosed, let passOnRead) = action else { return }
-        drainFramer(context: context)
+        answerWaiting(context: context)
         if inputClosed {
             self.inputClosed(context: context)
         } else {
@@ -99,39 +56,17 @@ extension ConnectionHandler {
         }
     }
 
-    /// Runs `work` on a thread of its own (at the CPU priority `placement` says), with
-    /// reading paused; ``replyArrived(_:context:)`` picks up on the event loop.
-    func awaitReply(
-        from work: @escaping @Sendable () -> [UInt8]?, on placement: MethodPlacement, context: ChannelHandlerContext
-    ) {
-        state.awaitReply()
-        readTimeoutTask?.cancel()
-        readTimeoutTask = nil
+    /// While a reply is computed off the event loop: the answers so far leave, and nothing
+    /// more is read until the reply is written.
+    func stopReadingUntilReply(context: ChannelHandlerContext) {
+        timers.disarmReadTimeout()
         flushOutput(context: context)
         context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let eventLoop = context.eventLoop
-        let allocator = context.channel.allocator
-        let reply: @Sendable () -> Void = {
-            // The response (megabytes, for a full listing) is copied into its buffer here,
-            // not on the event loop.
-            let response = work().map { allocator.buffer(bytes: $0) }
-            eventLoop.execute {
-                let (handler, context) = loopBound.value
-                handler.replyArrived(response, context: context)
-            }
-        }
-        // A thread under SCHED_IDLE cannot return to normal priority: a new one each time.
-        if placement == .idleThread {
-            WorkThread.run(named: "herald-request", priority: .idle, reply)
-        } else {
-            ReusableThreads.requests.run(reply)
-        }
     }
 
+    /// The reply computed off the event loop, back on it (``OffLoopReply``).
     func replyArrived(_ response: ByteBuffer?, context: ChannelHandlerContext) {
-        let action = state.pauseEnded(.awaitingReply, channelIsActive: context.channel.isActive)
-        guard action != .none else { return }
+        guard case .writeAndResume(let resume) = state.replyArrived(channelIsActive: context.channel.isActive) else { return }
         if let response {
             if response.readableBytes >= Self.largeWorkBytes { hooks.largeWorkDone() }
             sendOutput(context: context)
@@ -139,6 +74,6 @@ extension ConnectionHandler {
         }
         flushOutput(context: context)
         context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
-        resume(after: action, context: context)
+        self.resume(after: resume, context: context)
     }
 }

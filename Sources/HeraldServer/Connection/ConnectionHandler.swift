@@ -9,12 +9,12 @@ import NIOCore
 /// Requests are processed as they are framed, on the connection's event loop, so a
 /// connection's responses leave in request order by construction. A request for a method
 /// that takes long (`list-notifications`, `suggest-people`, `snapshot`) runs on a thread
-/// of its own instead; the connection stops reading until its response is written, which
-/// keeps the order, while the event loop goes on serving its other connections.
+/// of its own instead (``OffLoopReply``); the connection stops reading until its response
+/// is written, which keeps the order, while the event loop serves its other connections.
 ///
-/// The responses to the texts of one read are gathered into one buffer and written once,
-/// at the flush that ends the read (or every ``outputBytesPerWrite``); a line written by
-/// another part of the server (a subscription's) leaves after what was gathered before it.
+/// The responses to the texts of one read are gathered and written once, at the flush that
+/// ends the read (``ConnectionOutput``); a line written by another part of the server (a
+/// subscription's) leaves after what was gathered before it.
 ///
 /// Output is bounded: while more than `--max-unread-bytes` wait unread in the socket, the
 /// connection reads nothing more and answers none of the texts it has framed, so a client
@@ -31,33 +31,33 @@ import NIOCore
 /// first request yet is waited for, so that a client that connected while the daemon
 /// stopped is answered rather than reset.
 ///
-/// The rules of pausing, draining and closing are ``ConnectionStateMachine``'s; this class
-/// performs what it decides, and owns the timers, the texts that wait and the output
-/// (its parts: `ConnectionHandler+Pauses`, `+Output`, `+Timeouts`).
+/// Every decision — answering, reading, pausing, flushing, closing — is
+/// ``ConnectionStateMachine``'s; this class performs the actions it returns, and owns the
+/// timers, the texts that wait and the output.
 final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = FramedText
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    let processor: RequestProcessor
-    let requestContext: RequestContext
-    let readTimeout: TimeAmount
+    private let processor: RequestProcessor
+    private let requestContext: RequestContext
+    private let readTimeout: TimeAmount
+    private let pressure: (any IntakePressure)?
+    // Shared with `+Pauses`: the machine that decides every step, the timers and the hooks.
+    let hooks: ConnectionHooks
+    var state = ConnectionStateMachine()
     /// Texts framed while the connection may not answer them (paused, or its output
     /// unread): at most what one read held, as reading stops meanwhile.
-    var waiting = CircularBuffer<FramedText>(initialCapacity: 4)
+    private var waiting = CircularBuffer<FramedText>(initialCapacity: 4)
     /// What the decoder last said is unfinished: part of a request is held.
-    var underway: String?
-    var state = ConnectionStateMachine()
-    var readTimeoutTask: Scheduled<Void>?
-    let pressure: (any IntakePressure)?
-    var stallCheckTask: Scheduled<Void>?
-    let hooks: ConnectionHooks
-    /// Responses written since the last flush, sent as one buffer: a client that
-    /// pipelines gets the answers to one read in one write, not one buffer each.
-    var output: ByteBuffer?
-    /// The response being written, reused from one request to the next (and given up
-    /// after a large one, so that an idle connection does not keep a large array).
-    var response: [UInt8] = []
+    private var underway: String?
+    private var output = ConnectionOutput()
+    /// The array a response is written into, reused from one request to the next. Not a
+    /// member of `output`: a method may write to this connection (a subscription's line)
+    /// while its response is being written, which would access `output` twice at once.
+    private var response: [UInt8] = []
+    /// `--read-timeout` and the stall check.
+    var timers = ConnectionTimers()
 
     init(processor: RequestProcessor, context: RequestContext, hooks: ConnectionHooks = ConnectionHooks()) {
         self.processor = processor
@@ -67,25 +67,10 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.readTimeout = .nanoseconds(Int64(processor.limits.readTimeout * 1_000_000_000))
     }
 
-    /// The connection's handlers, in pipeline order: NIO's `IdleStateHandler` when
-    /// `--idle-timeout` is set (it counts reads only: timing writes costs a promise each),
-    /// the framer, then this.
-    static func pipeline(
-        processor: RequestProcessor, context: RequestContext, hooks: ConnectionHooks = ConnectionHooks()
-    ) -> [any ChannelHandler] {
-        let limits = processor.limits
-        let decoder = JSONTextDecoder(maxTextBytes: limits.maxRequestBytes, maxDepth: limits.maxDepth)
-        var handlers: [any ChannelHandler] = []
-        if limits.idleTimeout > 0 {
-            handlers.append(IdleStateHandler(readTimeout: .nanoseconds(Int64(limits.idleTimeout * 1_000_000_000))))
-        }
-        handlers.append(ByteToMessageHandler(decoder))
-        handlers.append(ConnectionHandler(processor: processor, context: context, hooks: hooks))
-        return handlers
-    }
-
     /// True when part of a request is held, or texts wait to be answered.
-    var hasPartialText: Bool { underway != nil || !waiting.isEmpty }
+    private var hasPartialText: Bool { underway != nil || !waiting.isEmpty }
+
+    // MARK: Inbound
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !state.isClosing, context.channel.isActive else { return }
@@ -102,21 +87,10 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// After texts were answered: close a draining connection that has nothing left, else
-    /// keep the read timeout right.
-    func afterFraming(context: ChannelHandlerContext) {
-        switch state.afterFraming(hasPartialText: hasPartialText) {
-        case .close: closeAfterWrites(context: context)
-        case .rescheduleReadTimeout: rescheduleReadTimeout(context: context)
-        case .none: break
-        }
-    }
-
-    /// The end of a read: the texts it held are answered (or wait).
     func channelReadComplete(context: ChannelHandlerContext) {
-        guard !state.isClosing else { return }
+        guard case .flush(let then) = state.readComplete(hasPartialText: hasPartialText) else { return }
         flushOutput(context: context)
-        switch state.afterFraming(hasPartialText: hasPartialText) {
+        switch then {
         case .close:
             // NIO goes on with the read after this returns (at the end of input, it shuts
             // the input side, which asserts the channel is still registered): close on the
@@ -138,7 +112,13 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case ChannelEvent.inputClosed:
             inputClosed(context: context)
         case IdleStateHandler.IdleStateEvent.read:
-            idleTimedOut(context: context)
+            switch state.idleTimedOut(hasPartialText: hasPartialText, holdsSubscription: hooks.holdsSubscription()) {
+            case .close:
+                hooks.closedIdle()
+                closeAfterWrites(context: context)
+            case .rearm, .none:
+                break  // `IdleStateHandler` asks again a timeout later.
+            }
         case is DrainConnection:
             // Not a word yet, or a text under way, or paused: it is answered, then the
             // connection closes (the server's drain timeout bounds the wait).
@@ -152,6 +132,113 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         default:
             context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if state.writabilityChanged(isWritable: context.channel.isWritable) == .answerWaiting {
+            answerWaiting(context: context)
+            afterFraming(context: context)
+            flushOutput(context: context)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timers.disarmAll()
+        waiting.removeAll()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A reset by the peer or a failed write: nothing is left to answer on this connection.
+        context.close(promise: nil)
+    }
+
+    // MARK: Outbound
+
+    func read(context: ChannelHandlerContext) {
+        switch state.readRequested() {
+        case .read: context.read()
+        case .hold: break
+        }
+    }
+
+    /// A line written to this connection by someone else (a subscription's notification)
+    /// leaves after the responses gathered before it.
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        sendOutput(context: context)
+        context.write(data, promise: promise)
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        flushOutput(context: context)
+    }
+
+    // MARK: Answering
+
+    /// Whether the next text is answered now, as the state machine says; pauses for
+    /// back-pressure when it says so (and answers after all if the queue eased meanwhile).
+    private func answersNextText(context: ChannelHandlerContext) -> Bool {
+        switch state.nextText(channelIsWritable: context.channel.isWritable, pressureIsHigh: pressure?.isHigh ?? false) {
+        case .answer:
+            return true
+        case .wait:
+            return false
+        case .pauseForPressure:
+            guard let pressure else { return true }
+            return !pause(for: pressure, context: context)
+        }
+    }
+
+    /// Answers the texts that wait, while the connection may.
+    func answerWaiting(context: ChannelHandlerContext) {
+        while !waiting.isEmpty, answersNextText(context: context) {
+            handle(waiting.removeFirst(), context: context)
+        }
+    }
+
+    private func handle(_ event: FramedText, context: ChannelHandlerContext) {
+        switch event {
+        case .parsed(let text):
+            answer(.parsed(text.value, byteCount: text.byteCount), context: context)
+        case .unparsed(let bytes):
+            answer(.unparsed(bytes), context: context)
+        case .underway:
+            break  // Taken in channelRead; it never waits.
+        case .garbage(let preview):
+            write(processor.standaloneError(.garbageLine(beginning: preview), context: requestContext), context: context)
+        case .truncated(let preview):
+            write(processor.standaloneError(.truncatedText(beginning: preview), context: requestContext), context: context)
+        case .tooLarge(let limit):
+            write(processor.standaloneError(.requestTooLarge(limit: limit), context: requestContext), context: context)
+            closeAfterWrites(context: context)
+        }
+    }
+
+    private func answer(_ text: RequestText, context: ChannelHandlerContext) {
+        state.textFramed()
+        if text.byteCount >= Self.largeWorkBytes { hooks.largeWorkDone() }
+        switch processor.reply(to: text, context: requestContext, appendingTo: &response) {
+        case .now:
+            guard !response.isEmpty else { break }
+            if response.count >= Self.largeWorkBytes { hooks.largeWorkDone() }
+            write(response, context: context)
+            ConnectionOutput.clear(&response)
+        case .offEventLoop(let placement, let work):
+            guard state.awaitReply() == .flushAndStopReading else { return }
+            stopReadingUntilReply(context: context)
+            OffLoopReply.run(work, on: placement, handler: self, context: context)
+        }
+    }
+
+    /// After texts were answered: close a draining connection that has nothing left, else
+    /// keep the read timeout right.
+    func afterFraming(context: ChannelHandlerContext) {
+        switch state.afterFraming(hasPartialText: hasPartialText) {
+        case .close: closeAfterWrites(context: context)
+        case .rescheduleReadTimeout: rescheduleReadTimeout(context: context)
+        case .none: break
         }
     }
 
@@ -169,69 +256,37 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
-        readTimeoutTask?.cancel()
-        readTimeoutTask = nil
-        stallCheckTask?.cancel()
-        stallCheckTask = nil
-        waiting.removeAll()
-        context.fireChannelInactive()
-    }
+    // MARK: Output
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A reset by the peer or a failed write: nothing is left to answer on this connection.
-        context.close(promise: nil)
-    }
-
-    func handle(_ event: FramedText, context: ChannelHandlerContext) {
-        switch event {
-        case .parsed(let text):
-            answer(.parsed(text.value, byteCount: text.byteCount), context: context)
-        case .unparsed(let bytes):
-            answer(.unparsed(bytes), context: context)
-        case .underway:
-            break  // Taken in channelRead; it never waits.
-        case .garbage(let preview):
-            let reason = "A request must be a JSON object or array; the line beginning \(quoted(preview)) was skipped."
-            write(processor.standaloneError(RPCError(.parseError, reason: reason), context: requestContext), context: context)
-        case .truncated(let preview):
-            let reason = "The input ended inside a JSON text beginning \(quoted(preview))."
-            write(processor.standaloneError(RPCError(.parseError, reason: reason), context: requestContext), context: context)
-        case .tooLarge(let limit):
-            let error = RPCError(
-                .invalidRequest,
-                reason: "The request is larger than \(limit) bytes; the connection is closed.",
-                extraData: ["limit": .number(JSONNumber(limit))]
-            )
-            write(processor.standaloneError(error, context: requestContext), context: context)
-            closeAfterWrites(context: context)
+    /// Adds a response to the output, as the state machine says.
+    private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        switch state.output(forResponseOf: bytes.count, gathered: output.gatheredBytes) {
+        case .gather:
+            output.gather(bytes, allocator: context.channel.allocator)
+        case .gatherAndSend:
+            output.gather(bytes, allocator: context.channel.allocator)
+            sendOutput(context: context)
+        case .sendGatheredThenWrite:
+            sendOutput(context: context)
+            context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
         }
     }
 
-    func answer(_ text: RequestText, context: ChannelHandlerContext) {
-        state.textFramed()
-        if text.byteCount >= Self.largeWorkBytes { hooks.largeWorkDone() }
-        switch processor.reply(to: text, context: requestContext, appendingTo: &response) {
-        case .now:
-            guard !response.isEmpty else { break }
-            if response.count >= Self.largeWorkBytes { hooks.largeWorkDone() }
-            write(response, context: context)
-            if response.capacity > Self.responseArrayCapacity {
-                response = []
-                response.reserveCapacity(Self.responseArrayCapacity)
-            } else {
-                response.removeAll(keepingCapacity: true)
-            }
-        case .offEventLoop(let placement, let work):
-            awaitReply(from: work, on: placement, context: context)
-        }
+    /// Passes the responses gathered so far on to the channel, unflushed.
+    func sendOutput(context: ChannelHandlerContext) {
+        guard let gathered = output.takeGathered() else { return }
+        context.write(wrapOutboundOut(gathered), promise: nil)
+    }
+
+    func flushOutput(context: ChannelHandlerContext) {
+        sendOutput(context: context)
+        context.flush()
     }
 
     /// Stops reading and closes once every response written so far has left.
-    func closeAfterWrites(context: ChannelHandlerContext) {
-        guard state.close() else { return }
-        readTimeoutTask?.cancel()
-        readTimeoutTask = nil
+    private func closeAfterWrites(context: ChannelHandlerContext) {
+        guard state.close() == .closeAfterWrites else { return }
+        timers.disarmReadTimeout()
         // Writes leave in order: once this empty one has, every response before it has.
         sendOutput(context: context)
         let channel = context.channel
@@ -239,10 +294,23 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
             channel.close(promise: nil)
         }
     }
+}
 
-    private func quoted(_ preview: String) -> String {
-        let trimmed = preview.trimmingCharacters(in: .whitespacesAndNewlines)
-        return "\"\(trimmed)\""
+extension ConnectionHandler {
+    /// Arms `--read-timeout` while part of a text is held, and disarms it otherwise.
+    private func rescheduleReadTimeout(context: ChannelHandlerContext) {
+        guard hasPartialText else {
+            timers.disarmReadTimeout()
+            return
+        }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timers.armReadTimeout(in: readTimeout, on: context.eventLoop) {
+            let (handler, context) = loopBound.value
+            guard !handler.state.isClosing else { return }
+            let error = RPCError.readTimedOut(after: handler.processor.limits.readTimeout, unfinished: handler.underway)
+            handler.write(handler.processor.standaloneError(error, context: handler.requestContext), context: context)
+            handler.closeAfterWrites(context: context)
+        }
     }
 }
 
@@ -255,24 +323,4 @@ extension ConnectionHandler {
     /// A request or response at least this large asks for freed memory to be returned to
     /// the system (see ``MemoryTrim``).
     static let largeWorkBytes = 256 << 10
-    /// The room a buffer of gathered responses starts with: sixteen `donate` answers.
-    static let outputBufferCapacity = 2048
-    /// The room of the array a response is written into, kept between requests.
-    static let responseArrayCapacity = 4096
-    /// Gathered responses are passed on once they reach this many bytes.
-    static let outputBytesPerWrite = 16 << 10
 }
-
-/// What a connection asks of the server around it.
-struct ConnectionHooks: Sendable {
-    /// Whether the connection holds a `focus-changed` subscription.
-    var holdsSubscription: @Sendable () -> Bool = { false }
-    /// Called when the idle timeout closes the connection.
-    var closedIdle: @Sendable () -> Void = {}
-    /// Called after a large request or response.
-    var largeWorkDone: @Sendable () -> Void = {}
-}
-
-/// Asks a connection to finish the request it is reading (if any) and close: the daemon
-/// is shutting down.
-struct DrainConnection: Sendable {}

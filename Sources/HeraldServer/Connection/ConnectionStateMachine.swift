@@ -148,18 +148,32 @@ struct ConnectionStateMachine {
 
     // MARK: Pauses
 
-    /// A text calls a method that runs off the event loop.
-    mutating func awaitReply() {
-        guard case .open(var open) = state else { return }
-        open.pause = .awaitingReply
-        state = .open(open)
+    enum PauseAction: Equatable {
+        /// Paused for back-pressure: disarm the read timeout, flush what was gathered (the
+        /// client keeps its answers while it waits), and ask after a while whether the
+        /// queue's writer is stuck.
+        case flushAndCheckForStall
+        /// Waiting for a reply: disarm the read timeout, flush, and turn the channel's
+        /// autoRead off until the reply is written.
+        case flushAndStopReading
+        /// Closing: no pause.
+        case none
     }
 
-    /// The results' queue is congested.
-    mutating func pauseForPressure() {
-        guard case .open(var open) = state else { return }
+    /// A text calls a method that runs off the event loop.
+    mutating func awaitReply() -> PauseAction {
+        guard case .open(var open) = state else { return .none }
+        open.pause = .awaitingReply
+        state = .open(open)
+        return .flushAndStopReading
+    }
+
+    /// The results' queue is congested, and will say when it is not.
+    mutating func pauseForPressure() -> PauseAction {
+        guard case .open(var open) = state else { return .none }
         open.pause = .pressure(heldRead: false)
         state = .open(open)
+        return .flushAndCheckForStall
     }
 
     var isPausedForPressure: Bool {
@@ -167,15 +181,58 @@ struct ConnectionStateMachine {
         return true
     }
 
+    enum StallCheckAction: Equatable {
+        /// Still paused for back-pressure: ask the queue whether its writer is stuck.
+        case askWhetherStalled
+        /// The pause has ended (or the connection closed): nothing to check.
+        case none
+    }
+
+    /// The stall check's timer fired.
+    func stallCheckDue() -> StallCheckAction {
+        isPausedForPressure ? .askWhetherStalled : .none
+    }
+
+    enum StallAnswerAction: Equatable {
+        /// The writer is making progress: ask again an interval later.
+        case scheduleStallCheck
+        /// The queue gave the pause up (it drops and counts from now on), or the pause
+        /// ended meanwhile: its resume is on its way, or not needed.
+        case none
+    }
+
+    /// The queue answered whether it released the pause as stalled.
+    func stallChecked(released: Bool) -> StallAnswerAction {
+        released || !isPausedForPressure ? .none : .scheduleStallCheck
+    }
+
     enum ResumeAction: Equatable {
         /// Answer the texts that waited, then handle the input's end if it came meanwhile;
-        /// pass on a held read.
+        /// flush; pass on a held read.
         case resume(inputClosed: Bool, passOnRead: Bool)
         case none
     }
 
-    /// The reply arrived, or the pressure eased: the pause of that kind ends.
-    mutating func pauseEnded(_ kind: Pause, channelIsActive: Bool) -> ResumeAction {
+    /// The pressure eased. The handler cancels its stall check whatever this says.
+    mutating func pressureRelieved(channelIsActive: Bool) -> ResumeAction {
+        pauseEnded(.pressure(heldRead: false), channelIsActive: channelIsActive)
+    }
+
+    enum ReplyAction: Equatable {
+        /// Write the reply, flush, turn autoRead back on, then resume as `resume` says.
+        case writeAndResume(ResumeAction)
+        /// The connection closed or went inactive meanwhile: drop the reply.
+        case none
+    }
+
+    /// The reply computed off the event loop arrived.
+    mutating func replyArrived(channelIsActive: Bool) -> ReplyAction {
+        let resume = pauseEnded(.awaitingReply, channelIsActive: channelIsActive)
+        return resume == .none ? .none : .writeAndResume(resume)
+    }
+
+    /// The pause of `kind` ends, if it is the one in force.
+    private mutating func pauseEnded(_ kind: Pause, channelIsActive: Bool) -> ResumeAction {
         guard case .open(var open) = state, let pause = open.pause else { return .none }
         switch (pause, kind) {
         case (.awaitingReply, .awaitingReply), (.pressure, .pressure):
@@ -195,14 +252,44 @@ struct ConnectionStateMachine {
         return .resume(inputClosed: inputClosed, passOnRead: false)
     }
 
+    enum WritabilityAction: Equatable {
+        /// The client read its output: answer the texts that waited, then flush.
+        case answerWaiting
+        case none
+    }
+
+    /// The channel's writability changed (the unread-output bound).
+    func writabilityChanged(isWritable: Bool) -> WritabilityAction {
+        isWritable && mayAnswer ? .answerWaiting : .none
+    }
+
     // MARK: Closing and timeouts
 
-    /// The connection will take no more requests; true the first time, when the handler
-    /// closes after its writes.
-    mutating func close() -> Bool {
-        guard !isClosing else { return false }
+    enum CloseAction: Equatable {
+        /// Disarm the timers, send what was gathered, and close once every write before
+        /// the close has left.
+        case closeAfterWrites
+        /// Closing already.
+        case none
+    }
+
+    /// The connection will take no more requests.
+    mutating func close() -> CloseAction {
+        guard !isClosing else { return .none }
         state = .closing
-        return true
+        return .closeAfterWrites
+    }
+
+    enum ReadCompleteAction: Equatable {
+        /// Flush the answers to the read, then do what `then` says.
+        case flush(then: AfterFramingAction)
+        /// Closing: what is left is flushed by the close.
+        case none
+    }
+
+    /// A read ended: its texts were answered (or wait).
+    func readComplete(hasPartialText: Bool) -> ReadCompleteAction {
+        isClosing ? .none : .flush(then: afterFraming(hasPartialText: hasPartialText))
     }
 
     enum IdleAction: Equatable {

@@ -28,10 +28,13 @@ package struct Bubble: Sendable, Hashable {
     /// The Herald action identifier of the text-input action offered as an inline reply
     /// (`inline-reply`), whose `NotificationReplied` text answers as `userText`.
     package var inlineReplyAction: String?
+    /// The `Notify` action key of "Snooze 1 hour", which herald-notify answers with
+    /// `snooze-notification`; nil where it is not offered.
+    package var snoozeKey: String?
 
     package init(
         key: Key, arguments: NotifyArguments, image: ImageSource? = nil, actionKeys: [String: String] = [:], answersDismissal: Bool = false,
-        thread: String? = nil, inlineReplyAction: String? = nil
+        thread: String? = nil, inlineReplyAction: String? = nil, snoozeKey: String? = nil
     ) {
         self.key = key
         self.arguments = arguments
@@ -40,6 +43,7 @@ package struct Bubble: Sendable, Hashable {
         self.answersDismissal = answersDismissal
         self.thread = thread
         self.inlineReplyAction = inlineReplyAction
+        self.snoozeKey = snoozeKey
     }
 
     /// The final `Notify` arguments: replacing bubble `replacesID` (0 for none), showing

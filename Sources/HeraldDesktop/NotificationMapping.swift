@@ -19,6 +19,11 @@ package struct NotificationMapping: Sendable {
     /// The Herald action identifier a dismissal answers with, for a category with
     /// customDismissAction (`UNNotificationDismissActionIdentifier`).
     package static let dismissActionIdentifier = "dismiss"
+    /// The Notify action key of "Snooze 1 hour", and how long it snoozes: herald-notify
+    /// answers it with `snooze-notification`, not the app. An app's own action of this
+    /// identifier comes first and keeps it.
+    package static let snoozeActionKey = "herald-snooze"
+    package static let snoozeSeconds = 3600
 
     /// The Notify action key of KDE's inline reply, and its hints.
     package static let inlineReplyKey = "inline-reply"
@@ -52,7 +57,11 @@ package struct NotificationMapping: Sendable {
         } else {
             hints.append(("suppress-sound", .boolean(true)))
         }
-        let (actions, actionKeys, usesIcons, reply) = actions(notification.actions ?? [])
+        let (appActions, actionKeys, usesIcons, reply) = actions(notification.actions ?? [])
+        var actions = appActions
+        // Herald's own, after the app's: answered by herald-notify, never the app's.
+        let snoozeKey = capabilities.actions && actionKeys[Self.snoozeActionKey] == nil ? Self.snoozeActionKey : nil
+        if let snoozeKey { actions += [snoozeKey, "Snooze 1 hour"] }
         if usesIcons { hints.append(("action-icons", .boolean(true))) }
         if let reply {
             if let placeholder = reply.placeholder { hints.append((Self.replyPlaceholderHint, .string(placeholder))) }
@@ -80,7 +89,8 @@ package struct NotificationMapping: Sendable {
             actionKeys: actionKeys,
             answersDismissal: notification.answersDismissal,
             thread: thread,
-            inlineReplyAction: reply?.identifier
+            inlineReplyAction: reply?.identifier,
+            snoozeKey: snoozeKey
         )
     }
 

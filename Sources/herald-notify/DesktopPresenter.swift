@@ -27,6 +27,8 @@ final class DesktopPresenter {
     var onResponse: (UInt32, NotificationKey, String, String?) -> Void = { _, _, _, _ in }
     /// Called when a person answers a Focus authorization prompt: (uid, app, `authorized` or `denied`).
     var onAuthorization: (UInt32, String, String) -> Void = { _, _, _ in }
+    /// "Snooze 1 hour" on a notification's bubble: heraldd takes it down and brings it back.
+    var onSnooze: (UInt32, NotificationKey) -> Void = { _, _ in }
 
     private struct ShownBubble {
         var id: UInt32
@@ -35,6 +37,7 @@ final class DesktopPresenter {
         var imageFile: String?
         var actionKeys: [String: String]
         var inlineReplyAction: String?
+        var snoozeKey: String?
         var thread: String?
         /// Closing it by hand answers `dismiss`.
         var answersDismissal: Bool
@@ -114,7 +117,8 @@ final class DesktopPresenter {
             if let replacedKey, replacedKey != bubble.key { shown[replacedKey] = nil }
             shown[bubble.key] = ShownBubble(
                 id: id, uid: uid, imageFile: image?.owned == true ? image?.path : nil, actionKeys: bubble.actionKeys,
-                inlineReplyAction: bubble.inlineReplyAction, thread: bubble.thread, answersDismissal: bubble.answersDismissal
+                inlineReplyAction: bubble.inlineReplyAction, snoozeKey: bubble.snoozeKey, thread: bubble.thread,
+                answersDismissal: bubble.answersDismissal
             )
             keyByID[id] = bubble.key
             threads.showed(bubble)
@@ -164,6 +168,12 @@ final class DesktopPresenter {
     /// An action on a notification answers `respond-to-notification`; one on a prompt,
     /// `set-focus-authorization` (whose `authorization-answered` then closes the prompt).
     private func actionInvoked(id: UInt32, key actionKey: String) {
+        if let key = keyByID[id], case .notification(let notification) = key, let bubble = shown[key], let uid = bubble.uid,
+            actionKey == bubble.snoozeKey
+        {
+            shown[key]?.answered = true
+            return onSnooze(uid, notification)
+        }
         guard let key = keyByID[id], let bubble = shown[key], let uid = bubble.uid, let action = bubble.actionKeys[actionKey] else { return }
         shown[key]?.answered = true
         switch key {

@@ -43,6 +43,8 @@ final class PresenterLoop {
     private enum Pending {
         /// `respond-to-notification` for an action on a bubble.
         case response(NotificationKey)
+        /// `snooze-notification`: "Snooze 1 hour" on a bubble.
+        case snooze(NotificationKey)
         /// `list-authorization-requests`, after each subscription.
         case waitingRequests
         /// `set-focus-authorization`: the person's answer to an app's prompt.
@@ -64,6 +66,7 @@ final class PresenterLoop {
         signal(SIGPIPE, SIG_IGN)
         presenter.onResponse = { [unowned self] uid, key, action, text in respond(uid: uid, key: key, action: action, userText: text) }
         presenter.onAuthorization = { [unowned self] uid, app, status in authorize(uid: uid, app: app, status: status) }
+        presenter.onSnooze = { [unowned self] uid, key in snooze(uid: uid, key: key) }
     }
 
     /// Runs until SIGTERM or SIGINT (0), or until the session bus is lost (1).
@@ -199,6 +202,8 @@ final class PresenterLoop {
             }
         case (.response(let key), let code?):
             Log.info("respond-to-notification for \(key) failed: \(code) \(message)")
+        case (.snooze(let key), let code?):
+            Log.info("snooze-notification for \(key) failed: \(code) \(message)")
         case (.waitingRequests, -32601):
             if !loggedNoAuthorizationRequests {
                 Log.info("heraldd at \(linkPath) has no list-authorization-requests: requests made before this connection are not asked")
@@ -215,7 +220,7 @@ final class PresenterLoop {
         case (.authorization(let app), let code?):
             // The prompt stays until the request is answered, so the person may try again.
             Log.info("set-focus-authorization for \(app) failed: \(code) \(message)")
-        case (.response, nil), (.authorization, nil):
+        case (.response, nil), (.authorization, nil), (.snooze, nil):
             break
         }
     }
@@ -257,5 +262,17 @@ final class PresenterLoop {
         if let userText { params["userText"] = .string(userText) }
         if uid != self.uid { params["uid"] = .number(JSONNumber(Int(uid))) }
         send("respond-to-notification", params, as: .response(key), while: "answering an action on \(key)")
+    }
+
+extension PresenterLoop {
+    /// "Snooze 1 hour" on a bubble: heraldd takes the notification down (its
+    /// `notifications-removed` closes the bubble) and delivers it again in an hour.
+    private func snooze(uid: UInt32, key: NotificationKey) {
+        var params = JSONObject()
+        params["app"] = .string(key.app)
+        params["identifier"] = .string(key.identifier)
+        params["seconds"] = .number(JSONNumber(NotificationMapping.snoozeSeconds))
+        if uid != self.uid { params["uid"] = .number(JSONNumber(Int(uid))) }
+        send("snooze-notification", params, as: .snooze(key), while: "snoozing \(key)")
     }
 }

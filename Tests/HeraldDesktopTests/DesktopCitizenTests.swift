@@ -177,7 +177,7 @@ import Testing
         let kde = NotificationMapping(capabilities: ServerCapabilities(["body", "actions", "inline-reply"]))
         let bubble = try #require(kde.bubble(for: Self.notification(content, actions: Self.replyActions)))
         // One text field per bubble: the first text-input action.
-        #expect(bubble.arguments.actions == ["default", "Open", "like", "Like", "inline-reply", "Reply"])
+        #expect(bubble.arguments.actions == ["default", "Open", "like", "Like", "inline-reply", "Reply", "herald-snooze", "Snooze 1 hour"])
         #expect(bubble.actionKeys["inline-reply"] == "reply")
         #expect(bubble.inlineReplyAction == "reply")
         #expect(bubble.arguments.hint("x-kde-reply-placeholder-text") == .string("Message"))
@@ -188,7 +188,7 @@ import Testing
         let content = NotificationContent(title: "Ada", categoryIdentifier: "message")
         let dunst = NotificationMapping(capabilities: ServerCapabilities(["body", "actions", "x-dunst-stack-tag"]))
         let bubble = try #require(dunst.bubble(for: Self.notification(content, actions: Self.replyActions)))
-        #expect(bubble.arguments.actions == ["default", "Open", "like", "Like"])
+        #expect(bubble.arguments.actions == ["default", "Open", "like", "Like", "herald-snooze", "Snooze 1 hour"])
         #expect(bubble.inlineReplyAction == nil)
         #expect(bubble.arguments.hint("x-kde-reply-placeholder-text") == nil)
         // Without actions at all, not even on KDE.

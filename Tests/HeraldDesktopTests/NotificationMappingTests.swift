@@ -157,16 +157,28 @@ import Testing
         ]
         let content = NotificationContent(title: "t", categoryIdentifier: "message")
         let withIcons = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content, actions: actions)))
-        #expect(withIcons.arguments.actions == ["default", "Open", "emblem-favorite", "Like", "mute", "Mute"])
+        #expect(withIcons.arguments.actions == ["default", "Open", "emblem-favorite", "Like", "mute", "Mute", "herald-snooze", "Snooze 1 hour"])
         #expect(withIcons.arguments.hint("action-icons") == .boolean(true))
         #expect(withIcons.actionKeys == ["default": "default", "emblem-favorite": "like", "mute": "mute"])
+        #expect(withIcons.snoozeKey == "herald-snooze")
 
         let noIcons = try #require(NotificationMapping(capabilities: ServerCapabilities(["body", "actions"])).bubble(for: Self.notification(content, actions: actions)))
-        #expect(noIcons.arguments.actions == ["default", "Open", "like", "Like", "mute", "Mute"])
+        #expect(noIcons.arguments.actions == ["default", "Open", "like", "Like", "mute", "Mute", "herald-snooze", "Snooze 1 hour"])
         #expect(noIcons.arguments.hint("action-icons") == nil)
 
         let noActions = try #require(NotificationMapping(capabilities: ServerCapabilities(["body"])).bubble(for: Self.notification(content, actions: actions)))
         #expect(noActions.arguments.actions.isEmpty)
+    }
+
+    @Test func snoozeIsOfferedAfterTheAppsActionsAndAnAppsOwnKeyKeepsIt() throws {
+        let content = NotificationContent(title: "t")
+        let plain = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content)))
+        #expect(plain.arguments.actions == ["default", "Open", "herald-snooze", "Snooze 1 hour"])
+        #expect(plain.snoozeKey == "herald-snooze" && plain.actionKeys["herald-snooze"] == nil, "herald-notify answers it, not the app")
+        let own = [PresentedAction(identifier: "herald-snooze", title: "Later")]
+        let taken = try #require(NotificationMapping(capabilities: ServerCapabilities(["body", "actions"])).bubble(for: Self.notification(content, actions: own)))
+        #expect(taken.arguments.actions == ["default", "Open", "herald-snooze", "Later"], "the app's own action keeps its key")
+        #expect(taken.snoozeKey == nil && taken.actionKeys["herald-snooze"] == "herald-snooze")
     }
 
     @Test func summaryListsFiveRankedLinesAndCountsTheRest() throws {

@@ -64,4 +64,32 @@ struct HeraldNotifyResponsesEndToEndTests {
         #expect((try? heard(timeout: 2)) == nil)
         #expect(try poster.call("list-notifications", ["app": .string(Self.app)])[pointer: "/result/notifications"] == [])
     }
+
+    /// Issue 31: "Snooze 1 hour" on a bubble snoozes it in heraldd — the bubble goes, the
+    /// list says until when — and the app hears nothing: it is the person's, not an action.
+    @Test func snoozeOnABubbleSnoozesIt() throws {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("herald-dmenu-\(UUID().uuidString.prefix(8))").path
+        try "#!/bin/sh\ngrep -m1 '^#Snooze 1 hour '\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        defer { unlink(script) }
+        let heraldd = try HeraldProcess(.standalone)
+        let session = try DesktopSession(dmenu: script)
+        let notify = try HeraldNotifyProcess(session: session, socket: heraldd.socketPath)
+        #expect(notify.waitForLog(containing: "presenting uid \(getuid())"), "\(notify.stderr)")
+        let poster = try heraldd.connect()
+        let app = try heraldd.connect()
+        #expect(try app.call("subscribe-responses", ["app": .string(Self.app)])[pointer: "/result/pending"] == 0)
+        let content = #"{"app":"\#(Self.app)","identifier":"s1","content":{"title":"Ada","body":"Call me later"}}"#
+        #expect(try poster.call("update-content", json(content))[pointer: "/result/identifier"] == "s1")
+        #expect(session.wait(timeout: 20) { session.displayedCount == 1 }, "\(notify.stderr)")
+
+        #expect(session.dunstctl(["context"]).status == 0)
+        #expect(session.wait(timeout: 20) { session.displayedCount == 0 }, "the snooze took the bubble down: \(notify.stderr)")
+        let listed = try poster.call("list-notifications", ["app": .string(Self.app)])
+        #expect(listed[pointer: "/result/notifications/0/state"] == "snoozed", "\(listed.compactText)")
+        let until = try #require(listed[pointer: "/result/notifications/0/snoozedUntil"]?.stringValue)
+        let seconds = try #require(RFC3339.parse(until)).timeIntervalSinceNow
+        #expect(seconds > 3500 && seconds <= 3600, "an hour: \(until)")
+        #expect((try? ResponsesEndToEndTests.next("notification-response", from: app, timeout: 2)) == nil, "the app heard nothing")
+    }
 }

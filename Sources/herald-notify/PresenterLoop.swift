@@ -264,7 +264,6 @@ final class PresenterLoop {
         send("respond-to-notification", params, as: .response(key), while: "answering an action on \(key)")
     }
 
-extension PresenterLoop {
     /// "Snooze 1 hour" on a bubble: heraldd takes the notification down (its
     /// `notifications-removed` closes the bubble) and delivers it again in an hour.
     private func snooze(uid: UInt32, key: NotificationKey) {

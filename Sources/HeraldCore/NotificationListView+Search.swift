@@ -35,13 +35,7 @@ extension NotificationListView {
         if let since = p.since, let until = p.until, until <= since {
             throw .invalidParams("until must be later than since: the search is of notifications received from since until until.", at: ["until"])
         }
-        var after: NotificationCursor?
-        if let text = p.cursor {
-            guard let cursor = NotificationCursor(text: text) else {
-                throw .invalidParams("cursor is the nextCursor of an earlier search-notifications answer, unchanged; got \"\(text)\".", at: ["cursor"])
-            }
-            after = cursor
-        }
+        let after = try p.cursor.map { text throws(RuleError) in try NotificationCursor.read(text, answeredBy: "search-notifications") }
         // One more than the page holds: when it is found, the page has a next cursor.
         let query = NotificationList.SearchQuery(
             words: Array(Set(words)), app: p.app, state: p.state, since: p.since, until: p.until, after: after)

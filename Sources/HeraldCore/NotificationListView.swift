@@ -25,13 +25,7 @@ package struct NotificationListView: Sendable {
         if let limit = p.limit, limit < 0 {
             throw .invalidParams("limit is how many notifications at most, 0 or more; got \(limit).", at: ["limit"])
         }
-        var after: NotificationCursor?
-        if let text = p.cursor {
-            guard let cursor = NotificationCursor(text: text) else {
-                throw .invalidParams("cursor is the nextCursor of an earlier list-notifications answer, unchanged; got \"\(text)\".", at: ["cursor"])
-            }
-            after = cursor
-        }
+        let after = try p.cursor.map { text throws(RuleError) in try NotificationCursor.read(text, answeredBy: "list-notifications") }
         let listed = notifications.newestFirst(uid: uid, app: p.app, state: p.state, after: after).lazy.map {
             (place: $0.place, item: categories.presented($0.notification, uid: uid))
         }

@@ -171,7 +171,7 @@ import Testing
     @Test func aWordIsCutAtItsLimitAndNonWordsSeparate() {
         #expect(SearchWords.words(in: "Hello, World! 42x") == ["hello", "world", "42x"])
         #expect(SearchWords.words(in: String(repeating: "a", count: 200)) == [String(repeating: "a", count: SearchWords.maxWordBytes)])
-        #expect(SearchWords.words(in: "Straße Ⅻ 東京") == ["strasse", "xii", "東京"] || SearchWords.words(in: "Straße Ⅻ 東京").count >= 2)
+        #expect(SearchWords.words(in: "Straße Élan ÅNGSTRÖM 東京") == ["strasse", "elan", "angstrom", "東京"])
         #expect(SearchWords.words(in: "🎉party🎉") == ["party"])
     }
 }

@@ -15,11 +15,16 @@ import Glibc
 struct HeraldNotifyResponsesEndToEndTests {
     static let app = "org.example.chat"
 
-    @Test func actionsAndADismissalReachTheApp() throws {
+    /// A dmenu for dunst's context menu, which hands it one line per action: it picks `title`.
+    static func dmenu(choosing title: String) throws -> String {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("herald-dmenu-\(UUID().uuidString.prefix(8))").path
-        // dunst's context menu hands the script one line per action; it picks "Like".
-        try "#!/bin/sh\ngrep -m1 '^#Like '\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\ngrep -m1 '^#\(title) '\n".write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o755)
+        return script
+    }
+
+    @Test func actionsAndADismissalReachTheApp() throws {
+        let script = try Self.dmenu(choosing: "Like")
         defer { unlink(script) }
         let heraldd = try HeraldProcess(.standalone)
         let session = try DesktopSession(dmenu: script)
@@ -68,9 +73,7 @@ struct HeraldNotifyResponsesEndToEndTests {
     /// Issue 31: "Snooze 1 hour" on a bubble snoozes it in heraldd — the bubble goes, the
     /// list says until when — and the app hears nothing: it is the person's, not an action.
     @Test func snoozeOnABubbleSnoozesIt() throws {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("herald-dmenu-\(UUID().uuidString.prefix(8))").path
-        try "#!/bin/sh\ngrep -m1 '^#Snooze 1 hour '\n".write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+        let script = try Self.dmenu(choosing: "Snooze 1 hour")
         defer { unlink(script) }
         let heraldd = try HeraldProcess(.standalone)
         let session = try DesktopSession(dmenu: script)

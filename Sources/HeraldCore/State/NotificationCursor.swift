@@ -31,6 +31,14 @@ package struct NotificationCursor: Sendable, Hashable, Comparable {
         self.init(receivedAt: Date(timeIntervalSinceReferenceDate: seconds), stamp: stamp)
     }
 
+    /// The cursor of a request's `cursor` member, which `method` answered earlier.
+    static func read(_ text: String, answeredBy method: String) throws(RuleError) -> NotificationCursor {
+        guard let cursor = NotificationCursor(text: text) else {
+            throw .invalidParams("cursor is the nextCursor of an earlier \(method) answer, unchanged; got \"\(text)\".", at: ["cursor"])
+        }
+        return cursor
+    }
+
     package static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.receivedAt, lhs.stamp) < (rhs.receivedAt, rhs.stamp)
     }

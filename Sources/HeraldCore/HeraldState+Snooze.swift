@@ -47,25 +47,26 @@ extension HeraldState {
 
     /// Delivers again the snoozed notifications whose time has come by `now`, each as its
     /// uid's presenters show it: with its actions, and quiet when a Focus is on now that
-    /// its delivery does not break through. Empty when none is due (cheap: the earliest
-    /// end is kept).
+    /// its delivery does not break through — in the list as well as to presenters, so that
+    /// list-notifications says how it came back. Empty when none is due (cheap: the
+    /// earliest end is kept).
     package mutating func returnDueSnoozed(now: Date) -> [NotificationDelivered] {
         guard let earliest = notifications.earliestSnoozeEnd, earliest <= now else { return [] }
-        let reason = DeliveryReason(code: .snoozeEnded, message: "You snoozed this notification, and its time has come: delivered again.")
-        return notifications.returnDueSnoozed(now: now, reason: reason).map { uid, notification in
-            var notification = presented(notification, uid: uid)
+        var focusOn: [UInt32: String] = [:]
+        for uid in notifications.uidsWithSnoozes(dueBy: now) {
             advanceFocus(uid: uid, now: now)
-            if let focus = focuses[uid].currentConfiguration, !notification.delivery.breaksThroughFocus,
-                notification.delivery.presentation == .alert
-            {
-                notification.delivery.presentation = .quiet
-                notification.delivery.sound = false
-                notification.delivery.lightsScreen = false
-                notification.delivery.reasons.insert(
-                    DeliveryReason(code: .silencedByFocus, message: "\(focus.name) is on and did not allow this notification when it first came, so it comes back quietly."),
-                    at: 1)
-            }
-            return NotificationDelivered(uid: uid, notification: notification)
+            if let focus = focuses[uid].currentConfiguration { focusOn[uid] = focus.name }
         }
+        let reason = DeliveryReason(code: .snoozeEnded, message: "You snoozed this notification, and its time has come: delivered again.")
+        let returned = notifications.returnDueSnoozed(now: now, reason: reason) { uid, delivery in
+            guard let name = focusOn[uid], !delivery.breaksThroughFocus, delivery.presentation == .alert else { return }
+            delivery.presentation = .quiet
+            delivery.sound = false
+            delivery.lightsScreen = false
+            delivery.reasons.insert(
+                DeliveryReason(code: .silencedByFocus, message: "\(name) is on and did not allow this notification when it first came, so it comes back quietly."),
+                at: 1)
+        }
+        return returned.map { uid, notification in NotificationDelivered(uid: uid, notification: presented(notification, uid: uid)) }
     }
 }

@@ -47,6 +47,9 @@ import Testing
         let back = try #require(state.returnDueSnoozed(now: F.now + 61).first?.notification)
         #expect(back.delivery.presentation == .quiet && !back.delivery.sound)
         #expect(back.delivery.reasons.map(\.code).prefix(2) == [.snoozeEnded, .silencedByFocus])
+        let listed = try #require(try listed(state).first)
+        #expect(listed.delivery.presentation == .quiet, "the list says how it came back")
+        #expect(listed.delivery.reasons.map(\.code).prefix(2) == [.snoozeEnded, .silencedByFocus])
     }
 
     @Test func snoozingTwiceMovesItsTimeAndASnapshotKeepsIt() throws {

@@ -31,9 +31,20 @@ extension NotificationList {
         }
     }
 
+    /// The uids holding a snoozed notification whose time has come by `now`.
+    func uidsWithSnoozes(dueBy now: Date) -> [UInt32] {
+        guard let earliest = earliestSnoozeEnd, earliest <= now else { return [] }
+        return lists.compactMap { uid, list in
+            list.entries.values.contains { $0.snoozedUntil.map { $0 <= now } ?? false } ? uid : nil
+        }
+    }
+
     /// Delivers again every snoozed notification whose time has come by `now`, `reason`
-    /// given first among its delivery reasons; returns them by uid, oldest snooze end first.
-    mutating func returnDueSnoozed(now: Date, reason: DeliveryReason) -> [(uid: UInt32, notification: HeraldNotification)] {
+    /// given first among its delivery reasons and its delivery then changed by `adjust`
+    /// (a Focus on now quiets it); returns them by uid, oldest snooze end first.
+    mutating func returnDueSnoozed(
+        now: Date, reason: DeliveryReason, adjust: (UInt32, inout Delivery) -> Void
+    ) -> [(uid: UInt32, notification: HeraldNotification)] {
         guard let earliest = earliestSnoozeEnd, earliest <= now else { return [] }
         var returned: [(uid: UInt32, until: Date, notification: HeraldNotification)] = []
         var nextEarliest: Date?
@@ -51,6 +62,7 @@ extension NotificationList {
                     back.snoozedUntil = nil
                     back.deliveredAt = now
                     back.delivery.reasons = [reason] + back.delivery.reasons.filter { $0.code != .snoozeEnded }
+                    adjust(uid, &back.delivery)
                     stamp += 1
                     back.deliveredStamp = stamp
                     list.deliveredOrder.append((stamp, key))

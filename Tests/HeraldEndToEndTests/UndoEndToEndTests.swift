@@ -51,6 +51,25 @@ struct UndoEndToEndTests {
         R.expectError(bad, -32602, "/identifiers", "an app without identifiers")
     }
 
+    @Test("A removal stays restorable across a restart, within the window")
+    func acrossARestart() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("herald-e2e-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let arguments = ["--state-dir", state.path, "--log-target", "none"]
+        do {
+            let herald = try HeraldProcess(.standalone, arguments: arguments)
+            let person = try herald.connect()
+            try R.post(person, "m-1", category: nil)
+            #expect(try person.call("remove-notifications", ["app": .string(R.chat), "all": true])[pointer: "/result/removed"] == 1)
+            #expect(herald.stop() == 0)
+        }
+        let herald = try HeraldProcess(.standalone, arguments: arguments)
+        let restored = try Heraldctl.run(["notifications", "restore", R.chat, "m-1", "--socket", herald.socketPath])
+        #expect(restored.stdout == "Restored 1 notification.\n", "\(restored)")
+        let listed = try herald.connect().call("list-notifications", ["app": .string(R.chat)])
+        #expect(listed[pointer: "/result/notifications/0/identifier"] == "m-1", "\(listed.compactText)")
+    }
+
     @Test("With --undo-window 0 nothing is kept; heraldctl restore names what to bring back")
     func windowOff() throws {
         let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none", "--undo-window", "0"])
@@ -60,5 +79,28 @@ struct UndoEndToEndTests {
         let restored = try Heraldctl.run(["notifications", "restore", R.chat, "m-1", "--socket", herald.socketPath])
         #expect(restored.stdout.hasPrefix("Nothing to restore"), "\(restored)")
         #expect(try person.call("list-removed-notifications", [:])[pointer: "/result/notifications"] == [])
+    }
+}
+
+/// A restore's journal entry names what came back by identifier, never its content.
+@Suite("Undo in the journal, end to end", .enabled(if: JournalReader.isAvailable, "needs a running systemd-journald"))
+struct UndoJournalEndToEndTests {
+    @Test("restore-notifications is journaled under its own MESSAGE_ID with the identifiers, without content")
+    func restoreEntry() throws {
+        let herald = try HeraldProcess(arguments: ["--log-target", "journal"])
+        let client = try herald.connect()
+        let journal = JournalReader(pid: herald.process.pid)
+        let content: JSONValue = ["title": "Secret title", "body": "Secret body"]
+        for identifier in ["j-1", "j-2"] {
+            _ = try client.call("update-content", ["app": "org.example.chat", "identifier": .string(identifier), "content": content])
+        }
+        _ = try client.call("remove-notifications", ["app": "org.example.chat", "identifiers": ["j-1", "j-2"]])
+        #expect(try client.call("restore-notifications", [:], id: 7)[pointer: "/result/restored"] == 2)
+
+        let entry = try #require(try journal.waitForEntries(count: 1, matching: ["HERALD_METHOD=restore-notifications"]).first)
+        #expect(entry.field("MESSAGE_ID") == RestoreNotificationsMethod.journalMessageIDs.ok)
+        #expect(entry.field("HERALD_NOTIFICATION_IDS") == "j-1,j-2", "\(entry)")
+        let raw = try journal.entries().raw
+        #expect(!raw.contains("Secret"), "no content in the journal")
     }
 }

@@ -35,6 +35,9 @@ package struct CoreConfiguration: Sendable {
     /// (`--max-notification-bytes`): past it the uid's oldest delivered go; a notification
     /// that would not fit beside the scheduled ones, or alone, is refused.
     package var maxNotificationBytesPerUID = 32 << 20
+    /// How long, in seconds, a notification the person removed can be restored
+    /// (`--undo-window`); 0 keeps none.
+    package var undoWindow: TimeInterval = 600
 
     package init(
         focusAuthorizationPolicy: FocusAuthorizationPolicy = .prompt,

@@ -26,6 +26,8 @@ package struct HeraldState: Sendable {
     var categories = NotificationCategories()
     var pendingResponses = PendingResponses()
     var authorizationRequests = AuthorizationRequests()
+    /// What the person removed, restorable within `--undo-window`.
+    var recentlyRemoved = RecentlyRemoved()
 
     /// Interactions evicted by `maxInteractions` or `maxInteractionsPerUID` since this
     /// value was made; not encoded.
@@ -89,6 +91,7 @@ package struct HeraldState: Sendable {
     /// request up for long. Responses go in one step: a queue holds few.
     @discardableResult
     package mutating func pruneExpired(now: Date, atMost limit: Int = .max) -> (pruned: Int, isComplete: Bool) {
+        recentlyRemoved.prune(now: now, window: configuration.undoWindow)
         let cutoff = now.addingTimeInterval(-configuration.retention)
         var pruned = 0
         while let oldest = interactions.oldest, oldest.stored.donatedAt < cutoff {

@@ -3,15 +3,15 @@ import Foundation
 import HeraldCore
 import HeraldProtocol
 
-/// `heraldctl notifications list|search|apps|snooze|remove`: the notification list
-/// (`list-notifications`, `search-notifications`, `snooze-notification`,
-/// `remove-notifications`). A caller sees its own uid's list, every app's or one's; an
+/// `heraldctl notifications list|search|apps|snooze|remove|undo|restore`: the notification
+/// list (`list-notifications`, `search-notifications`, `snooze-notification`,
+/// `remove-notifications`, `restore-notifications`). A caller sees its own uid's list, every app's or one's; an
 /// administrator may name a `--uid`.
 struct NotificationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notifications",
-        abstract: "List, search, snooze or remove the notifications heraldd keeps, delivered and scheduled.",
-        subcommands: [List.self, Search.self, Apps.self, Snooze.self, Remove.self],
+        abstract: "List, search, snooze, remove or restore the notifications heraldd keeps, delivered and scheduled.",
+        subcommands: [List.self, Search.self, Apps.self, Snooze.self, Remove.self, Undo.self, Restore.self],
         defaultSubcommand: List.self
     )
 
@@ -24,8 +24,15 @@ struct NotificationsCommand: ParsableCommand {
         @Option(help: "Only delivered, only scheduled or only snoozed notifications.") var state: State?
         @Option(help: "At most this many.") var limit: Int?
         @Option(help: "The uid whose list it is (administrators; default: yours).") var uid: UInt32?
+        @Flag(help: "Those you removed that can still be restored (list-removed-notifications), most recently removed first.")
+        var removed = false
+
+        func validate() throws {
+            if removed, state != nil { throw ValidationError("--removed lists removed notifications: leave --state out.") }
+        }
 
         func run() throws {
+            if removed { return try Self.listRemoved(app: app, limit: limit, uid: uid, client: client) }
             var params: [String: JSONValue] = [:]
             if let app { params["app"] = app.json }
             if let state { params["state"] = state.rawValue.json }

@@ -163,6 +163,7 @@ struct Daemon {
         var core = CoreConfiguration()
         core.focusAuthorizationPolicy = rules.policy ?? .prompt
         core.repeatedCallWindow = rules.repeatedCallWindow
+        core.undoWindow = rules.undoWindow
         core.maxInteractions = storage.maxInteractions
         core.retention = storage.retentionSeconds ?? core.retention
         limits.applyFairShares(to: &core)

@@ -143,6 +143,12 @@ struct RuleOptions: ParsableArguments {
         help: ArgumentHelp("A second incoming call from the same caller within this window breaks through Focus.", valueName: "seconds"))
     var repeatedCallWindow: Double = 180
 
+    @Option(
+        help: ArgumentHelp(
+            "How long notifications the person removed can be restored (restore-notifications); 0 keeps none, at most 86400.",
+            valueName: "seconds"))
+    var undoWindow: Double = 600
+
     var policy: FocusAuthorizationPolicy? {
         FocusAuthorizationPolicy(rawValue: focusAuthorization)
     }
@@ -152,6 +158,7 @@ struct RuleOptions: ParsableArguments {
             throw ValidationError("--focus-authorization must be prompt, allow or deny, not \(focusAuthorization).")
         }
         guard repeatedCallWindow >= 0 else { throw ValidationError("--repeated-call-window must be 0 or more seconds.") }
+        guard undoWindow >= 0, undoWindow <= 86_400 else { throw ValidationError("--undo-window must be 0 to 86400 seconds.") }
     }
 }
 

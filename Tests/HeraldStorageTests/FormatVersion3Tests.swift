@@ -77,11 +77,11 @@ struct FormatVersion3Tests {
         #expect(state.takeFocusChanges().filter { !$0.isOn }.map(\.uid).sorted() == [1000, 1001, 1002])
     }
 
-    @Test("Written again, it is a format 4 snapshot without the retired sections")
+    @Test("Written again, it is a current-format snapshot without the retired sections")
     func rewritten() throws {
         let state = try SnapshotFile.decode(try Self.version3File()).state
         let bytes = try F.file(state)
-        #expect(try SnapshotFile.decode(bytes).header.version == 4)
+        #expect(try SnapshotFile.decode(bytes).header.version == SnapshotHeader.currentVersion)
         let names = try F.sections(of: bytes).map(\.name)
         #expect(!names.contains(FocusSection.name) && !names.contains(SummarySection.name))
         #expect(try SnapshotFile.decode(bytes).state.storedFocuses.uids == state.storedFocuses.uids)

@@ -107,6 +107,9 @@ package enum DeliveryReasonCode: String, JSONEnum, Hashable {
     /// The Focus silences only the people and apps it names, and this notification is
     /// from none of them.
     case notSilencedByFocus
+    /// The person undid the notification's removal (`restore-notifications`): delivered
+    /// again as it was, without sound, given first.
+    case restored
 }
 
 /// Written directly: every `update-content` answers with it (see `JSONDirectEncodable`).

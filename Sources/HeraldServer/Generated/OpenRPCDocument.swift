@@ -3568,6 +3568,188 @@ package enum OpenRPCDocument {
           }
         }
       ]
+    },
+    {
+      "name": "restore-notifications",
+      "x-herald-access": "person",
+      "summary": "Undo a removal: put back notifications the person removed within --undo-window, delivered again.",
+      "description": "Notifications the person removed with remove-notifications — any caller without a verified app identity (their presenter, heraldctl), or an administrator for them — are kept for heraldd's --undo-window (default 600 seconds; 0 keeps none), at most 500 per uid and a quarter of --max-notification-bytes, the longest removed dropped first. An app removing its own notification, a response (respond-to-notification), eviction and --retention are not undoable. With app and identifiers, those are restored; with neither, the last removal (one remove-notifications call's worth). Each goes back as it was: same identifier, receivedAt, deliveredAt and state, so list-notifications lists it in its place. A delivered one comes back with reason restored first and without sound, and presenters of the uid get notification-delivered with its category's actions, so that its actions, and the responses they make, reach the app as before. A scheduled one waits for its summary again; a snoozed one for its time. One the app posted again meanwhile (its identifier is in the list) is not restored; past the window a removal is gone for good. Names not restorable count 0. The journal entry lists the identifiers restored, never content. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "description": "The app whose notifications to restore; with identifiers. Leave both out to undo the last removal.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "identifiers",
+          "description": "The notifications to restore (at least one); with app.",
+          "required": false,
+          "schema": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 255
+            }
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's removed notifications.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "restoration",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "restored"
+          ],
+          "properties": {
+            "restored": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "How many went back into the list."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "undo the last removal",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "restored": 2
+            }
+          }
+        },
+        {
+          "name": "by identifiers",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "identifiers",
+              "value": [
+                "m-17"
+              ]
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "restored": 1
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "list-removed-notifications",
+      "x-herald-access": "person",
+      "summary": "What restore-notifications can bring back now: the notifications the person removed within --undo-window.",
+      "description": "The caller's (an administrator's: uid's) removed notifications still restorable, most recently removed first, each as it was in the list with when it was removed and until when it can be restored. At most limit, within --max-response-bytes (at least one); more is true when some were left out — at most 500 per uid are kept. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "description": "Only this app's; every app's without it.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "limit",
+          "description": "At most this many, the most recently removed.",
+          "required": false,
+          "schema": {
+            "type": "integer",
+            "minimum": 0
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "removed",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "notifications",
+            "more"
+          ],
+          "properties": {
+            "notifications": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/RemovedNotification"
+              },
+              "description": "Most recently removed first."
+            },
+            "more": {
+              "type": "boolean",
+              "description": "True when more were left out, by limit or the response's size."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "none",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "notifications": [],
+              "more": false
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -4223,7 +4405,8 @@ package enum OpenRPCDocument {
           "delivered",
           "unknownCategory",
           "snoozeEnded",
-          "notSilencedByFocus"
+          "notSilencedByFocus",
+          "restored"
         ]
       },
       "DeliveryReason": {
@@ -5376,6 +5559,28 @@ package enum OpenRPCDocument {
           },
           "nextDelivery": {
             "$ref": "#/components/schemas/DateTime"
+          }
+        }
+      },
+      "RemovedNotification": {
+        "title": "RemovedNotification",
+        "type": "object",
+        "required": [
+          "notification",
+          "removedAt",
+          "restorableUntil"
+        ],
+        "properties": {
+          "notification": {
+            "$ref": "#/components/schemas/HeraldNotification",
+            "description": "As it was in the list when removed."
+          },
+          "removedAt": {
+            "$ref": "#/components/schemas/DateTime"
+          },
+          "restorableUntil": {
+            "$ref": "#/components/schemas/DateTime",
+            "description": "removedAt plus --undo-window: gone for good after it."
           }
         }
       }

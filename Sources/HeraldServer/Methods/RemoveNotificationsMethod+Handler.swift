@@ -7,7 +7,7 @@ extension RemoveNotificationsMethod: ServedMethod {
         _ params: RemoveNotificationsParams, _ context: RequestContext, _ services: MethodServices
     ) throws -> MethodOutcome<RemoveNotificationsResult> {
         let (outcome, removed) = try services.state.withLock { state throws(RuleError) in
-            try state.removeNotifications(params, caller: context.caller)
+            try state.removeNotifications(params, caller: context.caller, now: services.clock.now())
         }
         removed.forEach(services.presenters.removed)
         return outcome

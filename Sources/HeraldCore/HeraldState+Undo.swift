@@ -1,0 +1,188 @@
+import Foundation
+import HeraldProtocol
+
+extension HeraldState {
+    /// The most bytes one uid's removed notifications keep: a quarter of what its list may
+    /// hold, so that undo never costs more than a part of the list it restores into.
+    var undoByteLimit: Int { max(1, configuration.maxNotificationBytesPerUID / 4) }
+
+    /// `remove-notifications` as the server calls it: removes, and when the person removed
+    /// them — a caller without a verified app identity, their presenter or `heraldctl`, or
+    /// an administrator for them — keeps them for `--undo-window` as one removal that
+    /// `restore-notifications` can undo. An app withdrawing its own notification is not
+    /// undoable: the app took it back, and the person never saw it go.
+    package mutating func removeNotifications(_ p: RemoveNotificationsParams, caller: Caller, now: Date) throws(RuleError)
+        -> (outcome: MethodOutcome<RemoveNotificationsResult>, removed: [NotificationsRemoved])
+    {
+        guard caller.app == nil, configuration.undoWindow > 0 else { return try removeNotifications(p, caller: caller) }
+        let uid = try Self.namespace(uid: p.uid, app: p.app, caller: caller)
+        let candidates: [HeraldNotification]
+        if p.all == true, p.identifiers == nil {
+            // The newest the store keeps, oldest received first.
+            candidates = notifications.newestFirst(uid: uid, app: p.app, state: nil, after: nil)
+                .prefix(RecentlyRemoved.maxPerUID).map(\.notification).reversed()
+        } else if let app = p.app, let identifiers = p.identifiers {
+            candidates = identifiers.compactMap { notifications.notification(uid: uid, app: app, identifier: $0) }
+        } else {
+            candidates = []
+        }
+        let result = try removeNotifications(p, caller: caller)
+        var gone = Set(result.removed.flatMap { event in event.identifiers.map { [event.app, $0] } })
+        let kept = candidates.filter { gone.remove([$0.app, $0.identifier]) != nil }
+        recentlyRemoved.prune(now: now, window: configuration.undoWindow)
+        recentlyRemoved.keep(kept, uid: uid, now: now, byteLimit: undoByteLimit)
+        return result
+    }
+
+    /// `restore-notifications`: puts back the caller's (an administrator's: `uid`'s)
+    /// notifications removed within `--undo-window` — those named, or without names the
+    /// last removal — each as it was: same identifier, `receivedAt`, `deliveredAt` and state,
+    /// so it lists in its place. A delivered one comes back with reason `restored` first and
+    /// without sound, and is returned for the presenters to show again with its category's
+    /// actions; a scheduled one waits for its summary again, a snoozed one for its time.
+    ///
+    /// One the app posted again meanwhile (its identifier is in the list) is not restored:
+    /// the app's newer notification stands. Past the window a removal is gone for good.
+    package mutating func restoreNotifications(_ p: RestoreNotificationsParams, caller: Caller, now: Date) throws(RuleError)
+        -> (outcome: MethodOutcome<RestoreNotificationsResult>, delivered: [NotificationDelivered])
+    {
+        let uid = try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
+        recentlyRemoved.prune(now: now, window: configuration.undoWindow)
+        let taken: [RecentlyRemoved.Removal]
+        switch (p.app, p.identifiers) {
+        case (nil, nil):
+            taken = recentlyRemoved.takeLast(uid: uid)
+        case (let app?, let identifiers?):
+            try AppName.validate(app)
+            guard !identifiers.isEmpty else {
+                throw .invalidParams("Give at least one identifier, or leave app and identifiers out to undo the last removal.", at: ["identifiers"])
+            }
+            for (index, identifier) in identifiers.enumerated() {
+                _ = try NotificationIdentifier.validated(identifier, at: ["identifiers", .index(index)])
+            }
+            taken = recentlyRemoved.take(uid: uid, app: app, identifiers: identifiers)
+        case (_?, nil):
+            throw .invalidParams("Give the identifiers to restore with the app, or leave both out to undo the last removal.", at: ["identifiers"])
+        case (nil, _?):
+            throw .invalidParams("Name the app whose notifications these identifiers are.", at: ["app"])
+        }
+        let reason = DeliveryReason(code: .restored, message: "You removed this notification and undid it: it is back as it was, without sound.")
+        var restored: [String] = []
+        var delivered: [NotificationDelivered] = []
+        for removal in taken {
+            var notification = removal.notification
+            guard self.notifications.notification(uid: uid, app: notification.app, identifier: notification.identifier) == nil else { continue }
+            if notification.state == .delivered {
+                notification.delivery.reasons = [reason] + notification.delivery.reasons.filter { $0.code != .restored }
+                notification.delivery.sound = false
+            }
+            do {
+                try self.notifications.insert(
+                    notification, uid: uid, limit: configuration.maxNotificationsPerUID, byteLimit: configuration.maxNotificationBytesPerUID)
+            } catch {
+                continue  // the list is full of scheduled ones, or too heavy beside them
+            }
+            restored.append(notification.identifier)
+            if notification.state == .delivered {
+                delivered.append(NotificationDelivered(uid: uid, notification: presented(notification, uid: uid)))
+            }
+        }
+        var audit = AuditRecord(app: p.app)
+        audit.notificationIdentifiers = restored
+        return (MethodOutcome(result: RestoreNotificationsResult(restored: restored.count), audit: audit), delivered)
+    }
+
+    /// What `list-removed-notifications` reads, copied under the lock in O(1).
+    package var removedNotificationsView: RemovedNotificationsView {
+        RemovedNotificationsView(removed: recentlyRemoved, window: configuration.undoWindow)
+    }
+
+    /// How many removed notifications wait to be restored or forgotten, every uid's together.
+    package var restorableCount: Int { recentlyRemoved.count }
+}
+
+/// The removed notifications and the window, for a listing built after the lock.
+package struct RemovedNotificationsView: Sendable {
+    let removed: RecentlyRemoved
+    let window: TimeInterval
+
+    /// `list-removed-notifications`: the caller's (an administrator's: `uid`'s) removed
+    /// notifications still restorable at `now`, most recently removed first, at most `limit`
+    /// and within `budget`; `more` when some were left out.
+    package func listRemovedNotifications(
+        _ p: ListRemovedNotificationsParams, caller: Caller, now: Date, budget: PageBudget<RemovedNotification> = .unbounded
+    ) throws(RuleError) -> MethodOutcome<ListRemovedNotificationsResult> {
+        let uid = try HeraldState.ownerUID(p.uid, caller: caller) ?? caller.uid
+        if let app = p.app { try AppName.validate(app) }
+        if let limit = p.limit, limit < 0 {
+            throw .invalidParams("limit is how many notifications at most, 0 or more; got \(limit).", at: ["limit"])
+        }
+        let listed = removed.newestFirst(uid: uid, app: p.app).lazy
+            .filter { !$0.isExpired(now: now, window: window) }
+            .enumerated().map { index, removal in
+                (place: index, item: RemovedNotification(
+                    notification: removal.notification, removedAt: removal.removedAt, restorableUntil: removal.removedAt + window))
+            }
+        let page = budget.page(listed, limit: p.limit ?? .max)
+        return MethodOutcome(
+            result: ListRemovedNotificationsResult(notifications: page.items, more: page.next != nil), audit: AuditRecord(app: p.app))
+    }
+}
+
+extension HeraldState {
+    /// `list-removed-notifications`, on the state itself.
+    package func listRemovedNotifications(
+        _ p: ListRemovedNotificationsParams, caller: Caller, now: Date, budget: PageBudget<RemovedNotification> = .unbounded
+    ) throws(RuleError) -> MethodOutcome<ListRemovedNotificationsResult> {
+        try removedNotificationsView.listRemovedNotifications(p, caller: caller, now: now, budget: budget)
+    }
+}
+
+// MARK: Snapshots
+
+extension HeraldState {
+    /// One notification the person removed, as a snapshot keeps it.
+    package struct StoredRemoval: Sendable, Hashable {
+        package var uid: UInt32
+        /// The removal it was part of (one `remove-notifications` call's share a number).
+        package var removal: UInt64
+        package var removedAt: Date
+        package var notification: HeraldNotification
+
+        package init(uid: UInt32, removal: UInt64, removedAt: Date, notification: HeraldNotification) {
+            self.uid = uid
+            self.removal = removal
+            self.removedAt = removedAt
+            self.notification = notification
+        }
+    }
+
+    /// Every uid's removed notifications, by uid, each uid's oldest removed first: restored
+    /// in this order, they give back the same store. Expired ones still kept (between two
+    /// prunes) are written too; the restore forgets them by the clock of the start.
+    package var storedRemovedNotifications: [StoredRemoval] {
+        recentlyRemoved.sorted.flatMap { uid, removals in
+            removals.map { StoredRemoval(uid: uid, removal: $0.number, removedAt: $0.removedAt, notification: $0.notification) }
+        }
+    }
+
+    /// False when a uid's removals are not together, out of order, more than a uid keeps, or
+    /// a notification names no app.
+    package mutating func restoreRemovedNotifications(_ stored: [StoredRemoval]) -> Bool {
+        var restored = RecentlyRemoved()
+        var index = stored.startIndex
+        while index < stored.endIndex {
+            let uid = stored[index].uid
+            let end = stored[index...].firstIndex { $0.uid != uid } ?? stored.endIndex
+            let removals = stored[index..<end].map { entry in
+                RecentlyRemoved.Removal(
+                    number: entry.removal, removedAt: entry.removedAt, notification: entry.notification,
+                    bytes: NotificationBytes.of(identifier: entry.notification.identifier, content: entry.notification.content))
+            }
+            guard removals.allSatisfy({ AppName.isValid($0.notification.app) }), restored.restore(removals, uid: uid) else { return false }
+            index = end
+        }
+        recentlyRemoved = restored
+        return true
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import HeraldProtocol
+
+/// The notifications each uid's person removed, kept for `--undo-window` so that
+/// `restore-notifications` can put them back as they were — what no freedesktop server
+/// can do, since a closed notification is gone for its client (mako#525).
+///
+/// Bounded per uid: at most ``maxPerUID`` notifications, weighing at most the byte limit
+/// given (a quarter of `--max-notification-bytes`, as ``NotificationBytes`` weighs them);
+/// past either, the longest removed go first, and of one removal larger than the bound its
+/// oldest received. Each uid's removals are kept oldest first, so that expiry and trimming
+/// take from the front and "the last removal" is the back.
+struct RecentlyRemoved: Sendable {
+    static let maxPerUID = 500
+
+    /// One removed notification.
+    struct Removal: Sendable, Hashable {
+        /// Which removal it was part of: one `remove-notifications` call's share a number.
+        var number: UInt64
+        var removedAt: Date
+        /// As it was in the list: its state there, its delivery reasons; no actions.
+        var notification: HeraldNotification
+        var bytes: Int
+
+        func isExpired(now: Date, window: TimeInterval) -> Bool { removedAt + window <= now }
+    }
+
+    private var removals: [UInt32: [Removal]] = [:]
+    private var bytes: [UInt32: Int] = [:]
+    private(set) var lastNumber: UInt64 = 0
+    /// No removal is older than this; nil when none is kept. A prune looks no further until
+    /// the window has passed it.
+    private var earliest: Date?
+
+    init() {}
+
+    /// How many notifications every uid's removals hold together.
+    var count: Int { removals.values.reduce(0) { $0 + $1.count } }
+
+    /// Keeps `notifications`, oldest received first, as one removal of `uid`'s at `now`. An
+    /// earlier removal of the same (app, identifier) is superseded: restored, it would
+    /// bring back an older copy.
+    mutating func keep(_ notifications: [HeraldNotification], uid: UInt32, now: Date, byteLimit: Int) {
+        guard !notifications.isEmpty else { return }
+        lastNumber += 1
+        let number = lastNumber
+        var list = removals.removeValue(forKey: uid) ?? []
+        var weight = bytes[uid] ?? 0
+        let incoming = Set(notifications.map { Key($0) })
+        list.removeAll { removal in
+            guard incoming.contains(Key(removal.notification)) else { return false }
+            weight -= removal.bytes
+            return true
+        }
+        for notification in notifications {
+            let size = NotificationBytes.of(identifier: notification.identifier, content: notification.content)
+            list.append(Removal(number: number, removedAt: now, notification: notification, bytes: size))
+            weight += size
+        }
+        var dropped = 0
+        while list.count - dropped > Self.maxPerUID || (weight > byteLimit && dropped < list.count) {
+            weight -= list[dropped].bytes
+            dropped += 1
+        }
+        list.removeFirst(dropped)
+        store(list, weight: weight, uid: uid)
+        earliest = min(earliest ?? now, now)
+    }
+
+    /// Frees every removal older than `window` at `now` (all of them for a window of 0).
+    mutating func prune(now: Date, window: TimeInterval) {
+        guard let earliest, earliest + window <= now else { return }
+        self.earliest = nil
+        for uid in Array(removals.keys) {
+            var list = removals.removeValue(forKey: uid)!
+            var weight = bytes[uid]!
+            let expired = list.prefix { $0.isExpired(now: now, window: window) }
+            weight -= expired.reduce(0) { $0 + $1.bytes }
+            list.removeFirst(expired.count)
+            store(list, weight: weight, uid: uid)
+            if let first = list.first { self.earliest = min(self.earliest ?? first.removedAt, first.removedAt) }
+        }
+    }
+
+    /// `uid`'s removals of `app` (every app's when nil), most recently removed first.
+    func newestFirst(uid: UInt32, app: String?) -> [Removal] {
+        (removals[uid] ?? []).reversed().filter { app == nil || $0.notification.app == app }
+    }
+
+    /// Takes `uid`'s last removal, whole (what is left of it), oldest received first.
+    mutating func takeLast(uid: UInt32) -> [Removal] {
+        guard var list = removals.removeValue(forKey: uid), let number = list.last?.number else { return [] }
+        let count = list.reversed().prefix { $0.number == number }.count
+        let taken = Array(list.suffix(count))
+        list.removeLast(count)
+        store(list, weight: bytes[uid]! - taken.reduce(0) { $0 + $1.bytes }, uid: uid)
+        return taken
+    }
+
+    /// Takes `uid`'s removed notifications of `app` with these identifiers, in the order asked.
+    mutating func take(uid: UInt32, app: String, identifiers: [String]) -> [Removal] {
+        guard var list = removals.removeValue(forKey: uid) else { return [] }
+        var taken: [Removal] = []
+        for identifier in identifiers {
+            guard let index = list.firstIndex(where: { $0.notification.app == app && $0.notification.identifier == identifier }) else { continue }
+            taken.append(list.remove(at: index))
+        }
+        store(list, weight: bytes[uid]! - taken.reduce(0) { $0 + $1.bytes }, uid: uid)
+        return taken
+    }
+
+    private mutating func store(_ list: [Removal], weight: Int, uid: UInt32) {
+        removals[uid] = list.isEmpty ? nil : list
+        bytes[uid] = list.isEmpty ? nil : weight
+    }
+
+    private struct Key: Hashable {
+        var app: String
+        var identifier: String
+
+        init(_ notification: HeraldNotification) {
+            app = notification.app
+            identifier = notification.identifier
+        }
+    }
+
+    // MARK: Snapshots
+
+    /// Every uid's removals, oldest first, by uid.
+    var sorted: [(uid: UInt32, removals: [Removal])] {
+        removals.keys.sorted().map { ($0, removals[$0]!) }
+    }
+
+    /// Restores one uid's removals from a snapshot, oldest first; false when the uid comes
+    /// twice, holds more than ``maxPerUID``, or its removals are out of order.
+    mutating func restore(_ list: [Removal], uid: UInt32) -> Bool {
+        guard removals[uid] == nil, !list.isEmpty, list.count <= Self.maxPerUID,
+            zip(list, list.dropFirst()).allSatisfy({ $0.removedAt <= $1.removedAt && $0.number <= $1.number })
+        else { return false }
+        store(list, weight: list.reduce(0) { $0 + $1.bytes }, uid: uid)
+        lastNumber = max(lastNumber, list.last!.number)
+        earliest = min(earliest ?? list[0].removedAt, list[0].removedAt)
+        return true
+    }
+}

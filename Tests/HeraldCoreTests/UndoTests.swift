@@ -1,0 +1,175 @@
+import Foundation
+import HeraldProtocol
+import Testing
+
+@testable import HeraldCore
+
+/// Issue 31, item 7: what the person removed comes back within `--undo-window`, with its
+/// actions still answering the app.
+@Suite struct UndoTests {
+    typealias F = Fixtures
+
+    static let like = NotificationAction(identifier: "like", title: "Like")
+    static let chatApp = Caller(uid: 1000, gid: 1000, pid: 12, isAdministrator: false, app: AppIdentity(id: F.app, source: .flatpak))
+
+    private func post(_ identifier: String, at seconds: Double = 0, category: String? = "message", state: inout HeraldState) throws {
+        var content = F.content()
+        content.categoryIdentifier = category
+        _ = try state.updateContent(UpdateContentParams(app: F.app, identifier: identifier, content: content), caller: F.user, now: F.now + seconds)
+    }
+
+    private func remove(_ identifiers: [String], at seconds: Double, caller: Caller = F.user, state: inout HeraldState) throws {
+        _ = try state.removeNotifications(RemoveNotificationsParams(app: F.app, identifiers: identifiers), caller: caller, now: F.now + seconds)
+    }
+
+    private func restore(_ p: RestoreNotificationsParams = RestoreNotificationsParams(), at seconds: Double, caller: Caller = F.user, state: inout HeraldState)
+        throws -> (restored: Int, delivered: [NotificationDelivered])
+    {
+        let (outcome, delivered) = try state.restoreNotifications(p, caller: caller, now: F.now + seconds)
+        return (outcome.result.restored, delivered)
+    }
+
+    private func listed(_ state: HeraldState, caller: Caller = F.user) throws -> [HeraldNotification] {
+        try state.listNotifications(ListNotificationsParams(app: F.app), caller: caller).result.notifications
+    }
+
+    private func removed(_ state: HeraldState, at seconds: Double, caller: Caller = F.user) throws -> [RemovedNotification] {
+        try state.listRemovedNotifications(ListRemovedNotificationsParams(), caller: caller, now: F.now + seconds).result.notifications
+    }
+
+    private func withCategory() throws -> HeraldState {
+        var state = F.state()
+        _ = try state.setNotificationCategories(
+            SetNotificationCategoriesParams(app: F.app, categories: [NotificationCategory(identifier: "message", actions: [Self.like])]), caller: F.user)
+        return state
+    }
+
+    @Test func aRemovedNotificationComesBackInItsPlaceWithItsActionsAndAnswersTheApp() throws {
+        var state = try withCategory()
+        try post("n1", at: 0, state: &state)
+        try post("n2", at: 10, state: &state)
+        let before = try listed(state)
+        try remove(["n1"], at: 60, state: &state)
+        #expect(try listed(state).map(\.identifier) == ["n2"])
+        let restorable = try removed(state, at: 61)
+        #expect(restorable.map(\.notification.identifier) == ["n1"])
+        #expect(restorable.first?.removedAt == F.now + 60 && restorable.first?.restorableUntil == F.now + 660)
+
+        let (count, delivered) = try restore(RestoreNotificationsParams(app: F.app, identifiers: ["n1"]), at: 120, state: &state)
+        #expect(count == 1)
+        let shown = try #require(delivered.first)
+        #expect(shown.uid == 1000 && shown.notification.identifier == "n1")
+        #expect(shown.notification.actions?.map(\.identifier) == ["like"], "presenters draw its actions again")
+        #expect(shown.notification.delivery.reasons.first?.code == .restored && !shown.notification.delivery.sound)
+        let after = try listed(state)
+        #expect(after.map(\.identifier) == before.map(\.identifier), "back in its place")
+        #expect(after.last?.receivedAt == before.last?.receivedAt && after.last?.deliveredAt == before.last?.deliveredAt)
+        #expect(after.last?.state == .delivered)
+        #expect(try removed(state, at: 121).isEmpty, "restored once")
+
+        let answered = try state.respondToNotification(
+            RespondToNotificationParams(app: F.app, identifier: "n1", actionIdentifier: "like", userText: nil, uid: nil), caller: F.user, now: F.now + 130
+        ) { _, _ in false }
+        #expect(answered.response.actionIdentifier == "like" && answered.response.identifier == "n1")
+        let (_, pending) = try state.subscribeResponses(SubscribeResponsesParams(app: F.app), caller: Self.chatApp)
+        #expect(pending.map(\.identifier) == ["n1"], "the response reaches the app")
+    }
+
+    @Test func pastTheWindowItIsGoneForGoodAndFreed() throws {
+        var state = F.state()
+        try post("n1", state: &state)
+        try remove(["n1"], at: 0, state: &state)
+        #expect(state.restorableCount == 1)
+        #expect(try removed(state, at: 599).count == 1)
+        #expect(try removed(state, at: 600).isEmpty, "expired ones are not listed")
+        #expect(try restore(at: 600, state: &state).restored == 0)
+        #expect(state.restorableCount == 0, "and freed")
+        #expect(try listed(state).isEmpty)
+
+        try post("n2", state: &state)
+        try remove(["n2"], at: 10, state: &state)
+        state.pruneExpired(now: F.now + 700)
+        #expect(state.restorableCount == 0, "the periodic prune frees them too")
+    }
+
+    @Test func undoRestoresTheLastRemovalWhole() throws {
+        var state = F.state()
+        for (index, identifier) in ["a", "b", "c"].enumerated() { try post(identifier, at: Double(index), state: &state) }
+        try remove(["a"], at: 10, state: &state)
+        _ = try state.removeNotifications(RemoveNotificationsParams(app: F.app, all: true), caller: F.user, now: F.now + 20)
+        #expect(try listed(state).isEmpty)
+        let last = try restore(at: 30, state: &state)
+        #expect(last.restored == 2 && Set(last.delivered.map(\.notification.identifier)) == ["b", "c"])
+        #expect(try listed(state).map(\.identifier) == ["c", "b"])
+        #expect(try restore(at: 31, state: &state).restored == 1, "then the one before")
+        #expect(try listed(state).map(\.identifier) == ["c", "b", "a"])
+        #expect(try restore(at: 32, state: &state).restored == 0, "nothing left")
+    }
+
+    @Test func anAppWithdrawingItsOwnIsNotUndoableNorIsOneTheAppPostedAgain() throws {
+        var state = F.state()
+        try post("n1", state: &state)
+        try remove(["n1"], at: 1, caller: Self.chatApp, state: &state)
+        #expect(try removed(state, at: 2).isEmpty)
+
+        try post("n2", state: &state)
+        try remove(["n2"], at: 3, state: &state)
+        try post("n2", at: 4, category: nil, state: &state)
+        #expect(try restore(at: 5, state: &state).restored == 0, "the app's newer notification stands")
+        #expect(try listed(state).first?.receivedAt == F.now + 4)
+    }
+
+    @Test func eachUIDRestoresOnlyItsOwn() throws {
+        var state = F.state()
+        try post("n1", state: &state)
+        try remove(["n1"], at: 1, state: &state)
+        #expect(try removed(state, at: 2, caller: F.otherUser).isEmpty)
+        #expect(try restore(at: 2, caller: F.otherUser, state: &state).restored == 0)
+        #expect(ruleError { try restore(RestoreNotificationsParams(uid: 1000), at: 2, caller: F.otherUser, state: &state) }?.code == .permissionDenied)
+        #expect(try restore(RestoreNotificationsParams(uid: 1000), at: 2, caller: F.admin, state: &state).restored == 1, "an administrator may, for the uid")
+    }
+
+    @Test func theStoreIsBoundedAndAWindowOfZeroKeepsNone() throws {
+        var state = F.state()
+        for index in 0..<(RecentlyRemoved.maxPerUID + 20) { try post("n\(index)", at: Double(index), state: &state) }
+        _ = try state.removeNotifications(RemoveNotificationsParams(app: F.app, all: true), caller: F.user, now: F.now + 1000)
+        #expect(state.restorableCount == RecentlyRemoved.maxPerUID)
+        let first = try removed(state, at: 1001)
+        #expect(first.count == RecentlyRemoved.maxPerUID)
+        #expect(!first.contains { $0.notification.identifier == "n0" }, "the oldest received go first")
+        let page = try state.listRemovedNotifications(ListRemovedNotificationsParams(limit: 3), caller: F.user, now: F.now + 1001).result
+        #expect(page.notifications.count == 3 && page.more)
+
+        var off = F.state(CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        off.configuration.undoWindow = 0
+        try post("n1", state: &off)
+        try remove(["n1"], at: 1, state: &off)
+        #expect(off.restorableCount == 0)
+    }
+
+    @Test func badParamsNameTheMember() throws {
+        var state = F.state()
+        #expect(ruleError { try restore(RestoreNotificationsParams(app: F.app), at: 0, state: &state) }?.path == ["identifiers"])
+        #expect(ruleError { try restore(RestoreNotificationsParams(identifiers: ["n1"]), at: 0, state: &state) }?.path == ["app"])
+        #expect(ruleError { try restore(RestoreNotificationsParams(app: F.app, identifiers: []), at: 0, state: &state) }?.path == ["identifiers"])
+        #expect(ruleError { try state.listRemovedNotifications(ListRemovedNotificationsParams(limit: -1), caller: F.user, now: F.now) }?.path == ["limit"])
+    }
+
+    @Test func aSnapshotKeepsWhatCanBeRestored() throws {
+        var state = F.state()
+        try post("n1", state: &state)
+        try post("n2", at: 1, state: &state)
+        try remove(["n1", "n2"], at: 10, state: &state)
+        var back = F.state()
+        let restoredAll = back.restoreRemovedNotifications(state.storedRemovedNotifications)
+        #expect(restoredAll)
+        #expect(back.storedRemovedNotifications == state.storedRemovedNotifications)
+        #expect(try restore(at: 20, state: &back).restored == 2)
+        var reversed = F.state()
+        try remove(["n1"], at: 5, state: &state)  // nothing left to remove: no new removal
+        try post("n3", at: 2, state: &state)
+        try remove(["n3"], at: 11, state: &state)
+        let outOfOrder = reversed.restoreRemovedNotifications(state.storedRemovedNotifications.reversed())
+        #expect(!outOfOrder, "out of order is damage")
+    }
+}

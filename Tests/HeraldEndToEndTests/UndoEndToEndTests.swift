@@ -1,0 +1,106 @@
+import Foundation
+import HeraldProtocol
+import HeraldTesting
+import Testing
+
+/// Issue 31, item 7: the person removes a notification and undoes it with heraldctl; the
+/// presenter shows it again, and an action on it still reaches the app subscribed to its
+/// responses.
+@Suite("Undo, end to end")
+struct UndoEndToEndTests {
+    typealias R = ResponsesEndToEndTests
+
+    @Test("heraldctl undoes a removal: the presenter shows it again, and its action's response reaches the app")
+    func undoAndRespond() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none"])
+        let app = try herald.connect()
+        let presenter = try herald.connect()
+        let person = try herald.connect()
+        _ = try app.call("set-notification-categories", ["app": .string(R.chat), "categories": R.categories])
+        #expect(try app.call("subscribe-responses", ["app": .string(R.chat)])[pointer: "/result/pending"] == 0)
+        _ = try presenter.call("subscribe-notifications", [:])
+        try R.post(person, "m-1", category: "message")
+        let first = try #require(try R.next("notification-delivered", from: presenter))
+        let receivedAt = first[pointer: "/notification/receivedAt"]
+
+        let removed = try person.call("remove-notifications", ["app": .string(R.chat), "identifiers": ["m-1"]])
+        #expect(removed[pointer: "/result/removed"] == 1, "\(removed.compactText)")
+        #expect(try R.next("notifications-removed", from: presenter)?[pointer: "/identifiers"] == ["m-1"])
+        let listed = try Heraldctl.run(["notifications", "list", "--removed", "--socket", herald.socketPath])
+        #expect(listed.stdout.contains("m-1 org.example.chat delivered") && listed.stdout.contains("restorable until"), "\(listed)")
+        let removedList = try person.call("list-removed-notifications", [:])
+        #expect(removedList[pointer: "/result/notifications/0/notification/identifier"] == "m-1", "\(removedList.compactText)")
+        #expect(removedList[pointer: "/result/more"] == false)
+
+        let undone = try Heraldctl.run(["notifications", "undo", "--socket", herald.socketPath])
+        #expect(undone.stdout == "Restored 1 notification.\n", "\(undone)")
+        let back = try #require(try R.next("notification-delivered", from: presenter))
+        #expect(back[pointer: "/notification/identifier"] == "m-1")
+        #expect(back[pointer: "/notification/delivery/reasons/0/code"] == "restored", "\(back.compactText)")
+        #expect(back[pointer: "/notification/receivedAt"] == receivedAt, "in its place")
+        #expect(back[pointer: "/notification/actions/1/identifier"] == "like", "its actions again")
+
+        let answer = try R.respond(person, "m-1", "like")
+        #expect(answer[pointer: "/result/response"] == "delivered", "\(answer.compactText)")
+        let heard = try #require(try R.next("notification-response", from: app))
+        #expect(heard[pointer: "/identifier"] == "m-1" && heard[pointer: "/actionIdentifier"] == "like")
+
+        let nothing = try Heraldctl.run(["notifications", "undo", "--socket", herald.socketPath])
+        #expect(nothing.stdout.hasPrefix("Nothing to restore"), "\(nothing)")
+        let bad = try person.call("restore-notifications", ["app": .string(R.chat)])
+        R.expectError(bad, -32602, "/identifiers", "an app without identifiers")
+    }
+
+    @Test("A removal stays restorable across a restart, within the window")
+    func acrossARestart() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("herald-e2e-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let arguments = ["--state-dir", state.path, "--log-target", "none"]
+        do {
+            let herald = try HeraldProcess(.standalone, arguments: arguments)
+            let person = try herald.connect()
+            try R.post(person, "m-1", category: nil)
+            #expect(try person.call("remove-notifications", ["app": .string(R.chat), "all": true])[pointer: "/result/removed"] == 1)
+            #expect(herald.stop() == 0)
+        }
+        let herald = try HeraldProcess(.standalone, arguments: arguments)
+        let restored = try Heraldctl.run(["notifications", "restore", R.chat, "m-1", "--socket", herald.socketPath])
+        #expect(restored.stdout == "Restored 1 notification.\n", "\(restored)")
+        let listed = try herald.connect().call("list-notifications", ["app": .string(R.chat)])
+        #expect(listed[pointer: "/result/notifications/0/identifier"] == "m-1", "\(listed.compactText)")
+    }
+
+    @Test("With --undo-window 0 nothing is kept; heraldctl restore names what to bring back")
+    func windowOff() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none", "--undo-window", "0"])
+        let person = try herald.connect()
+        try R.post(person, "m-1", category: nil)
+        _ = try person.call("remove-notifications", ["app": .string(R.chat), "identifiers": ["m-1"]])
+        let restored = try Heraldctl.run(["notifications", "restore", R.chat, "m-1", "--socket", herald.socketPath])
+        #expect(restored.stdout.hasPrefix("Nothing to restore"), "\(restored)")
+        #expect(try person.call("list-removed-notifications", [:])[pointer: "/result/notifications"] == [])
+    }
+}
+
+/// A restore's journal entry names what came back by identifier, never its content.
+@Suite("Undo in the journal, end to end", .enabled(if: JournalReader.isAvailable, "needs a running systemd-journald"))
+struct UndoJournalEndToEndTests {
+    @Test("restore-notifications is journaled under its own MESSAGE_ID with the identifiers, without content")
+    func restoreEntry() throws {
+        let herald = try HeraldProcess(arguments: ["--log-target", "journal"])
+        let client = try herald.connect()
+        let journal = JournalReader(pid: herald.process.pid)
+        let content: JSONValue = ["title": "Secret title", "body": "Secret body"]
+        for identifier in ["j-1", "j-2"] {
+            _ = try client.call("update-content", ["app": "org.example.chat", "identifier": .string(identifier), "content": content])
+        }
+        _ = try client.call("remove-notifications", ["app": "org.example.chat", "identifiers": ["j-1", "j-2"]])
+        #expect(try client.call("restore-notifications", [:], id: 7)[pointer: "/result/restored"] == 2)
+
+        let entry = try #require(try journal.waitForEntries(count: 1, matching: ["HERALD_METHOD=restore-notifications"]).first)
+        #expect(entry.field("MESSAGE_ID") == RestoreNotificationsMethod.journalMessageIDs.ok)
+        #expect(entry.field("HERALD_NOTIFICATION_IDS") == "j-1,j-2", "\(entry)")
+        let raw = try journal.entries().raw
+        #expect(!raw.contains("Secret"), "no content in the journal")
+    }
+}

@@ -35,6 +35,9 @@ package struct CoreConfiguration: Sendable {
     /// (`--max-notification-bytes`): past it the uid's oldest delivered go; a notification
     /// that would not fit beside the scheduled ones, or alone, is refused.
     package var maxNotificationBytesPerUID = 32 << 20
+    /// The most conversations one uid mutes or marks priority at once (`set-conversation`):
+    /// past it a new one is refused with -32602.
+    package var maxConversationsPerUID = 1_000
 
     package init(
         focusAuthorizationPolicy: FocusAuthorizationPolicy = .prompt,

@@ -26,6 +26,8 @@ package struct HeraldState: Sendable {
     var categories = NotificationCategories()
     var pendingResponses = PendingResponses()
     var authorizationRequests = AuthorizationRequests()
+    /// The conversations each uid muted or marked priority (`set-conversation`).
+    var conversations = ConversationControls()
 
     /// Interactions evicted by `maxInteractions` or `maxInteractionsPerUID` since this
     /// value was made; not encoded.

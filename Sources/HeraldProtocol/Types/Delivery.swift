@@ -107,6 +107,12 @@ package enum DeliveryReasonCode: String, JSONEnum, Hashable {
     /// The Focus silences only the people and apps it names, and this notification is
     /// from none of them.
     case notSilencedByFocus
+    /// The person muted the notification's conversation (`set-conversation`), whatever
+    /// Focus is on: delivered quietly.
+    case conversationMuted
+    /// The person marked the notification's conversation priority (`set-conversation`),
+    /// so it breaks through the Focus like an allowed person.
+    case priorityConversation
 }
 
 /// Written directly: every `update-content` answers with it (see `JSONDirectEncodable`).

@@ -40,6 +40,9 @@ package struct AuditRecord: Sendable, Hashable {
     package var authorizationRequest: AuthorizationRequestChange?
     /// When the request answered was made (with `answered`).
     package var authorizationRequestedAt: Date?
+    /// What `set-conversation` changed, as `mute=<RFC 3339 end>|forever|off` and
+    /// `priority=true|false`.
+    package var conversationControl: [String]?
 
     package init(
         app: String? = nil,

@@ -38,6 +38,9 @@ package struct CoreConfiguration: Sendable {
     /// How long, in seconds, a notification the person removed can be restored
     /// (`--undo-window`); 0 keeps none.
     package var undoWindow: TimeInterval = 600
+    /// The most conversations one uid mutes or marks priority at once (`set-conversation`):
+    /// past it a new one is refused with -32602.
+    package var maxConversationsPerUID = 1_000
 
     package init(
         focusAuthorizationPolicy: FocusAuthorizationPolicy = .prompt,

@@ -137,6 +137,14 @@ extension HeraldState {
                 }
                 silencedConversation = conversation
             }
+            if case .sendMessage(let message) = stored.interaction.intent,
+                let control = conversationControl(uid: caller.uid, app: p.app, conversationIdentifier: message.conversationIdentifier, now: now)
+            {
+                decision.focus?.priorityConversation = control.priority
+                decision.conversationMute = control.mute(at: now).map { mute in
+                    if case .until(let end) = mute { DeliveryDecision.ConversationMuteFact(until: end) } else { DeliveryDecision.ConversationMuteFact() }
+                }
+            }
         }
 
         var delivery = decision.decide()

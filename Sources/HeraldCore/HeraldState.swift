@@ -28,6 +28,8 @@ package struct HeraldState: Sendable {
     var authorizationRequests = AuthorizationRequests()
     /// What the person removed, restorable within `--undo-window`.
     var recentlyRemoved = RecentlyRemoved()
+    /// The conversations each uid muted or marked priority (`set-conversation`).
+    var conversations = ConversationControls()
 
     /// Interactions evicted by `maxInteractions` or `maxInteractionsPerUID` since this
     /// value was made; not encoded.

@@ -31,6 +31,10 @@ package struct Bubble: Sendable, Hashable {
     /// The `Notify` action key of "Snooze 1 hour", which herald-notify answers with
     /// `snooze-notification`; nil where it is not offered.
     package var snoozeKey: String?
+    /// The conversation "Mute conversation 1 hour" mutes (action key
+    /// `herald-mute-conversation`), which herald-notify answers with `set-conversation`;
+    /// nil where it is not offered.
+    package var muteConversation: String?
 
     package init(
         key: Key, arguments: NotifyArguments, image: ImageSource? = nil, actionKeys: [String: String] = [:], answersDismissal: Bool = false,
@@ -44,6 +48,13 @@ package struct Bubble: Sendable, Hashable {
         self.thread = thread
         self.inlineReplyAction = inlineReplyAction
         self.snoozeKey = snoozeKey
+    }
+
+    /// The same bubble, offering "Mute conversation 1 hour" for `conversation`.
+    package func offeringMute(of conversation: String?) -> Bubble {
+        var bubble = self
+        bubble.muteConversation = conversation
+        return bubble
     }
 
     /// The final `Notify` arguments: replacing bubble `replacesID` (0 for none), showing

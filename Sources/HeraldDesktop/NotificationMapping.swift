@@ -24,6 +24,10 @@ package struct NotificationMapping: Sendable {
     /// identifier comes first and keeps it.
     package static let snoozeActionKey = "herald-snooze"
     package static let snoozeSeconds = 3600
+    /// The Notify action key of "Mute conversation 1 hour", offered on a message of a
+    /// conversation, and how long it mutes: herald-notify answers it with `set-conversation`.
+    package static let muteConversationActionKey = "herald-mute-conversation"
+    package static let muteConversationSeconds = 3600
 
     /// The Notify action key of KDE's inline reply, and its hints.
     package static let inlineReplyKey = "inline-reply"
@@ -62,6 +66,9 @@ package struct NotificationMapping: Sendable {
         // Herald's own, after the app's: answered by herald-notify, never the app's.
         let snoozeKey = capabilities.actions && actionKeys[Self.snoozeActionKey] == nil ? Self.snoozeActionKey : nil
         if let snoozeKey { actions += [snoozeKey, "Snooze 1 hour"] }
+        let muteConversation = capabilities.actions && actionKeys[Self.muteConversationActionKey] == nil
+            ? content.communication?.conversationIdentifier : nil
+        if muteConversation != nil { actions += [Self.muteConversationActionKey, "Mute conversation 1 hour"] }
         if usesIcons { hints.append(("action-icons", .boolean(true))) }
         if let reply {
             if let placeholder = reply.placeholder { hints.append((Self.replyPlaceholderHint, .string(placeholder))) }
@@ -91,7 +98,7 @@ package struct NotificationMapping: Sendable {
             thread: thread,
             inlineReplyAction: reply?.identifier,
             snoozeKey: snoozeKey
-        )
+        ).offeringMute(of: muteConversation)
     }
 
     /// The stack a notification joins, one per (app, thread): its `threadIdentifier` (which

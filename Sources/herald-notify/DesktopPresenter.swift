@@ -29,6 +29,8 @@ final class DesktopPresenter {
     var onAuthorization: (UInt32, String, String) -> Void = { _, _, _ in }
     /// "Snooze 1 hour" on a notification's bubble: heraldd takes it down and brings it back.
     var onSnooze: (UInt32, NotificationKey) -> Void = { _, _ in }
+    /// "Mute conversation 1 hour" on a message's bubble: (uid, notification, conversation).
+    var onMuteConversation: (UInt32, NotificationKey, String) -> Void = { _, _, _ in }
 
     private struct ShownBubble {
         var id: UInt32
@@ -38,6 +40,7 @@ final class DesktopPresenter {
         var actionKeys: [String: String]
         var inlineReplyAction: String?
         var snoozeKey: String?
+        var muteConversation: String?
         var thread: String?
         /// Closing it by hand answers `dismiss`.
         var answersDismissal: Bool
@@ -120,6 +123,7 @@ final class DesktopPresenter {
                 inlineReplyAction: bubble.inlineReplyAction, snoozeKey: bubble.snoozeKey, thread: bubble.thread,
                 answersDismissal: bubble.answersDismissal
             )
+            shown[bubble.key]?.muteConversation = bubble.muteConversation
             keyByID[id] = bubble.key
             threads.showed(bubble)
         } catch {
@@ -173,6 +177,12 @@ final class DesktopPresenter {
         {
             shown[key]?.answered = true
             return onSnooze(uid, notification)
+        }
+        if let key = keyByID[id], case .notification(let notification) = key, let bubble = shown[key], let uid = bubble.uid,
+            actionKey == NotificationMapping.muteConversationActionKey, let conversation = bubble.muteConversation
+        {
+            shown[key]?.answered = true
+            return onMuteConversation(uid, notification, conversation)
         }
         guard let key = keyByID[id], let bubble = shown[key], let uid = bubble.uid, let action = bubble.actionKeys[actionKey] else { return }
         shown[key]?.answered = true

@@ -45,6 +45,8 @@ final class PresenterLoop {
         case response(NotificationKey)
         /// `snooze-notification`: "Snooze 1 hour" on a bubble.
         case snooze(NotificationKey)
+        /// `set-conversation`: "Mute conversation 1 hour" on a bubble.
+        case muteConversation(NotificationKey)
         /// `list-authorization-requests`, after each subscription.
         case waitingRequests
         /// `set-focus-authorization`: the person's answer to an app's prompt.
@@ -67,6 +69,7 @@ final class PresenterLoop {
         presenter.onResponse = { [unowned self] uid, key, action, text in respond(uid: uid, key: key, action: action, userText: text) }
         presenter.onAuthorization = { [unowned self] uid, app, status in authorize(uid: uid, app: app, status: status) }
         presenter.onSnooze = { [unowned self] uid, key in snooze(uid: uid, key: key) }
+        presenter.onMuteConversation = { [unowned self] uid, key, conversation in muteConversation(uid: uid, key: key, conversation: conversation) }
     }
 
     /// Runs until SIGTERM or SIGINT (0), or until the session bus is lost (1).
@@ -204,6 +207,8 @@ final class PresenterLoop {
             Log.info("respond-to-notification for \(key) failed: \(code) \(message)")
         case (.snooze(let key), let code?):
             Log.info("snooze-notification for \(key) failed: \(code) \(message)")
+        case (.muteConversation(let key), let code?):
+            Log.info("set-conversation for \(key) failed: \(code) \(message)")
         case (.waitingRequests, -32601):
             if !loggedNoAuthorizationRequests {
                 Log.info("heraldd at \(linkPath) has no list-authorization-requests: requests made before this connection are not asked")
@@ -220,7 +225,7 @@ final class PresenterLoop {
         case (.authorization(let app), let code?):
             // The prompt stays until the request is answered, so the person may try again.
             Log.info("set-focus-authorization for \(app) failed: \(code) \(message)")
-        case (.response, nil), (.authorization, nil), (.snooze, nil):
+        case (.response, nil), (.authorization, nil), (.snooze, nil), (.muteConversation, nil):
             break
         }
     }
@@ -273,5 +278,16 @@ final class PresenterLoop {
         params["seconds"] = .number(JSONNumber(NotificationMapping.snoozeSeconds))
         if uid != self.uid { params["uid"] = .number(JSONNumber(Int(uid))) }
         send("snooze-notification", params, as: .snooze(key), while: "snoozing \(key)")
+    }
+
+    /// "Mute conversation 1 hour" on a message's bubble: heraldd delivers the conversation's
+    /// next messages quietly for an hour. The notification itself stays.
+    private func muteConversation(uid: UInt32, key: NotificationKey, conversation: String) {
+        var params = JSONObject()
+        params["app"] = .string(key.app)
+        params["conversationIdentifier"] = .string(conversation)
+        params["mute"] = .object(["seconds": .number(JSONNumber(NotificationMapping.muteConversationSeconds))])
+        if uid != self.uid { params["uid"] = .number(JSONNumber(Int(uid))) }
+        send("set-conversation", params, as: .muteConversation(key), while: "muting the conversation of \(key)")
     }
 }

@@ -47,10 +47,10 @@ struct NotificationsCommand: ParsableCommand {
 
         /// Every page of `list-notifications` (or `method`, which pages alike; each within
         /// heraldd's `--max-response-bytes`, at most `maxPage`), following `nextCursor`,
-        /// until the list or `limit` ends.
+        /// until the list or `limit` ends; the items are the result's `member`.
         static func allPages(
-            of params: [String: JSONValue], limit: Int?, method: String = "list-notifications", maxPage: Int = .max,
-            connection: DaemonConnection
+            of params: [String: JSONValue], limit: Int?, method: String = "list-notifications", member: String = "notifications",
+            maxPage: Int = .max, connection: DaemonConnection
         ) throws(CtlFailure) -> [JSONValue] {
             var notifications: [JSONValue] = []
             var cursor: String?
@@ -59,7 +59,7 @@ struct NotificationsCommand: ParsableCommand {
                 if let cursor { page["cursor"] = cursor.json }
                 if let limit { page["limit"] = min(limit - notifications.count, maxPage).json }
                 let result = try connection.call(method, params: page)
-                notifications += result["notifications"]?.arrayValue ?? []
+                notifications += result[member]?.arrayValue ?? []
                 cursor = result["nextCursor"]?.stringValue
             } while cursor != nil && limit.map({ notifications.count < $0 }) ?? true
             return notifications

@@ -108,6 +108,11 @@ struct LimitOptions: ParsableArguments {
             valueName: "bytes"))
     var maxNotificationBytes: Int = 32 << 20
 
+    @Option(
+        help: ArgumentHelp(
+            "The most conversations one uid mutes or marks priority at once; past it, set-conversation refuses one more.", valueName: "count"))
+    var maxConversationsPerUid: Int = 1_000
+
     /// The per-uid limits, into the rules' configuration.
     func applyFairShares(to core: inout CoreConfiguration) {
         core.maxNotificationsPerUID = max(1, maxNotifications)
@@ -115,6 +120,7 @@ struct LimitOptions: ParsableArguments {
         core.maxInteractionsPerUID = max(1, maxInteractionsPerUid)
         core.maxAppsPerUID = max(1, maxAppsPerUid)
         core.maxSilencedMarksPerUID = max(0, maxSilencedPerUid)
+        core.maxConversationsPerUID = max(0, maxConversationsPerUid)
     }
 
     var requestLimits: RequestLimits {

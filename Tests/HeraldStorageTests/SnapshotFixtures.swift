@@ -89,6 +89,9 @@ enum SnapshotFixtures {
             caller: user,
             now: now + 1
         )
+        _ = try state.setConversation(
+            SetConversationParams(app: app, conversationIdentifier: "c-silenced", mute: ConversationMute(seconds: 600.5)), caller: user, now: now)
+        _ = try state.setConversation(SetConversationParams(app: app, conversationIdentifier: "c-eve", priority: true), caller: user, now: now)
         return state
     }
 

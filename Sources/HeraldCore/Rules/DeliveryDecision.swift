@@ -9,16 +9,17 @@ import HeraldProtocol
 /// 1. passive: quiet, no sound, no light, breaks through nothing (`passive`).
 /// 2. While a Focus is on, the first of these breaks through it: critical;
 ///    timeSensitive with a Focus that allows it; an allowed app; an allowed sender; a
-///    repeated call; notify-anyway after a silenced message; a mention or reply with a
-///    Focus that allows mentions. Otherwise quiet (`silencedByFocus`).
+///    priority conversation; a repeated call; notify-anyway after a silenced message; a
+///    mention or reply with a Focus that allows mentions. Otherwise quiet (`silencedByFocus`).
 /// 3. For an app sent to the scheduled summary: communication, timeSensitive and
 ///    critical break through it; the rest waits for the next summary (`heldForSummary`),
 ///    silenced by a Focus or not: the Focus filters how it is presented, the summary when
 ///    it arrives, so both apply and both are named.
-/// 4. Otherwise an alert (`delivered`): sound and light; bypassing the ringer when
+/// 4. A conversation the person muted, unless critical: quiet (`conversationMuted`).
+/// 5. Otherwise an alert (`delivered`): sound and light; bypassing the ringer when
 ///    critical; announced when a communication or timeSensitive.
 ///
-/// The interruption-level table of the seeds is what steps 1 and 4 implement.
+/// The interruption-level table of the seeds is what steps 1 and 5 implement.
 struct DeliveryDecision {
     /// What the Focus in effect lets through for this notification: each member already
     /// combines the Focus's setting with the fact (for example `repeatedCall` is true
@@ -41,6 +42,14 @@ struct DeliveryDecision {
         /// The caller called within the window through another app: repeated calls count
         /// per app, so this one does not break through.
         var repeatedCallFromAnotherApp = false
+        /// The person marked the message's conversation priority (`set-conversation`).
+        var priorityConversation = false
+    }
+
+    /// The person muted the message's conversation (`set-conversation`): until `until`,
+    /// or until unmuted when nil.
+    struct ConversationMuteFact: Sendable, Hashable {
+        var until: Date?
     }
 
     var app: String
@@ -52,6 +61,8 @@ struct DeliveryDecision {
     /// The next summary time when the app goes to the scheduled summary.
     var nextSummary: Date?
     var repeatedCallWindow: TimeInterval = 180
+    /// Nil unless the person muted the conversation, and the mute has not ended.
+    var conversationMute: ConversationMuteFact?
 
     func decide() -> Delivery {
         var reasons: [DeliveryReason] = []
@@ -84,6 +95,8 @@ struct DeliveryDecision {
                     reason(.appAllowedByFocus, "\(named.capitalizedFirst) allows notifications from \(app).")
                 } else if focus.senderAllowed {
                     reason(.senderAllowedByFocus, "\(named.capitalizedFirst) allows notifications from this sender.")
+                } else if focus.priorityConversation {
+                    reason(.priorityConversation, "You marked this conversation priority, so it breaks through \(named) like an allowed person.")
                 } else if focus.repeatedCall {
                     reason(
                         .repeatedCall,
@@ -124,6 +137,12 @@ struct DeliveryDecision {
                 return Delivery(presentation: .summary, deliverAt: nextSummary, breaksThroughFocus: breaksThroughFocus, reasons: reasons)
             }
             breaksThroughSummary = true
+        }
+
+        if let conversationMute, level != .critical {
+            reasons.append(mutedReason(conversationMute))
+            return Delivery(
+                presentation: .quiet, breaksThroughFocus: breaksThroughFocus, breaksThroughSummary: breaksThroughSummary, reasons: reasons)
         }
 
         let bypassesRinger = level == .critical
@@ -184,6 +203,14 @@ struct DeliveryDecision {
             message: "\(named.capitalizedFirst) is on and \(held), so it is delivered quietly.",
             causes: causes.isEmpty ? nil : causes
         )
+    }
+
+    /// The person's mute, apart from any Focus, and when it ends.
+    private func mutedReason(_ mute: ConversationMuteFact) -> DeliveryReason {
+        let until = mute.until.map { "until \(RFC3339.format($0))" } ?? "until you unmute it"
+        return reason(
+            .conversationMuted,
+            "You muted this conversation \(until), whatever Focus is on, so it is delivered quietly: no sound, no light, no banner.")
     }
 
     private var heldForSummary: DeliveryReason {

@@ -36,6 +36,8 @@ package enum HeraldMethods {
         GetSummaryMethod.self,
         RestoreNotificationsMethod.self,
         ListRemovedNotificationsMethod.self,
+        SetConversationMethod.self,
+        ListConversationsMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

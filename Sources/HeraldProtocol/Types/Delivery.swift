@@ -110,6 +110,12 @@ package enum DeliveryReasonCode: String, JSONEnum, Hashable {
     /// The person undid the notification's removal (`restore-notifications`): delivered
     /// again as it was, without sound, given first.
     case restored
+    /// The person muted the notification's conversation (`set-conversation`), whatever
+    /// Focus is on: delivered quietly.
+    case conversationMuted
+    /// The person marked the notification's conversation priority (`set-conversation`),
+    /// so it breaks through the Focus like an allowed person.
+    case priorityConversation
 }
 
 /// Written directly: every `update-content` answers with it (see `JSONDirectEncodable`).

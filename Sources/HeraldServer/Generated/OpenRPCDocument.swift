@@ -3750,6 +3750,263 @@ package enum OpenRPCDocument {
           }
         }
       ]
+    },
+    {
+      "name": "set-conversation",
+      "x-herald-access": "person",
+      "summary": "Mute one of the person's conversations, or mark it priority; or undo either.",
+      "description": "A conversation is an app's conversationIdentifier, as a communication notification's content names it (content.communication.conversationIdentifier). mute delivers the conversation's messages quietly — no sound, no light, no banner — with reason conversationMuted, whatever Focus is on, for seconds, until a time (at most a year ahead) or forever (until unmuted); a new mute replaces the one before, and a mute for a while ends by itself at its time. A mute does not hold back a critical notification, and calls name no conversation, so no call (a repeated one included) is muted. priority: true lets the conversation's messages break through a Focus like an allowed person (reason priorityConversation, right after senderAllowedByFocus), even a Focus whose silence lists name its sender or app. Muted and priority at once, the mute wins while it lasts; priority holds again after. A conversation neither muted nor priority is forgotten. Each uid controls at most --max-conversations-per-uid (1000) conversations at once; one more is -32602 with data.limit. A caller controls only its own uid's conversations; administrators may pass uid. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "description": "The conversation's app.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "conversationIdentifier",
+          "description": "The conversation, as its notifications' content.communication.conversationIdentifier names it.",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        },
+        {
+          "name": "mute",
+          "description": "Mute it: exactly one of seconds (more than 0, at most 31536000, a year), until (later than now, at most a year ahead) and forever: true. Not with unmute.",
+          "required": false,
+          "schema": {
+            "type": "object",
+            "properties": {
+              "seconds": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": 31536000,
+                "description": "For this many seconds from now."
+              },
+              "until": {
+                "$ref": "#/components/schemas/DateTime",
+                "description": "Until this time."
+              },
+              "forever": {
+                "type": "boolean",
+                "const": true,
+                "description": "Until unmuted."
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "name": "unmute",
+          "description": "true ends its mute.",
+          "required": false,
+          "schema": {
+            "type": "boolean"
+          }
+        },
+        {
+          "name": "priority",
+          "description": "Mark it priority (true) or not (false).",
+          "required": false,
+          "schema": {
+            "type": "boolean"
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's conversation.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "conversation",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/ConversationControl"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "mute for an hour",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "conversationIdentifier",
+              "value": "c-trip"
+            },
+            {
+              "name": "mute",
+              "value": {
+                "seconds": 3600
+              }
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "app": "org.example.chat",
+              "conversationIdentifier": "c-trip",
+              "muted": true,
+              "mutedUntil": "2026-11-27T09:00:00.000Z",
+              "priority": false
+            }
+          }
+        },
+        {
+          "name": "priority",
+          "params": [
+            {
+              "name": "app",
+              "value": "org.example.chat"
+            },
+            {
+              "name": "conversationIdentifier",
+              "value": "c-ann"
+            },
+            {
+              "name": "priority",
+              "value": true
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "app": "org.example.chat",
+              "conversationIdentifier": "c-ann",
+              "muted": false,
+              "priority": true
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "list-conversations",
+      "x-herald-access": "person",
+      "summary": "The conversations the person muted or marked priority, a page at a time.",
+      "description": "Sorted by app, then conversation; a mute that has ended is not shown, and a conversation it leaves neither muted nor priority is not listed. Each page is bounded by limit and by --max-response-bytes; nextCursor, when present, is the cursor of the next. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "app",
+          "description": "Only this app's conversations.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AppName"
+          }
+        },
+        {
+          "name": "limit",
+          "description": "At most this many.",
+          "required": false,
+          "schema": {
+            "type": "integer",
+            "minimum": 1
+          }
+        },
+        {
+          "name": "cursor",
+          "description": "The nextCursor of the page before.",
+          "required": false,
+          "schema": {
+            "type": "string"
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "conversations",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "uid",
+            "conversations"
+          ],
+          "properties": {
+            "uid": {
+              "$ref": "#/components/schemas/Uid"
+            },
+            "conversations": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/ConversationControl"
+              }
+            },
+            "nextCursor": {
+              "type": "string",
+              "description": "Present when more are left than this page holds: the cursor of the next."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a muted and a priority conversation",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "conversations": [
+                {
+                  "app": "org.example.chat",
+                  "conversationIdentifier": "c-ann",
+                  "muted": false,
+                  "priority": true
+                },
+                {
+                  "app": "org.example.chat",
+                  "conversationIdentifier": "c-trip",
+                  "muted": true,
+                  "mutedUntil": "2026-11-27T09:00:00.000Z",
+                  "priority": false
+                }
+              ]
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -4406,7 +4663,9 @@ package enum OpenRPCDocument {
           "unknownCategory",
           "snoozeEnded",
           "notSilencedByFocus",
-          "restored"
+          "restored",
+          "conversationMuted",
+          "priorityConversation"
         ]
       },
       "DeliveryReason": {
@@ -5581,6 +5840,37 @@ package enum OpenRPCDocument {
           "restorableUntil": {
             "$ref": "#/components/schemas/DateTime",
             "description": "removedAt plus --undo-window: gone for good after it."
+          }
+        }
+      },
+      "ConversationControl": {
+        "title": "ConversationControl",
+        "type": "object",
+        "description": "What the person decided about one conversation (set-conversation).",
+        "required": [
+          "app",
+          "conversationIdentifier",
+          "muted",
+          "priority"
+        ],
+        "properties": {
+          "app": {
+            "$ref": "#/components/schemas/AppName"
+          },
+          "conversationIdentifier": {
+            "type": "string"
+          },
+          "muted": {
+            "type": "boolean",
+            "description": "Its messages are delivered quietly (conversationMuted)."
+          },
+          "mutedUntil": {
+            "$ref": "#/components/schemas/DateTime",
+            "description": "While muted for a while: when the mute ends by itself; absent when muted until unmuted."
+          },
+          "priority": {
+            "type": "boolean",
+            "description": "Its messages break through a Focus like an allowed person (priorityConversation)."
           }
         }
       }

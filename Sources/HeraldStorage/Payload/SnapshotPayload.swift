@@ -35,6 +35,7 @@ package enum SnapshotPayload {
         FocusesSection.self,
         SummariesSection.self,
         RemovedNotificationsSection.self,
+        ConversationsSection.self,
     ]
 
     /// The format version snapshots are written in: the newest section's.

@@ -64,6 +64,7 @@ extension HeraldState {
                 notification.delivery.reasons.insert(
                     DeliveryReason(code: .silencedByFocus, message: "\(focus.name) is on and did not allow this notification when it first came, so it comes back quietly."),
                     at: 1)
+                countSilencedByFocus(notification, uid: uid, now: now)
             }
             return NotificationDelivered(uid: uid, notification: notification)
         }

@@ -80,6 +80,8 @@ final class DesktopPresenter {
             ask(request)
         case .authorizationAnswered(let uid, let app):
             close(.authorization(uid: uid, app: app))
+        case .focusDigest(let digest):
+            if let bubble = mapping.digestBubble(for: digest) { show(bubble, uid: digest.uid) }
         }
     }
 
@@ -179,7 +181,7 @@ final class DesktopPresenter {
         switch key {
         case .notification(let notification): onResponse(uid, notification, action, nil)
         case .authorization(_, let app): onAuthorization(uid, app, action)
-        case .summary: break
+        case .summary, .focusDigest: break
         }
     }
 

@@ -37,7 +37,7 @@ struct FormatVersion1Tests {
             }
             return object as NSDictionary
         }
-        return try stripped(SnapshotFixtures.json(state), dropping: ["focuses", "summaries", "notifications", "categories", "responses", "authorizationRequests"])
+        return try stripped(SnapshotFixtures.json(state), dropping: ["focuses", "summaries", "notifications", "categories", "responses", "authorizationRequests", "focusDigests"])
             == stripped(FormatVersion1Fixture.json, dropping: ["focus", "summary"])
     }
 

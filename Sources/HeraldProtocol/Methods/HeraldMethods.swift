@@ -34,6 +34,7 @@ package enum HeraldMethods {
         DeleteFocusMethod.self,
         GetFocusMethod.self,
         GetSummaryMethod.self,
+        GetFocusDigestMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

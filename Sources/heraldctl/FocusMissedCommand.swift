@@ -30,19 +30,20 @@ extension FocusCommand {
             return lines.isEmpty ? ["No Focus has silenced anything yet."] : lines
         }
 
+        /// "org.example.chat: Team" (a conversation: its name, else its senders, else its
+        /// identifier) or "org.example.mail" (an app).
+        static func entryText(_ entry: JSONValue) -> String {
+            let app = entry["app"]?.stringValue ?? "?"
+            guard let conversation = entry["conversationIdentifier"]?.stringValue else { return app }
+            return "\(app): \(entry["conversationName"]?.stringValue ?? entry["senders"]?.strings?.joined(separator: ", ") ?? conversation)"
+        }
+
         /// The heading with the total, then an entry a line, most relevant first.
         private static func digestLines(_ digest: JSONValue, heading: String) -> [String] {
             let total = digest["total"]?.intValue ?? 0
             var lines = ["\(heading): \(total) notification\(total == 1 ? "" : "s") silenced"]
             for entry in digest["entries"]?.arrayValue ?? [] {
-                let app = entry["app"]?.stringValue ?? "?"
-                let count = entry["count"]?.intValue ?? 0
-                if let conversation = entry["conversationIdentifier"]?.stringValue {
-                    let who = entry["conversationName"]?.stringValue ?? entry["senders"]?.strings?.joined(separator: ", ") ?? conversation
-                    lines.append("  \(count)\t\(app): \(who)")
-                } else {
-                    lines.append("  \(count)\t\(app)")
-                }
+                lines.append("  \(entry["count"]?.intValue ?? 0)\t\(entryText(entry))")
             }
             if let unlisted = digest["unlisted"]?.intValue, unlisted > 0 { lines.append("  \(unlisted)\tand more, of other apps and conversations") }
             return lines

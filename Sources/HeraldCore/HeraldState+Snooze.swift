@@ -59,14 +59,18 @@ extension HeraldState {
         }
         let reason = DeliveryReason(code: .snoozeEnded, message: "You snoozed this notification, and its time has come: delivered again.")
         let returned = notifications.returnDueSnoozed(now: now, reason: reason) { uid, delivery in
-            guard let name = focusOn[uid], !delivery.breaksThroughFocus, delivery.presentation == .alert else { return }
+            guard let name = focusOn[uid], !delivery.breaksThroughFocus, delivery.presentation == .alert else { return false }
             delivery.presentation = .quiet
             delivery.sound = false
             delivery.lightsScreen = false
             delivery.reasons.insert(
                 DeliveryReason(code: .silencedByFocus, message: "\(name) is on and did not allow this notification when it first came, so it comes back quietly."),
                 at: 1)
+            return true
         }
-        return returned.map { uid, notification in NotificationDelivered(uid: uid, notification: presented(notification, uid: uid)) }
+        return returned.map { uid, notification, quieted in
+            if quieted { countSilencedByFocus(notification, uid: uid, now: now) }
+            return NotificationDelivered(uid: uid, notification: presented(notification, uid: uid))
+        }
     }
 }

@@ -165,6 +165,7 @@ extension HeraldState {
                 fairShares.silencedMarksRefused += 1
             }
         }
+        if silencedBy != nil { countSilencedByFocus(notification, uid: caller.uid, now: now) }
         audit.presentation = delivery.presentation.rawValue
         audit.reasons = delivery.reasons.map(\.code.rawValue)
         audit.silencedCauses = silencedBy?.causes?.map(\.rawValue) ?? []

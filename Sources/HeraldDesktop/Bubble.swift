@@ -11,6 +11,8 @@ package struct Bubble: Sendable, Hashable {
         case summary
         /// The prompt for (uid, app)'s Focus authorization request: one per waiting request.
         case authorization(uid: UInt32, app: String)
+        /// A Focus digest of a uid: each replaces the uid's last.
+        case focusDigest(uid: UInt32)
     }
 
     package var key: Key

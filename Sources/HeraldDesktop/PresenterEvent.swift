@@ -17,12 +17,16 @@ package enum PresenterEvent: Sendable, Hashable {
     /// `authorization-answered` `{uid, app, authorizationStatus, …}`: the request was decided
     /// (here, on another desktop, by an administrator or by the policy).
     case authorizationAnswered(uid: UInt32, app: String)
+    /// `focus-digest` `{uid, focus, total, entries, …}`: a Focus ended, and this is what it
+    /// silenced, most relevant first.
+    case focusDigest(FocusDigest)
 
     package static let deliveredMethod = "notification-delivered"
     package static let summaryMethod = "summary-delivered"
     package static let removedMethod = "notifications-removed"
     package static let authorizationRequestedMethod = "authorization-requested"
     package static let authorizationAnsweredMethod = "authorization-answered"
+    package static let focusDigestMethod = FocusDigest.method
 
     /// The event a server notification carries, nil for another method (such as
     /// `focus-changed`), or a reading error with the member at fault.
@@ -53,6 +57,8 @@ package enum PresenterEvent: Sendable, Hashable {
             // Only whose request it was: the answer itself reaches the app, not the presenter.
             let params = try EventReader(params, at: root)
             self = .authorizationAnswered(uid: try params.integer("uid"), app: try params.string("app"))
+        case Self.focusDigestMethod:
+            self = .focusDigest(try FocusDigest(reading: try EventReader(params, at: root)))
         default:
             return nil
         }

@@ -80,12 +80,13 @@ package final class HeraldServer: Service, Sendable {
     /// subscribers whose status changed. Cheap when nothing is due (the earliest change
     /// of each uid is kept); the ticker calls it every second, off the event loops.
     package func advanceFocuses(now: Date) {
-        let changed = environment.state.withLock(reportingChange: { state -> (value: ([FocusChange], FocusView)?, changed: Bool) in
+        let changed = environment.state.withLock(reportingChange: { state -> (value: ([FocusChange], FocusView, [FocusDigest])?, changed: Bool) in
             guard state.advanceFocuses(now: now) else { return (nil, false) }
-            return ((state.takeFocusChanges(), state.focusView), true)
+            return ((state.takeFocusChanges(), state.focusView, state.takeFocusDigests()), true)
         })
-        if let (changes, view) = changed {
+        if let (changes, view, digests) = changed {
             environment.reportFocusChanges(changes, view: view, now: now, subscriptions: subscriptions)
+            environment.reportFocusDigests(digests, presenters: presenters)
         }
     }
 

@@ -32,6 +32,11 @@ package enum JournalMessageID {
     /// A snoozed notification came back at its time (`snooze-notification`): `HERALD_UID`,
     /// `HERALD_APP`, `HERALD_NOTIFICATION_ID`, `HERALD_PRESENTATION`.
     package static let snoozeEnded = "b415a093677b41b3ac3a93a646d0c4eb"
+    /// A uid's Focus ended having silenced something, and its digest went to the
+    /// presenters: `HERALD_UID`, `HERALD_FOCUS`, `HERALD_FOCUS_DIGEST_END`, `HERALD_COUNT`,
+    /// `HERALD_FOCUS_DIGEST_CONVERSATIONS`, `HERALD_FOCUS_DIGEST_APPS`,
+    /// `HERALD_FOCUS_DIGEST_UNLISTED`. Never an app, a name or content.
+    package static let focusDigest = "39483fd088444ea2a3b0c7efc497153e"
 
     /// The method name logged for a request whose method could not be read (a parse error).
     package static let unreadableMethod = "*"
@@ -43,5 +48,6 @@ package enum JournalMessageID {
         notificationResponse,
         focusChanged,
         snoozeEnded,
+        focusDigest,
     ]
 }

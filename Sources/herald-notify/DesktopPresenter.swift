@@ -83,6 +83,8 @@ final class DesktopPresenter {
             ask(request)
         case .authorizationAnswered(let uid, let app):
             close(.authorization(uid: uid, app: app))
+        case .focusDigest(let digest):
+            if let bubble = mapping.digestBubble(for: digest) { show(bubble, uid: digest.uid) }
         }
     }
 
@@ -189,7 +191,7 @@ final class DesktopPresenter {
         switch key {
         case .notification(let notification): onResponse(uid, notification, action, nil)
         case .authorization(_, let app): onAuthorization(uid, app, action)
-        case .summary: break
+        case .summary, .focusDigest: break
         }
     }
 

@@ -2,13 +2,13 @@ import ArgumentParser
 import Foundation
 import HeraldProtocol
 
-/// `heraldctl focus on|off|show|define|delete` (`set-focus`, `get-focus`, `define-focus`,
-/// `delete-focus`): the caller's own Focuses; an administrator may name another `--uid`.
+/// `heraldctl focus on|off|show|define|delete|missed` (`set-focus`, `get-focus`, `define-focus`,
+/// `delete-focus`, `get-focus-digest`): the caller's own Focuses; an administrator may name another `--uid`.
 struct FocusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "focus",
         abstract: "Your Focuses: turn one on or off, show them, define one with a schedule.",
-        subcommands: [On.self, Off.self, Show.self, Define.self, Delete.self],
+        subcommands: [On.self, Off.self, Show.self, Define.self, Delete.self, Missed.self],
         defaultSubcommand: Show.self
     )
 

@@ -121,6 +121,12 @@ enum WatchEvent {
         case "notification-response":
             let text = (params["userText"]?.stringValue).map { " \"\($0)\"" } ?? ""
             return "response \(Output.text(params["app"])) \(Output.text(params["identifier"])): \(Output.text(params["actionIdentifier"]))\(text)"
+        case "focus-digest":
+            let entries = params["entries"]?.arrayValue ?? []
+            let listed = entries.prefix(5).map { "\(FocusCommand.Missed.entryText($0)) (\(Output.text($0["count"])))" }.joined(separator: "; ")
+            let rest = entries.dropFirst(5).reduce(params["unlisted"]?.intValue ?? 0) { $0 + ($1["count"]?.intValue ?? 0) }
+            let more = rest > 0 ? "; and \(rest) more" : ""
+            return "focus digest uid \(Output.text(params["uid"])): \(Output.text(params["focus"])) silenced \(Output.text(params["total"])): \(listed)\(more)"
         default:
             return "\(method) \(Output.jsonText(params))"
         }

@@ -230,6 +230,7 @@ struct Daemon {
             writer.submit(NotificationJournal.responseEntry(uid: uid, response, handoff: handoff))
         }
         environment.recordFocusChange = { change in writer.submit(FocusJournal.entry(change)) }
+        environment.recordFocusDigest = { digest in writer.submit(FocusJournal.digestEntry(digest)) }
         var configuration = ServerConfiguration(
             listening: place,
             limits: limits.requestLimits,

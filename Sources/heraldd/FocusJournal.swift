@@ -24,4 +24,25 @@ enum FocusJournal {
         try? entry.append(name: "HERALD_ALLOWED_APPS", value: String(change.allowedApps))
         return entry
     }
+
+    /// The journal entry of a Focus digest: whose, which Focus, how it ended, and counts —
+    /// never an app, a sender's name or content.
+    static func digestEntry(_ digest: FocusDigest) -> JournalEntry {
+        let conversations = digest.entries.filter { $0.conversationIdentifier != nil }.count
+        let apps = digest.entries.count - conversations
+        var entry = JournalEntry()
+        try? entry.append(name: "PRIORITY", value: String(JournalPriority.info.rawValue))
+        try? entry.append(
+            name: "MESSAGE",
+            value: "Focus \(digest.focus) of uid \(digest.uid) silenced \(digest.total) notifications: digest of \(conversations) conversations and \(apps) apps")
+        try? entry.append(name: "MESSAGE_ID", value: JournalMessageID.focusDigest)
+        try? entry.append(name: "HERALD_UID", value: String(digest.uid))
+        try? entry.append(name: "HERALD_FOCUS", value: digest.focus)
+        if let endedBy = digest.endedBy { try? entry.append(name: "HERALD_FOCUS_DIGEST_END", value: endedBy.rawValue) }
+        try? entry.append(name: "HERALD_COUNT", value: String(digest.total))
+        try? entry.append(name: "HERALD_FOCUS_DIGEST_CONVERSATIONS", value: String(conversations))
+        try? entry.append(name: "HERALD_FOCUS_DIGEST_APPS", value: String(apps))
+        try? entry.append(name: "HERALD_FOCUS_DIGEST_UNLISTED", value: String(digest.unlisted))
+        return entry
+    }
 }

@@ -12,6 +12,8 @@ struct FocusTable: Sendable {
     /// oldest first; at most ``maxPendingChanges``, the oldest dropped beyond.
     private(set) var pendingChanges: [FocusChange] = []
     static let maxPendingChanges = 4096
+    /// What each uid's activation silenced, and the digests made when they ended.
+    var digests = FocusDigests()
 
     init() {}
 
@@ -42,7 +44,10 @@ struct FocusTable: Sendable {
             }
         }
         let (value, change) = try body(&state, &activations)
-        if let change { record(FocusChange(uid: uid, change)) }
+        if let change {
+            record(FocusChange(uid: uid, change))
+            digests.focusChanged(uid: uid, to: state.current, change: change)
+        }
         return value
     }
 

@@ -41,12 +41,13 @@ extension NotificationList {
 
     /// Delivers again every snoozed notification whose time has come by `now`, `reason`
     /// given first among its delivery reasons and its delivery then changed by `adjust`
-    /// (a Focus on now quiets it); returns them by uid, oldest snooze end first.
+    /// (a Focus on now quiets it: true when it did); returns them by uid, oldest snooze end
+    /// first, each with what `adjust` said.
     mutating func returnDueSnoozed(
-        now: Date, reason: DeliveryReason, adjust: (UInt32, inout Delivery) -> Void
-    ) -> [(uid: UInt32, notification: HeraldNotification)] {
+        now: Date, reason: DeliveryReason, adjust: (UInt32, inout Delivery) -> Bool
+    ) -> [(uid: UInt32, notification: HeraldNotification, adjusted: Bool)] {
         guard let earliest = earliestSnoozeEnd, earliest <= now else { return [] }
-        var returned: [(uid: UInt32, until: Date, notification: HeraldNotification)] = []
+        var returned: [(uid: UInt32, until: Date, notification: HeraldNotification, adjusted: Bool)] = []
         var nextEarliest: Date?
         var stamp = nextStamp
         defer { nextStamp = stamp }
@@ -62,18 +63,18 @@ extension NotificationList {
                     back.snoozedUntil = nil
                     back.deliveredAt = now
                     back.delivery.reasons = [reason] + back.delivery.reasons.filter { $0.code != .snoozeEnded }
-                    adjust(uid, &back.delivery)
+                    let adjusted = adjust(uid, &back.delivery)
                     stamp += 1
                     back.deliveredStamp = stamp
                     list.deliveredOrder.append((stamp, key))
                     list.deliveredCount += 1
                     list.deliveredBytes += back.bytes
                     list.entries[key] = back
-                    returned.append((uid, until, back.notification(app: list.apps.name(of: back.app))))
+                    returned.append((uid, until, back.notification(app: list.apps.name(of: back.app)), adjusted))
                 }
             }
         }
         earliestSnoozeEnd = nextEarliest
-        return returned.sorted { ($0.until, $0.uid) < ($1.until, $1.uid) }.map { ($0.uid, $0.notification) }
+        return returned.sorted { ($0.until, $0.uid) < ($1.until, $1.uid) }.map { ($0.uid, $0.notification, $0.adjusted) }
     }
 }

@@ -38,6 +38,7 @@ package enum HeraldMethods {
         ListRemovedNotificationsMethod.self,
         SetConversationMethod.self,
         ListConversationsMethod.self,
+        GetFocusDigestMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

@@ -104,6 +104,11 @@ final class NotificationPresenters: Sendable {
         send(AuthorizationAnswered.method, event, uid: event.uid)
     }
 
+    /// A Focus ended having silenced something: the presenters of its uid show the digest.
+    func focusDigest(_ digest: FocusDigest) {
+        send(FocusDigest.method, digest, uid: digest.uid)
+    }
+
     /// Sends `params` as a `method` notification to each presenter of `uid`.
     private func send(_ method: String, _ params: some Encodable, uid: UInt32) {
         send(method, uid: uid) { try? JSONValueEncoder().encode(params) }

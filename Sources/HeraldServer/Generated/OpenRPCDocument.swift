@@ -4007,6 +4007,94 @@ package enum OpenRPCDocument {
           }
         }
       ]
+    },
+    {
+      "name": "get-focus-digest",
+      "x-herald-access": "person",
+      "summary": "What the caller's last Focus silenced, and the Focus on now so far.",
+      "description": "digest is the uid's last focus-digest: the last Focus activation that ended having silenced something (absent before one; kept in snapshots). running is what the Focus on now has silenced so far, without endedAt and endedBy (absent when no Focus is on; its counts are kept in snapshots, so a restart mid-Focus loses none). The uid's Focus is brought up to now first, so a Focus whose end is due ends here, and its digest goes to the presenters. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "focusDigest",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "uid"
+          ],
+          "properties": {
+            "uid": {
+              "$ref": "#/components/schemas/Uid"
+            },
+            "digest": {
+              "$ref": "#/components/schemas/FocusDigest"
+            },
+            "running": {
+              "$ref": "#/components/schemas/FocusDigest"
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "after a working day",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "digest": {
+                "uid": 1000,
+                "focus": "Work",
+                "startedAt": "2026-11-23T09:00:00.000Z",
+                "endedAt": "2026-11-23T17:00:00.000Z",
+                "endedBy": "ended",
+                "total": 8,
+                "entries": [
+                  {
+                    "app": "org.example.chat",
+                    "conversationIdentifier": "team",
+                    "conversationName": "Team",
+                    "senders": [
+                      "Alice",
+                      "Bob"
+                    ],
+                    "count": 5,
+                    "lastAt": "2026-11-23T16:40:12.000Z"
+                  },
+                  {
+                    "app": "org.example.mail",
+                    "count": 3,
+                    "lastAt": "2026-11-23T15:02:00.000Z"
+                  }
+                ],
+                "unlisted": 0
+              }
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -5873,6 +5961,101 @@ package enum OpenRPCDocument {
             "description": "Its messages break through a Focus like an allowed person (priorityConversation)."
           }
         }
+      },
+      "FocusDigestEntry": {
+        "title": "FocusDigestEntry",
+        "description": "How many notifications a Focus silenced of one conversation (conversationIdentifier given: a message's conversation) or of one app (the rest of that app's: calls and notifications of no conversation). Each silenced notification counts in one entry; a conversation whose identifier is longer than 256 bytes counts as its app's.",
+        "type": "object",
+        "required": [
+          "app",
+          "count",
+          "lastAt"
+        ],
+        "properties": {
+          "app": {
+            "$ref": "#/components/schemas/AppName"
+          },
+          "conversationIdentifier": {
+            "type": "string",
+            "description": "The conversation; absent for an app's entry."
+          },
+          "conversationName": {
+            "type": "string",
+            "description": "A group conversation's name (its speakableGroupName, or the subtitle Herald made), when it has one; at most 64 characters."
+          },
+          "senders": {
+            "type": "array",
+            "maxItems": 5,
+            "items": {
+              "type": "string"
+            },
+            "description": "The display names of the conversation's senders it silenced, the first five, in order; each at most 64 characters. The person's own data: never journaled."
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "lastAt": {
+            "$ref": "#/components/schemas/DateTime",
+            "description": "When it silenced the last of them."
+          }
+        }
+      },
+      "FocusDigest": {
+        "title": "FocusDigest",
+        "description": "What one Focus activation delivered quietly (silencedByFocus), made when it ends. Notifications held for the scheduled summary are not counted: the summary tells of them. Entries are the most relevant first: conversations before apps, each by count (highest first), then the one silenced last first; at most 32, the notifications of the rest counted in unlisted.",
+        "type": "object",
+        "required": [
+          "uid",
+          "focus",
+          "total",
+          "entries",
+          "unlisted"
+        ],
+        "properties": {
+          "uid": {
+            "$ref": "#/components/schemas/Uid"
+          },
+          "focus": {
+            "type": "string",
+            "description": "The Focus that was on."
+          },
+          "startedAt": {
+            "$ref": "#/components/schemas/DateTime",
+            "description": "When it came on; absent when heraldd did not see it come on (it was on in a snapshot from before digests)."
+          },
+          "endedAt": {
+            "$ref": "#/components/schemas/DateTime",
+            "description": "When it ended; absent for get-focus-digest's running."
+          },
+          "endedBy": {
+            "type": "string",
+            "enum": [
+              "turnedOff",
+              "ended",
+              "deleted",
+              "replaced"
+            ],
+            "description": "turnedOff: by hand (set-focus off); ended: its until passed or its schedule window ended; deleted: delete-focus; replaced: another Focus came on, or the same one was turned on again (each turn on is a new activation). Absent for running."
+          },
+          "total": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Every notification it silenced: the entries' counts plus unlisted."
+          },
+          "entries": {
+            "type": "array",
+            "maxItems": 32,
+            "items": {
+              "$ref": "#/components/schemas/FocusDigestEntry"
+            }
+          },
+          "unlisted": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Notifications of conversations and apps past the 32 listed (\"and N more\")."
+          }
+        }
       }
     },
     "errors": {
@@ -6536,6 +6719,144 @@ package enum OpenRPCDocument {
             {
               "name": "answeredAt",
               "value": "2026-11-23T13:49:05.337Z"
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "focus-digest",
+      "summary": "Sent to presenters when a Focus of their uid ends having silenced something: what it silenced.",
+      "description": "A JSON-RPC notification from the server (no id; do not answer it), to each presenter of the uid (subscribe-notifications), once per Focus activation that delivered anything quietly (silencedByFocus): when it is turned off, its until passes or its schedule window ends (on heraldd's clock, within a second), it is deleted, or another activation replaces it. A Focus that silenced nothing sends none. Its params are a FocusDigest: counts per conversation and app, the most relevant first, with the senders' names of a conversation. A desktop shows it as one quiet bubble (\"While Work was on: 8 notifications — org.example.chat: Team (5), org.example.mail (3)\"); get-focus-digest reads it back. Not sent again on subscribing.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        },
+        {
+          "name": "focus",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "description": "The Focus that was on."
+          }
+        },
+        {
+          "name": "startedAt",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime",
+            "description": "When it came on; absent when heraldd did not see it come on (it was on in a snapshot from before digests)."
+          }
+        },
+        {
+          "name": "endedAt",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/DateTime",
+            "description": "When it ended; absent for get-focus-digest's running."
+          }
+        },
+        {
+          "name": "endedBy",
+          "required": false,
+          "schema": {
+            "type": "string",
+            "enum": [
+              "turnedOff",
+              "ended",
+              "deleted",
+              "replaced"
+            ],
+            "description": "turnedOff: by hand (set-focus off); ended: its until passed or its schedule window ended; deleted: delete-focus; replaced: another Focus came on, or the same one was turned on again (each turn on is a new activation). Absent for running."
+          }
+        },
+        {
+          "name": "total",
+          "required": true,
+          "schema": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Every notification it silenced: the entries' counts plus unlisted."
+          }
+        },
+        {
+          "name": "entries",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "maxItems": 32,
+            "items": {
+              "$ref": "#/components/schemas/FocusDigestEntry"
+            }
+          }
+        },
+        {
+          "name": "unlisted",
+          "required": true,
+          "schema": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Notifications of conversations and apps past the 32 listed (\"and N more\")."
+          }
+        }
+      ],
+      "examples": [
+        {
+          "name": "a working day",
+          "params": [
+            {
+              "name": "uid",
+              "value": 1000
+            },
+            {
+              "name": "focus",
+              "value": "Work"
+            },
+            {
+              "name": "startedAt",
+              "value": "2026-11-23T09:00:00.000Z"
+            },
+            {
+              "name": "endedAt",
+              "value": "2026-11-23T17:00:00.000Z"
+            },
+            {
+              "name": "endedBy",
+              "value": "ended"
+            },
+            {
+              "name": "total",
+              "value": 8
+            },
+            {
+              "name": "entries",
+              "value": [
+                {
+                  "app": "org.example.chat",
+                  "conversationIdentifier": "team",
+                  "conversationName": "Team",
+                  "senders": [
+                    "Alice",
+                    "Bob"
+                  ],
+                  "count": 5,
+                  "lastAt": "2026-11-23T16:40:12.000Z"
+                },
+                {
+                  "app": "org.example.mail",
+                  "count": 3,
+                  "lastAt": "2026-11-23T15:02:00.000Z"
+                }
+              ]
+            },
+            {
+              "name": "unlisted",
+              "value": 0
             }
           ]
         }

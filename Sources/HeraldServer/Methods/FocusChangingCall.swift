@@ -8,21 +8,24 @@ import HeraldProtocol
 struct FocusChangingCall: Sendable {
     let environment: MethodEnvironment
     let subscriptions: FocusSubscriptions
+    let presenters: NotificationPresenters
 
     init(_ services: MethodServices) {
         environment = services.environment
         subscriptions = services.subscriptions
+        presenters = services.presenters
     }
 
     func run<Result: Sendable>(
         _ body: (inout HeraldState, Date) throws(RuleError) -> MethodOutcome<Result>
     ) throws(RuleError) -> MethodOutcome<Result> {
         let now = environment.clock.now()
-        let (outcome, changes, view, next) = try environment.state.withLock { state throws(RuleError) in
+        let (outcome, changes, view, next, digests) = try environment.state.withLock { state throws(RuleError) in
             let outcome = try body(&state, now)
-            return (outcome, state.takeFocusChanges(), state.focusView, state.nextFocusChange)
+            return (outcome, state.takeFocusChanges(), state.focusView, state.nextFocusChange, state.takeFocusDigests())
         }
         environment.reportFocusChanges(changes, view: view, now: now, subscriptions: subscriptions)
+        environment.reportFocusDigests(digests, presenters: presenters)
         environment.tickerAlarm.focusChange(dueAt: next)
         return outcome
     }
@@ -36,5 +39,13 @@ extension MethodEnvironment {
             recordFocusChange(change)
         }
         subscriptions.refresh(from: view, now: now)
+    }
+
+    /// Journals each digest of a Focus that ended and tells the presenters of its uid.
+    func reportFocusDigests(_ digests: [FocusDigest], presenters: NotificationPresenters) {
+        for digest in digests {
+            recordFocusDigest(digest)
+            presenters.focusDigest(digest)
+        }
     }
 }

@@ -30,6 +30,8 @@ package struct MethodEnvironment: Sendable {
     package var recordResponse: @Sendable (UInt32, NotificationResponse, ResponseHandoff) -> Void = { _, _, _ in }
     /// Journals a change of a uid's Focus in effect (name, on or off, counts; never a handle).
     package var recordFocusChange: @Sendable (FocusChange) -> Void = { _ in }
+    /// Journals a Focus digest made (uid, Focus, counts; never an app, a person or content).
+    package var recordFocusDigest: @Sendable (FocusDigest) -> Void = { _ in }
     /// Woken when a request makes a Focus change due before the ticker's next round.
     package var tickerAlarm = TickerAlarm()
     /// Requests refused by `maxStringBytes`.

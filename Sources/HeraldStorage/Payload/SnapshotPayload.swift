@@ -36,6 +36,7 @@ package enum SnapshotPayload {
         SummariesSection.self,
         RemovedNotificationsSection.self,
         ConversationsSection.self,
+        FocusDigestsSection.self,
     ]
 
     /// The format version snapshots are written in: the newest section's.

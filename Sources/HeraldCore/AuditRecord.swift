@@ -40,6 +40,8 @@ package struct AuditRecord: Sendable, Hashable {
     package var authorizationRequest: AuthorizationRequestChange?
     /// When the request answered was made (with `answered`).
     package var authorizationRequestedAt: Date?
+    /// The burst cooldown window the method set, in seconds (`set-cooldown`).
+    package var cooldownSeconds: Int?
 
     package init(
         app: String? = nil,

@@ -26,6 +26,8 @@ package struct HeraldState: Sendable {
     var categories = NotificationCategories()
     var pendingResponses = PendingResponses()
     var authorizationRequests = AuthorizationRequests()
+    /// Each uid's burst cooldown: its window (kept) and its bursts under way (not kept).
+    var cooldowns = BurstCooldowns()
 
     /// Interactions evicted by `maxInteractions` or `maxInteractionsPerUID` since this
     /// value was made; not encoded.

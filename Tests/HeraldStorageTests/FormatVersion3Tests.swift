@@ -81,7 +81,7 @@ struct FormatVersion3Tests {
     func rewritten() throws {
         let state = try SnapshotFile.decode(try Self.version3File()).state
         let bytes = try F.file(state)
-        #expect(try SnapshotFile.decode(bytes).header.version == 4)
+        #expect(try SnapshotFile.decode(bytes).header.version == SnapshotHeader.currentVersion)
         let names = try F.sections(of: bytes).map(\.name)
         #expect(!names.contains(FocusSection.name) && !names.contains(SummarySection.name))
         #expect(try SnapshotFile.decode(bytes).state.storedFocuses.uids == state.storedFocuses.uids)

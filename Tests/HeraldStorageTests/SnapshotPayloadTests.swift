@@ -219,7 +219,7 @@ struct SnapshotPayloadTests {
         let bytes = try F.file(try F.fullState())
         #expect(try F.sections(of: bytes).map(\.name) == SnapshotPayload.writtenSections.map { $0.name })
         #expect(!SnapshotPayload.writtenSections.contains { $0.name == FocusSection.name || $0.name == SummarySection.name })
-        #expect(try SnapshotFile.decode(bytes).header.version == 4)
+        #expect(try SnapshotFile.decode(bytes).header.version == SnapshotHeader.currentVersion)
         #expect(try SnapshotFile.decode(bytes).header.encoding == SnapshotHeader.sectionsEncoding)
         // The small pieces are JSON that Foundation reads.
         for section in try F.sections(of: bytes) where section.name != InteractionsSection.name {

@@ -34,6 +34,8 @@ package enum HeraldMethods {
         DeleteFocusMethod.self,
         GetFocusMethod.self,
         GetSummaryMethod.self,
+        SetCooldownMethod.self,
+        GetCooldownMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

@@ -107,6 +107,9 @@ package enum DeliveryReasonCode: String, JSONEnum, Hashable {
     /// The Focus silences only the people and apps it names, and this notification is
     /// from none of them.
     case notSilencedByFocus
+    /// Burst cooldown: another notification of the same conversation (or app) alerted
+    /// within the uid's cooldown window, so this alert comes without sound (`set-cooldown`).
+    case cooledDown
 }
 
 /// Written directly: every `update-content` answers with it (see `JSONDirectEncodable`).

@@ -34,6 +34,7 @@ package enum SnapshotPayload {
         AuthorizationRequestsSection.self,
         FocusesSection.self,
         SummariesSection.self,
+        CooldownsSection.self,
     ]
 
     /// The format version snapshots are written in: the newest section's.

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Each uid's burst cooldown, as Android 15's notification cooldown: once a conversation
+/// (or an app, for notifications without one) has alerted, its next notifications within
+/// the uid's window arrive without sound.
+///
+/// The window runs from the source's latest arrival, not from its first alert: each
+/// arrival within the window, cooled down or not, extends it, so a steady stream stays
+/// quiet until the source pauses for a whole window (Android's rule; its graded lowering
+/// of the volume is one step here: none). Only ordinary alerts count: a notification
+/// already quiet or held for the summary, and an exempt one (critical, timeSensitive, a
+/// repeated call), is neither cooled down nor starts or extends a burst.
+///
+/// The windows people set are kept in snapshots; the bursts are not (after a restart a
+/// source alerts once more, at most). Each uid remembers at most ``maxSourcesPerUID``
+/// sources: past it, those whose window has ended go first, then the one that arrived
+/// least recently (its next notification alerts as a first one would).
+struct BurstCooldowns: Sendable {
+    /// Where a burst comes from: a conversation of an app, or the app itself for a
+    /// notification without a conversation.
+    struct Source: Hashable, Sendable {
+        var app: String
+        var conversationIdentifier: String?
+    }
+
+    /// A burst under way: its first alert, and its latest arrival, which the window runs from.
+    struct Burst: Hashable, Sendable {
+        var startedAt: Date
+        var lastArrivalAt: Date
+    }
+
+    /// The window of a uid that set none.
+    static let defaultSeconds = 60
+    /// The longest window a person may set: ten minutes.
+    static let maxSeconds = 600
+    /// The most sources whose latest arrival one uid remembers.
+    static let maxSourcesPerUID = 256
+
+    /// The windows people set, by uid; a uid not here has ``defaultSeconds``.
+    private(set) var windows: [UInt32: Int] = [:]
+    private var bursts: [UInt32: [Source: Burst]] = [:]
+
+    init() {}
+
+    /// The uid's window in seconds; 0 when its cooldown is off.
+    func seconds(uid: UInt32) -> Int {
+        windows[uid] ?? Self.defaultSeconds
+    }
+
+    /// Sets the uid's window (0 to ``maxSeconds``, checked by the caller); 0 also forgets
+    /// its bursts.
+    mutating func setSeconds(_ seconds: Int, uid: UInt32) {
+        windows[uid] = seconds == Self.defaultSeconds ? nil : seconds
+        if seconds == 0 { bursts[uid] = nil }
+    }
+
+    /// An ordinary alert from `source` arrives at `now` (not exempt, checked by the
+    /// caller): the burst it continues (to be cooled down), or nil when it alerts, starting
+    /// a burst — always nil while the uid's cooldown is off.
+    mutating func arrive(uid: UInt32, source: Source, now: Date) -> Burst? {
+        let window = seconds(uid: uid)
+        guard window > 0 else { return nil }
+        return Self.arrive(at: now, from: source, window: TimeInterval(window), in: &bursts[uid, default: [:]])
+    }
+
+    /// The step of ``arrive(uid:source:now:)`` on one uid's sources, in place.
+    private static func arrive(at now: Date, from source: Source, window: TimeInterval, in sources: inout [Source: Burst]) -> Burst? {
+        if let index = sources.index(forKey: source) {
+            var burst = sources.values[index]
+            // A clock that went back counts as within the window.
+            let within = now.timeIntervalSince(burst.lastArrivalAt) < window
+            burst.startedAt = within ? burst.startedAt : now
+            burst.lastArrivalAt = now
+            sources.values[index] = burst
+            return within ? burst : nil
+        }
+        if sources.count >= maxSourcesPerUID {
+            sources = sources.filter { now.timeIntervalSince($0.value.lastArrivalAt) < window }
+            if sources.count >= maxSourcesPerUID, let oldest = sources.min(by: { $0.value.lastArrivalAt < $1.value.lastArrivalAt })?.key {
+                sources[oldest] = nil
+            }
+        }
+        sources[source] = Burst(startedAt: now, lastArrivalAt: now)
+        return nil
+    }
+
+    /// How many sources `uid` remembers.
+    func sourceCount(uid: UInt32) -> Int {
+        bursts[uid]?.count ?? 0
+    }
+
+    /// Every uid's window that differs from the default, as snapshots keep them.
+    var storedWindows: [(uid: UInt32, seconds: Int)] {
+        windows.keys.sorted().map { ($0, windows[$0]!) }
+    }
+}

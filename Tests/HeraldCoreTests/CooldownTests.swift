@@ -155,17 +155,25 @@ import Testing
     @Test func eachUIDRemembersABoundedNumberOfSourcesForgettingTheOldest() throws {
         var cooldowns = BurstCooldowns()
         let max = BurstCooldowns.maxSourcesPerUID
+        func arrive(_ name: String, at seconds: Double) -> BurstCooldowns.Burst? {
+            cooldowns.arrive(uid: 1, source: .init(app: "a", conversationIdentifier: name), now: F.now + seconds)
+        }
         for index in 0..<max {
-            #expect(cooldowns.arrive(uid: 1, source: .init(app: "a", conversationIdentifier: "c\(index)"), now: F.now + Double(index) / 100) == nil)
+            #expect(arrive("c\(index)", at: Double(index) / 100) == nil)
         }
         #expect(cooldowns.sourceCount(uid: 1) == max)
-        // Past the cap, the least recent goes: its next notification alerts as a first one.
-        #expect(cooldowns.arrive(uid: 1, source: .init(app: "a", conversationIdentifier: "new"), now: F.now + 3) == nil)
-        #expect(cooldowns.sourceCount(uid: 1) == max)
-        #expect(cooldowns.arrive(uid: 1, source: .init(app: "a", conversationIdentifier: "c1"), now: F.now + 4) != nil, "remembered")
-        #expect(cooldowns.arrive(uid: 1, source: .init(app: "a", conversationIdentifier: "c0"), now: F.now + 4) == nil, "forgotten")
+        // At the bound, with every window still open, the least recent quarter goes at once:
+        // their next notification alerts as a first one.
+        #expect(arrive("new", at: 3) == nil)
+        #expect(cooldowns.sourceCount(uid: 1) == BurstCooldowns.keptAtTrim + 1)
+        #expect(arrive("c\(max - 1)", at: 4) != nil, "the most recent are remembered")
+        #expect(arrive("c0", at: 4) == nil, "the least recent were forgotten")
         // Ended bursts go first, all at once.
-        #expect(cooldowns.arrive(uid: 1, source: .init(app: "a", conversationIdentifier: "later"), now: F.now + 100) == nil)
+        for index in 0..<(max - cooldowns.sourceCount(uid: 1)) {
+            #expect(arrive("d\(index)", at: 5) == nil)
+        }
+        #expect(cooldowns.sourceCount(uid: 1) == max)
+        #expect(arrive("later", at: 100) == nil)
         #expect(cooldowns.sourceCount(uid: 1) == 1)
         #expect(cooldowns.sourceCount(uid: 2) == 0, "another uid holds none")
     }

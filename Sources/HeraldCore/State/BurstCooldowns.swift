@@ -13,8 +13,8 @@ import Foundation
 ///
 /// The windows people set are kept in snapshots; the bursts are not (after a restart a
 /// source alerts once more, at most). Each uid remembers at most ``maxSourcesPerUID``
-/// sources: past it, those whose window has ended go first, then the one that arrived
-/// least recently (its next notification alerts as a first one would).
+/// sources: reaching it, those whose window has ended go, then the least recent until a
+/// quarter is free (their next notification alerts as a first one would).
 struct BurstCooldowns: Sendable {
     /// Where a burst comes from: a conversation of an app, or the app itself for a
     /// notification without a conversation.
@@ -35,6 +35,9 @@ struct BurstCooldowns: Sendable {
     static let maxSeconds = 600
     /// The most sources whose latest arrival one uid remembers.
     static let maxSourcesPerUID = 256
+    /// How many a trim at ``maxSourcesPerUID`` keeps at most: a quarter goes at once, so
+    /// the trim's sort is paid once per 64 new sources, not on each.
+    static let keptAtTrim = maxSourcesPerUID * 3 / 4
 
     /// The windows people set, by uid; a uid not here has ``defaultSeconds``.
     private(set) var windows: [UInt32: Int] = [:]
@@ -76,8 +79,9 @@ struct BurstCooldowns: Sendable {
         }
         if sources.count >= maxSourcesPerUID {
             sources = sources.filter { now.timeIntervalSince($0.value.lastArrivalAt) < window }
-            if sources.count >= maxSourcesPerUID, let oldest = sources.min(by: { $0.value.lastArrivalAt < $1.value.lastArrivalAt })?.key {
-                sources[oldest] = nil
+            if sources.count > keptAtTrim {
+                let recent = sources.sorted { $0.value.lastArrivalAt > $1.value.lastArrivalAt }.prefix(keptAtTrim)
+                sources = Dictionary(uniqueKeysWithValues: recent.map { ($0.key, $0.value) })
             }
         }
         sources[source] = Burst(startedAt: now, lastArrivalAt: now)

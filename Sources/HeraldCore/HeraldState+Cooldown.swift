@@ -45,20 +45,18 @@ extension HeraldState {
             }
         guard !exempt else { return }
         let source = BurstCooldowns.Source(app: app, conversationIdentifier: conversationIdentifier)
-        guard let burst = cooldowns.arrive(uid: uid, source: source, now: now) else { return }
-        let window = cooldowns.seconds(uid: uid)
+        guard
+            let sentence = cooldowns.arrive(uid: uid, source: source, now: now, describe: { startedAt, window in
+                let who = conversationIdentifier == nil ? "\(app) has" : "This conversation has"
+                return "\(who) sent notifications in quick succession since \(RFC3339.format(startedAt)), each within \(window) seconds of the one before, so this one comes without sound; it alerts again once \(window) seconds pass without one (the burst cooldown, which set-cooldown changes)."
+            })
+        else { return }
         delivery.sound = false
         delivery.announce = false
         if let last = delivery.reasons.indices.last, delivery.reasons[last].code == .delivered {
             delivery.reasons[last].message = "Delivered as an alert, with light but without sound: cooled down."
         }
-        let who = conversationIdentifier == nil ? "\(app) has" : "This conversation has"
-        delivery.reasons.append(
-            DeliveryReason(
-                code: .cooledDown,
-                message:
-                    "\(who) sent notifications in quick succession since \(RFC3339.format(burst.startedAt)), each within \(window) seconds of the one before, so this one comes without sound; it alerts again once \(window) seconds pass without one (the burst cooldown, which set-cooldown changes)."
-            ))
+        delivery.reasons.append(DeliveryReason(code: .cooledDown, message: sentence))
     }
 
     /// Whether the stored interaction is an incoming call whose caller called through the

@@ -24,9 +24,12 @@ struct BurstCooldowns: Sendable {
     }
 
     /// A burst under way: its first alert, and its latest arrival, which the window runs from.
-    struct Burst: Hashable, Sendable {
+    struct Burst: Sendable {
         var startedAt: Date
         var lastArrivalAt: Date
+        /// The `cooledDown` sentence of this burst, made at its first cooled-down arrival for
+        /// the window then, and shared by the next ones: `update-content` builds none of its own.
+        var sentence: (window: Int, text: String)?
     }
 
     /// The window of a uid that set none.
@@ -58,27 +61,35 @@ struct BurstCooldowns: Sendable {
     }
 
     /// An ordinary alert from `source` arrives at `now` (not exempt, checked by the
-    /// caller): the burst it continues (to be cooled down), or nil when it alerts, starting
-    /// a burst — always nil while the uid's cooldown is off.
-    mutating func arrive(uid: UInt32, source: Source, now: Date) -> Burst? {
+    /// caller): the sentence of the burst it continues (to be cooled down), which
+    /// `describe` makes from the burst's start and the window when the burst has none yet;
+    /// or nil when it alerts, starting a burst — always nil while the uid's cooldown is off.
+    mutating func arrive(uid: UInt32, source: Source, now: Date, describe: (_ startedAt: Date, _ window: Int) -> String) -> String? {
         let window = seconds(uid: uid)
         guard window > 0 else { return nil }
-        return Self.arrive(at: now, from: source, window: TimeInterval(window), in: &bursts[uid, default: [:]])
+        return Self.arrive(at: now, from: source, window: window, in: &bursts[uid, default: [:]], describe: describe)
     }
 
-    /// The step of ``arrive(uid:source:now:)`` on one uid's sources, in place.
-    private static func arrive(at now: Date, from source: Source, window: TimeInterval, in sources: inout [Source: Burst]) -> Burst? {
+    /// The step of ``arrive(uid:source:now:describe:)`` on one uid's sources, in place.
+    private static func arrive(
+        at now: Date, from source: Source, window: Int, in sources: inout [Source: Burst], describe: (Date, Int) -> String
+    ) -> String? {
         if let index = sources.index(forKey: source) {
             var burst = sources.values[index]
             // A clock that went back counts as within the window.
-            let within = now.timeIntervalSince(burst.lastArrivalAt) < window
-            burst.startedAt = within ? burst.startedAt : now
+            guard now.timeIntervalSince(burst.lastArrivalAt) < TimeInterval(window) else {
+                sources.values[index] = Burst(startedAt: now, lastArrivalAt: now)
+                return nil
+            }
             burst.lastArrivalAt = now
+            if burst.sentence?.window != window {
+                burst.sentence = (window, describe(burst.startedAt, window))
+            }
             sources.values[index] = burst
-            return within ? burst : nil
+            return burst.sentence?.text
         }
         if sources.count >= maxSourcesPerUID {
-            sources = sources.filter { now.timeIntervalSince($0.value.lastArrivalAt) < window }
+            sources = sources.filter { now.timeIntervalSince($0.value.lastArrivalAt) < TimeInterval(window) }
             if sources.count > keptAtTrim {
                 let recent = sources.sorted { $0.value.lastArrivalAt > $1.value.lastArrivalAt }.prefix(keptAtTrim)
                 sources = Dictionary(uniqueKeysWithValues: recent.map { ($0.key, $0.value) })

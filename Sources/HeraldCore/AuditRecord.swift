@@ -43,6 +43,8 @@ package struct AuditRecord: Sendable, Hashable {
     /// What `set-conversation` changed, as `mute=<RFC 3339 end>|forever|off` and
     /// `priority=true|false`.
     package var conversationControl: [String]?
+    /// The burst cooldown window the method set, in seconds (`set-cooldown`).
+    package var cooldownSeconds: Int?
 
     package init(
         app: String? = nil,

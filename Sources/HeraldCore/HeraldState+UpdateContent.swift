@@ -95,6 +95,7 @@ extension HeraldState {
         }
 
         var silencedConversation: SilencedConversations.Conversation?
+        var communication: (key: InteractionKey, stored: StoredInteraction)?
         if let identifier = p.interactionIdentifier {
             guard let key = interactions.key(uid: caller.uid, app: p.app, identifier: identifier),
                 let stored = interactions[key]
@@ -121,6 +122,7 @@ extension HeraldState {
             }
             content = CommunicationContent.make(from: content, for: stored.interaction)
             decision.isCommunication = true
+            communication = (key, stored)
             if let activeFocus, let facts = decision.focus {
                 decision.focus = focusFacts(facts, focus: activeFocus, allowing: focus, stored: stored, key: key)
             }
@@ -148,6 +150,9 @@ extension HeraldState {
         }
 
         var delivery = decision.decide()
+        coolDown(
+            &delivery, uid: caller.uid, app: p.app, conversationIdentifier: silencedConversation?.conversationIdentifier, level: level,
+            communication: communication, now: now)
         if let reason = unknownCategoryReason(content.categoryIdentifier, uid: caller.uid, app: p.app) {
             delivery.reasons.insert(reason, at: 0)
         }

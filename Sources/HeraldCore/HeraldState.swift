@@ -30,6 +30,8 @@ package struct HeraldState: Sendable {
     var recentlyRemoved = RecentlyRemoved()
     /// The conversations each uid muted or marked priority (`set-conversation`).
     var conversations = ConversationControls()
+    /// Each uid's burst cooldown: its window (kept) and its bursts under way (not kept).
+    var cooldowns = BurstCooldowns()
 
     /// Interactions evicted by `maxInteractions` or `maxInteractionsPerUID` since this
     /// value was made; not encoded.

@@ -72,6 +72,7 @@ struct JournalResultRecorder: ResultRecorder {
             fields.append(("HERALD_CAPABILITIES_CHANGED", changed.isEmpty ? "none" : changed.joined(separator: ",")))
         }
         if let changed = audit.conversationControl { fields.append(("HERALD_CONVERSATION_CONTROL", changed.joined(separator: ","))) }
+        if let seconds = audit.cooldownSeconds { fields.append(("HERALD_COOLDOWN_SECONDS", String(seconds))) }
         // A result entry is a few hundred bytes in at most 30 fields: one allocation each.
         var entry = JournalEntry(reservingBytes: 768, fields: 30)
         append("PRIORITY", String(priority.rawValue), to: &entry)

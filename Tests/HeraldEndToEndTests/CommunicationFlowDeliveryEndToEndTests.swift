@@ -57,6 +57,8 @@ struct CommunicationFlowDeliveryEndToEndTests {
     func levelsWithoutAFocus() throws {
         let herald = try HeraldProcess()
         let client = try herald.connect()
+        // Several alerts of one app follow each other here: the burst cooldown is not what this tests.
+        try client.result("set-cooldown", ["seconds": 0])
         let passive = try notify(client, "passive")
         #expect(describeDelivery(passive) == "quiet [passive]")
         // Without an interaction the content passes through unchanged.
@@ -331,6 +333,8 @@ struct CommunicationFlowDeliveryEndToEndTests {
         let authorized = try client.result("request-focus", ["app": .string(Self.app), "requestAuthorization": true])
         #expect(authorized == json(#"{"authorizationStatus":"authorized","focusStatus":{"isFocused":false}}"#))
         try client.result("set-focus", json(Self.work))
+        // Several alerts of one app follow each other here: the burst cooldown is not what this tests.
+        try client.result("set-cooldown", ["seconds": 0])
 
         try donateMessage(client, "m-1", sender: bo, conversation: "c-trip")
         #expect(describeDelivery(try update(client, "m-1")) == "quiet [silencedByFocus]")
@@ -368,6 +372,8 @@ struct CommunicationFlowDeliveryEndToEndTests {
     func mentions() throws {
         let herald = try HeraldProcess()
         let client = try herald.connect()
+        // Several alerts of one app follow each other here: the burst cooldown is not what this tests.
+        try client.result("set-cooldown", ["seconds": 0])
         let ann = #"{"handle":{"value":"ann@example.org"},"displayName":"Ann"}"#
         try donateMessage(client, "m-1", sender: ann, metadata: #"{"mentionsCurrentUser":true}"#)
         try donateMessage(client, "m-2", sender: ann, metadata: #"{"isReplyToCurrentUser":true}"#)

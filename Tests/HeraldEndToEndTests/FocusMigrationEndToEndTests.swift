@@ -52,7 +52,7 @@ struct FocusMigrationEndToEndTests {
         for (name, section) in sections(bytes) {
             switch name {
             case "focuses", "summaries", "categories", "responses", "authorizationRequests", "removed-notifications", "conversations",
-                "focusDigests":
+                "focusDigests", "cooldowns":
                 continue
             case "interactions":
                 append(name, section)

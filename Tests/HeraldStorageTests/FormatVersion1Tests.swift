@@ -21,7 +21,7 @@ struct FormatVersion1Tests {
     }
 
     /// Whether the state holds what that build printed: version 1 had no notification
-    /// lists, categories, responses nor authorization requests (they restore empty), and
+    /// lists, categories, responses, authorization requests nor cooldowns (they restore empty), and
     /// kept the host's Focus and summary, which now are every uid's (``rulesWork()`` checks
     /// them); each silenced mark now names its activation.
     static func sameAsFixture(_ state: HeraldState) throws -> Bool {

@@ -39,6 +39,8 @@ package enum HeraldMethods {
         SetConversationMethod.self,
         ListConversationsMethod.self,
         GetFocusDigestMethod.self,
+        SetCooldownMethod.self,
+        GetCooldownMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

@@ -116,6 +116,9 @@ package enum DeliveryReasonCode: String, JSONEnum, Hashable {
     /// The person marked the notification's conversation priority (`set-conversation`),
     /// so it breaks through the Focus like an allowed person.
     case priorityConversation
+    /// Burst cooldown: another notification of the same conversation (or app) alerted
+    /// within the uid's cooldown window, so this alert comes without sound (`set-cooldown`).
+    case cooledDown
 }
 
 /// Written directly: every `update-content` answers with it (see `JSONDirectEncodable`).

@@ -4095,6 +4095,133 @@ package enum OpenRPCDocument {
           }
         }
       ]
+    },
+    {
+      "name": "set-cooldown",
+      "x-herald-access": "person",
+      "summary": "Set the caller's burst cooldown: how long a conversation's or an app's notifications that follow an alert come without sound.",
+      "description": "As Android 15's notification cooldown: once a conversation (an app's conversationIdentifier, for a communication notification) or an app (for a notification without a conversation) has alerted, its next alerts arrive without sound while each follows the one before within seconds: delivered and listed as before, with light, but sound and announce false and a reason cooledDown that says since when the burst runs and for how long. Each arrival extends the window, so a steady stream stays quiet until the source pauses for a whole window. Critical and timeSensitive notifications and repeated calls (the same caller through the same app within --repeated-call-window) are never cooled down and count toward no burst, nor do notifications already quiet or held for the summary. seconds is 0 (off) to 600; a uid that set none has 60. Kept in snapshots; the bursts under way are not (after a restart a source alerts once more, at most). An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "seconds",
+          "description": "The window in whole seconds: 0 turns the cooldown off; at most 600 (10 minutes).",
+          "required": true,
+          "schema": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 600
+          }
+        },
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "cooldown",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/Cooldown"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "two minutes",
+          "params": [
+            {
+              "name": "seconds",
+              "value": 120
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "seconds": 120
+            }
+          }
+        },
+        {
+          "name": "off",
+          "params": [
+            {
+              "name": "seconds",
+              "value": 0
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "seconds": 0
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "get-cooldown",
+      "x-herald-access": "person",
+      "summary": "The caller's burst cooldown window.",
+      "description": "The window set-cooldown left: 60 seconds until the person sets one, 0 when off. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "description": "Administrators only: another uid's.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        }
+      ],
+      "result": {
+        "name": "cooldown",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/Cooldown"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "the default",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "uid": 1000,
+              "seconds": 60
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -4753,7 +4880,8 @@ package enum OpenRPCDocument {
           "notSilencedByFocus",
           "restored",
           "conversationMuted",
-          "priorityConversation"
+          "priorityConversation",
+          "cooledDown"
         ]
       },
       "DeliveryReason": {
@@ -4816,7 +4944,8 @@ package enum OpenRPCDocument {
             "$ref": "#/components/schemas/DateTime"
           },
           "sound": {
-            "type": "boolean"
+            "type": "boolean",
+            "description": "False for an alert the burst cooldown took the sound off (reason cooledDown)."
           },
           "lightsScreen": {
             "type": "boolean"
@@ -4833,14 +4962,14 @@ package enum OpenRPCDocument {
           },
           "announce": {
             "type": "boolean",
-            "description": "An alert that is a communication or timeSensitive."
+            "description": "An alert that is a communication or timeSensitive; false when the burst cooldown took its sound off."
           },
           "reasons": {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/DeliveryReason"
             },
-            "description": "One reason per step that mattered, in the order taken; the last one is silencedByFocus, heldForSummary, passive or delivered."
+            "description": "One reason per step that mattered, in the order taken; the decision's last is silencedByFocus, heldForSummary, passive or delivered, followed by cooledDown when the burst cooldown took an alert's sound off."
           },
           "appVerifiedBy": {
             "type": "string",
@@ -6054,6 +6183,25 @@ package enum OpenRPCDocument {
             "type": "integer",
             "minimum": 0,
             "description": "Notifications of conversations and apps past the 32 listed (\"and N more\")."
+          }
+        }
+      },
+      "Cooldown": {
+        "title": "Cooldown",
+        "description": "A uid's burst cooldown: the window in seconds, 0 when off.",
+        "type": "object",
+        "required": [
+          "uid",
+          "seconds"
+        ],
+        "properties": {
+          "uid": {
+            "$ref": "#/components/schemas/Uid"
+          },
+          "seconds": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 600
           }
         }
       }

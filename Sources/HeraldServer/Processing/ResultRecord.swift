@@ -67,6 +67,7 @@ package struct ResultRecord: Sendable, Hashable {
         if let authorization = audit.authorization { line += " authorization=\(authorization)" }
         if let request = audit.authorizationRequest { line += " request=\(request.rawValue)" }
         if let changed = audit.capabilitiesChanged { line += " capabilities=\(changed.isEmpty ? "none" : changed.joined(separator: ","))" }
+        if let seconds = audit.cooldownSeconds { line += " cooldown=\(seconds)s" }
         return line
     }
 }

@@ -37,6 +37,7 @@ package enum SnapshotPayload {
         RemovedNotificationsSection.self,
         ConversationsSection.self,
         FocusDigestsSection.self,
+        CooldownsSection.self,
     ]
 
     /// The format version snapshots are written in: the newest section's.

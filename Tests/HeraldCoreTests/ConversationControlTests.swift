@@ -80,8 +80,11 @@ import Testing
         #expect(through.codes == ["priorityConversation", "delivered"] && through.breaksThroughFocus && through.presentation == .alert)
         #expect(through.reasons[0].message.contains("Work") && through.reasons[0].message.contains("priority"))
         #expect(try deliver(&state, "m2", conversation: "c2").codes == ["silencedByFocus"], "only that conversation")
-        #expect(try deliver(&state, "m3", sender: F.cy).codes == ["senderAllowedByFocus", "delivered"], "an allowed sender comes first")
-        #expect(try deliver(&state, "m4", conversation: "c1").codes == ["priorityConversation", "delivered"])
+        // A minute apart, so that the burst cooldown (60 s by default) leaves each its sound.
+        #expect(try deliver(&state, "m3", sender: F.cy, at: 100).codes == ["senderAllowedByFocus", "delivered"], "an allowed sender comes first")
+        #expect(try deliver(&state, "m4", conversation: "c1", at: 200).codes == ["priorityConversation", "delivered"])
+        let burst = try deliver(&state, "m5", conversation: "c1", at: 210)
+        #expect(burst.codes == ["priorityConversation", "delivered", "cooledDown"] && !burst.sound, "priority breaks through a Focus, not the cooldown")
     }
 
     @Test func priorityWinsOverASilenceListThatNamesTheSenderOrTheApp() throws {
@@ -90,7 +93,7 @@ import Testing
         try state.focusOn(FocusConfiguration(name: "Sleep", silencedPeople: [F.ann]))
         #expect(try deliver(&state, "m1").codes == ["priorityConversation", "delivered"])
         try state.focusOn(FocusConfiguration(name: "Sleep", silencedApps: [F.app]))
-        #expect(try deliver(&state, "m2").codes == ["priorityConversation", "delivered"])
+        #expect(try deliver(&state, "m2", at: 100).codes == ["priorityConversation", "delivered"])
     }
 
     @Test func mutedAndPriorityAtOnceTheMuteWinsWhileItLasts() throws {

@@ -216,14 +216,7 @@ extension HeraldState {
             guard let caller = call.contacts.first else { break }
             facts.senderAllowed = focus.allows(caller)
             facts.senderSilenced = focus.silences(caller)
-            facts.repeatedCall =
-                activeFocus.allowRepeatedCalls
-                && interactions.calls.hasEarlierCall(
-                    than: key,
-                    caller: caller,
-                    date: stored.effectiveDate,
-                    window: configuration.repeatedCallWindow
-                )
+            facts.repeatedCall = activeFocus.allowRepeatedCalls && isRepeatedCall(key, stored)
             facts.repeatedCallFromAnotherApp =
                 activeFocus.allowRepeatedCalls && !facts.repeatedCall
                 && interactions.calls.hasEarlierCall(

@@ -5,8 +5,9 @@ import HeraldProtocol
 /// in pieces. The input is one connection's byte stream, appended whole and again in pieces
 /// (their size taken from its first byte): both ways must frame the same texts, and a text
 /// the framer parsed on the way must be the value its bytes parse to (`HeldJSONTexts`
-/// checks). Every framed text is parsed, and a value that parses is written and parsed
-/// again to the same value.
+/// checks). Every framed text is parsed both ways, to a tape and to a tree, which must agree
+/// on its value or on its error, and a value that parses is written and parsed again to the
+/// same value.
 ///
 /// The size limit is small, so that the fuzzer reaches `.tooLarge`; the depth limit is the
 /// server's.
@@ -44,7 +45,17 @@ private func frame(_ bytes: UnsafeRawBufferPointer, piece: Int) -> [HeldJSONText
 }
 
 private func check(_ text: [UInt8]) {
-    guard let value = try? JSONParser.parse(text, maxDepth: maxDepth) else { return }
+    let tape = Result { () throws(JSONParseError) in try JSONTape.parse(text, maxDepth: maxDepth) }
+    let tree = Result { () throws(JSONParseError) in try JSONParser.parse(text, maxDepth: maxDepth) }
+    switch (tape, tree) {
+    case (.success(let tape), .success(let value)):
+        guard tape.root.value == value else { fatalError("The tape of \(value.compactText) reads \(tape).") }
+    case (.failure(let tapeError), .failure(let treeError)):
+        guard tapeError == treeError else { fatalError("The tape refuses with \(tapeError), the parser with \(treeError).") }
+    default:
+        fatalError("The tape and the parser disagree on whether \(text) is JSON.")
+    }
+    guard let value = try? tree.get() else { return }
     let written = Array(value.compactText.utf8)
     guard let again = try? JSONParser.parse(written, maxDepth: maxDepth) else {
         fatalError("Herald wrote a text its parser refuses: \(value.compactText)")

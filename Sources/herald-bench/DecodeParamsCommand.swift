@@ -5,10 +5,11 @@ import HeraldProtocol
 /// `herald-bench decode-params`: the ways a request line can become typed params, timed
 /// side by side in one process on `make bench`'s own `donate` and `update-content` lines.
 ///
-/// - `parse`: Herald's parser alone, bytes to `JSONValue` (what Herald's way pays first,
-///   since the envelope is read from it);
-/// - `parse + ParamsReader`: then the params read strictly (`ParamsReadable`), as heraldd
-///   does — the one path kept;
+/// - `tree parse`: Herald's parser alone, bytes to a tree of `JSONValue`s (what heraldd
+///   paid before it read requests from a tape; heraldctl and the presenter still do);
+/// - `tape parse`: bytes to a `JSONTape`, the framer's one pass;
+/// - `tape + ParamsReader`: then the params read strictly from the tape (`ParamsReadable`),
+///   as heraldd does — the one path kept;
 /// - `Foundation JSONDecoder`: the whole line, envelope and params, by Foundation's decoder
 ///   through the types' synthesized `Decodable` (it cannot echo an id exactly as written,
 ///   which Herald must, and it ignores unknown members, so this is a reference).
@@ -54,17 +55,17 @@ struct DecodeParamsCommand: ParsableCommand {
             }
             let foundation = JSONDecoder()
             foundation.dateDecodingStrategy = .iso8601
-            try measure("parse") { _ = try JSONParser.parse(line) }
+            try measure("tree parse") { _ = try JSONParser.parse(line) }
+            try measure("tape parse") { _ = try JSONTape.parse(line) }
+            func params() throws -> JSONNode {
+                try JSONTape.parse(line).root[member: "params"] ?? JSONTape.emptyObject.root
+            }
             switch scenario {
             case .donate:
-                try measure("parse + ParamsReader") {
-                    _ = try DonateMethod.decodeParams(try JSONParser.parse(line)[pointer: "/params"])
-                }
+                try measure("tape + ParamsReader") { _ = try DonateMethod.decodeParams(try params()) }
                 try measure("Foundation JSONDecoder") { _ = try foundation.decode(Request<DonateParams>.self, from: data) }
             default:
-                try measure("parse + ParamsReader") {
-                    _ = try UpdateContentMethod.decodeParams(try JSONParser.parse(line)[pointer: "/params"])
-                }
+                try measure("tape + ParamsReader") { _ = try UpdateContentMethod.decodeParams(try params()) }
                 try measure("Foundation JSONDecoder") {
                     _ = try foundation.decode(Request<UpdateContentParams>.self, from: data)
                 }
@@ -80,17 +81,5 @@ struct DecodeParamsCommand: ParsableCommand {
                 print("| \(figure.scenario) | \(figure.way) | \(Int(figure.nanoseconds)) |")
             }
         }
-    }
-}
-
-extension JSONValue {
-    /// The member at a JSON Pointer of plain member names, or null.
-    fileprivate subscript(pointer pointer: String) -> JSONValue {
-        var current = self
-        for key in pointer.split(separator: "/") {
-            guard case .object(let object) = current, let member = object[String(key)] else { return .null }
-            current = member
-        }
-        return current
     }
 }

@@ -18,7 +18,7 @@ struct JSONTextDecoderTests {
         func collect() throws {
             while let frame = try channel.readInbound(as: FramedText.self) {
                 switch frame {
-                case .parsed(let text): out.append("parsed \(text.byteCount) \(text.value.compactText)")
+                case .parsed(let tape): out.append("parsed \(tape.byteCount) \(tape)")
                 case .unparsed(let bytes): out.append("unparsed \(String(buffer: bytes))")
                 case .garbage(let preview): out.append("garbage \(preview)")
                 case .tooLarge(let limit): out.append("tooLarge \(limit)")
@@ -80,7 +80,5 @@ struct JSONTextDecoderTests {
     @Test("A framed text fits in NIOAny's inline storage, so handing it on allocates nothing")
     func framedTextFitsInline() {
         #expect(MemoryLayout<FramedText>.size <= 3 * MemoryLayout<Int>.size)
-        #expect(ParsedText(.null, byteCount: (1 << 24) - 1)?.byteCount == (1 << 24) - 1)
-        #expect(ParsedText(.null, byteCount: 1 << 24) == nil)
     }
 }

@@ -74,9 +74,9 @@ struct MethodDescriptorTests {
         #expect(!DeleteInteractionsMethod.isLookUp(identifierCount: nil))
         #expect(table.placement(of: request("donate")) == .eventLoop)
         #expect(table.placement(of: request("no-such-method")) == .eventLoop)
-        #expect(table.placement(of: .array([request("donate"), request("list-notifications")])) == .thread)
-        #expect(table.placement(of: .array([request("list-notifications"), request("snapshot"), request("donate")])) == .idleThread)
-        #expect(table.placement(of: .array([request("donate"), request("request-focus")])) == .eventLoop)
+        #expect(table.placement(of: JSONValue.array([request("donate"), request("list-notifications")])) == .thread)
+        #expect(table.placement(of: JSONValue.array([request("list-notifications"), request("snapshot"), request("donate")])) == .idleThread)
+        #expect(table.placement(of: JSONValue.array([request("donate"), request("request-focus")])) == .eventLoop)
     }
 
     @Test func openRPCListsTheDescribedMethodsInOrder() throws {
@@ -122,7 +122,7 @@ struct MethodDescriptorTests {
         let strictTable = MethodTable.herald(requiring, subscriptions: FocusSubscriptions(registry: ConnectionRegistry()))
         func code(_ table: MethodTable, _ name: String, _ params: JSONValue, _ context: RequestContext) -> Int? {
             do {
-                _ = try table.entry(named: name)?.invoke(params, context)
+                _ = try table.entry(named: name)?.invoke(JSONTape(params).root, context)
                 return nil
             } catch {
                 return error.code.rawValue

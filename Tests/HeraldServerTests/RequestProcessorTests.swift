@@ -173,9 +173,9 @@ struct RequestProcessorTests {
             let text = request(id: id, nameBytes: nameBytes)
             let bytes = Array(text.utf8)
             let whole = try #require(processor.process(text: bytes, context: user))
-            let value = try JSONParser.parse(bytes)
+            let value = try JSONTape.parse(bytes)
             var parsedReply: [UInt8] = []
-            guard case .now = processor.reply(to: .parsed(value, byteCount: bytes.count), context: user, appendingTo: &parsedReply),
+            guard case .now = processor.reply(to: .parsed(value), context: user, appendingTo: &parsedReply),
                 !parsedReply.isEmpty
             else {
                 Issue.record("no reply to \(text)")

@@ -1,11 +1,11 @@
 /// What `JSONTextFramer` found next in the bytes it was shown.
 package enum FramingEvent: Sendable, Equatable {
     /// One complete text, at `range` of the bytes shown: it begins with `{` or `[` and its
-    /// brackets balance outside strings. `parsed` is its value when the framer read it with
+    /// brackets balance outside strings. `parsed` is its tape when the framer read it with
     /// the parser in the same scan that found its end (the common case: the text had
     /// arrived whole); nil when the parser is still to read it — and to say what is wrong
     /// with it, nesting too deep included.
-    case text(Range<Int>, parsed: JSONValue?)
+    case text(Range<Int>, parsed: JSONTape?)
     /// A text that does not begin with `{` or `[`: everything up to and including the next
     /// newline was skipped. `preview` is the line's first 40 bytes at most, decoded lossily.
     case garbage(preview: String)

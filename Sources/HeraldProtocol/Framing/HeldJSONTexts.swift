@@ -47,7 +47,8 @@ package struct HeldJSONTexts {
             let text = Array(held[range])
             if let parsed {
                 let again = try? JSONParser.parse(text, maxDepth: framer.maxDepth)
-                precondition(again == parsed, "The framer's value of \(parsed.compactText) differs from its text's.")
+                precondition(again == parsed.root.value, "The framer's value of \(parsed) differs from its text's.")
+                precondition(parsed.bytes == text, "The framer's tape holds other bytes than its text.")
             }
             return .text(text)
         case .garbage(let preview):

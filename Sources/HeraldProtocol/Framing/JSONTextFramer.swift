@@ -5,8 +5,8 @@
 /// split across any number of reads, and several may arrive in one. The caller shows the
 /// framer every byte it has not yet been told to drop, and drops what each ``Step`` says.
 ///
-/// One scan per byte in the common case: a text that begins in the bytes shown is read by
-/// the parser straight away, which finds its end and its value in the same pass. Only when
+/// One scan per byte in the common case: a text that begins in the bytes shown is read to
+/// a ``JSONTape`` straight away, which finds its end and its values in the same pass. Only when
 /// that fails — the text has not arrived whole, or it is not valid JSON — does the framer
 /// balance brackets outside strings (minding escapes), resuming where it stopped on each
 /// call, and hand the text on unparsed once it is complete, for the parser to read or
@@ -149,10 +149,10 @@ package struct JSONTextFramer {
                     index += 1
                     consumed = index
                 } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
-                    // The one pass: the parser reads the text and finds its end, when it
-                    // is all here and valid.
+                    // The one pass: the text is read to a tape, which finds its end, when
+                    // it is all here and valid.
                     let window = UnsafeRawBufferPointer(rebasing: bytes[index..<min(bytes.count, index + maxTextBytes)])
-                    if let (value, length) = JSONParser.parsePrefix(window, maxDepth: maxDepth) {
+                    if let (value, length) = JSONTape.parsePrefix(window, maxDepth: maxDepth) {
                         return Step(event: .text(index..<index + length, parsed: value), consumed: index + length)
                     }
                     textStart = index

@@ -12,15 +12,6 @@ package enum JSONParser {
         return try reader.readText()
     }
 
-    /// The value at the start of `bytes` and how many bytes it takes; nil when `bytes` do
-    /// not begin with a whole, valid value within the depth limit. What follows the value
-    /// is not looked at: this is the framer's one pass over a text that arrived whole.
-    package static func parsePrefix(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> (JSONValue, Int)? {
-        var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
-        guard let value = try? reader.readValue() else { return nil }
-        return (value, reader.index)
-    }
-
     package static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(JSONParseError) in try parse(buffer, maxDepth: maxDepth) }
@@ -192,6 +183,13 @@ struct JSONReader {
     /// Reads `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` and keeps its text.
     mutating func readNumber() throws(JSONParseError) -> JSONNumber {
         let start = index
+        try skipNumber()
+        let literal = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return JSONNumber(literal: literal)
+    }
+
+    /// Steps over a number, checking it as ``readNumber()`` does.
+    mutating func skipNumber() throws(JSONParseError) {
         if bytes[index] == UInt8(ascii: "-") {
             index += 1
         }
@@ -223,8 +221,6 @@ struct JSONReader {
             }
             skipDigits()
         }
-        let literal = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        return JSONNumber(literal: literal)
     }
 
     @inline(__always)

@@ -5,8 +5,26 @@
 extension JSONReader {
     /// Reads a string whose opening quote is at `index`.
     mutating func readString() throws(JSONParseError) -> String {
+        let start = index + 1
+        if try skipPlainRun() {
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1]), as: UTF8.self)
+        }
+        return try readEscapedRest(from: start)
+    }
+
+    /// Steps over a string whose opening quote is at `index`, checking it as
+    /// ``readString()`` does; true when it holds an escape.
+    mutating func skipString() throws(JSONParseError) -> Bool {
+        let start = index + 1
+        if try skipPlainRun() { return false }
+        _ = try readEscapedRest(from: start)
+        return true
+    }
+
+    /// Steps from a string's opening quote at `index` over its characters up to its closing
+    /// quote (true, `index` past it) or its first escape (false, `index` at the backslash).
+    private mutating func skipPlainRun() throws(JSONParseError) -> Bool {
         index += 1
-        let start = index
         while true {
             index = PlainStringBytes.skip(bytes, from: index, to: bytes.count)
             guard index < bytes.count else {
@@ -14,16 +32,19 @@ extension JSONReader {
             }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let string = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
-                return string
+                return true
             }
             if byte == UInt8(ascii: "\\") {
-                break
+                return false
             }
             try advanceOverStringByte(byte)
         }
+    }
 
+    /// Reads the rest of a string that begins at `start` (after its quote) from its first
+    /// escape at `index`.
+    private mutating func readEscapedRest(from start: Int) throws(JSONParseError) -> String {
         var scratch: [UInt8] = []
         scratch.reserveCapacity(index - start + 16)
         scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))

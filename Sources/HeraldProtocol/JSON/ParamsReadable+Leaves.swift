@@ -7,14 +7,14 @@ import Foundation
 
 extension String: ParamsReadable {
     package init(reading value: ParamsReader) throws(RPCError) {
-        guard case .string(let string) = value.value else { throw value.mismatch(expected: "a string") }
+        guard let string = value.node.stringValue else { throw value.mismatch(expected: "a string") }
         self = string
     }
 }
 
 extension Bool: ParamsReadable {
     package init(reading value: ParamsReader) throws(RPCError) {
-        guard case .bool(let bool) = value.value else { throw value.mismatch(expected: "a boolean") }
+        guard let bool = value.node.boolValue else { throw value.mismatch(expected: "a boolean") }
         self = bool
     }
 }
@@ -35,9 +35,9 @@ extension Array: ParamsReadable where Element: ParamsReadable {
 
 extension Double: ParamsReadable {
     package init(reading value: ParamsReader) throws(RPCError) {
-        guard case .number(let number) = value.value else { throw value.mismatch(expected: "a number") }
-        guard let double = Double(number.literal), double.isFinite else {
-            throw value.error("is out of range for a Double; got \(number.literal).")
+        guard let literal = value.node.numberLiteral else { throw value.mismatch(expected: "a number") }
+        guard let double = Double(literal), double.isFinite else {
+            throw value.error("is out of range for a Double; got \(literal).")
         }
         self = double
     }
@@ -45,11 +45,12 @@ extension Double: ParamsReadable {
 
 extension Date: ParamsReadable {
     package init(reading value: ParamsReader) throws(RPCError) {
-        if case .string(let string) = value.value, let date = RFC3339.parse(string) {
+        let string = value.node.stringValue
+        if let string, let date = RFC3339.parse(string) {
             self = date
             return
         }
-        let got = if case .string(let string) = value.value { "got \"\(string)\"" } else { "not \(value.value.kindDescription)" }
+        let got = if let string { "got \"\(string)\"" } else { "not \(value.node.kindDescription)" }
         throw value.error("must be an RFC 3339 date-time such as 2026-11-22T14:02:00Z; \(got).")
     }
 }
@@ -58,19 +59,19 @@ extension ParamsReader {
     /// An integer: any number literal whose value is integral and fits (`1.0` and `1e2`
     /// are fine), computed on the digits, never through `Double`.
     package func integer<Integer: FixedWidthInteger>(_ type: Integer.Type = Integer.self) throws(RPCError) -> Integer {
-        guard case .number(let number) = value else { throw mismatch(expected: "an integer") }
-        if let integer = Integer(number.literal) {
+        guard let literal = node.numberLiteral else { throw mismatch(expected: "an integer") }
+        if let integer = Integer(literal) {
             return integer
         }
-        switch JSONIntegerLiteral(number.literal) {
+        switch JSONIntegerLiteral(literal) {
         case .integral(let digits):
             if let integer = Integer(digits) { return integer }
         case .tooLarge:
             break
         case .fractional:
-            throw error("must be an integer, not \(number.literal).")
+            throw error("must be an integer, not \(literal).")
         }
-        throw error("must be an integer from \(Integer.min) to \(Integer.max); got \(number.literal).")
+        throw error("must be an integer from \(Integer.min) to \(Integer.max); got \(literal).")
     }
 }
 

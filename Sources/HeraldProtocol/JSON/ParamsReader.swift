@@ -31,40 +31,39 @@ package protocol ParamsReadable {
 }
 
 extension ParamsReadable {
-    /// Reads a whole request's `params` (the root of the pointers in errors).
+    /// Reads a request's `params` (the root of the pointers in errors).
+    package static func read(params: JSONNode) throws(RPCError) -> Self {
+        try Self(reading: ParamsReader(params.asRoot))
+    }
+
+    /// Reads params built in memory (a test's, a value read on its own).
     package static func read(params: JSONValue) throws(RPCError) -> Self {
         try Self(reading: ParamsReader(params))
     }
 }
 
-/// A JSON value inside params, and where it is.
-///
-/// Where it is costs nothing until it is needed: the last step (a member's name or an
-/// element's index) is kept beside its parent's path, which is boxed only when a reader
-/// descends into an object or an array, or writes an error.
+/// A JSON value inside params, and where it is: a value of the request's ``JSONTape``, so
+/// reading it builds no tree, and its pointer is found from the tape only for an error.
 package struct ParamsReader: Sendable {
-    package let value: JSONValue
-    private let parent: ParamsPath
-    private let step: ParamsPath.Step
+    package let node: JSONNode
 
-    /// The reader of a value at `pointer` (a JSON Pointer text; "" is the root of params).
+    /// The reader of a value whose pointers start where `node`'s root is: a request's params
+    /// are made the root (``JSONNode/asRoot``) before they are read.
+    package init(_ node: JSONNode) {
+        self.node = node
+    }
+
+    /// The reader of a value built in memory at `pointer` (a JSON Pointer text; "" is the
+    /// root of params).
     package init(_ value: JSONValue, at pointer: String = "") {
-        self.value = value
-        self.parent = pointer.isEmpty ? .root : .prefix(pointer)
-        self.step = .none
+        self.node = JSONTape(value, rootPointer: pointer).root
     }
 
-    init(_ value: JSONValue, parent: ParamsPath, step: ParamsPath.Step) {
-        self.value = value
-        self.parent = parent
-        self.step = step
-    }
-
-    /// This value's path, boxed.
-    var path: ParamsPath { parent.appending(step) }
+    /// The value as a tree: for open-ended members (`userInfo`), kept as sent.
+    package var value: JSONValue { node.value }
 
     /// The JSON Pointer of this value, for an error.
-    package var pointer: String { path.pointer }
+    package var pointer: String { node.pointer }
 
     /// "Invalid params" at this value, with a sentence that names it in backquotes
     /// ("params" at the root) followed by `predicate`: "`/app` must be a string, not a number."
@@ -75,7 +74,7 @@ package struct ParamsReader: Sendable {
 
     /// "must be a string, not a number."
     package func mismatch(expected: String) -> RPCError {
-        error("must be \(expected), not \(value.kindDescription).")
+        error("must be \(expected), not \(node.kindDescription).")
     }
 
     /// Reads the members of an object with `body`, then refuses any member `body` did not
@@ -83,15 +82,14 @@ package struct ParamsReader: Sendable {
     package func object<Value>(
         _ body: (inout ParamsObjectReader) throws(RPCError) -> Value
     ) throws(RPCError) -> Value {
-        guard case .object(let object) = value else { throw mismatch(expected: "an object") }
-        let path = self.path
-        var members = ParamsObjectReader(object: object, path: path, recordsNames: false)
+        guard node.kind == .object else { throw mismatch(expected: "an object") }
+        var members = ParamsObjectReader(object: node, recordsNames: false)
         let read = try body(&members)
         if members.mayHoldUnknownMembers {
             // Rare: read again, this time writing down the known names, to find the
             // unknown member and the known name closest to it. The same input reads the
             // same way, so this pass throws only for the unknown member.
-            var recording = ParamsObjectReader(object: object, path: path, recordsNames: true)
+            var recording = ParamsObjectReader(object: node, recordsNames: true)
             _ = try body(&recording)
             try recording.refuseUnknownMembers()
         }
@@ -100,12 +98,11 @@ package struct ParamsReader: Sendable {
 
     /// Reads each element of an array as an `Element`.
     package func array<Element: ParamsReadable>(of type: Element.Type = Element.self) throws(RPCError) -> [Element] {
-        guard case .array(let elements) = value else { throw mismatch(expected: "an array") }
+        guard node.kind == .array else { throw mismatch(expected: "an array") }
         var read: [Element] = []
-        read.reserveCapacity(elements.count)
-        let path = self.path
-        for (index, element) in elements.enumerated() {
-            read.append(try Element(reading: ParamsReader(element, parent: path, step: .index(index))))
+        read.reserveCapacity(node.count)
+        for element in node.elements {
+            read.append(try Element(reading: ParamsReader(element)))
         }
         return read
     }
@@ -113,8 +110,7 @@ package struct ParamsReader: Sendable {
 
 /// The members of one object in params, read by name; records which names are known.
 package struct ParamsObjectReader: Sendable {
-    package let object: JSONObject
-    let path: ParamsPath
+    let object: JSONNode
     /// Whether `knownNames` is kept: only on the second pass after the first found fewer
     /// known members than members (see ``ParamsReader/object(_:)``).
     private let recordsNames: Bool
@@ -123,9 +119,8 @@ package struct ParamsObjectReader: Sendable {
     /// How many of the names asked for were present.
     private var presentCount = 0
 
-    init(object: JSONObject, path: ParamsPath, recordsNames: Bool) {
+    init(object: JSONNode, recordsNames: Bool) {
         self.object = object
-        self.path = path
         self.recordsNames = recordsNames
     }
 
@@ -135,15 +130,15 @@ package struct ParamsObjectReader: Sendable {
     /// costs a second pass (which, nested, would multiply).
     var mayHoldUnknownMembers: Bool {
         guard presentCount < object.count else { return false }
-        return Set(object.members.lazy.map(\.key)).count > presentCount
+        return Set(object.members.lazy.map(\.name)).count > presentCount
     }
 
     /// The reader of the member `name`, nil when it is absent; `name` becomes known.
     package mutating func member(_ name: String) -> ParamsReader? {
         if recordsNames { knownNames.append(name) }
-        guard let value = object[name] else { return nil }
+        guard let value = object[member: name] else { return nil }
         presentCount += 1
-        return ParamsReader(value, parent: path, step: .member(name))
+        return ParamsReader(value)
     }
 
     /// A member that must be present and not null.
@@ -152,10 +147,10 @@ package struct ParamsObjectReader: Sendable {
     ) throws(RPCError) -> Value {
         guard let member = member(name) else {
             // A misspelt required member is reported as what it is, not as a missing one.
-            if let misspelt = object.members.first(where: { ClosestName.closest(to: $0.key, among: [name]) != nil }) {
-                throw unknownMember(misspelt.key, suggestion: name)
+            if let misspelt = object.members.first(where: { ClosestName.closest(to: $0.name, among: [name]) != nil }) {
+                throw unknownMember(misspelt.name, suggestion: name)
             }
-            let pointer = ParamsPath.member(name, parent: path).pointer
+            let pointer = object.pointer(toMember: name)
             throw .invalidParams("\(JSONPointer.subject(pointer)) is required.", at: pointer)
         }
         return try Value(reading: member)
@@ -165,7 +160,7 @@ package struct ParamsObjectReader: Sendable {
     package mutating func optional<Value: ParamsReadable>(
         _ name: String, as type: Value.Type = Value.self
     ) throws(RPCError) -> Value? {
-        guard let member = member(name), !member.value.isNull else { return nil }
+        guard let member = member(name), !member.node.isNull else { return nil }
         return try Value(reading: member)
     }
 
@@ -183,15 +178,15 @@ package struct ParamsObjectReader: Sendable {
     /// Throws for the first member no read asked for: "-32602, unknown member", with the
     /// closest known name when one is close.
     func refuseUnknownMembers() throws(RPCError) {
-        if let unknown = object.members.first(where: { !knownNames.contains($0.key) }) {
-            throw unknownMember(unknown.key, suggestion: ClosestName.closest(to: unknown.key, among: knownNames))
+        if let unknown = object.members.first(where: { !knownNames.contains($0.name) }) {
+            throw unknownMember(unknown.name, suggestion: ClosestName.closest(to: unknown.name, among: knownNames))
         }
     }
 
     /// "`/focus/alowedPeople` is not a known member; did you mean `allowedPeople`?", or
     /// the known members when none is close.
     private func unknownMember(_ name: String, suggestion: String?) -> RPCError {
-        let pointer = ParamsPath.member(name, parent: path).pointer
+        let pointer = object.pointer(toMember: name)
         var reason = "\(JSONPointer.subject(pointer)) is not a known member"
         if let suggestion {
             reason += "; did you mean `\(suggestion)`?"
@@ -201,51 +196,5 @@ package struct ParamsObjectReader: Sendable {
             reason += "; the members are \(knownNames.joined(separator: ", "))."
         }
         return .invalidParams(reason, at: pointer)
-    }
-}
-
-/// Where a value is in params, kept as a linked list so that descending costs one small
-/// allocation; the pointer text is written only for an error.
-indirect enum ParamsPath: Sendable {
-    case root
-    /// A pointer given as text, such as `/payload` for a value read on its own.
-    case prefix(String)
-    case member(String, parent: ParamsPath)
-    case index(Int, parent: ParamsPath)
-
-    /// One step down from a path, not yet boxed.
-    enum Step: Sendable {
-        case none
-        case member(String)
-        case index(Int)
-    }
-
-    func appending(_ step: Step) -> ParamsPath {
-        switch step {
-        case .none: self
-        case .member(let name): .member(name, parent: self)
-        case .index(let index): .index(index, parent: self)
-        }
-    }
-
-    var pointer: String {
-        var tokens: [String] = []
-        var node = self
-        var prefix = ""
-        loop: while true {
-            switch node {
-            case .root: break loop
-            case .prefix(let text):
-                prefix = text
-                break loop
-            case .member(let name, let parent):
-                tokens.append(name)
-                node = parent
-            case .index(let index, let parent):
-                tokens.append(String(index))
-                node = parent
-            }
-        }
-        return prefix + JSONPointer(tokens: tokens.reversed()).description
     }
 }

@@ -31,7 +31,7 @@ package protocol HeraldMethod: Sendable {
 
     /// Reads a request's params (``ParamsReadable``); every failure is an "Invalid params"
     /// error, an unknown member among them.
-    static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params
+    static func decodeParams(_ params: JSONNode) throws(RPCError) -> Params
 
     /// Encodes a result for the response.
     static func encodeResult(_ result: Result) throws -> JSONValue
@@ -45,8 +45,13 @@ extension HeraldMethod {
 
     package static func placement(for params: JSONValue?) -> MethodPlacement { placement }
 
-    package static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params {
+    package static func decodeParams(_ params: JSONNode) throws(RPCError) -> Params {
         try Params.read(params: params)
+    }
+
+    /// Reads params built in memory (a test's).
+    package static func decodeParams(_ params: JSONValue) throws(RPCError) -> Params {
+        try decodeParams(JSONTape(params).root)
     }
 
     package static func encodeResult(_ result: Result) throws -> JSONValue {

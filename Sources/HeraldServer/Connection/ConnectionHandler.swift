@@ -200,8 +200,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func handle(_ event: FramedText, context: ChannelHandlerContext) {
         switch event {
-        case .parsed(let text):
-            answer(.parsed(text.value, byteCount: text.byteCount), context: context)
+        case .parsed(let tape):
+            answer(.parsed(tape), context: context)
         case .unparsed(let bytes):
             answer(.unparsed(bytes), context: context)
         case .underway:

@@ -6,8 +6,8 @@ import NIOCore
 /// At most 24 bytes, so that `NIOAny` holds it inline: passing a text down the pipeline
 /// costs no allocation.
 enum FramedText {
-    /// A text the framer's parser read on the way (the common case).
-    case parsed(ParsedText)
+    /// A text the framer's parser read on the way (the common case), with its bytes.
+    case parsed(JSONTape)
     /// A text framed by balancing brackets (it arrived in pieces, or it is not valid JSON):
     /// its bytes, for the parser to read or reject.
     case unparsed(ByteBuffer)
@@ -23,26 +23,10 @@ enum FramedText {
     case underway(String)
 }
 
-/// A parsed text and its size, in 21 bytes: its size is kept in 24 bits, so a text of
-/// 16 MiB or more is handed on as its bytes instead.
-struct ParsedText {
-    let value: JSONValue
-    private let sizeLow: UInt16
-    private let sizeHigh: UInt8
-
-    init?(_ value: JSONValue, byteCount: Int) {
-        guard byteCount < 1 << 24 else { return nil }
-        self.value = value
-        sizeLow = UInt16(truncatingIfNeeded: byteCount)
-        sizeHigh = UInt8(truncatingIfNeeded: byteCount >> 16)
-    }
-
-    var byteCount: Int { Int(sizeHigh) << 16 | Int(sizeLow) }
-}
-
 /// Frames a connection's bytes into JSON texts (``JSONTextFramer``) in a
-/// `ByteToMessageHandler`, handing each on as its parsed value or as a slice of the
-/// cumulation buffer — never a copy.
+/// `ByteToMessageHandler`, handing each on as its tape (which holds a copy of the text's
+/// bytes) or, when the framer could not parse it on the way, as a slice of the cumulation
+/// buffer.
 ///
 /// The handler frames everything it reads; a connection that is paused keeps the texts
 /// until it answers them (``ConnectionHandler``), and reads nothing more meanwhile.
@@ -82,8 +66,8 @@ struct JSONTextDecoder: ByteToMessageDecoder {
         case nil:
             return nil
         case .text(let range, let parsed):
-            if let parsed, let text = ParsedText(parsed, byteCount: range.count) {
-                return .parsed(text)
+            if let parsed {
+                return .parsed(parsed)
             }
             return .unparsed(buffer.getSlice(at: buffer.readerIndex + range.lowerBound, length: range.count)!)
         case .garbage(let preview):

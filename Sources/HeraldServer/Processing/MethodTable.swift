@@ -14,7 +14,7 @@ package struct MethodTable: Sendable {
     package struct Entry: Sendable {
         package var access: MethodAccess
         package var requiresAdministrator: Bool { access == .administrator }
-        package var invoke: @Sendable (JSONValue, RequestContext) throws(RPCError) -> (JSONValue, AuditRecord)
+        package var invoke: @Sendable (JSONNode, RequestContext) throws(RPCError) -> (JSONValue, AuditRecord)
     }
 
     private var entries: [String: Entry] = [:]
@@ -30,7 +30,7 @@ package struct MethodTable: Sendable {
     /// Run on every method's params, with the request's context, before they are decoded,
     /// such as the limit on a string's bytes; applies to the methods registered after it
     /// is set.
-    package var checkParams: @Sendable (JSONValue, RequestContext) throws(RPCError) -> Void = { _, _ throws(RPCError) in }
+    package var checkParams: @Sendable (JSONNode, RequestContext) throws(RPCError) -> Void = { _, _ throws(RPCError) in }
     /// Whether an app's methods are refused to callers without a verified app
     /// (`--require-app-identity`); applies to the methods registered after it is set.
     package var requireAppIdentity = false
@@ -60,11 +60,11 @@ package struct MethodTable: Sendable {
 
     /// The bytes the responses to `elements` will take at least, counting the declared
     /// result sizes and a small envelope for each; only a few dictionary look-ups each.
-    func leastResponseBytes(_ elements: [JSONValue]) -> Int {
+    func leastResponseBytes(_ elements: [JSONNode]) -> Int {
         var total = 0
         for element in elements {
             total += 40
-            if !resultSizes.isEmpty, case .object(let object) = element, case .string(let name)? = object["method"] {
+            if !resultSizes.isEmpty, let name = element[member: "method"]?.stringValue {
                 total += resultSizes[name] ?? 0
             }
         }
@@ -73,18 +73,23 @@ package struct MethodTable: Sendable {
 
     /// Where `request` (an object, or a batch of them) is answered: off the event loop when
     /// it calls a method placed there; a batch goes where its most demanding request does.
-    func placement(of request: JSONValue) -> MethodPlacement {
+    func placement(of request: JSONNode) -> MethodPlacement {
         guard !offEventLoop.isEmpty else { return .eventLoop }
-        switch request {
-        case .object(let object):
-            guard case .string(let name)? = object["method"], let method = offEventLoop.first(where: { $0.name == name })
+        switch request.kind {
+        case .object:
+            guard let method = request[member: "method"], let off = offEventLoop.first(where: { method.stringEquals($0.name) })
             else { return .eventLoop }
-            return method.placement(object["params"])
-        case .array(let elements):
-            return elements.lazy.map { placement(of: $0) }.max() ?? .eventLoop
+            return off.placement(request[member: "params"]?.value)
+        case .array:
+            return request.elements.lazy.map { placement(of: $0) }.max() ?? .eventLoop
         default:
             return .eventLoop
         }
+    }
+
+    /// Where a request built in memory is answered (a test's).
+    func placement(of request: JSONValue) -> MethodPlacement {
+        placement(of: JSONTape(request).root)
     }
 
     /// Registers `method`, whose handler gets decoded params and returns a typed outcome or
@@ -101,7 +106,7 @@ package struct MethodTable: Sendable {
         if Method.placement != .eventLoop { offEventLoop.append((name, { Method.placement(for: $0) })) }
         let checkParams = self.checkParams
         entries[name] = Entry(access: access) {
-            (params: JSONValue, context: RequestContext) throws(RPCError) -> (JSONValue, AuditRecord) in
+            (params: JSONNode, context: RequestContext) throws(RPCError) -> (JSONValue, AuditRecord) in
             let caller = context.caller
             do throws(RuleError) {
                 try caller.checkAccess(to: name, access, requireAppIdentity: requireAppIdentity)
@@ -110,7 +115,7 @@ package struct MethodTable: Sendable {
                 throw RPCError(.permissionDenied, reason: error.reason)
             }
             // An `app` that is no string is the params' reader's to refuse (-32602).
-            let app = params.objectValue?["app"]
+            let app = params[member: "app"]
             if access == .app, caller.app != nil, app == nil || app?.stringValue != nil {
                 // Before the rest of the params: another app's request is refused as such,
                 // whatever else is wrong with it.

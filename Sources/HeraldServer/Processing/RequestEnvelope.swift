@@ -5,8 +5,8 @@ struct RequestEnvelope {
     /// The id as sent (a string, a number or null); nil when absent, which makes a notification.
     var id: JSONValue?
     var method: String
-    /// The params object; nil when absent.
-    var params: JSONValue?
+    /// The params object (or the array Herald refuses); nil when absent.
+    var params: JSONNode?
 
     /// Why an element could not be read as a request, and the id to answer with.
     struct Invalid: Error {
@@ -20,21 +20,21 @@ struct RequestEnvelope {
     /// An invalid request is always answered, even without an `id` — the specification's
     /// examples answer `{"jsonrpc": "2.0", "method": 1, "params": "bar"}` with an error —
     /// using its id when that id is itself valid, else null.
-    static func read(_ value: JSONValue) -> Result<RequestEnvelope, Invalid> {
-        guard case .object(let object) = value else {
+    static func read(_ object: JSONNode) -> Result<RequestEnvelope, Invalid> {
+        guard object.kind == .object else {
             return .failure(
                 Invalid(
                     id: .null,
-                    error: RPCError(.invalidRequest, reason: "A request must be a JSON object, not \(value.kindDescription).")
+                    error: RPCError(.invalidRequest, reason: "A request must be a JSON object, not \(object.kindDescription).")
                 )
             )
         }
 
         var id: JSONValue?
-        if let rawID = object["id"] {
-            switch rawID {
+        if let rawID = object[member: "id"] {
+            switch rawID.kind {
             case .string, .number, .null:
-                id = rawID
+                id = rawID.value
             default:
                 return .failure(
                     Invalid(
@@ -49,9 +49,10 @@ struct RequestEnvelope {
             }
         }
         let answerID = id ?? .null
-        let method = object["method"]?.stringValue
+        let methodMember = object[member: "method"]
+        let method = methodMember?.stringValue
 
-        guard object["jsonrpc"] == .string("2.0") else {
+        guard object[member: "jsonrpc"]?.stringEquals("2.0") == true else {
             return .failure(
                 Invalid(
                     id: answerID,
@@ -62,19 +63,22 @@ struct RequestEnvelope {
         }
         guard let method else {
             let reason =
-                object["method"] == nil
-                ? "A request must name its method in \"method\"."
-                : "The method must be a string, not \(object["method"]!.kindDescription)."
+                if let methodMember {
+                    "The method must be a string, not \(methodMember.kindDescription)."
+                } else {
+                    "A request must name its method in \"method\"."
+                }
             return .failure(Invalid(id: answerID, error: RPCError(.invalidRequest, reason: reason, pointer: "/method")))
         }
 
-        let params = object["params"]
-        switch params {
+        let params = object[member: "params"]
+        switch params?.kind {
         case nil, .object, .array:
             // An array is a valid request that Herald cannot serve (params are by name
             // only): the processor answers it with -32602 once it knows the method exists.
             break
-        case .some(let other):
+        case .some:
+            let other = params!
             return .failure(
                 Invalid(
                     id: answerID,

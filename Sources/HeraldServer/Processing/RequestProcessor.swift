@@ -78,18 +78,18 @@ package struct RequestProcessor: Sendable {
     private func parse(
         _ text: RequestText, context: RequestContext, since start: ContinuousClock.Instant
     )
-        -> Result<JSONValue, Refusal>
+        -> Result<JSONNode, Refusal>
     {
-        let value: JSONValue
+        let value: JSONNode
         do throws(JSONParseError) {
             switch text {
-            case .parsed(let parsed, _):
-                value = parsed
+            case .parsed(let tape):
+                value = tape.root
             case .unparsed(let bytes):
                 let maxDepth = limits.maxDepth
                 value = try bytes.withUnsafeReadableBytes { raw in
-                    Result { () throws(JSONParseError) in try JSONParser.parse(raw, maxDepth: maxDepth) }
-                }.get()
+                    Result { () throws(JSONParseError) in try JSONTape.parse(raw, maxDepth: maxDepth) }
+                }.get().root
             }
         } catch {
             let rpcError =
@@ -102,7 +102,8 @@ package struct RequestProcessor: Sendable {
                 : RPCError(.parseError, reason: error.reason)
             return .failure(Refusal(response: standaloneError(rpcError, context: context, since: start)))
         }
-        if case .array(let elements) = value {
+        if value.kind == .array {
+            let elements = value.elements
             if elements.isEmpty {
                 let error = RPCError(.invalidRequest, reason: "A batch must hold at least one request; this one is empty.")
                 return .failure(Refusal(response: standaloneError(error, context: context, since: start)))
@@ -132,7 +133,7 @@ package struct RequestProcessor: Sendable {
 
     /// The response line to a parsed request or batch, or nil when nothing is due.
     private func respond(
-        toParsed value: JSONValue, context: RequestContext, since start: ContinuousClock.Instant
+        toParsed value: JSONNode, context: RequestContext, since start: ContinuousClock.Instant
     )
         -> [UInt8]?
     {
@@ -145,11 +146,12 @@ package struct RequestProcessor: Sendable {
     /// Appends the response line to a parsed request or batch to `output`; nothing when
     /// nothing is due.
     private func respond(
-        toParsed value: JSONValue, context: RequestContext, since start: ContinuousClock.Instant,
+        toParsed value: JSONNode, context: RequestContext, since start: ContinuousClock.Instant,
         appendingTo output: inout [UInt8]
     ) {
-        switch value {
-        case .array(let elements):
+        switch value.kind {
+        case .array:
+            let elements = value.elements
             let lineStart = output.count
             output.append(UInt8(ascii: "["))
             output.reserveCapacity(lineStart + elements.count * 64)
@@ -204,11 +206,10 @@ package struct RequestProcessor: Sendable {
     /// The error answering a request of a batch whose responses already passed
     /// `maxResponseBytes`; the request is not run. Nil for a notification.
     private func refuseOverLimit(
-        _ element: JSONValue, context: RequestContext, since start: ContinuousClock.Instant
+        _ element: JSONNode, context: RequestContext, since start: ContinuousClock.Instant
     ) -> ResponseObject? {
-        let object = element.objectValue
-        let id = object?["id"]
-        let method = object?["method"]?.stringValue
+        let id = element[member: "id"]?.value
+        let method = element[member: "method"]?.stringValue
         let error = RPCError(
             .serverBusy,
             reason:
@@ -222,7 +223,7 @@ package struct RequestProcessor: Sendable {
 
     /// Handles one request object (alone or from a batch); nil for a notification.
     private func respond(
-        to element: JSONValue, context: RequestContext, since start: ContinuousClock.Instant
+        to element: JSONNode, context: RequestContext, since start: ContinuousClock.Instant
     )
         -> ResponseObject?
     {
@@ -240,18 +241,15 @@ package struct RequestProcessor: Sendable {
         let countedAs = entry == nil ? ServerStatistics.unknownMethodKey : envelope.method
         if let entry {
             do throws(RPCError) {
-                switch envelope.params {
-                case .array:
+                let params = envelope.params ?? JSONTape.emptyObject.root
+                guard params.kind == .object else {
                     throw RPCError(
                         .invalidParams,
                         reason: "Herald takes params by name only: send an object, not an array.",
                         pointer: ""
                     )
-                case let params?:
-                    outcome = .success(try entry.invoke(params, context))
-                case nil:
-                    outcome = .success(try entry.invoke(.object(JSONObject()), context))
                 }
+                outcome = .success(try entry.invoke(params, context))
             } catch {
                 outcome = .failure(error)
             }
@@ -334,11 +332,10 @@ extension AuditRecord {
     /// app, and which interaction (identifiers only, never content). A request that
     /// succeeds is recorded as its method's outcome says instead, so each record is
     /// filled in one place.
-    init(failedParams params: JSONValue?) {
-        let params = params?.objectValue
+    init(failedParams params: JSONNode?) {
         self.init(
-            app: params?["app"]?.stringValue.flatMap(auditableAppName),
-            interactionIdentifier: (params?["interactionIdentifier"] ?? params?["interaction"]?.objectValue?["identifier"])?
+            app: params?[member: "app"]?.stringValue.flatMap(auditableAppName),
+            interactionIdentifier: (params?[member: "interactionIdentifier"] ?? params?[member: "interaction"]?[member: "identifier"])?
                 .stringValue.flatMap(auditableIdentifier)
         )
     }

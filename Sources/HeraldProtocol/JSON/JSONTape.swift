@@ -185,9 +185,11 @@ package struct JSONNode: Sendable {
     /// nil when there is none or this is not an object.
     package subscript(member name: String) -> JSONNode? {
         guard kind == .object else { return nil }
-        var name = name
-        let found = name.withUTF8 { tape.lastMember(of: index, named: $0) }
-        return found.map { node(at: $0) }
+        let found =
+            name.utf8.withContiguousStorageIfAvailable { tape.lastMember(of: index, named: $0) }
+            ?? Array(name.utf8).withUnsafeBufferPointer { tape.lastMember(of: index, named: $0) }
+        guard let found else { return nil }
+        return node(at: found)
     }
 
     /// An object's members, in order, duplicates included.

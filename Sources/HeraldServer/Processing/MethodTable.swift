@@ -77,9 +77,10 @@ package struct MethodTable: Sendable {
         guard !offEventLoop.isEmpty else { return .eventLoop }
         switch request.kind {
         case .object:
-            guard let method = request[member: "method"], let off = offEventLoop.first(where: { method.stringEquals($0.name) })
+            guard let method = request[member: "method"],
+                let off = offEventLoop.indices.first(where: { method.stringEquals(offEventLoop[$0].name) })
             else { return .eventLoop }
-            return off.placement(request[member: "params"]?.value)
+            return offEventLoop[off].placement(request[member: "params"]?.value)
         case .array:
             return request.elements.lazy.map { placement(of: $0) }.max() ?? .eventLoop
         default:

@@ -103,11 +103,29 @@ journal_ceiling() {
   "$CEILING" --seconds "$CEILING_SECONDS" | tee -a "$LINES" >&2
 }
 
-# load TARGET SCENARIO N P JOURNAL [extra flags]: one closed-loop run, its JSON line appended.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }  # user + system, in clock ticks
+
+# load TARGET SCENARIO N P JOURNAL [extra flags]: one closed-loop run against the server
+# STARTED_PID, its JSON line appended with the server's CPU time per request: its user and
+# system time from the end of the warm-up to the end of the run (the journal's drain
+# included, with --stats), over the requests answered after the warm-up.
 load() {
   local target=$1 scenario=$2 n=$3 p=$4 journal=$5; shift 5
+  local server=$STARTED_PID before after line
   "$BENCH" load --socket "$SOCKET" --target "$target" --scenario "$scenario" \
     --connections "$n" --in-flight "$p" --duration "$DURATION" --warmup "$WARMUP" --journal "$journal" "$@" \
+    >"$RUN/load.json" &
+  local generator=$!
+  sleep "$WARMUP"
+  before=$(cpu_ticks "$server")
+  wait "$generator"
+  after=$(cpu_ticks "$server")
+  line=$(cat "$RUN/load.json")
+  python3 -c 'import json, sys
+f = json.loads(sys.argv[1])
+requests = f["answeredLines"] * f["requestsPerLine"]
+f["cpuUsPerRequest"] = round((int(sys.argv[3]) - int(sys.argv[2])) * 1e6 / int(sys.argv[4]) / max(requests, 1), 3)
+print(json.dumps(f, separators=(",", ":"), ensure_ascii=False))' "$line" "$before" "$after" "$(getconf CLK_TCK)" \
     | tee -a "$LINES"
 }
 
@@ -173,11 +191,15 @@ measure_redis() {
     read -r n p rate <<<"$pair"
     count=$(awk -v d="$DURATION" -v r="$rate" 'BEGIN { printf "%d", d * r }')
     say "redis SET -c $n -P $p -n $count"
-    redis-benchmark -s "$REDIS_SOCKET" -t set -c "$n" -P "$p" -n "$count" --csv 2>/dev/null \
-      | awk -F'","' -v n="$n" -v p="$p" -v count="$count" '
+    local before after figures
+    before=$(cpu_ticks "$REDIS_PID")
+    figures=$(redis-benchmark -s "$REDIS_SOCKET" -t set -c "$n" -P "$p" -n "$count" --csv 2>/dev/null)
+    after=$(cpu_ticks "$REDIS_PID")
+    # redis-server's CPU time over the run, per SET (the connections' set-up included).
+    awk -F'","' -v n="$n" -v p="$p" -v count="$count" -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" '
           $1 ~ /SET/ { gsub(/"/, "", $0); split($0, f, ",");
-            printf "{\"kind\":\"redis\",\"connections\":%d,\"pipeline\":%d,\"requests\":%d,\"requestsPerSecond\":%s,\"p50Ms\":%s,\"p99Ms\":%s}\n", n, p, count, f[2], f[5], f[7] }' \
-      | tee -a "$LINES" >&2
+            printf "{\"kind\":\"redis\",\"connections\":%d,\"pipeline\":%d,\"requests\":%d,\"requestsPerSecond\":%s,\"p50Ms\":%s,\"p99Ms\":%s,\"cpuUsPerRequest\":%.3f}\n", n, p, count, f[2], f[5], f[7], ticks * 1e6 / hz / count }' \
+      <<<"$figures" | tee -a "$LINES" >&2
   done
   stop_serving "$REDIS_PID"
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The report as text tables, for stdout and docs/performance.md.
 extension BenchReport {
     var tables: String {
@@ -12,14 +14,17 @@ extension BenchReport {
         }
         text += "Herald (requests/s counts each JSON-RPC request; a batch line holds 64; latency is per line, µs)\n"
         text += table(
-            ["scenario", "journal", "N×P", "req/s", "p50", "p99", "p99.9", "errors", "×floor", "p50/floor", "p50/nio", "×redis SET"],
+            [
+                "scenario", "journal", "N×P", "req/s", "p50", "p99", "p99.9", "errors", "CPU µs/req", "×floor", "×nio",
+                "CPU/nio", "p50/floor", "p50/nio", "×redis SET",
+            ],
             rows.map { row in
                 let h = row.herald
                 return [
                     h.scenario.rawValue, h.journal, "\(h.connections)×\(h.inFlight)", rate(h.requestsPerSecond),
-                    micro(h.p50Us), micro(h.p99Us), micro(h.p999Us), "\(h.errors)",
-                    ratio(row.throughputOverFloor), ratio(row.p50OverFloor), ratio(row.p50OverNIOFloor),
-                    ratio(row.throughputOverRedis),
+                    micro(h.p50Us), micro(h.p99Us), micro(h.p999Us), "\(h.errors)", cpu(h.cpuUsPerRequest),
+                    ratio(row.throughputOverFloor), ratio(row.throughputOverNIOFloor), ratio(row.cpuOverNIOFloor),
+                    ratio(row.p50OverFloor), ratio(row.p50OverNIOFloor), ratio(row.throughputOverRedis),
                 ]
             }
         )
@@ -46,17 +51,19 @@ extension BenchReport {
         }
         text += "\nReferences (same N×P; both floors answer with Herald's response size: bare sockets, and SwiftNIO)\n"
         text += table(
-            ["reference", "N×P", "req/s", "p50", "p99", "p99.9", "errors", "response B"],
+            ["reference", "N×P", "req/s", "p50", "p99", "p99.9", "errors", "CPU µs/req", "response B"],
             (floor + nioFloor).map { f in
                 [
                     "\(f.target) \(f.scenario.rawValue)", "\(f.connections)×\(f.inFlight)", rate(f.requestsPerSecond),
-                    micro(f.p50Us), micro(f.p99Us), micro(f.p999Us), "\(f.errors)", "\(f.responseBytes)",
+                    micro(f.p50Us), micro(f.p99Us), micro(f.p999Us), "\(f.errors)", cpu(f.cpuUsPerRequest),
+                    "\(f.responseBytes)",
                 ]
             }
                 + redis.map { r in
                     [
                         "redis SET", "\(r.connections)×\(r.pipeline)", rate(r.requestsPerSecond),
-                        r.p50Ms.map { micro($0 * 1000) } ?? "—", r.p99Ms.map { micro($0 * 1000) } ?? "—", "—", "—", "—",
+                        r.p50Ms.map { micro($0 * 1000) } ?? "—", r.p99Ms.map { micro($0 * 1000) } ?? "—", "—", "—",
+                        cpu(r.cpuUsPerRequest), "—",
                     ]
                 }
         )
@@ -85,6 +92,12 @@ extension BenchReport {
     }
 
     private func rate(_ value: Double) -> String { String(Int(value.rounded())) }
+
+    /// CPU µs per request, to two places: the floors' take about one.
+    private func cpu(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "—" }
+        return String(format: "%.2f", value)
+    }
 
     private func micro(_ value: Double) -> String {
         value < 100 ? String(Double(Int(value * 10)) / 10) : String(Int(value.rounded()))

@@ -15,6 +15,10 @@ struct BenchReport: Codable, Sendable {
         var p50OverFloor: Double?
         /// Herald's p50 over the SwiftNIO floor's p50: what Herald adds to the framework.
         var p50OverNIOFloor: Double?
+        /// Herald's requests/s over the SwiftNIO floor's.
+        var throughputOverNIOFloor: Double?
+        /// Herald's CPU time per request over the SwiftNIO floor's.
+        var cpuOverNIOFloor: Double?
         /// Herald's requests/s over redis SET/s at the same N and P (P × 64 for batches).
         var throughputOverRedis: Double?
         /// With the journal on: Herald's requests/s over journald's ceiling, in entries/s.
@@ -91,6 +95,10 @@ struct BenchReport: Codable, Sendable {
                 throughputOverFloor: floor.map { herald.requestsPerSecond / $0.requestsPerSecond },
                 p50OverFloor: floor.map { herald.p50Us / $0.p50Us },
                 p50OverNIOFloor: nioFloor.map { herald.p50Us / $0.p50Us },
+                throughputOverNIOFloor: nioFloor.map { herald.requestsPerSecond / $0.requestsPerSecond },
+                cpuOverNIOFloor: nioFloor.flatMap { nio in
+                    herald.cpuUsPerRequest.flatMap { cpu in nio.cpuUsPerRequest.map { cpu / $0 } }
+                },
                 throughputOverRedis: set.map { herald.requestsPerSecond / $0.requestsPerSecond },
                 throughputOverJournalCeiling: herald.journal == "on" ? ceiling.map { herald.requestsPerSecond / $0 } : nil,
                 journalWrittenOverCeiling: herald.journal == "on"
@@ -119,6 +127,24 @@ struct BenchReport: Codable, Sendable {
                     goal: "≥ \(goal)",
                     measured: redis,
                     met: atLeast(redis, goal)
+                ))
+        }
+        let cpu = row("off", .donate, 16, 16)?.cpuOverNIOFloor
+        targets.append(
+            Target(
+                name: "journal off, donate 16×16: Herald CPU per request / SwiftNIO floor's",
+                goal: "≤ 3",
+                measured: cpu,
+                met: cpu.map { $0 <= 3 }
+            ))
+        for (p, goal) in [(1, 0.85), (16, 0.5)] {
+            let nio = row("off", .donate, 16, p)?.throughputOverNIOFloor
+            targets.append(
+                Target(
+                    name: "journal off, donate 16×\(p): Herald / SwiftNIO floor req/s",
+                    goal: "≥ \(goal)",
+                    measured: nio,
+                    met: atLeast(nio, goal)
                 ))
         }
         let p50 = row("off", .donate, 1, 1)?.p50OverFloor

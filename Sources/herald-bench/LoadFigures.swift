@@ -37,6 +37,9 @@ struct LoadFigures: Codable, Sendable {
     var journalDrainedPerSecond: Double?
     /// How long the queue took to drain after the run.
     var journalDrainSeconds: Double?
+    /// The server's user and system time per request answered after the warm-up, in
+    /// microseconds: added by `scripts/bench.sh`, which reads it from `/proc`.
+    var cpuUsPerRequest: Double?
 
     var summary: String {
         let rate = Int(requestsPerSecond.rounded())

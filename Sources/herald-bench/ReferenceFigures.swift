@@ -25,6 +25,8 @@ enum ReferenceFigures {
         var requestsPerSecond: Double
         var p50Ms: Double?
         var p99Ms: Double?
+        /// redis-server's user and system time per SET, in microseconds.
+        var cpuUsPerRequest: Double?
     }
 
     /// `scripts/journal-ceiling.c`: `sd_journal_send` with Herald's fields, as fast as it goes.

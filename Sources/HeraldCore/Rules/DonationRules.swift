@@ -79,12 +79,15 @@ enum DonationRules {
 
     /// A message that asks to notify its recipient anyway needs the app's Focus
     /// authorization; checked after ``validate(_:at:)``, the last of a message's rules.
+    /// The authorization is looked up only for such a message.
     static func validateAuthorization(
         _ interaction: Interaction,
-        authorization: AuthorizationStatus,
+        authorization: @autoclosure () -> AuthorizationStatus,
         at path: @autoclosure () -> MemberPath = ["interaction"]
     ) throws(RuleError) {
-        guard interaction.intent.asksToNotifyRecipientAnyway, authorization != .authorized else { return }
+        guard interaction.intent.asksToNotifyRecipientAnyway else { return }
+        let authorization = authorization()
+        guard authorization != .authorized else { return }
         throw RuleError(
             .focusAuthorizationRequired,
             "notifyRecipientAnyway needs this app's Focus authorization to be authorized; it is \(authorization.rawValue).",

@@ -106,10 +106,7 @@ package struct PreparedDonation: Sendable {
     /// as `result` says, with what the journal records: the interaction as donated, its
     /// identifier the stored one's (a retry's is identical to it).
     package func outcome(_ result: DonateResult) -> MethodOutcome<DonateResult> {
-        var audit = AuditRecord(app: app)
-        audit.describe(interaction)
-        audit.interactionIdentifier = result.identifier
-        return MethodOutcome(result: result, audit: audit)
+        MethodOutcome(result: result, audit: AuditRecord(app: app, describing: interaction, identifier: result.identifier))
     }
 }
 

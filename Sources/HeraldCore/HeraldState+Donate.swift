@@ -120,8 +120,15 @@ package enum DonationStep: Sendable {
 }
 
 /// A stored interaction, opaque outside the rules, for ``DonationRetry/compare(_:with:)``.
-package struct StoredDonation: Sendable {
+///
+/// A class, made only for a retry: it keeps ``DonationStep``, which every donation returns
+/// out of the lock, the size of a ``DonateResult`` to copy.
+package final class StoredDonation: Sendable {
     let stored: StoredInteraction
+
+    init(stored: StoredInteraction) {
+        self.stored = stored
+    }
 }
 
 /// Whether a donation is identical to the interaction stored under its identifier, worked

@@ -79,6 +79,21 @@ package struct MethodOutcome<Result: Sendable>: Sendable {
 }
 
 extension AuditRecord {
+    /// The record of `app`'s interaction, as ``describe(_:)`` fills it, stored under `identifier`.
+    init(app: String, describing interaction: Interaction, identifier: String) {
+        var conversationIdentifier: String?
+        if case .sendMessage(let message) = interaction.intent {
+            conversationIdentifier = message.conversationIdentifier
+        }
+        self.init(
+            app: app,
+            interactionIdentifier: identifier,
+            conversationIdentifier: conversationIdentifier,
+            direction: interaction.direction.rawValue,
+            intent: interaction.intent.type.rawValue
+        )
+    }
+
     /// Fills the interaction's members: identifier, conversation, direction and intent type.
     mutating func describe(_ interaction: Interaction) {
         interactionIdentifier = interaction.identifier

@@ -25,14 +25,14 @@ extension HeraldState {
     package mutating func donate(_ p: DonateParams, caller: Caller, now: Date) throws(RuleError) -> MethodOutcome<DonateResult> {
         let donation = try Self.prepareDonation(p)
         switch try donate(donation, caller: caller, now: now, retry: nil) {
-        case .done(let outcome):
-            return outcome
+        case .done(let result):
+            return donation.outcome(result)
         case .compare(let stored):
             let retry = DonationRetry.compare(donation, with: stored)
-            guard case .done(let outcome) = try donate(donation, caller: caller, now: now, retry: retry) else {
+            guard case .done(let result) = try donate(donation, caller: caller, now: now, retry: retry) else {
                 preconditionFailure("A donation given a retry's comparison compares in place.")
             }
-            return outcome
+            return donation.outcome(result)
         }
     }
 
@@ -44,19 +44,27 @@ extension HeraldState {
     /// linear in its size (an 88,000-member call record takes milliseconds), so the caller
     /// compares it outside the lock (``DonationRetry/compare(_:with:)``) and calls again
     /// with the verdict. A verdict made against an interaction no longer stored (deleted
-    /// and donated anew meanwhile) is set aside and the comparison made here.
+    /// and donated anew meanwhile) is set aside and the comparison made here. The journal's
+    /// record is made after the lock (``PreparedDonation/outcome(_:)``).
     package mutating func donate(
         _ donation: PreparedDonation, caller: Caller, now: Date, retry: DonationRetry?
     ) throws(RuleError) -> DonationStep {
-        let authorization = settings.authorization(uid: caller.uid, app: donation.app)
-        try DonationRules.validateAuthorization(donation.interaction, authorization: authorization)
+        try DonationRules.validateAuthorization(
+            donation.interaction, authorization: settings.authorization(uid: caller.uid, app: donation.app)
+        )
 
-        var audit = AuditRecord(app: donation.app)
         var interaction = donation.interaction
-        let knownApp = interactions.key(uid: caller.uid, app: donation.app, identifier: "")?.app
-        if let identifier = interaction.identifier, let app = knownApp,
-            let existing = interactions[InteractionKey(uid: caller.uid, app: app, identifier: identifier)]
-        {
+        let knownApp = interactions.apps.id(of: donation.app)
+        // A uid holding nothing of the app holds nothing under the identifier either; only
+        // then is there an app to make room for.
+        if !(knownApp.map { interactions.holds(uid: caller.uid, app: $0) } ?? false) {
+            try requireRoomForApp(donation.app, holding: interactions.appCount(of: caller.uid))
+        }
+
+        let identifier = interaction.identifier ?? UUID().uuidString.lowercased()
+        interaction.identifier = identifier
+        let key = InteractionKey(uid: caller.uid, app: knownApp ?? interactions.appID(interning: donation.app), identifier: identifier)
+        if let existing = interactions.insertIfAbsent(interaction, at: key, donatedAt: now) {
             guard let retry else { return .compare(StoredDonation(stored: existing)) }
             let isIdentical =
                 retry.sequence == existing.sequence ? retry.isIdentical : existing.interaction == interaction
@@ -67,22 +75,10 @@ extension HeraldState {
                     at: ["interaction", "identifier"]
                 )
             }
-            audit.describe(existing.interaction)
-            return .done(MethodOutcome(result: DonateResult(identifier: identifier, donatedAt: existing.donatedAt), audit: audit))
+            return .done(DonateResult(identifier: identifier, donatedAt: existing.donatedAt))
         }
-        let heldApps = interactions.apps(of: caller.uid)
-        if !(knownApp.map(heldApps.contains) ?? false) {
-            try requireRoomForApp(donation.app, holding: heldApps.count)
-        }
-
-        let identifier = interaction.identifier ?? UUID().uuidString.lowercased()
-        interaction.identifier = identifier
-        let app = interactions.appID(interning: donation.app)
-        audit.describe(interaction)
-        interactions.insert(interaction, uid: caller.uid, app: app, donatedAt: now)
         evictBeyondLimits(donor: caller.uid)
-
-        return .done(MethodOutcome(result: DonateResult(identifier: identifier, donatedAt: now), audit: audit))
+        return .done(DonateResult(identifier: identifier, donatedAt: now))
     }
 
     /// Throws invalid params at `app` when a uid already holding `held` apps may not add `app`
@@ -105,19 +101,34 @@ extension HeraldState {
 package struct PreparedDonation: Sendable {
     let app: String
     let interaction: Interaction
+
+    /// `donate`'s answer when the donation was stored, or was a retry of the one stored,
+    /// as `result` says, with what the journal records: the interaction as donated, its
+    /// identifier the stored one's (a retry's is identical to it).
+    package func outcome(_ result: DonateResult) -> MethodOutcome<DonateResult> {
+        MethodOutcome(result: result, audit: AuditRecord(app: app, describing: interaction, identifier: result.identifier))
+    }
 }
 
 /// What a donation under the state's lock came to.
 package enum DonationStep: Sendable {
-    case done(MethodOutcome<DonateResult>)
+    /// Stored, or identical to the interaction stored under its identifier.
+    case done(DonateResult)
     /// An interaction is stored under the donation's identifier: compare the two outside
     /// the lock and donate again with the verdict.
     case compare(StoredDonation)
 }
 
 /// A stored interaction, opaque outside the rules, for ``DonationRetry/compare(_:with:)``.
-package struct StoredDonation: Sendable {
+///
+/// A class, made only for a retry: it keeps ``DonationStep``, which every donation returns
+/// out of the lock, the size of a ``DonateResult`` to copy.
+package final class StoredDonation: Sendable {
     let stored: StoredInteraction
+
+    init(stored: StoredInteraction) {
+        self.stored = stored
+    }
 }
 
 /// Whether a donation is identical to the interaction stored under its identifier, worked

@@ -67,6 +67,7 @@ import Testing
             #expect(error?.path == ["app"])
         }
         #expect(AppName.isValid("org.example.chat-2_b"))
+        #expect(AppName.isValid(String(repeating: "a", count: 255)))
     }
 
     private func donationError(_ interaction: Interaction, state: HeraldState = Fixtures.state()) -> RuleError? {
@@ -132,6 +133,10 @@ import Testing
         #expect(error?.path == ["interaction", "intent", "recipients", 1])
         let empty = donationError(F.message(sender: Person(handle: .init(value: ""))))
         #expect(empty?.path == ["interaction", "intent", "sender", "handle", "value"])
+        let emptyName = donationError(F.message(recipients: [Person(displayName: "")]))
+        #expect(emptyName?.path == ["interaction", "intent", "recipients", 0])
+        let alias = Person(handle: .init(value: "bo@example.org"), aliases: [.init(value: "bo"), .init(value: "")])
+        #expect(donationError(F.message(recipients: [F.bo, alias]))?.path == ["interaction", "intent", "recipients", 1, "aliases", 1, "value"])
     }
 
     @Test func imagesAreUrlOrBoundedData() {

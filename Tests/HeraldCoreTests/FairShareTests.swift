@@ -165,6 +165,8 @@ private typealias F = Fixtures
         // Snapshots hold digests, and a retry after a restart compares with them: the bytes
         // are fixed (FNV-1a 64, six bits at a time from the low end, base64url).
         #expect(ContentDigest.of("Lunch at noon?") == "\u{0}vQlkfXXzKdJ")
+        #expect(ContentDigest.of("Grüße aus Köln 👋") == "\u{0}e2NgOBikklD")
+        #expect(ContentDigest.of(String(repeating: "long text ", count: 20)) == "\u{0}1eAW8egfBiO")
         #expect(ContentDigest.storing(ContentDigest.storing(F.message("m1"))) == ContentDigest.storing(F.message("m1")))
     }
 

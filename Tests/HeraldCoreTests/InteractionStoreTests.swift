@@ -116,6 +116,49 @@ import Testing
         #expect(bounded)
     }
 
+    @Test func insertIfAbsentStoresANewInteraction() {
+        var store = Self.filled(10)
+        let app = store.appID(interning: "org.example.chat")
+        let date = Date(timeIntervalSince1970: 100)
+        let key = InteractionKey(uid: 1000, app: app, identifier: "new")
+        #expect(store.insertIfAbsent(Self.message("new"), at: key, donatedAt: date) == nil)
+        #expect(store.count == 11)
+        #expect(store.count(of: 1000) == 11)
+        #expect(store[key]?.donatedAt == date)
+        #expect(store.map(\.key.identifier).last == "new")
+    }
+
+    @Test func insertIfAbsentAnswersTheStoredOneAndChangesNothing() throws {
+        var store = Self.filled(10)
+        let app = store.appID(interning: "org.example.chat")
+        let key = InteractionKey(uid: 1000, app: app, identifier: "m3")
+        let before = try #require(store[key])
+        let other = Interaction(
+            identifier: "m3", direction: .outgoing,
+            intent: .sendMessage(SendMessageIntent(conversationIdentifier: "d"))
+        )
+        #expect(store.insertIfAbsent(other, at: key, donatedAt: Date()) == before)
+        #expect(store[key] == before)
+        #expect(store.count == 10)
+        #expect(store.count(of: 1000) == 10)
+        #expect(store.map(\.key.identifier) == (0..<10).map { "m\($0)" })
+        // The same identifier under another uid is another interaction.
+        #expect(store.insertIfAbsent(other, at: InteractionKey(uid: 1001, app: app, identifier: "m3"), donatedAt: Date()) == nil)
+        #expect(store.count == 11)
+    }
+
+    @Test func insertIfAbsentAfterACopyLeavesTheCopyAlone() {
+        var store = Self.filled(100)
+        let copy = store
+        let app = store.appID(interning: "org.example.chat")
+        func key(_ identifier: String) -> InteractionKey { InteractionKey(uid: 1000, app: app, identifier: identifier) }
+        #expect(store.insertIfAbsent(Self.message("m5"), at: key("m5"), donatedAt: Date()) != nil)
+        #expect(store.insertIfAbsent(Self.message("new"), at: key("new"), donatedAt: Date()) == nil)
+        #expect(copy.count == 100)
+        #expect(copy[key("new")] == nil)
+        #expect(store.count == 101)
+    }
+
     @Test func aCopyIsUntouchedByLaterChanges() throws {
         var store = Self.filled(1000)
         let copy = store

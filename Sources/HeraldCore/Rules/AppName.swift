@@ -8,16 +8,20 @@ enum AppName {
     static let maximumLength = 255
 
     static func isValid(_ name: String) -> Bool {
-        let bytes = name.utf8
-        guard !bytes.isEmpty, bytes.count <= maximumLength else { return false }
-        return bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                true
-            default:
-                false
-            }
+        var name = name
+        // Over the contiguous bytes, as ``ContentDigest/of(_:)`` reads a text.
+        return name.withUTF8 { bytes in
+            !bytes.isEmpty && bytes.count <= maximumLength && bytes.allSatisfy(isAllowed)
+        }
+    }
+
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default:
+            false
         }
     }
 

@@ -15,17 +15,24 @@ enum ContentDigest {
 
     /// The digest of `text`, as the store keeps it.
     static func of(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        var text = text
+        // Over the contiguous bytes: iterating `utf8` costs several times as much.
+        var hash = text.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+            return hash
         }
         // Twelve bytes: written straight into the string's own (inline) storage.
         return String(unsafeUninitializedCapacity: length) { bytes in
-            bytes[0] = 0
-            for index in 1..<length {
-                bytes[index] = alphabet[Int(hash & 63)]
-                hash >>= 6
+            alphabet.withUnsafeBufferPointer { alphabet in
+                bytes[0] = 0
+                for index in 1..<length {
+                    bytes[index] = alphabet[Int(hash & 63)]
+                    hash >>= 6
+                }
             }
             return length
         }

@@ -36,12 +36,12 @@ enum DonationRules {
         direction: InteractionDirection,
         at path: @autoclosure () -> MemberPath
     ) throws(RuleError) {
-        if let sender = message.sender {
-            try validateParticipant(sender, at: path().appending("sender"))
-        }
-        let recipients = message.recipients ?? []
-        for (index, recipient) in recipients.enumerated() {
-            try validateParticipant(recipient, at: path().appending(["recipients", .index(index)]))
+        // People are validated where they are, through optional chaining and by index:
+        // binding one (`if let`, `enumerated()`) copies it, a dozen retains.
+        try message.sender?.validateAsParticipant(at: path().appending("sender"))
+        let recipientCount = message.recipients?.count ?? 0
+        for index in 0..<recipientCount {
+            try message.recipients?[index].validateAsParticipant(at: path().appending(["recipients", .index(index)]))
         }
         guard !message.conversationIdentifier.isEmpty else {
             throw .invalidParams("A message needs a conversationIdentifier.", at: path().appending("conversationIdentifier"))
@@ -49,26 +49,26 @@ enum DonationRules {
         let metadata = message.donationMetadata
         switch direction {
         case .incoming:
-            guard message.sender != nil else {
+            guard message.sender.isPresent else {
                 throw RuleError(.invalidParticipants, "An incoming message needs a sender.", at: path().appending("sender"))
             }
         case .outgoing:
-            guard message.sender == nil else {
+            guard !message.sender.isPresent else {
                 throw RuleError(
                     .invalidParticipants, "An outgoing message has no sender: the current user sent it. Leave sender out.",
                     at: path().appending("sender")
                 )
             }
-            guard !recipients.isEmpty || metadata?.recipientCount != nil else {
+            guard recipientCount > 0 || metadata?.recipientCount != nil else {
                 throw RuleError(
                     .invalidParticipants, "An outgoing message needs recipients or a donationMetadata.recipientCount.",
                     at: path().appending("recipients")
                 )
             }
         }
-        if let count = metadata?.recipientCount, count < recipients.count {
+        if let count = metadata?.recipientCount, count < recipientCount {
             throw .invalidParams(
-                "recipientCount (\(count)) cannot be below the number of recipients (\(recipients.count)).",
+                "recipientCount (\(count)) cannot be below the number of recipients (\(recipientCount)).",
                 at: path().appending(["donationMetadata", "recipientCount"])
             )
         }
@@ -79,12 +79,15 @@ enum DonationRules {
 
     /// A message that asks to notify its recipient anyway needs the app's Focus
     /// authorization; checked after ``validate(_:at:)``, the last of a message's rules.
+    /// The authorization is looked up only for such a message.
     static func validateAuthorization(
         _ interaction: Interaction,
-        authorization: AuthorizationStatus,
+        authorization: @autoclosure () -> AuthorizationStatus,
         at path: @autoclosure () -> MemberPath = ["interaction"]
     ) throws(RuleError) {
-        guard interaction.intent.asksToNotifyRecipientAnyway, authorization != .authorized else { return }
+        guard interaction.intent.asksToNotifyRecipientAnyway else { return }
+        let authorization = authorization()
+        guard authorization != .authorized else { return }
         throw RuleError(
             .focusAuthorizationRequired,
             "notifyRecipientAnyway needs this app's Focus authorization to be authorized; it is \(authorization.rawValue).",
@@ -93,8 +96,8 @@ enum DonationRules {
     }
 
     private static func validate(_ call: StartCallIntent, at path: @autoclosure () -> MemberPath) throws(RuleError) {
-        for (index, contact) in call.contacts.enumerated() {
-            try validateParticipant(contact, at: path().appending(["contacts", .index(index)]))
+        for index in call.contacts.indices {
+            try call.contacts[index].validateAsParticipant(at: path().appending(["contacts", .index(index)]))
         }
         guard !call.contacts.isEmpty else {
             throw RuleError(.invalidParticipants, "A call needs at least one contact.", at: path().appending("contacts"))
@@ -103,16 +106,18 @@ enum DonationRules {
             try PersonRules.validate(image, at: path().appending("groupImage"))
         }
     }
+}
 
+extension Person {
     /// An interaction's person: never the current user (1003), and of a valid shape.
-    private static func validateParticipant(_ person: Person, at path: @autoclosure () -> MemberPath) throws(RuleError) {
-        if person.isMe == true {
+    fileprivate func validateAsParticipant(at path: @autoclosure () -> MemberPath) throws(RuleError) {
+        if isMe == true {
             throw RuleError(
                 .invalidParticipants, "Never include the current user in an interaction's people (isMe: true).",
                 at: path()
             )
         }
-        try PersonRules.validate(person, at: path())
+        try PersonRules.validate(self, at: path())
     }
 }
 

@@ -9,7 +9,7 @@ enum PersonRules {
     /// A person needs a handle or a display name; handles need a value; an image is valid.
     /// Errors are invalid params pointing into `path`.
     static func validate(_ person: Person, at path: @autoclosure () -> MemberPath) throws(RuleError) {
-        guard person.handle != nil || !(person.displayName ?? "").isEmpty else {
+        guard person.handle.isPresent || !(person.displayName?.isEmpty ?? true) else {
             throw .invalidParams("A person needs a handle or a displayName.", at: path())
         }
         try validateParts(person, at: path())
@@ -30,10 +30,11 @@ enum PersonRules {
 
     /// Handles need a value; an image is valid.
     private static func validateParts(_ person: Person, at path: @autoclosure () -> MemberPath) throws(RuleError) {
-        if let handle = person.handle, handle.value.isEmpty {
+        // Read where they are, not bound or enumerated: see ``Optional/isPresent``.
+        if person.handle?.value.isEmpty == true {
             throw .invalidParams("A handle's value cannot be empty.", at: path().appending(["handle", "value"]))
         }
-        for (index, alias) in (person.aliases ?? []).enumerated() where alias.value.isEmpty {
+        for index in 0..<(person.aliases?.count ?? 0) where person.aliases?[index].value.isEmpty == true {
             throw .invalidParams("A handle's value cannot be empty.", at: path().appending(["aliases", .index(index), "value"]))
         }
         if let image = person.image {
@@ -68,6 +69,18 @@ enum PersonRules {
             }
         default:
             throw .invalidParams("An image is either {url} or {data, mimeType}.", at: path())
+        }
+    }
+}
+
+extension Optional {
+    /// Whether a value is present, read from the tag alone: `!= nil` on an optional of an
+    /// Equatable compiled to Optional's `==`, and an `if let` binds, each copying the value
+    /// out (for a person, a dozen retains).
+    var isPresent: Bool {
+        switch self {
+        case .some: true
+        case .none: false
         }
     }
 }

@@ -61,28 +61,39 @@ struct InteractionStore: Sendable {
     /// Adds an interaction whose identifier is set and not yet stored; a message's text
     /// is kept only as its digest (``ContentDigest``).
     @discardableResult
-    mutating func insert(
-        _ interaction: consuming Interaction,
-        uid: UInt32,
-        app: AppNameTable.ID,
-        donatedAt: Date
-    ) -> InteractionKey {
+    mutating func insert(_ interaction: consuming Interaction, uid: UInt32, app: AppNameTable.ID, donatedAt: Date) -> InteractionKey {
         precondition(interaction.identifier != nil, "A stored interaction has an identifier.")
         let key = InteractionKey(uid: uid, app: app, identifier: interaction.identifier!)
-        let stored = StoredInteraction(
-            interaction: ContentDigest.storing(interaction),
-            donatedAt: donatedAt,
-            sequence: nextSequence
-        )
+        let stored = storable(interaction, donatedAt: donatedAt)
+        records.updateValue(stored, forKey: key)
+        didInsert(stored, at: key)
+        return key
+    }
+
+    /// Adds an interaction at `key`, its identifier's, as ``insert(_:uid:app:donatedAt:)``
+    /// does, unless one is stored there: then changes nothing and returns that one.
+    mutating func insertIfAbsent(_ interaction: consuming Interaction, at key: InteractionKey, donatedAt: Date) -> StoredInteraction? {
+        precondition(interaction.identifier == key.identifier, "An interaction is stored under its identifier.")
+        let stored = storable(interaction, donatedAt: donatedAt)
+        if let existing = records.insertIfAbsent(stored, forKey: key) { return existing }
+        didInsert(stored, at: key)
+        return nil
+    }
+
+    /// `interaction` as the store would keep it, with the next sequence.
+    private func storable(_ interaction: consuming Interaction, donatedAt: Date) -> StoredInteraction {
+        StoredInteraction(interaction: ContentDigest.storing(interaction), donatedAt: donatedAt, sequence: nextSequence)
+    }
+
+    /// Files what is derived from `stored`, just stored at `key`.
+    private mutating func didInsert(_ stored: StoredInteraction, at key: InteractionKey) {
         nextSequence += 1
         calls.record(stored, at: key)
         let entry = DonationOrder.Entry(key: key, sequence: stored.sequence)
         order.append(entry)
-        shares[uid, default: UIDShare()].add(entry)
-        apps.retain(app)
-        records.updateValue(stored, forKey: key)
+        shares[key.uid, default: UIDShare()].add(entry)
+        apps.retain(key.app)
         if order.isCompacting { compactIfStale() }
-        return key
     }
 
     mutating func remove(_ key: InteractionKey) -> StoredInteraction? {
@@ -100,14 +111,19 @@ struct InteractionStore: Sendable {
     /// The uids holding interactions.
     var uids: Dictionary<UInt32, UIDShare>.Keys { shares.keys }
 
+    /// Whether `uid` holds interactions of `app`.
+    func holds(uid: UInt32, app: AppNameTable.ID) -> Bool {
+        shares[uid]?.apps[app] != nil
+    }
+
+    /// How many apps `uid` holds interactions of.
+    func appCount(of uid: UInt32) -> Int {
+        shares[uid]?.apps.count ?? 0
+    }
+
     /// How many interactions `uid` holds.
     func count(of uid: UInt32) -> Int {
         shares[uid]?.count ?? 0
-    }
-
-    /// The apps `uid` holds interactions of.
-    func apps(of uid: UInt32) -> Dictionary<AppNameTable.ID, Int>.Keys {
-        (shares[uid] ?? UIDShare()).apps.keys
     }
 
     /// The uid holding the most interactions; `preferred` when it holds as many.

@@ -18,6 +18,23 @@ struct ShardedRecords: Sendable {
         shards[Self.shard(of: key)][key]
     }
 
+    /// Stores `stored` at `key` unless a record is stored there already; returns that
+    /// record, or nil when it stored `stored`. One hash lookup either way: a donation looks
+    /// for its identifier and takes its place at once.
+    mutating func insertIfAbsent(_ stored: @autoclosure () -> StoredInteraction, forKey key: InteractionKey) -> StoredInteraction? {
+        var inserted = false
+        func insert() -> StoredInteraction {
+            inserted = true
+            return stored()
+        }
+        func existing(_ record: inout StoredInteraction) -> StoredInteraction? {
+            inserted ? nil : record
+        }
+        let found = existing(&shards[Self.shard(of: key)][key, default: insert()])
+        if inserted { count += 1 }
+        return found
+    }
+
     /// Stores `stored` at `key`; returns what it replaced.
     @discardableResult
     mutating func updateValue(_ stored: consuming StoredInteraction, forKey key: InteractionKey) -> StoredInteraction? {

@@ -16,7 +16,7 @@ extension DonateMethod: ServedMethod {
                 try state.donate(donation, caller: context.caller, now: services.clock.now(), retry: retry)
             }
             switch step {
-            case .done(let outcome): return outcome
+            case .done(let result): return donation.outcome(result)
             case .compare(let stored): retry = DonationRetry.compare(donation, with: stored)
             }
         }

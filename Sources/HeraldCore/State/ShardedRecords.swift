@@ -21,11 +21,11 @@ struct ShardedRecords: Sendable {
     /// Stores `stored` at `key` unless a record is stored there already; returns that
     /// record, or nil when it stored `stored`. One hash lookup either way: a donation looks
     /// for its identifier and takes its place at once.
-    mutating func insertIfAbsent(_ stored: @autoclosure () -> StoredInteraction, forKey key: InteractionKey) -> StoredInteraction? {
+    mutating func insertIfAbsent(_ stored: StoredInteraction, forKey key: InteractionKey) -> StoredInteraction? {
         var inserted = false
         func insert() -> StoredInteraction {
             inserted = true
-            return stored()
+            return stored
         }
         func existing(_ record: inout StoredInteraction) -> StoredInteraction? {
             inserted ? nil : record

@@ -68,8 +68,9 @@ package final class JSONTape: Sendable, Equatable, CustomStringConvertible {
         return try result.get()
     }
 
-    /// The value at the start of `bytes` and how many bytes it takes, or nil, as
-    /// ``JSONParser/parsePrefix(_:maxDepth:)`` answers: the framer's one pass.
+    /// The value at the start of `bytes` and how many bytes it takes; nil when `bytes` do
+    /// not begin with a whole, valid value within the depth limit. What follows the value
+    /// is not looked at: this is the framer's one pass over a text that arrived whole.
     package static func parsePrefix(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> (JSONTape, Int)? {
         guard bytes.count < Int(UInt32.max) else { return nil }
         var builder = JSONTapeBuilder(reader: JSONReader(bytes: bytes, maxDepth: maxDepth))
@@ -184,11 +185,8 @@ package struct JSONNode: Sendable {
     /// The value of the last member named `name`, as ``JSONObject``'s subscript answers;
     /// nil when there is none or this is not an object.
     package subscript(member name: String) -> JSONNode? {
-        guard kind == .object else { return nil }
-        let found =
-            name.utf8.withContiguousStorageIfAvailable { tape.lastMember(of: index, named: $0) }
-            ?? Array(name.utf8).withUnsafeBufferPointer { tape.lastMember(of: index, named: $0) }
-        guard let found else { return nil }
+        guard kind == .object, let found = JSONTape.withBytes(of: name, { tape.lastMember(of: index, named: $0) })
+        else { return nil }
         return node(at: found)
     }
 
@@ -261,8 +259,9 @@ package struct JSONNode: Sendable {
         pointer + "/" + JSONPointer.escape(name)
     }
 
-    /// The JSON Pointer of the first string — a value, or a member's name — longer than
-    /// `maxBytes` bytes of UTF-8, or nil when none is (``JSONValue/pointerToString(longerThan:)``).
+    /// The JSON Pointer, from this value, of the first string — a value, or a member's
+    /// name — longer than `maxBytes` bytes of UTF-8, or nil when none is. Only a string
+    /// too long pays for its pointer.
     package func pointerToString(longerThan maxBytes: Int) -> String? {
         let end = Int(entry.next)
         for position in index..<end {
@@ -296,10 +295,14 @@ extension JSONTape {
     func string(at index: Int, equals text: String) -> Bool {
         let entry = entries[index]
         guard !entry.isEscaped else { return string(at: index) == text }
-        var text = text
-        return text.withUTF8 { utf8 in
+        return Self.withBytes(of: text) { utf8 in
             bytes.withUnsafeBufferPointer { bytes in Self.equal(bytes, entry, utf8) }
         }
+    }
+
+    /// `text`'s UTF-8 in place: a native string's, small ones included, is contiguous.
+    static func withBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        text.utf8.withContiguousStorageIfAvailable(body) ?? Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
     /// The index of the value of the last member of the object at `object` named `name`.

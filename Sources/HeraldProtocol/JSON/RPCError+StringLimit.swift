@@ -1,12 +1,3 @@
-extension JSONValue {
-    /// The JSON Pointer of the first string — a value, or a member's name — longer than
-    /// `maxBytes` bytes of UTF-8, or nil when none is (a value built in memory; a request's
-    /// params are walked on their tape, ``JSONNode/pointerToString(longerThan:)``).
-    package func pointerToString(longerThan maxBytes: Int) -> String? {
-        JSONTape(self).root.pointerToString(longerThan: maxBytes)
-    }
-}
-
 extension RPCError {
     /// -32602 for a string of `params` longer than `maxBytes` (`--max-string-bytes`), at
     /// the member that holds it; nil when every string fits.
@@ -18,9 +9,5 @@ extension RPCError {
             pointer: pointer,
             extraData: ["limit": .number(JSONNumber(maxBytes))]
         )
-    }
-
-    package static func stringTooLong(in params: JSONValue, maxBytes: Int) -> RPCError? {
-        stringTooLong(in: JSONTape(params).root, maxBytes: maxBytes)
     }
 }

@@ -4,11 +4,14 @@ import Glibc
 /// What the writer thread does with a batch of entries: one function per ``LogTarget``.
 ///
 /// Called on the writer thread only, one batch at a time; it returns how many entries
-/// of the batch failed to be written. Tests inject their own.
+/// of the batch failed to be written. It makes each record's entry
+/// (``JournalRecord/journalEntry()``) as it writes it, so that a batch of a thousand
+/// entries is made and freed one entry at a time, in the same few blocks of memory.
+/// Tests inject their own.
 package struct JournalBackend: Sendable {
-    package let write: @Sendable ([JournalEntry]) -> Int
+    package let write: @Sendable ([any JournalRecord]) -> Int
 
-    package init(write: @escaping @Sendable ([JournalEntry]) -> Int) {
+    package init(write: @escaping @Sendable ([any JournalRecord]) -> Int) {
         self.write = write
     }
 
@@ -23,9 +26,9 @@ package struct JournalBackend: Sendable {
     /// Sends each entry with `sd_journal_sendv`, adding `SYSLOG_IDENTIFIER` when it lacks one.
     static func journal(syslogIdentifier: String) -> JournalBackend {
         let identifierField = Array("SYSLOG_IDENTIFIER=\(syslogIdentifier)".utf8)
-        return JournalBackend { entries in
-            entries.reduce(0) { failed, entry in
-                failed + (send(entry, identifierField: identifierField) < 0 ? 1 : 0)
+        return JournalBackend { records in
+            records.reduce(0) { failed, record in
+                failed + (send(record.journalEntry(), identifierField: identifierField) < 0 ? 1 : 0)
             }
         }
     }
@@ -34,13 +37,13 @@ package struct JournalBackend: Sendable {
     /// takes, each stamped with the time the batch is written (as journald stamps what it
     /// receives; a batch is written within milliseconds of its entries).
     static func console(fileDescriptor: Int32) -> JournalBackend {
-        JournalBackend { entries in
+        JournalBackend { records in
             var text = ""
             let time = Logfmt.now()
-            for entry in entries {
-                text.append(Logfmt.line(entry, time: time))
+            for record in records {
+                text.append(Logfmt.line(record.journalEntry(), time: time))
             }
-            return writeAll(text, to: fileDescriptor) ? 0 : entries.count
+            return writeAll(text, to: fileDescriptor) ? 0 : records.count
         }
     }
 

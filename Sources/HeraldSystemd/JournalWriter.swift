@@ -135,12 +135,12 @@ package final class JournalWriter: Sendable {
         func run() {
             while let batch = queue.take() {
                 let submitted = batch.entries.count
-                var entries = batch.entries.map { $0.journalEntry() }
+                var records = batch.entries
                 let reportsDrops = batch.droppedToReport > 0
                 if reportsDrops {
-                    entries.append(JournalWriter.droppedEntriesReport(count: batch.droppedToReport))
+                    records.append(JournalWriter.droppedEntriesReport(count: batch.droppedToReport))
                 }
-                let failed = backend.write(entries)
+                let failed = backend.write(records)
                 let failedSubmitted = min(failed, submitted)
                 queue.finish(written: submitted - failedSubmitted, failed: failedSubmitted, reportedDrops: reportsDrops)
                 if submitted < Self.coalescingBatchSize {

@@ -21,7 +21,7 @@ extension SystemdTests {
             var backend: JournalBackend {
                 JournalBackend { batch in
                     let isFirst = self.batches.withLock { batches in
-                        batches.append(batch)
+                        batches.append(batch.map { $0.journalEntry() })
                         return batches.count == 1
                     }
                     if isFirst && self.holdsFirstBatch {

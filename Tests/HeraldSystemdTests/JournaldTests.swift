@@ -43,6 +43,24 @@ extension SystemdTests {
             #expect(record["_PID"] == String(getpid()))
         }
 
+        /// Larger than any datagram the kernel takes here (twice `net.core.wmem_max`, the
+        /// largest send buffer), an entry reaches journald through libsystemd's memfd.
+        @Test func anEntryLargerThanADatagramRoundTripsThroughJournald() throws {
+            let marker = UUID().uuidString
+            let writer = JournalWriter(target: .journal, capacity: 16, syslogIdentifier: "herald-test")
+            defer { writer.shutdown() }
+            let sendBufferLimit = try #require(Int(try String(contentsOfFile: "/proc/sys/net/core/wmem_max", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            let large = String(repeating: "0123456789abcdef", count: sendBufferLimit * 2 / 16 + 65536)
+            writer.submit(try JournalEntry(message: "large", priority: .info, fields: ["HERALD_TEST_MARKER": marker, "HERALD_LARGE": large]))
+            writer.submit(try JournalEntry(message: "after", priority: .info, fields: ["HERALD_TEST_MARKER": marker]))
+            #expect(writer.flush(timeout: .seconds(10)))
+            #expect(writer.counters == JournalWriterCounters(written: 2, dropped: 0, failed: 0, dropReports: 0))
+
+            let records = try Self.readBack(marker: marker, count: 2, all: true)
+            #expect(records.map { $0["MESSAGE"] } == ["large", "after"])
+            #expect(records.first?["HERALD_LARGE"]?.count == large.utf8.count)
+        }
+
         @Test func logHandlerRecordsRoundTripThroughJournald() throws {
             let marker = UUID().uuidString
             let writer = JournalWriter(target: .journal, capacity: 16)
@@ -67,11 +85,12 @@ extension SystemdTests {
 
         /// The entries with `HERALD_TEST_MARKER=marker`, as field name → value; retries for
         /// up to 3 s, since journald stores entries a moment after accepting them.
-        static func readBack(marker: String) throws -> [[String: String]] {
+        /// Waits for `count` of them; `all` prints fields over 4,096 bytes too.
+        static func readBack(marker: String, count: Int = 1, all: Bool = false) throws -> [[String: String]] {
             let deadline = Date().addingTimeInterval(3)
             while true {
-                let records = try journalctl(["--no-pager", "-o", "json", "HERALD_TEST_MARKER=\(marker)"])
-                if !records.isEmpty || Date() > deadline {
+                let records = try journalctl(["--no-pager", "-o", "json"] + (all ? ["--all"] : []) + ["HERALD_TEST_MARKER=\(marker)"])
+                if records.count >= count || Date() > deadline {
                     return records
                 }
                 Thread.sleep(forTimeInterval: 0.1)

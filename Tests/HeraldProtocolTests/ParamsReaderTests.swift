@@ -144,6 +144,42 @@ import Testing
         #expect(nested?.reason == "`/interaction2` is not a known member; did you mean `interaction`?")
     }
 
+    @Test(
+        "every member is found, whatever the order it is read in, then other names are absent",
+        arguments: [1, 2, 63, 64, 65, 70]
+    )
+    func membersReadInAnyOrder(count: Int) throws {
+        let text = "{" + (0..<count).map { #""m\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        let reader = ParamsReader(try JSONParser.parse(text))
+        let read = try reader.object { members throws(RPCError) in
+            var values: [Int?] = []
+            // Absent names before, between and after the members, which are read last first.
+            values.append(try members.optional("before", as: Int.self))
+            for number in (0..<count).reversed() {
+                values.append(try members.optional("m\(number)", as: Int.self))
+                if number == count / 2 { values.append(try members.optional("between", as: Int.self)) }
+            }
+            values.append(try members.optional("after", as: Int.self))
+            return values
+        }
+        var expected: [Int?] = [nil]
+        for number in (0..<count).reversed() {
+            expected.append(number)
+            if number == count / 2 { expected.append(nil) }
+        }
+        expected.append(nil)
+        #expect(read == expected)
+    }
+
+    @Test("with a repeated name, the members after it are still found")
+    func repeatedNameThenOthers() throws {
+        let reader = ParamsReader(try JSONParser.parse(#"{"a":1,"b":2,"a":3,"c":4}"#))
+        let read = try reader.object { members throws(RPCError) in
+            [try members.optional("a", as: Int.self), try members.optional("b", as: Int.self), try members.optional("c", as: Int.self)]
+        }
+        #expect(read == [3, 2, 4])
+    }
+
     // MARK: Errors
 
     @Test("a missing member points at the member")

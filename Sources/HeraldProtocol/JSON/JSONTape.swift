@@ -185,9 +185,15 @@ package struct JSONNode: Sendable {
     /// The value of the last member named `name`, as ``JSONObject``'s subscript answers;
     /// nil when there is none or this is not an object.
     package subscript(member name: String) -> JSONNode? {
+        lastMember(named: name)?.value
+    }
+
+    /// The value of the last member named `name`, and its place among the members (0 for
+    /// the first); nil when there is none or this is not an object.
+    package func lastMember(named name: String) -> (value: JSONNode, ordinal: Int)? {
         guard kind == .object, let found = JSONTape.withBytes(of: name, { tape.lastMember(of: index, named: $0) })
         else { return nil }
-        return node(at: found)
+        return (node(at: found.value), found.ordinal)
     }
 
     /// An object's members, in order, duplicates included.
@@ -305,24 +311,27 @@ extension JSONTape {
         text.utf8.withContiguousStorageIfAvailable(body) ?? Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
-    /// The index of the value of the last member of the object at `object` named `name`.
+    /// The index of the value of the last member of the object at `object` named `name`,
+    /// and that member's place among the object's members (0 for the first).
     ///
     /// Every request reads its members by name, so this is a tight loop: lengths first, then
     /// the bytes; a name with an escape (rare) is decoded to compare.
-    func lastMember(of object: Int, named name: UnsafeBufferPointer<UInt8>) -> Int? {
+    func lastMember(of object: Int, named name: UnsafeBufferPointer<UInt8>) -> (value: Int, ordinal: Int)? {
         entries.withUnsafeBufferPointer { entries in
             bytes.withUnsafeBufferPointer { bytes in
-                var found: Int?
+                var found: (value: Int, ordinal: Int)?
                 var position = object + 1
+                var ordinal = 0
                 let end = Int(entries[object].next)
                 while position < end {
                     let entry = entries[position]
                     if entry.isEscaped {
-                        if string(at: position) == String(decoding: name, as: UTF8.self) { found = position + 1 }
+                        if string(at: position) == String(decoding: name, as: UTF8.self) { found = (position + 1, ordinal) }
                     } else if Self.equal(bytes, entry, name) {
-                        found = position + 1
+                        found = (position + 1, ordinal)
                     }
                     position = Int(entries[position + 1].next)
+                    ordinal += 1
                 }
                 return found
             }

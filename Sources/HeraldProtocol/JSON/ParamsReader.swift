@@ -118,10 +118,17 @@ package struct ParamsObjectReader: Sendable {
     private(set) var knownNames: [String] = []
     /// How many of the names asked for were present.
     private var presentCount = 0
+    /// The places of the members found so far, of an object of at most 64 members: once
+    /// every member is found, a name asked for after is absent without a look.
+    private var foundMembers: UInt64 = 0
+    /// `foundMembers` once every member is found; nil for an object of more than 64.
+    private let allMembers: UInt64?
 
     init(object: JSONNode, recordsNames: Bool) {
         self.object = object
         self.recordsNames = recordsNames
+        let count = object.count
+        allMembers = count > 64 ? nil : count == 64 ? .max : (1 << UInt64(count)) - 1
     }
 
     /// Whether some member was not asked for. Fewer known members present than members
@@ -136,8 +143,12 @@ package struct ParamsObjectReader: Sendable {
     /// The reader of the member `name`, nil when it is absent; `name` becomes known.
     package mutating func member(_ name: String) -> ParamsReader? {
         if recordsNames { knownNames.append(name) }
-        guard let value = object[member: name] else { return nil }
+        // Most of a type's members are optional and most requests send a few: once each of
+        // the object's members has been read, the rest are absent.
+        if let allMembers, foundMembers == allMembers { return nil }
+        guard let (value, ordinal) = object.lastMember(named: name) else { return nil }
         presentCount += 1
+        if ordinal < 64 { foundMembers |= 1 << UInt64(ordinal) }
         return ParamsReader(value)
     }
 

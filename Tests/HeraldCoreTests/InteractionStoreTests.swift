@@ -35,6 +35,28 @@ import Testing
         #expect(store.map(\.key.identifier).last == "m39999")
     }
 
+    /// A uid at its limit evicts its own oldest with every donation; when that is the
+    /// store's oldest too, the store's order keeps no entry for it.
+    @Test func evictingTheOldestOfAUIDLeavesNoStaleEntries() throws {
+        var store = Self.filled(5_000)
+        let app = try #require(store.key(uid: 1000, app: "org.example.chat", identifier: "x")).app
+        for index in 5_000..<45_000 {
+            store.insert(Self.message("m\(index)"), uid: 1000, app: app, donatedAt: Date(timeIntervalSince1970: Double(index)))
+            guard store.removeOldest(of: 1000)?.key.identifier == "m\(index - 5_000)" else {
+                Issue.record("removeOldest(of:) did not return m\(index - 5_000)")
+                return
+            }
+        }
+        #expect(store.count == 5_000)
+        #expect(store.donationPositions.count == 5_000)
+        #expect(store.oldest?.key.identifier == "m40000")
+        // Deleted out of order, m40001 leaves a stale entry, skipped once m40000 is evicted.
+        #expect(store.remove(InteractionKey(uid: 1000, app: app, identifier: "m40001")) != nil)
+        #expect(store.removeOldest(of: 1000)?.key.identifier == "m40000")
+        #expect(store.donationPositions.count == store.count + 1)
+        #expect(store.oldest?.key.identifier == "m40002")
+    }
+
     @Test func removalsOutOfOrderAreCompactedAndTheOrderKept() throws {
         var store = Self.filled(40_000)
         let app = try #require(store.key(uid: 1000, app: "org.example.chat", identifier: "x")).app

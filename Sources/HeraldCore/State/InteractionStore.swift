@@ -146,7 +146,9 @@ struct InteractionStore: Sendable {
                 found = (entry.key, stored)
             }
         }
-        shares[uid] = share
+        // Consumed, so that the share in the table is the only one: `forget` changes it
+        // again, and a second reference would copy its order's blocks.
+        shares[uid] = consume share
         guard let found else { return nil }
         _ = records.removeValue(forKey: found.key)
         forget(found.stored, at: found.key, because: .evicted)
@@ -157,6 +159,7 @@ struct InteractionStore: Sendable {
     /// Updates what is derived from the interactions after `stored` left.
     private mutating func forget(_ stored: StoredInteraction, at key: InteractionKey, because cause: ForgottenInteractions.Cause) {
         forgotten.mark(uid: key.uid, app: apps.name(of: key.app), identifier: key.identifier, cause: cause)
+        advanceHead(pastRemoved: stored.sequence)
         calls.forget(stored, at: key)
         if var share = shares.removeValue(forKey: key.uid) {
             share.remove(key)
@@ -167,6 +170,20 @@ struct InteractionStore: Sendable {
             }
         }
         apps.release(key.app)
+    }
+
+    /// When the removed donation `sequence` is the oldest in the donation order, moves the
+    /// order's head past it.
+    ///
+    /// A uid at its limit evicts its own oldest, which is the store's oldest too when one
+    /// uid donates the most: left behind, its entry would be stale, and a million of them
+    /// would make every donation pay for compacting them and every look at the oldest
+    /// (``oldest``, expiry) skip them all. Stale entries behind it, of interactions deleted
+    /// out of order, are left to compaction: looking each up would cost every eviction a
+    /// look-up.
+    private mutating func advanceHead(pastRemoved sequence: UInt64) {
+        guard order.head < order.end, order[order.head].sequence == sequence else { return }
+        order.advanceHead()
     }
 
     /// The entries of (uid, app)'s interactions that `isSelected` selects, oldest first;

@@ -61,14 +61,16 @@ import Testing
         #expect(kept)
     }
 
-    @Test func theHeadMovesPastStaleEntriesOnly() {
+    @Test func theHeadMovesPastTheRemovedOldestOnly() {
         var order = DonationOrder(reservingBlocks: false)
         for sequence in 0..<100 { order.append(Self.entry(UInt64(sequence))) }
-        order.advanceHead(whileStale: { $0.sequence >= 30 || $0.sequence == 10 })
-        #expect(order.head == 10)
-        order.advanceHead(whileStale: { $0.sequence >= 30 })
-        #expect(order.head == 30)
-        order.advanceHead(whileStale: { _ in false })
+        order.advanceHead(pastRemoved: 5)
+        #expect(order.head == 0, "not the oldest")
+        order.advanceHead(pastRemoved: 0)
+        #expect(order.head == 1)
+        for sequence in 1..<100 { order.advanceHead(pastRemoved: UInt64(sequence)) }
         #expect(order.count == 0)
+        order.advanceHead(pastRemoved: 100)
+        #expect(order.count == 0, "past the end, nothing to move")
     }
 }

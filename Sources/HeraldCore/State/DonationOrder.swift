@@ -46,12 +46,12 @@ struct DonationOrder: Sendable {
         entries.advanceHead()
     }
 
-    /// Moves the head past the stale entries at it: what a removal of the oldest leaves
-    /// behind costs nothing later.
-    mutating func advanceHead(whileStale isLive: (Entry) -> Bool) {
-        while entries.head < entries.end, !isLive(entries[entries.head]) {
-            entries.advanceHead()
-        }
+    /// Moves the head past the entry of the removed donation `sequence` when it is the
+    /// oldest, so that removing the oldest leaves no stale entry behind; without a look-up,
+    /// so stale entries behind it are left to compaction.
+    mutating func advanceHead(pastRemoved sequence: UInt64) {
+        guard entries.head < entries.end, entries[entries.head].sequence == sequence else { return }
+        entries.advanceHead()
     }
 
     /// Looks at up to `budget` positions of a compaction, starting one when more than

@@ -142,15 +142,20 @@ struct InteractionStore: Sendable {
         while found == nil, share.order.head < share.order.end {
             let entry = share.order[share.order.head]
             share.order.advanceHead()
-            if let stored = records[entry.key], stored.sequence == entry.sequence {
-                found = (entry.key, stored)
+            // Removed at once, one look-up; put back when it is a later donation under the
+            // same identifier (the entry was stale).
+            if let stored = records.removeValue(forKey: entry.key) {
+                if stored.sequence == entry.sequence {
+                    found = (entry.key, stored)
+                } else {
+                    records.updateValue(stored, forKey: entry.key)
+                }
             }
         }
         // Consumed, so that the share in the table is the only one: `forget` changes it
         // again, and a second reference would copy its order's blocks.
         shares[uid] = consume share
         guard let found else { return nil }
-        _ = records.removeValue(forKey: found.key)
         forget(found.stored, at: found.key, because: .evicted)
         compactIfStale()
         return found
@@ -159,31 +164,20 @@ struct InteractionStore: Sendable {
     /// Updates what is derived from the interactions after `stored` left.
     private mutating func forget(_ stored: StoredInteraction, at key: InteractionKey, because cause: ForgottenInteractions.Cause) {
         forgotten.mark(uid: key.uid, app: apps.name(of: key.app), identifier: key.identifier, cause: cause)
-        advanceHead(pastRemoved: stored.sequence)
+        // A uid at its limit evicts its own oldest, the store's oldest too when one uid
+        // donates the most: left behind, a million stale entries would make every change
+        // pay for compacting them and every look at the oldest (expiry) skip them all.
+        order.advanceHead(pastRemoved: stored.sequence)
         calls.forget(stored, at: key)
         if var share = shares.removeValue(forKey: key.uid) {
             share.remove(key)
             if share.count > 0 {
                 let records = self.records
-                share.compactIfStale { records[$0.key]?.sequence == $0.sequence }
+                share.compactIfStale(afterRemoving: stored.sequence) { records[$0.key]?.sequence == $0.sequence }
                 shares[key.uid] = share
             }
         }
         apps.release(key.app)
-    }
-
-    /// When the removed donation `sequence` is the oldest in the donation order, moves the
-    /// order's head past it.
-    ///
-    /// A uid at its limit evicts its own oldest, which is the store's oldest too when one
-    /// uid donates the most: left behind, its entry would be stale, and a million of them
-    /// would make every donation pay for compacting them and every look at the oldest
-    /// (``oldest``, expiry) skip them all. Stale entries behind it, of interactions deleted
-    /// out of order, are left to compaction: looking each up would cost every eviction a
-    /// look-up.
-    private mutating func advanceHead(pastRemoved sequence: UInt64) {
-        guard order.head < order.end, order[order.head].sequence == sequence else { return }
-        order.advanceHead()
     }
 
     /// The entries of (uid, app)'s interactions that `isSelected` selects, oldest first;

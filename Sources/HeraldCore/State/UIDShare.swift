@@ -27,11 +27,12 @@ struct UIDShare: Sendable {
         }
     }
 
-    /// After a removal: moves the head past stale entries (the oldest removed leaves none
-    /// behind), and drops stale entries in between once they outnumber the live ones, a few
-    /// positions at a time (``DonationOrder/compact(liveCount:threshold:budget:keeping:)``).
-    mutating func compactIfStale(keeping isLive: (DonationOrder.Entry) -> Bool) {
-        order.advanceHead(whileStale: isLive)
+    /// After the removal of donation `sequence`: moves the head past it when it is the
+    /// oldest (``DonationOrder/advanceHead(pastRemoved:)``), and drops stale entries in
+    /// between once they outnumber the live ones, a few positions at a time
+    /// (``DonationOrder/compact(liveCount:threshold:budget:keeping:)``).
+    mutating func compactIfStale(afterRemoving sequence: UInt64, keeping isLive: (DonationOrder.Entry) -> Bool) {
+        order.advanceHead(pastRemoved: sequence)
         order.compact(
             liveCount: count, threshold: 64, budget: InteractionStore.compactionPositionsPerChange, keeping: isLive
         )

@@ -117,44 +117,27 @@ struct BenchReport: Codable, Sendable {
                     && $0.herald.connections == n && $0.herald.inFlight == p
             }
         }
-        func atLeast(_ value: Double?, _ goal: Double) -> Bool? { value.map { $0 >= goal } }
         var targets: [Target] = []
+        func target(_ name: String, _ measured: Double?, atLeast goal: Double) {
+            targets.append(Target(name: name, goal: "≥ " + String(format: "%g", goal), measured: measured, met: measured.map { $0 >= goal }))
+        }
+        func target(_ name: String, _ measured: Double?, atMost goal: Double) {
+            targets.append(Target(name: name, goal: "≤ " + String(format: "%g", goal), measured: measured, met: measured.map { $0 <= goal }))
+        }
         for (p, goal) in [(1, 0.8), (16, 0.3)] {
-            let redis = row("off", .donate, 16, p)?.throughputOverRedis
-            targets.append(
-                Target(
-                    name: "journal off, donate 16×\(p): Herald / redis SET",
-                    goal: "≥ \(goal)",
-                    measured: redis,
-                    met: atLeast(redis, goal)
-                ))
+            target("journal off, donate 16×\(p): Herald / redis SET", row("off", .donate, 16, p)?.throughputOverRedis, atLeast: goal)
         }
-        let cpu = row("off", .donate, 16, 16)?.cpuOverNIOFloor
-        targets.append(
-            Target(
-                name: "journal off, donate 16×16: Herald CPU per request / SwiftNIO floor's",
-                goal: "≤ 3",
-                measured: cpu,
-                met: cpu.map { $0 <= 3 }
-            ))
+        target(
+            "journal off, donate 16×16: Herald CPU per request / SwiftNIO floor's", row("off", .donate, 16, 16)?.cpuOverNIOFloor,
+            atMost: 3
+        )
         for (p, goal) in [(1, 0.85), (16, 0.5)] {
-            let nio = row("off", .donate, 16, p)?.throughputOverNIOFloor
-            targets.append(
-                Target(
-                    name: "journal off, donate 16×\(p): Herald / SwiftNIO floor req/s",
-                    goal: "≥ \(goal)",
-                    measured: nio,
-                    met: atLeast(nio, goal)
-                ))
+            target(
+                "journal off, donate 16×\(p): Herald / SwiftNIO floor req/s", row("off", .donate, 16, p)?.throughputOverNIOFloor,
+                atLeast: goal
+            )
         }
-        let p50 = row("off", .donate, 1, 1)?.p50OverFloor
-        targets.append(
-            Target(
-                name: "journal off, donate 1×1: Herald p50 / floor p50",
-                goal: "≤ 1.3",
-                measured: p50,
-                met: p50.map { $0 <= 1.3 }
-            ))
+        target("journal off, donate 1×1: Herald p50 / floor p50", row("off", .donate, 1, 1)?.p50OverFloor, atMost: 1.3)
         // Not a goal: how much of that gap the framework takes by itself.
         let framework = row("off", .donate, 1, 1).flatMap { row in
             row.nioFloor.flatMap { nio in row.floor.map { nio.p50Us / $0.p50Us } }

@@ -67,6 +67,7 @@ struct MethodDescriptorTests {
         #expect(table.placement(of: delete(["app": "a", "identifiers": ["m1", "m2"]])) == .eventLoop)
         let many = JSONValue.array((0...DeleteInteractionsMethod.deletionStep).map { .string("m\($0)") })
         #expect(table.placement(of: delete(["app": "a", "identifiers": many])) == .thread)
+        #expect(table.placement(of: delete(["app": "a", "identifiers": "m1"])) == .thread, "for the reader to refuse")
         // The handler decides look-up or search by the same rule.
         let step = DeleteInteractionsMethod.deletionStep
         #expect(DeleteInteractionsMethod.isLookUp(identifierCount: step))

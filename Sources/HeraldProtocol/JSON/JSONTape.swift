@@ -381,8 +381,12 @@ struct JSONTapeBuilder {
 
     /// Appends an entry for a leaf that ends at the reader's index.
     private mutating func appendLeaf(_ kind: JSONTape.Kind, from start: Int, parent: Int, isEscaped: Bool = false) {
+        append(kind, from: start, to: kind == .string ? reader.index - 1 : reader.index, parent: parent, isEscaped: isEscaped)
+    }
+
+    /// Appends an entry for a leaf, or a member's name, at `start..<end` of the bytes.
+    private mutating func append(_ kind: JSONTape.Kind, from start: Int, to end: Int, parent: Int, isEscaped: Bool) {
         let next = UInt32(entries.count + 1)
-        let end = kind == .string || kind == .name ? reader.index - 1 : reader.index
         entries.append(
             JSONTape.Entry(
                 kind: kind, isEscaped: isEscaped, start: UInt32(start), end: UInt32(end), next: next,
@@ -433,9 +437,8 @@ struct JSONTapeBuilder {
         return index
     }
 
+    /// Fills in where the container at `index` ends, the reader just past its bracket.
     private mutating func close(_ index: Int, count: Int) {
-        reader.index += 1
-        reader.depth -= 1
         entries[index].end = UInt32(reader.index)
         entries[index].next = UInt32(entries.count)
         entries[index].count = UInt32(count)
@@ -443,74 +446,32 @@ struct JSONTapeBuilder {
 
     private mutating func readArray(parent: Int) throws(JSONParseError) {
         let array = try open(.array, parent: parent)
-        let bytes = reader.bytes
-        reader.skipWhitespace()
-        if reader.index < bytes.count, bytes[reader.index] == UInt8(ascii: "]") {
-            close(array, count: 0)
-            return
-        }
         var count = 0
-        while true {
-            reader.skipWhitespace()
-            try readValue(parent: array)
-            count += 1
-            reader.skipWhitespace()
-            guard reader.index < bytes.count else {
-                throw .unexpectedEnd("inside an array", at: reader.index)
-            }
-            switch bytes[reader.index] {
-            case UInt8(ascii: ","):
-                reader.index += 1
-            case UInt8(ascii: "]"):
-                close(array, count: count)
-                return
-            default:
-                throw .expected("',' or ']'", "after an array element", at: reader.index)
-            }
+        if !reader.leaveIfEmpty(.array) {
+            repeat {
+                reader.skipWhitespace()
+                try readValue(parent: array)
+                count += 1
+            } while try !reader.leaveAfterElement(.array)
         }
+        close(array, count: count)
     }
 
     private mutating func readObject(parent: Int) throws(JSONParseError) {
         let object = try open(.object, parent: parent)
-        let bytes = reader.bytes
-        reader.skipWhitespace()
-        if reader.index < bytes.count, bytes[reader.index] == UInt8(ascii: "}") {
-            close(object, count: 0)
-            return
-        }
         var count = 0
-        while true {
-            reader.skipWhitespace()
-            guard reader.index < bytes.count else {
-                throw .unexpectedEnd("inside an object", at: reader.index)
-            }
-            guard bytes[reader.index] == UInt8(ascii: "\"") else {
-                throw .expected("a string key", "in an object", at: reader.index)
-            }
-            let nameStart = reader.index + 1
-            let isEscaped = try reader.skipString()
-            appendLeaf(.name, from: nameStart, parent: object, isEscaped: isEscaped)
-            reader.skipWhitespace()
-            guard reader.index < bytes.count, bytes[reader.index] == UInt8(ascii: ":") else {
-                throw .expected("':'", "after an object key", at: reader.index)
-            }
-            reader.index += 1
-            reader.skipWhitespace()
-            try readValue(parent: object)
-            count += 1
-            reader.skipWhitespace()
-            guard reader.index < bytes.count else {
-                throw .unexpectedEnd("inside an object", at: reader.index)
-            }
-            switch bytes[reader.index] {
-            case UInt8(ascii: ","):
-                reader.index += 1
-            case UInt8(ascii: "}"):
-                close(object, count: count)
-                return
-            default:
-                throw .expected("',' or '}'", "after an object member", at: reader.index)
-            }
+        if !reader.leaveIfEmpty(.object) {
+            repeat {
+                let name = try reader.readMemberName { reader throws(JSONParseError) in
+                    let start = reader.index + 1
+                    let isEscaped = try reader.skipString()
+                    return (start: start, end: reader.index - 1, isEscaped: isEscaped)
+                }
+                append(.name, from: name.start, to: name.end, parent: object, isEscaped: name.isEscaped)
+                try readValue(parent: object)
+                count += 1
+            } while try !reader.leaveAfterElement(.object)
         }
+        close(object, count: count)
     }
 }

@@ -23,7 +23,8 @@ package protocol HeraldMethod: Sendable {
 
     /// Where a request with these `params` is answered: `placement`, unless the method
     /// knows from them that this request is short (`delete-interactions` of a few identifiers).
-    static func placement(for params: JSONValue?) -> MethodPlacement
+    /// Read on the event loop for every request: look at a member, build nothing.
+    static func placement(for params: JSONNode?) -> MethodPlacement
 
     /// The `MESSAGE_ID`s of its result and error entries in the journal. Fixed once
     /// released: operators' queries name them, and `Units/herald.catalog` explains them.
@@ -43,7 +44,7 @@ extension HeraldMethod {
 
     package static var placement: MethodPlacement { .eventLoop }
 
-    package static func placement(for params: JSONValue?) -> MethodPlacement { placement }
+    package static func placement(for params: JSONNode?) -> MethodPlacement { placement }
 
     package static func decodeParams(_ params: JSONNode) throws(RPCError) -> Params {
         try Params.read(params: params)

@@ -14,8 +14,8 @@ package enum DeleteInteractionsMethod: HeraldMethod {
 
     /// Identifiers are looked up, not scanned for: a few of them stay on the event loop,
     /// where starting a thread would cost more than the look-up.
-    package static func placement(for params: JSONValue?) -> MethodPlacement {
-        guard case .array(let identifiers)? = params?.objectValue?["identifiers"], isLookUp(identifierCount: identifiers.count)
+    package static func placement(for params: JSONNode?) -> MethodPlacement {
+        guard let identifiers = params?[member: "identifiers"], identifiers.kind == .array, isLookUp(identifierCount: identifiers.count)
         else { return placement }
         return .eventLoop
     }

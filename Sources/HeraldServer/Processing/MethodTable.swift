@@ -22,7 +22,7 @@ package struct MethodTable: Sendable {
     /// `list-notifications`, `snapshot`), so a request for one is answered on a thread of
     /// its own — with the descriptor's placement by params. Checked for every request: a
     /// few comparisons, not a second look-up in `entries`.
-    private var offEventLoop: [(name: String, placement: @Sendable (JSONValue?) -> MethodPlacement)] = []
+    private var offEventLoop: [(name: String, placement: @Sendable (JSONNode?) -> MethodPlacement)] = []
     /// The known size of a method's result, in bytes, for those whose result is large
     /// whatever the params (`rpc.discover`): a batch is bounded by them before it runs.
     private var resultSizes: [String: Int] = [:]
@@ -80,7 +80,7 @@ package struct MethodTable: Sendable {
             guard let method = request[member: "method"],
                 let off = offEventLoop.indices.first(where: { method.stringEquals(offEventLoop[$0].name) })
             else { return .eventLoop }
-            return offEventLoop[off].placement(request[member: "params"]?.value)
+            return offEventLoop[off].placement(request[member: "params"])
         case .array:
             return request.elements.lazy.map { placement(of: $0) }.max() ?? .eventLoop
         default:

@@ -71,14 +71,10 @@ struct RequestEnvelope {
             return .failure(Invalid(id: answerID, error: RPCError(.invalidRequest, reason: reason, pointer: "/method")))
         }
 
+        // An array is a valid request that Herald cannot serve (params are by name only):
+        // the processor answers it with -32602 once it knows the method exists.
         let params = object[member: "params"]
-        switch params?.kind {
-        case nil, .object, .array:
-            // An array is a valid request that Herald cannot serve (params are by name
-            // only): the processor answers it with -32602 once it knows the method exists.
-            break
-        case .some:
-            let other = params!
+        if let other = params, other.kind != .object, other.kind != .array {
             return .failure(
                 Invalid(
                     id: answerID,

@@ -17,7 +17,7 @@ extension HeraldState {
     /// A donation with an identifier already stored is a retry when the interaction is
     /// the same (it returns the first result) and error 1007 when it differs; a message's
     /// text is compared, and kept, as its digest (``ContentDigest``). Beyond the limits
-    /// the oldest donations are evicted (``evictBeyondLimits(donor:)``); an app past
+    /// the oldest donations are evicted (``evictBeyondLimits(donor:releasing:)``); an app past
     /// `maxAppsPerUID` is refused.
     ///
     /// The whole of it in one call; the server goes through ``prepareDonation(_:)`` and
@@ -25,11 +25,11 @@ extension HeraldState {
     package mutating func donate(_ p: DonateParams, caller: Caller, now: Date) throws(RuleError) -> MethodOutcome<DonateResult> {
         let donation = try Self.prepareDonation(p)
         switch try donate(donation, caller: caller, now: now, retry: nil) {
-        case .done(let result):
+        case .done(let result, _):
             return donation.outcome(result)
         case .compare(let stored):
             let retry = DonationRetry.compare(donation, with: stored)
-            guard case .done(let result) = try donate(donation, caller: caller, now: now, retry: retry) else {
+            guard case .done(let result, _) = try donate(donation, caller: caller, now: now, retry: retry) else {
                 preconditionFailure("A donation given a retry's comparison compares in place.")
             }
             return donation.outcome(result)
@@ -45,7 +45,8 @@ extension HeraldState {
     /// compares it outside the lock (``DonationRetry/compare(_:with:)``) and calls again
     /// with the verdict. A verdict made against an interaction no longer stored (deleted
     /// and donated anew meanwhile) is set aside and the comparison made here. The journal's
-    /// record is made after the lock (``PreparedDonation/outcome(_:)``).
+    /// record is made after the lock (``PreparedDonation/outcome(_:)``), and what the
+    /// donation evicted is freed after it (``ReleasedInteractions``).
     package mutating func donate(
         _ donation: PreparedDonation, caller: Caller, now: Date, retry: DonationRetry?
     ) throws(RuleError) -> DonationStep {
@@ -75,10 +76,11 @@ extension HeraldState {
                     at: ["interaction", "identifier"]
                 )
             }
-            return .done(DonateResult(identifier: identifier, donatedAt: existing.donatedAt))
+            return .done(DonateResult(identifier: identifier, donatedAt: existing.donatedAt), released: ReleasedInteractions())
         }
-        evictBeyondLimits(donor: caller.uid)
-        return .done(DonateResult(identifier: identifier, donatedAt: now))
+        var released = ReleasedInteractions()
+        evictBeyondLimits(donor: caller.uid, releasing: &released)
+        return .done(DonateResult(identifier: identifier, donatedAt: now), released: released)
     }
 
     /// Throws invalid params at `app` when a uid already holding `held` apps may not add `app`
@@ -112,8 +114,9 @@ package struct PreparedDonation: Sendable {
 
 /// What a donation under the state's lock came to.
 package enum DonationStep: Sendable {
-    /// Stored, or identical to the interaction stored under its identifier.
-    case done(DonateResult)
+    /// Stored, or identical to the interaction stored under its identifier; with what
+    /// storing it evicted, to let go after the lock.
+    case done(DonateResult, released: ReleasedInteractions)
     /// An interaction is stored under the donation's identifier: compare the two outside
     /// the lock and donate again with the verdict.
     case compare(StoredDonation)

@@ -123,23 +123,42 @@ package struct HeraldState: Sendable {
 
     /// Evicts until `uid` holds at most `maxInteractionsPerUID` interactions (its own
     /// oldest) and the store at most `maxInteractions` (the oldest of the uid holding the
-    /// most, `uid`'s own when it holds as many); returns how many.
-    @discardableResult
-    mutating func evictBeyondLimits(donor uid: UInt32) -> Int {
-        var evicted = 0
+    /// most, `uid`'s own when it holds as many); hands what it evicted to `released`, to
+    /// be freed after the state's lock.
+    mutating func evictBeyondLimits(donor uid: UInt32, releasing released: inout ReleasedInteractions) {
         while interactions.count(of: uid) > max(configuration.maxInteractionsPerUID, 0),
-            interactions.removeOldest(of: uid) != nil
+            let evicted = interactions.removeOldest(of: uid)
         {
             fairShares.evictedAtUIDLimit += 1
-            evicted += 1
+            released.add(evicted.stored)
         }
         while interactions.count > max(configuration.maxInteractions, 0),
             let largest = interactions.largestShare(preferring: uid),
-            interactions.removeOldest(of: largest) != nil
+            let evicted = interactions.removeOldest(of: largest)
         {
             fairShares.evictedAtLimit += 1
-            evicted += 1
+            released.add(evicted.stored)
         }
-        return evicted
     }
+}
+
+/// Interactions a change removed from the state, kept until whoever holds this lets it
+/// go after the state's lock: freeing a record (its strings and arrays) is work the lock
+/// need not wait for. A donation evicts one at most, unless the limits were lowered.
+package struct ReleasedInteractions: Sendable {
+    private var first: StoredInteraction?
+    private var others: [StoredInteraction] = []
+
+    package init() {}
+
+    mutating func add(_ stored: consuming StoredInteraction) {
+        if first == nil {
+            first = consume stored
+        } else {
+            others.append(stored)
+        }
+    }
+
+    /// How many are held.
+    package var count: Int { (first == nil ? 0 : 1) + others.count }
 }

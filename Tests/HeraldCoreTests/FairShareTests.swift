@@ -182,6 +182,33 @@ private typealias F = Fixtures
         #expect(ruleError { try state.donate(call) } == nil)
     }
 
+    @Test func theLockedStepHandsBackWhatItEvictedToFreeAfterTheLock() throws {
+        var state = F.state(Self.configuration(perUID: 2))
+        func released(_ identifier: String) throws -> Int {
+            let donation = try HeraldState.prepareDonation(DonateParams(app: F.app, interaction: F.message(identifier)))
+            guard case .done(_, let released) = try state.donate(donation, caller: Self.nobody, now: F.now, retry: nil) else {
+                Issue.record("\(identifier) was not stored at once.")
+                return -1
+            }
+            return released.count
+        }
+        #expect(try released("n0") == 0)
+        #expect(try released("n1") == 0)
+        #expect(try released("n2") == 1)
+        #expect(try released("n3") == 1)
+        #expect(state.interactions.count(of: Self.nobody.uid) == 2)
+        // A retry evicts nothing.
+        let retry = try HeraldState.prepareDonation(DonateParams(app: F.app, interaction: F.message("n3")))
+        guard case .compare(let stored) = try state.donate(retry, caller: Self.nobody, now: F.now, retry: nil),
+            case .done(_, let none) = try state.donate(
+                retry, caller: Self.nobody, now: F.now, retry: DonationRetry.compare(retry, with: stored))
+        else {
+            Issue.record("A retry was not compared, then answered.")
+            return
+        }
+        #expect(none.count == 0)
+    }
+
     @Test func aRetryComparedOutsideTheLockIsUsedOnlyForTheInteractionItWasComparedWith() throws {
         var state = F.state()
         let donation = try HeraldState.prepareDonation(DonateParams(app: F.app, interaction: F.message("m1")))

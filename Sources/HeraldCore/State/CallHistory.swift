@@ -76,6 +76,12 @@ struct CallHistory: Sendable {
         return false
     }
 
+    /// Whether `stored` is filed here: an incoming call.
+    static func isFiled(_ stored: StoredInteraction) -> Bool {
+        guard stored.interaction.direction == .incoming, case .startCall = stored.interaction.intent else { return false }
+        return true
+    }
+
     /// The caller of an incoming call: its first contact.
     static func caller(of interaction: Interaction) -> Person? {
         guard interaction.direction == .incoming, case .startCall(let call) = interaction.intent else { return nil }

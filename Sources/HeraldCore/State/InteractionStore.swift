@@ -75,8 +75,11 @@ struct InteractionStore: Sendable {
     mutating func insertIfAbsent(_ interaction: consuming Interaction, at key: InteractionKey, donatedAt: Date) -> StoredInteraction? {
         precondition(interaction.identifier == key.identifier, "An interaction is stored under its identifier.")
         let stored = storable(interaction, donatedAt: donatedAt)
-        if let existing = records.insertIfAbsent(stored, forKey: key) { return existing }
-        didInsert(stored, at: key)
+        // Only a call is filed by its caller, and needs the record once it is stored.
+        let call = CallHistory.isFiled(stored) ? stored : nil
+        let sequence = stored.sequence
+        if let existing = records.insertIfAbsent(consume stored, forKey: key) { return existing }
+        didInsert(sequence: sequence, call: call, at: key)
         return nil
     }
 
@@ -87,9 +90,15 @@ struct InteractionStore: Sendable {
 
     /// Files what is derived from `stored`, just stored at `key`.
     private mutating func didInsert(_ stored: StoredInteraction, at key: InteractionKey) {
+        didInsert(sequence: stored.sequence, call: stored, at: key)
+    }
+
+    /// Files what is derived from the interaction just stored at `key` with `sequence`;
+    /// `call` is the record when it is a call (``CallHistory/isFiled(_:)``).
+    private mutating func didInsert(sequence: UInt64, call: StoredInteraction?, at key: InteractionKey) {
         nextSequence += 1
-        calls.record(stored, at: key)
-        let entry = DonationOrder.Entry(key: key, sequence: stored.sequence)
+        if let call { calls.record(call, at: key) }
+        let entry = DonationOrder.Entry(key: key, sequence: sequence)
         order.append(entry)
         shares[key.uid, default: UIDShare()].add(entry)
         apps.retain(key.app)
@@ -138,20 +147,7 @@ struct InteractionStore: Sendable {
     /// Removes and returns `uid`'s oldest donation.
     mutating func removeOldest(of uid: UInt32) -> (key: InteractionKey, stored: StoredInteraction)? {
         guard var share = shares.removeValue(forKey: uid) else { return nil }
-        var found: (key: InteractionKey, stored: StoredInteraction)?
-        while found == nil, share.order.head < share.order.end {
-            let entry = share.order[share.order.head]
-            share.order.advanceHead()
-            // Removed at once, one look-up; put back when it is a later donation under the
-            // same identifier (the entry was stale).
-            if let stored = records.removeValue(forKey: entry.key) {
-                if stored.sequence == entry.sequence {
-                    found = (entry.key, stored)
-                } else {
-                    records.updateValue(stored, forKey: entry.key)
-                }
-            }
-        }
+        let found = takeOldest(of: &share)
         // Consumed, so that the share in the table is the only one: `forget` changes it
         // again, and a second reference would copy its order's blocks.
         shares[uid] = consume share
@@ -159,6 +155,21 @@ struct InteractionStore: Sendable {
         forget(found.stored, at: found.key, because: .evicted)
         compactIfStale()
         return found
+    }
+
+    /// Removes the oldest interaction of `share`'s order from the records, moving the
+    /// order's head past it. Removed at once, with one look-up, and put back when it is a
+    /// later donation under the same identifier (the entry was stale).
+    private mutating func takeOldest(of share: inout UIDShare) -> (key: InteractionKey, stored: StoredInteraction)? {
+        while share.order.head < share.order.end {
+            let entry = share.order[share.order.head]
+            share.order.advanceHead()
+            if let stored = records.removeValue(forKey: entry.key) {
+                if stored.sequence == entry.sequence { return (entry.key, stored) }
+                records.updateValue(stored, forKey: entry.key)
+            }
+        }
+        return nil
     }
 
     /// Updates what is derived from the interactions after `stored` left.

@@ -21,17 +21,17 @@ struct ShardedRecords: Sendable {
     /// Stores `stored` at `key` unless a record is stored there already; returns that
     /// record, or nil when it stored `stored`. One hash lookup either way: a donation looks
     /// for its identifier and takes its place at once.
-    mutating func insertIfAbsent(_ stored: StoredInteraction, forKey key: InteractionKey) -> StoredInteraction? {
-        var inserted = false
+    mutating func insertIfAbsent(_ stored: consuming StoredInteraction, forKey key: InteractionKey) -> StoredInteraction? {
+        // Moved into the table, not copied: a copy retains each of its strings and arrays.
+        var pending: StoredInteraction? = consume stored
         func insert() -> StoredInteraction {
-            inserted = true
-            return stored
+            pending.take()!
         }
         func existing(_ record: inout StoredInteraction) -> StoredInteraction? {
-            inserted ? nil : record
+            pending == nil ? nil : record
         }
         let found = existing(&shards[Self.shard(of: key)][key, default: insert()])
-        if inserted { count += 1 }
+        if pending == nil { count += 1 }
         return found
     }
 

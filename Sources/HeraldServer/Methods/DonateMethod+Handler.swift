@@ -16,7 +16,7 @@ extension DonateMethod: ServedMethod {
                 try state.donate(donation, caller: context.caller, now: services.clock.now(), retry: retry)
             }
             switch step {
-            case .done(let result): return donation.outcome(result)
+            case .done(let result, _): return donation.outcome(result)  // What it evicted is freed here.
             case .compare(let stored): retry = DonationRetry.compare(donation, with: stored)
             }
         }

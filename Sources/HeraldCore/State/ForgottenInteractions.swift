@@ -20,6 +20,18 @@ struct ForgottenInteractions: Sendable {
         var marks: [UInt64] = []
         var causes: [Cause] = []
         var next = 0
+
+        /// Adds a mark, overwriting the oldest once the ring holds `capacity`.
+        mutating func mark(_ digest: UInt64, _ cause: Cause, capacity: Int) {
+            if marks.count < capacity {
+                marks.append(digest)
+                causes.append(cause)
+            } else {
+                marks[next] = digest
+                causes[next] = cause
+                next = (next + 1) % capacity
+            }
+        }
     }
 
     let capacity: Int
@@ -32,16 +44,8 @@ struct ForgottenInteractions: Sendable {
     mutating func mark(uid: UInt32, app: String, identifier: String, cause: Cause) {
         guard capacity > 0 else { return }
         let digest = Self.digest(uid: uid, app: app, identifier: identifier)
-        var ring = rings.removeValue(forKey: uid) ?? Ring()
-        if ring.marks.count < capacity {
-            ring.marks.append(digest)
-            ring.causes.append(cause)
-        } else {
-            ring.marks[ring.next] = digest
-            ring.causes[ring.next] = cause
-            ring.next = (ring.next + 1) % capacity
-        }
-        rings[uid] = ring
+        // Changed in place, with one look-up: the table's entry is the ring's only reference.
+        rings[uid, default: Ring()].mark(digest, cause, capacity: capacity)
     }
 
     /// Why (uid, app, identifier) was forgotten, if it was recently; the latest cause wins.

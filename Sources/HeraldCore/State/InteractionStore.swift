@@ -146,13 +146,16 @@ struct InteractionStore: Sendable {
 
     /// Removes and returns `uid`'s oldest donation.
     mutating func removeOldest(of uid: UInt32) -> (key: InteractionKey, stored: StoredInteraction)? {
+        // Out of its table while it changes, so that it is never copied, and looked up once.
         guard var share = shares.removeValue(forKey: uid) else { return nil }
         let found = takeOldest(of: &share)
-        // Consumed, so that the share in the table is the only one: `forget` changes it
-        // again, and a second reference would copy its order's blocks.
-        shares[uid] = consume share
-        guard let found else { return nil }
-        forget(found.stored, at: found.key, because: .evicted)
+        guard let found else {
+            shares[uid] = consume share
+            return nil
+        }
+        forgetBesidesTheShare(found.stored, at: found.key, because: .evicted)
+        Self.countOut(found.stored, at: found.key, from: &share, records: records)
+        if share.count > 0 { shares[uid] = consume share }
         compactIfStale()
         return found
     }
@@ -174,21 +177,30 @@ struct InteractionStore: Sendable {
 
     /// Updates what is derived from the interactions after `stored` left.
     private mutating func forget(_ stored: StoredInteraction, at key: InteractionKey, because cause: ForgottenInteractions.Cause) {
+        forgetBesidesTheShare(stored, at: key, because: cause)
+        guard var share = shares.removeValue(forKey: key.uid) else { return }
+        Self.countOut(stored, at: key, from: &share, records: records)
+        if share.count > 0 { shares[key.uid] = consume share }
+    }
+
+    /// All that ``forget(_:at:because:)`` updates but the uid's share.
+    private mutating func forgetBesidesTheShare(
+        _ stored: StoredInteraction, at key: InteractionKey, because cause: ForgottenInteractions.Cause
+    ) {
         forgotten.mark(uid: key.uid, app: apps.name(of: key.app), identifier: key.identifier, cause: cause)
         // A uid at its limit evicts its own oldest, the store's oldest too when one uid
         // donates the most: left behind, a million stale entries would make every change
         // pay for compacting them and every look at the oldest (expiry) skip them all.
         order.advanceHead(pastRemoved: stored.sequence)
         calls.forget(stored, at: key)
-        if var share = shares.removeValue(forKey: key.uid) {
-            share.remove(key)
-            if share.count > 0 {
-                let records = self.records
-                share.compactIfStale(afterRemoving: stored.sequence) { records[$0.key]?.sequence == $0.sequence }
-                shares[key.uid] = share
-            }
-        }
         apps.release(key.app)
+    }
+
+    /// Counts `stored` out of its uid's share, taken out of the table meanwhile.
+    private static func countOut(_ stored: StoredInteraction, at key: InteractionKey, from share: inout UIDShare, records: ShardedRecords) {
+        share.remove(key)
+        guard share.count > 0 else { return }
+        share.compactIfStale(afterRemoving: stored.sequence) { records[$0.key]?.sequence == $0.sequence }
     }
 
     /// The entries of (uid, app)'s interactions that `isSelected` selects, oldest first;

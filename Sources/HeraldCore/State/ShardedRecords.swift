@@ -44,8 +44,8 @@ struct ShardedRecords: Sendable {
     }
 
     mutating func removeValue(forKey key: InteractionKey) -> StoredInteraction? {
-        let removed = shards[Self.shard(of: key)].removeValue(forKey: key)
-        if removed != nil { count -= 1 }
+        guard let removed = shards[Self.shard(of: key)].removeValue(forKey: key) else { return nil }
+        count -= 1
         return removed
     }
 

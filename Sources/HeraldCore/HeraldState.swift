@@ -126,18 +126,19 @@ package struct HeraldState: Sendable {
     /// most, `uid`'s own when it holds as many); hands what it evicted to `released`, to
     /// be freed after the state's lock.
     mutating func evictBeyondLimits(donor uid: UInt32, releasing released: inout ReleasedInteractions) {
+        // Each record bound on its own, so that it moves on rather than being copied.
         while interactions.count(of: uid) > max(configuration.maxInteractionsPerUID, 0),
-            let evicted = interactions.removeOldest(of: uid)
+            case let (_, evicted)? = interactions.removeOldest(of: uid)
         {
             fairShares.evictedAtUIDLimit += 1
-            released.add(evicted.stored)
+            released.add(evicted)
         }
         while interactions.count > max(configuration.maxInteractions, 0),
             let largest = interactions.largestShare(preferring: uid),
-            let evicted = interactions.removeOldest(of: largest)
+            case let (_, evicted)? = interactions.removeOldest(of: largest)
         {
             fairShares.evictedAtLimit += 1
-            released.add(evicted.stored)
+            released.add(evicted)
         }
     }
 }

@@ -37,7 +37,12 @@ package final class SharedState: Sendable {
                 return .failure(error)
             }
         }
-        return try result.get()
+        // Taken apart rather than through `get()`, which copies the value out: a donation's
+        // step holds the record it evicted, and a copy would retain each of its strings.
+        switch consume result {
+        case .success(let value): return value
+        case .failure(let error): throw error
+        }
     }
 
     /// Runs `body` with the state locked, counting a change only when `body` says it made one.

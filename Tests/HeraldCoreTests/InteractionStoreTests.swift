@@ -21,6 +21,32 @@ import Testing
         return store
     }
 
+    /// Both ways in (a snapshot's `insert`, a donation's `insertIfAbsent`) move the record
+    /// into the table and file an incoming call, and only that, by its caller.
+    @Test func anIncomingCallIsFiledByItsCallerWhicheverWayItIsStored() {
+        let ann = Person(handle: PersonHandle(value: "ann@example.org", type: .emailAddress))
+        func call(_ identifier: String, _ direction: InteractionDirection = .incoming) -> Interaction {
+            Interaction(identifier: identifier, direction: direction, intent: .startCall(StartCallIntent(contacts: [ann])))
+        }
+        var store = InteractionStore()
+        let app = store.appID(interning: "org.example.phone")
+        let at = Date(timeIntervalSince1970: 1000)
+        func key(_ identifier: String) -> InteractionKey { InteractionKey(uid: 1000, app: app, identifier: identifier) }
+        func isEarlier(than identifier: String) -> Bool {
+            store.calls.hasEarlierCall(than: key(identifier), caller: ann, date: at, window: 60)
+        }
+        store.insert(call("out", .outgoing), uid: 1000, app: app, donatedAt: at)
+        store.insert(Self.message("m"), uid: 1000, app: app, donatedAt: at)
+        #expect(!isEarlier(than: "later"), "an outgoing call and a message are not filed")
+        store.insert(call("restored"), uid: 1000, app: app, donatedAt: at)
+        #expect(isEarlier(than: "later"))
+        #expect(!isEarlier(than: "restored"), "a call is not its own earlier call")
+        #expect(store.insertIfAbsent(call("donated"), at: key("donated"), donatedAt: at) == nil)
+        #expect(store.remove(key("restored")) != nil)
+        #expect(isEarlier(than: "later"), "the donated call is filed too")
+        #expect(store[key("donated")]?.interaction == call("donated"))
+    }
+
     @Test func theOldestLeaveFirstAcrossBlocks() {
         var store = Self.filled(40_000)
         for expected in 0..<20_000 {

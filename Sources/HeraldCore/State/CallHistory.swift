@@ -78,8 +78,7 @@ struct CallHistory: Sendable {
 
     /// Whether `stored` is filed here: an incoming call.
     static func isFiled(_ stored: StoredInteraction) -> Bool {
-        guard stored.interaction.direction == .incoming, case .startCall = stored.interaction.intent else { return false }
-        return true
+        caller(of: stored.interaction) != nil
     }
 
     /// The caller of an incoming call: its first contact.

@@ -65,8 +65,9 @@ struct InteractionStore: Sendable {
         precondition(interaction.identifier != nil, "A stored interaction has an identifier.")
         let key = InteractionKey(uid: uid, app: app, identifier: interaction.identifier!)
         let stored = storable(interaction, donatedAt: donatedAt)
-        records.updateValue(stored, forKey: key)
-        didInsert(stored, at: key)
+        let filing = Self.filing(stored)
+        records.updateValue(consume stored, forKey: key)
+        didInsert(filing, at: key)
         return key
     }
 
@@ -75,11 +76,9 @@ struct InteractionStore: Sendable {
     mutating func insertIfAbsent(_ interaction: consuming Interaction, at key: InteractionKey, donatedAt: Date) -> StoredInteraction? {
         precondition(interaction.identifier == key.identifier, "An interaction is stored under its identifier.")
         let stored = storable(interaction, donatedAt: donatedAt)
-        // Only a call is filed by its caller, and needs the record once it is stored.
-        let call = CallHistory.isFiled(stored) ? stored : nil
-        let sequence = stored.sequence
+        let filing = Self.filing(stored)
         if let existing = records.insertIfAbsent(consume stored, forKey: key) { return existing }
-        didInsert(sequence: sequence, call: call, at: key)
+        didInsert(filing, at: key)
         return nil
     }
 
@@ -88,17 +87,18 @@ struct InteractionStore: Sendable {
         StoredInteraction(interaction: ContentDigest.storing(interaction), donatedAt: donatedAt, sequence: nextSequence)
     }
 
-    /// Files what is derived from `stored`, just stored at `key`.
-    private mutating func didInsert(_ stored: StoredInteraction, at key: InteractionKey) {
-        didInsert(sequence: stored.sequence, call: stored, at: key)
+    /// What ``didInsert(_:at:)`` needs of `stored`, taken before the record moves into the
+    /// table rather than being copied there: its sequence, and the record itself only for a
+    /// call, the one kind filed by its caller.
+    private static func filing(_ stored: StoredInteraction) -> (sequence: UInt64, call: StoredInteraction?) {
+        (stored.sequence, CallHistory.isFiled(stored) ? stored : nil)
     }
 
-    /// Files what is derived from the interaction just stored at `key` with `sequence`;
-    /// `call` is the record when it is a call (``CallHistory/isFiled(_:)``).
-    private mutating func didInsert(sequence: UInt64, call: StoredInteraction?, at key: InteractionKey) {
+    /// Files what is derived from the interaction just stored at `key`.
+    private mutating func didInsert(_ filing: (sequence: UInt64, call: StoredInteraction?), at key: InteractionKey) {
         nextSequence += 1
-        if let call { calls.record(call, at: key) }
-        let entry = DonationOrder.Entry(key: key, sequence: sequence)
+        if let call = filing.call { calls.record(call, at: key) }
+        let entry = DonationOrder.Entry(key: key, sequence: filing.sequence)
         order.append(entry)
         shares[key.uid, default: UIDShare()].add(entry)
         apps.retain(key.app)

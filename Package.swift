@@ -119,6 +119,7 @@ let package = Package(
                 "CSystemd",
                 "HeraldProtocol",
                 "HeraldCore",
+                "HeraldServer",
                 "HeraldStorage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

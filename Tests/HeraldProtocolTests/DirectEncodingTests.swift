@@ -18,6 +18,19 @@ import Testing
         #expect(direct.compactText == throughEncodable.compactText)
     }
 
+    /// Authorized (a status), then not (null written, not left out), for every status.
+    @Test(arguments: [
+        RequestFocusResult(authorizationStatus: .authorized, focusStatus: FocusStatus(isFocused: true)),
+        RequestFocusResult(authorizationStatus: .authorized, focusStatus: FocusStatus(isFocused: false)),
+        RequestFocusResult(authorizationStatus: .denied, focusStatus: nil),
+        RequestFocusResult(authorizationStatus: .notDetermined, focusStatus: nil),
+        RequestFocusResult(authorizationStatus: .restricted, focusStatus: nil),
+    ])
+    func requestFocusResultIsWhatEncodableWrites(result: RequestFocusResult) throws {
+        let (direct, throughEncodable) = try bothWays(result)
+        #expect(direct == throughEncodable)
+    }
+
     /// Every member set, then none of the optional ones: each `add` is seen both ways.
     static let updateContentResults: [UpdateContentResult] = {
         let image = NotificationImage(url: "file:///avatars/ana.png", data: "aGk=", mimeType: "image/png")

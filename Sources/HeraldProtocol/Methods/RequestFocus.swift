@@ -77,3 +77,21 @@ package struct FocusChangedParams: Codable, Sendable, Hashable {
         self.focusStatus = focusStatus
     }
 }
+
+/// Written directly: `request-focus` is the smallest request that reaches the state, and an
+/// app may poll it (see `JSONDirectEncodable`). `focusStatus` is written as null when absent.
+extension RequestFocusResult: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        .object(
+            JSONObject([
+                JSONObject.Member(key: "authorizationStatus", value: .string(authorizationStatus.rawValue)),
+                JSONObject.Member(key: "focusStatus", value: focusStatus?.directJSONValue ?? .null),
+            ]))
+    }
+}
+
+extension FocusStatus: JSONDirectEncodable {
+    package var directJSONValue: JSONValue {
+        .object(JSONObject([JSONObject.Member(key: "isFocused", value: .bool(isFocused))]))
+    }
+}

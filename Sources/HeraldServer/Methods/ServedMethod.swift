@@ -69,3 +69,17 @@ extension MethodTable {
         if let bytes = Method.resultSize(services) { declareResultSize(bytes, for: Method.name) }
     }
 }
+
+extension RequestProcessor {
+    /// The processor heraldd runs, on `environment`'s state, with no connection to
+    /// subscribe or present to: for a request's whole path measured in one thread
+    /// (`herald-bench request-path`).
+    package static func herald(_ environment: MethodEnvironment, limits: RequestLimits, recorder: any ResultRecorder) -> RequestProcessor {
+        RequestProcessor(
+            methods: .herald(environment, subscriptions: FocusSubscriptions(registry: ConnectionRegistry())),
+            limits: limits,
+            statistics: environment.statistics,
+            recorder: recorder
+        )
+    }
+}

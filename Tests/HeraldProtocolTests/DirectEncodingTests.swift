@@ -3,7 +3,8 @@ import Testing
 
 @testable import HeraldProtocol
 
-/// The results that write themselves (`JSONDirectEncodable`) against `Encodable`.
+/// The results that write themselves (`JSONDirectEncodable`), as a tree and as text,
+/// against `Encodable`.
 @Suite struct DirectEncodingTests {
     @Test(arguments: [
         DonateResult(identifier: "m-17", donatedAt: Date(timeIntervalSince1970: 1_795_356_120.25)),
@@ -16,6 +17,7 @@ import Testing
         #expect(direct == throughEncodable)
         // Equality ignores member order; the text does not.
         #expect(direct.compactText == throughEncodable.compactText)
+        #expect(written(result) == throughEncodable.compactText)
     }
 
     /// Authorized (a status), then not (null written, not left out), for every status.
@@ -74,6 +76,7 @@ import Testing
         let direct = try JSONValueEncoder().encode(result)
         let throughEncodable = try JSONValueEncoder(writesDirectly: false).encode(result)
         #expect(direct.compactText == throughEncodable.compactText)
+        #expect(written(result) == throughEncodable.compactText)
     }
 
     /// A notification as presenters and `list-notifications` see it: actions with every
@@ -101,8 +104,19 @@ import Testing
     }()
 
     /// `direct` and `throughEncodable` as compact text.
+    /// The text written as a tree is also what `writeJSON` writes.
     private func bothWays<Value: JSONDirectEncodable>(_ value: Value) throws -> (direct: String, throughEncodable: String) {
-        (try JSONValueEncoder().encode(value).compactText, try JSONValueEncoder(writesDirectly: false).encode(value).compactText)
+        let direct = try JSONValueEncoder().encode(value).compactText
+        #expect(written(value) == direct)
+        return (direct, try JSONValueEncoder(writesDirectly: false).encode(value).compactText)
+    }
+
+    /// What `writeJSON` appends, after bytes already written, which it keeps.
+    private func written<Value: JSONDirectEncodable>(_ value: Value) -> String {
+        var output = Array("[1,".utf8)
+        value.writeJSON(to: &output)
+        #expect(output.starts(with: Array("[1,".utf8)))
+        return String(decoding: output.dropFirst(3), as: UTF8.self)
     }
 
     @Test(arguments: notifications)

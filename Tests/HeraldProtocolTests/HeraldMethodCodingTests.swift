@@ -2,15 +2,17 @@ import Testing
 
 @testable import HeraldProtocol
 
-/// Which way `HeraldMethod.decodeParams` and `encodeResult` go: params through their
+/// Which way `HeraldMethod.decodeParams` and `writeResult` go: params through their
 /// `ParamsReadable` reading, a result that takes the direct way with no cast at run time.
 @Suite struct HeraldMethodCodingTests {
     /// A result that writes a different value each way.
     private struct ProbeResult: JSONDirectEncodable, Sendable {
-        var directJSONValue: JSONValue { "direct" }
+        func addMembers(to members: inout JSONDirectMembers) {
+            members.add("way", "direct")
+        }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
-            try container.encode("encodable")
+            try container.encode(["way": "encodable"])
         }
     }
 
@@ -37,14 +39,21 @@ import Testing
         typealias Result = String
     }
 
+    /// The text `Method` writes for `result`.
+    private func written<Method: HeraldMethod>(_ method: Method.Type, _ result: Method.Result) throws -> String {
+        var output: [UInt8] = []
+        try Method.writeResult(result, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
     @Test func directResultsTakeTheDirectWay() throws {
-        #expect(try DirectMethod.encodeResult(ProbeResult()) == "direct")
+        #expect(try written(DirectMethod.self, ProbeResult()) == #"{"way":"direct"}"#)
         #expect(try DonateMethod.decodeParams(ParamsReaderTests.minimalMessage).app == "a")
     }
 
     @Test func paramsAreReadAndOtherResultsEncoded() throws {
         #expect(try PlainMethod.decodeParams(["app": "a"]).app == "a")
-        #expect(try PlainMethod.encodeResult("x") == "x")
+        #expect(try written(PlainMethod.self, "x") == #""x""#)
         #expect(throws: RPCError.invalidParams("`/app` is required.", at: "/app")) { try PlainMethod.decodeParams([:]) }
     }
 }

@@ -123,7 +123,8 @@ struct MethodDescriptorTests {
         let strictTable = MethodTable.herald(requiring, subscriptions: FocusSubscriptions(registry: ConnectionRegistry()))
         func code(_ table: MethodTable, _ name: String, _ params: JSONValue, _ context: RequestContext) -> Int? {
             do {
-                _ = try table.entry(named: name)?.invoke(JSONTape(params).root, context)
+                var output: [UInt8] = []
+                _ = try table.entry(named: name)?.invoke(JSONTape(params).root, context, &output)
                 return nil
             } catch {
                 return error.code.rawValue

@@ -25,9 +25,8 @@ package struct JSONValueEncoder: Sendable {
         self.writesDirectly = writesDirectly
     }
 
-    /// An overload rather than a dynamic cast in the method below, which cost about 1% of
-    /// `donate`: callers get it where the type is statically known to conform (see
-    /// `HeraldMethod.encodeResult`).
+    /// An overload rather than a dynamic cast in the method below: callers get it where the
+    /// type is statically known to conform.
     package func encode<T: JSONDirectEncodable>(_ value: T) throws -> JSONValue {
         writesDirectly ? value.directJSONValue : try encodeThroughEncodable(value)
     }

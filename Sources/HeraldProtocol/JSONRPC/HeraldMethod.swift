@@ -34,8 +34,8 @@ package protocol HeraldMethod: Sendable {
     /// error, an unknown member among them.
     static func decodeParams(_ params: JSONNode) throws(RPCError) -> Params
 
-    /// Encodes a result for the response.
-    static func encodeResult(_ result: Result) throws -> JSONValue
+    /// Appends a result to the response being written, as compact JSON text.
+    static func writeResult(_ result: Result, to output: inout [UInt8]) throws
 }
 
 extension HeraldMethod {
@@ -55,18 +55,19 @@ extension HeraldMethod {
         try decodeParams(JSONTape(params).root)
     }
 
-    package static func encodeResult(_ result: Result) throws -> JSONValue {
-        try JSONValueEncoder().encode(result)
+    /// A result through its `Encodable` conformance, as a tree, then written.
+    package static func writeResult(_ result: Result, to output: inout [UInt8]) throws {
+        try JSONValueEncoder().encode(result).write(to: &output)
     }
 }
 
 // Where the result takes the direct way, this more specific default is the one a method
-// gets: resolved here to `JSONValueEncoder`'s direct overload without a dynamic cast on
-// each request.
+// gets, without a dynamic cast on each request: written straight into the response, with
+// no `JSONValue` between.
 
 extension HeraldMethod where Result: JSONDirectEncodable {
-    package static func encodeResult(_ result: Result) throws -> JSONValue {
-        try JSONValueEncoder().encode(result)
+    package static func writeResult(_ result: Result, to output: inout [UInt8]) {
+        result.writeJSON(to: &output)
     }
 }
 

@@ -43,11 +43,8 @@ package struct DonateResult: Codable, Sendable, Hashable {
 
 /// Written directly: `donate` answers with it on every call (see `JSONDirectEncodable`).
 extension DonateResult: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        .object(
-            JSONObject([
-                JSONObject.Member(key: "identifier", value: .string(identifier)),
-                JSONObject.Member(key: "donatedAt", value: .string(RFC3339.format(donatedAt))),
-            ]))
+    package func addMembers(to members: inout JSONDirectMembers) {
+        members.add("identifier", identifier)
+        members.add("donatedAt", donatedAt)
     }
 }

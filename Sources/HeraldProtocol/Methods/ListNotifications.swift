@@ -61,10 +61,8 @@ package struct ListNotificationsResult: Codable, Sendable, Hashable {
 
 /// Written directly: a list holds up to `--max-notifications` (see `JSONDirectEncodable`).
 extension ListNotificationsResult: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 2)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("notifications", notifications)
         members.add("nextCursor", nextCursor)
-        return members.value
     }
 }

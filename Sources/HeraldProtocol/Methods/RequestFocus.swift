@@ -81,17 +81,18 @@ package struct FocusChangedParams: Codable, Sendable, Hashable {
 /// Written directly: `request-focus` is the smallest request that reaches the state, and an
 /// app may poll it (see `JSONDirectEncodable`). `focusStatus` is written as null when absent.
 extension RequestFocusResult: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        .object(
-            JSONObject([
-                JSONObject.Member(key: "authorizationStatus", value: .string(authorizationStatus.rawValue)),
-                JSONObject.Member(key: "focusStatus", value: focusStatus?.directJSONValue ?? .null),
-            ]))
+    package func addMembers(to members: inout JSONDirectMembers) {
+        members.add("authorizationStatus", authorizationStatus)
+        if let focusStatus {
+            members.add("focusStatus", focusStatus)
+        } else {
+            members.add("focusStatus", JSONValue.null)
+        }
     }
 }
 
 extension FocusStatus: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        .object(JSONObject([JSONObject.Member(key: "isFocused", value: .bool(isFocused))]))
+    package func addMembers(to members: inout JSONDirectMembers) {
+        members.add("isFocused", isFocused)
     }
 }

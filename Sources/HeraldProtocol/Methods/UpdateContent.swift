@@ -68,11 +68,9 @@ package struct UpdateContentResult: Codable, Sendable, Hashable {
 
 /// Written directly: `update-content` answers with it on every call (see `JSONDirectEncodable`).
 extension UpdateContentResult: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 3)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("identifier", identifier)
         members.add("content", content)
         members.add("delivery", delivery)
-        return members.value
     }
 }

@@ -37,8 +37,7 @@ package struct CommunicationInfo: Codable, Sendable, Hashable {
 }
 
 extension CommunicationInfo: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 8)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("type", type)
         members.add("conversationIdentifier", conversationIdentifier)
         members.add("sender", sender)
@@ -47,6 +46,5 @@ extension CommunicationInfo: JSONDirectEncodable {
         members.add("avatar", avatar)
         members.add("mentionsCurrentUser", mentionsCurrentUser)
         members.add("isReplyToCurrentUser", isReplyToCurrentUser)
-        return members.value
     }
 }

@@ -123,8 +123,7 @@ package enum DeliveryReasonCode: String, JSONEnum, Hashable {
 
 /// Written directly: every `update-content` answers with it (see `JSONDirectEncodable`).
 extension Delivery: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 10)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("presentation", presentation)
         members.add("deliverAt", deliverAt)
         members.add("sound", sound)
@@ -135,16 +134,13 @@ extension Delivery: JSONDirectEncodable {
         members.add("announce", announce)
         members.add("reasons", reasons)
         members.add("appVerifiedBy", appVerifiedBy)
-        return members.value
     }
 }
 
 extension DeliveryReason: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 3)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("code", code)
         members.add("message", message)
         members.add("causes", causes)
-        return members.value
     }
 }

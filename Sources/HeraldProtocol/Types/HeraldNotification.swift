@@ -62,8 +62,7 @@ package enum NotificationState: String, JSONEnum, Hashable {
 /// Written directly: presenters get one with every alert, and `list-notifications` up to
 /// thousands (see `JSONDirectEncodable`).
 extension HeraldNotification: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 10)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("identifier", identifier)
         members.add("app", app)
         members.add("content", content)
@@ -74,6 +73,5 @@ extension HeraldNotification: JSONDirectEncodable {
         members.add("snoozedUntil", snoozedUntil)
         members.add("actions", actions)
         members.add("categoryOptions", categoryOptions)
-        return members.value
     }
 }

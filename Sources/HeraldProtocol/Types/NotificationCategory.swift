@@ -141,31 +141,25 @@ extension NotificationTextInput: ParamsReadable {
 }
 
 extension NotificationAction: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 5)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("identifier", identifier)
         members.add("title", title)
         members.add("options", options)
         members.add("icon", icon)
         members.add("textInput", textInput)
-        return members.value
     }
 }
 
 extension NotificationActionIcon: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 2)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("systemImageName", systemImageName)
         members.add("templateImageName", templateImageName)
-        return members.value
     }
 }
 
 extension NotificationTextInput: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 2)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("buttonTitle", buttonTitle)
         members.add("placeholder", placeholder)
-        return members.value
     }
 }

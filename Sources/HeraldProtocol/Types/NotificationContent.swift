@@ -100,8 +100,7 @@ extension NotificationContent: ParamsReadable {
 
 /// Written directly: every `update-content` answers with it (see `JSONDirectEncodable`).
 extension NotificationContent: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 14)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("title", title)
         members.add("subtitle", subtitle)
         members.add("body", body)
@@ -116,6 +115,5 @@ extension NotificationContent: JSONDirectEncodable {
         members.add("attachments", attachments)
         members.add("userInfo", userInfo)
         members.add("communication", communication)
-        return members.value
     }
 }

@@ -41,11 +41,9 @@ extension NotificationImage: ParamsReadable {
 }
 
 extension NotificationImage: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 3)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("url", url)
         members.add("data", data)
         members.add("mimeType", mimeType)
-        return members.value
     }
 }

@@ -29,14 +29,12 @@ package struct NotificationResponse: Codable, Sendable, Hashable {
 
 /// Written directly, as the notification it carries is (see `JSONDirectEncodable`).
 extension NotificationResponse: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 6)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("app", app)
         members.add("identifier", identifier)
         members.add("actionIdentifier", actionIdentifier)
         members.add("userText", userText)
         members.add("notification", notification)
         members.add("respondedAt", respondedAt)
-        return members.value
     }
 }

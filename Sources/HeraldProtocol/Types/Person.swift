@@ -120,8 +120,7 @@ extension NameComponents: ParamsReadable {
 }
 
 extension Person: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 9)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("handle", handle)
         members.add("displayName", displayName)
         members.add("nameComponents", nameComponents)
@@ -131,25 +130,20 @@ extension Person: JSONDirectEncodable {
         members.add("aliases", aliases)
         members.add("suggestionType", suggestionType)
         members.add("isMe", isMe)
-        return members.value
     }
 }
 
 extension PersonHandle: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 2)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("value", value)
         members.add("type", type)
-        return members.value
     }
 }
 
 extension NameComponents: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 3)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("givenName", givenName)
         members.add("familyName", familyName)
         members.add("nickname", nickname)
-        return members.value
     }
 }

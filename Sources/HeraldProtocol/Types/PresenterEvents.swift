@@ -90,22 +90,18 @@ package struct AuthorizationAnswered: Codable, Sendable, Hashable {
 }
 
 extension NotificationDelivered: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 2)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("uid", uid)
         members.add("notification", notification)
-        return members.value
     }
 }
 
 extension NotificationSummary: JSONDirectEncodable {
-    package var directJSONValue: JSONValue {
-        var members = JSONDirectMembers(capacity: 5)
+    package func addMembers(to members: inout JSONDirectMembers) {
         members.add("uid", uid)
         members.add("deliveredAt", deliveredAt)
         members.add("presentation", presentation)
         members.add("focus", focus)
         members.add("notifications", notifications)
-        return members.value
     }
 }

@@ -10,11 +10,13 @@ import HeraldProtocol
 /// here, once, from its descriptor's ``MethodAccess``, before the params are read: for an
 /// app's method, a verified app's `app` member too.
 package struct MethodTable: Sendable {
-    /// One method as the processor calls it: JSON params in, JSON result and audit out.
+    /// One method as the processor calls it: JSON params in, the audit out, and the result
+    /// appended to the response being written (on an error, what it appended is the
+    /// caller's to drop).
     package struct Entry: Sendable {
         package var access: MethodAccess
         package var requiresAdministrator: Bool { access == .administrator }
-        package var invoke: @Sendable (JSONNode, RequestContext) throws(RPCError) -> (JSONValue, AuditRecord)
+        package var invoke: @Sendable (JSONNode, RequestContext, inout [UInt8]) throws(RPCError) -> AuditRecord
     }
 
     private var entries: [String: Entry] = [:]
@@ -107,7 +109,7 @@ package struct MethodTable: Sendable {
         if Method.placement != .eventLoop { offEventLoop.append((name, { Method.placement(for: $0) })) }
         let checkParams = self.checkParams
         entries[name] = Entry(access: access) {
-            (params: JSONNode, context: RequestContext) throws(RPCError) -> (JSONValue, AuditRecord) in
+            (params: JSONNode, context: RequestContext, output: inout [UInt8]) throws(RPCError) -> AuditRecord in
             let caller = context.caller
             do throws(RuleError) {
                 try caller.checkAccess(to: name, access, requireAppIdentity: requireAppIdentity)
@@ -115,15 +117,17 @@ package struct MethodTable: Sendable {
                 // The request as a whole, so no pointer, as before its params are read.
                 throw RPCError(.permissionDenied, reason: error.reason)
             }
-            // An `app` that is no string is the params' reader's to refuse (-32602).
-            let app = params[member: "app"]
-            if access == .app, caller.app != nil, app == nil || app?.stringValue != nil {
-                // Before the rest of the params: another app's request is refused as such,
-                // whatever else is wrong with it.
-                do throws(RuleError) {
-                    try caller.checkNamedApp(app?.stringValue)
-                } catch {
-                    throw RPCError(error)
+            // Before the rest of the params: another app's request is refused as such,
+            // whatever else is wrong with it. An `app` that is no string is the params'
+            // reader's to refuse (-32602).
+            if access == .app, caller.app != nil {
+                let app = params[member: "app"]
+                if app == nil || app?.stringValue != nil {
+                    do throws(RuleError) {
+                        try caller.checkNamedApp(app?.stringValue)
+                    } catch {
+                        throw RPCError(error)
+                    }
                 }
             }
             try checkParams(params, context)
@@ -138,13 +142,12 @@ package struct MethodTable: Sendable {
             } catch {
                 throw RPCError(.internalError, reason: "Herald could not answer \(name): \(error).")
             }
-            let encoded: JSONValue
             do {
-                encoded = try Method.encodeResult(outcome.result)
+                try Method.writeResult(outcome.result, to: &output)
             } catch {
                 throw RPCError(.internalError, reason: "Herald could not encode the result of \(name): \(error).")
             }
-            return (encoded, outcome.audit)
+            return outcome.audit
         }
     }
 }

@@ -160,17 +160,18 @@ package struct RequestProcessor: Sendable {
                 let elementStart = ContinuousClock.now
                 // Past the limit, the rest of the batch is not run: each request in it is
                 // answered with a short error instead, so the array stays bounded.
-                let response: ResponseObject
-                if output.count - lineStart > limits.maxResponseBytes {
-                    guard let refused = refuseOverLimit(element, context: context, since: elementStart) else { continue }
-                    response = refused
-                } else {
-                    guard let answered = respond(to: element, context: context, since: elementStart) else { continue }
-                    response = answered
-                }
+                let isOverLimit = output.count - lineStart > limits.maxResponseBytes
+                let separator = output.count
                 if wroteAny { output.append(UInt8(ascii: ",")) }
-                response.write(to: &output)
-                wroteAny = true
+                let wrote =
+                    isOverLimit
+                    ? refuseOverLimit(element, context: context, since: elementStart, appendingTo: &output)
+                    : respond(to: element, context: context, since: elementStart, appendingTo: &output)
+                if wrote {
+                    wroteAny = true
+                } else {
+                    output.removeSubrange(separator...)
+                }
             }
             guard wroteAny else {
                 output.removeSubrange(lineStart...)
@@ -179,8 +180,7 @@ package struct RequestProcessor: Sendable {
             output.append(UInt8(ascii: "]"))
             output.append(UInt8(ascii: "\n"))
         default:
-            guard let response = respond(to: value, context: context, since: start) else { return }
-            response.write(to: &output)
+            guard respond(to: value, context: context, since: start, appendingTo: &output) else { return }
             output.append(UInt8(ascii: "\n"))
         }
     }
@@ -198,16 +198,17 @@ package struct RequestProcessor: Sendable {
     {
         finish(method: nil, id: .null, error: error, audit: AuditRecord(), context: context, since: start)
         var output: [UInt8] = []
-        ResponseObject.error(id: .null, error: error).write(to: &output)
+        ResponseObject.writeError(id: .null, error: error, to: &output)
         output.append(UInt8(ascii: "\n"))
         return output
     }
 
-    /// The error answering a request of a batch whose responses already passed
-    /// `maxResponseBytes`; the request is not run. Nil for a notification.
+    /// Appends the error answering a request of a batch whose responses already passed
+    /// `maxResponseBytes`; the request is not run. Nothing for a notification; returns
+    /// whether it wrote a response.
     private func refuseOverLimit(
-        _ element: JSONNode, context: RequestContext, since start: ContinuousClock.Instant
-    ) -> ResponseObject? {
+        _ element: JSONNode, context: RequestContext, since start: ContinuousClock.Instant, appendingTo output: inout [UInt8]
+    ) -> Bool {
         let id = element[member: "id"]?.value
         let method = element[member: "method"]?.stringValue
         let error = RPCError(
@@ -217,73 +218,67 @@ package struct RequestProcessor: Sendable {
             extraData: ["limit": .number(JSONNumber(limits.maxResponseBytes))]
         )
         finish(method: method, id: id, error: error, audit: AuditRecord(), context: context, since: start)
-        guard let id else { return nil }
-        return .error(id: id, error: error)
+        guard let id else { return false }
+        ResponseObject.writeError(id: id, error: error, to: &output)
+        return true
     }
 
-    /// Handles one request object (alone or from a batch); nil for a notification.
+    /// Appends the response to one request object (alone or from a batch); nothing for a
+    /// notification. Returns whether it wrote a response.
+    ///
+    /// A result is written by its method straight after the response's opening; a method
+    /// that fails has what it wrote dropped, and the error written instead.
     private func respond(
-        to element: JSONNode, context: RequestContext, since start: ContinuousClock.Instant
-    )
-        -> ResponseObject?
-    {
+        to element: JSONNode, context: RequestContext, since start: ContinuousClock.Instant, appendingTo output: inout [UInt8]
+    ) -> Bool {
         let envelope: RequestEnvelope
         switch RequestEnvelope.read(element) {
         case .success(let read):
             envelope = read
         case .failure(let invalid):
             finish(method: invalid.method, id: invalid.id, error: invalid.error, audit: AuditRecord(), context: context, since: start)
-            return .error(id: invalid.id, error: invalid.error)
+            ResponseObject.writeError(id: invalid.id, error: invalid.error, to: &output)
+            return true
         }
 
-        let outcome: Result<(JSONValue, AuditRecord), RPCError>
-        let entry = methods.entry(named: envelope.method)
-        let countedAs = entry == nil ? ServerStatistics.unknownMethodKey : envelope.method
-        if let entry {
-            do throws(RPCError) {
-                let params = envelope.params ?? JSONTape.emptyObject.root
-                guard params.kind == .object else {
-                    throw RPCError(
-                        .invalidParams,
-                        reason: "Herald takes params by name only: send an object, not an array.",
-                        pointer: ""
-                    )
-                }
-                outcome = .success(try entry.invoke(params, context))
-            } catch {
-                outcome = .failure(error)
+        let responseStart = output.count
+        do throws(RPCError) {
+            guard let entry = methods.entry(named: envelope.method) else {
+                throw RPCError(.methodNotFound, reason: methods.unknownMethodReason(envelope.method))
             }
-        } else {
-            outcome = .failure(
-                RPCError(.methodNotFound, reason: methods.unknownMethodReason(envelope.method))
-            )
-        }
-
-        switch outcome {
-        case .success(let (result, audit)):
+            let params = envelope.params ?? JSONTape.emptyObject.root
+            guard params.kind == .object else {
+                throw RPCError(
+                    .invalidParams,
+                    reason: "Herald takes params by name only: send an object, not an array.",
+                    pointer: ""
+                )
+            }
+            if let id = envelope.id { ResponseObject.writeResultOpening(id: id, to: &output) }
+            let audit = try entry.invoke(params, context, &output)
+            finish(
+                method: envelope.method, countedAs: envelope.method, id: envelope.id, error: nil, audit: audit, context: context,
+                since: start)
+            guard envelope.id != nil else {
+                // A notification's result is not sent.
+                output.removeSubrange(responseStart...)
+                return false
+            }
+            ResponseObject.writeResultClosing(to: &output)
+            return true
+        } catch {
+            output.removeSubrange(responseStart...)
             finish(
                 method: envelope.method,
-                countedAs: countedAs,
-                id: envelope.id,
-                error: nil,
-                audit: audit,
-                context: context,
-                since: start
-            )
-            guard let id = envelope.id else { return nil }
-            return .result(id: id, result: result)
-        case .failure(let error):
-            finish(
-                method: envelope.method,
-                countedAs: countedAs,
                 id: envelope.id,
                 error: error,
                 audit: AuditRecord(failedParams: envelope.params),
                 context: context,
                 since: start
             )
-            guard let id = envelope.id else { return nil }
-            return .error(id: id, error: error)
+            guard let id = envelope.id else { return false }
+            ResponseObject.writeError(id: id, error: error, to: &output)
+            return true
         }
     }
 

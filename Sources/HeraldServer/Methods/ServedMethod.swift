@@ -61,6 +61,12 @@ extension MethodTable {
             }
             table.serve(served, services)
         }
+        // The methods every busy client calls, again by their own types: registered from the
+        // list above, a handler runs as generic code, looking its types' metadata up on
+        // every call; named here, it is compiled for them.
+        table.serve(DonateMethod.self, services)
+        table.serve(UpdateContentMethod.self, services)
+        table.serve(RequestFocusMethod.self, services)
         return table
     }
 

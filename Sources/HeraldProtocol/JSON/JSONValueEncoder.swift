@@ -14,22 +14,10 @@ import Foundation
 /// (`0.1` → `0.1`, `1e20` → `1e+20`). NaN and infinities cannot be written in JSON and
 /// throw `EncodingError.invalidValue`. A value that encodes nothing at all becomes `{}`.
 ///
-/// A value known to be `JSONDirectEncodable` where `encode` is called writes itself, which
-/// costs a fraction of `Encodable`'s way.
+/// A `JSONDirectEncodable` value is better written straight to text (`writeJSON(to:)`);
+/// here it takes `Encodable`'s way, which its tests compare that text with.
 package struct JSONValueEncoder: Sendable {
-    /// Whether `JSONDirectEncodable` values write themselves; tests turn it off to compare
-    /// the two paths.
-    package var writesDirectly: Bool
-
-    package init(writesDirectly: Bool = true) {
-        self.writesDirectly = writesDirectly
-    }
-
-    /// An overload rather than a dynamic cast in the method below: callers get it where the
-    /// type is statically known to conform.
-    package func encode<T: JSONDirectEncodable>(_ value: T) throws -> JSONValue {
-        writesDirectly ? value.directJSONValue : try encodeThroughEncodable(value)
-    }
+    package init() {}
 
     package func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         try encodeThroughEncodable(value)

@@ -69,7 +69,7 @@ final class NotificationPresenters: Sendable {
         var bytes = 0
         for notification in notifications.reversed() {
             let event = NotificationDelivered(uid: uid, notification: notification)
-            let line = SubscriberLine.line(method: NotificationDelivered.method, params: event.directJSONValue)
+            let line = SubscriberLine.line(method: NotificationDelivered.method, params: event)
             guard bytes + line.readableBytes <= missedBytes else { continue }
             bytes += line.readableBytes
             lines.append(line)
@@ -111,21 +111,20 @@ final class NotificationPresenters: Sendable {
 
     /// Sends `params` as a `method` notification to each presenter of `uid`.
     private func send(_ method: String, _ params: some Encodable, uid: UInt32) {
-        send(method, uid: uid) { try? JSONValueEncoder().encode(params) }
+        send(uid: uid) { (try? JSONValueEncoder().encode(params)).map { SubscriberLine.line(method: method, params: $0) } }
     }
 
     /// The same for params that write themselves: a notification, a summary.
     private func send(_ method: String, _ params: some JSONDirectEncodable, uid: UInt32) {
-        send(method, uid: uid) { params.directJSONValue }
+        send(uid: uid) { SubscriberLine.line(method: method, params: params) }
     }
 
-    /// Sends the params `encode` makes (only when some presenter will get them).
-    private func send(_ method: String, uid: UInt32, encode: () -> JSONValue?) {
+    /// Sends the line `makeLine` makes (only when some presenter will get it).
+    private func send(uid: UInt32, makeLine: () -> ByteBuffer?) {
         let recipients = presenters.withLockedValue { all in
             all.compactMap { connection, presented in presented == nil || presented == uid ? connection : nil }
         }
-        guard !recipients.isEmpty, let value = encode() else { return }
-        let line = SubscriberLine.line(method: method, params: value)
+        guard !recipients.isEmpty, let line = makeLine() else { return }
         for connection in recipients {
             SubscriberLine.send(line, to: connection, registry: registry, statistics: statistics, logger: logger, kind: "notification presenter")
         }

@@ -123,6 +123,6 @@ final class ResponseSubscriptions: Sendable {
     }
 
     private static func line(_ response: NotificationResponse) -> ByteBuffer {
-        SubscriberLine.line(method: NotificationResponse.method, params: response.directJSONValue)
+        SubscriberLine.line(method: NotificationResponse.method, params: response)
     }
 }

@@ -9,9 +9,21 @@ import NIOCore
 enum SubscriberLine {
     /// `{"jsonrpc":"2.0","method":…,"params":…}` and a newline.
     static func line(method: String, params: JSONValue) -> ByteBuffer {
-        var bytes: [UInt8] = []
-        JSONValue.object(["jsonrpc": "2.0", "method": .string(method), "params": params]).write(to: &bytes)
-        bytes.append(UInt8(ascii: "\n"))
+        line(method: method) { params.write(to: &$0) }
+    }
+
+    /// The same for params that write themselves (a notification, a response), with no
+    /// `JSONValue` between.
+    static func line(method: String, params: some JSONDirectEncodable) -> ByteBuffer {
+        line(method: method) { params.writeJSON(to: &$0) }
+    }
+
+    private static func line(method: String, writingParams writeParams: (inout [UInt8]) -> Void) -> ByteBuffer {
+        var bytes = Array(#"{"jsonrpc":"2.0","method":"#.utf8)
+        JSONValue.string(method).write(to: &bytes)
+        bytes.append(contentsOf: #","params":"#.utf8)
+        writeParams(&bytes)
+        bytes.append(contentsOf: "}\n".utf8)
         return ByteBuffer(bytes: bytes)
     }
 

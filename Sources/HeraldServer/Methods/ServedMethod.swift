@@ -16,10 +16,21 @@ protocol ServedMethod: HeraldMethod {
     /// The size in bytes of a result that is large whatever the params (`rpc.discover`),
     /// so that a batch is bounded before it runs; nil for most methods.
     static func resultSize(_ services: MethodServices) -> Int?
+
+    /// Registers the method in `table`. A requirement, so that the table, which reaches
+    /// each method through `HeraldMethods.all`, calls a registration compiled for the
+    /// method's own types: a handler registered generically from the list would look its
+    /// types' metadata up on every call.
+    static func register(in table: inout MethodTable, _ services: MethodServices)
 }
 
 extension ServedMethod {
     static func resultSize(_ services: MethodServices) -> Int? { nil }
+
+    static func register(in table: inout MethodTable, _ services: MethodServices) {
+        table.register(Self.self) { params, context in try handle(params, context, services) }
+        if let bytes = resultSize(services) { table.declareResultSize(bytes, for: name) }
+    }
 }
 
 /// What a handler needs beyond its params: the environment and the connections it tells.
@@ -59,20 +70,9 @@ extension MethodTable {
                 preconditionFailure(
                     "\(method.name) has no handler: add an extension of \(method) to ServedMethod in Sources/HeraldServer/Methods.")
             }
-            table.serve(served, services)
+            served.register(in: &table, services)
         }
-        // The methods every busy client calls, again by their own types: registered from the
-        // list above, a handler runs as generic code, looking its types' metadata up on
-        // every call; named here, it is compiled for them.
-        table.serve(DonateMethod.self, services)
-        table.serve(UpdateContentMethod.self, services)
-        table.serve(RequestFocusMethod.self, services)
         return table
-    }
-
-    private mutating func serve<Method: ServedMethod>(_ method: Method.Type, _ services: MethodServices) {
-        register(method) { params, context in try Method.handle(params, context, services) }
-        if let bytes = Method.resultSize(services) { declareResultSize(bytes, for: Method.name) }
     }
 }
 

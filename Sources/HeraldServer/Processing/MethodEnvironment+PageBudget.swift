@@ -13,7 +13,7 @@ extension MethodEnvironment {
 
     /// A page of `list-notifications`.
     func notificationPage(_ context: RequestContext) -> PageBudget<HeraldNotification> {
-        PageBudget(maxBytes: pageBytes(context)) { Self.writtenSize($0.directJSONValue) }
+        PageBudget(maxBytes: pageBytes(context)) { Self.writtenSize($0) }
     }
 
     /// A page of `get-focus` (and the bound of one Focus's definition).
@@ -28,6 +28,13 @@ extension MethodEnvironment {
     static func writtenSize(_ value: JSONValue) -> Int {
         var bytes: [UInt8] = []
         value.write(to: &bytes)
+        return bytes.count + 1
+    }
+
+    /// The same for a value that writes itself, with no `JSONValue` between.
+    static func writtenSize(_ value: some JSONDirectEncodable) -> Int {
+        var bytes: [UInt8] = []
+        value.writeJSON(to: &bytes)
         return bytes.count + 1
     }
 }

@@ -11,8 +11,9 @@ import HeraldServer
 /// times the framing alone and the framing with the params' reading too, on the same
 /// lines, so that the path's parts can be told apart.
 ///
-/// A `donate` run first stores `--fill` donations from one uid, so that each timed one
-/// evicts the uid's oldest once it holds its 500,000, as in a busy heraldd; an
+/// A `donate` run first stores `--fill` donations from one uid, whose limit it is, so that
+/// each timed one evicts the uid's oldest, as in a busy heraldd (500,000, the default
+/// limit, unless told; a small fill keeps the store within the caches); an
 /// `update-content` run first donates the 1,024 interactions its lines refer to.
 struct RequestPathCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +24,7 @@ struct RequestPathCommand: ParsableCommand {
     @Option(help: "donate, update-content or request-focus.")
     var scenario: Scenario = .donate
 
-    @Option(help: "Donations stored before the clock starts (donate only).")
+    @Option(help: "Donations stored before the clock starts, and the uid's limit (donate only).")
     var fill = 500_000
 
     @Option(help: "Requests timed, in four equal parts; the fastest part is reported.")
@@ -31,13 +32,15 @@ struct RequestPathCommand: ParsableCommand {
 
     func validate() throws {
         guard scenario != .donateBatch else { throw ValidationError("--scenario donate-batch is not measured here.") }
-        guard fill >= 0, count >= 4 else { throw ValidationError("--fill must be at least 0 and --count at least 4.") }
+        guard fill >= 1, count >= 4 else { throw ValidationError("--fill must be at least 1 and --count at least 4.") }
     }
 
     func run() throws {
         let statistics = ServerStatistics()
+        var configuration = CoreConfiguration()
+        if scenario == .donate { configuration.maxInteractionsPerUID = fill }
         let environment = MethodEnvironment(
-            state: SharedState(HeraldState()),
+            state: SharedState(HeraldState(configuration: configuration)),
             clock: SystemClock(),
             statistics: statistics,
             openRPCDocument: .null

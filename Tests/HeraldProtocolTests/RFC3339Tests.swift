@@ -46,6 +46,19 @@ struct RFC3339Tests {
         #expect(RFC3339.format(Date(timeIntervalSince1970: .nan)) == "1970-01-01T00:00:00.000Z")
     }
 
+    @Test("writes a date as a JSON string after what a buffer holds, as format does")
+    func writesQuoted() {
+        let dates = [
+            reference, reference.addingTimeInterval(0.5), Date(timeIntervalSince1970: -0.001),
+            Date(timeIntervalSince1970: 253_402_300_800), Date(timeIntervalSince1970: .nan),
+        ]
+        for date in dates {
+            var text = Array(#"{"donatedAt":"#.utf8)
+            RFC3339.writeQuoted(date, to: &text)
+            #expect(String(decoding: text, as: UTF8.self) == #"{"donatedAt":""# + RFC3339.format(date) + #"""#)
+        }
+    }
+
     @Test("format and parse round-trip to the millisecond")
     func roundTrip() throws {
         for milliseconds in stride(from: -86_400_000_123 as Int64, to: 4_102_444_800_000, by: 7_777_777_777) {

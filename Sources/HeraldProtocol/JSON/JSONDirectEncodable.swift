@@ -87,7 +87,9 @@ package struct JSONDirectMembers {
     }
 
     package mutating func add(_ key: String, _ value: Date?) {
-        add(key, value.map(RFC3339.format))
+        guard let value else { return }
+        writeName(key)
+        RFC3339.writeQuoted(value, to: &text)
     }
 
     package mutating func add<Value: JSONEnum>(_ key: String, _ value: Value?) {

@@ -14,6 +14,24 @@ package enum RFC3339 {
     }
 
     package static func format(_ d: Date) -> String {
+        String(unsafeUninitializedCapacity: byteCount) { write(d, into: $0) }
+    }
+
+    /// Appends `d` as a JSON string, quotes and all, as ``format(_:)`` writes it: no
+    /// `String` in between (`donate` writes one per request).
+    package static func writeQuoted(_ d: Date, to text: inout [UInt8]) {
+        let start = text.count
+        text.append(contentsOf: repeatElement(UInt8(ascii: "\""), count: byteCount + 2))
+        text.withUnsafeMutableBufferPointer { buffer in
+            _ = write(d, into: UnsafeMutableBufferPointer(rebasing: buffer[(start + 1)...]))
+        }
+    }
+
+    /// The size of every date written: `2026-11-22T14:02:00.000Z`.
+    private static let byteCount = 24
+
+    /// Writes `d` into the first ``byteCount`` bytes of `bytes`; returns how many it wrote.
+    private static func write(_ d: Date, into bytes: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let interval = d.timeIntervalSince1970
         // Beyond ±2^62 ms a Date is no calendar date; write the epoch rather than trap.
         let scaled = interval.isFinite ? (interval * 1000).rounded() : 0
@@ -24,26 +42,22 @@ package enum RFC3339 {
         let days = (totalSeconds - Int64(secondOfDay)) / 86_400
         let (year, month, day) = civilDate(fromDays: days)
 
-        // Always 24 bytes, written straight into the string's storage: `donate` formats one
-        // per request.
-        return String(unsafeUninitializedCapacity: 24) { bytes in
-            var index = 0
-            appendDigits(Int(year), count: 4, to: bytes, at: &index)
-            append(UInt8(ascii: "-"), to: bytes, at: &index)
-            appendDigits(month, count: 2, to: bytes, at: &index)
-            append(UInt8(ascii: "-"), to: bytes, at: &index)
-            appendDigits(day, count: 2, to: bytes, at: &index)
-            append(UInt8(ascii: "T"), to: bytes, at: &index)
-            appendDigits(secondOfDay / 3600, count: 2, to: bytes, at: &index)
-            append(UInt8(ascii: ":"), to: bytes, at: &index)
-            appendDigits(secondOfDay / 60 % 60, count: 2, to: bytes, at: &index)
-            append(UInt8(ascii: ":"), to: bytes, at: &index)
-            appendDigits(secondOfDay % 60, count: 2, to: bytes, at: &index)
-            append(UInt8(ascii: "."), to: bytes, at: &index)
-            appendDigits(milliseconds, count: 3, to: bytes, at: &index)
-            append(UInt8(ascii: "Z"), to: bytes, at: &index)
-            return index
-        }
+        var index = 0
+        appendDigits(Int(year), count: 4, to: bytes, at: &index)
+        append(UInt8(ascii: "-"), to: bytes, at: &index)
+        appendDigits(month, count: 2, to: bytes, at: &index)
+        append(UInt8(ascii: "-"), to: bytes, at: &index)
+        appendDigits(day, count: 2, to: bytes, at: &index)
+        append(UInt8(ascii: "T"), to: bytes, at: &index)
+        appendDigits(secondOfDay / 3600, count: 2, to: bytes, at: &index)
+        append(UInt8(ascii: ":"), to: bytes, at: &index)
+        appendDigits(secondOfDay / 60 % 60, count: 2, to: bytes, at: &index)
+        append(UInt8(ascii: ":"), to: bytes, at: &index)
+        appendDigits(secondOfDay % 60, count: 2, to: bytes, at: &index)
+        append(UInt8(ascii: "."), to: bytes, at: &index)
+        appendDigits(milliseconds, count: 3, to: bytes, at: &index)
+        append(UInt8(ascii: "Z"), to: bytes, at: &index)
+        return index
     }
 
     private static func parse(utf8 text: UnsafeBufferPointer<UInt8>) -> Date? {

@@ -134,6 +134,24 @@ import Testing
         #expect(list.search.documentCount < 1200, "gone documents were dropped: \(list.search.documentCount)")
     }
 
+    @Test func aCopyTakenBeforeACompactionKeepsItsIndex() throws {
+        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        configuration.maxNotificationsPerUID = 100
+        var state = F.state(configuration)
+        for index in 0..<150 { try add(&state, "n\(index)", body: "word\(index % 7) common", at: Double(index)) }
+        // What a snapshot holds while the list changes: the compaction renumbers in place,
+        // which must not reach this copy.
+        let copy = state
+        let documents = copy.notifications.lists[F.user.uid]!.search.documentCount
+        for index in 150..<1500 { try add(&state, "n\(index)", body: "word\(index % 7) common", at: Double(index)) }
+        #expect(state.notifications.lists[F.user.uid]!.search.documentCount < documents + 1350, "the changed list compacted")
+        #expect(copy.notifications.lists[F.user.uid]!.search.documentCount == documents)
+        let sevens = try search(copy, "word3", limit: 500).notifications.map(\.identifier)
+        #expect(sevens == (50..<150).reversed().filter { $0 % 7 == 3 }.map { "n\($0)" })
+        let changed = try search(state, "word3", limit: 500).notifications.map(\.identifier)
+        #expect(changed == (1400..<1500).reversed().filter { $0 % 7 == 3 }.map { "n\($0)" })
+    }
+
     @Test func aSnapshotRestoresAListThatSearchesAlike() throws {
         var state = F.state()
         try add(&state, "a", title: "Ann", body: "Dinner", at: 1)

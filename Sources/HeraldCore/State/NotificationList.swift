@@ -166,8 +166,12 @@ struct NotificationList: Sendable {
         mutating func compactSearchIfWasteful() {
             guard search.isWasteful else { return }
             let renumbered = search.compact()
-            for index in entries.indices {
+            // Walked by index, not `entries.indices`, which would hold a second reference
+            // to the table and make the first change copy all of it.
+            var index = entries.startIndex
+            while index != entries.endIndex {
                 entries.values[index].searchDocument = renumbered[Int(entries.values[index].searchDocument)]!
+                entries.formIndex(after: &index)
             }
         }
     }

@@ -78,18 +78,12 @@ struct NotificationSearchIndex: Sendable {
         }
         (keys, places, apps) = kept
         var emptied: [String] = []
-        for index in postings.indices {
-            var list = postings.values[index]
-            var write = 0
-            for number in list {
-                if let new = renumbered[Int(number)] {
-                    list[write] = new
-                    write += 1
-                }
-            }
-            list.removeSubrange(write...)
-            if list.isEmpty { emptied.append(postings.keys[index]) }
-            postings.values[index] = list
+        // Each list is renumbered in place, walked by index: a copy of a list, or a second
+        // reference to the table (`postings.indices`), would make the change copy it all.
+        var index = postings.startIndex
+        while index != postings.endIndex {
+            if Self.renumber(&postings.values[index], by: renumbered) { emptied.append(postings.keys[index]) }
+            postings.formIndex(after: &index)
         }
         for word in emptied {
             postings[word] = nil
@@ -98,6 +92,20 @@ struct NotificationSearchIndex: Sendable {
             if wordsByLead[lead]?.isEmpty == true { wordsByLead[lead] = nil }
         }
         return renumbered
+    }
+
+    /// Gives each kept document of `list` its new number and drops the gone ones, in place;
+    /// true when none is left.
+    private static func renumber(_ list: inout [DocumentNumber], by renumbered: [DocumentNumber?]) -> Bool {
+        var write = 0
+        for read in list.indices {
+            if let new = renumbered[Int(list[read])] {
+                list[write] = new
+                write += 1
+            }
+        }
+        list.removeSubrange(write...)
+        return list.isEmpty
     }
 
     /// The documents that have a word starting with `prefix`, as a set of numbers.

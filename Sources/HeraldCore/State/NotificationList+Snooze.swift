@@ -53,13 +53,19 @@ extension NotificationList {
         defer { nextStamp = stamp }
         for uid in lists.keys.sorted() {
             withList(uid) { list in
+                // The keys first, then the changes: a change made while the loop holds the
+                // table would copy all of it.
+                var ended: [(key: Key, until: Date)] = []
                 for (key, entry) in list.entries {
                     guard let until = entry.snoozedUntil else { continue }
                     guard until <= now else {
                         nextEarliest = min(nextEarliest ?? until, until)
                         continue
                     }
-                    var back = entry
+                    ended.append((key, until))
+                }
+                for (key, until) in ended {
+                    var back = list.entries[key]!
                     back.snoozedUntil = nil
                     back.deliveredAt = now
                     back.delivery.reasons = [reason] + back.delivery.reasons.filter { $0.code != .snoozeEnded }

@@ -430,14 +430,20 @@ struct NotificationList: Sendable {
         for uid in lists.keys.sorted() {
             var list = lists.removeValue(forKey: uid)!
             defer { lists[uid] = list }
-            var due: [(entry: Entry, notification: HeraldNotification)] = []
+            // The keys first, then the changes: a change made while the loop holds the table
+            // would copy all of it.
+            var dueKeys: [Key] = []
             for (key, entry) in list.entries where entry.deliveredStamp == nil && entry.snoozedUntil == nil {
                 let deliverAt = entry.delivery.deliverAt ?? now
                 guard (only == nil || only == uid) && (all || deliverAt <= now) else {
                     nextEarliest = min(nextEarliest ?? deliverAt, deliverAt)
                     continue
                 }
-                var delivered = entry
+                dueKeys.append(key)
+            }
+            var due: [(entry: Entry, notification: HeraldNotification)] = []
+            for key in dueKeys {
+                var delivered = list.entries[key]!
                 delivered.deliveredAt = now
                 nextStamp += 1
                 delivered.deliveredStamp = nextStamp

@@ -140,3 +140,10 @@ extension HeraldState {
 extension Delivery {
     var codes: [String] { reasons.map(\.code.rawValue) }
 }
+
+/// The storage a dictionary's value refers to, as a number: the same before and after a
+/// change made in place, another after a change that copied the table.
+func storageIdentity<Key, Value>(of table: [Key: Value]) throws -> UInt {
+    try #require(MemoryLayout<[Key: Value]>.size == MemoryLayout<UInt>.size, "a dictionary is one reference here")
+    return unsafeBitCast(table, to: UInt.self)
+}

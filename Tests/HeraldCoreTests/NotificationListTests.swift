@@ -185,6 +185,15 @@ import Testing
         #expect(state.notificationsDropped.expired == 5)
     }
 
+    @Test func aSummaryIsDeliveredWithoutCopyingTheList() throws {
+        var state = try summaryState()
+        for index in 0..<10 { try put(&state, "n\(index)", app: F.app, now: F.now + Double(index)) }
+        let table = try storageIdentity(of: state.notifications.lists[F.user.uid]!.entries)
+        #expect(state.deliverDueSummaries(now: F.now + 3600).first?.notifications.count == 10)
+        // Changing the entries while a loop over them held the table copied all of it.
+        #expect(try storageIdentity(of: state.notifications.lists[F.user.uid]!.entries) == table)
+    }
+
     @Test func summariesAreDeliveredWhenDueRanked() throws {
         var state = try summaryState()
         let avatarLike = NotificationContent(title: "media", attachments: .array([.string("file:///a.png")]))

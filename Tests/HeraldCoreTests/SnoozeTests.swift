@@ -39,6 +39,20 @@ import Testing
         #expect(state.returnDueSnoozed(now: F.now + 7200).isEmpty, "once")
     }
 
+    @Test func snoozedNotificationsComeBackWithoutCopyingTheList() throws {
+        var state = F.state()
+        for index in 0..<20 { try delivered("n\(index)", at: Double(index), state: &state) }
+        for index in stride(from: 0, to: 20, by: 2) {
+            _ = try state.snoozeNotification(
+                SnoozeNotificationParams(app: F.app, identifier: "n\(index)", seconds: 60), caller: F.user, now: F.now + 30)
+        }
+        let table = try storageIdentity(of: state.notifications.lists[F.user.uid]!.entries)
+        #expect(state.returnDueSnoozed(now: F.now + 91).count == 10)
+        // Changing the entries while a loop over them held the table copied all of it.
+        #expect(try storageIdentity(of: state.notifications.lists[F.user.uid]!.entries) == table)
+        #expect(try listed(state).allSatisfy { $0.state == .delivered })
+    }
+
     @Test func itComesBackQuietWhenAFocusIsOnThatDidNotAllowIt() throws {
         var state = F.state()
         try delivered(state: &state)

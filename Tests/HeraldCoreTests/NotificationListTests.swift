@@ -185,6 +185,36 @@ import Testing
         #expect(state.notificationsDropped.expired == 5)
     }
 
+    @Test func theDeliveredOrderStaysBoundedAndOldestFirstAcrossItsCompactions() throws {
+        var state = try summaryState { $0.maxNotificationsPerUID = 20 }
+        var kept: [String] = []  // oldest delivered first: the next to be evicted
+        for index in 0..<400 {
+            // Stretches of plain evictions, where a compaction finds nothing stale, and
+            // stretches that also replace a kept one, whose old element turns stale.
+            let replacing = (index / 100) % 2 == 1 && index % 3 == 0
+            let identifier = replacing ? kept[index % kept.count] : "n\(index)"
+            try put(&state, identifier, now: F.now + Double(index))
+            kept.removeAll { $0 == identifier }
+            kept.append(identifier)
+            if kept.count > 20 { kept.removeFirst() }
+            // Listed by when each was first received; evicted by when each was delivered.
+            #expect(Set(try list(state).map(\.identifier)) == Set(kept), "after \(identifier)")
+            // What a compaction leaves, and what may come before the next: the delivered,
+            // up to 64 or as many more, and the one just added.
+            let order = try #require(state.notifications.lists[F.user.uid]).deliveredOrder
+            #expect(order.count <= 20 + 64 + 1, "stale elements are dropped after \(identifier)")
+        }
+        // Below its limit nothing is evicted, and only looking the keys up finds the
+        // elements that replacements left stale.
+        var below = try summaryState { $0.maxNotificationsPerUID = 20 }
+        for index in 0..<400 {
+            try put(&below, "r\(index % 10)", now: F.now + Double(index))
+            let order = try #require(below.notifications.lists[F.user.uid]).deliveredOrder
+            #expect(order.count <= 10 + 64 + 1, "stale elements are dropped after \(index) replacements")
+        }
+        #expect(try list(below).count == 10)
+    }
+
     @Test func aSummaryIsDeliveredWithoutCopyingTheList() throws {
         var state = try summaryState()
         for index in 0..<10 { try put(&state, "n\(index)", app: F.app, now: F.now + Double(index)) }

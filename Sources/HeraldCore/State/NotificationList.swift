@@ -48,7 +48,10 @@ struct NotificationList: Sendable {
     struct Entry: Sendable {
         var identifier: String
         var app: AppNameTable.ID
-        var content: NotificationContent
+        /// Behind one reference: a table moves its entries as it changes (a removal shifts
+        /// the entries after it, a new one is moved in, a resize moves them all), and the
+        /// content is three quarters of an entry's bytes.
+        private let keptContent: KeptContent
         var delivery: Delivery
         var receivedAt: Date
         var deliveredAt: Date?
@@ -63,6 +66,22 @@ struct NotificationList: Sendable {
         /// While the person has put it off: when it comes back, delivered again.
         var snoozedUntil: Date?
 
+        init(
+            identifier: String, app: AppNameTable.ID, content: NotificationContent, delivery: Delivery, receivedAt: Date,
+            deliveredAt: Date?, stamp: UInt64, bytes: Int
+        ) {
+            self.identifier = identifier
+            self.app = app
+            self.keptContent = KeptContent(content)
+            self.delivery = delivery
+            self.receivedAt = receivedAt
+            self.deliveredAt = deliveredAt
+            self.stamp = stamp
+            self.bytes = bytes
+        }
+
+        var content: NotificationContent { keptContent.content }
+
         var state: NotificationState { deliveredStamp != nil ? .delivered : snoozedUntil != nil ? .snoozed : .scheduled }
 
         /// Its place in the order `list-notifications` lists: newest received first.
@@ -74,6 +93,15 @@ struct NotificationList: Sendable {
                 identifier: identifier, app: name, content: content, delivery: delivery, state: state,
                 receivedAt: receivedAt, deliveredAt: deliveredAt, snoozedUntil: snoozedUntil
             )
+        }
+    }
+
+    /// A kept notification's content, which never changes: a replacement is a new entry.
+    final class KeptContent: Sendable {
+        let content: NotificationContent
+
+        init(_ content: NotificationContent) {
+            self.content = content
         }
     }
 
@@ -122,13 +150,17 @@ struct NotificationList: Sendable {
         mutating func compactIfWasteful() {
             let waste = deliveredOrder.count - deliveredCount
             guard waste > 64, waste > deliveredCount else { return }
-            let entries = entries
             deliveredOrder.removeSubrange(..<head)
+            head = 0
+            // Each delivered entry has one element from `head` on: as many elements as
+            // delivered entries means none is stale, and no key need be looked up (a list
+            // evicting at its limit, replacing nothing).
+            guard deliveredOrder.count > deliveredCount else { return }
+            let entries = entries
             deliveredOrder.removeAll { element in
                 guard let index = entries.index(forKey: element.key) else { return true }
                 return entries.values[index].deliveredStamp != element.stamp
             }
-            head = 0
         }
 
         /// The key of (`app`, `identifier`); nil when no entry of this list has that app.

@@ -23,6 +23,34 @@ struct JSONWriterTests {
         #expect(key.compactText == #"{"k\"\n":1}"#)
     }
 
+    @Test("escapes a byte wherever it falls among the eight-byte words the writer scans")
+    func escapingAtEveryPlace() throws {
+        let special: [(Character, String)] = [
+            ("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{1}", #"\u0001"#), ("\u{1f}", #"\u001f"#),
+        ]
+        // Bytes just outside the escaped ranges, which a word-wide test could mistake.
+        let plain: [Character] = [" ", "!", "#", "[", "]", "\u{7f}", "é", "a"]
+        for length in 0...20 {
+            for filler in plain {
+                let text = String(repeating: filler, count: length)
+                #expect(JSONValue.string(text).compactText == "\"" + text + "\"")
+            }
+            for place in 0..<length {
+                for (character, escaped) in special {
+                    for filler in plain {
+                        var text = String(repeating: filler, count: length)
+                        let index = text.index(text.startIndex, offsetBy: place)
+                        text.replaceSubrange(index...index, with: String(character))
+                        let expected =
+                            "\"" + String(repeating: filler, count: place) + escaped
+                            + String(repeating: filler, count: length - place - 1) + "\""
+                        #expect(JSONValue.string(text).compactText == expected)
+                    }
+                }
+            }
+        }
+    }
+
     @Test("what is written parses back to the same value")
     func roundTrip() throws {
         let text = #"{"id":"x","n":[-0,1e400,1.50],"s":"\u0001 \"q\" / é 😀 \\","o":{"a":{"b":[[],{}]}},"t":true,"f":false,"z":null}"#

@@ -42,77 +42,77 @@ package struct JSONDirectMembers {
         swap(&text, &buffer)
     }
 
-    /// Writes `"key":` after a comma when a member came before.
-    private mutating func writeName(_ key: String) {
+    /// Writes `"key":` after a comma when a member came before. A name is a literal, read
+    /// where the program keeps it: no string to retain and release for each member.
+    private mutating func writeName(_ key: StaticString) {
         if wroteMember { text.append(UInt8(ascii: ",")) }
         wroteMember = true
         text.append(UInt8(ascii: "\""))
-        var key = key
-        key.withUTF8 { text.append(contentsOf: $0) }
+        key.withUTF8Buffer { text.append(contentsOf: $0) }
         text.append(UInt8(ascii: "\""))
         text.append(UInt8(ascii: ":"))
     }
 
     /// Adds a leaf.
-    private mutating func addLeaf(_ key: String, _ value: JSONValue) {
+    private mutating func addLeaf(_ key: StaticString, _ value: JSONValue) {
         writeName(key)
         value.write(to: &text)
     }
 
-    package mutating func add(_ key: String, _ value: JSONValue?) {
+    package mutating func add(_ key: StaticString, _ value: JSONValue?) {
         if let value { addLeaf(key, value) }
     }
 
-    package mutating func add(_ key: String, _ value: String?) {
+    package mutating func add(_ key: StaticString, _ value: String?) {
         guard let value else { return }
         writeName(key)
         JSONValue.writeString(value, to: &text)
     }
 
-    package mutating func add(_ key: String, _ value: Bool?) {
+    package mutating func add(_ key: StaticString, _ value: Bool?) {
         if let value { addLeaf(key, .bool(value)) }
     }
 
-    package mutating func add(_ key: String, _ value: Int?) {
+    package mutating func add(_ key: StaticString, _ value: Int?) {
         if let value { addLeaf(key, .number(JSONNumber(value))) }
     }
 
-    package mutating func add(_ key: String, _ value: UInt32?) {
+    package mutating func add(_ key: StaticString, _ value: UInt32?) {
         if let value { addLeaf(key, .number(JSONNumber(Int(value)))) }
     }
 
     /// A finite number, as `JSONValueEncoder` writes it (the same rule as `JSONNumber`'s).
-    package mutating func add(_ key: String, _ value: Double?) {
+    package mutating func add(_ key: StaticString, _ value: Double?) {
         if let value { addLeaf(key, .number(JSONNumber(value))) }
     }
 
-    package mutating func add(_ key: String, _ value: Date?) {
+    package mutating func add(_ key: StaticString, _ value: Date?) {
         guard let value else { return }
         writeName(key)
         RFC3339.writeQuoted(value, to: &text)
     }
 
-    package mutating func add<Value: JSONEnum>(_ key: String, _ value: Value?) {
+    package mutating func add<Value: JSONEnum>(_ key: StaticString, _ value: Value?) {
         add(key, value?.rawValue)
     }
 
-    package mutating func add<Value: JSONDirectEncodable>(_ key: String, _ value: Value?) {
+    package mutating func add<Value: JSONDirectEncodable>(_ key: StaticString, _ value: Value?) {
         guard let value else { return }
         writeName(key)
         value.writeJSON(to: &text)
     }
 
-    package mutating func add(_ key: String, _ value: [String]?) {
+    package mutating func add(_ key: StaticString, _ value: [String]?) {
         guard let value else { return }
         writeName(key)
         writeArray(value) { JSONValue.writeString($0, to: &$1) }
     }
 
-    package mutating func add<Value: JSONEnum>(_ key: String, _ value: [Value]?) {
+    package mutating func add<Value: JSONEnum>(_ key: StaticString, _ value: [Value]?) {
         add(key, value?.map(\.rawValue))
     }
 
-    package mutating func add<Value: JSONDirectEncodable>(_ key: String, _ value: [Value]?) {
+    package mutating func add<Value: JSONDirectEncodable>(_ key: StaticString, _ value: [Value]?) {
         guard let value else { return }
         writeName(key)
         writeArray(value) { $0.writeJSON(to: &$1) }

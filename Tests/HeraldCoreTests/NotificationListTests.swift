@@ -201,8 +201,13 @@ import Testing
             #expect(Set(try list(state).map(\.identifier)) == Set(kept), "after \(identifier)")
             // What a compaction leaves, and what may come before the next: the delivered,
             // up to 64 or as many more, and the one just added.
-            let order = try #require(state.notifications.lists[F.user.uid]).deliveredOrder
-            #expect(order.count <= 20 + 64 + 1, "stale elements are dropped after \(identifier)")
+            let uidList = try #require(state.notifications.lists[F.user.uid])
+            #expect(uidList.deliveredOrder.count <= 20 + 64 + 1, "stale elements are dropped after \(identifier)")
+            if index < 100 {
+                // Before any replacement, the evicted one's element is passed at once: from
+                // the head on, one element for each delivered and no stale one to look up.
+                #expect(uidList.deliveredOrder.count - uidList.head == min(index + 1, 20), "after \(identifier)")
+            }
         }
         // Below its limit nothing is evicted, and only looking the keys up finds the
         // elements that replacements left stale.

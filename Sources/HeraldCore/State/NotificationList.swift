@@ -176,9 +176,12 @@ struct NotificationList: Sendable {
         mutating func remove(at index: [Key: Entry].Index) -> Removed {
             let entry = entries.remove(at: index).value
             bytes -= entry.bytes
-            if entry.deliveredStamp != nil {
+            if let stamp = entry.deliveredStamp {
                 deliveredCount -= 1
                 deliveredBytes -= entry.bytes
+                // The oldest delivered, evicted: its element is passed at once rather than
+                // left stale at the head, where a compaction would look every key up.
+                if head < deliveredOrder.count, deliveredOrder[head].stamp == stamp { head += 1 }
             }
             let app = apps.name(of: entry.app)
             apps.release(entry.app)

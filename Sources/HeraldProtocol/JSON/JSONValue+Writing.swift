@@ -64,14 +64,10 @@ extension JSONValue {
         buffer.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
-            // Most strings hold nothing to escape: found so a word at a time, and copied whole.
-            let firstToEscape = firstWordToEscape(in: utf8)
-            guard firstToEscape < utf8.count else {
-                buffer.append(contentsOf: utf8)
-                return
-            }
+            // Most strings hold nothing to escape: the words with none are passed over eight
+            // bytes at a time, and a string with none is copied whole as the last run.
             var runStart = 0
-            for index in firstToEscape..<utf8.count {
+            for index in bytesToLookAt(in: utf8) {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
                     continue
@@ -103,36 +99,31 @@ extension JSONValue {
         buffer.append(UInt8(ascii: "\""))
     }
 
-    /// An index no later than the first byte of `utf8` to escape (a control character,
-    /// `"` or `\\`): the start of the first eight bytes that hold one, or `utf8.count`
-    /// when none does. The bytes before it need no escape.
+    /// The bytes of `utf8` from the first eight that may hold a byte to escape (a control
+    /// character, `"` or `\`), or from its last fewer than eight: the bytes before need
+    /// no escape.
     ///
     /// Each eight bytes are tested for all three at once, each test "holds a byte less
     /// than n" (a byte equal to `"` is one less than 1 after an exclusive or with `"`s):
     /// exact for the eight bytes as a whole, which is all that is asked.
-    private static func firstWordToEscape(in utf8: UnsafeBufferPointer<UInt8>) -> Int {
+    private static func bytesToLookAt(in utf8: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         func hasByte(lessThan limit: UInt8, in word: UInt64) -> Bool {
             (word &- ones &* UInt64(limit)) & ~word & highBits != 0
         }
-        guard let base = utf8.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
-        var index = 0
-        while index + 8 <= utf8.count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if hasByte(lessThan: 0x20, in: word) || hasByte(lessThan: 1, in: word ^ (ones &* 0x22))
-                || hasByte(lessThan: 1, in: word ^ (ones &* 0x5C))
-            {
-                return index
+        var start = 0
+        if let base = utf8.baseAddress {
+            while start + 8 <= utf8.count {
+                let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: start, as: UInt64.self)
+                if hasByte(lessThan: 0x20, in: word) || hasByte(lessThan: 1, in: word ^ (ones &* 0x22))
+                    || hasByte(lessThan: 1, in: word ^ (ones &* 0x5C))
+                {
+                    break
+                }
+                start += 8
             }
-            index += 8
         }
-        while index < utf8.count {
-            let byte = utf8[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
-            index += 1
-        }
-        return index
+        return start..<utf8.count
     }
 }

@@ -64,10 +64,12 @@ extension JSONValue {
         buffer.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
-            // Most strings hold nothing to escape: the words with none are passed over eight
-            // bytes at a time, and a string with none is copied whole as the last run.
+            // Most strings hold nothing to escape: the bytes before the first that may need it
+            // are passed over eight at a time, and a string with none is copied whole as the
+            // last run.
+            let firstToLookAt = PlainStringBytes.skip(UnsafeRawBufferPointer(utf8), from: 0, to: utf8.count, passingNonASCII: true)
             var runStart = 0
-            for index in bytesToLookAt(in: utf8) {
+            for index in firstToLookAt..<utf8.count {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
                     continue
@@ -97,33 +99,5 @@ extension JSONValue {
             }
         }
         buffer.append(UInt8(ascii: "\""))
-    }
-
-    /// The bytes of `utf8` from the first eight that may hold a byte to escape (a control
-    /// character, `"` or `\`), or from its last fewer than eight: the bytes before need
-    /// no escape.
-    ///
-    /// Each eight bytes are tested for all three at once, each test "holds a byte less
-    /// than n" (a byte equal to `"` is one less than 1 after an exclusive or with `"`s):
-    /// exact for the eight bytes as a whole, which is all that is asked.
-    private static func bytesToLookAt(in utf8: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        func hasByte(lessThan limit: UInt8, in word: UInt64) -> Bool {
-            (word &- ones &* UInt64(limit)) & ~word & highBits != 0
-        }
-        var start = 0
-        if let base = utf8.baseAddress {
-            while start + 8 <= utf8.count {
-                let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: start, as: UInt64.self)
-                if hasByte(lessThan: 0x20, in: word) || hasByte(lessThan: 1, in: word ^ (ones &* 0x22))
-                    || hasByte(lessThan: 1, in: word ^ (ones &* 0x5C))
-                {
-                    break
-                }
-                start += 8
-            }
-        }
-        return start..<utf8.count
     }
 }

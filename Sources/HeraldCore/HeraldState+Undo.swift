@@ -157,7 +157,7 @@ extension HeraldState {
         }
     }
 
-    /// Every uid's removed notifications, by uid, each uid's oldest removed first: restored
+    /// Every uid's removed notifications, by uid, each uid's in the order removed: restored
     /// in this order, they give back the same store. Expired ones still kept (between two
     /// prunes) are written too; the restore forgets them by the clock of the start.
     package var storedRemovedNotifications: [StoredRemoval] {
@@ -166,21 +166,22 @@ extension HeraldState {
         }
     }
 
-    /// False when a uid's removals are not together, out of order, more than a uid keeps, or
-    /// a notification names no app.
+    /// False when a notification names no app. Whatever their order, each uid's removals
+    /// are put together in the order of their removal numbers, and past what a uid keeps the
+    /// oldest go: a wall clock stepped back between two removals makes their times run
+    /// backwards, and that is no damage (issue 49).
     package mutating func restoreRemovedNotifications(_ stored: [StoredRemoval]) -> Bool {
-        var restored = RecentlyRemoved()
-        var index = stored.startIndex
-        while index < stored.endIndex {
-            let uid = stored[index].uid
-            let end = stored[index...].firstIndex { $0.uid != uid } ?? stored.endIndex
-            let removals = stored[index..<end].map { entry in
+        var byUID: [UInt32: [RecentlyRemoved.Removal]] = [:]
+        for entry in stored {
+            guard AppName.isValid(entry.notification.app) else { return false }
+            byUID[entry.uid, default: []].append(
                 RecentlyRemoved.Removal(
                     number: entry.removal, removedAt: entry.removedAt, notification: entry.notification,
-                    bytes: NotificationBytes.of(identifier: entry.notification.identifier, content: entry.notification.content))
-            }
-            guard removals.allSatisfy({ AppName.isValid($0.notification.app) }), restored.restore(removals, uid: uid) else { return false }
-            index = end
+                    bytes: NotificationBytes.of(identifier: entry.notification.identifier, content: entry.notification.content)))
+        }
+        var restored = RecentlyRemoved()
+        for (uid, removals) in byUID {
+            guard restored.restore(removals, uid: uid) else { return false }
         }
         recentlyRemoved = restored
         return true

@@ -170,6 +170,37 @@ import Testing
         try post("n3", at: 2, state: &state)
         try remove(["n3"], at: 11, state: &state)
         let outOfOrder = reversed.restoreRemovedNotifications(state.storedRemovedNotifications.reversed())
-        #expect(!outOfOrder, "out of order is damage")
+        #expect(outOfOrder, "put back in the order of the removals, not refused (issue 49)")
+        #expect(Set(reversed.storedRemovedNotifications) == Set(state.storedRemovedNotifications))
+        #expect(try restore(at: 20, state: &reversed).delivered.map(\.notification.identifier) == ["n3"], "the last removal is still the last")
+        #expect(try restore(at: 21, state: &reversed).restored == 2)
+    }
+
+    /// Issue 49, finding 3: the wall clock stepped back between two removals (NTP, a person
+    /// setting the time) made the next start refuse the snapshot, and lost every uid's state.
+    @Test func aClockSteppedBackBetweenTwoRemovalsLosesNothing() throws {
+        let clock = ManualClock(F.now)
+        var state = F.state()
+        for identifier in ["n1", "n2", "n3"] { try post(identifier, state: &state) }
+        clock.advance(by: 100)
+        _ = try state.removeNotifications(RemoveNotificationsParams(app: F.app, identifiers: ["n1"]), caller: F.user, now: clock.now())
+        clock.advance(by: -2)
+        _ = try state.removeNotifications(RemoveNotificationsParams(app: F.app, identifiers: ["n2"]), caller: F.user, now: clock.now())
+        clock.advance(by: -1)
+        _ = try state.removeNotifications(RemoveNotificationsParams(app: F.app, identifiers: ["n3"]), caller: F.user, now: clock.now())
+        #expect(state.storedRemovedNotifications.map(\.removedAt) == [F.now + 100, F.now + 98, F.now + 97], "times run backwards")
+
+        var back = F.state()
+        let restoredAll = back.restoreRemovedNotifications(state.storedRemovedNotifications)
+        #expect(restoredAll)
+        #expect(back.storedRemovedNotifications == state.storedRemovedNotifications)
+        #expect(try removed(back, at: 99).map(\.notification.identifier) == ["n3", "n2", "n1"], "most recently removed first, by removal")
+
+        // Each expires by its own time, wherever it is: at 697.5 only n3 (removed at 97) is
+        // past the window, though it is the last removal.
+        #expect(try removed(back, at: 697.5).map(\.notification.identifier) == ["n2", "n1"])
+        #expect(try restore(at: 697.5, state: &back).delivered.map(\.notification.identifier) == ["n2"], "n3 expired, freed by the prune")
+        #expect(back.restorableCount == 1)
+        #expect(try restore(at: 698, state: &back).delivered.map(\.notification.identifier) == ["n1"])
     }
 }

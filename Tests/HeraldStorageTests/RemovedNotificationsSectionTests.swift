@@ -11,7 +11,7 @@ import Testing
 struct RemovedNotificationsSectionTests {
     typealias F = SnapshotFixtures
 
-    @Test("Removals survive a restart in their order, and removals out of order are damage")
+    @Test("Removals survive a restart in their order, and removals listed out of order are put back in it")
     func roundTrip() throws {
         var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
         for identifier in ["n1", "n2"] {
@@ -32,14 +32,44 @@ struct RemovedNotificationsSectionTests {
         let (outcome, delivered) = try back.restoreNotifications(RestoreNotificationsParams(), caller: F.user, now: F.now + 10)
         #expect(outcome.result.restored == 1 && delivered.map(\.notification.identifier) == ["n2"], "the last removal")
 
-        // The same removals out of order: damage, named as such.
+        // The same removals listed backwards (issue 49): repaired, not refused.
         let sections = try F.sections(of: bytes).map { section -> (name: String, bytes: [UInt8]) in
             guard section.name == RemovedNotificationsSection.name else { return section }
             var object = try #require(try JSONSerialization.jsonObject(with: Data(section.bytes)) as? [String: Any])
             object["removed"] = Array(((object["removed"] as? [Any]) ?? []).reversed())
             return (section.name, Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
         }
-        let error = #expect(throws: SnapshotFileError.self) { try SnapshotFile.decode(F.sealed(F.payload(sections), interactions: 0)) }
-        #expect("\(error.map { String(describing: $0) } ?? "")".contains("out of order"), "\(String(describing: error))")
+        let repaired = try SnapshotFile.decode(F.sealed(F.payload(sections), interactions: 0)).state
+        #expect(repaired.storedRemovedNotifications == state.storedRemovedNotifications)
+    }
+
+    /// Issue 49, finding 3: two removals with the wall clock stepped back between them made
+    /// the next start refuse the snapshot ("out of order"), and `--discard-damaged-state`
+    /// then dropped every uid's state.
+    @Test("A clock stepped back between two removals: the snapshot loads, the removals intact")
+    func clockSteppedBack() throws {
+        let clock = ManualClock(F.now)
+        var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        for identifier in ["n1", "n2"] {
+            _ = try state.updateContent(
+                UpdateContentParams(app: F.app, identifier: identifier, content: NotificationContent(title: "Ann", body: "Lunch?")),
+                caller: F.user, now: clock.now())
+        }
+        _ = try state.updateContent(
+            UpdateContentParams(app: F.app, identifier: "other", content: NotificationContent(body: "Bo's")), caller: F.otherUser, now: clock.now())
+        clock.advance(by: 60)
+        _ = try state.removeNotifications(RemoveNotificationsParams(app: F.app, identifiers: ["n1"]), caller: F.user, now: clock.now())
+        clock.advance(by: -2)  // NTP, or a person setting the time
+        _ = try state.removeNotifications(RemoveNotificationsParams(app: F.app, identifiers: ["n2"]), caller: F.user, now: clock.now())
+
+        let back = try SnapshotFile.decode(try F.file(state)).state
+        #expect(back.storedRemovedNotifications == state.storedRemovedNotifications, "the removals intact")
+        #expect(back.storedRemovedNotifications.map(\.removedAt) == [F.now + 60, F.now + 58])
+        #expect(back.storedNotifications == state.storedNotifications, "and the rest of the state: another uid's list")
+        var restarted = back
+        let listed = try restarted.listRemovedNotifications(ListRemovedNotificationsParams(), caller: F.user, now: clock.now()).result
+        #expect(listed.notifications.map(\.notification.identifier) == ["n2", "n1"], "most recently removed first")
+        let (outcome, delivered) = try restarted.restoreNotifications(RestoreNotificationsParams(), caller: F.user, now: clock.now())
+        #expect(outcome.result.restored == 1 && delivered.map(\.notification.identifier) == ["n2"], "the last removal, by order")
     }
 }

@@ -8,8 +8,10 @@ import HeraldProtocol
 /// Bounded per uid: at most ``maxPerUID`` notifications, weighing at most the byte limit
 /// given (a quarter of `--max-notification-bytes`, as ``NotificationBytes`` weighs them);
 /// past either, the longest removed go first, and of one removal larger than the bound its
-/// oldest received. Each uid's removals are kept oldest first, so that expiry and trimming
-/// take from the front and "the last removal" is the back.
+/// oldest received. Each uid's removals are kept in the order they were made (by
+/// ``Removal/number``), so that trimming takes from the front and "the last removal" is
+/// the back. Their times only say when each expires: the wall clock may step back between
+/// two removals (NTP, a person setting the time), so no order is read from them.
 struct RecentlyRemoved: Sendable {
     static let maxPerUID = 500
 
@@ -68,17 +70,21 @@ struct RecentlyRemoved: Sendable {
     }
 
     /// Frees every removal older than `window` at `now` (all of them for a window of 0).
+    /// Every one is looked at, not only the front: after the clock stepped back, a later
+    /// removal may be the older by its time.
     mutating func prune(now: Date, window: TimeInterval) {
         guard let earliest, earliest + window <= now else { return }
         self.earliest = nil
         for uid in Array(removals.keys) {
             var list = removals.removeValue(forKey: uid)!
             var weight = bytes[uid]!
-            let expired = list.prefix { $0.isExpired(now: now, window: window) }
-            weight -= expired.reduce(0) { $0 + $1.bytes }
-            list.removeFirst(expired.count)
+            list.removeAll { removal in
+                guard removal.isExpired(now: now, window: window) else { return false }
+                weight -= removal.bytes
+                return true
+            }
             store(list, weight: weight, uid: uid)
-            if let first = list.first { self.earliest = min(self.earliest ?? first.removedAt, first.removedAt) }
+            noteEarliest(of: list)
         }
     }
 
@@ -109,6 +115,10 @@ struct RecentlyRemoved: Sendable {
         return taken
     }
 
+    private mutating func noteEarliest(of list: [Removal]) {
+        for removal in list { earliest = min(earliest ?? removal.removedAt, removal.removedAt) }
+    }
+
     private mutating func store(_ list: [Removal], weight: Int, uid: UInt32) {
         removals[uid] = list.isEmpty ? nil : list
         bytes[uid] = list.isEmpty ? nil : weight
@@ -126,20 +136,23 @@ struct RecentlyRemoved: Sendable {
 
     // MARK: Snapshots
 
-    /// Every uid's removals, oldest first, by uid.
+    /// Every uid's removals, in the order removed, by uid.
     var sorted: [(uid: UInt32, removals: [Removal])] {
         removals.keys.sorted().map { ($0, removals[$0]!) }
     }
 
-    /// Restores one uid's removals from a snapshot, oldest first; false when the uid comes
-    /// twice, holds more than ``maxPerUID``, or its removals are out of order.
+    /// Restores one uid's removals from a snapshot; false when the uid comes twice or has
+    /// none. They are put in the order of their removals, whatever their times (a build
+    /// before issue 49 refused a snapshot whose times were out of order, and so lost the
+    /// whole state to a clock stepped back), and past ``maxPerUID`` the oldest go, as
+    /// ``keep(_:uid:now:byteLimit:)`` would have dropped them.
     mutating func restore(_ list: [Removal], uid: UInt32) -> Bool {
-        guard removals[uid] == nil, !list.isEmpty, list.count <= Self.maxPerUID,
-            zip(list, list.dropFirst()).allSatisfy({ $0.removedAt <= $1.removedAt && $0.number <= $1.number })
-        else { return false }
+        guard removals[uid] == nil, !list.isEmpty else { return false }
+        var list = list.enumerated().sorted { ($0.element.number, $0.offset) < ($1.element.number, $1.offset) }.map(\.element)
+        list.removeFirst(max(0, list.count - Self.maxPerUID))
         store(list, weight: list.reduce(0) { $0 + $1.bytes }, uid: uid)
         lastNumber = max(lastNumber, list.last!.number)
-        earliest = min(earliest ?? list[0].removedAt, list[0].removedAt)
+        noteEarliest(of: list)
         return true
     }
 }

@@ -3,8 +3,10 @@ import HeraldProtocol
 
 /// The notifications each uid's person removed and can still restore
 /// (`restore-notifications`, within `--undo-window`): `{removed: [{notification, removal,
-/// removedAt, uid}]}`, each uid's together and oldest removed first, each notification a
-/// ``NotificationRecord``. A snapshot of an earlier format has none.
+/// removedAt, uid}]}`, each uid's together and in the order removed, each notification a
+/// ``NotificationRecord``. A snapshot of an earlier format has none. Read back, each uid's
+/// are put in the order of `removal` whatever their `removedAt` (the wall clock may have
+/// stepped back between two removals) or their place in the list.
 enum RemovedNotificationsSection: JSONSnapshotSection {
     static let name = "removed-notifications"
     static let since: UInt32 = 5
@@ -34,7 +36,7 @@ enum RemovedNotificationsSection: JSONSnapshotSection {
             }
         }
         guard state.restoreRemovedNotifications(stored) else {
-            throw damaged("lists a uid's removed notifications apart or out of order, more than 500 for a uid, or one of no app.")
+            throw damaged("lists a removed notification of no app.")
         }
     }
 }

@@ -43,6 +43,11 @@ extension HeraldState {
     ///
     /// One the app posted again meanwhile (its identifier is in the list) is not restored:
     /// the app's newer notification stands. Past the window a removal is gone for good.
+    ///
+    /// One the list has no room for (full of notifications held for the summary, or too
+    /// heavy beside them) stays restorable, in its removal, as it was; when none could go
+    /// back, the call is refused with the list's reason, so that an undo never answers
+    /// `restored: 0` and loses the removal.
     package mutating func restoreNotifications(_ p: RestoreNotificationsParams, caller: Caller, now: Date) throws(RuleError)
         -> (outcome: MethodOutcome<RestoreNotificationsResult>, delivered: [NotificationDelivered])
     {
@@ -69,6 +74,7 @@ extension HeraldState {
         let reason = DeliveryReason(code: .restored, message: "You removed this notification and undid it: it is back as it was, without sound.")
         var restored: [String] = []
         var delivered: [NotificationDelivered] = []
+        var refused: (removals: [RecentlyRemoved.Removal], first: RuleError?) = ([], nil)
         for removal in taken {
             var notification = removal.notification
             guard self.notifications.notification(uid: uid, app: notification.app, identifier: notification.identifier) == nil else { continue }
@@ -80,16 +86,36 @@ extension HeraldState {
                 try self.notifications.insert(
                     notification, uid: uid, limit: configuration.maxNotificationsPerUID, byteLimit: configuration.maxNotificationBytesPerUID)
             } catch {
-                continue  // the list is full of scheduled ones, or too heavy beside them
+                // The list is full of scheduled ones, or too heavy beside them.
+                refused.removals.append(removal)
+                refused.first = refused.first ?? error
+                continue
             }
             restored.append(notification.identifier)
             if notification.state == .delivered {
                 delivered.append(NotificationDelivered(uid: uid, notification: presented(notification, uid: uid)))
             }
         }
+        recentlyRemoved.putBack(refused.removals, uid: uid)
+        if restored.isEmpty, let error = refused.first {
+            throw Self.undoRefused(error, count: refused.removals.count, at: p.identifiers == nil ? [] : ["identifiers"])
+        }
         var audit = AuditRecord(app: p.app)
         audit.notificationIdentifiers = restored
         return (MethodOutcome(result: RestoreNotificationsResult(restored: restored.count), audit: audit), delivered)
+    }
+
+    /// Why an undo put nothing back: the list's own refusal (`--max-notifications` or
+    /// `--max-notification-bytes` beside the scheduled ones), its limit, and what is kept.
+    /// Built from counts only, never from a notification's text.
+    private static func undoRefused(_ error: RuleError, count: Int, at path: MemberPath) -> RuleError {
+        let what = count == 1 ? "The removed notification could not go back." : "None of the \(count) removed notifications could go back."
+        return RuleError(
+            .invalidParams,
+            "\(what) \(error.reason) They stay restorable within --undo-window: undo again once there is room.",
+            at: path,
+            limit: error.limit
+        )
     }
 
     /// What `list-removed-notifications` reads, copied under the lock in O(1).

@@ -203,4 +203,40 @@ import Testing
         #expect(back.restorableCount == 1)
         #expect(try restore(at: 698, state: &back).delivered.map(\.notification.identifier) == ["n1"])
     }
+
+    /// Issue 49, finding 11: an undo into a list full of notifications held for the summary
+    /// answered `restored: 0` and threw the removal away.
+    @Test func anUndoTheListHasNoRoomForKeepsTheRemovalAndSaysWhy() throws {
+        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        configuration.maxNotificationsPerUID = 3
+        var state = F.state(configuration)
+        _ = try state.setSummary(SetSummaryParams(apps: [F.app], times: ["09:00"]), caller: F.user, now: F.now)  // F.now is 08:00
+        // Two held for the 09:00 summary, removed together; then three more fill the list.
+        try post("s1", at: 0, state: &state)
+        try post("s2", at: 1, state: &state)
+        try remove(["s1", "s2"], at: 10, state: &state)
+        for index in 1...3 { try post("h\(index)", at: 20, state: &state) }
+        #expect(try state.listNotifications(ListNotificationsParams(app: F.app, state: .scheduled), caller: F.user).result.notifications.count == 3)
+
+        let refused = ruleError { try restore(at: 30, state: &state) }
+        #expect(refused?.code == .invalidParams && refused?.limit == 3 && refused?.path == [])
+        #expect(refused?.reason.contains("None of the 2 removed notifications could go back.") == true, "\(String(describing: refused))")
+        #expect(refused?.reason.contains("--max-notifications") == true && refused?.reason.contains("stay restorable") == true)
+        let kept = try removed(state, at: 31)
+        #expect(Set(kept.map(\.notification.identifier)) == ["s1", "s2"] && kept.allSatisfy { $0.removedAt == F.now + 10 }, "kept as they were")
+        let named = ruleError { try restore(RestoreNotificationsParams(app: F.app, identifiers: ["s2"]), at: 32, state: &state) }
+        #expect(named?.path == ["identifiers"] && named?.reason.hasPrefix("The removed notification could not go back.") == true)
+        #expect(state.restorableCount == 2)
+
+        // Room for one: it goes back, and the other stays restorable, in the same removal.
+        _ = try state.removeNotifications(RemoveNotificationsParams(app: F.app, identifiers: ["h3"]), caller: Self.chatApp, now: F.now + 40)
+        #expect(try restore(at: 50, state: &state).restored == 1)
+        let left = try removed(state, at: 51)
+        #expect(left.count == 1 && left.first?.removedAt == F.now + 10)
+
+        // The summary delivered, the held ones make room as delivered ones do.
+        _ = try state.deliverSummary(DeliverSummaryParams(), caller: F.user, now: F.now + 60)
+        #expect(try restore(at: 61, state: &state).restored == 1)
+        #expect(state.restorableCount == 0)
+    }
 }

@@ -115,6 +115,27 @@ struct RecentlyRemoved: Sendable {
         return taken
     }
 
+    /// Puts back removals taken and not restored (``take(uid:app:identifiers:)``,
+    /// ``takeLast(uid:)``), as they were: each after the kept ones of its removal and
+    /// before the later removals, so that it stays restorable, and in the same removal.
+    mutating func putBack(_ taken: [Removal], uid: UInt32) {
+        guard !taken.isEmpty else { return }
+        let kept = removals.removeValue(forKey: uid) ?? []
+        var list: [Removal] = []
+        list.reserveCapacity(kept.count + taken.count)
+        var next = kept.startIndex
+        for removal in taken.sorted(by: { $0.number < $1.number }) {
+            while next < kept.endIndex, kept[next].number <= removal.number {
+                list.append(kept[next])
+                next += 1
+            }
+            list.append(removal)
+        }
+        list.append(contentsOf: kept[next...])
+        store(list, weight: (bytes[uid] ?? 0) + taken.reduce(0) { $0 + $1.bytes }, uid: uid)
+        noteEarliest(of: taken)
+    }
+
     private mutating func noteEarliest(of list: [Removal]) {
         for removal in list { earliest = min(earliest ?? removal.removedAt, removal.removedAt) }
     }

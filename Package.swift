@@ -73,12 +73,20 @@ let package = Package(
             dependencies: ["HeraldProtocol", "HeraldBus"],
             swiftSettings: strictSettings
         ),
+        // The app of a process, read from /proc as xdg-desktop-portal reads it: heraldd's
+        // socket peers, and the senders herald-notify's gateway meets on the session bus.
+        .target(
+            name: "HeraldProcessIdentity",
+            dependencies: ["HeraldCore"],
+            swiftSettings: strictSettings
+        ),
         // The NIO edge: framing, connections, peer credentials, dispatch.
         .target(
             name: "HeraldServer",
             dependencies: [
                 "HeraldProtocol",
                 "HeraldCore",
+                "HeraldProcessIdentity",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -137,6 +145,7 @@ let package = Package(
                 "HeraldDesktop",
                 "HeraldBus",
                 "HeraldProtocol",
+                "HeraldProcessIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -157,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "HeraldServerTests",
             dependencies: [
-                "HeraldServer", "HeraldCore", "HeraldProtocol", "HeraldSystemd", "HeraldTesting",
+                "HeraldServer", "HeraldCore", "HeraldProcessIdentity", "HeraldProtocol", "HeraldSystemd", "HeraldTesting",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: strictSettings

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldProcessIdentity
 import HeraldServer
 import Testing
 
@@ -94,13 +95,13 @@ struct AppEvidenceTests {
 
     @Test("A process that exited is unconfirmed, never the person; this test process is the person")
     func pidReads() throws {
-        #expect(PeerIdentity.app(pidfd: nil, pid: getpid()) == .unconfined)
+        #expect(ProcessIdentity.app(pidfd: nil, pid: getpid()) == .unconfined)
         var pid: pid_t = 0
         var arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/usr/bin/true"), nil]
         defer { arguments.forEach { free($0) } }
         #expect(posix_spawn(&pid, "/usr/bin/true", nil, nil, &arguments, environ) == 0)
         var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
-        #expect(PeerIdentity.app(pidfd: nil, pid: pid) == .unconfirmed)
+        #expect(ProcessIdentity.app(pidfd: nil, pid: pid) == .unconfirmed)
     }
 }

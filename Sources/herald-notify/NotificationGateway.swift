@@ -1,0 +1,392 @@
+import HeraldBus
+import HeraldDesktop
+import HeraldProcessIdentity
+import HeraldProtocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `org.freedesktop.Notifications` on the person's session bus, served by Herald: each
+/// app's `Notify` becomes a Herald notification (``FreedesktopNotification``), decided by
+/// heraldd and shown by the renderer (dunst, mako …) that runs on a private bus of
+/// Herald's; answers go back to the app that asked, and only to it.
+///
+/// What is not the Notifications interface (`dunstctl`'s `org.dunstproject.cmd0`,
+/// `makoctl`'s `/fr/emersion/Mako`, properties, introspection) is forwarded to the
+/// renderer as it is, so the renderer's own tools keep working.
+final class NotificationGateway {
+    static let path = "/org/freedesktop/Notifications"
+    static let interface = "org.freedesktop.Notifications"
+    /// The Notify hints' largest image kept (`image-data`'s pixels); a larger one is not shown.
+    static let maximumImageBytes = 16 << 20
+    /// What Herald passes on of the renderer's capabilities: the rest it cannot honour
+    /// (KDE's `inline-reply` comes back by a signal of the renderer's).
+    static let passedCapabilities: Set<String> = [
+        "actions", "action-icons", "body", "body-hyperlinks", "body-images", "body-markup", "icon-multi", "icon-static",
+        "persistence", "sound",
+    ]
+
+    let bus: SessionBus
+    let renderer: DesktopNotifications
+    let presenter: DesktopPresenter
+    private(set) var records = GatewayRecords()
+    /// A prefix of this run's identifiers in heraldd's list: a restarted gateway's ids
+    /// start again at 1 and must not replace the last run's notifications.
+    let runPrefix: String
+    private let uid = getuid()
+    /// Tokens (`ActivationToken`) the renderer sent for a notification's bubble, until its action.
+    private var tokens: [NotificationKey: String] = [:]
+
+    /// Passes a notification to heraldd; false when heraldd is not there (then the gateway
+    /// shows it directly).
+    var submit: (GatewayRecords.Record) -> Bool = { _ in false }
+    /// Takes a notification out of heraldd's list (`CloseNotification`).
+    var withdraw: (GatewayRecords.Record) -> Void = { _ in }
+    /// Whether heraldd was unreachable for a notification since it was last reached: the
+    /// person is told once per outage.
+    private var toldOfOutage = false
+
+    init(bus: SessionBus, renderer: DesktopNotifications, presenter: DesktopPresenter) {
+        self.bus = bus
+        self.renderer = renderer
+        self.presenter = presenter
+        runPrefix = "fdo-" + String(UInt32.random(in: 1...UInt32.max), radix: 16) + "-"
+    }
+
+    /// Takes `org.freedesktop.Notifications` unless another owns it (a desktop's shell: it
+    /// is not fought for), and serves it. Returns whether it serves.
+    func start() throws(BusError) -> Bool {
+        switch try bus.requestName(Self.interface) {
+        case .ownedBy(let owner):
+            Log.info(
+                "\(Self.interface) is owned by \(owner) on the session bus (GNOME Shell and KDE Plasma own it themselves): "
+                    + "Herald does not take it, and apps' notifications go there without Herald's Focus; see docs/operations.md"
+            )
+            return false
+        case .owned:
+            break
+        }
+        try bus.serve(pathsUnder: "/") { [unowned self] call in handle(call) }
+        try renderer.onActivationToken { [unowned self] id, token in
+            if let gatewayID = records.id(forDirect: id) { return emitToken(token, for: gatewayID) }
+            guard let key = presenter.notificationKey(forServerID: id), owns(key) else { return }
+            if tokens.count >= 256 { tokens.removeAll() }
+            tokens[key] = token
+        }
+        try renderer.onActionInvoked { [unowned self] id, key in
+            guard let gatewayID = records.id(forDirect: id), let record = records[gatewayID] else { return }
+            emitAction(key, for: record)
+        }
+        try renderer.onNotificationClosed { [unowned self] id, reason in
+            guard let gatewayID = records.id(forDirect: id), let record = records[gatewayID] else { return }
+            emitClosed(record, reason: reason)
+            records.setDirectID(nil, of: gatewayID)
+        }
+        Log.info("serving \(Self.interface) on the session bus as Herald's gateway; the renderer runs on its own bus")
+        return true
+    }
+
+    // MARK: Calls
+
+    private func handle(_ call: BusMessage) -> Bool {
+        guard call.isMethodCall else { return false }
+        if call.interface == Self.interface, call.path == Self.path {
+            do {
+                switch call.member {
+                case "Notify": try notify(call)
+                case "CloseNotification": try closeNotification(call)
+                case "GetCapabilities": try bus.reply(to: call) { reply throws(BusError) in try reply.append(capabilities) }
+                case "GetServerInformation":
+                    try bus.reply(to: call) { reply throws(BusError) in
+                        try reply.append("Herald")
+                        try reply.append("Herald")
+                        try reply.append(HeraldVersion.string)
+                        try reply.append("1.2")
+                    }
+                default:
+                    try bus.replyError(
+                        to: call, name: "org.freedesktop.DBus.Error.UnknownMethod",
+                        message: "\(Self.interface) has no method \(call.member ?? "")"
+                    )
+                }
+            } catch {
+                try? bus.replyError(to: call, name: error.name ?? "org.freedesktop.DBus.Error.InvalidArgs", message: error.message)
+            }
+            return true
+        }
+        forward(call)
+        return true
+    }
+
+    /// The renderer's capabilities that Herald honours.
+    var capabilities: [String] {
+        presenter.serverCapabilities.names.filter(Self.passedCapabilities.contains).sorted()
+    }
+
+    private func notify(_ call: BusMessage) throws(BusError) {
+        guard call.signature == "susssasa{sv}i" else {
+            return try bus.replyError(
+                to: call, name: "org.freedesktop.DBus.Error.InvalidArgs",
+                message: "Notify takes (susssasa{sv}i), not (\(call.signature))"
+            )
+        }
+        var notification = FreedesktopNotification(
+            appName: try call.readString(), replacesID: try call.readUInt32(), appIcon: try call.readString(),
+            summary: try call.readString(), body: try call.readString(), actions: try call.readStrings(),
+            hints: try call.readDictionary(byteLimit: Self.maximumImageBytes), expireTimeout: try call.readInt32()
+        )
+        guard notification.actionsArePaired else {
+            return try bus.replyError(
+                to: call, name: "org.freedesktop.DBus.Error.InvalidArgs",
+                message: "Notify's actions are pairs of an action key and its label; \(notification.actions.count) strings were sent"
+            )
+        }
+        guard let sender = call.sender else {
+            return try bus.replyError(to: call, name: "org.freedesktop.DBus.Error.AccessDenied", message: "a call without a sender")
+        }
+        guard let verified = try identify(call) else { return }
+        let oversized = notification.hints.filter { if case .oversizedBytes = $0.value.innermost { true } else { false } }
+        if !oversized.isEmpty {
+            notification.hints.removeAll { if case .oversizedBytes = $0.value.innermost { true } else { false } }
+            Log.info("an image larger than \(Self.maximumImageBytes) bytes was not kept (\(oversized.map(\.key).joined(separator: ", ")))")
+        }
+        let app = notification.app(verified: verified.app)
+        // Its own app's earlier notification is replaced (`notify-send -r` is a new
+        // connection each time); another app's id is no id of its own: a new notification.
+        let existing = notification.replacesID == 0 ? nil : records[notification.replacesID].flatMap { $0.app == app ? $0 : nil }
+        let id = existing?.id ?? records.newID()
+        try bus.reply(to: call) { reply throws(BusError) in try reply.append(id) }
+        let record = GatewayRecords.Record(
+            id: id, sender: sender, app: app, verifiedBy: verified.verifiedBy,
+            identifier: existing?.identifier ?? runPrefix + String(id), notification: notification, directID: existing?.directID,
+            portal: nil, imageBytes: notification.hints.reduce(0) { $0 + $1.value.byteCount }
+        )
+        records.insert(record)
+        pass(record)
+    }
+
+    /// Hands `record` to heraldd, or shows it directly while heraldd is not there.
+    func pass(_ record: GatewayRecords.Record) {
+        if submit(record) { return }
+        showDirectly(record.id)
+    }
+
+    /// The sender's verified app (nil: an unconfined process of the person's), or nil
+    /// after replying with an error when it cannot be identified.
+    private func identify(_ call: BusMessage) throws(BusError) -> BusCaller? {
+        let (pid, senderUID) = try bus.senderCredentials(of: call)
+        guard senderUID == uid else {
+            try bus.replyError(
+                to: call, name: "org.freedesktop.DBus.Error.AccessDenied", message: "Herald's gateway takes notifications of its own user only"
+            )
+            return nil
+        }
+        switch ProcessIdentity.app(pidfd: nil, pid: pid) {
+        case .verified(let app): return BusCaller(app: app.id, verifiedBy: app.source.rawValue)
+        case .unconfined: return BusCaller(app: nil, verifiedBy: nil)
+        case .unconfirmed:
+            try bus.replyError(
+                to: call, name: "org.freedesktop.DBus.Error.AccessDenied",
+                message: "the sending process exited, or its pid changed hands, before it could be identified"
+            )
+            return nil
+        }
+    }
+
+    private func closeNotification(_ call: BusMessage) throws(BusError) {
+        let id = try call.readUInt32()
+        guard let caller = try identify(call) else { return }
+        // A verified app closes its own app's notifications only; another's id, like an
+        // unknown one, closes nothing and says nothing of it. The person's own processes
+        // (unconfined) close any of theirs, as on heraldd's socket.
+        guard let record = records[id], caller.app == nil || caller.app == record.app, record.portal == nil else {
+            return try bus.reply(to: call)
+        }
+        try bus.reply(to: call)
+        records.remove(id)
+        if let direct = record.directID { try? renderer.close(direct) }
+        withdraw(record)
+        emitClosed(record, reason: .closedByCall)
+    }
+
+    /// A call for the renderer's own interfaces, passed to it and its answer passed back.
+    private func forward(_ call: BusMessage) {
+        do {
+            let forwarded = try renderer.bus.forwardedCall(of: call, to: DesktopNotifications.busName)
+            try renderer.bus.callAsync(forwarded) { [bus] answer in try? bus.relay(answer, to: call) }
+        } catch {
+            try? bus.replyError(to: call, name: error.name ?? "org.freedesktop.DBus.Error.Failed", message: error.message)
+        }
+    }
+
+    // MARK: Showing
+
+    /// Shows a notification on the renderer as the app sent it: while heraldd cannot
+    /// decide, nothing is lost. The person is told once per outage.
+    func showDirectly(_ id: UInt32) {
+        guard let record = records[id] else { return }
+        if !toldOfOutage {
+            toldOfOutage = true
+            Log.info("heraldd is not reachable: apps' notifications are shown directly, without Herald's Focus, until it is back")
+            _ = try? renderer.notify(
+                NotifyArguments(
+                    appName: "Herald", summary: "Herald is not running",
+                    body: "Notifications are shown as apps send them, without your Focus or summary, until it is back.",
+                    hints: [("urgency", .byte(1)), ("suppress-sound", .boolean(true))]
+                )
+            )
+        }
+        let n = record.notification
+        do {
+            let directID = try renderer.notify(
+                NotifyArguments(
+                    appName: n.appName, replacesID: record.directID ?? 0, appIcon: n.appIcon, summary: n.summary, body: n.body,
+                    actions: n.actions, hints: n.hints.map { (key: $0.key, value: $0.value) }, expireTimeout: n.expireTimeout
+                )
+            )
+            records.setDirectID(directID, of: id)
+        } catch {
+            Log.info("the renderer did not take a notification of \(record.app): \(error)")
+        }
+    }
+
+    /// heraldd is reachable again.
+    func reachedHeraldd() { toldOfOutage = false }
+
+    /// The bubble heraldd's presenter shows for one of the gateway's notifications: the
+    /// app's own name, icon, text, actions and hints, with Herald's urgency and sound.
+    func bubble(_ bubble: Bubble) -> Bubble {
+        guard case .notification(let key) = bubble.key, let id = records.id(for: key), let record = records[id] else { return bubble }
+        let n = record.notification
+        var adjusted = bubble
+        var arguments = bubble.arguments
+        arguments.appName = n.appName
+        arguments.appIcon = n.appIcon
+        arguments.summary = n.summary
+        arguments.body = presenter.serverCapabilities.bodyMarkup ? n.body : BodyMarkup.plainText(n.body)
+        arguments.expireTimeout = n.expireTimeout
+        var actions = n.actions
+        var keys: [String: String] = [:]
+        for index in stride(from: 0, to: actions.count - 1, by: 2) { keys[actions[index]] = actions[index] }
+        if let snooze = bubble.snoozeKey, keys[snooze] == nil { actions += [snooze, "Snooze 1 hour"] }
+        if bubble.muteConversation != nil, keys[NotificationMapping.muteConversationActionKey] == nil {
+            actions += [NotificationMapping.muteConversationActionKey, "Mute conversation 1 hour"]
+        }
+        arguments.actions = presenter.serverCapabilities.actions ? actions : []
+        // Herald decides urgency and sound; the rest is the app's, and no stacking of Herald's.
+        let decided: Set<String> = ["urgency", "suppress-sound", "sound-name", "x-dunst-stack-tag", "x-canonical-private-synchronous"]
+        var hints = bubble.arguments.hints.filter { $0.key == "urgency" || $0.key == "suppress-sound" || $0.key == "sound-name" }
+        hints += n.hints.filter { !decided.contains($0.key) }.map { (key: $0.key, value: $0.value) }
+        if let sound = n.hints["sound-name"], !hints.contains(where: { $0.key == "suppress-sound" }) { hints.append(("sound-name", sound)) }
+        arguments.hints = hints
+        adjusted.arguments = arguments
+        adjusted.actionKeys = keys
+        adjusted.thread = nil
+        adjusted.image = nil
+        adjusted.inlineReplyAction = nil
+        return adjusted
+    }
+
+    /// Whether the notification of `key` is one of the gateway's.
+    func owns(_ key: NotificationKey) -> Bool { records.id(for: key) != nil }
+
+    /// A person acted on the bubble of one of the gateway's notifications: the app hears
+    /// `ActivationToken` (when the renderer sent one) and `ActionInvoked`.
+    func actionInvoked(_ key: NotificationKey, action: String) {
+        guard let id = records.id(for: key), let record = records[id] else { return }
+        if let token = tokens.removeValue(forKey: key) { emitToken(token, for: id) }
+        emitAction(action, for: record)
+    }
+
+    /// The bubble of one of the gateway's notifications closed.
+    func bubbleClosed(_ key: NotificationKey, reason: NotificationClosedReason) {
+        tokens[key] = nil
+        guard let id = records.id(for: key), let record = records[id] else { return }
+        emitClosed(record, reason: reason)
+    }
+
+    // MARK: Signals, to the sender only
+
+    private func emitAction(_ action: String, for record: GatewayRecords.Record) {
+        if let portal = record.portal { return portalAction?(portal.app, portal.id, action) ?? () }
+        do {
+            try bus.emitSignal(path: Self.path, interface: Self.interface, member: "ActionInvoked", to: record.sender) { m throws(BusError) in
+                try m.append(record.id)
+                try m.append(action)
+            }
+        } catch {
+            Log.info("ActionInvoked for \(record.app) was not sent: \(error)")
+        }
+    }
+
+    private func emitToken(_ token: String, for id: UInt32) {
+        guard let record = records[id], record.portal == nil else { return }
+        try? bus.emitSignal(path: Self.path, interface: Self.interface, member: "ActivationToken", to: record.sender) { m throws(BusError) in
+            try m.append(id)
+            try m.append(token)
+        }
+    }
+
+    private func emitClosed(_ record: GatewayRecords.Record, reason: NotificationClosedReason) {
+        guard record.portal == nil else { return }
+        try? bus.emitSignal(path: Self.path, interface: Self.interface, member: "NotificationClosed", to: record.sender) { m throws(BusError) in
+            try m.append(record.id)
+            try m.append(reason.rawValue)
+        }
+    }
+
+    /// Sends a portal notification's action to the portal (``PortalBackend``).
+    var portalAction: ((String, String, String) -> Void)?
+
+    /// Files and passes on a notification from the portal backend: the same (app, portal
+    /// id) again replaces it.
+    func passPortal(app: String, portalApp: String, portalID: String, notification: FreedesktopNotification, verifiedBy: String?) {
+        let key = NotificationKey(app: app, identifier: "portal-" + FreedesktopNotification.digest(portalApp + "\u{0}" + portalID))
+        let id = records.id(for: key) ?? records.newID()
+        let record = GatewayRecords.Record(
+            id: id, sender: "", app: app, verifiedBy: verifiedBy, identifier: key.identifier, notification: notification,
+            directID: records[id]?.directID, portal: (portalApp, portalID), imageBytes: 0
+        )
+        records.insert(record)
+        pass(record)
+    }
+
+    /// Takes a portal notification back (`RemoveNotification`).
+    func removePortal(app: String, portalApp: String, portalID: String) {
+        let key = NotificationKey(app: app, identifier: "portal-" + FreedesktopNotification.digest(portalApp + "\u{0}" + portalID))
+        guard let id = records.id(for: key), let record = records.remove(id) else { return }
+        if let direct = record.directID { try? renderer.close(direct) }
+        withdraw(record)
+    }
+}
+
+/// Who called the gateway: the verified app of the sending process, or nil for an
+/// unconfined process of the person's.
+struct BusCaller {
+    var app: String?
+    /// `flatpak`, `snap` or `systemd-unit`, with `app`.
+    var verifiedBy: String?
+}
+
+extension BusValue {
+    /// The value inside any variants.
+    var innermost: BusValue {
+        if case .variant(let inner) = self { return inner.innermost }
+        return self
+    }
+
+    /// The bytes an image in it holds, for the gateway's bound.
+    var byteCount: Int {
+        switch self {
+        case .bytes(let bytes): bytes.count
+        case .structure(let fields): fields.reduce(0) { $0 + $1.byteCount }
+        case .variant(let inner): inner.byteCount
+        case .array(_, let values): values.reduce(0) { $0 + $1.byteCount }
+        case .dictionary(let entries): entries.reduce(0) { $0 + $1.value.byteCount }
+        default: 0
+        }
+    }
+}

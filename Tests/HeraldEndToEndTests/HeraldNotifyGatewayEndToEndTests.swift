@@ -1,0 +1,179 @@
+import Foundation
+import HeraldProtocol
+import HeraldTesting
+import Testing
+
+/// herald-notify as the desktop's notification gateway, with real parts: the person's
+/// session bus and the renderer's private bus (two dbus-daemons), dunst on the renderer's
+/// bus under Xvfb, the real heraldd, and apps that know nothing of Herald — `notify-send`
+/// (libnotify) and `gdbus` (GLib), one of them in a bubblewrap sandbox with a `.flatpak-info`.
+@Suite(.serialized, .enabled(if: GatewayTools.available, Comment(rawValue: GatewayTools.reason)))
+struct HeraldNotifyGatewayEndToEndTests {
+    struct Running {
+        let heraldd: HeraldProcess
+        let session: DesktopSession
+        let notify: HeraldNotifyProcess
+        let client: UnixSocketClient
+
+        /// `notify-send arguments…` on the person's bus; its standard output.
+        @discardableResult
+        func notifySend(_ arguments: [String]) -> (status: Int32?, stdout: String) {
+            session.run("/usr/bin/notify-send", arguments)
+        }
+
+        /// `gdbus call` of the gateway's `method` on the person's bus.
+        func gdbus(_ method: String, _ arguments: [String]) -> (status: Int32?, stdout: String) {
+            session.run(
+                "/usr/bin/gdbus",
+                ["call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+                 "--method", "org.freedesktop.Notifications.\(method)"] + arguments
+            )
+        }
+
+        /// heraldd's list of this uid's notifications, newest first.
+        func list() throws -> [JSONValue] {
+            let answer = try client.call("list-notifications", ["limit": .number(JSONNumber(100))])
+            return answer[pointer: "/result/notifications"]?.arrayValue ?? []
+        }
+    }
+
+    static func start(heraldd: HeraldProcess? = nil) throws -> Running {
+        let heraldd = try heraldd ?? HeraldProcess(.standalone)
+        let session = try DesktopSession(rendererBus: true)
+        let notify = try HeraldNotifyProcess(
+            session: session, socket: heraldd.socketPath, arguments: ["--gateway", "--renderer-bus", session.rendererBusAddress!]
+        )
+        #expect(notify.waitForLog(containing: "as Herald's gateway"), "\(notify.stderr)")
+        #expect(notify.waitForLog(containing: "presenting uid \(getuid())"), "\(notify.stderr)")
+        return Running(heraldd: heraldd, session: session, notify: notify, client: try heraldd.connect())
+    }
+
+    @Test func notifySendIsDecidedByHeraldAndShownByTheRenderer() throws {
+        let running = try Self.start()
+        let sent = running.notifySend(["-p", "Slack", "standup <b>in</b> 5"])
+        #expect(sent.status == 0)
+        let id = UInt32(sent.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(id != nil && id != 0, "notify-send -p printed \(sent.stdout)")
+        // dunstctl itself reaches dunst through the gateway (org.dunstproject.cmd0, forwarded).
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
+
+        let listed = try running.list()
+        #expect(listed.count == 1)
+        #expect(listed.first?[pointer: "/app"] == .string("notify-send"))
+        #expect(listed.first?[pointer: "/content/title"] == .string("Slack"))
+        // Herald keeps the text without markup, so that search finds "in".
+        #expect(listed.first?[pointer: "/content/body"] == .string("standup in 5"))
+
+        // A Focus on: the next one is silenced, not shown, and listed with its reason.
+        try running.client.result("set-focus", json(#"{"focus":{"name":"Work"}}"#))
+        #expect(running.notifySend(["Slack", "standup moved"]).status == 0)
+        #expect(running.session.wait(timeout: 20) { (try? running.list().count) == 2 })
+        let silenced = try running.list().first
+        #expect(silenced?[pointer: "/delivery/presentation"] == .string("quiet"), "\(String(describing: silenced))")
+        #expect(silenced?[pointer: "/delivery/reasons/0/code"] == .string("silencedByFocus"))
+        #expect(running.session.displayedCount == 1)
+
+        let history = running.session.history()
+        running.session.closeAll()
+        #expect(running.session.wait(timeout: 20) { running.session.history().count == 1 }, "\(history)")
+        let bubble = running.session.history().first ?? [:]
+        #expect(bubble["appname"] as? String == "notify-send")
+        #expect(bubble["summary"] as? String == "Slack")
+        #expect(bubble["body"] as? String == "standup <b>in</b> 5")
+    }
+
+    @Test func theGatewayAnswersAsTheSpecificationSays() throws {
+        let running = try Self.start()
+        let information = running.gdbus("GetServerInformation", [])
+        #expect(information.stdout.contains("('Herald', 'Herald'"), "\(information)")
+        #expect(information.stdout.contains("'1.2')"))
+        let capabilities = running.gdbus("GetCapabilities", []).stdout
+        // dunst's, as far as Herald honours them: not its stacking hints.
+        #expect(capabilities.contains("'body-markup'") && capabilities.contains("'actions'"), "\(capabilities)")
+        #expect(!capabilities.contains("x-dunst-stack-tag"), "\(capabilities)")
+
+        // An odd-length action list is a clear error, and the gateway keeps serving.
+        let odd = running.gdbus("Notify", ["app", "0", "", "s", "b", "['lonely']", "{}", "--", "-1"])
+        #expect(odd.status != 0)
+        #expect(running.notifySend(["after", "the error"]).status == 0)
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
+
+        // Replacing by id: the same app's notify-send -r replaces its notification in place.
+        let first = running.notifySend(["-p", "-a", "org.example.backup", "Backup", "10%"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 2 })
+        let again = running.notifySend(["-p", "-r", first, "-a", "org.example.backup", "Backup", "90%"]).stdout
+        #expect(again.trimmingCharacters(in: .whitespacesAndNewlines) == first)
+        #expect(running.session.wait(timeout: 20) { (try? running.list().filter { $0[pointer: "/app"] == .string("org.example.backup") }.count) == 1 })
+        #expect(try running.list().first { $0[pointer: "/app"] == .string("org.example.backup") }?[pointer: "/content/body"] == .string("90%"))
+
+        // CloseNotification from the person's own process closes it, in Herald's list too.
+        #expect(running.gdbus("CloseNotification", [first]).status == 0)
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
+        #expect(running.session.wait(timeout: 20) { (try? running.list().contains { $0[pointer: "/app"] == .string("org.example.backup") }) == false })
+    }
+
+    @Test(.enabled(if: FlatpakSandbox.isUsable, "bwrap cannot make a user namespace here"))
+    func aSandboxedAppSpeaksOnlyAsItself() throws {
+        let running = try Self.start()
+        let first = running.notifySend(["-p", "-a", "org.example.bank", "Bank", "Payment received"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
+
+        let sandbox = FlatpakSandbox(app: "org.example.Game", socketFolder: running.session.folder.path)
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": running.session.busAddress]
+        // It names another app in its hints, and tries to replace and to close the bank's notification.
+        let posed = try sandbox.run(
+            "/usr/bin/gdbus",
+            ["call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+             "--method", "org.freedesktop.Notifications.Notify", "org.example.bank", first, "", "Bank", "Your account is locked",
+             "[]", "{'desktop-entry': <'org.example.bank'>}", "--", "-1"],
+            binding: running.session.folder.path, environment: environment
+        )
+        #expect(posed.status == 0, "\(posed)")
+        #expect(!posed.stdout.contains("(uint32 \(first),)"), "a sandboxed app took another app's id: \(posed.stdout)")
+        let closed = try sandbox.run(
+            "/usr/bin/gdbus",
+            ["call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+             "--method", "org.freedesktop.Notifications.CloseNotification", first],
+            binding: running.session.folder.path, environment: environment
+        )
+        #expect(closed.status == 0)
+        #expect(running.session.wait(timeout: 20) { (try? running.list().count) == 2 }, "\(running.notify.stderr)")
+        let apps = Set(try running.list().compactMap { $0[pointer: "/app"]?.stringValue })
+        #expect(apps == ["org.example.bank", "org.example.Game"])
+        // The bank's own notification is untouched: its body is still its own.
+        let bank = try running.list().first { $0[pointer: "/app"] == .string("org.example.bank") }
+        #expect(bank?[pointer: "/content/body"] == .string("Payment received"))
+        #expect(running.session.displayedCount == 2)
+        // The journal says the sandbox's app was verified by its Flatpak sandbox.
+        let game = try running.list().first { $0[pointer: "/app"] == .string("org.example.Game") }
+        #expect(game != nil)
+    }
+
+    @Test func whileHeralddIsAwayNotificationsAreShownDirectlyAndThePersonIsToldOnce() throws {
+        let heraldd = try HeraldProcess(.standalone)
+        let running = try Self.start(heraldd: heraldd)
+        heraldd.process.signal(SIGKILL)
+        _ = heraldd.process.waitForExit(timeout: 10)
+        #expect(running.notify.waitForLog(containing: "lost heraldd"), "\(running.notify.stderr)")
+        #expect(running.notifySend(["Mail", "one"]).status == 0)
+        #expect(running.notifySend(["Mail", "two"]).status == 0)
+        // Both, and one notice that Herald is not deciding.
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 3 }, "\(running.notify.stderr)")
+        running.session.closeAll()
+        #expect(running.session.wait(timeout: 20) { running.session.history().count == 3 })
+        let summaries = running.session.history().compactMap { $0["summary"] as? String }.sorted()
+        #expect(summaries == ["Herald is not running", "Mail", "Mail"], "\(summaries)")
+        #expect(running.notify.stderr.components(separatedBy: "shown directly").count == 2, "\(running.notify.stderr)")
+    }
+}
+
+/// What the gateway's tests need besides a desktop session: libnotify's `notify-send`
+/// (libnotify-bin) and GLib's `gdbus` (libglib2.0-bin).
+enum GatewayTools {
+    static var available: Bool {
+        DesktopSession.available && ["/usr/bin/notify-send", "/usr/bin/gdbus"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static let reason = "no notify-send (libnotify-bin), gdbus (libglib2.0-bin) or desktop tools here: the gateway tests are skipped"
+}

@@ -12,10 +12,12 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 DOCDIR ?= $(PREFIX)/share/doc/herald
+PORTALDIR ?= /usr/share/xdg-desktop-portal/portals
+DBUSSERVICEDIR ?= $(PREFIX)/share/dbus-1/services
 SWIFT ?= swift
 # Debian packages the build, the tests and `make run` need.
 APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux iproute2 man-db \
-  dbus xvfb dunst qemu-system-x86 debootstrap e2fsprogs bubblewrap
+  dbus xvfb dunst qemu-system-x86 debootstrap e2fsprogs bubblewrap libnotify-bin libglib2.0-bin
 BENCH_APT_PACKAGES := redis-server redis-tools
 RUN_DIR := $(CURDIR)/.run
 SOCKET ?= $(RUN_DIR)/herald.sock
@@ -145,6 +147,15 @@ install: release
 	sed -e 's|^ExecStart=/usr/bin/env herald-notify|ExecStart=$(BINDIR)/herald-notify|' -e 's|/usr/local/share/doc/herald|$(DOCDIR)|' \
 	  Units/user/herald-notify.service > $(DESTDIR)$(USERUNITDIR)/herald-notify.service
 	chmod 0644 $(DESTDIR)$(USERUNITDIR)/herald-notify.service
+	sed -e 's|^ExecStart=/usr/bin/env herald-notify|ExecStart=$(BINDIR)/herald-notify|' -e 's|/usr/local/share/doc/herald|$(DOCDIR)|' \
+	  Units/user/herald-gateway.service > $(DESTDIR)$(USERUNITDIR)/herald-gateway.service
+	chmod 0644 $(DESTDIR)$(USERUNITDIR)/herald-gateway.service
+	for unit in herald-renderer-bus.service herald-renderer@.service; do \
+	  sed 's|/usr/local/share/doc/herald|$(DOCDIR)|' Units/user/$$unit > $(DESTDIR)$(USERUNITDIR)/$$unit && chmod 0644 $(DESTDIR)$(USERUNITDIR)/$$unit; \
+	done
+	install -d $(DESTDIR)$(PORTALDIR) $(DESTDIR)$(DBUSSERVICEDIR)
+	install -m 0644 Units/portal/herald.portal $(DESTDIR)$(PORTALDIR)/herald.portal
+	install -m 0644 Units/portal/org.freedesktop.impl.portal.desktop.herald.service $(DESTDIR)$(DBUSSERVICEDIR)/
 	@if [ -z "$(DESTDIR)" ]; then \
 	  systemd-sysusers $(SYSUSERSDIR)/herald.conf || true; \
 	  journalctl --update-catalog || true; \
@@ -154,6 +165,9 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/heraldd $(DESTDIR)$(UNITDIR)/herald.service $(DESTDIR)$(UNITDIR)/herald.socket \
 	  $(DESTDIR)$(CATALOGDIR)/herald.catalog $(DESTDIR)$(SYSUSERSDIR)/herald.conf \
 	  $(DESTDIR)$(BINDIR)/heraldctl $(DESTDIR)$(BINDIR)/herald-notify $(DESTDIR)$(USERUNITDIR)/herald-notify.service \
+	  $(DESTDIR)$(USERUNITDIR)/herald-gateway.service $(DESTDIR)$(USERUNITDIR)/herald-renderer-bus.service \
+	  '$(DESTDIR)$(USERUNITDIR)/herald-renderer@.service' $(DESTDIR)$(PORTALDIR)/herald.portal \
+	  $(DESTDIR)$(DBUSSERVICEDIR)/org.freedesktop.impl.portal.desktop.herald.service \
 	  $(DESTDIR)$(MANDIR)/man8/heraldd.8 $(DESTDIR)$(MANDIR)/man1/heraldctl.1 $(DESTDIR)$(MANDIR)/man1/herald-notify.1 \
 	  $(DESTDIR)$(BASHCOMPDIR)/heraldctl $(DESTDIR)$(ZSHCOMPDIR)/_heraldctl $(DESTDIR)$(FISHCOMPDIR)/heraldctl.fish
 	rm -rf $(DESTDIR)$(DOCDIR)

@@ -20,6 +20,12 @@ package struct BusError: Error, CustomStringConvertible, Sendable {
         return message
     }
 
+    package init(name: String?, errno: Int32, message: String) {
+        self.name = name
+        self.errno = errno
+        self.message = message
+    }
+
     /// From a negative return value of an `sd_bus_*` function, naming what was being done.
     init(_ doing: String, returned value: Int32) {
         name = nil

@@ -20,6 +20,12 @@ package final class BusMessage {
 
     package var member: String? { sd_bus_message_get_member(pointer).map { String(cString: $0) } }
     package var sender: String? { sd_bus_message_get_sender(pointer).map { String(cString: $0) } }
+    package var path: String? { sd_bus_message_get_path(pointer).map { String(cString: $0) } }
+    package var interface: String? { sd_bus_message_get_interface(pointer).map { String(cString: $0) } }
+    /// The signature of the whole body, such as `susssasa{sv}i`.
+    package var signature: String { sd_bus_message_get_signature(pointer, 1).map { String(cString: $0) } ?? "" }
+    /// Whether it is a method call (and so wants a reply unless it says otherwise).
+    package var isMethodCall: Bool { sd_bus_message_is_method_call(pointer, nil, nil) > 0 }
 
     // MARK: Appending
 
@@ -55,17 +61,45 @@ package final class BusMessage {
         try closeContainer()
     }
 
-    /// A variant (`v`).
+    /// A variant (`v`) holding `value`.
     package func append(_ value: BusValue) throws(BusError) {
         try openContainer("v", value.signature)
+        try appendValue(value)
+        try closeContainer()
+    }
+
+    /// `value` itself, of its own signature (not wrapped in a variant).
+    package func appendValue(_ value: BusValue) throws(BusError) {
         switch value {
         case .string(let string): try append(string)
+        case .objectPath(let path):
+            try check(path.withCString { sd_bus_message_append_basic(pointer, Self.type("o"), $0) }, "append an object path")
         case .byte(let byte): try append(byte)
+        case .boolean(let bool): try append(bool)
+        case .int16(var int): try check(sd_bus_message_append_basic(pointer, Self.type("n"), &int), "append an int16")
+        case .uint16(var int): try check(sd_bus_message_append_basic(pointer, Self.type("q"), &int), "append a uint16")
         case .int32(let int): try append(int)
         case .uint32(let int): try append(int)
-        case .boolean(let bool): try append(bool)
+        case .int64(var int): try check(sd_bus_message_append_basic(pointer, Self.type("x"), &int), "append an int64")
+        case .uint64(var int): try check(sd_bus_message_append_basic(pointer, Self.type("t"), &int), "append a uint64")
+        case .double(var double): try check(sd_bus_message_append_basic(pointer, Self.type("d"), &double), "append a double")
+        case .bytes(let bytes):
+            try check(bytes.withUnsafeBytes { sd_bus_message_append_array(pointer, Self.type("y"), $0.baseAddress, $0.count) }, "append bytes")
+        case .oversizedBytes:
+            try check(sd_bus_message_append_array(pointer, Self.type("y"), nil, 0), "append bytes")
+        case .array(let element, let values):
+            try openContainer("a", element)
+            for value in values { try appendValue(value) }
+            try closeContainer()
+        case .dictionary(let entries):
+            try append(entries.map { (key: $0.key, value: $0.value) })
+        case .structure(let fields):
+            try openContainer("r", String(value.signature.dropFirst().dropLast()))
+            for field in fields { try appendValue(field) }
+            try closeContainer()
+        case .variant(let inner):
+            try append(inner)
         }
-        try closeContainer()
     }
 
     /// A dictionary of string to variant (`a{sv}`), in the order given.
@@ -80,11 +114,11 @@ package final class BusMessage {
         try closeContainer()
     }
 
-    private func openContainer(_ type: Character, _ contents: String) throws(BusError) {
+    func openContainer(_ type: Character, _ contents: String) throws(BusError) {
         try check(sd_bus_message_open_container(pointer, Self.type(type), contents), "open a container \(type)\(contents)")
     }
 
-    private func closeContainer() throws(BusError) {
+    func closeContainer() throws(BusError) {
         try check(sd_bus_message_close_container(pointer), "close a container")
     }
 

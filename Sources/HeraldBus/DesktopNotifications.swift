@@ -79,6 +79,15 @@ package final class DesktopNotifications {
         }
     }
 
+    /// `handler(id, token)` for each `ActivationToken` (specification 1.2): sent before the
+    /// `ActionInvoked` it belongs to, for the app to raise its window with.
+    package func onActivationToken(_ handler: @escaping (UInt32, String) -> Void) throws(BusError) {
+        try bus.addMatch(signalRule("ActivationToken")) { message in
+            guard let id = try? message.readUInt32(), let token = try? message.readString() else { return }
+            handler(id, token)
+        }
+    }
+
     /// `handler(id, text)` for each `NotificationReplied`: KDE Plasma's inline reply, the
     /// text a person typed into a bubble's `inline-reply` action.
     package func onNotificationReplied(_ handler: @escaping (UInt32, String) -> Void) throws(BusError) {

@@ -16,7 +16,7 @@ import Musl
 package final class SessionBus {
     let pointer: OpaquePointer
     private var slots: [OpaquePointer] = []
-    private var handlers: [MatchHandler] = []
+    private var handlers: [AnyObject] = []
     /// How long a method call may take before it fails with ETIMEDOUT.
     package var callTimeout: Duration = .seconds(10)
 
@@ -81,8 +81,13 @@ package final class SessionBus {
             sd_bus_add_match(pointer, &slot, rule, matchCallback, Unmanaged.passUnretained(box).toOpaque()),
             "add the match \(rule)"
         )
+        keep(box, slot: slot!)
+    }
+
+    /// Keeps a callback's box and its slot for the bus's lifetime.
+    func keep(_ box: AnyObject, slot: OpaquePointer) {
         handlers.append(box)
-        slots.append(slot!)
+        slots.append(slot)
     }
 
     /// Dispatches everything that has arrived: match handlers run here. Throws when the

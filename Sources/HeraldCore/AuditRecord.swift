@@ -45,6 +45,10 @@ package struct AuditRecord: Sendable, Hashable {
     package var conversationControl: [String]?
     /// The burst cooldown window the method set, in seconds (`set-cooldown`).
     package var cooldownSeconds: Int?
+    /// The gateway that passed the notification on (`freedesktop`, `portal`), and what it
+    /// verified the app by (nil: named by the notification's hints).
+    package var gateway: String?
+    package var gatewayAppVerifiedBy: String?
 
     package init(
         app: String? = nil,

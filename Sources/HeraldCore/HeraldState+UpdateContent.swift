@@ -34,6 +34,13 @@ extension HeraldState {
         -> (outcome: MethodOutcome<UpdateContentResult>, listing: NotificationListing)
     {
         try AppName.validate(p.app)
+        if let app = caller.app, p.gateway != nil {
+            throw RuleError(
+                .permissionDenied,
+                "gateway is for the person's own gateway (herald-notify): app \(app.id), verified by \(app.source.evidence), speaks for itself.",
+                at: ["gateway"]
+            )
+        }
         let identifier = try NotificationIdentifier.validated(p.identifier)
         advanceFocus(uid: caller.uid, now: now)
         var audit = AuditRecord(app: p.app, interactionIdentifier: p.interactionIdentifier)
@@ -164,6 +171,8 @@ extension HeraldState {
         let inserted = try notifications.insert(
             notification, uid: caller.uid, limit: configuration.maxNotificationsPerUID, byteLimit: configuration.maxNotificationBytesPerUID)
         audit.notificationIdentifier = identifier
+        audit.gateway = p.gateway?.name.rawValue
+        audit.gatewayAppVerifiedBy = p.gateway?.appVerifiedBy?.rawValue
         let silencedBy = delivery.reasons.first { $0.code == .silencedByFocus }
         if let silencedConversation, silencedBy != nil {
             if !silenced.mark(silencedConversation, activation: focus.current?.activation ?? 0, limit: configuration.maxSilencedMarksPerUID) {
@@ -178,7 +187,7 @@ extension HeraldState {
         let listing = NotificationListing(receivedAt: inserted.receivedAt, deliveredAt: notification.deliveredAt, removed: inserted.removed)
         // The answer says whether the sandbox vouched for the app; the list keeps the decision.
         var answered = delivery
-        answered.appVerifiedBy = caller.app?.source.rawValue
+        answered.appVerifiedBy = caller.app?.source.rawValue ?? p.gateway?.appVerifiedBy?.rawValue
         return (MethodOutcome(result: UpdateContentResult(identifier: identifier, content: content, delivery: answered), audit: audit), listing)
     }
 

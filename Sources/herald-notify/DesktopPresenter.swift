@@ -31,6 +31,19 @@ final class DesktopPresenter {
     var onSnooze: (UInt32, NotificationKey) -> Void = { _, _ in }
     /// "Mute conversation 1 hour" on a message's bubble: (uid, notification, conversation).
     var onMuteConversation: (UInt32, NotificationKey, String) -> Void = { _, _, _ in }
+    /// The bubble as shown: the gateway puts an app's own text, actions and hints back.
+    var adjustBubble: (Bubble) -> Bubble = { $0 }
+    /// A notification's bubble closed, with the server's reason.
+    var onClosed: (NotificationKey, NotificationClosedReason) -> Void = { _, _ in }
+
+    /// What the notification server said it can do.
+    var serverCapabilities: ServerCapabilities { mapping.capabilities }
+
+    /// The notification a bubble of the server's id `id` shows, if it is one.
+    func notificationKey(forServerID id: UInt32) -> NotificationKey? {
+        if case .notification(let key)? = keyByID[id] { return key }
+        return nil
+    }
 
     private struct ShownBubble {
         var id: UInt32
@@ -109,6 +122,7 @@ final class DesktopPresenter {
 
     private func show(_ bubble: Bubble, uid: UInt32) {
         guard serverAvailable else { return wait(bubble, uid: uid) }
+        let bubble = adjustBubble(bubble)
         // Its own bubble again, or (where the server stacks no thread itself) its thread's last.
         let replacedKey = threads.replaced(by: bubble) { shown[$0] != nil }
         let previous = replacedKey.flatMap { shown[$0] }
@@ -161,6 +175,7 @@ final class DesktopPresenter {
         {
             onResponse(uid, notification, NotificationMapping.dismissActionIdentifier, nil)
         }
+        if let key = keyByID[id], case .notification(let notification) = key, shown[key]?.id == id { onClosed(notification, reason) }
         forget(id: id)
     }
 

@@ -34,15 +34,46 @@ struct HeraldNotify: ParsableCommand {
     )
     var quiet: QuietHandling = .skip
 
+    @Flag(
+        help: ArgumentHelp(
+            "Be the desktop's notification gateway: own org.freedesktop.Notifications on the session bus, so that every app's notifications (notify-send, Firefox, Signal …) are decided by Herald, and show them on the renderer on --renderer-bus. Needs --renderer-bus."
+        )
+    )
+    var gateway = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The private bus the renderer (dunst, mako …) runs on, such as unix:path=$XDG_RUNTIME_DIR/herald/renderer-bus (herald-renderer-bus.service starts one). Without --gateway, bubbles go to the session bus's server.",
+            valueName: "address"
+        )
+    )
+    var rendererBus: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "With --gateway, also be xdg-desktop-portal's Notification backend (org.freedesktop.impl.portal.desktop.herald, herald.portal), so that Flatpak apps' notifications come through Herald too."
+        )
+    )
+    var portal = false
+
+    func validate() throws {
+        if gateway, rendererBus == nil {
+            throw ValidationError("--gateway needs --renderer-bus: the renderer cannot own org.freedesktop.Notifications on the bus where Herald owns it.")
+        }
+        if portal, !gateway { throw ValidationError("--portal is part of the gateway: give --gateway too.") }
+    }
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let bus: SessionBus
+        let renderer: SessionBus
         let presenter: DesktopPresenter
         let images = ImageFiles(environment: environment)
         do {
             bus = try SessionBus()
+            renderer = try rendererBus.map { address throws(BusError) in try SessionBus(address: address) } ?? bus
             presenter = try DesktopPresenter(
-                server: DesktopNotifications(bus: bus), images: images, entries: DesktopEntries(environment: environment), quiet: quiet
+                server: DesktopNotifications(bus: renderer), images: images, entries: DesktopEntries(environment: environment), quiet: quiet
             )
         } catch {
             Log.info("cannot use the session bus: \(error) (is DBUS_SESSION_BUS_ADDRESS or XDG_RUNTIME_DIR set?)")
@@ -52,11 +83,27 @@ struct HeraldNotify: ParsableCommand {
         let loop = PresenterLoop(
             socket: { Self.socketPath(flag: flag, environment: environment) },
             uid: getuid(),
-            bus: bus,
+            buses: renderer === bus ? [bus] : [renderer, bus],
             presenter: presenter,
             presentedUntil: PresentedUntil(environment: environment)
         )
-        let status = loop.run()
+        var portalBackend: PortalBackend?
+        if gateway {
+            let served = NotificationGateway(bus: bus, renderer: DesktopNotifications(bus: renderer), presenter: presenter)
+            do {
+                _ = try served.start()
+                presenter.adjustBubble = { [unowned served] bubble in served.bubble(bubble) }
+                loop.gateway = served
+                if portal {
+                    portalBackend = PortalBackend(bus: bus, gateway: served)
+                    try portalBackend?.start()
+                }
+            } catch {
+                Log.info("cannot serve as the gateway: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        let status = withExtendedLifetime(portalBackend) { loop.run() }
         images.removeAll()
         if status != 0 { throw ExitCode(status) }
     }

@@ -10,15 +10,21 @@ import Glibc
 import Musl
 #endif
 
-/// herald-notify's one loop: polls the session bus, heraldd's socket and a signalfd for
-/// SIGTERM and SIGINT, and reconnects to heraldd with ``Backoff`` when it goes.
+/// herald-notify's one loop: polls the session bus (and, as the gateway, the renderer's
+/// bus too), heraldd's socket and a signalfd for SIGTERM and SIGINT, and reconnects to
+/// heraldd with ``Backoff`` when it goes.
 ///
 /// Everything runs on this thread: sd-bus is not thread-safe, and a presenter has nothing
 /// to do in parallel. Calls to the notification server block for at most its call timeout.
 final class PresenterLoop {
     let socket: () -> String
     let uid: UInt32
-    let bus: SessionBus
+    /// The renderer's bus first; the person's, where the gateway serves, after it.
+    let buses: [SessionBus]
+    /// The gateway for apps' own notifications (`--gateway`), when it serves.
+    var gateway: NotificationGateway? {
+        didSet { wireGateway() }
+    }
     let presenter: DesktopPresenter
     let presentedUntil: PresentedUntil
     private var link: DaemonLink?
@@ -51,12 +57,18 @@ final class PresenterLoop {
         case waitingRequests
         /// `set-focus-authorization`: the person's answer to an app's prompt.
         case authorization(app: String)
+        /// The gateway's `donate` before a message's or call's `update-content`.
+        case gatewayDonate
+        /// The gateway's `update-content` of its notification `id`.
+        case gatewayUpdate(id: UInt32, interaction: Bool)
+        /// The gateway's `remove-notifications` for an app's `CloseNotification`.
+        case gatewayWithdraw
     }
 
-    init(socket: @escaping () -> String, uid: UInt32, bus: SessionBus, presenter: DesktopPresenter, presentedUntil: PresentedUntil) {
+    init(socket: @escaping () -> String, uid: UInt32, buses: [SessionBus], presenter: DesktopPresenter, presentedUntil: PresentedUntil) {
         self.socket = socket
         self.uid = uid
-        self.bus = bus
+        self.buses = buses
         self.presenter = presenter
         self.presentedUntil = presentedUntil
         var signals = sigset_t()
@@ -66,7 +78,11 @@ final class PresenterLoop {
         sigprocmask(SIG_BLOCK, &signals, nil)
         signalFD = signalfd(-1, &signals, Int32(SFD_CLOEXEC))
         signal(SIGPIPE, SIG_IGN)
-        presenter.onResponse = { [unowned self] uid, key, action, text in respond(uid: uid, key: key, action: action, userText: text) }
+        presenter.onResponse = { [unowned self] uid, key, action, text in
+            gateway?.actionInvoked(key, action: action)
+            respond(uid: uid, key: key, action: action, userText: text)
+        }
+        presenter.onClosed = { [unowned self] key, reason in gateway?.bubbleClosed(key, reason: reason) }
         presenter.onAuthorization = { [unowned self] uid, app, status in authorize(uid: uid, app: app, status: status) }
         presenter.onSnooze = { [unowned self] uid, key in snooze(uid: uid, key: key) }
         presenter.onMuteConversation = { [unowned self] uid, key, conversation in muteConversation(uid: uid, key: key, conversation: conversation) }
@@ -76,12 +92,14 @@ final class PresenterLoop {
     func run() -> Int32 {
         while true {
             if link == nil, ContinuousClock.now >= reconnectAt { connect() }
-            var fds = [
-                pollfd(fd: bus.fileDescriptor, events: bus.pollEvents, revents: 0),
-                pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
-            ]
+            var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+            var timeout: Int32 = -1
+            for bus in buses {
+                fds.append(pollfd(fd: bus.fileDescriptor, events: bus.pollEvents, revents: 0))
+                let busTimeout = bus.pollTimeoutMilliseconds
+                if busTimeout >= 0 { timeout = timeout < 0 ? busTimeout : min(timeout, busTimeout) }
+            }
             if let link { fds.append(pollfd(fd: link.fd, events: Int16(POLLIN), revents: 0)) }
-            var timeout = bus.pollTimeoutMilliseconds
             if link == nil {
                 let untilReconnect = Int32(clamping: Int(max(0, (reconnectAt - ContinuousClock.now) / .milliseconds(1))) + 1)
                 timeout = timeout < 0 ? untilReconnect : min(timeout, untilReconnect)
@@ -91,17 +109,17 @@ final class PresenterLoop {
                 Log.info("poll failed: \(String(cString: strerror(errno)))")
                 return 1
             }
-            if fds[1].revents != 0 {
+            if fds[0].revents != 0 {
                 if subscribed { presentedUntil.record(Date()) }
                 return 0
             }
             do {
-                try bus.processPending()
+                for bus in buses { try bus.processPending() }
             } catch {
                 Log.info("lost the session bus: \(error)")
                 return 1
             }
-            if fds.count > 2, fds[2].revents != 0 { readFromDaemon() }
+            if fds.count > buses.count + 1, fds[buses.count + 1].revents != 0 { readFromDaemon() }
         }
     }
 
@@ -130,7 +148,12 @@ final class PresenterLoop {
         subscribed = false
         link = nil
         subscribeID = nil
+        // What heraldd never answered for is shown directly: nothing an app sent is lost.
+        let unanswered = pending.values.compactMap { request -> UInt32? in
+            if case .gatewayUpdate(let id, _) = request { id } else { nil }
+        }
         pending = [:]
+        for id in unanswered.sorted() { gateway?.showDirectly(id) }
         reconnectAt = .now + delay
     }
 
@@ -179,6 +202,7 @@ final class PresenterLoop {
         case nil:
             Log.info("presenting uid \(uid)'s notifications from heraldd at \(linkPath)")
             subscribed = true
+            gateway?.reachedHeraldd()
             presentedUntil.record(Date())
             backoff.reset()
             loggedUnreachable = false
@@ -225,7 +249,18 @@ final class PresenterLoop {
         case (.authorization(let app), let code?):
             // The prompt stays until the request is answered, so the person may try again.
             Log.info("set-focus-authorization for \(app) failed: \(code) \(message)")
-        case (.response, nil), (.authorization, nil), (.snooze, nil), (.muteConversation, nil):
+        case (.gatewayUpdate(let id, true), _?):
+            // Not a communication after all (the donation was refused, the capability is off):
+            // the same notification, without its interaction.
+            guard let record = gateway?.records[id] else { break }
+            submit(record, interaction: false)
+        case (.gatewayUpdate(let id, false), let code?):
+            Log.info("heraldd refused a notification of \(gateway?.records[id]?.app ?? "an app"): \(code) \(message); shown directly")
+            gateway?.showDirectly(id)
+        case (.gatewayWithdraw, let code?):
+            Log.info("remove-notifications for a closed notification failed: \(code) \(message)")
+        case (.response, nil), (.authorization, nil), (.snooze, nil), (.muteConversation, nil), (.gatewayDonate, _),
+            (.gatewayUpdate, nil), (.gatewayWithdraw, nil):
             break
         }
     }
@@ -289,5 +324,42 @@ final class PresenterLoop {
         params["mute"] = .object(["seconds": .number(JSONNumber(NotificationMapping.muteConversationSeconds))])
         if uid != self.uid { params["uid"] = .number(JSONNumber(Int(uid))) }
         send("set-conversation", params, as: .muteConversation(key), while: "muting the conversation of \(key)")
+    }
+
+    // MARK: The gateway
+
+    private func wireGateway() {
+        gateway?.submit = { [unowned self] record in
+            guard subscribed, link != nil else { return false }
+            return submit(record, interaction: true)
+        }
+        gateway?.withdraw = { [unowned self] record in
+            var params = JSONObject()
+            params["app"] = .string(record.app)
+            params["identifiers"] = .array([.string(record.identifier)])
+            send("remove-notifications", params, as: .gatewayWithdraw, while: "removing a notification its app closed")
+        }
+    }
+
+    /// Sends a gateway notification to heraldd: a message or a call is donated first, so
+    /// that its notification is a communication. False when it could not be sent.
+    @discardableResult
+    private func submit(_ record: GatewayRecords.Record, interaction: Bool) -> Bool {
+        guard let link else { return false }
+        let n = record.notification
+        let donation = interaction ? n.donateParams(app: record.app, identifier: record.identifier) : nil
+        do {
+            if let donation { pending[try link.request("donate", params: donation)] = .gatewayDonate }
+            let params = n.updateParams(
+                app: record.app, identifier: record.identifier, interaction: donation != nil, gateway: record.portal == nil ? "freedesktop" : "portal",
+                verifiedBy: record.verifiedBy
+            )
+            pending[try link.request("update-content", params: params)] = .gatewayUpdate(id: record.id, interaction: donation != nil)
+            return true
+        } catch {
+            Log.info("lost heraldd at \(linkPath) while passing on a notification: \(error)")
+            disconnect(retryIn: backoff.take())
+            return false
+        }
     }
 }

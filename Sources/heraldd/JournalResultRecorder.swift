@@ -33,7 +33,7 @@ struct JournalResultRecorder: ResultRecorder {
             ("HERALD_PEER_PID", String(result.caller.pid)),
             // Whether the app was verified, and by what: a delivery decision for an app that
             // named itself is the person's word, not the sandbox's.
-            ("HERALD_APP_VERIFIED", result.caller.app == nil ? "0" : "1"),
+            ("HERALD_APP_VERIFIED", result.caller.app == nil && result.audit.gatewayAppVerifiedBy == nil ? "0" : "1"),
             ("HERALD_DURATION_USEC", String(result.durationMicroseconds)),
         ]
         if let id = result.requestID { fields.append(("HERALD_REQUEST_ID", id)) }
@@ -47,6 +47,9 @@ struct JournalResultRecorder: ResultRecorder {
             fields.append(("HERALD_PEER_APP", app.id))
             fields.append(("HERALD_APP_SOURCE", app.source.rawValue))
         }
+        // Passed on by the person's gateway: which, and what it verified the app by.
+        if let gateway = audit.gateway { fields.append(("HERALD_GATEWAY", gateway)) }
+        if let source = audit.gatewayAppVerifiedBy { fields.append(("HERALD_APP_SOURCE", source)) }
         if let value = audit.interactionIdentifier { fields.append(("HERALD_INTERACTION_ID", value)) }
         if let value = audit.conversationIdentifier { fields.append(("HERALD_CONVERSATION_ID", value)) }
         if let value = audit.direction { fields.append(("HERALD_DIRECTION", value)) }

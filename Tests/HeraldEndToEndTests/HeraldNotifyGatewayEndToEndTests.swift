@@ -82,6 +82,26 @@ struct HeraldNotifyGatewayEndToEndTests {
         #expect(bubble["body"] as? String == "standup <b>in</b> 5")
     }
 
+    /// A click reaches the app that asked, as without Herald: `notify-send --action --wait`
+    /// prints the action it hears, and dunst's default action is taken with `dunstctl
+    /// action`, itself through the gateway.
+    @Test func anActionGoesBackToTheAppThatAsked() throws {
+        let running = try Self.start()
+        let output = running.session.folder.appendingPathComponent("action.out").path
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let app = try ChildProcess(
+            "/usr/bin/notify-send", ["--wait", "--action=default=Open", "--action=later=Later", "Call", "Ann is calling"],
+            environment: running.session.environment, standardOutput: output
+        )
+        defer { app.signal(SIGKILL) }
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
+        running.session.dunstctl(["action", "0"])
+        #expect(app.waitForExit(timeout: 20) == 0, "\(running.notify.stderr)")
+        #expect((try? String(contentsOfFile: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "default")
+        // Answered: heraldd records the response and takes the notification off the list.
+        #expect(running.session.wait(timeout: 20) { (try? running.list().isEmpty) == true })
+    }
+
     @Test func theGatewayAnswersAsTheSpecificationSays() throws {
         let running = try Self.start()
         let information = running.gdbus("GetServerInformation", [])

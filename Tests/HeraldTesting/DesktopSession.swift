@@ -12,8 +12,12 @@ import Musl
 package final class DesktopSession: @unchecked Sendable {
     package let folder: URL
     package let busAddress: String
+    /// The renderer's private bus, where dunst runs while herald-notify's gateway owns
+    /// `org.freedesktop.Notifications` on the session bus; nil for a session without one.
+    package let rendererBusAddress: String?
     package let display: String
     private let bus: ChildProcess
+    private var rendererBus: ChildProcess?
     private let xserver: ChildProcess
     private var dunst: ChildProcess?
 
@@ -30,7 +34,7 @@ package final class DesktopSession: @unchecked Sendable {
     /// Starts the bus and the X server, and dunst unless `server` is false. `dmenu` is a shell
     /// script for dunst's context menu, run by `/bin/sh` rather than exec'd: another test's
     /// fork may briefly hold the just-written file open, and exec would fail (ETXTBSY).
-    package init(server: Bool = true, dmenu: String? = nil) throws {
+    package init(server: Bool = true, dmenu: String? = nil, rendererBus: Bool = false) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-desktop-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("runtime"), withIntermediateDirectories: true)
         chmod(folder.appendingPathComponent("runtime").path, 0o700)
@@ -54,6 +58,18 @@ package final class DesktopSession: @unchecked Sendable {
         let log = folder.appendingPathComponent("session.log").path
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         bus = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(config.path)", "--nofork"], standardError: log)
+        if rendererBus {
+            let rendererSocket = folder.appendingPathComponent("renderer-bus").path
+            rendererBusAddress = "unix:path=\(rendererSocket)"
+            let rendererConfig = folder.appendingPathComponent("renderer.conf")
+            try String(contentsOf: config, encoding: .utf8).replacingOccurrences(of: busAddress, with: rendererBusAddress!)
+                .write(to: rendererConfig, atomically: true, encoding: .utf8)
+            self.rendererBus = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(rendererConfig.path)", "--nofork"], standardError: log)
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, !FileManager.default.fileExists(atPath: rendererSocket) { usleep(20_000) }
+        } else {
+            rendererBusAddress = nil
+        }
 
         let displayFile = folder.appendingPathComponent("display").path
         _ = FileManager.default.createFile(atPath: displayFile, contents: nil)
@@ -82,7 +98,7 @@ package final class DesktopSession: @unchecked Sendable {
     deinit {
         dunst?.signal(SIGKILL)
         _ = dunst?.waitForExit(timeout: 10)
-        for process in [xserver, bus] {
+        for process in [xserver, bus] + [rendererBus].compactMap({ $0 }) {
             process.signal(SIGKILL)
             _ = process.waitForExit(timeout: 10)
         }
@@ -138,7 +154,9 @@ package final class DesktopSession: @unchecked Sendable {
         """.write(to: config, atomically: true, encoding: .utf8)
         let log = folder.appendingPathComponent("dunst.log").path
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        dunst = try ChildProcess("/usr/bin/dunst", ["-config", config.path], environment: environment, standardError: log)
+        var dunstEnvironment = environment
+        if let rendererBusAddress { dunstEnvironment["DBUS_SESSION_BUS_ADDRESS"] = rendererBusAddress }
+        dunst = try ChildProcess("/usr/bin/dunst", ["-config", config.path], environment: dunstEnvironment, standardError: log)
         guard wait(timeout: 30, until: { self.serverOwnsName }) else {
             throw Failure(description: "dunst did not take org.freedesktop.Notifications: \(self.dunstLog)")
         }
@@ -154,11 +172,12 @@ package final class DesktopSession: @unchecked Sendable {
 
     package var dunstLog: String { (try? String(contentsOfFile: folder.appendingPathComponent("dunst.log").path, encoding: .utf8)) ?? "" }
 
-    /// Whether a program owns `org.freedesktop.Notifications` on the session bus.
+    /// Whether a program owns `org.freedesktop.Notifications` on the bus dunst runs on:
+    /// the renderer's, where there is one, else the session bus.
     package var serverOwnsName: Bool {
         let output = run(
             "/usr/bin/dbus-send",
-            ["--session", "--print-reply=literal", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+            [rendererBusAddress.map { "--bus=\($0)" } ?? "--session", "--print-reply=literal", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
              "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.Notifications"]
         )
         return output.status == 0 && output.stdout.contains("true")

@@ -51,4 +51,32 @@ package struct FlatpakSandbox {
         )
         return try output.split(separator: "\n").map { try IndependentJSON.parse(String($0)) }
     }
+
+    /// Runs `executable` inside the sandbox with `folder` bound at the same path (a bus's
+    /// socket folder), and returns its standard output and exit status.
+    package func run(_ executable: String, _ arguments: [String], binding folder: String, environment: [String: String] = [:]) throws
+        -> (status: Int32?, stdout: String)
+    {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("herald-flatpak-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let info = work.appendingPathComponent("flatpak-info")
+        try Data("[Application]\nname=\(app)\nruntime=runtime/org.example.Platform/x86_64/1\n\n[Instance]\ninstance-id=4242\n".utf8)
+            .write(to: info)
+        let output = work.appendingPathComponent("stdout").path
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let setenv = environment.sorted { $0.key < $1.key }.flatMap { ["--setenv", $0.key, $0.value] }
+        let child = try ChildProcess(
+            "/usr/bin/bwrap",
+            ["--unshare-user", "--unshare-pid", "--die-with-parent"] + Self.systemFiles + [
+                "--ro-bind", "/etc", "/etc", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+                "--bind", folder, folder,
+                "--ro-bind", info.path, "/.flatpak-info",
+            ] + setenv + [executable] + arguments,
+            standardOutput: output
+        )
+        let status = child.waitForExit(timeout: 30)
+        if status == nil { child.signal(SIGKILL) }
+        return (status, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+    }
 }

@@ -21,19 +21,23 @@ package struct UpdateContentParams: Codable, Sendable, Hashable {
     package var content: NotificationContent?
     /// An APNs-style payload mapped onto the content (see ``APNsPayload``).
     package var payload: JSONValue?
+    /// The gateway that passed the notification on for the app: the person's only.
+    package var gateway: GatewayOrigin?
 
     package init(
         app: String,
         identifier: String? = nil,
         interactionIdentifier: String? = nil,
         content: NotificationContent? = nil,
-        payload: JSONValue? = nil
+        payload: JSONValue? = nil,
+        gateway: GatewayOrigin? = nil
     ) {
         self.app = app
         self.identifier = identifier
         self.interactionIdentifier = interactionIdentifier
         self.content = content
         self.payload = payload
+        self.gateway = gateway
     }
 }
 
@@ -47,7 +51,8 @@ extension UpdateContentParams: ParamsReadable {
                 identifier: try members.optional("identifier"),
                 interactionIdentifier: try members.optional("interactionIdentifier"),
                 content: try members.optional("content"),
-                payload: try members.optional("payload")
+                payload: try members.optional("payload"),
+                gateway: try members.optional("gateway")
             )
         }
     }

@@ -490,7 +490,7 @@ package enum OpenRPCDocument {
       "name": "update-content",
       "x-herald-access": "app",
       "summary": "Turn a notification's content into a communication notification and decide its delivery, explained.",
-      "description": "What a Notification Service Extension does with content.updating(from: intent), plus Herald's explained delivery decision. Give content or payload (exactly one; -32602 otherwise). With interactionIdentifier, the interaction this (uid, app) donated makes the content a communication notification: title becomes the sender's display name, a group's subtitle its speakableGroupName or a summary of the others, threadIdentifier and relevanceScore get defaults, and communication is added. Without it, the content passes through unchanged and only gets its delivery decision. Errors, in the order checked: -32602 for the params; 1008 for a payload that is not mutable; -32602 for relevanceScore outside 0–1; 1005 for critical without the critical capability; 1001 for an interaction this (uid, app) never donated (another uid's or app's gives the same error); 1002 for an outgoing interaction; 1005 without the communication capability. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006. Every success puts the notification in the caller uid's notification list (list-notifications): delivered at once for alert and quiet, scheduled for summary until its summary is delivered; past --max-notifications the uid's oldest delivered one is evicted, and a list full of scheduled ones refuses a new one with -32602 (data.limit).",
+      "description": "What a Notification Service Extension does with content.updating(from: intent), plus Herald's explained delivery decision. Give content or payload (exactly one; -32602 otherwise). With interactionIdentifier, the interaction this (uid, app) donated makes the content a communication notification: title becomes the sender's display name, a group's subtitle its speakableGroupName or a summary of the others, threadIdentifier and relevanceScore get defaults, and communication is added. Without it, the content passes through unchanged and only gets its delivery decision. Errors, in the order checked: -32602 for the params; 1008 for a payload that is not mutable; -32602 for relevanceScore outside 0–1; 1005 for critical without the critical capability; 1001 for an interaction this (uid, app) never donated (another uid's or app's gives the same error); 1002 for an outgoing interaction; 1005 without the communication capability. A notification an app sent to org.freedesktop.Notifications or the portal arrives from herald-notify's gateway with gateway set. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006. Every success puts the notification in the caller uid's notification list (list-notifications): delivered at once for alert and quiet, scheduled for summary until its summary is delivered; past --max-notifications the uid's oldest delivered one is evicted, and a list full of scheduled ones refuses a new one with -32602 (data.limit).",
       "paramStructure": "by-name",
       "params": [
         {
@@ -534,6 +534,14 @@ package enum OpenRPCDocument {
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/APNsPayload"
+          }
+        },
+        {
+          "name": "gateway",
+          "description": "Given only by the person's own gateway (herald-notify --gateway, on a connection without a verified app; 1006 at /gateway otherwise): which gateway passed the notification on for the app, and what it verified the app by. The journal entry carries HERALD_GATEWAY and HERALD_APP_SOURCE, and delivery.appVerifiedBy the verification.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/GatewayOrigin"
           }
         }
       ],
@@ -4976,9 +4984,10 @@ package enum OpenRPCDocument {
             "enum": [
               "snap",
               "flatpak",
-              "systemd-unit"
+              "systemd-unit",
+              "portal"
             ],
-            "description": "In update-content's answer only: what verified the app that posted the notification (a Snap's AppArmor label, a Flatpak's /.flatpak-info, the systemd unit a desktop launched it into). Absent when the connection was the person's, which names any app without verification."
+            "description": "In update-content's answer only: what verified the app that posted the notification (a Snap's AppArmor label, a Flatpak's /.flatpak-info, the systemd unit a desktop launched it into), on the app's own connection or as herald-notify's gateway verified it (also portal: the app id xdg-desktop-portal verified). Absent when the person named the app without verification."
           }
         }
       },
@@ -6202,6 +6211,34 @@ package enum OpenRPCDocument {
             "type": "integer",
             "minimum": 0,
             "maximum": 600
+          }
+        }
+      },
+      "GatewayOrigin": {
+        "title": "GatewayOrigin",
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "name": {
+            "type": "string",
+            "enum": [
+              "freedesktop",
+              "portal"
+            ],
+            "description": "freedesktop: org.freedesktop.Notifications on the session bus; portal: xdg-desktop-portal's Notification backend."
+          },
+          "appVerifiedBy": {
+            "type": "string",
+            "enum": [
+              "flatpak",
+              "snap",
+              "systemd-unit",
+              "portal"
+            ],
+            "description": "What the gateway verified the app by: the sending process, read as heraldd reads its peers, or the app id xdg-desktop-portal verified. Absent when the app was named by the notification's own hints (desktop-entry, app_name)."
           }
         }
       }

@@ -1068,6 +1068,61 @@ package enum OpenRPCDocument {
               }
             }
           }
+        },
+        {
+          "name": "passed on by herald-notify's gateway, for notify-send",
+          "params": [
+            {
+              "name": "app",
+              "value": "notify-send"
+            },
+            {
+              "name": "identifier",
+              "value": "fdo-5a3c09e1-1"
+            },
+            {
+              "name": "content",
+              "value": {
+                "title": "Slack",
+                "body": "standup in 5",
+                "interruptionLevel": "active",
+                "sound": "default"
+              }
+            },
+            {
+              "name": "gateway",
+              "value": {
+                "name": "freedesktop"
+              }
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "identifier": "fdo-5a3c09e1-1",
+              "content": {
+                "title": "Slack",
+                "body": "standup in 5",
+                "interruptionLevel": "active",
+                "sound": "default"
+              },
+              "delivery": {
+                "presentation": "alert",
+                "sound": true,
+                "lightsScreen": true,
+                "breaksThroughFocus": false,
+                "breaksThroughSummary": false,
+                "bypassesRinger": false,
+                "announce": true,
+                "reasons": [
+                  {
+                    "code": "delivered",
+                    "message": "Delivered as an alert, with sound and light, and announced."
+                  }
+                ]
+              }
+            }
+          }
         }
       ]
     },

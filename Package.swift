@@ -185,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HeraldEndToEndTests",
-            dependencies: ["HeraldProtocol", "HeraldSystemd", "HeraldTesting"],
+            dependencies: ["HeraldProtocol", "HeraldSystemd", "HeraldTesting", "HeraldBus"],
             swiftSettings: strictSettings
         ),
     ]

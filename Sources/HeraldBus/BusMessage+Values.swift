@@ -9,7 +9,8 @@ import Musl
 extension BusMessage {
     /// The next value, of whatever type it is: a variant's content is read as `.variant`.
     /// Arrays of bytes longer than `byteLimit` are passed over, their length kept
-    /// (`.oversizedBytes`), so a 50 MB `image-data` costs no copy.
+    /// (`.oversizedBytes`), so a 50 MB `image-data` costs no copy; file descriptors are
+    /// passed over too (`.fileDescriptor`).
     package func readValue(byteLimit: Int) throws(BusError) -> BusValue {
         var type: CChar = 0
         var contents: UnsafePointer<CChar>? = nil
@@ -19,8 +20,9 @@ extension BusMessage {
         case UInt8(ascii: "s"): return .string(try readString())
         case UInt8(ascii: "o"), UInt8(ascii: "g"):
             var value: UnsafePointer<CChar>? = nil
-            try check(sd_bus_message_read_basic(pointer, type, &value), "read a path")
-            return .objectPath(value.map { String(cString: $0) } ?? "")
+            try check(sd_bus_message_read_basic(pointer, type, &value), "read a path or a signature")
+            let text = value.map { String(cString: $0) } ?? ""
+            return type == CChar(UInt8(ascii: "o")) ? .objectPath(text) : .signature(text)
         case UInt8(ascii: "y"): return .byte(try readBasic(type, UInt8(0)))
         case UInt8(ascii: "b"): return .boolean(try readBasic(type, Int32(0)) != 0)
         case UInt8(ascii: "n"): return .int16(try readBasic(type, Int16(0)))
@@ -31,9 +33,8 @@ extension BusMessage {
         case UInt8(ascii: "t"): return .uint64(try readBasic(type, UInt64(0)))
         case UInt8(ascii: "d"): return .double(try readBasic(type, Double(0)))
         case UInt8(ascii: "h"):
-            // A file descriptor means nothing once forwarded: passed over.
             try check(sd_bus_message_skip(pointer, "h"), "pass over a file descriptor")
-            return .int32(-1)
+            return .fileDescriptor
         case UInt8(ascii: "v"):
             try enter(type, contentSignature)
             let inner = try readValue(byteLimit: byteLimit)
@@ -42,7 +43,7 @@ extension BusMessage {
         case UInt8(ascii: "a") where contentSignature == "y":
             var bytes: UnsafeRawPointer? = nil
             var size = 0
-            try check(sd_bus_message_read_array(pointer, type, &bytes, &size), "read bytes")
+            try check(sd_bus_message_read_array(pointer, CChar(UInt8(ascii: "y")), &bytes, &size), "read bytes")
             guard size <= byteLimit else { return .oversizedBytes(size) }
             return .bytes(bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? [])
         case UInt8(ascii: "a") where contentSignature == "{sv}":

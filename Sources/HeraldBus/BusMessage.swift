@@ -1,5 +1,11 @@
 import CSystemd
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// One D-Bus message (`sd_bus_message`): built with `append`, read in order with `read`.
 ///
 /// Only the non-variadic sd-bus functions are used: Swift cannot call C variadics.
@@ -72,8 +78,10 @@ package final class BusMessage {
     package func appendValue(_ value: BusValue) throws(BusError) {
         switch value {
         case .string(let string): try append(string)
-        case .objectPath(let path):
-            try check(path.withCString { sd_bus_message_append_basic(pointer, Self.type("o"), $0) }, "append an object path")
+        case .objectPath(let text), .signature(let text):
+            try check(
+                text.withCString { sd_bus_message_append_basic(pointer, Self.type(Character(value.signature)), $0) }, "append a path or a signature"
+            )
         case .byte(let byte): try append(byte)
         case .boolean(let bool): try append(bool)
         case .int16(var int): try check(sd_bus_message_append_basic(pointer, Self.type("n"), &int), "append an int16")
@@ -85,8 +93,8 @@ package final class BusMessage {
         case .double(var double): try check(sd_bus_message_append_basic(pointer, Self.type("d"), &double), "append a double")
         case .bytes(let bytes):
             try check(bytes.withUnsafeBytes { sd_bus_message_append_array(pointer, Self.type("y"), $0.baseAddress, $0.count) }, "append bytes")
-        case .oversizedBytes:
-            try check(sd_bus_message_append_array(pointer, Self.type("y"), nil, 0), "append bytes")
+        case .oversizedBytes, .fileDescriptor:
+            throw BusError(name: nil, errno: EINVAL, message: "a value that was not kept (\(value.signature)) cannot be sent")
         case .array(let element, let values):
             try openContainer("a", element)
             for value in values { try appendValue(value) }
@@ -114,11 +122,11 @@ package final class BusMessage {
         try closeContainer()
     }
 
-    func openContainer(_ type: Character, _ contents: String) throws(BusError) {
+    private func openContainer(_ type: Character, _ contents: String) throws(BusError) {
         try check(sd_bus_message_open_container(pointer, Self.type(type), contents), "open a container \(type)\(contents)")
     }
 
-    func closeContainer() throws(BusError) {
+    private func closeContainer() throws(BusError) {
         try check(sd_bus_message_close_container(pointer), "close a container")
     }
 

@@ -4,6 +4,7 @@
 package indirect enum BusValue: Sendable, Hashable {
     case string(String)
     case objectPath(String)
+    case signature(String)
     case byte(UInt8)
     case boolean(Bool)
     case int16(Int16)
@@ -17,6 +18,8 @@ package indirect enum BusValue: Sendable, Hashable {
     case bytes([UInt8])
     /// An array of bytes longer than the reader's limit: its length, its bytes not kept.
     case oversizedBytes(Int)
+    /// A file descriptor (`h`): not kept, since it means nothing once passed on.
+    case fileDescriptor
     /// An array of any other element type, with that type's signature (for an empty one).
     case array(element: String, [BusValue])
     /// A string-keyed dictionary of variants (`a{sv}`), in the order sent.
@@ -29,6 +32,8 @@ package indirect enum BusValue: Sendable, Hashable {
         switch self {
         case .string: "s"
         case .objectPath: "o"
+        case .signature: "g"
+        case .fileDescriptor: "h"
         case .byte: "y"
         case .boolean: "b"
         case .int16: "n"
@@ -44,6 +49,36 @@ package indirect enum BusValue: Sendable, Hashable {
         case .structure(let fields): "(" + fields.map(\.signature).joined() + ")"
         case .variant: "v"
         }
+    }
+
+    /// Whether the value holds all it was sent with: not when bytes were past the reader's
+    /// limit or a file descriptor was passed over, anywhere inside it. Such a value is not
+    /// passed on.
+    package var isWhole: Bool {
+        switch self {
+        case .oversizedBytes, .fileDescriptor: false
+        case .array(_, let values), .structure(let values): values.allSatisfy(\.isWhole)
+        case .dictionary(let entries): entries.allSatisfy(\.value.isWhole)
+        case .variant(let inner): inner.isWhole
+        default: true
+        }
+    }
+
+    /// The bytes it holds (`ay` anywhere inside it): an image's pixels.
+    package var byteCount: Int {
+        switch self {
+        case .bytes(let bytes): bytes.count
+        case .array(_, let values), .structure(let values): values.reduce(0) { $0 + $1.byteCount }
+        case .dictionary(let entries): entries.reduce(0) { $0 + $1.value.byteCount }
+        case .variant(let inner): inner.byteCount
+        default: 0
+        }
+    }
+
+    /// The value inside any variants.
+    package var innermost: BusValue {
+        if case .variant(let inner) = self { return inner.innermost }
+        return self
     }
 
     package var stringValue: String? {
@@ -73,14 +108,6 @@ package indirect enum BusValue: Sendable, Hashable {
         switch self {
         case .array("s", let values): values.compactMap(\.stringValue)
         case .variant(let inner): inner.stringsValue
-        default: nil
-        }
-    }
-
-    package var dictionaryValue: [BusEntry]? {
-        switch self {
-        case .dictionary(let entries): entries
-        case .variant(let inner): inner.dictionaryValue
         default: nil
         }
     }

@@ -93,8 +93,15 @@ extension SessionBus {
         try send(message)
     }
 
+    /// Queues `message`; it is written as the descriptor takes it, by ``processPending()``
+    /// or ``flush()``.
     package func send(_ message: BusMessage) throws(BusError) {
         try check(sd_bus_send(pointer, message.pointer, nil), "send a message")
+    }
+
+    /// Writes everything queued, waiting as long as that takes.
+    package func flush() throws(BusError) {
+        try check(sd_bus_flush(pointer), "write what is queued")
     }
 
     /// The sender's pid and effective uid, as the bus daemon knows them

@@ -90,14 +90,18 @@ package final class SessionBus {
         slots.append(slot)
     }
 
-    /// Dispatches everything that has arrived: match handlers run here. Throws when the
-    /// bus connection is lost.
-    package func processPending() throws(BusError) {
-        while true {
+    /// Dispatches what has arrived, one message at a time while `proceed` holds: match
+    /// handlers and served calls run here. Returns true when it stopped because `proceed`
+    /// no longer held, with messages perhaps still waiting. Throws when the bus connection
+    /// is lost.
+    @discardableResult
+    package func processPending(while proceed: () -> Bool = { true }) throws(BusError) -> Bool {
+        while proceed() {
             let result = sd_bus_process(pointer, nil)
             try check(result, "process the session bus")
-            if result == 0 { return }
+            if result == 0 { return false }
         }
+        return true
     }
 
     /// Blocks until something arrives or `timeout` passes, then dispatches it.

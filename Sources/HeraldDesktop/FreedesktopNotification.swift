@@ -84,10 +84,13 @@ package struct FreedesktopNotification: Sendable, Hashable {
     /// cannot change it), else the `desktop-entry` hint, else `app_name` made a valid app
     /// name (each other character `-`), else `unknown`.
     package func app(verified: String?) -> String {
-        if let verified { return verified }
-        if let desktopEntry { return desktopEntry }
-        let name = String(decoding: appName.utf8.prefix(255).map { Self.isAppByte($0) ? $0 : UInt8(ascii: "-") }, as: UTF8.self)
-        return name.isEmpty ? "unknown" : name
+        verified ?? desktopEntry ?? Self.validAppName(appName)
+    }
+
+    /// `name` as a valid app name: each other character `-`, at most 255; `unknown` for none.
+    package static func validAppName(_ name: String) -> String {
+        let valid = String(decoding: name.utf8.prefix(255).map { isAppByte($0) ? $0 : UInt8(ascii: "-") }, as: UTF8.self)
+        return valid.isEmpty ? "unknown" : valid
     }
 
     /// `update-content`'s content: the summary as title, the body without markup, the

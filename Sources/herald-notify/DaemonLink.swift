@@ -8,11 +8,18 @@ import Musl
 
 /// A connection to heraldd's Unix socket: JSON-RPC requests out, lines in.
 ///
-/// Writes block (requests are small and heraldd reads them at once); reads happen when
-/// the presenter's loop has seen the descriptor readable, so they never wait.
+/// Nothing waits: requests are queued and written as the socket takes them (the loop
+/// polls for writing while ``hasOutput``), lines are read when the loop has seen the
+/// descriptor readable. A blocking write could wait forever on a heraldd that waits for
+/// herald-notify to read its answers.
 final class DaemonLink {
     let fd: Int32
     private var buffer: [UInt8] = []
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    /// Past this much queued, the gateway stops taking apps' calls until heraldd has read
+    /// (``isCongested``): the bus holds them, and an app that floods meets the bus's limits.
+    static let congestionBytes = 256 << 10
     private var nextID = 1
     /// The longest line kept while waiting for its end: a summary of many notifications is
     /// large, but not without bound.
@@ -40,11 +47,33 @@ final class DaemonLink {
             close(fd)
             throw Failure(description: "cannot connect to \(path): \(reason)")
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    var hasOutput: Bool { outputStart < output.count }
+    var isCongested: Bool { output.count - outputStart > Self.congestionBytes }
+
+    /// Writes what is queued, as far as the socket takes it now.
+    func flushOutput() throws(Failure) {
+        while outputStart < output.count {
+            let written = output[outputStart...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0, errno == EINTR { continue }
+            if written < 0, errno == EAGAIN || errno == EWOULDBLOCK { break }
+            guard written > 0 else { throw Failure(description: "heraldd closed the connection while a request was written") }
+            outputStart += written
+        }
+        if outputStart == output.count {
+            output.removeAll(keepingCapacity: output.count <= 1 << 20)
+            outputStart = 0
+        } else if outputStart > 1 << 20 {
+            output.removeFirst(outputStart)
+            outputStart = 0
+        }
     }
 
     deinit { close(fd) }
 
-    /// Sends a request; returns its id.
+    /// Queues a request and writes what the socket takes; returns its id.
     @discardableResult
     func request(_ method: String, params: JSONObject) throws(Failure) -> Int {
         let id = nextID
@@ -52,16 +81,9 @@ final class DaemonLink {
         let request = JSONValue.object(
             JSONObject(["jsonrpc": .string("2.0"), "id": .number(JSONNumber(id)), "method": .string(method), "params": .object(params)])
         )
-        var bytes: [UInt8] = []
-        request.write(to: &bytes)
-        bytes.append(UInt8(ascii: "\n"))
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw Failure(description: "heraldd closed the connection while a request was written") }
-            offset += written
-        }
+        request.write(to: &output)
+        output.append(UInt8(ascii: "\n"))
+        try flushOutput()
         return id
     }
 

@@ -1,3 +1,4 @@
+import HeraldBus
 import HeraldDesktop
 
 /// The notifications the gateway passed on, by its own id and by their Herald key: whom
@@ -5,12 +6,12 @@ import HeraldDesktop
 ///
 /// Kept after the sender leaves the bus (`notify-send` exits at once, and its next run
 /// replaces by id), bounded: at most ``maximumRecords`` notifications and
-/// ``maximumImageBytes`` of images; past either the oldest go first (their later actions
-/// reach nobody, as a notification server's own limit would have it).
+/// ``maximumImageBytes`` of images in all; past either the oldest go first (their later
+/// actions reach nobody, as a notification server's own limit would have it).
 struct GatewayRecords {
     struct Record {
         var id: UInt32
-        /// The sender's unique name on the person's session bus.
+        /// The sender's unique name on the person's session bus; empty for the portal's.
         var sender: String
         var app: String
         /// What verified the app (`flatpak`, `snap`, `systemd-unit`, `portal`); nil for an
@@ -21,24 +22,35 @@ struct GatewayRecords {
         var notification: FreedesktopNotification
         /// The renderer's id of the bubble shown directly (heraldd unreachable).
         var directID: UInt32?
-        /// The portal's app id and notification id, for a notification from the portal.
-        var portal: (app: String, id: String)?
-        var imageBytes: Int
+        /// Where a notification from the portal came from, and its buttons' targets.
+        var portal: PortalOrigin?
+
+        var key: NotificationKey { NotificationKey(app: app, identifier: identifier) }
+        /// The bytes of its images (`image-data`), counted against ``maximumImageBytes``.
+        var imageBytes: Int { notification.hints.reduce(0) { $0 + $1.value.byteCount } }
+    }
+
+    /// A portal notification's app id and id as the portal named them, and the target
+    /// of each action that has one (`ActionInvoked`'s parameter).
+    struct PortalOrigin {
+        var app: String
+        var id: String
+        var targets: [String: BusValue]
     }
 
     static let maximumRecords = 4096
     static let maximumImageBytes = 64 << 20
 
-    private(set) var byID: [UInt32: Record] = [:]
+    private var byID: [UInt32: (record: Record, insertion: Int)] = [:]
     private var idByKey: [NotificationKey: UInt32] = [:]
     private var idByDirectID: [UInt32: UInt32] = [:]
-    /// Ids oldest first; an id no longer in ``byID`` is passed over.
-    private var order: [UInt32] = []
+    /// Each insertion, oldest first: one no longer current (its id removed, or filed again
+    /// since) is passed over.
+    private var order: [(id: UInt32, insertion: Int)] = []
     private var orderStart = 0
+    private var insertions = 0
     private var imageBytes = 0
     private var lastID: UInt32 = 0
-    /// Evicted to stay within the bounds, since start.
-    private(set) var evicted = 0
 
     /// A new id: never 0, never one in use.
     mutating func newID() -> UInt32 {
@@ -46,21 +58,22 @@ struct GatewayRecords {
         return lastID
     }
 
-    subscript(id: UInt32) -> Record? { byID[id] }
+    subscript(id: UInt32) -> Record? { byID[id]?.record }
 
     func id(for key: NotificationKey) -> UInt32? { idByKey[key] }
     func id(forDirect directID: UInt32) -> UInt32? { idByDirectID[directID] }
 
+    /// Files `record`, replacing the one of its id; the oldest go past the bounds.
     mutating func insert(_ record: Record) {
-        if let old = byID[record.id] { remove(old.id) }
-        byID[record.id] = record
-        idByKey[NotificationKey(app: record.app, identifier: record.identifier)] = record.id
+        remove(record.id)
+        insertions += 1
+        byID[record.id] = (record, insertions)
+        idByKey[record.key] = record.id
         if let direct = record.directID { idByDirectID[direct] = record.id }
         imageBytes += record.imageBytes
-        order.append(record.id)
+        order.append((record.id, insertions))
         while byID.count > Self.maximumRecords || imageBytes > Self.maximumImageBytes, let oldest = popOldest() {
             remove(oldest)
-            evicted += 1
         }
         if orderStart > 1024, orderStart * 2 > order.count {
             order.removeFirst(orderStart)
@@ -69,17 +82,17 @@ struct GatewayRecords {
     }
 
     mutating func setDirectID(_ directID: UInt32?, of id: UInt32) {
-        guard var record = byID[id] else { return }
-        if let old = record.directID { idByDirectID[old] = nil }
-        record.directID = directID
+        guard var entry = byID[id] else { return }
+        if let old = entry.record.directID { idByDirectID[old] = nil }
+        entry.record.directID = directID
         if let directID { idByDirectID[directID] = id }
-        byID[id] = record
+        byID[id] = entry
     }
 
     @discardableResult
     mutating func remove(_ id: UInt32) -> Record? {
-        guard let record = byID.removeValue(forKey: id) else { return nil }
-        idByKey[NotificationKey(app: record.app, identifier: record.identifier)] = nil
+        guard let record = byID.removeValue(forKey: id)?.record else { return nil }
+        idByKey[record.key] = nil
         if let direct = record.directID { idByDirectID[direct] = nil }
         imageBytes -= record.imageBytes
         return record
@@ -87,9 +100,9 @@ struct GatewayRecords {
 
     private mutating func popOldest() -> UInt32? {
         while orderStart < order.count {
-            let id = order[orderStart]
+            let (id, insertion) = order[orderStart]
             orderStart += 1
-            if byID[id] != nil { return id }
+            if byID[id]?.insertion == insertion { return id }
         }
         return nil
     }

@@ -117,9 +117,44 @@ final class NotificationGateway {
             }
             return true
         }
+        if call.path == Self.path, call.interface == "org.freedesktop.DBus.Introspectable", call.member == "Introspect" {
+            try? bus.reply(to: call) { reply throws(BusError) in try reply.append(Self.introspection) }
+            return true
+        }
         forward(call)
         return true
     }
+
+    /// The Notifications interface as the specification gives it, for clients that read it
+    /// before calling (gdbus, GDBusProxy): answered by Herald to every caller, so that a
+    /// sandboxed app, whose calls to the renderer's own interfaces are refused, still can.
+    static let introspection = """
+        <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+        <node>
+          <interface name="org.freedesktop.Notifications">
+            <method name="Notify">
+              <arg name="app_name" type="s" direction="in"/><arg name="replaces_id" type="u" direction="in"/>
+              <arg name="app_icon" type="s" direction="in"/><arg name="summary" type="s" direction="in"/>
+              <arg name="body" type="s" direction="in"/><arg name="actions" type="as" direction="in"/>
+              <arg name="hints" type="a{sv}" direction="in"/><arg name="expire_timeout" type="i" direction="in"/>
+              <arg name="id" type="u" direction="out"/>
+            </method>
+            <method name="CloseNotification"><arg name="id" type="u" direction="in"/></method>
+            <method name="GetCapabilities"><arg name="capabilities" type="as" direction="out"/></method>
+            <method name="GetServerInformation">
+              <arg name="name" type="s" direction="out"/><arg name="vendor" type="s" direction="out"/>
+              <arg name="version" type="s" direction="out"/><arg name="spec_version" type="s" direction="out"/>
+            </method>
+            <signal name="NotificationClosed"><arg name="id" type="u"/><arg name="reason" type="u"/></signal>
+            <signal name="ActionInvoked"><arg name="id" type="u"/><arg name="action_key" type="s"/></signal>
+            <signal name="ActivationToken"><arg name="id" type="u"/><arg name="activation_token" type="s"/></signal>
+          </interface>
+          <interface name="org.freedesktop.DBus.Introspectable">
+            <method name="Introspect"><arg name="xml_data" type="s" direction="out"/></method>
+          </interface>
+        </node>
+        """
 
     /// The renderer's capabilities that Herald honours.
     var capabilities: [String] {
@@ -148,10 +183,10 @@ final class NotificationGateway {
             return try bus.replyError(to: call, name: "org.freedesktop.DBus.Error.AccessDenied", message: "a call without a sender")
         }
         guard let verified = try identify(call) else { return }
-        let oversized = notification.hints.filter { if case .oversizedBytes = $0.value.innermost { true } else { false } }
-        if !oversized.isEmpty {
-            notification.hints.removeAll { if case .oversizedBytes = $0.value.innermost { true } else { false } }
-            Log.info("an image larger than \(Self.maximumImageBytes) bytes was not kept (\(oversized.map(\.key).joined(separator: ", ")))")
+        let partial = notification.hints.filter { !$0.value.isWhole }.map(\.key)
+        if !partial.isEmpty {
+            notification.hints.removeAll { !$0.value.isWhole }
+            Log.info("hints not passed on (an image over \(Self.maximumImageBytes) bytes, or a file descriptor): \(partial.joined(separator: ", "))")
         }
         let app = notification.app(verified: verified.app)
         // Its own app's earlier notification is replaced (`notify-send -r` is a new
@@ -161,8 +196,7 @@ final class NotificationGateway {
         try bus.reply(to: call) { reply throws(BusError) in try reply.append(id) }
         let record = GatewayRecords.Record(
             id: id, sender: sender, app: app, verifiedBy: verified.verifiedBy,
-            identifier: existing?.identifier ?? runPrefix + String(id), notification: notification, directID: existing?.directID,
-            portal: nil, imageBytes: notification.hints.reduce(0) { $0 + $1.value.byteCount }
+            identifier: existing?.identifier ?? runPrefix + String(id), notification: notification, directID: existing?.directID
         )
         records.insert(record)
         pass(record)
@@ -213,8 +247,17 @@ final class NotificationGateway {
     }
 
     /// A call for the renderer's own interfaces, passed to it and its answer passed back.
+    /// A sandboxed app (Flatpak, Snap) is refused: `dunstctl history` would show it every
+    /// other app's notifications. The person's own tools run unconfined, or in an app's unit.
     private func forward(_ call: BusMessage) {
         do {
+            guard let caller = try identify(call) else { return }
+            if let source = caller.verifiedBy, source == "flatpak" || source == "snap" {
+                return try bus.replyError(
+                    to: call, name: "org.freedesktop.DBus.Error.AccessDenied",
+                    message: "the renderer's own interfaces (\(call.interface ?? "")) are the person's, not app \(caller.app ?? "")'s"
+                )
+            }
             let forwarded = try renderer.bus.forwardedCall(of: call, to: DesktopNotifications.busName)
             try renderer.bus.callAsync(forwarded) { [bus] answer in try? bus.relay(answer, to: call) }
         } catch {
@@ -268,19 +311,22 @@ final class NotificationGateway {
         arguments.summary = n.summary
         arguments.body = presenter.serverCapabilities.bodyMarkup ? n.body : BodyMarkup.plainText(n.body)
         arguments.expireTimeout = n.expireTimeout
+        // The app's actions answer the app; Herald's own follow, unless the app took their keys.
         var actions = n.actions
         var keys: [String: String] = [:]
         for index in stride(from: 0, to: actions.count - 1, by: 2) { keys[actions[index]] = actions[index] }
-        if let snooze = bubble.snoozeKey, keys[snooze] == nil { actions += [snooze, "Snooze 1 hour"] }
-        if bubble.muteConversation != nil, keys[NotificationMapping.muteConversationActionKey] == nil {
-            actions += [NotificationMapping.muteConversationActionKey, "Mute conversation 1 hour"]
-        }
+        adjusted.snoozeKey = bubble.snoozeKey.flatMap { keys[$0] == nil ? $0 : nil }
+        if let snooze = adjusted.snoozeKey { actions += [snooze, "Snooze 1 hour"] }
+        if keys[NotificationMapping.muteConversationActionKey] != nil { adjusted.muteConversation = nil }
+        if adjusted.muteConversation != nil { actions += [NotificationMapping.muteConversationActionKey, "Mute conversation 1 hour"] }
         arguments.actions = presenter.serverCapabilities.actions ? actions : []
-        // Herald decides urgency and sound; the rest is the app's, and no stacking of Herald's.
+        // Herald decides urgency and whether it sounds (the app's own sound when it does);
+        // the other hints are the app's, and Herald's thread stacking is not applied.
         let decided: Set<String> = ["urgency", "suppress-sound", "sound-name", "x-dunst-stack-tag", "x-canonical-private-synchronous"]
-        var hints = bubble.arguments.hints.filter { $0.key == "urgency" || $0.key == "suppress-sound" || $0.key == "sound-name" }
+        let silent = bubble.arguments.hint("suppress-sound") != nil
+        var hints = bubble.arguments.hints.filter { $0.key == "urgency" || $0.key == "suppress-sound" }
+        if !silent, let sound = n.hints["sound-name"] ?? bubble.arguments.hint("sound-name") { hints.append(("sound-name", sound)) }
         hints += n.hints.filter { !decided.contains($0.key) }.map { (key: $0.key, value: $0.value) }
-        if let sound = n.hints["sound-name"], !hints.contains(where: { $0.key == "suppress-sound" }) { hints.append(("sound-name", sound)) }
         arguments.hints = hints
         adjusted.arguments = arguments
         adjusted.actionKeys = keys
@@ -311,7 +357,7 @@ final class NotificationGateway {
     // MARK: Signals, to the sender only
 
     private func emitAction(_ action: String, for record: GatewayRecords.Record) {
-        if let portal = record.portal { return portalAction?(portal.app, portal.id, action) ?? () }
+        if let portal = record.portal { return portalAction?(portal, action) ?? () }
         do {
             try bus.emitSignal(path: Self.path, interface: Self.interface, member: "ActionInvoked", to: record.sender) { m throws(BusError) in
                 try m.append(record.id)
@@ -339,16 +385,16 @@ final class NotificationGateway {
     }
 
     /// Sends a portal notification's action to the portal (``PortalBackend``).
-    var portalAction: ((String, String, String) -> Void)?
+    var portalAction: ((GatewayRecords.PortalOrigin, String) -> Void)?
 
     /// Files and passes on a notification from the portal backend: the same (app, portal
     /// id) again replaces it.
-    func passPortal(app: String, portalApp: String, portalID: String, notification: FreedesktopNotification, verifiedBy: String?) {
-        let key = NotificationKey(app: app, identifier: "portal-" + FreedesktopNotification.digest(portalApp + "\u{0}" + portalID))
+    func passPortal(app: String, origin: GatewayRecords.PortalOrigin, notification: FreedesktopNotification, verifiedBy: String?) {
+        let key = Self.portalKey(app: app, origin.app, origin.id)
         let id = records.id(for: key) ?? records.newID()
         let record = GatewayRecords.Record(
             id: id, sender: "", app: app, verifiedBy: verifiedBy, identifier: key.identifier, notification: notification,
-            directID: records[id]?.directID, portal: (portalApp, portalID), imageBytes: 0
+            directID: records[id]?.directID, portal: origin
         )
         records.insert(record)
         pass(record)
@@ -356,10 +402,15 @@ final class NotificationGateway {
 
     /// Takes a portal notification back (`RemoveNotification`).
     func removePortal(app: String, portalApp: String, portalID: String) {
-        let key = NotificationKey(app: app, identifier: "portal-" + FreedesktopNotification.digest(portalApp + "\u{0}" + portalID))
-        guard let id = records.id(for: key), let record = records.remove(id) else { return }
+        guard let id = records.id(for: Self.portalKey(app: app, portalApp, portalID)), let record = records.remove(id) else { return }
         if let direct = record.directID { try? renderer.close(direct) }
         withdraw(record)
+    }
+
+    /// A portal notification's key in heraldd's list: its id is the app's own text, so the
+    /// list has a digest of it.
+    private static func portalKey(app: String, _ portalApp: String, _ portalID: String) -> NotificationKey {
+        NotificationKey(app: app, identifier: "portal-" + FreedesktopNotification.digest(portalApp + "\u{0}" + portalID))
     }
 }
 
@@ -369,24 +420,4 @@ struct BusCaller {
     var app: String?
     /// `flatpak`, `snap` or `systemd-unit`, with `app`.
     var verifiedBy: String?
-}
-
-extension BusValue {
-    /// The value inside any variants.
-    var innermost: BusValue {
-        if case .variant(let inner) = self { return inner.innermost }
-        return self
-    }
-
-    /// The bytes an image in it holds, for the gateway's bound.
-    var byteCount: Int {
-        switch self {
-        case .bytes(let bytes): bytes.count
-        case .structure(let fields): fields.reduce(0) { $0 + $1.byteCount }
-        case .variant(let inner): inner.byteCount
-        case .array(_, let values): values.reduce(0) { $0 + $1.byteCount }
-        case .dictionary(let entries): entries.reduce(0) { $0 + $1.value.byteCount }
-        default: 0
-        }
-    }
 }

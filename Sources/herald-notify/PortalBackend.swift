@@ -29,7 +29,7 @@ final class PortalBackend {
             return
         }
         try bus.serve(pathsUnder: Self.path) { [unowned self] call in handle(call) }
-        gateway.portalAction = { [unowned self] app, id, action in actionInvoked(app: app, id: id, action: action) }
+        gateway.portalAction = { [unowned self] origin, action in actionInvoked(origin, action: action) }
         Log.info("serving \(Self.interface) as \(Self.busName) for xdg-desktop-portal")
     }
 
@@ -80,7 +80,7 @@ final class PortalBackend {
     /// The Herald app of a portal app id: the id itself, verified by the portal; a host
     /// app (an empty id) is `unknown`, unverified.
     static func app(_ portalApp: String) -> String {
-        FreedesktopNotification(appName: portalApp.isEmpty ? "unknown" : portalApp, summary: "").app(verified: nil)
+        FreedesktopNotification.validAppName(portalApp)
     }
 
     private func add(_ call: BusMessage) throws(BusError) {
@@ -89,8 +89,8 @@ final class PortalBackend {
         let fields = try call.readDictionary(byteLimit: NotificationGateway.maximumImageBytes)
         try bus.reply(to: call)
         gateway.passPortal(
-            app: Self.app(app), portalApp: app, portalID: id, notification: Self.notification(app: app, fields),
-            verifiedBy: app.isEmpty ? nil : "portal"
+            app: Self.app(app), origin: GatewayRecords.PortalOrigin(app: app, id: id, targets: Self.targets(fields)),
+            notification: Self.notification(app: app, fields), verifiedBy: app.isEmpty ? nil : "portal"
         )
     }
 
@@ -121,6 +121,16 @@ final class PortalBackend {
         )
     }
 
+    /// Each action's target: `default-action-target` for the default action, each button's `target`.
+    static func targets(_ fields: [BusEntry]) -> [String: BusValue] {
+        var targets: [String: BusValue] = [:]
+        if let action = fields["default-action"]?.stringValue, let target = fields["default-action-target"] { targets[action] = target }
+        for case .dictionary(let button) in fields["buttons"].map(Self.elements) ?? [] {
+            if let action = button["action"]?.stringValue, let target = button["target"] { targets[action] = target }
+        }
+        return targets.filter { $0.value.isWhole }
+    }
+
     /// A serialized `GIcon` of the themed kind, `("themed", <["name", …]>)`: its first name.
     private static func themedIcon(_ value: BusValue?) -> String? {
         guard case .structure(let fields)? = value?.innermost, fields.count == 2, fields[0].stringValue == "themed" else { return nil }
@@ -132,19 +142,22 @@ final class PortalBackend {
         return []
     }
 
-    /// A person acted on a portal notification: the portal hears `ActionInvoked`, with the
-    /// button's target as its parameter when it had one.
-    private func actionInvoked(app: String, id: String, action: String) {
-        guard let portal = try? bus.nameOwner(Self.portalName) else { return }
+    /// A person acted on a portal notification: the portal alone hears `ActionInvoked`,
+    /// with the action's target as its parameter when it had one.
+    private func actionInvoked(_ origin: GatewayRecords.PortalOrigin, action: String) {
+        guard let portal = try? bus.nameOwner(Self.portalName) else {
+            return Log.info("an action on a notification of \(origin.app) found no portal to answer")
+        }
+        let parameter = origin.targets[action].map { [BusValue.variant($0)] } ?? []
         do {
             try bus.emitSignal(path: Self.path, interface: Self.interface, member: "ActionInvoked", to: portal) { m throws(BusError) in
-                try m.append(app)
-                try m.append(id)
+                try m.append(origin.app)
+                try m.append(origin.id)
                 try m.append(action)
-                try m.appendValue(.array(element: "v", []))
+                try m.appendValue(.array(element: "v", parameter))
             }
         } catch {
-            Log.info("ActionInvoked for \(app) was not sent to the portal: \(error)")
+            Log.info("ActionInvoked for \(origin.app) was not sent to the portal: \(error)")
         }
     }
 }

@@ -89,17 +89,26 @@ final class PresenterLoop {
     }
 
     /// Runs until SIGTERM or SIGINT (0), or until the session bus is lost (1).
+    ///
+    /// The gateway's bus (the person's) is paused while heraldd has not read what was
+    /// written to it (``DaemonLink/isCongested``): an app that floods waits in the bus,
+    /// and nothing here waits on heraldd.
     func run() -> Int32 {
+        var moreWaiting = false
         while true {
             if link == nil, ContinuousClock.now >= reconnectAt { connect() }
+            let paused = gatewayPaused
             var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
-            var timeout: Int32 = -1
-            for bus in buses {
-                fds.append(pollfd(fd: bus.fileDescriptor, events: bus.pollEvents, revents: 0))
-                let busTimeout = bus.pollTimeoutMilliseconds
+            var timeout: Int32 = moreWaiting && !paused ? 0 : -1
+            for (index, bus) in buses.enumerated() {
+                let gated = paused && index == buses.count - 1
+                fds.append(pollfd(fd: bus.fileDescriptor, events: gated ? 0 : bus.pollEvents, revents: 0))
+                let busTimeout = gated ? -1 : bus.pollTimeoutMilliseconds
                 if busTimeout >= 0 { timeout = timeout < 0 ? busTimeout : min(timeout, busTimeout) }
             }
-            if let link { fds.append(pollfd(fd: link.fd, events: Int16(POLLIN), revents: 0)) }
+            if let link {
+                fds.append(pollfd(fd: link.fd, events: Int16(POLLIN) | (link.hasOutput ? Int16(POLLOUT) : 0), revents: 0))
+            }
             if link == nil {
                 let untilReconnect = Int32(clamping: Int(max(0, (reconnectAt - ContinuousClock.now) / .milliseconds(1))) + 1)
                 timeout = timeout < 0 ? untilReconnect : min(timeout, untilReconnect)
@@ -113,13 +122,33 @@ final class PresenterLoop {
                 if subscribed { presentedUntil.record(Date()) }
                 return 0
             }
+            let linkEvents = fds.count > buses.count + 1 ? fds[buses.count + 1].revents : 0
+            if linkEvents & Int16(POLLOUT) != 0 { writeToDaemon() }
+            if linkEvents & ~Int16(POLLOUT) != 0 { readFromDaemon() }
             do {
-                for bus in buses { try bus.processPending() }
+                for (index, bus) in buses.enumerated() {
+                    if index == buses.count - 1, gateway != nil {
+                        moreWaiting = try bus.processPending { [unowned self] in !gatewayPaused }
+                    } else {
+                        try bus.processPending()
+                    }
+                }
             } catch {
                 Log.info("lost the session bus: \(error)")
                 return 1
             }
-            if fds.count > buses.count + 1, fds[buses.count + 1].revents != 0 { readFromDaemon() }
+        }
+    }
+
+    /// Whether the gateway's bus waits for heraldd to read.
+    private var gatewayPaused: Bool { gateway != nil && buses.count > 1 && link?.isCongested == true }
+
+    private func writeToDaemon() {
+        do {
+            try link?.flushOutput()
+        } catch {
+            Log.info("lost heraldd at \(linkPath): \(error); reconnecting")
+            disconnect(retryIn: backoff.take())
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldBus
 import HeraldProtocol
 import HeraldTesting
 import Testing
@@ -118,9 +119,20 @@ struct HeraldNotifyGatewayEndToEndTests {
         #expect(running.notifySend(["after", "the error"]).status == 0)
         #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
 
+        // An image in the hints (image-data, 2×2 RGBA) is kept and passed on to the renderer.
+        let pixels = Array(repeating: "byte 0x7f", count: 16).joined(separator: ", ")
+        let imaged = running.gdbus(
+            "Notify", ["org.example.photos", "0", "", "Photo", "from Ann", "[]", "{'image-data': <(2, 2, 8, true, 8, 4, [\(pixels)])>}", "--", "-1"]
+        )
+        #expect(imaged.status == 0 && imaged.stdout.hasPrefix("(uint32 "), "\(imaged)")
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 2 }, "\(running.notify.stderr)")
+        #expect(!running.notify.stderr.contains("did not take"), "\(running.notify.stderr)")
+        running.session.closeAll()
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 0 })
+
         // Replacing by id: the same app's notify-send -r replaces its notification in place.
         let first = running.notifySend(["-p", "-a", "org.example.backup", "Backup", "10%"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 2 })
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 })
         let again = running.notifySend(["-p", "-r", first, "-a", "org.example.backup", "Backup", "90%"]).stdout
         #expect(again.trimmingCharacters(in: .whitespacesAndNewlines) == first)
         #expect(running.session.wait(timeout: 20) { (try? running.list().filter { $0[pointer: "/app"] == .string("org.example.backup") }.count) == 1 })
@@ -128,13 +140,14 @@ struct HeraldNotifyGatewayEndToEndTests {
 
         // CloseNotification from the person's own process closes it, in Herald's list too.
         #expect(running.gdbus("CloseNotification", [first]).status == 0)
-        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 0 }, "\(running.notify.stderr)")
         #expect(running.session.wait(timeout: 20) { (try? running.list().contains { $0[pointer: "/app"] == .string("org.example.backup") }) == false })
     }
 
     @Test(.enabled(if: FlatpakSandbox.isUsable, "bwrap cannot make a user namespace here"))
     func aSandboxedAppSpeaksOnlyAsItself() throws {
-        let running = try Self.start()
+        let journal = JournalReader.isAvailable
+        let running = try Self.start(heraldd: try HeraldProcess(.standalone, arguments: journal ? ["--log-target", "journal"] : []))
         let first = running.notifySend(["-p", "-a", "org.example.bank", "Bank", "Payment received"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
@@ -164,10 +177,99 @@ struct HeraldNotifyGatewayEndToEndTests {
         // The bank's own notification is untouched: its body is still its own.
         let bank = try running.list().first { $0[pointer: "/app"] == .string("org.example.bank") }
         #expect(bank?[pointer: "/content/body"] == .string("Payment received"))
+        // The person's own dunstctl reaches dunst through the gateway.
         #expect(running.session.displayedCount == 2)
-        // The journal says the sandbox's app was verified by its Flatpak sandbox.
-        let game = try running.list().first { $0[pointer: "/app"] == .string("org.example.Game") }
-        #expect(game != nil)
+        // The renderer's own interfaces are the person's: dunstctl's history would show the
+        // sandbox every other app's notifications.
+        let history = try sandbox.run(
+            "/bin/sh",
+            ["-c", "busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.dunstproject.cmd0 NotificationListHistory 2>&1"],
+            binding: running.session.folder.path, environment: environment
+        )
+        // busctl names the error, org.freedesktop.DBus.Error.AccessDenied, by its errno.
+        #expect(history.status != 0 && history.stdout.contains("Access denied"), "\(history)")
+        guard journal else { return }
+        // The journal says which app was verified, by what, and through which gateway.
+        let entries = try JournalReader(pid: running.heraldd.process.pid)
+            .waitForEntries(count: 2, matching: ["HERALD_METHOD=update-content", "HERALD_GATEWAY=freedesktop"])
+        let game = try #require(entries.first { $0.field("HERALD_APP") == "org.example.Game" })
+        #expect(game.field("HERALD_APP_VERIFIED") == "1")
+        #expect(game.field("HERALD_APP_SOURCE") == "flatpak")
+        let bankEntry = try #require(entries.first { $0.field("HERALD_APP") == "org.example.bank" })
+        #expect(bankEntry.field("HERALD_APP_VERIFIED") == "0")
+        #expect(bankEntry.field("HERALD_APP_SOURCE") == nil)
+    }
+
+    /// An app that floods the gateway (10,000 Notify calls sent without waiting, one with a
+    /// 50 MB image, invalid hints) gets its answers; the person's next notification still
+    /// shows, and herald-notify's memory stays bounded.
+    @Test func aFloodingAppLeavesTheGatewayServing() throws {
+        let running = try Self.start()
+        // Silenced, so that dunst draws none of the flood.
+        try running.client.result("set-focus", json(#"{"focus":{"name":"Work"}}"#))
+        let app = try SessionBus(address: running.session.busAddress)
+        func notify(_ index: Int, hints: [(key: String, value: BusValue)] = [], wait: Bool = false) throws(BusError) {
+            let message = try app.methodCall(
+                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                interface: "org.freedesktop.Notifications", member: "Notify"
+            )
+            try message.append("org.example.flood")
+            try message.append(UInt32(0))
+            try message.append("")
+            try message.append("Order \(index)")
+            try message.append("Tracking number \(index * 7919)")
+            try message.append([String]())
+            try message.append(hints)
+            try message.append(Int32(-1))
+            if wait {
+                app.callTimeout = .seconds(60)
+                #expect(try app.call(message).readUInt32() > 0)
+            } else {
+                try app.send(message)
+            }
+        }
+        let image = BusValue.structure([.int32(4096), .int32(3200), .int32(16384), .boolean(true), .int32(8), .int32(4), .bytes([UInt8](repeating: 7, count: 50 << 20))])
+        try notify(0, hints: [("image-data", image), ("x-unknown", .double(1.5)), ("urgency", .string("not a byte"))], wait: true)
+        for index in 1..<10_000 { try notify(index) }
+        try app.flush()
+        // Sent in order on one connection: once the last is listed, all were passed on.
+        let last = running.session.wait(timeout: 120) {
+            (try? running.client.call("list-notifications", ["app": "org.example.flood", "limit": .number(JSONNumber(1))]))?[
+                pointer: "/result/notifications/0/content/title"] == .string("Order 9999")
+        }
+        #expect(last, "\(running.notify.stderr)")
+        let count = try Self.count(running.client, app: "org.example.flood")
+        #expect(count == 10_000, "\(count) listed; \(running.notify.stderr)")
+        #expect(running.gdbus("GetServerInformation", []).stdout.contains("Herald"))
+        #expect(running.notify.stderr.contains("hints not passed on"), "\(running.notify.stderr)")
+        let resident = Self.residentKilobytes(of: running.notify.process.pid)
+        #expect(resident.map { $0 < 200_000 } == true, "herald-notify holds \(String(describing: resident)) kB after the flood")
+
+        // Turning the Focus off shows its digest bubble; the person's next notification comes beside it.
+        try running.client.result("set-focus", ["focus": .null])
+        #expect(running.notifySend(["Ann", "still here"]).status == 0)
+        #expect(running.session.wait(timeout: 30) { running.session.displayedCount == 2 }, "\(running.session.displayedCount) shown; \(running.notify.stderr)")
+        running.session.closeAll()
+        #expect(running.session.wait(timeout: 20) { running.session.history().contains { $0["body"] as? String == "still here" } })
+    }
+
+    /// How many notifications `app` has in the list, page by page.
+    static func count(_ client: UnixSocketClient, app: String) throws -> Int {
+        var count = 0
+        var params: JSONObject = ["app": .string(app)]
+        while true {
+            let page = try client.call("list-notifications", .object(params))
+            count += page[pointer: "/result/notifications"]?.arrayValue?.count ?? 0
+            guard let cursor = page[pointer: "/result/nextCursor"] else { return count }
+            params["cursor"] = cursor
+        }
+    }
+
+    static func residentKilobytes(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
     @Test func whileHeralddIsAwayNotificationsAreShownDirectlyAndThePersonIsToldOnce() throws {

@@ -53,6 +53,11 @@ package final class DesktopSession: @unchecked Sendable {
             <allow eavesdrop="true"/>
             <allow own="*"/>
           </policy>
+          <!-- A real session bus's limits (/usr/share/dbus-1/session.conf): a 50 MB message passes. -->
+          <limit name="max_incoming_bytes">1000000000</limit>
+          <limit name="max_outgoing_bytes">1000000000</limit>
+          <limit name="max_message_size">1000000000</limit>
+          <limit name="max_replies_per_connection">50000</limit>
         </busconfig>
         """.write(to: config, atomically: true, encoding: .utf8)
         let log = folder.appendingPathComponent("session.log").path

@@ -30,11 +30,13 @@ struct GatewayRecords {
         var imageBytes: Int { notification.hints.reduce(0) { $0 + $1.value.byteCount } }
     }
 
-    /// A portal notification's app id and id as the portal named them, and the target
-    /// of each action that has one (`ActionInvoked`'s parameter).
+    /// A portal notification's app id and id as the portal named them, its default
+    /// action's name (the renderer's `default`), and the target of each action that has
+    /// one (`ActionInvoked`'s parameter), by its key on the renderer.
     struct PortalOrigin {
         var app: String
         var id: String
+        var defaultAction: String?
         var targets: [String: BusValue]
     }
 

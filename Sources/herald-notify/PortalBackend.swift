@@ -89,7 +89,9 @@ final class PortalBackend {
         let fields = try call.readDictionary(byteLimit: NotificationGateway.maximumImageBytes)
         try bus.reply(to: call)
         gateway.passPortal(
-            app: Self.app(app), origin: GatewayRecords.PortalOrigin(app: app, id: id, targets: Self.targets(fields)),
+            app: Self.app(app), origin: GatewayRecords.PortalOrigin(
+                app: app, id: id, defaultAction: fields["default-action"]?.stringValue, targets: Self.targets(fields)
+            ),
             notification: Self.notification(app: app, fields), verifiedBy: app.isEmpty ? nil : "portal"
         )
     }
@@ -109,7 +111,9 @@ final class PortalBackend {
         if let category = fields["category"]?.stringValue { hints.append(BusEntry(key: "category", value: .string(category))) }
         if !app.isEmpty { hints.append(BusEntry(key: "desktop-entry", value: .string(app))) }
         var actions: [String] = []
-        if let action = fields["default-action"]?.stringValue { actions += [action, "Open"] }
+        // The default action is the renderer's `default` (a click on the bubble), named back
+        // to the portal as the app named it (``actionName(_:in:)``).
+        if fields["default-action"]?.stringValue != nil { actions += [NotificationMapping.defaultActionKey, "Open"] }
         for case .dictionary(let button) in fields["buttons"].map(Self.elements) ?? [] {
             guard let action = button["action"]?.stringValue, let label = button["label"]?.stringValue else { continue }
             actions += [action, label]
@@ -121,10 +125,11 @@ final class PortalBackend {
         )
     }
 
-    /// Each action's target: `default-action-target` for the default action, each button's `target`.
+    /// Each action's target, by its key on the renderer: `default-action-target` for the
+    /// default action, each button's `target`.
     static func targets(_ fields: [BusEntry]) -> [String: BusValue] {
         var targets: [String: BusValue] = [:]
-        if let action = fields["default-action"]?.stringValue, let target = fields["default-action-target"] { targets[action] = target }
+        if let target = fields["default-action-target"] { targets[NotificationMapping.defaultActionKey] = target }
         for case .dictionary(let button) in fields["buttons"].map(Self.elements) ?? [] {
             if let action = button["action"]?.stringValue, let target = button["target"] { targets[action] = target }
         }
@@ -149,11 +154,12 @@ final class PortalBackend {
             return Log.info("an action on a notification of \(origin.app) found no portal to answer")
         }
         let parameter = origin.targets[action].map { [BusValue.variant($0)] } ?? []
+        let name = action == NotificationMapping.defaultActionKey ? origin.defaultAction ?? action : action
         do {
             try bus.emitSignal(path: Self.path, interface: Self.interface, member: "ActionInvoked", to: portal) { m throws(BusError) in
                 try m.append(origin.app)
                 try m.append(origin.id)
-                try m.append(action)
+                try m.append(name)
                 try m.appendValue(.array(element: "v", parameter))
             }
         } catch {

@@ -4,6 +4,7 @@
 #   framer-parser   JSONTextFramer and JSONParser together, as JSONTextDecoder uses them
 #   params          every method's params decoding
 #   snapshot        SnapshotFile.decode, whole files and checksummed payloads
+#   notify          herald-notify's gateway: an app's Notify as Herald's params
 #
 # SwiftPM cannot give some targets `-sanitize=fuzzer` and not others, so this compiles the
 # modules a target needs with swiftc directly — HeraldProtocol, HeraldCore, and the
@@ -52,6 +53,12 @@ module HeraldCore "HeraldProtocol" $(find Sources/HeraldCore -name '*.swift' | s
 module HeraldStorage "HeraldProtocol HeraldCore" Sources/HeraldStorage/{CRC32C,SnapshotFile,SnapshotFileError,SnapshotHeader}.swift \
   $(find Sources/HeraldStorage/Payload -name '*.swift' | sort)
 
+# HeraldBus imports libsystemd's sd-bus through the CSystemd module map.
+module HeraldBus "" -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap $(find Sources/HeraldBus -name '*.swift' | sort)
+module HeraldDesktop "HeraldProtocol HeraldBus" -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap \
+  $(find Sources/HeraldDesktop -name '*.swift' | sort)
+
 target framer-parser Fuzz/Targets/FramerParser.swift -lHeraldProtocol
 target params Fuzz/Targets/Params.swift -lHeraldCore -lHeraldProtocol
 target snapshot Fuzz/Targets/Snapshot.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol
+target notify Fuzz/Targets/Notify.swift -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap -lHeraldDesktop -lHeraldBus -lHeraldProtocol -lsystemd

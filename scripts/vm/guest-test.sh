@@ -237,6 +237,23 @@ wait_for 30 sh -c "runuser -u alice -- ${alice_env[*]} dunstctl history | grep -
     || fail "dunst never showed the notification; history: $(as_alice dunstctl history 2>&1 | head -c 400)"
 end
 
+begin "herald-gateway.service takes org.freedesktop.Notifications; an app's Notify goes through Herald to dunst on its private bus"
+as_alice systemctl --user stop herald-notify.service dunst.service
+as_alice systemctl --user start herald-renderer@dunst.service herald-gateway.service \
+    || fail "the gateway's units did not start: $(as_alice systemctl --user status herald-gateway.service herald-renderer@dunst.service 2>&1 | tail -8)"
+gateway() { as_alice busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.Notifications "$@"; }
+wait_for 30 sh -c "runuser -u alice -- ${alice_env[*]} busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.Notifications GetServerInformation 2>/dev/null | grep -q Herald" \
+    || fail "the gateway does not answer on alice's bus: $(as_alice systemctl --user status herald-gateway.service 2>&1 | tail -5)"
+answer="$(gateway Notify 'susssasa{sv}i' vm-app 0 "" Gateway "Hello through the gateway" 0 0 -1)"
+[[ "$answer" == 'u '* ]] || fail "Notify answered: $answer"
+wait_for 30 sh -c "runuser -u alice -- ${alice_env[*]} dunstctl history | grep -q 'Hello through the gateway'" \
+    || fail "dunst, on the renderer's bus, never showed it; history: $(as_alice dunstctl history 2>&1 | head -c 400)"
+answer="$(rpc alice '{"jsonrpc":"2.0","id":13,"method":"list-notifications","params":{"app":"vm-app"}}')"
+[[ "$answer" == *'"body":"Hello through the gateway"'* ]] || fail "heraldd's list of vm-app is: $answer"
+entries="$(journalctl -b -u herald.service -o json --no-pager 2>&1 | grep -F '"HERALD_GATEWAY":"freedesktop"')"
+grep -qF '"HERALD_APP":"vm-app"' <<<"$entries" || fail "no journal entry says the gateway passed vm-app's notification on"
+end
+
 begin "an app a desktop launched into app-….scope is recognised by its unit, and speaks only as itself"
 # What a desktop does when it launches org.example.chat (systemd's Desktop Environments
 # document); the client then runs inside that scope, as alice.

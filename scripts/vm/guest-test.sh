@@ -244,7 +244,8 @@ as_alice systemctl --user start herald-renderer@dunst.service herald-gateway.ser
 gateway() { as_alice busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.Notifications "$@"; }
 wait_for 30 sh -c "runuser -u alice -- ${alice_env[*]} busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.Notifications GetServerInformation 2>/dev/null | grep -q Herald" \
     || fail "the gateway does not answer on alice's bus: $(as_alice systemctl --user status herald-gateway.service 2>&1 | tail -5)"
-answer="$(gateway Notify 'susssasa{sv}i' vm-app 0 "" Gateway "Hello through the gateway" 0 0 -1)"
+# "--": busctl would read -1 as an option.
+answer="$(gateway Notify 'susssasa{sv}i' vm-app 0 "" Gateway "Hello through the gateway" 0 0 -- -1 2>&1)"
 [[ "$answer" == 'u '* ]] || fail "Notify answered: $answer"
 wait_for 30 sh -c "runuser -u alice -- ${alice_env[*]} dunstctl history | grep -q 'Hello through the gateway'" \
     || fail "dunst, on the renderer's bus, never showed it; history: $(as_alice dunstctl history 2>&1 | head -c 400)"

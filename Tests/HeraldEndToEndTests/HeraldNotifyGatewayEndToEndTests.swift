@@ -272,6 +272,21 @@ struct HeraldNotifyGatewayEndToEndTests {
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
+    /// The renderer crashes: apps still get their ids and Herald still lists what they
+    /// send; when a renderer is back, what waited is shown.
+    @Test func aRendererThatCrashesLosesNothing() throws {
+        let running = try Self.start()
+        running.session.stopServer()
+        let sent = running.notifySend(["-p", "Mail", "while dunst was away"])
+        #expect(sent.status == 0 && UInt32(sent.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) != nil, "\(sent)")
+        #expect(running.session.wait(timeout: 20) { (try? running.list().count) == 1 }, "\(running.notify.stderr)")
+        #expect(running.notify.waitForLog(containing: "waiting for one"), "\(running.notify.stderr)")
+        try running.session.startServer()
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
+        running.session.closeAll()
+        #expect(running.session.wait(timeout: 20) { running.session.history().first?["body"] as? String == "while dunst was away" })
+    }
+
     @Test func whileHeralddIsAwayNotificationsAreShownDirectlyAndThePersonIsToldOnce() throws {
         let heraldd = try HeraldProcess(.standalone)
         let running = try Self.start(heraldd: heraldd)

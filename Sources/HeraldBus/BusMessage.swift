@@ -30,6 +30,17 @@ package final class BusMessage {
     package var interface: String? { sd_bus_message_get_interface(pointer).map { String(cString: $0) } }
     /// The signature of the whole body, such as `susssasa{sv}i`.
     package var signature: String { sd_bus_message_get_signature(pointer, 1).map { String(cString: $0) } ?? "" }
+    package var destination: String? { sd_bus_message_get_destination(pointer).map { String(cString: $0) } }
+    /// Its serial number on its sender's connection; 0 before it is sent.
+    package var cookie: UInt64 {
+        var cookie: UInt64 = 0
+        return sd_bus_message_get_cookie(pointer, &cookie) < 0 ? 0 : cookie
+    }
+    /// A reply's: the serial number of the call it answers; nil for any other message.
+    package var replyCookie: UInt64? {
+        var cookie: UInt64 = 0
+        return sd_bus_message_get_reply_cookie(pointer, &cookie) < 0 ? nil : cookie
+    }
     /// Whether it is a method call (and so wants a reply unless it says otherwise).
     package var isMethodCall: Bool { sd_bus_message_is_method_call(pointer, nil, nil) > 0 }
 

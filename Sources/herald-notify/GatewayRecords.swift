@@ -37,6 +37,9 @@ struct GatewayRecords {
         var app: String
         var id: String
         var defaultAction: String?
+        /// The action of the button whose purpose is `im.reply-with-text`, shown as the
+        /// renderer's inline reply.
+        var replyAction: String? = nil
         var targets: [String: BusValue]
     }
 

@@ -26,7 +26,7 @@ final class NotificationGateway {
     /// (KDE's `inline-reply` comes back by a signal of the renderer's).
     static let passedCapabilities: Set<String> = [
         "actions", "action-icons", "body", "body-hyperlinks", "body-images", "body-markup", "icon-multi", "icon-static",
-        "persistence", "sound",
+        "inline-reply", "persistence", "sound",
     ]
 
     let bus: SessionBus
@@ -78,7 +78,11 @@ final class NotificationGateway {
         }
         try renderer.onActionInvoked { [unowned self] id, key in
             guard let gatewayID = records.id(forDirect: id), let record = records[gatewayID] else { return }
-            emitAction(key, for: record)
+            emitAction(key, for: record, reply: nil)
+        }
+        try renderer.onNotificationReplied { [unowned self] id, text in
+            guard let gatewayID = records.id(forDirect: id), let record = records[gatewayID], record.portal == nil else { return }
+            emitReply(text, for: record)
         }
         try renderer.onNotificationClosed { [unowned self] id, reason in
             guard let gatewayID = records.id(forDirect: id), let record = records[gatewayID] else { return }
@@ -149,6 +153,7 @@ final class NotificationGateway {
             <signal name="NotificationClosed"><arg name="id" type="u"/><arg name="reason" type="u"/></signal>
             <signal name="ActionInvoked"><arg name="id" type="u"/><arg name="action_key" type="s"/></signal>
             <signal name="ActivationToken"><arg name="id" type="u"/><arg name="activation_token" type="s"/></signal>
+            <signal name="NotificationReplied"><arg name="id" type="u"/><arg name="text" type="s"/></signal>
           </interface>
           <interface name="org.freedesktop.DBus.Introspectable">
             <method name="Introspect"><arg name="xml_data" type="s" direction="out"/></method>
@@ -332,7 +337,9 @@ final class NotificationGateway {
         adjusted.actionKeys = keys
         adjusted.thread = nil
         adjusted.image = nil
-        adjusted.inlineReplyAction = nil
+        // KDE's inline reply (a renderer with the `inline-reply` capability shows a text
+        // field for it): the typed text goes back to the app.
+        adjusted.inlineReplyAction = keys[NotificationMapping.inlineReplyKey].map { _ in NotificationMapping.inlineReplyKey }
         return adjusted
     }
 
@@ -340,11 +347,13 @@ final class NotificationGateway {
     func owns(_ key: NotificationKey) -> Bool { records.id(for: key) != nil }
 
     /// A person acted on the bubble of one of the gateway's notifications: the app hears
-    /// `ActivationToken` (when the renderer sent one) and `ActionInvoked`.
-    func actionInvoked(_ key: NotificationKey, action: String) {
+    /// `ActivationToken` (when the renderer sent one) and `ActionInvoked`, or, for text
+    /// typed into an inline reply, `NotificationReplied` with it.
+    func actionInvoked(_ key: NotificationKey, action: String, reply: String? = nil) {
         guard let id = records.id(for: key), let record = records[id] else { return }
         if let token = tokens.removeValue(forKey: key) { emitToken(token, for: id) }
-        emitAction(action, for: record)
+        if let reply, record.portal == nil { return emitReply(reply, for: record) }
+        emitAction(action, for: record, reply: reply)
     }
 
     /// The bubble of one of the gateway's notifications closed.
@@ -356,8 +365,8 @@ final class NotificationGateway {
 
     // MARK: Signals, to the sender only
 
-    private func emitAction(_ action: String, for record: GatewayRecords.Record) {
-        if let portal = record.portal { return portalAction?(portal, action) ?? () }
+    private func emitAction(_ action: String, for record: GatewayRecords.Record, reply: String?) {
+        if let portal = record.portal { return portalAction?(portal, action, reply) ?? () }
         do {
             try bus.emitSignal(path: Self.path, interface: Self.interface, member: "ActionInvoked", to: record.sender) { m throws(BusError) in
                 try m.append(record.id)
@@ -365,6 +374,17 @@ final class NotificationGateway {
             }
         } catch {
             Log.info("ActionInvoked for \(record.app) was not sent: \(error)")
+        }
+    }
+
+    private func emitReply(_ text: String, for record: GatewayRecords.Record) {
+        do {
+            try bus.emitSignal(path: Self.path, interface: Self.interface, member: "NotificationReplied", to: record.sender) { m throws(BusError) in
+                try m.append(record.id)
+                try m.append(text)
+            }
+        } catch {
+            Log.info("NotificationReplied for \(record.app) was not sent: \(error)")
         }
     }
 
@@ -384,8 +404,9 @@ final class NotificationGateway {
         }
     }
 
-    /// Sends a portal notification's action to the portal (``PortalBackend``).
-    var portalAction: ((GatewayRecords.PortalOrigin, String) -> Void)?
+    /// Sends a portal notification's action, with the text of an inline reply, to the
+    /// portal (``PortalBackend``).
+    var portalAction: ((GatewayRecords.PortalOrigin, String, String?) -> Void)?
 
     /// Files and passes on a notification from the portal backend: the same (app, portal
     /// id) again replaces it.

@@ -29,7 +29,7 @@ final class PortalBackend {
             return
         }
         try bus.serve(pathsUnder: Self.path) { [unowned self] call in handle(call) }
-        gateway.portalAction = { [unowned self] origin, action in actionInvoked(origin, action: action) }
+        gateway.portalAction = { [unowned self] origin, action, reply in actionInvoked(origin, action: action, reply: reply) }
         Log.info("serving \(Self.interface) as \(Self.busName) for xdg-desktop-portal")
     }
 
@@ -49,14 +49,14 @@ final class PortalBackend {
             case ("org.freedesktop.DBus.Properties", "Get"):
                 let interface = try call.readString()
                 let name = try call.readString()
-                guard interface == Self.interface, name == "version" else {
+                guard interface == Self.interface, let value = Self.properties[name] else {
                     throw BusError(name: "org.freedesktop.DBus.Error.UnknownProperty", errno: 0, message: "no property \(interface).\(name)")
                 }
-                try bus.reply(to: call) { reply throws(BusError) in try reply.append(BusValue.uint32(Self.version)) }
+                try bus.reply(to: call) { reply throws(BusError) in try reply.append(value) }
             case ("org.freedesktop.DBus.Properties", "GetAll"):
                 let interface = try call.readString()
                 try bus.reply(to: call) { reply throws(BusError) in
-                    try reply.append(interface == Self.interface ? [(key: "version", value: BusValue.uint32(Self.version))] : [])
+                    try reply.append(interface == Self.interface ? Self.properties.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) } : [])
                 }
             default:
                 return false
@@ -65,6 +65,11 @@ final class PortalBackend {
             try? bus.replyError(to: call, name: error.name ?? "org.freedesktop.DBus.Error.InvalidArgs", message: error.message)
         }
         return true
+    }
+
+    /// The interface's properties: its version and what it supports.
+    static var properties: [String: BusValue] {
+        ["version": .uint32(version), "SupportedOptions": .dictionary(supportedOptions)]
     }
 
     /// Refuses every caller but the portal itself.
@@ -90,7 +95,8 @@ final class PortalBackend {
         try bus.reply(to: call)
         gateway.passPortal(
             app: Self.app(app), origin: GatewayRecords.PortalOrigin(
-                app: app, id: id, defaultAction: fields["default-action"]?.stringValue, targets: Self.targets(fields)
+                app: app, id: id, defaultAction: fields["default-action"]?.stringValue,
+                replyAction: Self.buttons(fields).first { $0.purpose == Self.replyPurpose }?.action, targets: Self.targets(fields)
             ),
             notification: Self.notification(app: app, fields), verifiedBy: app.isEmpty ? nil : "portal"
         )
@@ -98,25 +104,38 @@ final class PortalBackend {
 
     /// The portal's notification as a freedesktop one: `title` the summary, `markup-body`
     /// (or `body`, escaped) the body, `priority` the urgency (urgent → critical, which
-    /// Herald still treats as time-sensitive), the default action and buttons the actions,
-    /// a themed icon the app icon, `category` kept.
+    /// Herald still treats as time-sensitive), the default action and buttons the actions
+    /// (an `im.reply-with-text` button the renderer's inline reply), a themed icon the app
+    /// icon, `category` kept. Version 2's `display-hint`: `transient` and `persistent` as
+    /// the hints of those names (`resident`), `tray` (no banner) as low urgency, which
+    /// Herald delivers quietly into the list; the lock-screen hints and `show-as-new` have
+    /// no meaning here. Its `sound`: `silent` suppresses the sound; a sound file is not
+    /// played (Herald decides whether a notification sounds, and with the renderer's sound).
     static func notification(app: String, _ fields: [BusEntry]) -> FreedesktopNotification {
-        let urgency: UInt8
+        let displayHints = Set(fields["display-hint"]?.innermost.stringsValue ?? [])
+        var urgency: UInt8
         switch fields["priority"]?.stringValue {
         case "low": urgency = 0
         case "urgent": urgency = 2
         default: urgency = 1
         }
+        if displayHints.contains("tray"), urgency < 2 { urgency = 0 }
         var hints = [BusEntry(key: "urgency", value: .byte(urgency))]
         if let category = fields["category"]?.stringValue { hints.append(BusEntry(key: "category", value: .string(category))) }
         if !app.isEmpty { hints.append(BusEntry(key: "desktop-entry", value: .string(app))) }
+        if displayHints.contains("transient") { hints.append(BusEntry(key: "transient", value: .boolean(true))) }
+        if displayHints.contains("persistent") { hints.append(BusEntry(key: "resident", value: .boolean(true))) }
+        if fields["sound"]?.innermost.stringValue == "silent" { hints.append(BusEntry(key: "suppress-sound", value: .boolean(true))) }
         var actions: [String] = []
         // The default action is the renderer's `default` (a click on the bubble), named back
-        // to the portal as the app named it (``actionName(_:in:)``).
+        // to the portal as the app named it (``actionInvoked(_:action:reply:)``).
         if fields["default-action"]?.stringValue != nil { actions += [NotificationMapping.defaultActionKey, "Open"] }
-        for case .dictionary(let button) in fields["buttons"].map(Self.elements) ?? [] {
-            guard let action = button["action"]?.stringValue, let label = button["label"]?.stringValue else { continue }
-            actions += [action, label]
+        for button in Self.buttons(fields) {
+            if button.purpose == Self.replyPurpose {
+                actions += [NotificationMapping.inlineReplyKey, button.label ?? "Reply"]
+            } else if let label = button.label ?? button.purpose.flatMap({ Self.purposeLabels[$0] }) {
+                actions += [button.action, label]
+            }
         }
         return FreedesktopNotification(
             appName: app, appIcon: Self.themedIcon(fields["icon"]) ?? "", summary: fields["title"]?.stringValue ?? "",
@@ -125,13 +144,40 @@ final class PortalBackend {
         )
     }
 
+    /// The button purpose of an inline reply (category `im.received`).
+    static let replyPurpose = "im.reply-with-text"
+
+    /// The labels of the purposes Herald understands, for a button that gives none.
+    static let purposeLabels = [
+        "call.accept": "Accept", "call.decline": "Decline", "call.hang-up": "Hang up",
+        "call.enable-speakerphone": "Speaker on", "call.disable-speakerphone": "Speaker off",
+    ]
+
+    /// What `SupportedOptions` advertises: the categories Herald makes messages and calls
+    /// of, and the button purposes it shows.
+    static var supportedOptions: [BusEntry] {
+        [
+            BusEntry(key: "category", value: .variant(.array(element: "s", ["im.received", "call.incoming", "call.ongoing", "call.unanswered"].map(BusValue.string)))),
+            BusEntry(key: "button-purpose", value: .variant(.array(element: "s", ([replyPurpose] + purposeLabels.keys.sorted()).map(BusValue.string)))),
+        ]
+    }
+
+    /// A notification's buttons: each with an action (those without are ignored).
+    static func buttons(_ fields: [BusEntry]) -> [(action: String, label: String?, purpose: String?, target: BusValue?)] {
+        (fields["buttons"].map(Self.elements) ?? []).compactMap { element in
+            guard case .dictionary(let button) = element.innermost, let action = button["action"]?.stringValue else { return nil }
+            return (action, button["label"]?.stringValue, button["purpose"]?.stringValue, button["target"])
+        }
+    }
+
     /// Each action's target, by its key on the renderer: `default-action-target` for the
-    /// default action, each button's `target`.
+    /// default action, each button's `target` (an inline reply's under the renderer's key).
     static func targets(_ fields: [BusEntry]) -> [String: BusValue] {
         var targets: [String: BusValue] = [:]
         if let target = fields["default-action-target"] { targets[NotificationMapping.defaultActionKey] = target }
-        for case .dictionary(let button) in fields["buttons"].map(Self.elements) ?? [] {
-            if let action = button["action"]?.stringValue, let target = button["target"] { targets[action] = target }
+        for button in Self.buttons(fields) {
+            guard let target = button.target else { continue }
+            targets[button.purpose == Self.replyPurpose ? NotificationMapping.inlineReplyKey : button.action] = target
         }
         return targets.filter { $0.value.isWhole }
     }
@@ -147,14 +193,22 @@ final class PortalBackend {
         return []
     }
 
-    /// A person acted on a portal notification: the portal alone hears `ActionInvoked`,
-    /// with the action's target as its parameter when it had one.
-    private func actionInvoked(_ origin: GatewayRecords.PortalOrigin, action: String) {
+    /// A person acted on a portal notification: the portal alone hears `ActionInvoked`, the
+    /// action as the app named it, with its parameter as version 2 orders it: the action's
+    /// target when it had one; then, for an inline reply, the platform data (none) and the
+    /// typed text.
+    private func actionInvoked(_ origin: GatewayRecords.PortalOrigin, action: String, reply: String?) {
         guard let portal = try? bus.nameOwner(Self.portalName) else {
             return Log.info("an action on a notification of \(origin.app) found no portal to answer")
         }
-        let parameter = origin.targets[action].map { [BusValue.variant($0)] } ?? []
-        let name = action == NotificationMapping.defaultActionKey ? origin.defaultAction ?? action : action
+        var parameter = origin.targets[action].map { [BusValue.variant($0)] } ?? []
+        if let reply { parameter += [.variant(.dictionary([])), .variant(.string(reply))] }
+        let name: String
+        switch action {
+        case NotificationMapping.defaultActionKey: name = origin.defaultAction ?? action
+        case NotificationMapping.inlineReplyKey: name = origin.replyAction ?? action
+        default: name = action
+        }
         do {
             try bus.emitSignal(path: Self.path, interface: Self.interface, member: "ActionInvoked", to: portal) { m throws(BusError) in
                 try m.append(origin.app)

@@ -79,7 +79,7 @@ final class PresenterLoop {
         signalFD = signalfd(-1, &signals, Int32(SFD_CLOEXEC))
         signal(SIGPIPE, SIG_IGN)
         presenter.onResponse = { [unowned self] uid, key, action, text in
-            gateway?.actionInvoked(key, action: action)
+            gateway?.actionInvoked(key, action: action, reply: text)
             respond(uid: uid, key: key, action: action, userText: text)
         }
         presenter.onClosed = { [unowned self] key, reason in gateway?.bubbleClosed(key, reason: reason) }

@@ -31,6 +31,17 @@ struct HeraldNotifyGatewayEndToEndTests {
             )
         }
 
+        /// The renderer's `NotificationReplied(id, text)` on its bus, as KDE Plasma sends it
+        /// (dunst has no inline reply): `dbus-send` sends it for the bubble `id` there.
+        func rendererReplies(to id: UInt32, _ text: String) {
+            let sent = session.run(
+                "/usr/bin/dbus-send",
+                ["--bus=\(session.rendererBusAddress!)", "--type=signal", "/org/freedesktop/Notifications",
+                 "org.freedesktop.Notifications.NotificationReplied", "uint32:\(id)", "string:\(text)"]
+            )
+            #expect(sent.status == 0, "\(sent)")
+        }
+
         /// heraldd's list of this uid's notifications, newest first.
         func list() throws -> [JSONValue] {
             let answer = try client.call("list-notifications", ["limit": .number(JSONNumber(100))])
@@ -208,19 +219,8 @@ struct HeraldNotifyGatewayEndToEndTests {
         // Silenced, so that dunst draws none of the flood.
         try running.client.result("set-focus", json(#"{"focus":{"name":"Work"}}"#))
         let app = try SessionBus(address: running.session.busAddress)
-        func notify(_ index: Int, hints: [(key: String, value: BusValue)] = [], wait: Bool = false) throws(BusError) {
-            let message = try app.methodCall(
-                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                interface: "org.freedesktop.Notifications", member: "Notify"
-            )
-            try message.append("org.example.flood")
-            try message.append(UInt32(0))
-            try message.append("")
-            try message.append("Order \(index)")
-            try message.append("Tracking number \(index * 7919)")
-            try message.append([String]())
-            try message.append(hints)
-            try message.append(Int32(-1))
+        func notify(_ index: Int, hints: [(key: String, value: BusValue)] = [], wait: Bool = false) throws {
+            let message = try Self.notifyCall(app, appName: "org.example.flood", summary: "Order \(index)", body: "Tracking number \(index * 7919)", hints: hints)
             if wait {
                 app.callTimeout = .seconds(60)
                 #expect(try app.call(message).readUInt32() > 0)
@@ -251,6 +251,184 @@ struct HeraldNotifyGatewayEndToEndTests {
         #expect(running.session.wait(timeout: 30) { running.session.displayedCount == 2 }, "\(running.session.displayedCount) shown; \(running.notify.stderr)")
         running.session.closeAll()
         #expect(running.session.wait(timeout: 20) { running.session.history().contains { $0["body"] as? String == "still here" } })
+    }
+
+    /// Apps that go before their answers: one hangs up right after its calls (some of them
+    /// read by the gateway only once it has gone, when it can no longer be identified), one
+    /// exits while its notification, with an action, is shown. Their answers and signals go
+    /// nowhere; the gateway goes on serving the person's other apps, and a click on the
+    /// gone app's bubble still reaches heraldd.
+    @Test func anAppThatGoesBeforeItsAnswerLeavesTheGatewayServing() throws {
+        let running = try Self.start()
+        do {
+            let app = try SessionBus(address: running.session.busAddress)
+            for index in 0..<50 {
+                let message = try Self.notifyCall(app, appName: "org.example.gone", summary: "Gone \(index)", body: "", actions: ["default", "Open"])
+                try app.send(message)
+            }
+            try app.flush()
+        }  // hung up here, its answers unread
+        // The one that exits while its bubble is shown: its action goes to no one.
+        let shown = running.gdbus("Notify", ["org.example.brief", "0", "", "Brief", "then gone", "['default', 'Open']", "{}", "--", "-1"])
+        #expect(shown.status == 0, "\(shown)")
+        let briefShown = running.session.wait(timeout: 60) {
+            (try? running.list().contains { $0[pointer: "/app"] == .string("org.example.brief") }) == true
+        }
+        #expect(briefShown, "\(running.notify.stderr)")
+        let listedBefore = try running.list().count
+        #expect(listedBefore >= 1 && listedBefore <= 51, "\(listedBefore) listed")
+
+        // Every bubble's default action (the gone apps' included): each reaches heraldd,
+        // which takes the answered notification off its list.
+        let displayed = running.session.displayedCount
+        for _ in 0..<displayed { running.session.dunstctl(["action", "0"]) }
+        #expect(running.session.wait(timeout: 30) { (try? running.list().count).map { $0 < listedBefore } == true }, "\(running.notify.stderr)")
+        #expect(running.notify.process.isRunning)
+        let after = running.notifySend(["-p", "Ann", "still served"])
+        #expect(after.status == 0 && UInt32(after.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) != nil, "\(after)")
+        #expect(running.session.wait(timeout: 30) { (try? running.list().contains { $0[pointer: "/content/body"] == .string("still served") }) == true })
+    }
+
+    /// KDE's inline reply through the gateway: an app's `inline-reply` action, and the text
+    /// the renderer sends back with `NotificationReplied` (as Plasma does; dunst has no
+    /// inline reply, so `dbus-send` sends it on the renderer's bus, for the bubble's id
+    /// there) reaches the app that asked, as `NotificationReplied` of its own id.
+    @Test func anInlineReplyGoesBackToTheAppThatAsked() throws {
+        let running = try Self.start()
+        let watch = try RendererIDs(address: running.session.rendererBusAddress!)
+        let app = try SessionBus(address: running.session.busAddress)
+        var replies: [(id: UInt32, text: String)] = []
+        try app.addMatch("type='signal',interface='org.freedesktop.Notifications',member='NotificationReplied'") { message in
+            if let id = try? message.readUInt32(), let text = try? message.readString() { replies.append((id, text)) }
+        }
+        let id = try app.call(
+            Self.notifyCall(app, summary: "Ann", actions: ["inline-reply", "Reply"], hints: [("category", .string("im.received"))])
+        ).readUInt32()
+        let rendererID = try #require(try watch.id(ofSummary: "Ann"), "\(running.notify.stderr)")
+
+        running.rendererReplies(to: rendererID, "On my way")
+        let deadline = Date().addingTimeInterval(20)
+        while replies.isEmpty, Date() < deadline { try app.wait(timeout: .seconds(1)) }
+        #expect(replies.count == 1 && replies.first?.id == id && replies.first?.text == "On my way", "\(replies) \(running.notify.stderr)")
+    }
+
+    /// A portal of version 2 (xdg-desktop-portal 1.19 and later; Debian 12 has 1.16, so the
+    /// test is the portal: it owns `org.freedesktop.portal.Desktop` and calls the backend as
+    /// the portal does) with its new fields: a message with an `im.reply-with-text` button
+    /// and a `call.accept` one without a label, `display-hint` and a silent `sound`. The
+    /// notification arrives as the app, verified by the portal; the inline reply's text comes
+    /// back to the portal as the version 2 `ActionInvoked` parameter.
+    @Test func aPortalOfVersionTwoGetsItsInlineReplyBack() throws {
+        let running = try Self.startWithPortal()
+        let portal = try SessionBus(address: running.session.busAddress)
+        guard case .owned = try portal.requestName("org.freedesktop.portal.Desktop") else {
+            Issue.record("the test could not stand in for the portal")
+            return
+        }
+        let supported = running.session.run(
+            "/usr/bin/gdbus",
+            ["call", "--session", "--dest", "org.freedesktop.impl.portal.desktop.herald", "--object-path", "/org/freedesktop/portal/desktop",
+             "--method", "org.freedesktop.DBus.Properties.Get", "org.freedesktop.impl.portal.Notification", "SupportedOptions"]
+        )
+        #expect(supported.stdout.contains("'im.reply-with-text'") && supported.stdout.contains("'im.received'"), "\(supported)")
+
+        var invoked: [BusMessage] = []
+        try portal.addMatch("type='signal',interface='org.freedesktop.impl.portal.Notification',member='ActionInvoked'") { invoked.append($0) }
+        let watch = try RendererIDs(address: running.session.rendererBusAddress!)
+        let add = try portal.methodCall(
+            destination: "org.freedesktop.impl.portal.desktop.herald", path: "/org/freedesktop/portal/desktop",
+            interface: "org.freedesktop.impl.portal.Notification", member: "AddNotification"
+        )
+        try add.append("org.example.Chat")
+        try add.append("m1")
+        let buttons: [BusValue] = [
+            .dictionary([BusEntry(key: "action", value: .variant(.string("reply"))), BusEntry(key: "purpose", value: .variant(.string("im.reply-with-text"))),
+                         BusEntry(key: "target", value: .variant(.variant(.string("c-ann"))))]),
+            .dictionary([BusEntry(key: "action", value: .variant(.string("accept"))), BusEntry(key: "purpose", value: .variant(.string("call.accept")))]),
+        ]
+        try add.append([
+            (key: "title", value: BusValue.variant(.string("Ann Lee"))), (key: "body", value: .variant(.string("Lunch?"))),
+            (key: "category", value: .variant(.string("im.received"))), (key: "display-hint", value: .variant(.array(element: "s", [.string("transient")]))),
+            (key: "sound", value: .variant(.string("silent"))), (key: "buttons", value: .variant(.array(element: "a{sv}", buttons))),
+        ])
+        _ = try portal.call(add)
+
+        #expect(running.session.wait(timeout: 20) {
+            (try? running.list())?.first?[pointer: "/app"] == .string("org.example.Chat")
+        }, "\(running.notify.stderr)")
+        let rendererID = try #require(try watch.id(ofSummary: "Ann Lee"), "\(running.notify.stderr)")
+        running.rendererReplies(to: rendererID, "On my way")
+        let deadline = Date().addingTimeInterval(20)
+        while invoked.isEmpty, Date() < deadline { try portal.wait(timeout: .seconds(1)) }
+        let signal = try #require(invoked.first, "\(running.notify.stderr)")
+        #expect(try signal.readString() == "org.example.Chat")
+        #expect(try signal.readString() == "m1")
+        #expect(try signal.readString() == "reply")
+        let parameter = try signal.readValue(byteLimit: 1 << 16)
+        guard case .array(_, let values) = parameter else { Issue.record("parameter \(parameter)"); return }
+        #expect(values.count == 3, "\(values)")
+        #expect(values.first?.innermost.stringValue == "c-ann" && values.last?.innermost.stringValue == "On my way", "\(values)")
+    }
+
+    static func startWithPortal() throws -> Running {
+        let heraldd = try HeraldProcess(.standalone)
+        let session = try DesktopSession(rendererBus: true)
+        let notify = try HeraldNotifyProcess(
+            session: session, socket: heraldd.socketPath, arguments: ["--gateway", "--portal", "--renderer-bus", session.rendererBusAddress!]
+        )
+        #expect(notify.waitForLog(containing: "for xdg-desktop-portal"), "\(notify.stderr)")
+        #expect(notify.waitForLog(containing: "presenting uid \(getuid())"), "\(notify.stderr)")
+        return Running(heraldd: heraldd, session: session, notify: notify, client: try heraldd.connect())
+    }
+
+    /// The gateway's `Notify`, from `app`, not yet sent.
+    static func notifyCall(
+        _ app: SessionBus, appName: String = "org.example.chat", summary: String, body: String = "Lunch?", actions: [String] = [],
+        hints: [(key: String, value: BusValue)] = []
+    ) throws -> BusMessage {
+        let message = try app.methodCall(
+            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+            interface: "org.freedesktop.Notifications", member: "Notify"
+        )
+        try message.append(appName)
+        try message.append(UInt32(0))
+        try message.append("")
+        try message.append(summary)
+        try message.append(body)
+        try message.append(actions)
+        try message.append(hints)
+        try message.append(Int32(-1))
+        return message
+    }
+
+    /// The ids the renderer answers Herald's `Notify` calls with, seen by a monitor of the
+    /// renderer's bus: how a test names a bubble in a signal the renderer would send.
+    final class RendererIDs {
+        let monitor: BusMonitor
+        private var calls: [String: String] = [:]
+
+        init(address: String) throws {
+            monitor = try BusMonitor(
+                address: address, rules: ["type='method_call',interface='org.freedesktop.Notifications',member='Notify'", "type='method_return'"]
+            )
+        }
+
+        /// The renderer's id of the bubble whose summary is `summary`, once it is shown.
+        func id(ofSummary summary: String) throws -> UInt32? {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                guard let message = try monitor.next(timeout: .seconds(1)) else { continue }
+                if let cookie = message.replyCookie, let destination = message.destination {
+                    if calls["\(destination) \(cookie)"] == summary { return try? message.readUInt32() }
+                } else if message.member == "Notify", let sender = message.sender {
+                    _ = try? message.readString()
+                    _ = try? message.readUInt32()
+                    _ = try? message.readString()
+                    if let text = try? message.readString() { calls["\(sender) \(message.cookie)"] = text }
+                }
+            }
+            return nil
+        }
     }
 
     /// How many notifications `app` has in the list, page by page.

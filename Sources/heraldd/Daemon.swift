@@ -242,7 +242,9 @@ struct Daemon {
             configuration: configuration,
             environment: environment,
             // With --log-target none there is no entry to make: record nothing at all.
-            recorder: target == LogTarget.none ? DiscardingResultRecorder() : JournalResultRecorder(writer: writer),
+            recorder: target == LogTarget.none
+                ? DiscardingResultRecorder()
+                : JournalResultRecorder(writer: writer, errors: JournalErrorReason(schema: OpenRPCDocument.value)),
             logger: logger,
             onReady: { place in
                 let line = "serving on \(place); \(startup.description)"

@@ -7,19 +7,22 @@ import HeraldSystemd
 /// queue of the journal writer so that a slow journald never slows a response.
 ///
 /// The fields carry identifiers, codes and reason codes only — never a communication's
-/// content.
+/// content, nor any other text of the client's: an error's reason is built from its code,
+/// the schema's pointer and its limit (``JournalErrorReason``), a string id is kept by its
+/// length, a method Herald does not serve is `*`.
 struct JournalResultRecorder: ResultRecorder {
     let writer: JournalWriter
+    let errors: JournalErrorReason
 
     func record(_ result: ResultRecord) {
-        writer.submit(ResultJournalRecord(result: result))
+        writer.submit(ResultJournalRecord(result: result, errors: errors))
     }
 
     /// Connections pause while the writer's queue is congested, so that results are not
     /// dropped under sustained load.
     var pressure: (any IntakePressure)? { JournalQueuePressure(writer: writer) }
 
-    static func entry(for result: ResultRecord) -> JournalEntry {
+    static func entry(for result: ResultRecord, errors: JournalErrorReason) -> JournalEntry {
         let priority: JournalPriority
         switch result.outcome {
         case .ok: priority = .info
@@ -27,7 +30,7 @@ struct JournalResultRecorder: ResultRecorder {
         }
         var fields: [(String, String)] = [
             ("MESSAGE_ID", messageID(for: result)),
-            ("HERALD_METHOD", result.method ?? JournalMessageID.unreadableMethod),
+            ("HERALD_METHOD", result.servedMethod ?? JournalMessageID.unreadableMethod),
             ("HERALD_OUTCOME", result.outcome.rawValue),
             ("HERALD_PEER_UID", String(result.caller.uid)),
             ("HERALD_PEER_PID", String(result.caller.pid)),
@@ -36,11 +39,22 @@ struct JournalResultRecorder: ResultRecorder {
             ("HERALD_APP_VERIFIED", result.caller.app == nil && result.audit.gatewayAppVerifiedBy == nil ? "0" : "1"),
             ("HERALD_DURATION_USEC", String(result.durationMicroseconds)),
         ]
-        if let id = result.requestID { fields.append(("HERALD_REQUEST_ID", id)) }
-        if let code = result.errorCode { fields.append(("HERALD_ERROR_CODE", String(code.rawValue))) }
-        // Made here, on the writer's thread, not on the event loop that answered.
-        if let reason = result.errorReason { fields.append(("HERALD_ERROR_REASON", ContentFreeReason.of(reason))) }
-        if let pointer = result.errorPointer { fields.append(("HERALD_ERROR_POINTER", ContentFreeReason.of(pointer))) }
+        if let id = result.requestID {
+            // A string id is the client's text: its length says enough to tell ids apart.
+            if id.hasPrefix("\"") {
+                fields.append(("HERALD_REQUEST_ID_BYTES", String(id.utf8.count - 2)))
+            } else {
+                fields.append(("HERALD_REQUEST_ID", id))
+            }
+        }
+        if let code = result.errorCode {
+            fields.append(("HERALD_ERROR_CODE", String(code.rawValue)))
+            // Made here, on the writer's thread, not on the event loop that answered.
+            fields.append(("HERALD_ERROR_REASON", errors.reason(code: code, pointer: result.errorPointer, limit: result.errorLimit)))
+        }
+        if let pointer = result.errorPointer, !pointer.isEmpty {
+            fields.append(("HERALD_ERROR_POINTER", errors.schemaPointer(pointer)))
+        }
         let audit = result.audit
         if let app = audit.app { fields.append(("HERALD_APP", app)) }
         if let app = result.caller.app {
@@ -108,9 +122,10 @@ struct JournalResultRecorder: ResultRecorder {
 /// A result on its way to the journal: its entry is made on the writer's thread.
 struct ResultJournalRecord: JournalRecord {
     let result: ResultRecord
+    let errors: JournalErrorReason
 
     func journalEntry() -> JournalEntry {
-        JournalResultRecorder.entry(for: result)
+        JournalResultRecorder.entry(for: result, errors: errors)
     }
 }
 

@@ -312,8 +312,8 @@ package struct RequestProcessor: Sendable {
                 requestID: id?.compactText,
                 outcome: error == nil ? .ok : .error,
                 errorCode: error?.code,
-                errorReason: error?.reason,
                 errorPointer: error?.pointer,
+                errorLimit: error?.extraData["limit"]?.numberValue?.intValue,
                 caller: context.caller,
                 durationMicroseconds: UInt64(max(0, microseconds)),
                 audit: audit

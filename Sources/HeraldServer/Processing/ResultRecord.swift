@@ -13,16 +13,20 @@ package struct ResultRecord: Sendable, Hashable {
     }
 
     /// The method as the client named it; nil when the request had none that could be read.
+    /// A name Herald does not serve is the client's text: see ``servedMethod``.
     package var method: String?
     /// The JSON-RPC id as compact JSON text (`7`, `"a"`, `null`); nil for a notification.
+    /// A string id is the client's text: a recorder that keeps it keeps its length only.
     package var requestID: String?
     package var outcome: Outcome
     package var errorCode: ErrorCode?
-    /// The error's reason and pointer as the client got them; nil for a result. A reason
-    /// may quote the request: a recorder that keeps it passes it through
-    /// ``ContentFreeReason`` first, off the event loop (the journal's on its writer thread).
-    package var errorReason: String?
+    /// The member at fault as the client got it (`data.pointer`); nil for a result. It may
+    /// name a member the client made up: a recorder keeps it through
+    /// ``JournalErrorReason``, off the event loop (the journal's on its writer thread).
+    /// The error's `data.reason` is not kept at all, since it may quote the request.
     package var errorPointer: String?
+    /// The error's `data.limit`, when it has one.
+    package var errorLimit: Int?
     package var caller: Caller
     package var durationMicroseconds: UInt64
     package var audit: AuditRecord
@@ -32,8 +36,8 @@ package struct ResultRecord: Sendable, Hashable {
         requestID: String?,
         outcome: Outcome,
         errorCode: ErrorCode?,
-        errorReason: String? = nil,
         errorPointer: String? = nil,
+        errorLimit: Int? = nil,
         caller: Caller,
         durationMicroseconds: UInt64,
         audit: AuditRecord
@@ -42,17 +46,24 @@ package struct ResultRecord: Sendable, Hashable {
         self.requestID = requestID
         self.outcome = outcome
         self.errorCode = errorCode
-        self.errorReason = errorReason
         self.errorPointer = errorPointer
+        self.errorLimit = errorLimit
         self.caller = caller
         self.durationMicroseconds = durationMicroseconds
         self.audit = audit
     }
 
+    /// The method when Herald serves one by that name; nil for a name it does not, which
+    /// is only the client's text.
+    package var servedMethod: String? {
+        guard let method, HeraldMethods.journalMessageIDs[method] != nil else { return nil }
+        return method
+    }
+
     /// One short line a person can read, such as
     /// `donate ok app=org.example.chat interaction=m-17 incoming sendMessage`.
     package var summaryLine: String {
-        var line = method ?? "(no method)"
+        var line = servedMethod ?? (method == nil ? "(no method)" : "(unknown method)")
         switch outcome {
         case .ok: line += " ok"
         case .error: line += " error \(errorCode?.rawValue ?? 0)"

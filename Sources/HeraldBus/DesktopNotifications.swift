@@ -36,6 +36,18 @@ package final class DesktopNotifications {
 
     /// `Notify`: shows (or, with `replacesID`, updates) a bubble; returns its id.
     package func notify(_ arguments: NotifyArguments) throws(BusError) -> UInt32 {
+        try bus.call(notifyCall(arguments)).readUInt32()
+    }
+
+    /// `Notify` without waiting: `answer` gets the bubble's id, or the error, from the bus's
+    /// ``SessionBus/processPending(while:)``.
+    package func notify(_ arguments: NotifyArguments, answer: @escaping (Result<UInt32, BusError>) -> Void) throws(BusError) {
+        try bus.callAsync(notifyCall(arguments), timeout: bus.callTimeout) { reply in
+            answer(reply.flatMap { message in Result { () throws(BusError) in try message.readUInt32() } })
+        }
+    }
+
+    private func notifyCall(_ arguments: NotifyArguments) throws(BusError) -> BusMessage {
         let message = try call("Notify")
         try message.append(arguments.appName)
         try message.append(arguments.replacesID)
@@ -45,7 +57,7 @@ package final class DesktopNotifications {
         try message.append(arguments.actions)
         try message.append(arguments.hints)
         try message.append(arguments.expireTimeout)
-        return try bus.call(message).readUInt32()
+        return message
     }
 
     /// `CloseNotification`: the server closes the bubble and sends `NotificationClosed`.

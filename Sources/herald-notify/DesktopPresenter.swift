@@ -21,6 +21,11 @@ final class DesktopPresenter {
     private var waitingForServer = false
     private var droppedWhileWaiting = 0
     static let maximumWaiting = 200
+    /// Bubbles whose Notify the server has not answered yet: sent without waiting, so that
+    /// a burst reaches the server as fast as it takes them (one round trip at a time, dunst
+    /// draws each alone, and takes half as many a second).
+    private var unanswered: Set<Bubble.Key> = []
+    static let maximumInFlight = 32
 
     /// Called when a person acts on a bubble: (uid, notification, Herald action identifier,
     /// the text typed into an inline reply).
@@ -104,7 +109,7 @@ final class DesktopPresenter {
     /// Shows the prompt for `request`, unless it is shown (or waiting for a server) already.
     private func ask(_ request: AuthorizationRequest) {
         let key = Bubble.Key.authorization(uid: request.uid, app: request.app)
-        guard shown[key] == nil, !waiting.contains(where: { $0.bubble.key == key }) else { return }
+        guard shown[key] == nil, !unanswered.contains(key), !waiting.contains(where: { $0.bubble.key == key }) else { return }
         show(mapping.authorizationBubble(for: request), uid: request.uid)
     }
 
@@ -113,7 +118,7 @@ final class DesktopPresenter {
     /// (answered while heraldd was away) is closed.
     func authorizationRequestsWaiting(_ requests: [AuthorizationRequest], uid: UInt32) {
         let waitingNow = Set(requests.map { Bubble.Key.authorization(uid: $0.uid, app: $0.app) })
-        let prompts = Set(shown.keys).union(waiting.map(\.bubble.key)).filter { key in
+        let prompts = Set(shown.keys).union(unanswered).union(waiting.map(\.bubble.key)).filter { key in
             if case .authorization(uid, _) = key { true } else { false }
         }
         for key in prompts.subtracting(waitingNow) { close(key) }
@@ -123,32 +128,70 @@ final class DesktopPresenter {
     private func show(_ bubble: Bubble, uid: UInt32) {
         guard serverAvailable else { return wait(bubble, uid: uid) }
         let bubble = adjustBubble(bubble)
+        // A bubble that replaces one needs that one's id: its Notify answered first. And at
+        // most ``maximumInFlight`` unanswered, so a burst cannot outrun the server unbounded.
+        if threads.replaced(by: bubble, isShown: { unanswered.contains($0) }) != nil || unanswered.count >= Self.maximumInFlight {
+            settle()
+            guard serverAvailable else { return wait(bubble, uid: uid) }
+        }
         // Its own bubble again, or (where the server stacks no thread itself) its thread's last.
         let replacedKey = threads.replaced(by: bubble) { shown[$0] != nil }
         let previous = replacedKey.flatMap { shown[$0] }
         let image = bubble.image.flatMap(images.path(for:))
+        let arguments = bubble.arguments(replacesID: previous?.id ?? 0, imagePath: image?.path)
         do {
-            let id = try server.notify(bubble.arguments(replacesID: previous?.id ?? 0, imagePath: image?.path))
-            if let previous {
-                if previous.id != id { keyByID[previous.id] = nil }
-                if let file = previous.imageFile { images.remove(file) }
+            try server.notify(arguments) { [unowned self] answer in
+                unanswered.remove(bubble.key)
+                switch answer {
+                case .success(let id): showed(bubble, uid: uid, id: id, replacing: replacedKey, previous: previous, image: image)
+                case .failure(let error): failed(bubble, uid: uid, image: image, error: error)
+                }
             }
-            if let replacedKey, replacedKey != bubble.key { shown[replacedKey] = nil }
-            shown[bubble.key] = ShownBubble(
-                id: id, uid: uid, imageFile: image?.owned == true ? image?.path : nil, actionKeys: bubble.actionKeys,
-                inlineReplyAction: bubble.inlineReplyAction, snoozeKey: bubble.snoozeKey, thread: bubble.thread,
-                answersDismissal: bubble.answersDismissal
-            )
-            shown[bubble.key]?.muteConversation = bubble.muteConversation
-            keyByID[id] = bubble.key
+            unanswered.insert(bubble.key)
             threads.showed(bubble)
         } catch {
-            if let image, image.owned { images.remove(image.path) }
-            if error.isServiceUnknown {
-                becomeUnavailable()
-                wait(bubble, uid: uid)
-            } else {
-                Log.info("Notify failed for \(bubble.key): \(error)")
+            failed(bubble, uid: uid, image: image, error: error)
+        }
+    }
+
+    /// The server answered `bubble`'s Notify with `id`.
+    private func showed(
+        _ bubble: Bubble, uid: UInt32, id: UInt32, replacing replacedKey: Bubble.Key?, previous: ShownBubble?,
+        image: (path: String, owned: Bool)?
+    ) {
+        if let previous {
+            if previous.id != id { keyByID[previous.id] = nil }
+            if let file = previous.imageFile { images.remove(file) }
+        }
+        if let replacedKey, replacedKey != bubble.key { shown[replacedKey] = nil }
+        shown[bubble.key] = ShownBubble(
+            id: id, uid: uid, imageFile: image?.owned == true ? image?.path : nil, actionKeys: bubble.actionKeys,
+            inlineReplyAction: bubble.inlineReplyAction, snoozeKey: bubble.snoozeKey, thread: bubble.thread,
+            answersDismissal: bubble.answersDismissal
+        )
+        shown[bubble.key]?.muteConversation = bubble.muteConversation
+        keyByID[id] = bubble.key
+    }
+
+    private func failed(_ bubble: Bubble, uid: UInt32, image: (path: String, owned: Bool)?, error: BusError) {
+        if let image, image.owned { images.remove(image.path) }
+        if error.isServiceUnknown {
+            becomeUnavailable()
+            wait(bubble, uid: uid)
+        } else {
+            Log.info("Notify failed for \(bubble.key): \(error)")
+        }
+    }
+
+    /// Waits until the server has answered every Notify sent (or is gone), dispatching what
+    /// else arrives on its bus meanwhile.
+    private func settle() {
+        while !unanswered.isEmpty, serverAvailable {
+            do {
+                try server.bus.wait(timeout: .seconds(1))
+            } catch {
+                Log.info("the renderer's bus failed while waiting for answers: \(error)")
+                return
             }
         }
     }
@@ -156,6 +199,7 @@ final class DesktopPresenter {
     /// Closes the bubble for `key` (`CloseNotification`), or forgets it if it is waiting.
     private func close(_ key: Bubble.Key) {
         waiting.removeAll { $0.bubble.key == key }
+        if unanswered.contains(key) { settle() }
         guard let bubble = shown[key] else { return }
         do {
             try server.close(bubble.id)
@@ -258,6 +302,7 @@ final class DesktopPresenter {
             waitingForServer = true
         }
         serverAvailable = false
+        unanswered = []
         for bubble in shown.values { if let file = bubble.imageFile { images.remove(file) } }
         shown = [:]
         keyByID = [:]

@@ -6174,7 +6174,7 @@ package enum OpenRPCDocument {
           },
           "conversationName": {
             "type": "string",
-            "description": "A group conversation's name (its speakableGroupName, or the subtitle Herald made), when it has one; at most 64 characters."
+            "description": "A group conversation's name (its speakableGroupName, or the subtitle Herald made), when it has one; at most 256 bytes of UTF-8, a longer one cut on a character's edge and ended with \"…\"."
           },
           "senders": {
             "type": "array",
@@ -6182,7 +6182,7 @@ package enum OpenRPCDocument {
             "items": {
               "type": "string"
             },
-            "description": "The display names of the conversation's senders it silenced, the first five, in order; each at most 64 characters. The person's own data: never journaled."
+            "description": "The display names of the conversation's senders it silenced, the first five, in order; each at most 256 bytes of UTF-8, a longer one cut on a character's edge and ended with \"…\". The person's own data: never journaled."
           },
           "count": {
             "type": "integer",

@@ -3831,7 +3831,7 @@ package enum OpenRPCDocument {
         },
         {
           "name": "conversationIdentifier",
-          "description": "The conversation, as its notifications' content.communication.conversationIdentifier names it.",
+          "description": "The conversation, as its notifications' content.communication.conversationIdentifier names it, compared by its bytes; at most 256 bytes of UTF-8 (a longer one is -32602 with data.limit: a digest counts such a conversation as its app's).",
           "required": true,
           "schema": {
             "type": "string",
@@ -3969,7 +3969,7 @@ package enum OpenRPCDocument {
       "name": "list-conversations",
       "x-herald-access": "person",
       "summary": "The conversations the person muted or marked priority, a page at a time.",
-      "description": "Sorted by app, then conversation; a mute that has ended is not shown, and a conversation it leaves neither muted nor priority is not listed. Each page is bounded by limit and by --max-response-bytes; nextCursor, when present, is the cursor of the next. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "description": "Sorted by app, then conversation, each by its UTF-8 bytes; a mute that has ended is not shown, and a conversation it leaves neither muted nor priority is not listed. Each page is bounded by limit and by --max-response-bytes; nextCursor, when present, is the cursor of the next. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {

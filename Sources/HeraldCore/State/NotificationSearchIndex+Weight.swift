@@ -62,35 +62,6 @@ extension NotificationSearchIndex {
     }
 }
 
-/// What a search has read of an index, against ``NotificationSearchIndex/maxSearchReads``:
-/// a posting or a word compared is one, a word looked up in the table of postings or an
-/// app's name folded ``lookup``, a set of documents made its words of bits. What the
-/// index holds is bounded by `--max-notification-bytes`, and so is one word's reading;
-/// this bounds a query of many words (16 one-letter words took 1.9 s of CPU before).
-struct SearchReads: Sendable {
-    /// What a hash lookup or a name's folding costs, against a posting's read.
-    static let lookup = 16
-
-    let budget: Int
-    private(set) var count = 0
-
-    init(budget: Int = NotificationSearchIndex.maxSearchReads) {
-        self.budget = budget
-    }
-
-    /// Counts `reads` more; false once the count passes the budget.
-    mutating func take(_ reads: Int) -> Bool {
-        count += reads
-        return count <= budget
-    }
-}
-
-extension NotificationSearchIndex {
-    /// The most a search reads (``SearchReads``): about 85 ms of CPU on the benchmark's
-    /// machine (docs/performance.md#search); a query that would read more is refused.
-    static let maxSearchReads = 1 << 24
-}
-
 /// A set of bytes, as four words of bits.
 struct ByteSet {
     private var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)

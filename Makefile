@@ -102,10 +102,12 @@ bench-compare: bench-deps
 bench-snapshot: deps
 	bash scripts/bench-snapshot.sh $(N)
 
-## bench-search: search-notifications over N notifications (default 100,000): p99 and the index's memory.
+## bench-search: search-notifications over N notifications (default 100,000): p99 and the index's memory;
+## then a list of distinct words at --max-notification-bytes: the index's memory against the limit.
 bench-search: deps
 	swift build -c release --product herald-bench
 	.build/release/herald-bench search --notifications $(or $(N),100000)
+	.build/release/herald-bench search --distinct-words 64
 
 verify-units:
 	@bash scripts/verify-units.sh

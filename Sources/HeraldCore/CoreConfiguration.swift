@@ -32,6 +32,7 @@ package struct CoreConfiguration: Sendable {
     /// it evicts the uid's oldest delivered; a list of scheduled ones only refuses it.
     package var maxNotificationsPerUID = 10_000
     /// The most bytes one uid's list holds, as ``NotificationBytes`` weighs its notifications
+    /// and ``NotificationSearchIndex/weight(of:)`` their search documents
     /// (`--max-notification-bytes`): past it the uid's oldest delivered go; a notification
     /// that would not fit beside the scheduled ones, or alone, is refused.
     package var maxNotificationBytesPerUID = 32 << 20

@@ -25,6 +25,13 @@ extension HeraldState {
         guard !p.conversationIdentifier.isEmpty else {
             throw .invalidParams("conversationIdentifier is the conversation's, as its notifications' content names it; it is empty.", at: ["conversationIdentifier"])
         }
+        let identifierBytes = p.conversationIdentifier.utf8.count
+        guard identifierBytes <= ConversationControls.maxIdentifierBytes else {
+            throw RuleError(
+                .invalidParams,
+                "conversationIdentifier is \(identifierBytes) bytes of UTF-8; a conversation Herald mutes or marks priority has at most \(ConversationControls.maxIdentifierBytes) (a longer one's messages count as their app's).",
+                at: ["conversationIdentifier"], limit: ConversationControls.maxIdentifierBytes)
+        }
         if p.mute != nil, p.unmute == true {
             throw .invalidParams("Give mute or unmute, not both.", at: ["unmute"])
         }
@@ -60,7 +67,7 @@ extension HeraldState {
     }
 
     /// `list-conversations`: a page of the uid's controlled conversations after `cursor`,
-    /// by app then conversation, within `budget` and `limit`. An ended mute is not shown.
+    /// by app then conversation (each by its UTF-8 bytes), within `budget` and `limit`. An ended mute is not shown.
     package func listConversations(
         _ p: ListConversationsParams, caller: Caller, now: Date, budget: PageBudget<ConversationControl> = .unbounded
     ) throws(RuleError) -> MethodOutcome<ListConversationsResult> {
@@ -91,7 +98,7 @@ extension HeraldState {
     /// `uid`'s control of an app's conversation at `now`, for a delivery decision; nil when
     /// the uid controls none of its conversations (cheap: most uids control none).
     func conversationControl(uid: UInt32, app: String, conversationIdentifier: String, now: Date) -> ConversationControls.Control? {
-        guard conversations.byUID[uid] != nil else { return nil }
+        guard conversations.byUID[uid] != nil, conversationIdentifier.utf8.count <= ConversationControls.maxIdentifierBytes else { return nil }
         return conversations.control(uid: uid, key: ConversationControls.Key(app: app, conversationIdentifier: conversationIdentifier), now: now)
     }
 

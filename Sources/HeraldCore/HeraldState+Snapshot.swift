@@ -174,7 +174,13 @@ extension HeraldState {
         return stored
     }
 
-    /// False when a notification is listed twice, names no app, or a list holds more than a list can.
+    /// False when a notification is listed twice or names no app.
+    ///
+    /// Each uid's list is held to `--max-notification-bytes` as it is counted now (its
+    /// search index included, which a snapshot of an older build did not count): the
+    /// oldest delivered go first, and a scheduled one that does not fit beside the others
+    /// is dropped, rather than the snapshot refused. The count is not held to
+    /// `--max-notifications`: the next new notification evicts.
     package mutating func restoreNotifications(_ stored: [StoredNotification]) -> Bool {
         var restored = NotificationList()
         for entry in stored {
@@ -183,11 +189,8 @@ extension HeraldState {
             guard notification.app.utf8.first != 0,
                 restored.notification(uid: entry.uid, app: notification.app, identifier: notification.identifier) == nil
             else { return false }
-            do {
-                try restored.insert(notification, uid: entry.uid, limit: .max)
-            } catch {
-                return false
-            }
+            // Only the byte limit refuses here; what it refuses is left out.
+            _ = try? restored.insert(notification, uid: entry.uid, limit: .max, byteLimit: configuration.maxNotificationBytesPerUID)
         }
         notifications = restored
         return true

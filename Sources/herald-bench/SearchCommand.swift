@@ -24,7 +24,17 @@ struct SearchCommand: ParsableCommand {
     @Option(help: "Words in the vocabulary the texts are drawn from.")
     var vocabulary = 20_000
 
+    @Option(help: "Instead: notifications of this many distinct words each, filling --max-notification-bytes; weighs the index.")
+    var distinctWords: Int?
+
+    @Option(help: "The uid's --max-notification-bytes, with --distinct-words.")
+    var maxNotificationBytes = 32 << 20
+
     func run() throws {
+        if let distinctWords {
+            try DistinctWordsFill(wordsEach: distinctWords, byteLimit: maxNotificationBytes).run()
+            return
+        }
         var random = SeededRandom(seed: 7)
         // Zipf-like: word i is drawn with weight 1/(i+1), as words of real text are.
         let words = (0..<vocabulary).map { Self.word($0) }
@@ -136,6 +146,8 @@ struct SearchCommand: ParsableCommand {
         print("list bytes               \(listBytes) (\(listBytes / notifications) a notification)")
         print("index bytes              \(indexBytes) (\(indexBytes / notifications) a notification)")
         print("index / list             \(String(format: "%.1f%%", Double(indexBytes) / Double(listBytes) * 100))")
+        let weight = state.notificationListWeight(uid: caller.uid)
+        print("counted, a notification  \(weight.textBytes / notifications) own bytes + \(weight.indexBytes / notifications) of index (--max-notification-bytes 32 MiB holds \((32 << 20) / ((weight.textBytes + weight.indexBytes) / notifications)))")
         print("update-content µs, CPU   \(String(format: "%.2f", fillCPU / Double(notifications) * 1e6)) a notification, of which indexing \(String(format: "%.2f", buildCPU / Double(notifications) * 1e6))")
         print("index                    \(built.documents) documents, \(built.words) words, \(built.postings) postings")
         withExtendedLifetime(built.indexes) {}

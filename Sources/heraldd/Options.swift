@@ -104,7 +104,7 @@ struct LimitOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The most bytes of notifications one uid's list keeps, each weighed as list-notifications about writes it; past it, its oldest delivered go first.",
+            "The most bytes of notifications one uid's list keeps, each weighed about as list-notifications writes it and by its words' entries in the search index; past it, its oldest delivered go first.",
             valueName: "bytes"))
     var maxNotificationBytes: Int = 32 << 20
 

@@ -32,6 +32,51 @@ import Testing
         try state.listConversations(ListConversationsParams(), caller: caller, now: F.now + seconds).result.conversations
     }
 
+    /// Issue 49, finding 10: identifiers of 16 KB of combining marks made each
+    /// `set-conversation` 30-117 ms and `list-conversations` 185 ms under the lock. An
+    /// identifier is at most 256 bytes, refused past it with the limit.
+    @Test func anIdentifierLongerThanItsBytesIsRefusedWithTheLimit() throws {
+        var state = F.state()
+        let marks = "a" + String(repeating: "\u{301}", count: 8_000)
+        let refused = ruleError { try set(&state, marks, priority: true) }
+        #expect(refused?.code == .invalidParams && refused?.path == ["conversationIdentifier"])
+        #expect(refused?.limit == ConversationControls.maxIdentifierBytes && refused?.reason.contains("16001 bytes") == true)
+        let justOver = String(repeating: "é", count: 128) + "x"  // 257 bytes
+        #expect(ruleError { try set(&state, justOver, priority: true) }?.limit == 256)
+        let atTheBound = String(repeating: "é", count: 128)
+        #expect(try set(&state, atTheBound, priority: true).conversationIdentifier == atTheBound)
+        #expect(try listed(state).count == 1)
+    }
+
+    /// Identifiers are the app's bytes: compared, hashed and ordered without the Unicode
+    /// normalization that `String` does (and that made marks cost super-linear time).
+    @Test func identifiersAreComparedAndOrderedByTheirBytes() throws {
+        var state = F.state()
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(composed == decomposed, "equal as Swift strings")
+        _ = try set(&state, decomposed, priority: true)
+        _ = try set(&state, composed, mute: ConversationMute(forever: true))
+        _ = try set(&state, "zeta", priority: true)
+        let listed = try listed(state).map(\.conversationIdentifier)
+        #expect(listed.map { Array($0.utf8) } == [Array(decomposed.utf8), Array(composed.utf8), Array("zeta".utf8)], "two conversations, in byte order")
+        #expect(try deliver(&state, "m1", conversation: composed).codes == ["conversationMuted"])
+        #expect(try deliver(&state, "m2", conversation: decomposed).codes == ["delivered"], "the other bytes are another conversation")
+    }
+
+    /// A snapshot of a build without the bound restores its other controls, dropping the long.
+    @Test func aRestoredControlOfALongIdentifierIsDroppedAlone() {
+        var state = F.state()
+        let long = String(repeating: "x", count: 300)
+        let stored = [
+            HeraldState.StoredConversation(uid: 1000, app: F.app, conversationIdentifier: long, priority: true),
+            HeraldState.StoredConversation(uid: 1000, app: F.app, conversationIdentifier: "c1", priority: true),
+        ]
+        let restored = state.restoreConversations(stored)
+        #expect(restored)
+        #expect(state.storedConversations.map(\.conversationIdentifier) == ["c1"])
+    }
+
     @Test func aMutedConversationIsDeliveredQuietlyUntilItsMuteEnds() throws {
         var state = F.state()
         let muted = try set(&state, mute: ConversationMute(seconds: 3600))

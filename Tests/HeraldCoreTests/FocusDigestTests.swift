@@ -176,7 +176,7 @@ import Testing
     @Test func aConversationNamesAtMostFiveSendersEachBounded() throws {
         var state = F.state()
         try turnOn(state: &state)
-        let long = String(repeating: "x", count: 200)
+        let long = String(repeating: "x", count: 300)
         let senders = [Person(handle: PersonHandle(value: "l"), displayName: long)]
             + (0..<7).map { Person(handle: PersonHandle(value: "p\($0)"), displayName: "P\($0)") }
         for (index, sender) in senders.enumerated() {
@@ -185,7 +185,50 @@ import Testing
         try turnOff(at: F.now + 60, state: &state)
         let entry = try #require(state.takeFocusDigests().first?.entries.first)
         #expect(entry.count == senders.count && entry.senders?.count == FocusDigests.maxSenders)
-        #expect(entry.senders?.first?.count == FocusDigests.maxNameCharacters && entry.senders?.first?.hasSuffix("…") == true)
+        #expect(entry.senders?.first?.utf8.count == FocusDigests.maxNameBytes && entry.senders?.first?.hasSuffix("…") == true)
+    }
+
+    /// Issue 49, finding 7: a name of one letter and 8,000 combining marks is one character;
+    /// 64 characters of them made a 5.6 MB `focus-digest`. The bound is in bytes.
+    @Test func aNameOfCombiningMarksIsBoundedInBytesOnACharactersEdge() throws {
+        var state = F.state()
+        try turnOn(state: &state)
+        let heavy = String(repeating: "a" + String(repeating: "\u{301}", count: 8_000), count: 64)
+        let twoByTwo = String(repeating: "é", count: 300)  // é precomposed: two bytes a character
+        let senders = [heavy, twoByTwo, "Ann"].enumerated().map { Person(handle: PersonHandle(value: "h\($0.offset)"), displayName: $0.element) }
+        for (index, sender) in senders.enumerated() {
+            try message("m\(index)", conversation: "crowd", sender: sender, recipients: [F.cy], groupName: heavy, state: &state)
+        }
+        let running = try #require(state.getFocusDigest(UIDParams(), caller: F.user, now: F.now + 30).result.running)
+        try turnOff(at: F.now + 60, state: &state)
+        let digest = try #require(state.takeFocusDigests().first)
+        for read in [running, digest] {
+            let entry = try #require(read.entries.first)
+            let names = (entry.senders ?? []) + [entry.conversationName].compactMap { $0 }
+            #expect(names.allSatisfy { $0.utf8.count <= FocusDigests.maxNameBytes })
+            #expect(entry.senders == ["…", String(repeating: "é", count: (FocusDigests.maxNameBytes - 3) / 2) + "…", "Ann"])
+            #expect(entry.conversationName == "…", "one character heavier than the bound leaves the ellipsis alone")
+        }
+    }
+
+    /// What a snapshot brings back is cut as counting cuts it: a snapshot of a build that
+    /// bounded names in characters must not restore a digest of megabytes.
+    @Test func namesRestoredFromASnapshotAreBoundedInBytes() throws {
+        let heavy = "b" + String(repeating: "\u{301}", count: 8_000)
+        let entry = FocusDigestEntry(
+            app: F.app, conversationIdentifier: "team", conversationName: heavy, senders: [heavy, "Bo"], count: 2, lastAt: F.now)
+        let digest = FocusDigest(uid: 1000, focus: "Work", startedAt: F.now, endedAt: F.now + 60, endedBy: .turnedOff, total: 2, entries: [entry], unlisted: 0)
+        var running = digest
+        running.endedAt = nil
+        running.endedBy = nil
+        var state = F.state()
+        let restored = state.restoreFocusDigests(running: [(activation: UInt64(7), digest: running)], last: [digest])
+        #expect(restored)
+        let read = try state.getFocusDigest(UIDParams(), caller: F.user, now: F.now + 80).result
+        for kept in [read.digest, read.running] {
+            let first = try #require(kept?.entries.first)
+            #expect(first.conversationName == "…" && first.senders == ["…", "Bo"])
+        }
     }
 
     @Test func aConversationOfAVeryLongIdentifierCountsAsItsApp() throws {

@@ -102,4 +102,37 @@ struct ConversationControlEndToEndTests {
         let theirs = try client.call("list-conversations", ["uid": 60001])
         #expect(theirs[pointer: "/result/conversations"] == [], "an administrator may read another's")
     }
+
+    /// Issue 49, finding 10: 1,000 conversations of 16 KB identifiers of combining marks
+    /// held the state's lock 30-117 ms a `set-conversation` and 185 ms a
+    /// `list-conversations`. An identifier past 256 bytes is refused with the limit; 1,000
+    /// of 256 bytes of marks are set and listed whole, in byte order.
+    @Test("A conversation identifier past 256 bytes is refused; 1,000 of 256 bytes of marks list whole")
+    func identifierBytes() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none"])
+        let client = try herald.connect()
+        let marks = "a" + String(repeating: "\u{301}", count: 8_000)
+        let refused = try client.call("set-conversation", ["app": "org.example.chat", "conversationIdentifier": .string(marks), "priority": true])
+        #expect(refused[pointer: "/error/code"] == .number(JSONNumber(-32602)), "\(refused.compactText.prefix(300))")
+        #expect(refused[pointer: "/error/data/pointer"] == "/conversationIdentifier" && refused[pointer: "/error/data/limit"] == .number(JSONNumber(256)))
+        #expect(refused[pointer: "/error/data/reason"]?.stringValue?.contains("at most 256") == true)
+        // Each identifier: a number, then marks up to 256 bytes.
+        let identifiers = (0..<1_000).map { index in
+            let head = String(format: "%04d", index)
+            return head + String(repeating: "\u{301}", count: (256 - head.utf8.count) / 2)
+        }
+        for identifier in identifiers {
+            try client.result("set-conversation", ["app": "org.example.chat", "conversationIdentifier": .string(identifier), "priority": true])
+        }
+        var listed: [String] = []
+        var cursor: JSONValue?
+        repeat {
+            var params: JSONValue = ["limit": 400]
+            if let cursor { params = ["limit": 400, "cursor": cursor] }
+            let page = try client.call("list-conversations", params)
+            listed += page[pointer: "/result/conversations"]?.arrayValue?.compactMap { $0[pointer: "/conversationIdentifier"]?.stringValue } ?? []
+            cursor = page[pointer: "/result/nextCursor"]
+        } while cursor != nil && listed.count <= identifiers.count
+        #expect(listed.count == identifiers.count && listed.map { Array($0.utf8) } == identifiers.map { Array($0.utf8) })
+    }
 }

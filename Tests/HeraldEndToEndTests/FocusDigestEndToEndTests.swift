@@ -97,4 +97,30 @@ struct FocusDigestEndToEndTests {
         let digest = try #require(try NotificationListEndToEndTests.next("focus-digest", from: presenter, timeout: 15))
         #expect(digest[pointer: "/focus"] == "Standup" && digest[pointer: "/endedBy"] == "ended" && digest[pointer: "/total"] == 1, "\(digest.compactText)")
     }
+
+    /// Issue 49, finding 7: names of one letter and 8,000 combining marks (one character
+    /// each, 16 KB) made a digest of megabytes. Each name is now at most 256 bytes, so three
+    /// conversations of five such senders stay far within the documented 70 KB.
+    @Test("A digest of senders named with thousands of combining marks stays within its bytes")
+    func combiningMarks() throws {
+        // The presenter reads only at the end: room for the 15 deliveries of 32 KB before.
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none", "--max-unread-bytes", "4194304"])
+        let presenter = try herald.connect()
+        _ = try presenter.call("subscribe-notifications", [:])
+        let client = try herald.connect()
+        try client.result("set-focus", ["focus": ["name": "Work"]])
+        let heavy = "a" + String(repeating: "\u{301}", count: 8_000)
+        for conversation in 0..<3 {
+            for sender in 0..<5 {
+                try Self.message("m-\(conversation)-\(sender)", from: "\(sender)\(heavy)", in: "c-\(conversation)", client: client)
+            }
+        }
+        let running = try client.call("get-focus-digest", [:])
+        #expect(running[pointer: "/result/running/total"] == 15, "\(running.compactText.prefix(300))")
+        #expect(running.compactText.utf8.count < 70_000, "\(running.compactText.utf8.count) bytes")
+        #expect(running[pointer: "/result/running/entries/0/senders/0"]?.stringValue?.utf8.count ?? .max <= 256)
+        try client.result("set-focus", ["focus": .null])
+        let digest = try #require(try NotificationListEndToEndTests.next("focus-digest", from: presenter, timeout: 10))
+        #expect(digest[pointer: "/total"] == 15 && digest.compactText.utf8.count < 70_000, "\(digest.compactText.utf8.count) bytes")
+    }
 }

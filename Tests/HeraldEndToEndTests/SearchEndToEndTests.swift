@@ -66,4 +66,35 @@ struct SearchEndToEndTests {
         let raw = try journal.entries(matching: ["HERALD_METHOD=search-notifications"]).raw
         #expect(!raw.lowercased().contains("surprise"), "no word searched for in the journal")
     }
+
+    /// Issue 49, finding 2: a list of distinct words grew an index 20 times the list's
+    /// limit. 8,000 notifications of 64 distinct words are 6 MB of their own bytes, inside
+    /// `--max-notification-bytes` 8 MiB: without their index weighed, all were kept with
+    /// 512,000 words (about 100 MB). Weighed, the list keeps what fits, heraldd's memory
+    /// grows by a bounded amount, and 16 one-letter words are answered.
+    @Test("A list of distinct words keeps within --max-notification-bytes, its index weighed; one-letter words are answered")
+    func distinctWordsAreWeighed() throws {
+        let limit = 8 << 20
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none", "--max-notification-bytes", String(limit)])
+        let client = try herald.connect()
+        let residentBefore = try #require(residentKiB(of: herald.process.pid))
+        for notification in 0..<8_000 {
+            let words = (0..<64).map { index in
+                let number = String(notification * 64 + index)
+                return String(Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(index % 16)))) + String(repeating: "0", count: 6 - number.count) + number
+            }
+            try client.result("update-content", Self.update("org.example.shop", "o-\(notification)", title: "Order", body: words.joined(separator: " ")))
+        }
+        let stats = try IndependentJSON.parse(try client.call("stats").compactText)
+        let evicted = stats[pointer: "/result/limits/notificationsPerUID/evicted"]?.numberValue?.intValue ?? 0
+        #expect(evicted > 7_000, "each notification weighs its 64 words' entries: about 11 KB, so under 800 fit; \(evicted) evicted")
+        let growthKiB = (residentKiB(of: herald.process.pid) ?? .max) - residentBefore
+        #expect(growthKiB < 48 << 10, "heraldd grew \(growthKiB) KiB for a list of 8 MiB")
+
+        let letters = "a b c d e f g h i j k l m n o p"
+        let found = try client.call("search-notifications", ["query": .string(letters), "limit": 5])
+        #expect(Self.identifiers(found) == (7_995..<8_000).reversed().map { "o-\($0)" }, "\(found.compactText.prefix(300))")
+        let tooMany = try client.call("search-notifications", ["query": .string(letters + " q")])
+        #expect(tooMany[pointer: "/error/data/pointer"] == "/query" && tooMany[pointer: "/error/data/limit"] == 16, "\(tooMany.compactText)")
+    }
 }

@@ -111,18 +111,23 @@ enum SearchWords {
     /// The words a notification is found by: its title, subtitle and body, its sender's
     /// name and address, its conversation's identifier. Its app is matched apart, by name.
     static func forEachWord(of content: NotificationContent, _ body: (String) -> Void) {
-        if let text = content.title { forEachWord(in: text, body) }
-        if let text = content.subtitle { forEachWord(in: text, body) }
-        if let text = content.body { forEachWord(in: text, body) }
-        if let text = content.threadIdentifier { forEachWord(in: text, body) }
+        forEachText(of: content) { forEachWord(in: $0, body) }
+    }
+
+    /// The texts whose words a notification is found by, in order.
+    static func forEachText(of content: NotificationContent, _ body: (String) -> Void) {
+        if let text = content.title { body(text) }
+        if let text = content.subtitle { body(text) }
+        if let text = content.body { body(text) }
+        if let text = content.threadIdentifier { body(text) }
         guard let communication = content.communication else { return }
-        if let conversation = communication.conversationIdentifier { forEachWord(in: conversation, body) }
+        if let conversation = communication.conversationIdentifier { body(conversation) }
         guard let sender = communication.sender else { return }
-        if let text = sender.displayName { forEachWord(in: text, body) }
-        if let text = sender.handle?.value { forEachWord(in: text, body) }
+        if let text = sender.displayName { body(text) }
+        if let text = sender.handle?.value { body(text) }
         if let names = sender.nameComponents {
             for text in [names.givenName, names.familyName, names.nickname] {
-                if let text { forEachWord(in: text, body) }
+                if let text { body(text) }
             }
         }
     }

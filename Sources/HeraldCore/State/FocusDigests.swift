@@ -12,14 +12,16 @@ import HeraldProtocol
 /// one that silenced nothing leaves none.
 ///
 /// Bounded per uid: at most ``maxEntries`` conversations and apps, ``maxSenders`` names
-/// of a conversation, each name at most ``maxNameCharacters``; what falls past counts in
-/// `unlisted`. A conversation whose identifier is longer than
-/// ``maxConversationIdentifierBytes`` counts as its app's, so that a digest stays well
-/// within a response and a presenter's unread bytes (about 70 KB at the most).
+/// of a conversation, each name at most ``maxNameBytes`` of UTF-8 (cut on a character's
+/// edge: one character may hold thousands of combining marks, so a bound in characters
+/// bounds nothing); what falls past counts in `unlisted`. A conversation whose identifier
+/// is longer than ``maxConversationIdentifierBytes`` counts as its app's, so that a digest
+/// stays well within a response and a presenter's unread bytes (about 70 KB at the most).
+/// Names restored from a snapshot are cut the same way.
 struct FocusDigests: Sendable {
     static let maxEntries = 32
     static let maxSenders = 5
-    static let maxNameCharacters = 64
+    static let maxNameBytes = 256
     static let maxConversationIdentifierBytes = 256
     /// Digests not yet sent; the oldest dropped beyond (as ``FocusTable/maxPendingChanges``).
     static let maxPending = 4096
@@ -151,7 +153,7 @@ struct FocusDigests: Sendable {
     }
 
     private static func bounded(_ name: String) -> String {
-        name.count <= maxNameCharacters ? name : String(name.prefix(maxNameCharacters - 1)) + "…"
+        ClippedText.clipped(name, maxBytes: maxNameBytes)
     }
 
     // MARK: Snapshots
@@ -174,10 +176,20 @@ struct FocusDigests: Sendable {
         }
         for digest in last {
             guard restored.last[digest.uid] == nil, digest.total > 0, Self.tally(of: digest, activation: 0) != nil else { return false }
-            restored.last[digest.uid] = digest
+            restored.last[digest.uid] = Self.withNamesBounded(digest)
         }
         self = restored
         return true
+    }
+
+    /// `digest` with its names cut to ``maxNameBytes``.
+    private static func withNamesBounded(_ digest: FocusDigest) -> FocusDigest {
+        var digest = digest
+        for index in digest.entries.indices {
+            digest.entries[index].conversationName = digest.entries[index].conversationName.map(bounded)
+            digest.entries[index].senders = digest.entries[index].senders?.map(bounded)
+        }
+        return digest
     }
 
     private static func tally(of digest: FocusDigest, activation: UInt64) -> Tally? {
@@ -192,7 +204,11 @@ struct FocusDigests: Sendable {
         for entry in digest.entries {
             let key = Key(app: entry.app, conversationIdentifier: entry.conversationIdentifier)
             guard tally.entries[key] == nil else { return nil }
-            tally.entries[key] = Entry(count: entry.count, lastAt: entry.lastAt, conversationName: entry.conversationName, senders: entry.senders ?? [])
+            // Cut as counting cuts them: a snapshot written before names were bounded in
+            // bytes (or by hand) must not bring back a digest of megabytes.
+            tally.entries[key] = Entry(
+                count: entry.count, lastAt: entry.lastAt, conversationName: entry.conversationName.map(bounded),
+                senders: (entry.senders ?? []).map(bounded))
         }
         return tally
     }

@@ -22,8 +22,11 @@ extension NotificationList {
     /// Each word is a set of documents read from the index's postings. The documents of
     /// the word found least (or, when every word is also in an app's name, all of them)
     /// are then read newest first, and only the `count` newest that match are looked up in
-    /// the list. Linear in the index, never in the notifications' text.
-    func search(uid: UInt32, _ query: SearchQuery, count: Int) -> [(place: NotificationCursor, notification: HeraldNotification)] {
+    /// the list. Linear in the index, never in the notifications' text, and at most
+    /// `reads`' budget of it: nil when the words would read more.
+    func search(
+        uid: UInt32, _ query: SearchQuery, count: Int, reads: inout SearchReads
+    ) -> [(place: NotificationCursor, notification: HeraldNotification)]? {
         guard count > 0, let list = lists[uid] else { return [] }
         var appFilter: AppNameTable.ID?
         if let app = query.app {
@@ -31,8 +34,12 @@ extension NotificationList {
             appFilter = id
         }
         let index = list.search
-        let words = query.words.map { word in
-            (documents: index.documents(withWordStartingWith: word), apps: list.apps.matches(withWordStartingWith: word))
+        var words: [(documents: DocumentSet, apps: [Bool])] = []
+        for word in query.words {
+            guard reads.take(SearchReads.lookup * list.apps.names.count),
+                let documents = index.documents(withWordStartingWith: word, reads: &reads)
+            else { return nil }
+            words.append((documents, list.apps.matches(withWordStartingWith: word)))
         }
         var newest = NewestDocuments(capacity: count)
         func consider(_ number: NotificationSearchIndex.DocumentNumber) {
@@ -120,5 +127,14 @@ extension HeraldState {
             indexes.append(index)
         }
         return (indexes, figures.documents, figures.words, figures.postings)
+    }
+}
+
+extension HeraldState {
+    /// What `uid`'s list weighs as `--max-notification-bytes` counts it: its notifications'
+    /// own bytes, its index's kept documents and its gone ones; for the benchmark.
+    package func notificationListWeight(uid: UInt32) -> (count: Int, textBytes: Int, indexBytes: Int, goneIndexBytes: Int) {
+        guard let list = notifications.lists[uid] else { return (0, 0, 0, 0) }
+        return (list.entries.count, list.bytes - list.search.liveBytes, list.search.liveBytes, list.search.goneBytes)
     }
 }

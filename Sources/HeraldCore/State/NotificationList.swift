@@ -59,7 +59,8 @@ struct NotificationList: Sendable {
         var stamp: UInt64
         /// Its place in ``UIDList/deliveredOrder`` while delivered; nil while scheduled.
         var deliveredStamp: UInt64?
-        /// What it weighs (``NotificationBytes``), counted in its list's ``UIDList/bytes``.
+        /// What it weighs (``NotificationBytes``) with its search document
+        /// (``NotificationSearchIndex/weight(of:)``), counted in its list's ``UIDList/bytes``.
         var bytes: Int
         /// Its document in its list's ``UIDList/search``.
         var searchDocument: NotificationSearchIndex.DocumentNumber = 0
@@ -124,7 +125,8 @@ struct NotificationList: Sendable {
         var deliveredOrder: [(stamp: UInt64, key: Key)] = []
         var head = 0
         var deliveredCount = 0
-        /// What its entries weigh together, and its delivered ones.
+        /// What its entries weigh together, and its delivered ones: their search documents
+        /// included, so that `--max-notification-bytes` bounds the index too.
         var bytes = 0
         var deliveredBytes = 0
         /// Its entries by the words they are found by.
@@ -191,9 +193,12 @@ struct NotificationList: Sendable {
             return Removed(entry: entry, app: app)
         }
 
-        /// Puts `entry` in the search index, as the document of `key`.
+        /// Puts `entry` in the search index, as the document of `key`, and adds the
+        /// document's weight to the entry's.
         mutating func index(_ entry: inout Entry, key: Key) {
-            entry.searchDocument = search.add(key: key, place: entry.place, content: entry.content)
+            let document = search.add(key: key, place: entry.place, content: entry.content)
+            entry.searchDocument = document.number
+            entry.bytes += document.bytes
         }
 
         /// Drops the search index's gone documents once they outweigh the rest, and gives
@@ -301,7 +306,7 @@ struct NotificationList: Sendable {
         let known = list.key(app: notification.app, identifier: notification.identifier)
         let index = known.flatMap { list.entries.index(forKey: $0) }
         let bytes = NotificationBytes.of(identifier: notification.identifier, content: notification.content)
-        try checkBytes(bytes, replacing: index.map { list.entries.values[$0] }, in: list, byteLimit: byteLimit)
+        try checkBytes(bytes, content: notification.content, replacing: index.map { list.entries.values[$0] }, in: list, byteLimit: byteLimit)
         var oldest: [Key: Entry].Index?
         if index == nil, list.entries.count >= max(limit, 1) {
             guard let found = list.oldestDeliveredIndex() else {
@@ -335,7 +340,6 @@ struct NotificationList: Sendable {
             receivedAt: notification.receivedAt, deliveredAt: notification.deliveredAt, stamp: stamps.next, bytes: bytes
         )
         stamps.next += 2
-        list.bytes += bytes
         if notification.state == .snoozed {
             entry.snoozedUntil = notification.snoozedUntil ?? notification.receivedAt
         }
@@ -343,7 +347,6 @@ struct NotificationList: Sendable {
             entry.deliveredStamp = stamps.next - 1
             list.deliveredOrder.append((stamps.next - 1, key))
             list.deliveredCount += 1
-            list.deliveredBytes += bytes
         }
         if let index {
             let previous = list.entries.values[index]
@@ -367,6 +370,9 @@ struct NotificationList: Sendable {
             list.index(&entry, key: key)
             list.entries[key] = entry
         }
+        // Its weight with its search document, known once indexed.
+        list.bytes += entry.bytes
+        if entry.deliveredStamp != nil { list.deliveredBytes += entry.bytes }
         // Within the byte limit: the oldest delivered go first, never the one just put in
         // (checkBytes made sure that the others are enough).
         while list.bytes > byteLimit, let oldest = list.oldestDeliveredIndex(), list.entries.keys[oldest] != key {
@@ -378,17 +384,24 @@ struct NotificationList: Sendable {
 
     /// Refuses a notification that would not fit in `byteLimit` however many delivered ones
     /// were evicted: one larger than the limit, or one beside scheduled ones that fill it.
-    private static func checkBytes(_ bytes: Int, replacing previous: Entry?, in list: UIDList, byteLimit: Int) throws(RuleError) {
+    /// `textBytes` is its own weight; its search document's is reckoned from its texts'
+    /// lengths (``NotificationSearchIndex/weightBound(of:)``), and its words are read for
+    /// the exact weight only when that bound would not fit.
+    private static func checkBytes(
+        _ textBytes: Int, content: NotificationContent, replacing previous: Entry?, in list: UIDList, byteLimit: Int
+    ) throws(RuleError) {
         guard byteLimit < .max else { return }
+        let scheduledBytes = list.bytes - list.deliveredBytes - (previous.map { $0.deliveredStamp == nil ? $0.bytes : 0 } ?? 0)
+        var bytes = textBytes + NotificationSearchIndex.weightBound(of: content)
+        if bytes > byteLimit - scheduledBytes { bytes = textBytes + NotificationSearchIndex.weight(of: content) }
         guard bytes <= byteLimit else {
             throw RuleError(
                 .invalidParams,
-                "This notification weighs about \(bytes) bytes, more than a uid's whole notification list may (--max-notification-bytes); send less content.",
+                "This notification weighs about \(bytes) bytes with its words' entries in the search index, more than a uid's whole notification list may (--max-notification-bytes); send less content.",
                 at: ["content"],
                 limit: byteLimit
             )
         }
-        let scheduledBytes = list.bytes - list.deliveredBytes - (previous.map { $0.deliveredStamp == nil ? $0.bytes : 0 } ?? 0)
         guard scheduledBytes + bytes <= byteLimit else {
             throw RuleError(
                 .invalidParams,

@@ -7,8 +7,13 @@ import HeraldProtocol
 /// Each notification put in the list is a document, numbered in the order it came; a
 /// word's postings are the numbers of the documents that have it, ascending. A removed
 /// notification's document is only marked gone, and its numbers are dropped from the
-/// postings once the gone outnumber the kept (``isWasteful``), all at once: a removal
+/// postings once the gone outweigh the kept (``isWasteful``), all at once: a removal
 /// costs no search through the postings of its words.
+///
+/// Bounded in bytes: each document weighs what it can hold here (``weight(of:)``), and
+/// its list counts that in `--max-notification-bytes` beside the notification's own
+/// bytes; the gone are dropped once they weigh half the kept. A search reads at most
+/// ``maxSearchReads`` entries (``SearchReads``).
 struct NotificationSearchIndex: Sendable {
     typealias DocumentNumber = UInt32
 
@@ -24,28 +29,48 @@ struct NotificationSearchIndex: Sendable {
     private var postings: [String: [DocumentNumber]] = [:]
     /// The words by their first two bytes, so that a prefix is compared with few words.
     private var wordsByLead: [UInt16: [String]] = [:]
+    /// By a word's first byte, the documents with a word starting with it, ascending: a
+    /// one-letter word is answered from its byte's list rather than from every word it
+    /// begins (a list of distinct words has hundreds of thousands).
+    private var documentsByFirstByte = [[DocumentNumber]](repeating: [], count: 256)
+    /// Each document's ``weight(of:)``, and what the kept and the gone weigh together.
+    private var weights: [Int] = []
+    private(set) var liveBytes = 0
+    private(set) var goneBytes = 0
 
     init() {}
 
     /// How many documents are numbered, gone ones included.
     var documentCount: Int { keys.count }
 
-    /// Adds a notification's document; returns its number, for ``remove(_:)``.
-    mutating func add(key: NotificationList.Key, place: NotificationCursor, content: NotificationContent) -> DocumentNumber {
+    /// Adds a notification's document; returns its number, for ``remove(_:)``, and its
+    /// weight, which ``weight(of:)`` gives for the same content.
+    mutating func add(key: NotificationList.Key, place: NotificationCursor, content: NotificationContent) -> (number: DocumentNumber, bytes: Int) {
         let number = DocumentNumber(keys.count)
         keys.append(key)
         places.append(place)
         apps.append(key.app)
         liveCount += 1
+        var bytes = Self.documentBytes
+        var firstBytes = ByteSet()
         SearchWords.forEachWord(of: content) { word in
             if let index = postings.index(forKey: word) {
-                if postings.values[index].last != number { postings.values[index].append(number) }
+                guard postings.values[index].last != number else { return }
+                postings.values[index].append(number)
             } else {
                 postings[word] = [number]
                 wordsByLead[Self.lead(of: word), default: []].append(word)
             }
+            bytes += Self.bytes(ofWord: word)
+            let first = word.utf8.first!
+            if firstBytes.insert(first) {
+                documentsByFirstByte[Int(first)].append(number)
+                bytes += Self.postingBytes
+            }
         }
-        return number
+        weights.append(bytes)
+        liveBytes += bytes
+        return (number, bytes)
     }
 
     /// Marks a document gone.
@@ -53,30 +78,40 @@ struct NotificationSearchIndex: Sendable {
         guard keys[Int(number)] != nil else { return }
         keys[Int(number)] = nil
         liveCount -= 1
+        liveBytes -= weights[Int(number)]
+        goneBytes += weights[Int(number)]
     }
 
-    /// Whether the gone documents outnumber the kept ones enough to drop them.
+    /// Whether the gone documents outweigh the kept enough to drop them: by count (each
+    /// holds its key and place), or by weight, so that what the index holds for gone
+    /// documents is at most half what it holds for kept ones (or ``minimumWasteBytes``).
     var isWasteful: Bool {
         let gone = keys.count - liveCount
-        return gone > 1024 && gone > liveCount
+        return (gone > 1024 && gone > liveCount) || goneBytes > max(liveBytes / 2, Self.minimumWasteBytes)
     }
 
     /// Drops the gone documents and numbers the kept ones afresh, in the same order;
     /// returns the new number of each old one (nil for a gone one), for the entries.
     mutating func compact() -> [DocumentNumber?] {
         var renumbered = [DocumentNumber?](repeating: nil, count: keys.count)
-        var kept = (keys: [NotificationList.Key?](), places: [NotificationCursor](), apps: [AppNameTable.ID]())
+        var kept = (keys: [NotificationList.Key?](), places: [NotificationCursor](), apps: [AppNameTable.ID](), weights: [Int]())
         kept.keys.reserveCapacity(liveCount)
         kept.places.reserveCapacity(liveCount)
         kept.apps.reserveCapacity(liveCount)
+        kept.weights.reserveCapacity(liveCount)
         for number in keys.indices {
             guard let key = keys[number] else { continue }
             renumbered[number] = DocumentNumber(kept.keys.count)
             kept.keys.append(key)
             kept.places.append(places[number])
             kept.apps.append(apps[number])
+            kept.weights.append(weights[number])
         }
-        (keys, places, apps) = kept
+        (keys, places, apps, weights) = kept
+        goneBytes = 0
+        for byte in documentsByFirstByte.indices where !documentsByFirstByte[byte].isEmpty {
+            _ = Self.renumber(&documentsByFirstByte[byte], by: renumbered)
+        }
         var emptied: [String] = []
         // Each list is renumbered in place, walked by index: a copy of a list, or a second
         // reference to the table (`postings.indices`), would make the change copy it all.
@@ -116,16 +151,26 @@ struct NotificationSearchIndex: Sendable {
         return list.isEmpty
     }
 
-    /// The documents that have a word starting with `prefix`, as a set of numbers.
-    func documents(withWordStartingWith prefix: String) -> DocumentSet {
+    /// The documents that have a word starting with `prefix`, as a set of numbers; nil
+    /// when reading them would take `reads` past its budget.
+    ///
+    /// A prefix of one byte reads its byte's documents; a longer one the words of its
+    /// first two bytes, then the postings of those it begins.
+    func documents(withWordStartingWith prefix: String, reads: inout SearchReads) -> DocumentSet? {
         var set = DocumentSet(count: keys.count)
-        let lead = Self.lead(of: prefix)
-        let leads: [UInt16] =
-            prefix.utf8.count >= 2 ? [lead] : wordsByLead.keys.filter { $0 >> 8 == lead >> 8 }
-        for lead in leads {
-            for word in wordsByLead[lead] ?? [] where word.utf8.starts(with: prefix.utf8) {
-                if let numbers = postings[word] { set.insert(contentsOf: numbers) }
-            }
+        guard reads.take(set.wordCount) else { return nil }
+        guard prefix.utf8.count >= 2 else {
+            let numbers = documentsByFirstByte[Int(prefix.utf8.first ?? 0)]
+            guard reads.take(numbers.count) else { return nil }
+            set.insert(contentsOf: numbers)
+            return set
+        }
+        let words = wordsByLead[Self.lead(of: prefix)] ?? []
+        guard reads.take(words.count) else { return nil }
+        for word in words where word.utf8.starts(with: prefix.utf8) {
+            guard let numbers = postings[word] else { continue }
+            guard reads.take(SearchReads.lookup + numbers.count) else { return nil }
+            set.insert(contentsOf: numbers)
         }
         return set
     }
@@ -146,51 +191,4 @@ struct NotificationSearchIndex: Sendable {
     /// How many words the prefix table lists: as many as ``counts``' words while the two
     /// agree, which a test checks after a compaction.
     var wordsListedByLead: Int { wordsByLead.values.reduce(0) { $0 + $1.count } }
-}
-
-/// Document numbers as bits: a search's sets for each of its words, intersected by reading.
-struct DocumentSet: Sendable {
-    private var words: [UInt64]
-
-    init(count: Int) {
-        words = [UInt64](repeating: 0, count: (count + 63) / 64)
-    }
-
-    /// How many numbers were inserted (one inserted twice counts twice: postings hold a
-    /// number once a word, and a prefix's words rarely share one).
-    private(set) var insertions = 0
-
-    mutating func insert(_ number: NotificationSearchIndex.DocumentNumber) {
-        words[Int(number) >> 6] |= 1 << (UInt64(number) & 63)
-        insertions += 1
-    }
-
-    /// Inserts a word's postings: a short prefix's words hold a million of them.
-    mutating func insert(contentsOf numbers: [NotificationSearchIndex.DocumentNumber]) {
-        words.withUnsafeMutableBufferPointer { bits in
-            numbers.withUnsafeBufferPointer { numbers in
-                for number in numbers {
-                    precondition(Int(number) >> 6 < bits.count)
-                    bits[Int(number) >> 6] |= 1 << (UInt64(number) & 63)
-                }
-            }
-        }
-        insertions += numbers.count
-    }
-
-    /// Calls `body` with each number in the set, largest first, until it returns false.
-    func forEachDescending(_ body: (NotificationSearchIndex.DocumentNumber) -> Bool) {
-        for index in words.indices.reversed() {
-            var bits = words[index]
-            while bits != 0 {
-                let top = 63 - bits.leadingZeroBitCount
-                bits &= ~(1 << UInt64(top))
-                guard body(NotificationSearchIndex.DocumentNumber(index << 6 | top)) else { return }
-            }
-        }
-    }
-
-    func contains(_ number: NotificationSearchIndex.DocumentNumber) -> Bool {
-        words[Int(number) >> 6] & (1 << (UInt64(number) & 63)) != 0
-    }
 }

@@ -2118,12 +2118,12 @@ package enum OpenRPCDocument {
       "name": "search-notifications",
       "x-herald-access": "person",
       "summary": "The caller's notifications that have the words asked for, newest first.",
-      "description": "Searches the caller's notification list, delivered and scheduled alike, by words: a notification is found when each word of query starts one of its words, in its title, subtitle, body, thread, conversation identifier, sender's name or address, or its app's name. Case and diacritics do not matter (\"elan\" finds \"Élan\"); anything but letters and digits separates words, so \"ann@example.org\" is found by \"ann\". Newest (receivedAt) first, one page at a time like list-notifications: at most limit (default 50, at most 500), within --max-response-bytes less 1 KiB and the request's size; nextCursor, when more are left, is the cursor of the next page. since and until narrow it to notifications received in [since, until). A caller searches only its own uid's list; without app, every app's. Administrators may pass uid for another uid's list; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "description": "Searches the caller's notification list, delivered and scheduled alike, by words: a notification is found when each word of query starts one of its words, in its title, subtitle, body, thread, conversation identifier, sender's name or address, or its app's name. Case and diacritics do not matter (\"elan\" finds \"Élan\"); anything but letters and digits separates words, so \"ann@example.org\" is found by \"ann\". Newest (receivedAt) first, one page at a time like list-notifications: at most limit (default 50, at most 500), within --max-response-bytes less 1 KiB and the request's size; nextCursor, when more are left, is the cursor of the next page. since and until narrow it to notifications received in [since, until). A search reads the uid's index, never the notifications' text: a one-letter word its letter's list of notifications, a longer one the words of its first two letters; at most 16,777,216 entries of it (a query that would read more is -32602 at /query with data.limit), and the index itself is weighed in --max-notification-bytes. A caller searches only its own uid's list; without app, every app's. Administrators may pass uid for another uid's list; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "query",
-          "description": "The words to find, at most 16: each must start a word of the notification (\"din\" finds \"Dinner\"). A query with no letter or digit is -32602.",
+          "description": "The words to find, at most 16: each must start a word of the notification (\"din\" finds \"Dinner\"). A query with no letter or digit is -32602; so is one whose words would read more than 16,777,216 entries of the uid's index (data.limit; the reason says to add letters).",
           "required": true,
           "schema": {
             "type": "string",
@@ -3831,7 +3831,7 @@ package enum OpenRPCDocument {
         },
         {
           "name": "conversationIdentifier",
-          "description": "The conversation, as its notifications' content.communication.conversationIdentifier names it.",
+          "description": "The conversation, as its notifications' content.communication.conversationIdentifier names it, compared by its bytes; at most 256 bytes of UTF-8 (a longer one is -32602 with data.limit: a digest counts such a conversation as its app's).",
           "required": true,
           "schema": {
             "type": "string",
@@ -3969,7 +3969,7 @@ package enum OpenRPCDocument {
       "name": "list-conversations",
       "x-herald-access": "person",
       "summary": "The conversations the person muted or marked priority, a page at a time.",
-      "description": "Sorted by app, then conversation; a mute that has ended is not shown, and a conversation it leaves neither muted nor priority is not listed. Each page is bounded by limit and by --max-response-bytes; nextCursor, when present, is the cursor of the next. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "description": "Sorted by app, then conversation, each by its UTF-8 bytes; a mute that has ended is not shown, and a conversation it leaves neither muted nor priority is not listed. Each page is bounded by limit and by --max-response-bytes; nextCursor, when present, is the cursor of the next. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -5577,7 +5577,7 @@ package enum OpenRPCDocument {
               },
               "notificationBytesPerUID": {
                 "type": "object",
-                "description": "--max-notification-bytes: what one uid's notifications may weigh together, each about as list-notifications writes it; evictions are counted in notificationsPerUID.",
+                "description": "--max-notification-bytes: what one uid's notifications may weigh together, each about as list-notifications writes it plus its words' entries in the search index; evictions are counted in notificationsPerUID.",
                 "required": [
                   "limit"
                 ],
@@ -6174,7 +6174,7 @@ package enum OpenRPCDocument {
           },
           "conversationName": {
             "type": "string",
-            "description": "A group conversation's name (its speakableGroupName, or the subtitle Herald made), when it has one; at most 64 characters."
+            "description": "A group conversation's name (its speakableGroupName, or the subtitle Herald made), when it has one; at most 256 bytes of UTF-8, a longer one cut on a character's edge and ended with \"…\"."
           },
           "senders": {
             "type": "array",
@@ -6182,7 +6182,7 @@ package enum OpenRPCDocument {
             "items": {
               "type": "string"
             },
-            "description": "The display names of the conversation's senders it silenced, the first five, in order; each at most 64 characters. The person's own data: never journaled."
+            "description": "The display names of the conversation's senders it silenced, the first five, in order; each at most 256 bytes of UTF-8, a longer one cut on a character's edge and ended with \"…\". The person's own data: never journaled."
           },
           "count": {
             "type": "integer",

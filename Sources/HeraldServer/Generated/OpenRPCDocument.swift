@@ -3649,11 +3649,12 @@ package enum OpenRPCDocument {
         },
         {
           "name": "identifiers",
-          "description": "The notifications to restore (at least one); with app.",
+          "description": "The notifications to restore (at least one, at most 500: as many as a uid keeps removed; more is invalid params at /identifiers with data.limit 500); with app.",
           "required": false,
           "schema": {
             "type": "array",
             "minItems": 1,
+            "maxItems": 500,
             "items": {
               "type": "string",
               "minLength": 1,

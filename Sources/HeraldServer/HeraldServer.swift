@@ -57,7 +57,7 @@ package final class HeraldServer: Service, Sendable {
     /// for a time that passed while it was stopped.
     @discardableResult
     package func deliverDueSummaries(now: Date) -> Int {
-        let (summaries, returned) = environment.state.withLock(reportingChange: { state in
+        let (summaries, returned) = environment.state.withLock(unsharingListOf: nil, reportingChange: { state in
             let summaries = state.deliverDueSummaries(now: now)
             let returned = state.returnDueSnoozed(now: now)
             return ((summaries, returned), !summaries.isEmpty || !returned.isEmpty)

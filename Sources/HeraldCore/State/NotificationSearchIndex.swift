@@ -138,6 +138,28 @@ struct NotificationSearchIndex: Sendable {
         return first << 8 | second
     }
 
+    /// This index with storage of its own, each word's postings too: made after the state's
+    /// lock for a list a reader holds, so that the next change copies nothing under it.
+    func unshared() -> NotificationSearchIndex {
+        var copy = self
+        copy.keys.reserveCapacity(keys.count)
+        copy.places.reserveCapacity(places.count)
+        copy.apps.reserveCapacity(apps.count)
+        copy.postings.reserveCapacity(postings.count)
+        var index = copy.postings.startIndex
+        while index != copy.postings.endIndex {
+            copy.postings.values[index].reserveCapacity(copy.postings.values[index].count)
+            copy.postings.formIndex(after: &index)
+        }
+        copy.wordsByLead.reserveCapacity(wordsByLead.count)
+        var lead = copy.wordsByLead.startIndex
+        while lead != copy.wordsByLead.endIndex {
+            copy.wordsByLead.values[lead].reserveCapacity(copy.wordsByLead.values[lead].count)
+            copy.wordsByLead.formIndex(after: &lead)
+        }
+        return copy
+    }
+
     /// How many words the index knows, and how many postings it keeps: for the benchmark.
     var counts: (words: Int, postings: Int) {
         (postings.count, postings.values.reduce(0) { $0 + $1.count })

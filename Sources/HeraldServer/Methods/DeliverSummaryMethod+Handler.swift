@@ -6,7 +6,7 @@ extension DeliverSummaryMethod: ServedMethod {
     static func handle(
         _ params: DeliverSummaryParams, _ context: RequestContext, _ services: MethodServices
     ) throws -> MethodOutcome<DeliverSummaryResult> {
-        let (outcome, summaries) = try services.state.withLock { state throws(RuleError) in
+        let (outcome, summaries) = try services.state.withLock(unsharingListOf: params.uid ?? context.caller.uid) { state throws(RuleError) in
             try state.deliverSummary(params, caller: context.caller, now: services.clock.now())
         }
         for summary in summaries {

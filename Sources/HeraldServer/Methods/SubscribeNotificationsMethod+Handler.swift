@@ -11,7 +11,7 @@ extension SubscribeNotificationsMethod: ServedMethod {
         if let connection = context.connection {
             services.presenters.subscribe(connection, uid: uid)
             if let missedUID, let since = params.since {
-                let view = services.state.read(\.notificationListView)
+                let view = services.state.read { $0.notificationListView(of: missedUID) }
                 let missed = view.missed(uid: missedUID, since: since, limit: SubscribeNotificationsParams.maximumMissed)
                 services.presenters.sendMissed(missed, uid: missedUID, to: connection)
             }

@@ -45,6 +45,47 @@ package final class SharedState: Sendable {
         }
     }
 
+    /// Runs `body` with the state locked and `uid`'s notification list the state's alone.
+    ///
+    /// A reader (a search, a listing, built after the lock) holds the list it read; a
+    /// change to that list would copy all of it, and its index, under the lock (issue 49,
+    /// finding 4). So when a reader holds it, the list is copied after the lock and put in
+    /// its place, and `body` runs on the copy: the uid that reads pays for the copy, on its
+    /// own thread, and no other request waits for it. Tried a few times: a list read again
+    /// between the copy and the change is copied by the change, and counted
+    /// (``HeraldState/notificationListCopiesWhileRead``).
+    ///
+    /// `uid` nil is every uid's list: for the summaries and snoozes due, which change any.
+    package func withLock<Value: Sendable, Failure: Error>(
+        unsharingListOf uid: UInt32?, _ body: (inout HeraldState) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        unshareLists(of: uid)
+        return try withLock(body)
+    }
+
+    /// The same, counting a change only when `body` says it made one.
+    package func withLock<Value: Sendable>(
+        unsharingListOf uid: UInt32?, reportingChange body: (inout HeraldState) -> (value: Value, changed: Bool)
+    ) -> Value {
+        unshareLists(of: uid)
+        return withLock(reportingChange: body)
+    }
+
+    /// Copies after the lock the lists of `uid` (every uid's when nil) that readers hold,
+    /// and puts the copies in their place.
+    private func unshareLists(of uid: UInt32?) {
+        for _ in 0..<3 {
+            let held = box.withLockedValue { $0.state.heldNotificationLists(of: uid) }
+            guard !held.isEmpty else { return }
+            let copies = held.map { $0.unshared() }
+            let stillHeld = box.withLockedValue { guarded in
+                for (held, copy) in zip(held, copies) { guarded.state.replaceNotificationList(held, with: copy) }
+                return !guarded.state.heldNotificationLists(of: uid).isEmpty
+            }
+            if !stillHeld { return }
+        }
+    }
+
     /// Runs `body` with the state locked, counting a change only when `body` says it made one.
     package func withLock<Value: Sendable>(
         reportingChange body: (inout HeraldState) -> (value: Value, changed: Bool)

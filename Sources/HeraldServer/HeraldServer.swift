@@ -62,14 +62,14 @@ package final class HeraldServer: Service, Sendable {
             let returned = state.returnDueSnoozed(now: now)
             return ((summaries, returned), !summaries.isEmpty || !returned.isEmpty)
         })
+        // One burst: a presenter that falls behind in it is told what it missed, not closed.
+        let burst = presenters.newBurst()
         for summary in summaries {
             environment.recordSummary(summary)
-            presenters.summaryDelivered(summary)
+            presenters.summaryDelivered(summary, burst: burst)
         }
-        for delivered in returned {
-            environment.recordSnoozeEnded(delivered)
-            presenters.delivered(delivered)
-        }
+        for delivered in returned { environment.recordSnoozeEnded(delivered) }
+        presenters.delivered(returned, burst: burst)
         return summaries.reduce(0) { $0 + $1.notifications.count } + returned.count
     }
 

@@ -9,9 +9,10 @@ extension DeliverSummaryMethod: ServedMethod {
         let (outcome, summaries) = try services.state.withLock(unsharingListOf: params.uid ?? context.caller.uid) { state throws(RuleError) in
             try state.deliverSummary(params, caller: context.caller, now: services.clock.now())
         }
+        let burst = services.presenters.newBurst()
         for summary in summaries {
             services.environment.recordSummary(summary)
-            services.presenters.summaryDelivered(summary)
+            services.presenters.summaryDelivered(summary, burst: burst)
         }
         return outcome
     }

@@ -10,7 +10,7 @@ extension RestoreNotificationsMethod: ServedMethod {
         let (outcome, delivered) = try services.state.withLock(unsharingListOf: params.uid ?? context.caller.uid) { state throws(RuleError) in
             try state.restoreNotifications(params, caller: context.caller, now: services.clock.now())
         }
-        delivered.forEach(services.presenters.delivered)
+        services.presenters.delivered(delivered)
         return outcome
     }
 }

@@ -245,7 +245,8 @@ package final class HeraldServer: Service, Sendable {
             channel.closeFuture.whenComplete { _ in
                 registry.remove(identity)
                 subscriptions.remove(identity)
-                presenters.remove(identity)
+                // A presenter's outbox freed: its memory goes back at the next tick's trim.
+                if presenters.remove(identity) > 0 { memoryTrim.largeWorkDone() }
                 responses.remove(identity)
                 statistics.closeConnection(uid: caller.uid)
             }

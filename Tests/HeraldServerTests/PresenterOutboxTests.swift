@@ -72,3 +72,15 @@ import Testing
         #expect(read.lines == 2 && read.skipped == 1)
     }
 }
+
+/// Issue 49, finding 5: an outbox holds no more than its uid's presenters may still hold.
+@Suite struct PresenterOutboxRoomTests {
+    @Test func aLineBeyondTheUIDsRoomIsSkippedAndCounted() {
+        var outbox = PresenterOutbox(window: 1_000, bound: 2_000)
+        #expect(outbox.offer(PresenterOutboxTests.line, burst: 1, room: 150) == .write)
+        #expect(outbox.offer(PresenterOutboxTests.line, burst: 1, room: 50) == .skip)
+        #expect(outbox.heldBytes == 100 && outbox.isBehind)
+        let next = outbox.wrote(100)
+        #expect(next.lines.isEmpty && next.skipped == 1)
+    }
+}

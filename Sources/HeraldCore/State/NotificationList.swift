@@ -490,6 +490,24 @@ struct NotificationList: Sendable {
         return chosen.sorted { $0.place > $1.place }.lazy.map { ($0.place, $0.notification(app: apps.name(of: $0.app))) }
     }
 
+    /// `uid`'s delivered notifications that `isChosen` keeps, newest received first, among
+    /// the `scanLimit` delivered last: read from the back of the delivered order, so that
+    /// the cost is what is looked at, not the list.
+    func newestDelivered(uid: UInt32, lookingAtMost scanLimit: Int, where isChosen: (Entry) -> Bool) -> [HeraldNotification] {
+        guard let list = lists[uid] else { return [] }
+        var chosen: [Entry] = []
+        var position = list.deliveredOrder.count
+        var looked = 0
+        while position > list.head, looked < scanLimit {
+            position -= 1
+            looked += 1
+            let (stamp, key) = list.deliveredOrder[position]
+            guard let entry = list.entries[key], entry.deliveredStamp == stamp, isChosen(entry) else { continue }
+            chosen.append(entry)
+        }
+        return chosen.sorted { $0.place > $1.place }.map { $0.notification(app: list.apps.name(of: $0.app)) }
+    }
+
     /// Removes `uid`'s notifications of `app` (every app when nil) with these identifiers
     /// (all when nil); returns the identifiers removed, by app, in the order asked.
     mutating func remove(uid: UInt32, app: String?, identifiers: [String]?) -> [(app: String, identifiers: [String])] {

@@ -17,10 +17,32 @@ final class NotificationPresenters: Sendable {
     private struct Presenter {
         /// The uid presented; nil for every uid.
         let uid: UInt32?
+        /// The uid of the connection's peer, whose share ``Table/heldByOwner`` counts it in.
+        let owner: UInt32
         var outbox: PresenterOutbox
     }
 
-    private let presenters = NIOLockedValueBox<[ConnectionIdentity: Presenter]>([:])
+    private struct Table {
+        var presenters: [ConnectionIdentity: Presenter] = [:]
+        /// Bytes the outboxes of each peer uid's presenters hold together.
+        var heldByOwner: [UInt32: Int] = [:]
+        /// Missed notifications waiting for their connection's event loop, one set a
+        /// connection: a later subscription's replaces an earlier one's not yet sent.
+        var missed: [ConnectionIdentity: (uid: UInt32, notifications: [HeraldNotification])] = [:]
+
+        /// Runs `body` on a presenter's outbox, keeping its owner's bytes up to date.
+        mutating func change<Value>(_ connection: ConnectionIdentity, _ body: (inout PresenterOutbox, _ room: Int) -> Value, limit: Int) -> Value? {
+            guard var presenter = presenters.removeValue(forKey: connection) else { return nil }
+            defer { presenters[connection] = presenter }
+            let before = presenter.outbox.heldBytes
+            let room = limit - heldByOwner[presenter.owner, default: 0]
+            let value = body(&presenter.outbox, room)
+            heldByOwner[presenter.owner, default: 0] += presenter.outbox.heldBytes - before
+            return value
+        }
+    }
+
+    private let presenters = NIOLockedValueBox(Table())
     /// How many presenters there are, read without the lock on every `update-content`.
     private let presenterCount = Atomic<Int>(0)
     /// The last burst's number: the events one change makes share one.
@@ -32,6 +54,9 @@ final class NotificationPresenters: Sendable {
     /// `--max-unread-bytes`, so that they never close the presenter they are for.
     private let missedBytes: Int
     private let maxUnreadBytes: Int
+    /// The most bytes one uid's presenters hold together (issue 49, finding 5): four times
+    /// `--max-unread-bytes`; past it, events for them are skipped and counted.
+    let maxBytesPerUID: Int
 
     init(
         registry: ConnectionRegistry, statistics: ServerStatistics? = nil, logger: Logger = Logger(label: "heraldd"),
@@ -42,32 +67,43 @@ final class NotificationPresenters: Sendable {
         self.logger = logger
         self.maxUnreadBytes = max(2, maxUnreadBytes)
         missedBytes = max(1, maxUnreadBytes / 2)
+        maxBytesPerUID = 4 * self.maxUnreadBytes
     }
 
-    func subscribe(_ connection: ConnectionIdentity, uid: UInt32?) {
-        presenters.withLockedValue {
-            if let known = $0[connection] {
-                $0[connection] = Presenter(uid: uid, outbox: known.outbox)
-            } else {
-                $0[connection] = Presenter(uid: uid, outbox: PresenterOutbox(window: maxUnreadBytes / 2, bound: maxUnreadBytes))
-            }
-            presenterCount.store($0.count, ordering: .relaxed)
+    /// Makes `connection`, of a peer of uid `owner`, a presenter of `uid` (every uid's when nil).
+    func subscribe(_ connection: ConnectionIdentity, uid: UInt32?, owner: UInt32) {
+        presenters.withLockedValue { table in
+            let outbox = table.presenters[connection]?.outbox ?? PresenterOutbox(window: maxUnreadBytes / 2, bound: maxUnreadBytes)
+            table.presenters[connection] = Presenter(uid: uid, owner: table.presenters[connection]?.owner ?? owner, outbox: outbox)
+            presenterCount.store(table.presenters.count, ordering: .relaxed)
         }
     }
 
     func holds(_ connection: ConnectionIdentity) -> Bool {
-        presenters.withLockedValue { $0[connection] != nil }
+        presenters.withLockedValue { $0.presenters[connection] != nil }
     }
 
-    func remove(_ connection: ConnectionIdentity) {
-        presenters.withLockedValue {
-            $0.removeValue(forKey: connection)
-            presenterCount.store($0.count, ordering: .relaxed)
+    /// Forgets a presenter; returns the bytes its outbox held, freed now.
+    @discardableResult
+    func remove(_ connection: ConnectionIdentity) -> Int {
+        presenters.withLockedValue { table in
+            table.missed[connection] = nil
+            guard let presenter = table.presenters.removeValue(forKey: connection) else { return 0 }
+            presenterCount.store(table.presenters.count, ordering: .relaxed)
+            let held = presenter.outbox.heldBytes
+            table.heldByOwner[presenter.owner, default: 0] -= held
+            if table.heldByOwner[presenter.owner] == 0 { table.heldByOwner[presenter.owner] = nil }
+            return held
         }
     }
 
     var count: Int {
-        presenters.withLockedValue { $0.count }
+        presenters.withLockedValue { $0.presenters.count }
+    }
+
+    /// The bytes `owner`'s presenters hold together, for tests.
+    func heldBytes(of owner: UInt32) -> Int {
+        presenters.withLockedValue { $0.heldByOwner[owner] ?? 0 }
     }
 
     /// Whether anyone presents: the events are not even made while nobody does.
@@ -77,27 +113,60 @@ final class NotificationPresenters: Sendable {
 
     /// A presenter's outbox as it is, for tests: events waiting, bytes on their way, skipped.
     func outbox(of connection: ConnectionIdentity) -> PresenterOutbox? {
-        presenters.withLockedValue { $0[connection]?.outbox }
+        presenters.withLockedValue { $0.presenters[connection]?.outbox }
     }
 
     /// The notifications a presenter missed (`since`), as `notification-delivered` to it alone,
     /// right after its subscription's result, oldest first: the newest that fit in ``missedBytes``.
+    ///
+    /// Their lines are made on the connection's event loop, in the task that offers them,
+    /// and not at all while the presenter is behind; a connection waits with one set at most,
+    /// the latest subscription's. A batch of a thousand subscriptions on a connection that
+    /// does not read made a thousand sets of lines at once (issue 49, finding 5: 135 MB).
     func sendMissed(_ notifications: [HeraldNotification], uid: UInt32, to connection: ConnectionIdentity) {
         guard !notifications.isEmpty, let channel = registry.channel(connection) else { return }
-        var lines: [ByteBuffer] = []
-        var bytes = 0
-        for notification in notifications.reversed() {
-            let event = NotificationDelivered(uid: uid, notification: notification)
-            let line = SubscriberLine.line(method: NotificationDelivered.method, params: event)
-            guard bytes + line.readableBytes <= missedBytes else { continue }
-            bytes += line.readableBytes
-            lines.append(line)
+        let isScheduled = presenters.withLockedValue { table in
+            defer { table.missed[connection] = (uid, notifications) }
+            return table.missed[connection] != nil
         }
-        let burst = newBurst()
+        guard !isScheduled else { return }
         // After the subscription's result, which the processor writes once this returns.
         channel.eventLoop.execute { [self] in
+            let (isBehind, missed) = presenters.withLockedValue { table in
+                (table.presenters[connection]?.outbox.isBehind, table.missed.removeValue(forKey: connection))
+            }
+            guard let missed else { return }
+            let burst = newBurst()
+            guard isBehind == false else {
+                // Gone, or skipping: counted as skipped, made into nothing.
+                if isBehind == true { skip(missed.notifications.count, burst: burst, of: connection) }
+                return
+            }
+            var lines: [ByteBuffer] = []
+            var bytes = 0
+            for notification in missed.notifications.reversed() {
+                let event = NotificationDelivered(uid: missed.uid, notification: notification)
+                let line = SubscriberLine.line(method: NotificationDelivered.method, params: event)
+                // The newest that fit: making them stops at the first that does not.
+                guard bytes + line.readableBytes <= missedBytes else { break }
+                bytes += line.readableBytes
+                lines.append(line)
+            }
             for line in lines.reversed() { offer(line, burst: burst, to: [connection]) }
         }
+    }
+
+    /// Counts `count` events of `burst` as skipped for a presenter that is behind, or
+    /// closes it when it stopped reading.
+    private func skip(_ count: Int, burst: UInt64, of connection: ConnectionIdentity) {
+        let empty = ByteBuffer()
+        var closes = false
+        presenters.withLockedValue { table in
+            for _ in 0..<count where !closes {
+                closes = table.change(connection, { $0.offer(empty, burst: burst, room: $1) }, limit: maxBytesPerUID) == .close
+            }
+        }
+        if closes { closeUnread(connection) }
     }
 
     func delivered(_ event: NotificationDelivered) {
@@ -154,8 +223,8 @@ final class NotificationPresenters: Sendable {
 
     /// Sends the line `makeLine` makes (only when some presenter will get it).
     private func send(uid: UInt32, burst: UInt64, makeLine: () -> ByteBuffer?) {
-        let recipients = presenters.withLockedValue { all in
-            all.compactMap { connection, presenter in presenter.uid == nil || presenter.uid == uid ? connection : nil }
+        let recipients = presenters.withLockedValue { table in
+            table.presenters.compactMap { connection, presenter in presenter.uid == nil || presenter.uid == uid ? connection : nil }
         }
         guard !recipients.isEmpty, let line = makeLine() else { return }
         offer(line, burst: burst, to: recipients)
@@ -163,10 +232,9 @@ final class NotificationPresenters: Sendable {
 
     /// Offers `line` to each of `recipients`' outboxes, and does what each says.
     private func offer(_ line: ByteBuffer, burst: UInt64, to recipients: [ConnectionIdentity]) {
-        let actions = presenters.withLockedValue { all in
+        let actions = presenters.withLockedValue { table in
             recipients.compactMap { connection -> (ConnectionIdentity, PresenterOutbox.OfferAction)? in
-                guard all[connection] != nil else { return nil }
-                return (connection, all[connection]!.outbox.offer(line, burst: burst))
+                table.change(connection, { $0.offer(line, burst: burst, room: $1) }, limit: maxBytesPerUID).map { (connection, $0) }
             }
         }
         for (connection, action) in actions {
@@ -195,13 +263,15 @@ final class NotificationPresenters: Sendable {
     }
 
     private func wrote(_ bytes: Int, to connection: ConnectionIdentity) {
-        let next = presenters.withLockedValue { all -> (lines: [ByteBuffer], skipped: ByteBuffer?)? in
-            guard all[connection] != nil else { return nil }
-            let (lines, skipped) = all[connection]!.outbox.wrote(bytes)
-            guard let skipped else { return (lines, nil) }
-            let line = SubscriberLine.line(method: EventsSkipped.method, params: JSONValue.object(["skipped": .number(JSONNumber(skipped))]))
-            all[connection]!.outbox.sent(line.readableBytes)
-            return (lines, line)
+        let next = presenters.withLockedValue { table -> (lines: [ByteBuffer], skipped: ByteBuffer?)? in
+            let limit = maxBytesPerUID
+            return table.change(connection, { outbox, _ in
+                let (lines, skipped) = outbox.wrote(bytes)
+                guard let skipped else { return (lines, nil) }
+                let line = SubscriberLine.line(method: EventsSkipped.method, params: JSONValue.object(["skipped": .number(JSONNumber(skipped))]))
+                outbox.sent(line.readableBytes)
+                return (lines, line)
+            }, limit: limit)
         }
         guard let next else { return }
         for line in next.lines { write(line, to: connection) }

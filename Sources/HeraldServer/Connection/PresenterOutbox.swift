@@ -53,9 +53,16 @@ struct PresenterOutbox {
         case close
     }
 
-    /// An event of `burst` (the events one change makes) for this presenter.
-    mutating func offer(_ line: ByteBuffer, burst: UInt64) -> OfferAction {
+    /// Bytes this outbox holds: waiting, and on their way to the socket.
+    var heldBytes: Int { waitingBytes + inFlight }
+
+    /// An event of `burst` (the events one change makes) for this presenter, which may hold
+    /// `room` more bytes (what its uid's presenters together may still hold).
+    mutating func offer(_ line: ByteBuffer, burst: UInt64, room: Int = .max) -> OfferAction {
         let bytes = line.readableBytes
+        if behind == nil, bytes > room {
+            behind = (written, burst)
+        }
         if let behind {
             if burst != behind.burst {
                 guard written != behind.written else { return .close }

@@ -101,19 +101,9 @@ final class NotificationPresenters: Sendable {
         presenters.withLockedValue { $0.presenters.count }
     }
 
-    /// The bytes `owner`'s presenters hold together, for tests.
-    func heldBytes(of owner: UInt32) -> Int {
-        presenters.withLockedValue { $0.heldByOwner[owner] ?? 0 }
-    }
-
     /// Whether anyone presents: the events are not even made while nobody does.
     var isEmpty: Bool {
         presenterCount.load(ordering: .relaxed) == 0
-    }
-
-    /// A presenter's outbox as it is, for tests: events waiting, bytes on their way, skipped.
-    func outbox(of connection: ConnectionIdentity) -> PresenterOutbox? {
-        presenters.withLockedValue { $0.presenters[connection]?.outbox }
     }
 
     /// The notifications a presenter missed (`since`), as `notification-delivered` to it alone,
@@ -162,7 +152,7 @@ final class NotificationPresenters: Sendable {
         let empty = ByteBuffer()
         var closes = false
         presenters.withLockedValue { table in
-            for _ in 0..<count where !closes {
+            for _ in 0..<count where !closes && table.presenters[connection]?.outbox.isBehind == true {
                 closes = table.change(connection, { $0.offer(empty, burst: burst, room: $1) }, limit: maxBytesPerUID) == .close
             }
         }

@@ -60,7 +60,9 @@ struct PresenterOutbox {
     /// `room` more bytes (what its uid's presenters together may still hold).
     mutating func offer(_ line: ByteBuffer, burst: UInt64, room: Int = .max) -> OfferAction {
         let bytes = line.readableBytes
-        if behind == nil, bytes > room {
+        // Past its uid's room it falls behind, unless it holds nothing: then no write of its
+        // own would ever come back to tell it to catch up, and one line goes.
+        if behind == nil, bytes > room, heldBytes > 0 {
             behind = (written, burst)
         }
         if let behind {

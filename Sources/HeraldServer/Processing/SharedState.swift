@@ -103,13 +103,19 @@ package final class SharedState: Sendable {
     /// and puts the copies in their place.
     private func unshareLists(of uid: UInt32?) {
         for _ in 0..<3 {
-            let held = hold { $0.state.heldNotificationLists(of: uid) }
+            var held = hold { $0.state.heldNotificationLists(of: uid) }
             guard !held.isEmpty else { return }
             let copies = held.map { $0.unshared() }
             let stillHeld = hold { guarded in
                 for (held, copy) in zip(held, copies) { guarded.state.replaceNotificationList(held, with: copy) }
                 return !guarded.state.heldNotificationLists(of: uid).isEmpty
             }
+            // The lists replaced are freed by whoever lets them go last: when the reader is
+            // done already, that would be this thread, an event loop, and freeing a list of
+            // thousands is milliseconds. A thread of its own lets them go instead.
+            let retired = RetiredLists(held)
+            held = []
+            ReusableThreads.requests.run { retired.free() }
             if !stillHeld { return }
         }
     }
@@ -167,5 +173,18 @@ package final class SharedState: Sendable {
     /// How many calls could have changed the state so far.
     package var changeCount: UInt64 {
         hold { $0.changes }
+    }
+}
+
+/// Lists replaced by their copies, let go on a thread of their own (``SharedState``).
+private final class RetiredLists: Sendable {
+    private let lists: Mutex<[HeldNotificationList]>
+
+    init(_ lists: [HeldNotificationList]) {
+        self.lists = Mutex(lists)
+    }
+
+    func free() {
+        lists.withLock { $0 = [] }
     }
 }

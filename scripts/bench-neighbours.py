@@ -8,8 +8,13 @@ repeatedly on a connection of its own.
     python3 scripts/bench-neighbours.py HERALDD delete-group [N]     # delete-interactions of a group, 5 times
     python3 scripts/bench-neighbours.py HERALDD delete-all [N]       # delete-interactions all: true, once
     python3 scripts/bench-neighbours.py HERALDD retention [N]        # N expire at once after a restart
+    python3 scripts/bench-neighbours.py HERALDD search-and-post      # posts while a search holds the list, 2,000 times
 
-`list-notifications` fills one uid's list with 10,000 notifications; `suggest-people`,
+`list-notifications` fills one uid's list with 10,000 notifications; `search-and-post` fills
+it with 10,000 shop notifications with order and tracking numbers, keeps a search of
+sixteen one-letter words ($SEARCH for another) going on one connection and times
+`update-content` on another: each post changes the list the search holds (issue 49,
+finding 4); `suggest-people`,
 `delete-group`, `delete-all` and `retention` donate N outgoing messages (as root, an administrator, which suggest-people needs). Prints the long
 request's median, and the other connections' p99 and longest request before and while the
 long requests run, and how many of theirs were answered meanwhile. `retention` has no long
@@ -29,6 +34,8 @@ import time
 binary, method = sys.argv[1], sys.argv[2]
 N = int(sys.argv[3]) if len(sys.argv) > 3 else 300_000
 folder = tempfile.mkdtemp()
+# search-and-post's query: sixteen one-letter words, the slowest search there is (issue 49).
+SEARCH = os.environ.get("SEARCH", "o s t a y 1 2 3 4 5 6 7 8 9 0 z")
 sock = os.path.join(folder, "s.sock")
 
 
@@ -67,6 +74,22 @@ if method == "list-notifications":
             "content": {"title": f"Story {i}", "body": f"Story number {i}: what happened today"}}}
             for i in range(first, first + 1000)])
     request, times = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"app": "org.example.news"}}, 20
+elif method == "search-and-post":
+    for first in range(0, 10_000, 1000):
+        call(main, [{"jsonrpc": "2.0", "id": i, "method": "update-content", "params": {
+            "app": "org.example.shop", "identifier": f"o{i}",
+            "content": {"title": "Your order shipped", "body": f"Order {100000 + i} shipped, tracking 1Z{i * 7919:09d} arrives soon"}}}
+            for i in range(first, first + 1000)])
+    searching = True
+
+    def search():
+        searcher = conn()
+        while searching:
+            call(searcher, {"jsonrpc": "2.0", "id": 1, "method": "search-notifications", "params": {"query": SEARCH, "limit": 500}})
+
+    searcher_thread = threading.Thread(target=search)
+    request, times = None, 2_000
+    posts = iter(range(10_000, 10_000 + times))
 else:
     for first in range(0, N, 1000):
         call(main, [{"jsonrpc": "2.0", "id": i, "method": "donate", "params": {
@@ -113,10 +136,24 @@ def others():
 
 thread = threading.Thread(target=others)
 thread.start()
-time.sleep(1 if request else 0)
+time.sleep(1 if request or method == "search-and-post" else 0)
 quiet = len(latencies)
 durations = []
-if not request:
+if method == "search-and-post":
+    searcher_thread.start()
+    time.sleep(0.2)
+    for i in posts:
+        began = time.perf_counter()
+        line = call(main, {"jsonrpc": "2.0", "id": i, "method": "update-content", "params": {
+            "app": "org.example.shop", "identifier": f"o{i}",
+            "content": {"title": "Your order shipped", "body": f"Order {100000 + i} shipped"}}})
+        durations.append(time.perf_counter() - began)
+        if b'"result"' not in line:
+            sys.exit(f"update-content failed: {line[:300]}")
+    times = 0
+    searching = False
+    searcher_thread.join()
+elif not request:
     # The first pruning comes a second after the start.
     time.sleep(5)
     durations = [0]
@@ -134,6 +171,6 @@ thread.join()
 p.terminate()
 p.wait()
 q, d = sorted(latencies[:quiet]) or [0], sorted(latencies[quiet:])
-print(f"{binary} {method}: median {sorted(durations)[len(durations) // 2] * 1000:.1f} ms"
+print(f"{binary} {method}: median {sorted(durations)[len(durations) // 2] * 1000:.2f} ms"
       f" | others before: p99 {q[int(len(q) * .99)] * 1000:.2f} ms, longest {q[-1] * 1000:.2f} ms"
       f" | while it ran: p99 {d[int(len(d) * .99)] * 1000:.2f} ms, longest {d[-1] * 1000:.2f} ms, {len(d):,} answered")

@@ -104,7 +104,7 @@ extension HeraldState {
     }
 
     /// `uid` when the caller may act on it: its own, or any for an administrator.
-    static func ownerUID(_ uid: UInt32?, caller: Caller) throws(RuleError) -> UInt32? {
+    package static func ownerUID(_ uid: UInt32?, caller: Caller) throws(RuleError) -> UInt32? {
         if let uid, uid != caller.uid, !caller.isAdministrator {
             throw RuleError(.permissionDenied, "Only administrators may name another uid; leave uid out for your own.", at: ["uid"])
         }

@@ -62,6 +62,13 @@ extension HeraldState {
             guard !identifiers.isEmpty else {
                 throw .invalidParams("Give at least one identifier, or leave app and identifiers out to undo the last removal.", at: ["identifiers"])
             }
+            let most = RestoreNotificationsParams.maximumIdentifiers
+            guard identifiers.count <= most else {
+                throw RuleError(
+                    .invalidParams,
+                    "identifiers names \(identifiers.count) notifications; a uid keeps at most \(most) removed, so name at most \(most) a call.",
+                    at: ["identifiers"], limit: most)
+            }
             for (index, identifier) in identifiers.enumerated() {
                 _ = try NotificationIdentifier.validated(identifier, at: ["identifiers", .index(index)])
             }

@@ -2,20 +2,27 @@ import Foundation
 import HeraldProtocol
 
 extension NotificationListView {
+    /// How many of a uid's newest delivered notifications a presenter's `since` looks at:
+    /// the scan is bounded by this, never by the list (issue 49, finding 5).
+    package static let missedScanLimit = 1_000
+
     /// What a presenter of `uid` missed (`subscribe-notifications`' `since`): the alert and
     /// quiet notifications of every app of `uid` delivered after `since`, the newest `limit`
     /// of them, oldest first, as presenters are told them. A summary is not among them: it
     /// was delivered as a whole, and its notifications stay in the list.
+    ///
+    /// Read from the newest delivered back, at most ``missedScanLimit`` of them: linear in
+    /// what it looks at, with no sort of the list.
     ///
     /// Times compare in whole milliseconds, as the wire writes them: a presenter's `since` is
     /// the `deliveredAt` it was told, so the notification it names is not sent again.
     package func missed(uid: UInt32, since: Date, limit: Int) -> [HeraldNotification] {
         func milliseconds(_ date: Date) -> Double { (date.timeIntervalSince1970 * 1000).rounded() }
         let after = milliseconds(since)
-        let newestFirst = notifications.newestFirst(uid: uid, app: nil, state: .delivered, after: nil).lazy.map(\.notification).filter {
-            $0.delivery.presentation != .summary && milliseconds($0.deliveredAt ?? $0.receivedAt) > after
+        let found = notifications.newestDelivered(uid: uid, lookingAtMost: Self.missedScanLimit) { entry in
+            entry.delivery.presentation != .summary && milliseconds(entry.deliveredAt ?? entry.receivedAt) > after
         }
-        return newestFirst.prefix(limit).reversed().map { categories.presented($0, uid: uid) }
+        return found.prefix(limit).reversed().map { categories.presented($0, uid: uid) }
     }
 }
 

@@ -41,6 +41,34 @@ extension HeraldState {
         NotificationListView(notifications: notifications, categories: categories)
     }
 
+    /// `uid`'s list and the categories as they are now, for a listing or a search built
+    /// after the lock: the view holds no other uid's list, so no other uid's change copies
+    /// a list because of it (issue 49, finding 4).
+    package func notificationListView(of uid: UInt32) -> NotificationListView {
+        NotificationListView(notifications: notifications.only(uid), categories: categories)
+    }
+
+    /// Changes that copied a notification list under the lock because a reader held it.
+    package var notificationListCopiesWhileRead: Int { notifications.copiesWhileRead }
+
+    /// `uid`'s list when a reader holds it (a value to make ``NotificationList/UIDList/unshared()``
+    /// from after the lock); nil when no reader does.
+    package mutating func heldNotificationList(of uid: UInt32) -> HeldNotificationList? {
+        notifications.heldList(uid).map { HeldNotificationList(uid: uid, list: $0) }
+    }
+
+    /// The lists readers hold: `uid`'s, or every uid's when nil (the summaries and snoozes
+    /// due, which change any uid's list). A look at each uid, without its entries.
+    package mutating func heldNotificationLists(of uid: UInt32?) -> [HeldNotificationList] {
+        if let uid { return heldNotificationList(of: uid).map { [$0] } ?? [] }
+        return notifications.uids.compactMap { heldNotificationList(of: $0) }
+    }
+
+    /// Puts the copy of a held list in its place, unless the list changed meanwhile.
+    package mutating func replaceNotificationList(_ held: HeldNotificationList, with copy: UnsharedNotificationList) {
+        notifications.replaceList(held.uid, held: held.list, with: copy.list)
+    }
+
     /// `list-notifications`, on the state itself.
     package func listNotifications(
         _ p: ListNotificationsParams, caller: Caller, budget: PageBudget<HeraldNotification> = .unbounded
@@ -49,4 +77,22 @@ extension HeraldState {
     {
         try notificationListView.listNotifications(p, caller: caller, budget: budget)
     }
+}
+
+/// A uid's notification list that a reader held when a change came for it: copied after
+/// the state's lock (``unshared()``) and put in its place, so that the change copies
+/// nothing under the lock.
+package struct HeldNotificationList: Sendable {
+    let uid: UInt32
+    let list: NotificationList.UIDList
+
+    /// The list with storage of its own; linear in the list and its index.
+    package func unshared() -> UnsharedNotificationList {
+        UnsharedNotificationList(list: list.unshared())
+    }
+}
+
+/// A held list's copy, which shares nothing with any reader.
+package struct UnsharedNotificationList: Sendable {
+    let list: NotificationList.UIDList
 }

@@ -57,19 +57,19 @@ package final class HeraldServer: Service, Sendable {
     /// for a time that passed while it was stopped.
     @discardableResult
     package func deliverDueSummaries(now: Date) -> Int {
-        let (summaries, returned) = environment.state.withLock(reportingChange: { state in
+        let (summaries, returned) = environment.state.withLock(unsharingListOf: nil, reportingChange: { state in
             let summaries = state.deliverDueSummaries(now: now)
             let returned = state.returnDueSnoozed(now: now)
             return ((summaries, returned), !summaries.isEmpty || !returned.isEmpty)
         })
+        // One burst: a presenter that falls behind in it is told what it missed, not closed.
+        let burst = presenters.newBurst()
         for summary in summaries {
             environment.recordSummary(summary)
-            presenters.summaryDelivered(summary)
+            presenters.summaryDelivered(summary, burst: burst)
         }
-        for delivered in returned {
-            environment.recordSnoozeEnded(delivered)
-            presenters.delivered(delivered)
-        }
+        for delivered in returned { environment.recordSnoozeEnded(delivered) }
+        presenters.delivered(returned, burst: burst)
         return summaries.reduce(0) { $0 + $1.notifications.count } + returned.count
     }
 
@@ -245,7 +245,8 @@ package final class HeraldServer: Service, Sendable {
             channel.closeFuture.whenComplete { _ in
                 registry.remove(identity)
                 subscriptions.remove(identity)
-                presenters.remove(identity)
+                // A presenter's outbox freed: its memory goes back at the next tick's trim.
+                if presenters.remove(identity) > 0 { memoryTrim.largeWorkDone() }
                 responses.remove(identity)
                 statistics.closeConnection(uid: caller.uid)
             }

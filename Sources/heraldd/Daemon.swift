@@ -85,11 +85,28 @@ struct Daemon {
         if let interval = ServiceNotifier.watchdogInterval() {
             services.append(
                 .init(
-                    service: WatchdogService(notifier: notifier, interval: interval / 2, statistics: server.statistics),
+                    service: WatchdogService(
+                        notifier: notifier, interval: interval / 2, statistics: server.statistics,
+                        lockWatch: StateLockWatch(state: state), logger: logger),
                     successTerminationBehavior: .ignore
                 )
             )
         }
+        // Last, so that it hears the shutdown first and bounds all of it.
+        let lockWatch = StateLockWatch(state: state)
+        let (logger, writer) = (self.logger, self.writer)
+        services.append(
+            .init(
+                service: StopDeadline {
+                    logger.critical(
+                        "stopping took past \(StopDeadline.defaultBound.components.seconds) s (the state's lock held for \(lockWatch.heldFor.components.seconds) s): exiting now, the last snapshot standing"
+                    )
+                    writer.flush(timeout: .seconds(1))
+                    _exit(1)
+                },
+                successTerminationBehavior: .ignore
+            )
+        )
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )

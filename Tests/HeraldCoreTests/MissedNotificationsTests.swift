@@ -34,6 +34,23 @@ import Testing
         #expect(view.missed(uid: F.user.uid, since: F.now + 0.9996, limit: 20).map(\.identifier) == ["q1", "a2"])
     }
 
+    /// Issue 49, finding 5: the scan reads the newest delivered back, at most
+    /// ``NotificationListView/missedScanLimit`` of them, never the whole list.
+    @Test func theScanLooksAtTheNewestThousandDeliveredOnly() throws {
+        var state = F.state(CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        _ = try state.setSummary(.init(apps: [F.app], times: ["09:00"], uid: F.user.uid), caller: F.admin, now: F.now)
+        for index in 0..<30 { try put(&state, "a\(index)", now: F.now + 1) }
+        for index in 0..<NotificationListView.missedScanLimit { try put(&state, "s\(index)", app: F.app, now: F.now + 2) }
+        _ = try state.deliverSummary(DeliverSummaryParams(), caller: F.user, now: F.now + 3)
+        #expect(state.notificationListView.missed(uid: F.user.uid, since: F.now, limit: 20).isEmpty, "the newest 1,000 are a summary's")
+        try put(&state, "last", now: F.now + 4)
+        #expect(state.notificationListView.missed(uid: F.user.uid, since: F.now, limit: 20).map(\.identifier) == ["last"])
+        var alerts = F.state()
+        for index in 0..<3_000 { try put(&alerts, "a\(index)", now: F.now + Double(index)) }
+        let missed = alerts.notificationListView(of: F.user.uid).missed(uid: F.user.uid, since: F.now, limit: 20)
+        #expect(missed.map(\.identifier) == (2_980..<3_000).map { "a\($0)" }, "the newest 20, oldest first")
+    }
+
     @Test func sinceIsForAPresenterOfOneUID() throws {
         #expect(try HeraldState.missedUID(SubscribeNotificationsParams(since: F.now), presenting: 1000) == 1000)
         #expect(try HeraldState.missedUID(SubscribeNotificationsParams(), presenting: 1000) == nil)

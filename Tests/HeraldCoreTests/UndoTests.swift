@@ -75,6 +75,28 @@ import Testing
         #expect(pending.map(\.identifier) == ["n1"], "the response reaches the app")
     }
 
+    /// Issue 49, finding 6: a call's identifiers are bounded by what a uid keeps removed,
+    /// and looked up in one pass whatever their number.
+    @Test func aRestoreNamesAtMostFiveHundredIdentifiersInOnePass() throws {
+        var state = F.state()
+        for index in 0..<3 { try post("n\(index)", state: &state) }
+        try remove(["n0", "n1", "n2"], at: 1, state: &state)
+        let many = (0..<501).map { "x-\($0)" }
+        #expect {
+            try restore(RestoreNotificationsParams(app: F.app, identifiers: many), at: 2, state: &state)
+        } throws: { error in
+            let rule = error as? RuleError
+            return rule?.code == .invalidParams && rule?.path == ["identifiers"] && rule?.limit == 500
+        }
+        #expect(try removed(state, at: 2).count == 3, "a refused call takes nothing")
+        // Asked out of their removal's order, with names never removed and one twice.
+        let asked = ["n2", "x-1", "n0", "n2"] + (0..<496).map { "y-\($0)" }
+        let (count, delivered) = try restore(RestoreNotificationsParams(app: F.app, identifiers: asked), at: 3, state: &state)
+        #expect(count == 2)
+        #expect(delivered.map(\.notification.identifier) == ["n2", "n0"], "in the order asked")
+        #expect(try removed(state, at: 3).map(\.notification.identifier) == ["n1"])
+    }
+
     @Test func pastTheWindowItIsGoneForGoodAndFreed() throws {
         var state = F.state()
         try post("n1", state: &state)

@@ -70,6 +70,23 @@ struct UndoEndToEndTests {
         #expect(listed[pointer: "/result/notifications/0/identifier"] == "m-1", "\(listed.compactText)")
     }
 
+    @Test("Issue 49, finding 6: a restore naming 80,000 identifiers is refused at /identifiers; 500 are looked up")
+    func tooManyIdentifiers() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none"])
+        let person = try herald.connect()
+        try R.post(person, "m-1", category: nil)
+        _ = try person.call("remove-notifications", ["app": .string(R.chat), "identifiers": ["m-1"]])
+        let many = JSONValue.array((0..<80_000).map { .string("x-\($0)") })
+        let refused = try person.call("restore-notifications", ["app": .string(R.chat), "identifiers": many])
+        R.expectError(refused, -32602, "/identifiers", "80,000 identifiers")
+        #expect(refused[pointer: "/error/data/limit"] == 500, "\(refused.compactText)")
+        #expect(try person.call("list-removed-notifications", [:])[pointer: "/result/notifications/0/notification/identifier"] == "m-1",
+            "a refused call takes nothing")
+        let most = JSONValue.array((0..<499).map { .string("x-\($0)") } + ["m-1"])
+        let restored = try person.call("restore-notifications", ["app": .string(R.chat), "identifiers": most])
+        #expect(restored[pointer: "/result/restored"] == 1, "\(restored.compactText)")
+    }
+
     @Test("With --undo-window 0 nothing is kept; heraldctl restore names what to bring back")
     func windowOff() throws {
         let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none", "--undo-window", "0"])

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HeraldCore
+import HeraldProtocol
 import Synchronization
 import Testing
 
@@ -54,5 +55,30 @@ import Testing
         // whole suite runs beside it on two CPUs; with no pause between the holds, 0–9 (taken
         // again at once, the lock stays the stepping thread's). A tenth tells the two apart.
         #expect(gapsWithARead.load(ordering: .relaxed) >= 30)
+    }
+}
+
+/// Issue 49, finding 4: a change to a list a reader holds copies it after the lock.
+@Suite struct SharedStateUnsharingTests {
+    static let person = Caller(uid: 1000, gid: 1000, pid: 10, isAdministrator: false)
+
+    private func post(_ identifier: String, to shared: SharedState) throws {
+        let params = UpdateContentParams(
+            app: "org.example.shop", identifier: identifier, content: NotificationContent(title: "Shop", body: "order \(identifier) shipped"))
+        _ = try shared.withLock(unsharingListOf: Self.person.uid) { state throws(RuleError) in
+            try state.updateContent(params, caller: Self.person, now: Date(timeIntervalSince1970: 1_800_000_000))
+        }
+    }
+
+    @Test func aPostWhileASearchHoldsTheListCopiesNothingUnderTheLock() throws {
+        let shared = SharedState(HeraldState())
+        for index in 0..<200 { try post("o-\(index)", to: shared) }
+        let view = shared.read { $0.notificationListView(of: Self.person.uid) }
+        for index in 200..<210 { try post("o-\(index)", to: shared) }
+        #expect(shared.read(\.notificationListCopiesWhileRead) == 0)
+        let search = SearchNotificationsParams(query: "shipped", limit: 500)
+        #expect(try view.searchNotifications(search, caller: Self.person).result.notifications.count == 200)
+        let now = shared.read { $0.notificationListView(of: Self.person.uid) }
+        #expect(try now.searchNotifications(search, caller: Self.person).result.notifications.count == 210)
     }
 }

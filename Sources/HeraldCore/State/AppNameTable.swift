@@ -90,3 +90,16 @@ struct AppNameTable: Sendable, Hashable {
         }
     }
 }
+
+extension AppNameTable {
+    /// This table with storage of its own: made after the state's lock, for a list a
+    /// reader holds (``NotificationList/UIDList/unshared()``).
+    func unshared() -> AppNameTable {
+        var copy = self
+        copy.names.reserveCapacity(names.count)
+        copy.ids.reserveCapacity(ids.count)
+        copy.references.reserveCapacity(references.count)
+        copy.free.reserveCapacity(free.count)
+        return copy
+    }
+}

@@ -106,6 +106,9 @@ struct NotificationList: Sendable {
         }
     }
 
+    /// A list's readers: only its identity counts (``UIDList/readers``).
+    final class Readers: Sendable {}
+
     /// An entry taken out of a list, with its app's name (its number may be reused at once).
     struct Removed: Sendable {
         let entry: Entry
@@ -131,6 +134,42 @@ struct NotificationList: Sendable {
         var deliveredBytes = 0
         /// Its entries by the words they are found by.
         var search = NotificationSearchIndex()
+        /// Held by each view of this list (a search, a listing, read after the state's
+        /// lock) as well as by the list: while it is not uniquely referenced, a change to the
+        /// list would copy its storage, and the server copies it after the lock first.
+        var readers = Readers()
+
+        /// This list with storage of its own, nothing shared with a reader: made after the
+        /// state's lock (issue 49, finding 4), linear in the list and its index.
+        func unshared() -> UIDList {
+            var copy = self
+            copy.entries.reserveCapacity(entries.count)
+            copy.apps = apps.unshared()
+            copy.deliveredOrder.reserveCapacity(deliveredOrder.count)
+            copy.search = search.unshared()
+            copy.readers = Readers()
+            return copy
+        }
+
+        /// Whether a reader holds this list's storage; forgets the readers so that the
+        /// change about to copy it counts once.
+        mutating func takeReaders() -> Bool {
+            guard !isKnownUniquelyReferenced(&readers) else { return false }
+            readers = Readers()
+            return true
+        }
+
+        /// When the oldest delivered notification was delivered, without passing stale
+        /// elements: a look that changes nothing.
+        func oldestDeliveredAt() -> Date? {
+            var position = head
+            while position < deliveredOrder.count {
+                let (stamp, key) = deliveredOrder[position]
+                if let entry = entries[key], entry.deliveredStamp == stamp { return entry.deliveredAt }
+                position += 1
+            }
+            return nil
+        }
 
         /// The oldest delivered notification's key, skipping stale elements.
         mutating func oldestDelivered() -> Key? {
@@ -228,6 +267,10 @@ struct NotificationList: Sendable {
     /// compared without reading their bytes).
     private var lastReasons: [DeliveryReason] = []
 
+    /// Changes that found their list held by a reader, and so copied its storage under the
+    /// state's lock: none while the server unshares a list before changing it; not encoded.
+    private(set) var copiesWhileRead = 0
+
     /// Delivered notifications evicted at `--max-notifications`; not encoded.
     private(set) var evicted = 0
     /// Delivered notifications forgotten by `--retention`; not encoded.
@@ -246,7 +289,32 @@ struct NotificationList: Sendable {
     ) throws(Failure) -> Value {
         var list = lists.removeValue(forKey: uid) ?? UIDList()
         defer { if !list.entries.isEmpty { lists[uid] = list } }
+        if list.takeReaders() { copiesWhileRead += 1 }
         return try body(&list)
+    }
+
+    /// Only `uid`'s list, for a view read after the lock: a reader of one uid holds no other
+    /// uid's list, so that no other uid's change copies its list (issue 49, finding 4).
+    func only(_ uid: UInt32) -> NotificationList {
+        var view = NotificationList()
+        view.lists[uid] = lists[uid]
+        return view
+    }
+
+    /// The uids with a list.
+    var uids: [UInt32] { Array(lists.keys) }
+
+    /// `uid`'s list when a reader holds it; nil when the list is the state's alone.
+    mutating func heldList(_ uid: UInt32) -> UIDList? {
+        guard let index = lists.index(forKey: uid), !isKnownUniquelyReferenced(&lists.values[index].readers) else { return nil }
+        return lists.values[index]
+    }
+
+    /// Puts `copy` (``UIDList/unshared()`` of `held`) in place of `uid`'s list, when the
+    /// list is still `held`; the old one is freed with `held`, after the lock.
+    mutating func replaceList(_ uid: UInt32, held: UIDList, with copy: UIDList) {
+        guard let index = lists.index(forKey: uid), lists.values[index].readers === held.readers else { return }
+        lists.values[index] = copy
     }
 
     func notification(uid: UInt32, app: String, identifier: String) -> HeraldNotification? {
@@ -271,6 +339,7 @@ struct NotificationList: Sendable {
         }
         // Changed in place: `default` inserts an empty list for a new uid, which a refusal
         // never leaves behind (it needs a list at its limit).
+        if lists[uid]?.takeReaders() == true { copiesWhileRead += 1 }
         var delivery = notification.delivery
         if delivery.reasons == lastReasons {
             delivery.reasons = lastReasons
@@ -434,6 +503,24 @@ struct NotificationList: Sendable {
         return chosen.sorted { $0.place > $1.place }.lazy.map { ($0.place, $0.notification(app: apps.name(of: $0.app))) }
     }
 
+    /// `uid`'s delivered notifications that `isChosen` keeps, newest received first, among
+    /// the `scanLimit` delivered last: read from the back of the delivered order, so that
+    /// the cost is what is looked at, not the list.
+    func newestDelivered(uid: UInt32, lookingAtMost scanLimit: Int, where isChosen: (Entry) -> Bool) -> [HeraldNotification] {
+        guard let list = lists[uid] else { return [] }
+        var chosen: [Entry] = []
+        var position = list.deliveredOrder.count
+        var looked = 0
+        while position > list.head, looked < scanLimit {
+            position -= 1
+            looked += 1
+            let (stamp, key) = list.deliveredOrder[position]
+            guard let entry = list.entries[key], entry.deliveredStamp == stamp, isChosen(entry) else { continue }
+            chosen.append(entry)
+        }
+        return chosen.sorted { $0.place > $1.place }.map { $0.notification(app: list.apps.name(of: $0.app)) }
+    }
+
     /// Removes `uid`'s notifications of `app` (every app when nil) with these identifiers
     /// (all when nil); returns the identifiers removed, by app, in the order asked.
     mutating func remove(uid: UInt32, app: String?, identifiers: [String]?) -> [(app: String, identifiers: [String])] {
@@ -478,6 +565,9 @@ struct NotificationList: Sendable {
         for uid in lists.keys.sorted() {
             var list = lists.removeValue(forKey: uid)!
             defer { lists[uid] = list }
+            if list.entries.values.contains(where: { $0.deliveredStamp == nil && $0.snoozedUntil == nil }), list.takeReaders() {
+                copiesWhileRead += 1
+            }
             // The keys first, then the changes: a change made while the loop holds the table
             // would copy all of it.
             var dueKeys: [Key] = []
@@ -518,6 +608,7 @@ struct NotificationList: Sendable {
         var pruned = 0
         var isComplete = true
         for uid in Array(lists.keys) where isComplete {
+            guard let oldest = lists[uid]?.oldestDeliveredAt(), oldest < cutoff else { continue }
             withList(uid) { list in
                 while let oldest = list.oldestDelivered(),
                     let deliveredAt = list.entries[oldest]?.deliveredAt, deliveredAt < cutoff

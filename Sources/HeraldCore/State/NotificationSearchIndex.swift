@@ -183,6 +183,37 @@ struct NotificationSearchIndex: Sendable {
         return first << 8 | second
     }
 
+    /// A word's postings, or a lead's words, at least this long are copied by ``unshared()``;
+    /// shorter ones stay shared, and a change copies the few it touches (a notification's
+    /// words) under the lock for a few hundred bytes each. Copying every short one made the
+    /// copy of a list of 10,000 with order and tracking numbers allocate once per word.
+    static let unsharedLength = 256
+
+    /// This index with storage of its own, each long list of postings or words too: made
+    /// after the state's lock for a list a reader holds, so that the next change copies
+    /// nothing long under it.
+    func unshared() -> NotificationSearchIndex {
+        var copy = self
+        copy.keys.reserveCapacity(keys.count)
+        copy.places.reserveCapacity(places.count)
+        copy.apps.reserveCapacity(apps.count)
+        copy.postings.reserveCapacity(postings.count)
+        var index = copy.postings.startIndex
+        while index != copy.postings.endIndex {
+            let count = copy.postings.values[index].count
+            if count >= Self.unsharedLength { copy.postings.values[index].reserveCapacity(count) }
+            copy.postings.formIndex(after: &index)
+        }
+        copy.wordsByLead.reserveCapacity(wordsByLead.count)
+        var lead = copy.wordsByLead.startIndex
+        while lead != copy.wordsByLead.endIndex {
+            let count = copy.wordsByLead.values[lead].count
+            if count >= Self.unsharedLength { copy.wordsByLead.values[lead].reserveCapacity(count) }
+            copy.wordsByLead.formIndex(after: &lead)
+        }
+        return copy
+    }
+
     /// How many words the index knows, and how many postings it keeps: for the benchmark.
     var counts: (words: Int, postings: Int) {
         (postings.count, postings.values.reduce(0) { $0 + $1.count })

@@ -13,7 +13,7 @@ import HeraldProtocol
 /// the back. Their times only say when each expires: the wall clock may step back between
 /// two removals (NTP, a person setting the time), so no order is read from them.
 struct RecentlyRemoved: Sendable {
-    static let maxPerUID = 500
+    static let maxPerUID = RestoreNotificationsParams.maximumIdentifiers
 
     /// One removed notification.
     struct Removal: Sendable, Hashable {
@@ -103,16 +103,23 @@ struct RecentlyRemoved: Sendable {
         return taken
     }
 
-    /// Takes `uid`'s removed notifications of `app` with these identifiers, in the order asked.
+    /// Takes `uid`'s removed notifications of `app` with these identifiers, in the order
+    /// asked: one pass over the uid's removals, whatever the number of identifiers.
     mutating func take(uid: UInt32, app: String, identifiers: [String]) -> [Removal] {
         guard var list = removals.removeValue(forKey: uid) else { return [] }
-        var taken: [Removal] = []
-        for identifier in identifiers {
-            guard let index = list.firstIndex(where: { $0.notification.app == app && $0.notification.identifier == identifier }) else { continue }
-            taken.append(list.remove(at: index))
+        var order: [String: Int] = [:]
+        for (position, identifier) in identifiers.enumerated() where order[identifier] == nil { order[identifier] = position }
+        var taken: [(position: Int, removal: Removal)] = []
+        list.removeAll { removal in
+            guard removal.notification.app == app, let position = order.removeValue(forKey: removal.notification.identifier) else {
+                return false
+            }
+            taken.append((position, removal))
+            return true
         }
-        store(list, weight: bytes[uid]! - taken.reduce(0) { $0 + $1.bytes }, uid: uid)
-        return taken
+        taken.sort { $0.position < $1.position }
+        store(list, weight: bytes[uid]! - taken.reduce(0) { $0 + $1.removal.bytes }, uid: uid)
+        return taken.map(\.removal)
     }
 
     /// Puts back removals taken and not restored (``take(uid:app:identifiers:)``,

@@ -21,6 +21,10 @@ package struct RestoreNotificationsParams: Codable, Sendable, Hashable {
     /// Administrators only: another uid's removed notifications.
     package var uid: UInt32?
 
+    /// The most identifiers one call names: as many as a uid keeps removed, so that more
+    /// could never all be restorable, and a call's work under the state's lock stays small.
+    package static let maximumIdentifiers = 500
+
     package init(app: String? = nil, identifiers: [String]? = nil, uid: UInt32? = nil) {
         self.app = app
         self.identifiers = identifiers

@@ -39,6 +39,18 @@ package struct NotificationSummary: Codable, Sendable, Hashable {
     }
 }
 
+/// `events-skipped`: a burst (snoozes ending together, an undo, a summary) brought this
+/// presenter more events than it took in time, past `--max-unread-bytes`: `skipped` of them
+/// were not sent. What they told is in `list-notifications` and `list-authorization-requests`.
+package struct EventsSkipped: Codable, Sendable, Hashable {
+    package static let method = "events-skipped"
+    package var skipped: Int
+
+    package init(skipped: Int) {
+        self.skipped = skipped
+    }
+}
+
 /// `notifications-removed`: notifications of one (uid, app) removed by `remove-notifications`.
 package struct NotificationsRemoved: Codable, Sendable, Hashable {
     package static let method = "notifications-removed"

@@ -40,18 +40,9 @@ enum SubscriberLine {
             return
         }
         guard channel.isWritable else {
-            // Decided on the connection's event loop, where closing makes it inactive at
-            // once: lines sent from several threads to a connection that does not read
-            // close it, log it and count it once.
-            channel.eventLoop.execute {
-                guard channel.isActive else { return }
-                logger.warning(
-                    "closing a \(kind) that does not read: its unread output is past --max-unread-bytes",
-                    metadata: ["connection": "\(connection.number)"]
-                )
-                statistics?.recordUnreadClose()
-                channel.close(promise: nil)
-            }
+            closeUnread(
+                channel, connection: connection, statistics: statistics, logger: logger,
+                reason: "closing a \(kind) that does not read: its unread output is past --max-unread-bytes")
             undelivered?()
             return
         }
@@ -67,5 +58,20 @@ enum SubscriberLine {
         let written = channel.eventLoop.makePromise(of: Void.self)
         written.futureResult.whenFailure { _ in undelivered() }
         channel.writeAndFlush(line, promise: written)
+    }
+
+    /// Closes a subscriber that does not read, logging `reason` and counting it
+    /// (`connections.closedUnread`). Decided on the connection's event loop, where closing
+    /// makes it inactive at once: lines sent from several threads to a connection that does
+    /// not read close it, log it and count it once.
+    static func closeUnread(
+        _ channel: any Channel, connection: ConnectionIdentity, statistics: ServerStatistics?, logger: Logger, reason: String
+    ) {
+        channel.eventLoop.execute {
+            guard channel.isActive else { return }
+            logger.warning("\(reason)", metadata: ["connection": "\(connection.number)"])
+            statistics?.recordUnreadClose()
+            channel.close(promise: nil)
+        }
     }
 }

@@ -2556,7 +2556,7 @@ package enum OpenRPCDocument {
       "name": "subscribe-notifications",
       "x-herald-access": "person",
       "summary": "Makes this connection a presenter of a uid's notifications.",
-      "description": "The connection then receives notification-delivered, summary-delivered and notifications-removed, one JSON-RPC notification a line between responses, as focus-changed subscribers do; with since, first the notifications it missed. A non-administrator presents its own uid only (another uid is 1006); an administrator one uid, or every uid without uid. A presenter whose unread output passes --max-unread-bytes is closed, with the reason logged. The subscription ends with the connection; a presenter is not closed for being idle. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "description": "The connection then receives notification-delivered, summary-delivered and notifications-removed, one JSON-RPC notification a line between responses, as focus-changed subscribers do; with since, first the notifications it missed. A non-administrator presents its own uid only (another uid is 1006); an administrator one uid, or every uid without uid. Events are written as the presenter reads them, half of --max-unread-bytes on their way and --max-unread-bytes more waiting; a burst past that (snoozes ending together, an undo, a summary) is coalesced: what does not fit is counted and told in one events-skipped once the waiting events are out. A uid's presenters together hold at most four times --max-unread-bytes; past it their events are skipped and counted the same way. A presenter that fell behind in one burst and read nothing since when the next event comes has stopped reading, and is closed, with the reason logged. The subscription ends with the connection; a presenter is not closed for being idle. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2569,7 +2569,7 @@ package enum OpenRPCDocument {
         },
         {
           "name": "since",
-          "description": "Until when this presenter (a person's desktop) last presented: the uid's alert and quiet notifications delivered after it, of every app, are sent first, right after this result, as notification-delivered: the newest 20, oldest first, within half of --max-unread-bytes. Not for a presenter of every uid (-32602 at /since).",
+          "description": "Until when this presenter (a person's desktop) last presented: the uid's alert and quiet notifications delivered after it, of every app, are sent first, right after this result, as notification-delivered: the newest 20 among the 1,000 delivered last, oldest first, within half of --max-unread-bytes, through the presenter's outbox like any event; a connection waits with one set at most, a later subscription's replacing one not yet sent. Not for a presenter of every uid (-32602 at /since).",
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/DateTime"
@@ -3649,11 +3649,12 @@ package enum OpenRPCDocument {
         },
         {
           "name": "identifiers",
-          "description": "The notifications to restore (at least one); with app.",
+          "description": "The notifications to restore (at least one, at most 500: as many as a uid keeps removed; more is invalid params at /identifiers with data.limit 500); with app.",
           "required": false,
           "schema": {
             "type": "array",
             "minItems": 1,
+            "maxItems": 500,
             "items": {
               "type": "string",
               "minLength": 1,
@@ -6649,6 +6650,33 @@ package enum OpenRPCDocument {
                   "deliveredAt": "2026-11-23T10:54:21.765Z"
                 }
               ]
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "events-skipped",
+      "summary": "Sent to a presenter after a burst it could not take in time: how many events it was not sent.",
+      "description": "A JSON-RPC notification from the server (no id; do not answer it). A burst — snoozes ending at the same instant, an undo of hundreds, a large summary — brings a presenter events faster than it reads them: half of --max-unread-bytes is written, --max-unread-bytes more waits, and the rest is not sent but counted. Once the waiting events are out, the presenter gets this, and reads the list afresh (list-notifications, list-authorization-requests). Every event of the burst is either sent or counted in skipped.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "skipped",
+          "required": true,
+          "schema": {
+            "type": "integer",
+            "minimum": 1
+          }
+        }
+      ],
+      "examples": [
+        {
+          "name": "a burst of snoozes",
+          "params": [
+            {
+              "name": "skipped",
+              "value": 9774
             }
           ]
         }

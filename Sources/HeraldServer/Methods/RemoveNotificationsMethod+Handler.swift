@@ -6,7 +6,7 @@ extension RemoveNotificationsMethod: ServedMethod {
     static func handle(
         _ params: RemoveNotificationsParams, _ context: RequestContext, _ services: MethodServices
     ) throws -> MethodOutcome<RemoveNotificationsResult> {
-        let (outcome, removed) = try services.state.withLock { state throws(RuleError) in
+        let (outcome, removed) = try services.state.withLock(unsharingListOf: params.uid ?? context.caller.uid) { state throws(RuleError) in
             try state.removeNotifications(params, caller: context.caller, now: services.clock.now())
         }
         removed.forEach(services.presenters.removed)

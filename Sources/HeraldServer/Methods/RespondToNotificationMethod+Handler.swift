@@ -8,7 +8,7 @@ extension RespondToNotificationMethod: ServedMethod {
         _ params: RespondToNotificationParams, _ context: RequestContext, _ services: MethodServices
     ) throws -> MethodOutcome<RespondToNotificationResult> {
         let responses = services.responses
-        let responded: (RespondedNotification, listeners: [ConnectionIdentity]) = try services.state.withLock { state throws(RuleError) in
+        let responded: (RespondedNotification, listeners: [ConnectionIdentity]) = try services.state.withLock(unsharingListOf: params.uid ?? context.caller.uid) { state throws(RuleError) in
             var listeners: [ConnectionIdentity] = []
             let responded = try state.respondToNotification(params, caller: context.caller, now: services.clock.now()) { uid, app in
                 listeners = responses.listeners(uid: uid, app: app)

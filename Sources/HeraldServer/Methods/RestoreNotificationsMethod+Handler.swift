@@ -7,10 +7,10 @@ extension RestoreNotificationsMethod: ServedMethod {
     static func handle(
         _ params: RestoreNotificationsParams, _ context: RequestContext, _ services: MethodServices
     ) throws -> MethodOutcome<RestoreNotificationsResult> {
-        let (outcome, delivered) = try services.state.withLock { state throws(RuleError) in
+        let (outcome, delivered) = try services.state.withLock(unsharingListOf: params.uid ?? context.caller.uid) { state throws(RuleError) in
             try state.restoreNotifications(params, caller: context.caller, now: services.clock.now())
         }
-        delivered.forEach(services.presenters.delivered)
+        services.presenters.delivered(delivered)
         return outcome
     }
 }

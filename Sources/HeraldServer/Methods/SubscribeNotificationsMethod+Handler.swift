@@ -9,9 +9,9 @@ extension SubscribeNotificationsMethod: ServedMethod {
         let uid = try HeraldState.presenterUID(params, caller: context.caller)
         let missedUID = try HeraldState.missedUID(params, presenting: uid)
         if let connection = context.connection {
-            services.presenters.subscribe(connection, uid: uid)
+            services.presenters.subscribe(connection, uid: uid, owner: context.caller.uid)
             if let missedUID, let since = params.since {
-                let view = services.state.read(\.notificationListView)
+                let view = services.state.read { $0.notificationListView(of: missedUID) }
                 let missed = view.missed(uid: missedUID, since: since, limit: SubscribeNotificationsParams.maximumMissed)
                 services.presenters.sendMissed(missed, uid: missedUID, to: connection)
             }

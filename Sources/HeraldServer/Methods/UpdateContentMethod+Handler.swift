@@ -27,7 +27,7 @@ extension UpdateContentMethod: ServedMethod {
         let presenting = !services.presenters.isEmpty
         // The presenters' copy is made, and the notification the list evicted freed,
         // after the lock: a list at --max-notifications evicts one on every call.
-        let (outcome, listing) = try state.withLock { state throws(RuleError) in
+        let (outcome, listing) = try state.withLock(unsharingListOf: context.caller.uid) { state throws(RuleError) in
             try state.updateContentListing(params, payloadContent: payloadContent, caller: context.caller, now: services.clock.now())
         }
         if presenting, outcome.result.delivery.presentation != .summary {

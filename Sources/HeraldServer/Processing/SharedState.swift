@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldProtocol
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -20,16 +21,43 @@ package final class SharedState: Sendable {
     }
 
     private let box: AdaptiveLockedValue<Guarded>
+    /// When the current hold of the lock began, in nanoseconds of the monotonic clock; 0
+    /// while the lock is free. Read without the lock by the watchdog (``heldFor``).
+    private let holdBegan = Atomic<UInt64>(0)
 
     package init(_ state: HeraldState) {
         self.box = AdaptiveLockedValue(Guarded(state: state))
+    }
+
+    /// How long the current hold of the lock has lasted; zero while it is free. A wedged
+    /// daemon is one whose lock stays held: the watchdog stops pinging past a bound.
+    package var heldFor: Duration {
+        let began = holdBegan.load(ordering: .relaxed)
+        guard began != 0 else { return .zero }
+        let now = Self.monotonicNanoseconds()
+        return now > began ? .nanoseconds(Int64(now - began)) : .zero
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec) | 1
+    }
+
+    /// Runs `body` with the lock held, noting when the hold began.
+    private func hold<Result>(_ body: (inout Guarded) throws -> Result) rethrows -> Result {
+        try box.withLockedValue { guarded in
+            holdBegan.store(Self.monotonicNanoseconds(), ordering: .relaxed)
+            defer { holdBegan.store(0, ordering: .relaxed) }
+            return try body(&guarded)
+        }
     }
 
     /// Runs `body` with the state locked; its typed error passes through.
     package func withLock<Value: Sendable, Failure: Error>(
         _ body: (inout HeraldState) throws(Failure) -> Value
     ) throws(Failure) -> Value {
-        let result: Result<Value, Failure> = box.withLockedValue { guarded in
+        let result: Result<Value, Failure> = hold { guarded in
             guarded.changes &+= 1
             do throws(Failure) {
                 return .success(try body(&guarded.state))
@@ -45,11 +73,58 @@ package final class SharedState: Sendable {
         }
     }
 
+    /// Runs `body` with the state locked and `uid`'s notification list the state's alone.
+    ///
+    /// A reader (a search, a listing, built after the lock) holds the list it read; a
+    /// change to that list would copy all of it, and its index, under the lock (issue 49,
+    /// finding 4). So when a reader holds it, the list is copied after the lock and put in
+    /// its place, and `body` runs on the copy: the uid that reads pays for the copy, on its
+    /// own thread, and no other request waits for it. Tried a few times: a list read again
+    /// between the copy and the change is copied by the change, and counted
+    /// (``HeraldState/notificationListCopiesWhileRead``).
+    ///
+    /// `uid` nil is every uid's list: for the summaries and snoozes due, which change any.
+    package func withLock<Value: Sendable, Failure: Error>(
+        unsharingListOf uid: UInt32?, _ body: (inout HeraldState) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        unshareLists(of: uid)
+        return try withLock(body)
+    }
+
+    /// The same, counting a change only when `body` says it made one.
+    package func withLock<Value: Sendable>(
+        unsharingListOf uid: UInt32?, reportingChange body: (inout HeraldState) -> (value: Value, changed: Bool)
+    ) -> Value {
+        unshareLists(of: uid)
+        return withLock(reportingChange: body)
+    }
+
+    /// Copies after the lock the lists of `uid` (every uid's when nil) that readers hold,
+    /// and puts the copies in their place.
+    private func unshareLists(of uid: UInt32?) {
+        for _ in 0..<3 {
+            var held = hold { $0.state.heldNotificationLists(of: uid) }
+            guard !held.isEmpty else { return }
+            let copies = held.map { $0.unshared() }
+            let stillHeld = hold { guarded in
+                for (held, copy) in zip(held, copies) { guarded.state.replaceNotificationList(held, with: copy) }
+                return !guarded.state.heldNotificationLists(of: uid).isEmpty
+            }
+            // The lists replaced are freed by whoever lets them go last: when the reader is
+            // done already, that would be this thread, an event loop, and freeing a list of
+            // thousands is milliseconds. A thread of its own lets them go instead.
+            let retired = RetiredLists(held)
+            held = []
+            ReusableThreads.requests.run { retired.free() }
+            if !stillHeld { return }
+        }
+    }
+
     /// Runs `body` with the state locked, counting a change only when `body` says it made one.
     package func withLock<Value: Sendable>(
         reportingChange body: (inout HeraldState) -> (value: Value, changed: Bool)
     ) -> Value {
-        box.withLockedValue { guarded in
+        hold { guarded in
             let (value, changed) = body(&guarded.state)
             if changed { guarded.changes &+= 1 }
             return value
@@ -76,27 +151,40 @@ package final class SharedState: Sendable {
 
     /// Reads the state under the lock without counting a change.
     package func read<Value: Sendable>(_ body: (HeraldState) -> Value) -> Value {
-        box.withLockedValue { body($0.state) }
+        hold { body($0.state) }
     }
 
     /// Reads the state under the lock with a body that may refuse, such as a rule that
     /// finds the caller may not read what it asks for.
     package func readThrowing<Value: Sendable, Failure: Error>(_ body: (HeraldState) throws(Failure) -> Value) throws(Failure) -> Value {
-        try box.withLockedValue { guarded in Result { () throws(Failure) in try body(guarded.state) } }.get()
+        try hold { guarded in Result { () throws(Failure) in try body(guarded.state) } }.get()
     }
 
     /// A copy of the state: cheap, since the state is made of copy-on-write values.
     package func copy() -> HeraldState {
-        box.withLockedValue { $0.state }
+        hold { $0.state }
     }
 
     /// A copy of the state with the change count it was taken at.
     package func copyWithChangeCount() -> (state: HeraldState, changes: UInt64) {
-        box.withLockedValue { ($0.state, $0.changes) }
+        hold { ($0.state, $0.changes) }
     }
 
     /// How many calls could have changed the state so far.
     package var changeCount: UInt64 {
-        box.withLockedValue { $0.changes }
+        hold { $0.changes }
+    }
+}
+
+/// Lists replaced by their copies, let go on a thread of their own (``SharedState``).
+private final class RetiredLists: Sendable {
+    private let lists: Mutex<[HeldNotificationList]>
+
+    init(_ lists: [HeldNotificationList]) {
+        self.lists = Mutex(lists)
+    }
+
+    func free() {
+        lists.withLock { $0 = [] }
     }
 }

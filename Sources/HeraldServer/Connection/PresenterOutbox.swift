@@ -1,0 +1,120 @@
+import NIOCore
+
+/// One presenter's events on their way out: paced to what it reads, bounded in bytes, and
+/// what a burst brings past the bound coalesced into one `events-skipped` (issue 49,
+/// finding 8).
+///
+/// A burst — snoozes ending at the same instant, an undo of hundreds, a summary — makes
+/// its events faster than any presenter reads them. Events are written while fewer than
+/// ``window`` bytes are on their way to the socket; the next wait here, up to ``bound``
+/// bytes; past that they are counted, not kept, and once the waiting ones are out the
+/// presenter is told how many it missed, to read the list afresh (as inotify's
+/// `IN_Q_OVERFLOW`). So a presenter that reads is never closed for a burst.
+///
+/// A presenter that stops reading is told apart by counts, not time: it fell behind in one
+/// burst, and when another burst's event comes not one of its writes has reached the
+/// socket since. Then it is closed.
+struct PresenterOutbox {
+    /// Bytes written to the channel and not yet out to the socket, past which events wait.
+    let window: Int
+    /// Bytes of events that may wait; past them, events are skipped and counted.
+    let bound: Int
+
+    private var waiting: [ByteBuffer] = []
+    private var head = 0
+    private(set) var waitingBytes = 0
+    private(set) var inFlight = 0
+    /// Events skipped since the presenter fell behind, not yet told.
+    private(set) var skipped = 0
+    /// Writes that reached the socket: what a presenter that reads makes grow.
+    private(set) var written = 0
+    /// `written` when the presenter was last seen behind, and that burst; nil while it keeps up.
+    private var behind: (written: Int, burst: UInt64)?
+
+    init(window: Int, bound: Int) {
+        self.window = max(1, window)
+        self.bound = max(1, bound)
+    }
+
+    /// Whether events are being skipped.
+    var isBehind: Bool { behind != nil }
+
+    /// How many events wait.
+    var waitingCount: Int { waiting.count - head }
+
+    enum OfferAction: Equatable {
+        /// Write the line now.
+        case write
+        /// The line waits its turn.
+        case wait
+        /// The line is counted, not kept: the presenter is told how many it missed.
+        case skip
+        /// The presenter stopped reading: close it.
+        case close
+    }
+
+    /// Bytes this outbox holds: waiting, and on their way to the socket.
+    var heldBytes: Int { waitingBytes + inFlight }
+
+    /// An event of `burst` (the events one change makes) for this presenter, which may hold
+    /// `room` more bytes (what its uid's presenters together may still hold).
+    mutating func offer(_ line: ByteBuffer, burst: UInt64, room: Int = .max) -> OfferAction {
+        let bytes = line.readableBytes
+        // Past its uid's room it falls behind, unless it holds nothing: then no write of its
+        // own would ever come back to tell it to catch up, and one line goes.
+        if behind == nil, bytes > room, heldBytes > 0 {
+            behind = (written, burst)
+        }
+        if let behind {
+            if burst != behind.burst {
+                guard written != behind.written else { return .close }
+                self.behind = (written, burst)
+            }
+            skipped += 1
+            return .skip
+        }
+        if waitingCount == 0, inFlight < window {
+            inFlight += bytes
+            return .write
+        }
+        if waitingBytes == 0 || waitingBytes + bytes <= bound {
+            waiting.append(line)
+            waitingBytes += bytes
+            return .wait
+        }
+        behind = (written, burst)
+        skipped += 1
+        return .skip
+    }
+
+    /// What may go once a write of `bytes` reached the socket: waiting lines within the
+    /// window and, once none waits, how many were skipped (nil when none was), whose line
+    /// the caller writes and hands to ``sent(_:)``.
+    mutating func wrote(_ bytes: Int) -> (lines: [ByteBuffer], skipped: Int?) {
+        inFlight -= bytes
+        written += 1
+        var lines: [ByteBuffer] = []
+        while head < waiting.count, inFlight < window {
+            let line = waiting[head]
+            head += 1
+            waitingBytes -= line.readableBytes
+            inFlight += line.readableBytes
+            lines.append(line)
+        }
+        if head == waiting.count {
+            waiting.removeAll(keepingCapacity: waiting.count <= 64)
+            head = 0
+        }
+        guard waitingCount == 0, skipped > 0 else { return (lines, nil) }
+        defer {
+            skipped = 0
+            behind = nil
+        }
+        return (lines, skipped)
+    }
+
+    /// A line written by other means (the skipped count's) is on its way.
+    mutating func sent(_ bytes: Int) {
+        inFlight += bytes
+    }
+}

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 49, finding 8: a presenter's events are paced to what it reads, bounded in bytes,
 /// and a burst past the bound is counted, not kept; only a presenter that read nothing
-/// since it fell behind is closed, and only at another burst.
+/// since it fell behind, for the stall limit, is closed, and only at another burst.
 @Suite struct PresenterOutboxTests {
     static let line = ByteBuffer(bytes: [UInt8](repeating: UInt8(ascii: "x"), count: 100))
 
@@ -49,18 +49,37 @@ import Testing
         #expect(offer(1, burst: 2, to: &outbox)[.write] == 1, "itself again")
     }
 
-    @Test func aPresenterThatReadNothingIsClosedAtTheNextBurst() {
+    @Test func aPresenterThatReadNothingForTheStallLimitIsClosedAtTheNextBurst() {
         var outbox = PresenterOutbox(window: 1_000, bound: 2_000)
-        _ = offer(100, burst: 1, to: &outbox)
-        #expect(outbox.offer(Self.line, burst: 2) == .close)
+        let start = ContinuousClock.now
+        for _ in 0..<100 { _ = outbox.offer(Self.line, burst: 1, now: start) }
+        #expect(outbox.offer(Self.line, burst: 2, now: start + .milliseconds(500)) == .skip, "within the stall limit")
+        #expect(outbox.offer(Self.line, burst: 3, now: start + PresenterOutbox.defaultStallLimit) == .close)
+    }
+
+    /// A presenter that also sends requests makes a burst with each, faster than any write
+    /// completes: thousands of bursts with no write between them close nothing, while the
+    /// stall limit has not passed.
+    @Test func aFloodOfBurstsDoesNotCloseAReader() {
+        var outbox = PresenterOutbox(window: 1_000, bound: 2_000)
+        let start = ContinuousClock.now
+        var closed = 0
+        for burst in 1...10_000 where outbox.offer(Self.line, burst: UInt64(burst), now: start + .microseconds(burst * 50)) == .close {
+            closed += 1
+        }
+        #expect(closed == 0)
+        #expect(read(&outbox, writing: 10).skipped > 0, "what did not fit is told")
     }
 
     @Test func aPresenterThatReadsSlowlyIsKeptAcrossBursts() {
         var outbox = PresenterOutbox(window: 1_000, bound: 2_000)
-        _ = offer(100, burst: 1, to: &outbox)
+        let start = ContinuousClock.now
+        for _ in 0..<100 { _ = outbox.offer(Self.line, burst: 1, now: start) }
         _ = outbox.wrote(100)
-        #expect(outbox.offer(Self.line, burst: 2) == .skip, "it read one since")
-        #expect(outbox.offer(Self.line, burst: 3) == .close, "and nothing since then")
+        let later = start + PresenterOutbox.defaultStallLimit
+        #expect(outbox.offer(Self.line, burst: 2, now: later) == .skip, "it read one since")
+        #expect(outbox.offer(Self.line, burst: 3, now: later + .milliseconds(10)) == .skip, "not stalled for long")
+        #expect(outbox.offer(Self.line, burst: 4, now: later + PresenterOutbox.defaultStallLimit) == .close, "and nothing since then")
     }
 
     @Test func oneLineLargerThanTheBoundStillGoes() {

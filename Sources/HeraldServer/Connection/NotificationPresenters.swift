@@ -274,6 +274,6 @@ final class NotificationPresenters: Sendable {
         guard let channel = registry.channel(connection) else { return }
         SubscriberLine.closeUnread(
             channel, connection: connection, statistics: statistics, logger: logger,
-            reason: "closing a notification presenter that does not read: it read nothing since a burst passed --max-unread-bytes")
+            reason: "closing a notification presenter that does not read: it fell behind past --max-unread-bytes and has read nothing for 2 s")
     }
 }

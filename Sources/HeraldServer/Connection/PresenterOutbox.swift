@@ -11,14 +11,19 @@ import NIOCore
 /// presenter is told how many it missed, to read the list afresh (as inotify's
 /// `IN_Q_OVERFLOW`). So a presenter that reads is never closed for a burst.
 ///
-/// A presenter that stops reading is told apart by counts, not time: it fell behind in one
-/// burst, and when another burst's event comes not one of its writes has reached the
-/// socket since. Then it is closed.
+/// A presenter that stops reading is told apart from one that reads slower than a flood:
+/// it fell behind, and when another burst's event comes not one of its writes has reached
+/// the socket since, for at least ``stallLimit``. Then it is closed. (Counting bursts alone
+/// is not enough: a presenter that also sends requests — herald-notify's gateway passing
+/// on an app's flood — makes a burst with each, faster than any write completes.)
 struct PresenterOutbox {
     /// Bytes written to the channel and not yet out to the socket, past which events wait.
     let window: Int
     /// Bytes of events that may wait; past them, events are skipped and counted.
     let bound: Int
+    /// How long a presenter that is behind may go without one write reaching the socket.
+    let stallLimit: Duration
+    static let defaultStallLimit: Duration = .seconds(2)
 
     private var waiting: [ByteBuffer] = []
     private var head = 0
@@ -28,12 +33,14 @@ struct PresenterOutbox {
     private(set) var skipped = 0
     /// Writes that reached the socket: what a presenter that reads makes grow.
     private(set) var written = 0
-    /// `written` when the presenter was last seen behind, and that burst; nil while it keeps up.
-    private var behind: (written: Int, burst: UInt64)?
+    /// `written` when the presenter was last seen behind, that burst, and when; nil while
+    /// it keeps up.
+    private var behind: (written: Int, burst: UInt64, since: ContinuousClock.Instant)?
 
-    init(window: Int, bound: Int) {
+    init(window: Int, bound: Int, stallLimit: Duration = Self.defaultStallLimit) {
         self.window = max(1, window)
         self.bound = max(1, bound)
+        self.stallLimit = stallLimit
     }
 
     /// Whether events are being skipped.
@@ -58,17 +65,20 @@ struct PresenterOutbox {
 
     /// An event of `burst` (the events one change makes) for this presenter, which may hold
     /// `room` more bytes (what its uid's presenters together may still hold).
-    mutating func offer(_ line: ByteBuffer, burst: UInt64, room: Int = .max) -> OfferAction {
+    mutating func offer(_ line: ByteBuffer, burst: UInt64, room: Int = .max, now: ContinuousClock.Instant = .now) -> OfferAction {
         let bytes = line.readableBytes
         // Past its uid's room it falls behind, unless it holds nothing: then no write of its
         // own would ever come back to tell it to catch up, and one line goes.
         if behind == nil, bytes > room, heldBytes > 0 {
-            behind = (written, burst)
+            behind = (written, burst, now)
         }
         if let behind {
             if burst != behind.burst {
-                guard written != behind.written else { return .close }
-                self.behind = (written, burst)
+                if written != behind.written {
+                    self.behind = (written, burst, now)
+                } else if now - behind.since >= stallLimit {
+                    return .close
+                }
             }
             skipped += 1
             return .skip
@@ -82,7 +92,7 @@ struct PresenterOutbox {
             waitingBytes += bytes
             return .wait
         }
-        behind = (written, burst)
+        behind = (written, burst, now)
         skipped += 1
         return .skip
     }

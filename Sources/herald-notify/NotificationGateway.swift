@@ -31,6 +31,9 @@ final class NotificationGateway {
 
     let bus: SessionBus
     let renderer: DesktopNotifications
+    /// Each calling connection's app, by its unique name: read from its process once.
+    private var callers: [String: BusCaller] = [:]
+    static let maximumCallers = 1024
     let presenter: DesktopPresenter
     private(set) var records = GatewayRecords()
     /// A prefix of this run's identifiers in heraldd's list: a restarted gateway's ids
@@ -216,6 +219,9 @@ final class NotificationGateway {
     /// The sender's verified app (nil: an unconfined process of the person's), or nil
     /// after replying with an error when it cannot be identified.
     private func identify(_ call: BusMessage) throws(BusError) -> BusCaller? {
+        // A connection is one process's for its life (a child that inherits it inherits
+        // its sandbox too), and the bus never gives its unique name to another.
+        if let sender = call.sender, let known = callers[sender] { return known }
         let (pid, senderUID) = try bus.senderCredentials(of: call)
         guard senderUID == uid else {
             try bus.replyError(
@@ -223,9 +229,10 @@ final class NotificationGateway {
             )
             return nil
         }
+        let caller: BusCaller
         switch ProcessIdentity.app(pidfd: nil, pid: pid) {
-        case .verified(let app): return BusCaller(app: app.id, verifiedBy: app.source.rawValue)
-        case .unconfined: return BusCaller(app: nil, verifiedBy: nil)
+        case .verified(let app): caller = BusCaller(app: app.id, verifiedBy: app.source.rawValue)
+        case .unconfined: caller = BusCaller(app: nil, verifiedBy: nil)
         case .unconfirmed:
             try bus.replyError(
                 to: call, name: "org.freedesktop.DBus.Error.AccessDenied",
@@ -233,6 +240,11 @@ final class NotificationGateway {
             )
             return nil
         }
+        if let sender = call.sender {
+            if callers.count >= Self.maximumCallers { callers.removeAll() }
+            callers[sender] = caller
+        }
+        return caller
     }
 
     private func closeNotification(_ call: BusMessage) throws(BusError) {

@@ -12,11 +12,19 @@ import Musl
 /// subscribed (stopped, or heraldd restarting) is shown once when it next subscribes.
 ///
 /// Kept in `$XDG_STATE_HOME/herald-notify/presented-until` (default `~/.local/state`), one
-/// RFC 3339 line, written at each delivered notification, at each loss of heraldd and at
-/// exit. heraldd is on the same machine, so its `deliveredAt` and this clock are one clock.
+/// RFC 3339 line. Each delivered notification moves it on in memory; the file is written a
+/// second later at most (a burst is one write, and no write waits on the disk: no fsync),
+/// and at once at each loss of heraldd and at exit. A crash or power cut may so lose the
+/// last second or so: those notifications are shown once more at the next start, never
+/// lost. heraldd is on the same machine, so its `deliveredAt` and this clock are one clock.
 final class PresentedUntil {
     let path: String?
     private(set) var date: Date?
+    /// What the file holds.
+    private var written: Date?
+    /// When the file is to be written with ``date``; nil when it holds it.
+    private var writeDue: ContinuousClock.Instant?
+    static let writeDelay: Duration = .seconds(1)
 
     init(environment: [String: String]) {
         var folder: String?
@@ -29,26 +37,53 @@ final class PresentedUntil {
             path = folder + "/herald-notify/presented-until"
             let text = (try? String(contentsOfFile: path!, encoding: .utf8)) ?? ""
             date = RFC3339.parse(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            written = date
         } else {
             path = nil
             Log.info("neither XDG_STATE_HOME nor HOME is set: what is delivered while herald-notify is stopped is not shown at its start")
         }
     }
 
-    /// Records that everything delivered until `date` was presented (never moving back).
+    /// Records that everything delivered until `date` was presented (never moving back),
+    /// to be written within ``writeDelay``.
     func record(_ date: Date) {
         if let known = self.date, known >= date { return }
         self.date = date
-        guard let path else { return }
+        if writeDue == nil { writeDue = .now + Self.writeDelay }
+    }
+
+    /// Records `date` and writes the file now.
+    func recordNow(_ date: Date) {
+        record(date)
+        write()
+    }
+
+    /// How long a `poll` may wait before the file is due; -1 when nothing is.
+    var pollTimeoutMilliseconds: Int32 {
+        guard let writeDue else { return -1 }
+        return Int32(clamping: max(0, Int((writeDue - .now) / .milliseconds(1)) + 1))
+    }
+
+    /// Writes the file if it is due.
+    func writeIfDue() {
+        if let writeDue, writeDue <= .now { write() }
+    }
+
+    private func write() {
+        writeDue = nil
+        guard let path, let date, written != date else { return }
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let temporary = path + ".\(getpid())"
-        do {
-            try Data((RFC3339.format(date) + "\n").utf8).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
-        } catch {
+        let line = Array((RFC3339.format(date) + "\n").utf8)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let whole = descriptor >= 0 && line.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } == line.count
+        if descriptor >= 0 { close(descriptor) }
+        guard whole, rename(temporary, path) == 0 else {
+            Log.info("cannot write \(path): \(String(cString: strerror(errno)))")
             unlink(temporary)
-            Log.info("cannot write \(path): \(error)")
+            return
         }
+        written = date
     }
 }

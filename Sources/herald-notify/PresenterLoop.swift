@@ -109,6 +109,8 @@ final class PresenterLoop {
             if let link {
                 fds.append(pollfd(fd: link.fd, events: Int16(POLLIN) | (link.hasOutput ? Int16(POLLOUT) : 0), revents: 0))
             }
+            let untilWrite = presentedUntil.pollTimeoutMilliseconds
+            if untilWrite >= 0 { timeout = timeout < 0 ? untilWrite : min(timeout, untilWrite) }
             if link == nil {
                 let untilReconnect = Int32(clamping: Int(max(0, (reconnectAt - ContinuousClock.now) / .milliseconds(1))) + 1)
                 timeout = timeout < 0 ? untilReconnect : min(timeout, untilReconnect)
@@ -119,9 +121,10 @@ final class PresenterLoop {
                 return 1
             }
             if fds[0].revents != 0 {
-                if subscribed { presentedUntil.record(Date()) }
+                if subscribed { presentedUntil.recordNow(Date()) }
                 return 0
             }
+            presentedUntil.writeIfDue()
             let linkEvents = fds.count > buses.count + 1 ? fds[buses.count + 1].revents : 0
             if linkEvents & Int16(POLLOUT) != 0 { writeToDaemon() }
             if linkEvents & ~Int16(POLLOUT) != 0 { readFromDaemon() }
@@ -173,7 +176,7 @@ final class PresenterLoop {
     }
 
     private func disconnect(retryIn delay: Duration) {
-        if subscribed { presentedUntil.record(Date()) }
+        if subscribed { presentedUntil.recordNow(Date()) }
         subscribed = false
         link = nil
         subscribeID = nil
@@ -232,7 +235,7 @@ final class PresenterLoop {
             Log.info("presenting uid \(uid)'s notifications from heraldd at \(linkPath)")
             subscribed = true
             gateway?.reachedHeraldd()
-            presentedUntil.record(Date())
+            presentedUntil.recordNow(Date())
             backoff.reset()
             loggedUnreachable = false
             listWaitingRequests()

@@ -26,6 +26,10 @@ final class DesktopPresenter {
     /// draws each alone, and takes half as many a second).
     private var unanswered: Set<Bubble.Key> = []
     static let maximumInFlight = 32
+    /// Bubbles waiting for room among the unanswered, in order.
+    private var queued: [(bubble: Bubble, uid: UInt32)] = []
+    private var droppedFromQueue = 0
+    static let maximumQueued = 10_000
 
     /// Called when a person acts on a bubble: (uid, notification, Herald action identifier,
     /// the text typed into an inline reply).
@@ -109,7 +113,9 @@ final class DesktopPresenter {
     /// Shows the prompt for `request`, unless it is shown (or waiting for a server) already.
     private func ask(_ request: AuthorizationRequest) {
         let key = Bubble.Key.authorization(uid: request.uid, app: request.app)
-        guard shown[key] == nil, !unanswered.contains(key), !waiting.contains(where: { $0.bubble.key == key }) else { return }
+        guard shown[key] == nil, !unanswered.contains(key), !queued.contains(where: { $0.bubble.key == key }),
+            !waiting.contains(where: { $0.bubble.key == key })
+        else { return }
         show(mapping.authorizationBubble(for: request), uid: request.uid)
     }
 
@@ -118,7 +124,7 @@ final class DesktopPresenter {
     /// (answered while heraldd was away) is closed.
     func authorizationRequestsWaiting(_ requests: [AuthorizationRequest], uid: UInt32) {
         let waitingNow = Set(requests.map { Bubble.Key.authorization(uid: $0.uid, app: $0.app) })
-        let prompts = Set(shown.keys).union(unanswered).union(waiting.map(\.bubble.key)).filter { key in
+        let prompts = Set(shown.keys).union(unanswered).union(queued.map(\.bubble.key)).union(waiting.map(\.bubble.key)).filter { key in
             if case .authorization(uid, _) = key { true } else { false }
         }
         for key in prompts.subtracting(waitingNow) { close(key) }
@@ -128,12 +134,43 @@ final class DesktopPresenter {
     private func show(_ bubble: Bubble, uid: UInt32) {
         guard serverAvailable else { return wait(bubble, uid: uid) }
         let bubble = adjustBubble(bubble)
-        // A bubble that replaces one needs that one's id: its Notify answered first. And at
-        // most ``maximumInFlight`` unanswered, so a burst cannot outrun the server unbounded.
-        if threads.replaced(by: bubble, isShown: { unanswered.contains($0) }) != nil || unanswered.count >= Self.maximumInFlight {
-            settle()
-            guard serverAvailable else { return wait(bubble, uid: uid) }
+        // In order: after those queued; and a bubble that replaces one whose Notify is
+        // unanswered needs that one's id first. At most ``maximumInFlight`` unanswered, so a
+        // burst reaches the server as fast as it takes it, and the rest queue here (the
+        // gateway stops taking apps' calls meanwhile: ``backlog``).
+        if !queued.isEmpty || !canSend(bubble) { return queue(bubble, uid: uid) }
+        send(bubble, uid: uid)
+    }
+
+    /// Whether `bubble` may go now: few enough unanswered, and not replacing one of them.
+    private func canSend(_ bubble: Bubble) -> Bool {
+        unanswered.count < Self.maximumInFlight && threads.replaced(by: bubble, isShown: { unanswered.contains($0) }) == nil
+    }
+
+    private func queue(_ bubble: Bubble, uid: UInt32) {
+        queued.append((bubble, uid))
+        if queued.count > Self.maximumQueued {
+            queued.removeFirst()
+            droppedFromQueue += 1
         }
+    }
+
+    /// Sends what queued, in order, as far as it may go now.
+    private func sendQueued() {
+        while serverAvailable, let (bubble, uid) = queued.first, canSend(bubble) {
+            queued.removeFirst()
+            send(bubble, uid: uid)
+        }
+        if queued.isEmpty, droppedFromQueue > 0 {
+            Log.info("\(droppedFromQueue) bubbles were not shown: more than \(Self.maximumQueued) waited for the notification server")
+            droppedFromQueue = 0
+        }
+    }
+
+    /// Bubbles on their way to the server: queued here, and sent but unanswered.
+    var backlog: Int { queued.count + unanswered.count }
+
+    private func send(_ bubble: Bubble, uid: UInt32) {
         // Its own bubble again, or (where the server stacks no thread itself) its thread's last.
         let replacedKey = threads.replaced(by: bubble) { shown[$0] != nil }
         let previous = replacedKey.flatMap { shown[$0] }
@@ -146,6 +183,7 @@ final class DesktopPresenter {
                 case .success(let id): showed(bubble, uid: uid, id: id, replacing: replacedKey, previous: previous, image: image)
                 case .failure(let error): failed(bubble, uid: uid, image: image, error: error)
                 }
+                sendQueued()
             }
             unanswered.insert(bubble.key)
             threads.showed(bubble)
@@ -183,10 +221,10 @@ final class DesktopPresenter {
         }
     }
 
-    /// Waits until the server has answered every Notify sent (or is gone), dispatching what
-    /// else arrives on its bus meanwhile.
-    private func settle() {
-        while !unanswered.isEmpty, serverAvailable {
+    /// Waits until the server has answered the Notify of `key` (or is gone), dispatching
+    /// what else arrives on its bus meanwhile.
+    private func settle(_ key: Bubble.Key) {
+        while unanswered.contains(key), serverAvailable {
             do {
                 try server.bus.wait(timeout: .seconds(1))
             } catch {
@@ -199,7 +237,8 @@ final class DesktopPresenter {
     /// Closes the bubble for `key` (`CloseNotification`), or forgets it if it is waiting.
     private func close(_ key: Bubble.Key) {
         waiting.removeAll { $0.bubble.key == key }
-        if unanswered.contains(key) { settle() }
+        queued.removeAll { $0.bubble.key == key }
+        if unanswered.contains(key) { settle(key) }
         guard let bubble = shown[key] else { return }
         do {
             try server.close(bubble.id)
@@ -303,6 +342,9 @@ final class DesktopPresenter {
         }
         serverAvailable = false
         unanswered = []
+        // What queued waits for the next server, as what comes meanwhile does.
+        for (bubble, uid) in queued { wait(bubble, uid: uid) }
+        queued = []
         for bubble in shown.values { if let file = bubble.imageFile { images.remove(file) } }
         shown = [:]
         keyByID = [:]

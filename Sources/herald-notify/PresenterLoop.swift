@@ -91,8 +91,8 @@ final class PresenterLoop {
     /// Runs until SIGTERM or SIGINT (0), or until the session bus is lost (1).
     ///
     /// The gateway's bus (the person's) is paused while heraldd has not read what was
-    /// written to it (``DaemonLink/isCongested``): an app that floods waits in the bus,
-    /// and nothing here waits on heraldd.
+    /// written to it (``DaemonLink/isCongested``), or while the renderer has not taken what
+    /// was shown: an app that floods waits in the bus, and nothing here waits on either.
     func run() -> Int32 {
         var moreWaiting = false
         while true {
@@ -143,8 +143,14 @@ final class PresenterLoop {
         }
     }
 
-    /// Whether the gateway's bus waits for heraldd to read.
-    private var gatewayPaused: Bool { gateway != nil && buses.count > 1 && link?.isCongested == true }
+    /// Whether the gateway's bus waits: for heraldd to read, or for the renderer to take
+    /// the bubbles on their way to it (more than ``maximumBacklog``). An app that sends
+    /// faster than the renderer shows so waits in the bus, as it would on the renderer's
+    /// own, and heraldd never has more for this presenter than it takes.
+    private var gatewayPaused: Bool {
+        gateway != nil && buses.count > 1 && (link?.isCongested == true || presenter.backlog > Self.maximumBacklog)
+    }
+    static let maximumBacklog = 256
 
     private func writeToDaemon() {
         do {

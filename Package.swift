@@ -129,6 +129,7 @@ let package = Package(
                 "HeraldCore",
                 "HeraldServer",
                 "HeraldStorage",
+                "HeraldBus",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

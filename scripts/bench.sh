@@ -8,6 +8,7 @@
 #   QUICK=1 bash scripts/bench.sh      quick run (1 s per measurement, under a minute)
 #   PROFILE=1 bash scripts/bench.sh    also profile heraldd on donate 16×16, journal off
 #   PROFILE=only bash scripts/bench.sh the profile alone
+#   GATEWAY=only bash scripts/bench.sh the desktop gateway's figures alone (GATEWAY=0: without them)
 #
 # Builds in release mode (with debug symbols, for the profile) into .build-bench, starts a
 # fresh heraldd per scenario and journal setting, writes every figure as JSON lines and as
@@ -18,6 +19,7 @@ cd "$(dirname "$0")/.."
 
 QUICK=${QUICK:-0}
 PROFILE=${PROFILE:-0}
+GATEWAY=${GATEWAY:-1}
 SWIFT=${SWIFT:-swift}
 SCRATCH=${SCRATCH:-.build-bench}
 if [ "$QUICK" = 1 ]; then
@@ -42,9 +44,13 @@ if [ -z "${HERALDD:-}" ]; then
   $SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --product heraldd >&2
 fi
 $SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --product herald-bench >&2
+if [ "$GATEWAY" != 0 ]; then
+  $SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --product herald-notify >&2
+fi
 BIN=$($SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --show-bin-path)
 HERALDD=${HERALDD:-$BIN/heraldd}
 BENCH="$BIN/herald-bench"
+NOTIFY="$BIN/herald-notify"
 
 RUN=$(mktemp -d /tmp/herald-bench.XXXXXX)
 CEILING="$RUN/journal-ceiling"
@@ -204,6 +210,94 @@ measure_redis() {
   stop_serving "$REDIS_PID"
 }
 
+# The desktop gateway (issue 43): an app's Notify until the renderer, dunst under Xvfb with
+# its defaults but at most 20 bubbles at once (Debian's dunstrc shows every one, and dunst
+# then redraws them all for each new one), has taken it — directly (dunst owns the name on the app's bus) and
+# through Herald (herald-notify owns it; dunst runs on its private bus; heraldd decides, the
+# journal on, as installed). herald-bench watches the renderer's bus with a monitor and
+# times each Notify from the app's send; paced at 10 and 1,000 a second, then unpaced (64
+# unanswered at most) for the most a second that reach the renderer, and how many never do.
+if [ "$QUICK" = 1 ]; then
+  GATEWAY_RUNS=("10 30" "1000 1000" "unpaced 1000")
+else
+  GATEWAY_RUNS=("10 300" "1000 5000" "unpaced 5000")
+fi
+
+# start_bus SOCKET: a session bus as the person's (Debian's session.conf: its limits and
+# policy) on SOCKET.
+start_bus() {
+  start_serving "$1" "$RUN/bus.$(basename "$1").log" dbus-daemon --session --address="unix:path=$1" --nofork
+}
+
+# wait_for_name BUS_SOCKET NAME: until NAME has an owner on the bus.
+wait_for_name() {
+  for _ in $(seq 200); do
+    dbus-send --bus="unix:path=$1" --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+      org.freedesktop.DBus.NameHasOwner "string:$2" 2>/dev/null | grep -q 'boolean true' && return 0
+    sleep 0.05
+  done
+  say "nothing took $2 on $1"; exit 1
+}
+
+start_dunst() {
+  printf '[global]\n    notification_limit = 20\n' >"$RUN/dunstrc"
+  DISPLAY=$XDISPLAY DBUS_SESSION_BUS_ADDRESS="unix:path=$1" dunst -config "$RUN/dunstrc" >"$RUN/dunst.log" 2>&1 &
+  DUNST_PID=$!
+  STARTED+=("$DUNST_PID")
+  wait_for_name "$1" org.freedesktop.Notifications
+}
+
+# gateway_runs PATH APP_BUS RENDERER_BUS: each of GATEWAY_RUNS, one JSON line each, each
+# with a fresh dunst (one still holding thousands of queued bubbles is slower at the next).
+gateway_runs() {
+  local path=$1 app=$2 renderer=$3 pace count
+  for entry in "${GATEWAY_RUNS[@]}"; do
+    read -r pace count <<<"$entry"
+    local how=(--rate "$pace")
+    [ "$pace" = unpaced ] && how=(--in-flight 64)
+    start_dunst "$renderer"
+    "$BENCH" notify --path "$path" --app-bus "unix:path=$app" --renderer-bus "unix:path=$renderer" \
+      --count "$count" "${how[@]}" | tee -a "$LINES"
+    stop_serving "$DUNST_PID"
+  done
+}
+
+measure_gateway() {
+  for tool in dbus-daemon dbus-send dunst Xvfb; do
+    command -v "$tool" >/dev/null || { say "$tool is missing: run make bench-deps (the gateway's figures need it)"; return 0; }
+  done
+  local displays="$RUN/display" person="$RUN/person-bus" renderer="$RUN/renderer-bus"
+  Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$displays" 2>"$RUN/xvfb.log" &
+  STARTED+=($!)
+  for _ in $(seq 200); do [ -s "$displays" ] && break; sleep 0.05; done
+  XDISPLAY=":$(cat "$displays")"
+
+  say "gateway: directly, the app and dunst on one bus"
+  start_bus "$person"; local bus=$STARTED_PID
+  gateway_runs direct "$person" "$person"
+  stop_serving "$bus"
+
+  say "gateway: through Herald, dunst on herald-notify's private bus"
+  start_bus "$person"; local person_bus=$STARTED_PID
+  start_bus "$renderer"; local renderer_bus=$STARTED_PID
+  start_dunst "$renderer"  # for herald-notify's start; each run has its own
+  start_heraldd journal; local heraldd=$STARTED_PID
+  mkdir -p "$RUN/runtime" "$RUN/state-home" && chmod 700 "$RUN/runtime"
+  XDG_RUNTIME_DIR="$RUN/runtime" XDG_STATE_HOME="$RUN/state-home" DBUS_SESSION_BUS_ADDRESS="unix:path=$person" \
+    "$NOTIFY" --gateway --renderer-bus "unix:path=$renderer" --socket "$SOCKET" >"$RUN/herald-notify.log" 2>&1 &
+  local notify=$!
+  STARTED+=("$notify")
+  for _ in $(seq 200); do grep -q 'presenting uid' "$RUN/herald-notify.log" && break; sleep 0.05; done
+  grep -q 'presenting uid' "$RUN/herald-notify.log" || { say "herald-notify did not start:"; cat "$RUN/herald-notify.log" >&2; exit 1; }
+  stop_serving "$DUNST_PID"
+  gateway_runs herald "$person" "$renderer"
+  stop_serving "$notify"; stop_serving "$heraldd"
+  stop_serving "$renderer_bus"; stop_serving "$person_bus"
+  # What herald-notify and heraldd said, beside the figures: a loss is explained there.
+  cp "$RUN/herald-notify.log" "bench-results/$STAMP-herald-notify.log"
+  cp "$RUN/heraldd.log" "bench-results/$STAMP-heraldd.log"
+}
+
 # The hottest scenario (donate 16×16, journal off), profiled. With hardware counters
 # (`perf stat -e instructions true` counts), `perf record`; else callgrind, when valgrind
 # can run heraldd at all; else `perf record -e cpu-clock`, a timer-based sample.
@@ -264,11 +358,12 @@ callgrind_profile() {
   say "profile: $dump; top costs in $out.self.txt and $out.inclusive.txt"
 }
 
-if [ "$PROFILE" != only ]; then
+if [ "$PROFILE" != only ] && [ "$GATEWAY" != only ]; then
   measure_scenarios
   measure_redis
 fi
-if [ "$PROFILE" != 0 ]; then profile; fi
+if [ "$PROFILE" != only ] && [ "$GATEWAY" != 0 ]; then measure_gateway; fi
+if [ "$PROFILE" != 0 ] && [ "$GATEWAY" != only ]; then profile; fi
 if [ "$PROFILE" != only ]; then
   "$BENCH" report --input "$LINES" --output "bench-results/$STAMP.json"
   python3 scripts/bench-previous.py "bench-results/$STAMP.json"

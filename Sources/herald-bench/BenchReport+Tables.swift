@@ -67,6 +67,19 @@ extension BenchReport {
                     ]
                 }
         )
+        if !notify.isEmpty {
+            text += "\nThe desktop gateway (an app's Notify until the renderer's Notify reaches it, and until the renderer answered, µs; dunst under Xvfb)\n"
+            text += table(
+                ["path", "rate", "sent", "answered", "lost", "errors", "p50", "p99", "max", "answered p50", "answered p99", "passed/s"],
+                notify.map { n in
+                    [
+                        n.path, n.offeredPerSecond.map { "\(Int($0))/s" } ?? "unpaced ×\(n.inFlight ?? 0)", "\(n.sent)", "\(n.received)",
+                        "\(n.lost)", "\(n.errors)", micro(n.p50Us), micro(n.p99Us), micro(n.maxUs), micro(n.answeredP50Us),
+                        micro(n.answeredP99Us), rate(n.passedPerSecond),
+                    ]
+                }
+            )
+        }
         text += "\nTargets (goals for the design, not assertions)\n"
         text += table(
             ["target", "goal", "measured", "met"],

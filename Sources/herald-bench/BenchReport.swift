@@ -43,6 +43,9 @@ struct BenchReport: Codable, Sendable {
     var floor: [LoadFigures]
     var nioFloor: [LoadFigures]
     var rows: [Row]
+    /// The desktop gateway's figures: an app's Notify until the renderer took it, through
+    /// Herald and directly.
+    var notify: [NotifyFigures]
     var targets: [Target]
 
     init(records: [Data]) throws {
@@ -52,12 +55,14 @@ struct BenchReport: Codable, Sendable {
         var ceilings: [ReferenceFigures.JournalCeiling] = []
         var redis: [ReferenceFigures.RedisSet] = []
         var loads: [LoadFigures] = []
+        var notify: [NotifyFigures] = []
         for record in records {
             switch try decoder.decode(Kind.self, from: record).kind {
             case "meta": machine = try decoder.decode(ReferenceFigures.Machine.self, from: record)
             case "ceiling": ceilings.append(try decoder.decode(ReferenceFigures.JournalCeiling.self, from: record))
             case "redis": redis.append(try decoder.decode(ReferenceFigures.RedisSet.self, from: record))
             case "load": loads.append(try decoder.decode(LoadFigures.self, from: record))
+            case "notify": notify.append(try decoder.decode(NotifyFigures.self, from: record))
             default: continue
             }
         }
@@ -107,7 +112,30 @@ struct BenchReport: Codable, Sendable {
                     ? herald.journalDrainedPerSecond.flatMap { drained in ceiling.map { drained / $0 } } : nil
             )
         }
-        self.targets = Self.targets(rows)
+        self.notify = notify
+        self.targets = Self.targets(rows) + Self.gatewayTargets(notify)
+    }
+
+    /// Issue 43's goals for the gateway: at most 1 ms added at p99 at 10 a second, and at
+    /// least half the notifications a second that dunst takes directly, none lost.
+    private static func gatewayTargets(_ notify: [NotifyFigures]) -> [Target] {
+        func run(_ path: String, rate: Double?) -> NotifyFigures? {
+            notify.first { $0.path == path && $0.offeredPerSecond == rate }
+        }
+        var targets: [Target] = []
+        if let herald = run("herald", rate: 10), let direct = run("direct", rate: 10) {
+            let added = (herald.p99Us - direct.p99Us) / 1000
+            targets.append(Target(name: "gateway, 10/s: p99 Herald adds to Notify → renderer, ms", goal: "≤ 1", measured: added, met: added <= 1))
+        }
+        if let herald = run("herald", rate: nil), let direct = run("direct", rate: nil), direct.passedPerSecond > 0 {
+            let ratio = herald.passedPerSecond / direct.passedPerSecond
+            targets.append(
+                Target(
+                    name: "gateway, unpaced: notifications/s through Herald / dunst directly", goal: "≥ 0.5, none lost",
+                    measured: ratio, met: ratio >= 0.5 && herald.lost == 0 && herald.errors == 0
+                ))
+        }
+        return targets
     }
 
     private static func targets(_ rows: [Row]) -> [Target] {

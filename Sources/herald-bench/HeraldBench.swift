@@ -7,7 +7,7 @@ struct HeraldBench: ParsableCommand {
         commandName: "herald-bench",
         abstract: "Load generator, floor server and report of `make bench`.",
         subcommands: [
-            LoadCommand.self, FloorCommand.self, ReportCommand.self, SnapshotPayloadCommand.self, DecodeParamsCommand.self, SearchCommand.self, StoreDonateCommand.self, RequestPathCommand.self,
+            LoadCommand.self, FloorCommand.self, NotifyCommand.self, ReportCommand.self, SnapshotPayloadCommand.self, DecodeParamsCommand.self, SearchCommand.self, StoreDonateCommand.self, RequestPathCommand.self,
         ]
     )
 }

@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // Wire types: JSON, JSON-RPC envelope, error codes, each method's params and result. No I/O.
@@ -148,6 +149,7 @@ let package = Package(
                 "HeraldProtocol",
                 "HeraldProcessIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,3 +1,4 @@
+import DequeModule
 import HeraldBus
 import HeraldDesktop
 
@@ -27,7 +28,7 @@ final class DesktopPresenter {
     private var unanswered: Set<Bubble.Key> = []
     static let maximumInFlight = 32
     /// Bubbles waiting for room among the unanswered, in order.
-    private var queued: [(bubble: Bubble, uid: UInt32)] = []
+    private var queued: Deque<(bubble: Bubble, uid: UInt32)> = []
     private var droppedFromQueue = 0
     static let maximumQueued = 10_000
 

@@ -197,21 +197,21 @@ struct NotificationSearchIndex: Sendable {
         copy.keys.reserveCapacity(keys.count)
         copy.places.reserveCapacity(places.count)
         copy.apps.reserveCapacity(apps.count)
-        copy.postings.reserveCapacity(postings.count)
-        var index = copy.postings.startIndex
-        while index != copy.postings.endIndex {
-            let count = copy.postings.values[index].count
-            if count >= Self.unsharedLength { copy.postings.values[index].reserveCapacity(count) }
-            copy.postings.formIndex(after: &index)
-        }
-        copy.wordsByLead.reserveCapacity(wordsByLead.count)
-        var lead = copy.wordsByLead.startIndex
-        while lead != copy.wordsByLead.endIndex {
-            let count = copy.wordsByLead.values[lead].count
-            if count >= Self.unsharedLength { copy.wordsByLead.values[lead].reserveCapacity(count) }
-            copy.wordsByLead.formIndex(after: &lead)
-        }
+        Self.unshareLong(&copy.postings)
+        Self.unshareLong(&copy.wordsByLead)
         return copy
+    }
+
+    /// Gives `dictionary` storage of its own, and each of its lists of at least
+    /// ``unsharedLength``.
+    private static func unshareLong<Key, Element>(_ dictionary: inout [Key: [Element]]) {
+        dictionary.reserveCapacity(dictionary.count)
+        var index = dictionary.startIndex
+        while index != dictionary.endIndex {
+            let count = dictionary.values[index].count
+            if count >= unsharedLength { dictionary.values[index].reserveCapacity(count) }
+            dictionary.formIndex(after: &index)
+        }
     }
 
     /// How many words the index knows, and how many postings it keeps: for the benchmark.

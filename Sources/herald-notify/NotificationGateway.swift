@@ -201,13 +201,14 @@ final class NotificationGateway {
         // connection each time); another app's id is no id of its own: a new notification.
         let existing = notification.replacesID == 0 ? nil : records[notification.replacesID].flatMap { $0.app == app ? $0 : nil }
         let id = existing?.id ?? records.newID()
-        try bus.reply(to: call) { reply throws(BusError) in try reply.append(id) }
         let record = GatewayRecords.Record(
             id: id, sender: sender, app: app, verifiedBy: verified.verifiedBy,
             identifier: existing?.identifier ?? runPrefix + String(id), notification: notification, directID: existing?.directID
         )
         records.insert(record)
+        // On its way first, answered after: the app's answer is not on the bubble's path.
         pass(record)
+        try bus.reply(to: call) { reply throws(BusError) in try reply.append(id) }
     }
 
     /// Hands `record` to heraldd, or shows it directly while heraldd is not there.

@@ -14,7 +14,9 @@ import Musl
 /// Kept in `$XDG_STATE_HOME/herald-notify/presented-until` (default `~/.local/state`), one
 /// RFC 3339 line. Each delivered notification moves it on in memory; the file is written a
 /// second later at most (a burst is one write, and no write waits on the disk: no fsync),
-/// and at once at each loss of heraldd and at exit. A crash or power cut may so lose the
+/// and at once at each loss of heraldd and at exit. The writes run on a queue of their own,
+/// so that the loop never waits on the file system on its way to a bubble: a write due a
+/// second after one notification comes due about when another arrives, at a steady pace. A crash or power cut may so lose the
 /// last second or so: those notifications are shown once more at the next start, never
 /// lost. heraldd is on the same machine, so its `deliveredAt` and this clock are one clock.
 final class PresentedUntil {
@@ -25,6 +27,8 @@ final class PresentedUntil {
     /// When the file is to be written with ``date``; nil when it holds it.
     private var writeDue: ContinuousClock.Instant?
     static let writeDelay: Duration = .seconds(1)
+    /// Where the file is written, one write after another.
+    private let disk = DispatchQueue(label: "herald-notify.presented-until")
 
     init(environment: [String: String]) {
         var folder: String?
@@ -58,6 +62,11 @@ final class PresentedUntil {
         write()
     }
 
+    /// Returns once every write begun has reached the file: at exit.
+    func finishWriting() {
+        disk.sync {}
+    }
+
     /// How long a `poll` may wait before the file is due; -1 when nothing is.
     var pollTimeoutMilliseconds: Int32 {
         guard let writeDue else { return -1 }
@@ -72,6 +81,12 @@ final class PresentedUntil {
     private func write() {
         writeDue = nil
         guard let path, let date, written != date else { return }
+        // Taken as written: a failed write is logged, and the next date is written anyway.
+        written = date
+        disk.async { Self.write(date, to: path) }
+    }
+
+    private static func write(_ date: Date, to path: String) {
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let temporary = path + ".\(getpid())"
@@ -84,6 +99,5 @@ final class PresentedUntil {
             unlink(temporary)
             return
         }
-        written = date
     }
 }

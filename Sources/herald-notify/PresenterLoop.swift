@@ -118,13 +118,14 @@ final class PresenterLoop {
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0, errno != EINTR {
                 Log.info("poll failed: \(String(cString: strerror(errno)))")
+                presentedUntil.finishWriting()
                 return 1
             }
             if fds[0].revents != 0 {
                 if subscribed { presentedUntil.recordNow(Date()) }
+                presentedUntil.finishWriting()
                 return 0
             }
-            presentedUntil.writeIfDue()
             let linkEvents = fds.count > buses.count + 1 ? fds[buses.count + 1].revents : 0
             if linkEvents & Int16(POLLOUT) != 0 { writeToDaemon() }
             if linkEvents & ~Int16(POLLOUT) != 0 { readFromDaemon() }
@@ -138,8 +139,11 @@ final class PresenterLoop {
                 }
             } catch {
                 Log.info("lost the session bus: \(error)")
+                presentedUntil.finishWriting()
                 return 1
             }
+            // After what arrived: a bubble never waits for the file.
+            presentedUntil.writeIfDue()
         }
     }
 

@@ -13,6 +13,8 @@ package struct Bubble: Sendable, Hashable {
         case authorization(uid: UInt32, app: String)
         /// A Focus digest of a uid: each replaces the uid's last.
         case focusDigest(uid: UInt32)
+        /// What a uid's presenter was not sent in a burst: each replaces the uid's last.
+        case skipped(uid: UInt32)
     }
 
     package var key: Key

@@ -20,6 +20,10 @@ package enum PresenterEvent: Sendable, Hashable {
     /// `focus-digest` `{uid, focus, total, entries, …}`: a Focus ended, and this is what it
     /// silenced, most relevant first.
     case focusDigest(FocusDigest)
+    /// `events-skipped` `{skipped, alerts}`: a burst brought more than this presenter took in
+    /// time, and `count` events of it were not sent, `alerts` of them alerts (nil from a
+    /// heraldd that does not count them); what they told is in the lists.
+    case eventsSkipped(count: Int, alerts: Int?)
 
     package static let deliveredMethod = "notification-delivered"
     package static let summaryMethod = "summary-delivered"
@@ -27,6 +31,7 @@ package enum PresenterEvent: Sendable, Hashable {
     package static let authorizationRequestedMethod = "authorization-requested"
     package static let authorizationAnsweredMethod = "authorization-answered"
     package static let focusDigestMethod = FocusDigest.method
+    package static let eventsSkippedMethod = EventsSkipped.method
 
     /// The event a server notification carries, nil for another method (such as
     /// `focus-changed`), or a reading error with the member at fault.
@@ -59,6 +64,9 @@ package enum PresenterEvent: Sendable, Hashable {
             self = .authorizationAnswered(uid: try params.integer("uid"), app: try params.string("app"))
         case Self.focusDigestMethod:
             self = .focusDigest(try FocusDigest(reading: try EventReader(params, at: root)))
+        case Self.eventsSkippedMethod:
+            let params = try EventReader(params, at: root)
+            self = .eventsSkipped(count: try params.integer("skipped"), alerts: try params.optionalInteger("alerts"))
         default:
             return nil
         }

@@ -31,6 +31,9 @@ final class DesktopPresenter {
     private var queued: Deque<(bubble: Bubble, uid: UInt32)> = []
     private var droppedFromQueue = 0
     static let maximumQueued = 10_000
+    /// Events heraldd skipped for each uid since that uid's ``Bubble/Key/skipped`` bubble
+    /// last closed: the count it shows.
+    private var skipped: [UInt32: Int] = [:]
 
     /// Called when a person acts on a bubble: (uid, notification, Herald action identifier,
     /// the text typed into an inline reply).
@@ -108,7 +111,36 @@ final class DesktopPresenter {
             close(.authorization(uid: uid, app: app))
         case .focusDigest(let digest):
             if let bubble = mapping.digestBubble(for: digest) { show(bubble, uid: digest.uid) }
+        case .eventsSkipped:
+            // Whose, only the loop knows: ``showSkipped(_:uid:)``.
+            break
         }
+    }
+
+    /// Says that `count` more alerts of `uid` were not shown as they came (their events were
+    /// skipped), in one quiet bubble that adds them up while it is shown.
+    func showSkipped(_ count: Int, uid: UInt32) {
+        let total = skipped[uid, default: 0] + count
+        skipped[uid] = total
+        if let bubble = mapping.skippedBubble(count: total, uid: uid) { show(bubble, uid: uid) }
+    }
+
+    /// The notifications of `uid` whose bubbles are shown (or on their way).
+    func notificationBubbles(of uid: UInt32) -> Set<NotificationKey> {
+        var keys = Set<NotificationKey>()
+        for (key, bubble) in shown where bubble.uid == uid {
+            if case .notification(let notification) = key { keys.insert(notification) }
+        }
+        for entry in queued where entry.uid == uid {
+            if case .notification(let notification) = entry.bubble.key { keys.insert(notification) }
+        }
+        return keys
+    }
+
+    /// Closes the bubbles of notifications that are no longer delivered (their removal was
+    /// among the events skipped).
+    func closeBubbles(of notifications: some Sequence<NotificationKey>) {
+        for key in notifications { close(.notification(key)) }
     }
 
     /// Shows the prompt for `request`, unless it is shown (or waiting for a server) already.
@@ -266,6 +298,7 @@ final class DesktopPresenter {
     private func forget(id: UInt32) {
         guard let key = keyByID.removeValue(forKey: id), let bubble = shown[key], bubble.id == id else { return }
         shown[key] = nil
+        if case .skipped(let uid) = key { skipped[uid] = nil }
         threads.closed(key, thread: bubble.thread)
         if let file = bubble.imageFile { images.remove(file) }
     }
@@ -290,7 +323,7 @@ final class DesktopPresenter {
         switch key {
         case .notification(let notification): onResponse(uid, notification, action, nil)
         case .authorization(_, let app): onAuthorization(uid, app, action)
-        case .summary, .focusDigest: break
+        case .summary, .focusDigest, .skipped: break
         }
     }
 

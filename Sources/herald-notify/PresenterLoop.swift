@@ -63,7 +63,23 @@ final class PresenterLoop {
         case gatewayUpdate(id: UInt32, interaction: Bool)
         /// The gateway's `remove-notifications` for an app's `CloseNotification`.
         case gatewayWithdraw
+        /// A page of `list-notifications` after `events-skipped`, of listing `generation`.
+        case relist(generation: Int)
     }
+
+    /// The list read afresh after `events-skipped`, page by page: which bubbles were shown
+    /// when it began, and which of them are still delivered.
+    private struct Relisting {
+        var generation: Int
+        var pages = 0
+        var shown: Set<NotificationKey>
+        var delivered: Set<NotificationKey> = []
+    }
+    private var relisting: Relisting?
+    private var relistings = 0
+    /// The pages one listing reads at most (a page is up to `--max-response-bytes`): past
+    /// them, no bubble is closed, since which are gone is not known.
+    static let maximumRelistPages = 64
 
     init(socket: @escaping () -> String, uid: UInt32, buses: [SessionBus], presenter: DesktopPresenter, presentedUntil: PresentedUntil) {
         self.socket = socket
@@ -190,6 +206,7 @@ final class PresenterLoop {
         subscribed = false
         link = nil
         subscribeID = nil
+        relisting = nil
         // What heraldd never answered for is shown directly: nothing an app sent is lost.
         let unanswered = pending.values.compactMap { request -> UInt32? in
             if case .gatewayUpdate(let id, _) = request { id } else { nil }
@@ -226,6 +243,7 @@ final class PresenterLoop {
     private func event(method: String, params: JSONValue) {
         do {
             guard let event = try PresenterEvent(method: method, params: params) else { return }
+            if case .eventsSkipped(let count, let alerts) = event { return skipped(count, alerts: alerts ?? count) }
             presenter.handle(event)
             if case .delivered(_, let notification) = event { presentedUntil.record(notification.deliveredAt ?? notification.receivedAt) }
         } catch {
@@ -301,10 +319,58 @@ final class PresenterLoop {
             gateway?.showDirectly(id)
         case (.gatewayWithdraw, let code?):
             Log.info("remove-notifications for a closed notification failed: \(code) \(message)")
+        case (.relist(let generation), let code?):
+            if relisting?.generation == generation { relisting = nil }
+            Log.info("list-notifications failed: \(code) \(message); bubbles of notifications removed meanwhile stay")
+        case (.relist(let generation), nil):
+            relisted(generation: generation, result: result)
         case (.response, nil), (.authorization, nil), (.snooze, nil), (.muteConversation, nil), (.gatewayDonate, _),
             (.gatewayUpdate, nil), (.gatewayWithdraw, nil):
             break
         }
+    }
+
+    /// heraldd did not send `count` events of a burst, `alerts` of them alerts: the person is
+    /// told of those, and the lists are read afresh, as the protocol asks of a presenter —
+    /// the waiting authorization requests, and the delivered notifications, whose bubbles
+    /// are closed when they are gone.
+    private func skipped(_ count: Int, alerts: Int) {
+        Log.info("heraldd skipped \(count) events (\(alerts) alerts) of a burst this presenter did not take in time; reading the lists afresh")
+        presenter.showSkipped(alerts, uid: uid)
+        listWaitingRequests()
+        relistings += 1
+        relisting = Relisting(generation: relistings, shown: presenter.notificationBubbles(of: uid))
+        relist(cursor: nil)
+    }
+
+    private func relist(cursor: String?) {
+        guard let generation = relisting?.generation else { return }
+        var params = JSONObject()
+        params["state"] = .string("delivered")
+        if let cursor { params["cursor"] = .string(cursor) }
+        send("list-notifications", params, as: .relist(generation: generation), while: "reading the list afresh")
+    }
+
+    /// A page of the list read afresh: the next is asked for, or, after the last, the
+    /// bubbles of notifications no longer delivered are closed.
+    private func relisted(generation: Int, result: JSONValue?) {
+        guard var listing = relisting, listing.generation == generation else { return }
+        for entry in result?.objectValue?["notifications"]?.arrayValue ?? [] {
+            guard let object = entry.objectValue, let app = object["app"]?.stringValue, let identifier = object["identifier"]?.stringValue else { continue }
+            listing.delivered.insert(NotificationKey(app: app, identifier: identifier))
+        }
+        listing.pages += 1
+        relisting = listing
+        if let cursor = result?.objectValue?["nextCursor"]?.stringValue {
+            guard listing.pages >= Self.maximumRelistPages else { return relist(cursor: cursor) }
+            relisting = nil
+            return Log.info("the list is longer than \(Self.maximumRelistPages) pages: bubbles of notifications removed meanwhile stay")
+        }
+        relisting = nil
+        let gone = listing.shown.subtracting(listing.delivered)
+        guard !gone.isEmpty else { return }
+        Log.info("closing \(gone.count) bubbles of notifications no longer delivered, whose removal was skipped")
+        presenter.closeBubbles(of: gone)
     }
 
     /// The requests waiting already, asked for after each subscription: a desktop that

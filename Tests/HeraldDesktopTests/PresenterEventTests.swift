@@ -48,6 +48,23 @@ import Testing
         #expect(try PresenterEvent(method: "notifications-removed", params: params) == .removed(uid: 1000, app: "org.example.chat", identifiers: ["n1", "n2"]))
     }
 
+    @Test func eventsSkipped() throws {
+        #expect(try PresenterEvent(method: "events-skipped", params: JSONParser.parse(#"{"skipped":42,"alerts":40}"#)) == .eventsSkipped(count: 42, alerts: 40))
+        #expect(try PresenterEvent(method: "events-skipped", params: JSONParser.parse(#"{"skipped":42}"#)) == .eventsSkipped(count: 42, alerts: nil))
+        #expect(throws: RPCError.self) { try PresenterEvent(method: "events-skipped", params: JSONParser.parse(#"{"skipped":"many"}"#)) }
+    }
+
+    @Test func skippedEventsAreOneQuietBubblePerUID() throws {
+        let bubble = try #require(NotificationMapping(capabilities: ServerCapabilities(["body"])).skippedBubble(count: 12, uid: 1000))
+        #expect(bubble.key == .skipped(uid: 1000))
+        #expect(bubble.arguments.summary == "12 notifications were not shown as they came")
+        #expect(bubble.arguments.body == "They are in your notification list: heraldctl notifications list")
+        #expect(bubble.arguments.hints.contains { $0.0 == "suppress-sound" })
+        let one = try #require(NotificationMapping(capabilities: ServerCapabilities([])).skippedBubble(count: 1, uid: 1000))
+        #expect(one.arguments.summary == "1 notification was not shown as it came — They are in your notification list: heraldctl notifications list")
+        #expect(NotificationMapping(capabilities: ServerCapabilities(["body"])).skippedBubble(count: 0, uid: 1000) == nil)
+    }
+
     @Test func otherNotificationsAreNotPresenterEvents() throws {
         #expect(try PresenterEvent(method: "focus-changed", params: .object(JSONObject())) == nil)
     }

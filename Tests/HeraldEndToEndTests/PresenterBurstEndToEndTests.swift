@@ -14,25 +14,28 @@ struct PresenterBurstEndToEndTests {
 
     /// Reads a presenter's lines until `count` notifications are sent or counted skipped,
     /// or it is quiet for `quiet` seconds; returns what it read, by kind.
-    static func drain(_ presenter: UnixSocketClient, count: Int, quiet: Double = 5) throws -> (delivered: Int, skipped: Int, closed: Bool) {
+    static func drain(_ presenter: UnixSocketClient, count: Int, quiet: Double = 5) throws -> (delivered: Int, skipped: Int, alerts: Int, closed: Bool) {
         var delivered = 0
         var skipped = 0
+        var alerts = 0
         while delivered + skipped < count {
             let line: String?
             do {
                 line = try presenter.readLine(timeout: quiet)
             } catch {
-                return (delivered, skipped, false)
+                return (delivered, skipped, alerts, false)
             }
-            guard let line else { return (delivered, skipped, true) }
+            guard let line else { return (delivered, skipped, alerts, true) }
             let value = try IndependentJSON.parse(line)
             switch value[pointer: "/method"]?.stringValue {
             case "notification-delivered": delivered += 1
-            case "events-skipped": skipped += Int(value[pointer: "/params/skipped"]?.numberValue?.description ?? "") ?? 0
+            case "events-skipped":
+                skipped += Int(value[pointer: "/params/skipped"]?.numberValue?.description ?? "") ?? 0
+                alerts += Int(value[pointer: "/params/alerts"]?.numberValue?.description ?? "") ?? 0
             default: break
             }
         }
-        return (delivered, skipped, false)
+        return (delivered, skipped, alerts, false)
     }
 
     static func post(_ client: UnixSocketClient, count: Int) throws {
@@ -82,6 +85,7 @@ struct PresenterBurstEndToEndTests {
         #expect(!read.closed)
         #expect(read.delivered + read.skipped == 500, "each sent or counted: \(read)")
         #expect(read.skipped > 0, "\(read)")
+        #expect(read.alerts == read.skipped, "each restored one is an alert: \(read)")
         // Told what it missed, the presenter is itself again: the next one is sent whole.
         let params: JSONValue = ["app": .string(Self.chat), "identifier": "after", "content": ["title": "after"]]
         _ = try client.call("update-content", params)

@@ -49,6 +49,22 @@ import Testing
         #expect(offer(1, burst: 2, to: &outbox)[.write] == 1, "itself again")
     }
 
+    @Test func theSkippedAlertsAreCountedApart() {
+        var outbox = PresenterOutbox(window: 1_000, bound: 2_000)
+        // Alternately an alert and a silenced one: of the 70 skipped, 35 alerts.
+        for index in 0..<100 { _ = outbox.offer(Self.line, burst: 1, alert: index % 2 == 0) }
+        #expect(outbox.skipped == 70 && outbox.skippedAlerts == 35)
+        var told: (skipped: Int?, alerts: Int) = (nil, 0)
+        var inFlight = [Int](repeating: 100, count: 10)
+        while let bytes = inFlight.popLast() {
+            let next = outbox.wrote(bytes)
+            inFlight += next.lines.map(\.readableBytes)
+            if next.skipped != nil { told = (next.skipped, next.alerts) }
+        }
+        #expect(told.skipped == 70 && told.alerts == 35)
+        #expect(outbox.skippedAlerts == 0, "told once")
+    }
+
     @Test func aPresenterThatReadNothingForTheStallLimitIsClosedAtTheNextBurst() {
         var outbox = PresenterOutbox(window: 1_000, bound: 2_000)
         let start = ContinuousClock.now

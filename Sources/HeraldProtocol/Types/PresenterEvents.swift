@@ -45,9 +45,13 @@ package struct NotificationSummary: Codable, Sendable, Hashable {
 package struct EventsSkipped: Codable, Sendable, Hashable {
     package static let method = "events-skipped"
     package var skipped: Int
+    /// Of them, the notifications and summaries delivered as alerts: what the person would
+    /// have seen as they came (silenced and quiet ones, removals and prompts are not).
+    package var alerts: Int
 
-    package init(skipped: Int) {
+    package init(skipped: Int, alerts: Int) {
         self.skipped = skipped
+        self.alerts = alerts
     }
 }
 

@@ -129,10 +129,10 @@ final class NotificationPresenters: Sendable {
             let burst = newBurst()
             guard isBehind == false else {
                 // Gone, or skipping: counted as skipped, made into nothing.
-                if isBehind == true { skip(missed.notifications.count, burst: burst, of: connection) }
+                if isBehind == true { skip(missed.notifications.map(Self.isAlert), burst: burst, of: connection) }
                 return
             }
-            var lines: [ByteBuffer] = []
+            var lines: [(line: ByteBuffer, alert: Bool)] = []
             var bytes = 0
             for notification in missed.notifications.reversed() {
                 let event = NotificationDelivered(uid: missed.uid, notification: notification)
@@ -140,27 +140,33 @@ final class NotificationPresenters: Sendable {
                 // The newest that fit: making them stops at the first that does not.
                 guard bytes + line.readableBytes <= missedBytes else { break }
                 bytes += line.readableBytes
-                lines.append(line)
+                lines.append((line, Self.isAlert(notification)))
             }
-            for line in lines.reversed() { offer(line, burst: burst, to: [connection]) }
+            for (line, alert) in lines.reversed() { offer(line, burst: burst, alert: alert, to: [connection]) }
         }
     }
 
-    /// Counts `count` events of `burst` as skipped for a presenter that is behind, or
-    /// closes it when it stopped reading.
-    private func skip(_ count: Int, burst: UInt64, of connection: ConnectionIdentity) {
+    /// Counts events of `burst` (whether each is an alert) as skipped for a presenter that
+    /// is behind, or closes it when it stopped reading.
+    private func skip(_ events: [Bool], burst: UInt64, of connection: ConnectionIdentity) {
         let empty = ByteBuffer()
         var closes = false
         presenters.withLockedValue { table in
-            for _ in 0..<count where !closes && table.presenters[connection]?.outbox.isBehind == true {
-                closes = table.change(connection, { $0.offer(empty, burst: burst, room: $1) }, limit: maxBytesPerUID) == .close
+            for alert in events where !closes && table.presenters[connection]?.outbox.isBehind == true {
+                closes = table.change(connection, { $0.offer(empty, burst: burst, room: $1, alert: alert) }, limit: maxBytesPerUID) == .close
             }
         }
         if closes { closeUnread(connection) }
     }
 
     func delivered(_ event: NotificationDelivered) {
-        send(NotificationDelivered.method, event, uid: event.uid, burst: newBurst())
+        send(NotificationDelivered.method, event, uid: event.uid, burst: newBurst(), alert: Self.isAlert(event.notification))
+    }
+
+    /// Whether a delivered notification is an alert: what a skipped one's count tells the
+    /// presenter apart from silenced and quiet ones (``EventsSkipped/alerts``).
+    private static func isAlert(_ notification: HeraldNotification) -> Bool {
+        notification.delivery.presentation == .alert
     }
 
     /// Notifications delivered by one change (snoozes ending together, an undo), as one
@@ -168,12 +174,12 @@ final class NotificationPresenters: Sendable {
     func delivered(_ events: [NotificationDelivered], burst: UInt64? = nil) {
         guard !events.isEmpty, !isEmpty else { return }
         let burst = burst ?? newBurst()
-        for event in events { send(NotificationDelivered.method, event, uid: event.uid, burst: burst) }
+        for event in events { send(NotificationDelivered.method, event, uid: event.uid, burst: burst, alert: Self.isAlert(event.notification)) }
     }
 
     /// A summary, on its own or as part of `burst` (every uid's summaries due at once).
     func summaryDelivered(_ summary: NotificationSummary, burst: UInt64? = nil) {
-        send(NotificationSummary.method, summary, uid: summary.uid, burst: burst ?? newBurst())
+        send(NotificationSummary.method, summary, uid: summary.uid, burst: burst ?? newBurst(), alert: summary.presentation == .alert)
     }
 
     func removed(_ event: NotificationsRemoved) {
@@ -206,25 +212,26 @@ final class NotificationPresenters: Sendable {
         send(uid: uid, burst: burst) { (try? JSONValueEncoder().encode(params)).map { SubscriberLine.line(method: method, params: $0) } }
     }
 
-    /// The same for params that write themselves: a notification, a summary.
-    private func send(_ method: String, _ params: some JSONDirectEncodable, uid: UInt32, burst: UInt64) {
-        send(uid: uid, burst: burst) { SubscriberLine.line(method: method, params: params) }
+    /// The same for params that write themselves: a notification, a summary (`alert` when
+    /// delivered as one).
+    private func send(_ method: String, _ params: some JSONDirectEncodable, uid: UInt32, burst: UInt64, alert: Bool) {
+        send(uid: uid, burst: burst, alert: alert) { SubscriberLine.line(method: method, params: params) }
     }
 
     /// Sends the line `makeLine` makes (only when some presenter will get it).
-    private func send(uid: UInt32, burst: UInt64, makeLine: () -> ByteBuffer?) {
+    private func send(uid: UInt32, burst: UInt64, alert: Bool = false, makeLine: () -> ByteBuffer?) {
         let recipients = presenters.withLockedValue { table in
             table.presenters.compactMap { connection, presenter in presenter.uid == nil || presenter.uid == uid ? connection : nil }
         }
         guard !recipients.isEmpty, let line = makeLine() else { return }
-        offer(line, burst: burst, to: recipients)
+        offer(line, burst: burst, alert: alert, to: recipients)
     }
 
     /// Offers `line` to each of `recipients`' outboxes, and does what each says.
-    private func offer(_ line: ByteBuffer, burst: UInt64, to recipients: [ConnectionIdentity]) {
+    private func offer(_ line: ByteBuffer, burst: UInt64, alert: Bool = false, to recipients: [ConnectionIdentity]) {
         let actions = presenters.withLockedValue { table in
             recipients.compactMap { connection -> (ConnectionIdentity, PresenterOutbox.OfferAction)? in
-                table.change(connection, { $0.offer(line, burst: burst, room: $1) }, limit: maxBytesPerUID).map { (connection, $0) }
+                table.change(connection, { $0.offer(line, burst: burst, room: $1, alert: alert) }, limit: maxBytesPerUID).map { (connection, $0) }
             }
         }
         for (connection, action) in actions {
@@ -256,9 +263,12 @@ final class NotificationPresenters: Sendable {
         let next = presenters.withLockedValue { table -> (lines: [ByteBuffer], skipped: ByteBuffer?)? in
             let limit = maxBytesPerUID
             return table.change(connection, { outbox, _ in
-                let (lines, skipped) = outbox.wrote(bytes)
+                let (lines, skipped, alerts) = outbox.wrote(bytes)
                 guard let skipped else { return (lines, nil) }
-                let line = SubscriberLine.line(method: EventsSkipped.method, params: JSONValue.object(["skipped": .number(JSONNumber(skipped))]))
+                let line = SubscriberLine.line(
+                    method: EventsSkipped.method,
+                    params: JSONValue.object(["skipped": .number(JSONNumber(skipped)), "alerts": .number(JSONNumber(alerts))])
+                )
                 outbox.sent(line.readableBytes)
                 return (lines, line)
             }, limit: limit)

@@ -31,6 +31,9 @@ struct PresenterOutbox {
     private(set) var inFlight = 0
     /// Events skipped since the presenter fell behind, not yet told.
     private(set) var skipped = 0
+    /// Of them, the alerts (a notification or summary delivered as an alert): what the
+    /// person would have seen, told apart from silenced and quiet deliveries and removals.
+    private(set) var skippedAlerts = 0
     /// Writes that reached the socket: what a presenter that reads makes grow.
     private(set) var written = 0
     /// `written` when the presenter was last seen behind, that burst, and when; nil while
@@ -64,8 +67,17 @@ struct PresenterOutbox {
     var heldBytes: Int { waitingBytes + inFlight }
 
     /// An event of `burst` (the events one change makes) for this presenter, which may hold
-    /// `room` more bytes (what its uid's presenters together may still hold).
-    mutating func offer(_ line: ByteBuffer, burst: UInt64, room: Int = .max, now: ContinuousClock.Instant = .now) -> OfferAction {
+    /// `room` more bytes (what its uid's presenters together may still hold); `alert` when it
+    /// delivers an alert.
+    mutating func offer(
+        _ line: ByteBuffer, burst: UInt64, room: Int = .max, alert: Bool = false, now: ContinuousClock.Instant = .now
+    ) -> OfferAction {
+        let action = place(line, burst: burst, room: room, now: now)
+        if action == .skip, alert { skippedAlerts += 1 }
+        return action
+    }
+
+    private mutating func place(_ line: ByteBuffer, burst: UInt64, room: Int, now: ContinuousClock.Instant) -> OfferAction {
         let bytes = line.readableBytes
         // Past its uid's room it falls behind, unless it holds nothing: then no write of its
         // own would ever come back to tell it to catch up, and one line goes.
@@ -98,9 +110,9 @@ struct PresenterOutbox {
     }
 
     /// What may go once a write of `bytes` reached the socket: waiting lines within the
-    /// window and, once none waits, how many were skipped (nil when none was), whose line
-    /// the caller writes and hands to ``sent(_:)``.
-    mutating func wrote(_ bytes: Int) -> (lines: [ByteBuffer], skipped: Int?) {
+    /// window and, once none waits, how many were skipped (nil when none was) and how many
+    /// of them were alerts, whose line the caller writes and hands to ``sent(_:)``.
+    mutating func wrote(_ bytes: Int) -> (lines: [ByteBuffer], skipped: Int?, alerts: Int) {
         inFlight -= bytes
         written += 1
         var lines: [ByteBuffer] = []
@@ -115,12 +127,13 @@ struct PresenterOutbox {
             waiting.removeAll(keepingCapacity: waiting.count <= 64)
             head = 0
         }
-        guard waitingCount == 0, skipped > 0 else { return (lines, nil) }
+        guard waitingCount == 0, skipped > 0 else { return (lines, nil, 0) }
         defer {
             skipped = 0
+            skippedAlerts = 0
             behind = nil
         }
-        return (lines, skipped)
+        return (lines, skipped, skippedAlerts)
     }
 
     /// A line written by other means (the skipped count's) is on its way.

@@ -6658,7 +6658,7 @@ package enum OpenRPCDocument {
     {
       "name": "events-skipped",
       "summary": "Sent to a presenter after a burst it could not take in time: how many events it was not sent.",
-      "description": "A JSON-RPC notification from the server (no id; do not answer it). A burst — snoozes ending at the same instant, an undo of hundreds, a large summary — brings a presenter events faster than it reads them: half of --max-unread-bytes is written, --max-unread-bytes more waits, and the rest is not sent but counted. Once the waiting events are out, the presenter gets this, and reads the list afresh (list-notifications, list-authorization-requests). Every event of the burst is either sent or counted in skipped.",
+      "description": "A JSON-RPC notification from the server (no id; do not answer it). A burst — snoozes ending at the same instant, an undo of hundreds, a large summary — brings a presenter events faster than it reads them: half of --max-unread-bytes is written, --max-unread-bytes more waits, and the rest is not sent but counted. Once the waiting events are out, the presenter gets this, and reads the list afresh (list-notifications, list-authorization-requests). Every event of the burst is either sent or counted in skipped; alerts counts those of them that delivered a notification or a summary as an alert (what the person would have seen as it came; silenced and quiet deliveries, removals and prompts are not), so that a presenter can say \"12 notifications were not shown as they came\" without guessing.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -6668,6 +6668,14 @@ package enum OpenRPCDocument {
             "type": "integer",
             "minimum": 1
           }
+        },
+        {
+          "name": "alerts",
+          "required": true,
+          "schema": {
+            "type": "integer",
+            "minimum": 0
+          }
         }
       ],
       "examples": [
@@ -6676,6 +6684,10 @@ package enum OpenRPCDocument {
           "params": [
             {
               "name": "skipped",
+              "value": 9774
+            },
+            {
+              "name": "alerts",
               "value": 9774
             }
           ]

@@ -93,6 +93,18 @@ extension SessionBus {
         try send(message)
     }
 
+    /// Broadcasts a signal with `signal`'s path, interface, member and arguments: another
+    /// bus's signal passed on as this connection's own.
+    package func emitCopy(of signal: BusMessage) throws(BusError) {
+        guard let path = signal.path, let interface = signal.interface, let member = signal.member else { return }
+        var copy: OpaquePointer? = nil
+        try check(sd_bus_message_new_signal(pointer, &copy, path, interface, member), "build the signal \(member)")
+        let message = BusMessage(owning: copy!)
+        try check(sd_bus_message_rewind(signal.pointer, 1), "rewind a signal")
+        try check(sd_bus_message_copy(copy, signal.pointer, 1), "copy a signal's arguments")
+        try send(message)
+    }
+
     /// Queues `message`; it is written as the descriptor takes it, by ``processPending()``
     /// or ``flush()``.
     package func send(_ message: BusMessage) throws(BusError) {

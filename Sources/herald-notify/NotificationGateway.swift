@@ -16,7 +16,9 @@ import Musl
 ///
 /// What is not the Notifications interface (`dunstctl`'s `org.dunstproject.cmd0`,
 /// `makoctl`'s `/fr/emersion/Mako`, properties, introspection) is forwarded to the
-/// renderer as it is, so the renderer's own tools keep working.
+/// renderer as it is, and the renderer's own broadcast signals (dunst's `PropertiesChanged`
+/// of `paused`, which status bars follow) come back on the person's bus, so the renderer's
+/// own tools keep working.
 final class NotificationGateway {
     static let path = "/org/freedesktop/Notifications"
     static let interface = "org.freedesktop.Notifications"
@@ -91,6 +93,16 @@ final class NotificationGateway {
             guard let gatewayID = records.id(forDirect: id), let record = records[gatewayID] else { return }
             emitClosed(record, reason: reason)
             records.setDirectID(nil, of: gatewayID)
+        }
+        // The renderer's other signals, as it would have sent them on the person's bus. Those
+        // of the Notifications interface name the renderer's ids: answered above, per app.
+        try renderer.bus.addMatch("type='signal',sender='\(DesktopNotifications.busName)'") { [bus] signal in
+            guard signal.interface != Self.interface, signal.destination == nil else { return }
+            do {
+                try bus.emitCopy(of: signal)
+            } catch {
+                Log.info("could not pass on the renderer's signal \(signal.interface ?? "").\(signal.member ?? ""): \(error)")
+            }
         }
         Log.info("serving \(Self.interface) on the session bus as Herald's gateway; the renderer runs on its own bus")
         return true

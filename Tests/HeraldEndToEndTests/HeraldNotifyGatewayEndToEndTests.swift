@@ -60,6 +60,38 @@ struct HeraldNotifyGatewayEndToEndTests {
         return Running(heraldd: heraldd, session: session, notify: notify, client: try heraldd.connect())
     }
 
+    /// A status bar that follows dunst's pause by its `PropertiesChanged` (waybar's and
+    /// i3status-rust's dunst blocks do) still sees it: the renderer's own broadcast signals
+    /// come back on the person's bus, from the name's owner; its per-id Notifications signals
+    /// do not (they name the renderer's ids, answered per app).
+    @Test func theRenderersOwnSignalsReachThePersonsBus() throws {
+        let running = try Self.start()
+        let bar = try SessionBus(address: running.session.busAddress)
+        var paused: [Bool] = []
+        var notificationSignals = 0
+        try bar.addMatch(
+            "type='signal',sender='org.freedesktop.Notifications',path='/org/freedesktop/Notifications',"
+                + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'"
+        ) { signal in
+            guard (try? signal.readString()) == "org.dunstproject.cmd0", let changed = try? signal.readDictionary(byteLimit: 4096) else { return }
+            if let value = changed.first(where: { $0.key == "paused" })?.value.boolValue { paused.append(value) }
+        }
+        try bar.addMatch("type='signal',interface='org.freedesktop.Notifications',member='NotificationClosed'") { _ in notificationSignals += 1 }
+        try bar.flush()
+
+        #expect(running.session.dunstctl(["set-paused", "true"]).status == 0)
+        #expect(running.session.dunstctl(["set-paused", "false"]).status == 0)
+        let deadline = Date().addingTimeInterval(20)
+        while paused.count < 2, Date() < deadline { try bar.wait(timeout: .milliseconds(200)) }
+        #expect(paused == [true, false], "\(running.notify.stderr)")
+        // A bubble another app shows and dunst closes: the gateway's NotificationClosed goes
+        // to notify-send alone (unicast), and dunst's own is not passed on.
+        #expect(running.notifySend(["-t", "1", "Short"]).status == 0)
+        #expect(running.session.wait(timeout: 20) { running.session.history().count == 1 }, "\(running.notify.stderr)")
+        for _ in 0..<5 { try bar.wait(timeout: .milliseconds(100)) }
+        #expect(notificationSignals == 0)
+    }
+
     @Test func notifySendIsDecidedByHeraldAndShownByTheRenderer() throws {
         let running = try Self.start()
         let sent = running.notifySend(["-p", "Slack", "standup <b>in</b> 5"])

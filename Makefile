@@ -90,7 +90,8 @@ FUZZ_TARGETS ?=
 fuzz:
 	bash Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-## bench: Herald against the floor and redis-server, journal off and on (QUICK=1: under a minute; PROFILE=1: also a profile).
+## bench: Herald against the floor and redis-server, journal off and on, a bystander uid beside one doing its worst
+## (QUICK=1: under a minute; PROFILE=1: also a profile; BYSTANDER=only: the bystander alone).
 bench: bench-deps generate
 	QUICK="$(QUICK)" PROFILE="$(PROFILE)" bash scripts/bench.sh
 

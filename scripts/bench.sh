@@ -9,6 +9,7 @@
 #   PROFILE=1 bash scripts/bench.sh    also profile heraldd on donate 16×16, journal off
 #   PROFILE=only bash scripts/bench.sh the profile alone
 #   GATEWAY=only bash scripts/bench.sh the desktop gateway's figures alone (GATEWAY=0: without them)
+#   BYSTANDER=only bash scripts/bench.sh a bystander uid's figures alone (BYSTANDER=0: without them)
 #
 # Builds in release mode (with debug symbols, for the profile) into .build-bench, starts a
 # fresh heraldd per scenario and journal setting, writes every figure as JSON lines and as
@@ -20,6 +21,7 @@ cd "$(dirname "$0")/.."
 QUICK=${QUICK:-0}
 PROFILE=${PROFILE:-0}
 GATEWAY=${GATEWAY:-1}
+BYSTANDER=${BYSTANDER:-1}
 SWIFT=${SWIFT:-swift}
 SCRATCH=${SCRATCH:-.build-bench}
 if [ "$QUICK" = 1 ]; then
@@ -44,7 +46,7 @@ if [ -z "${HERALDD:-}" ]; then
   $SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --product heraldd >&2
 fi
 $SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --product herald-bench >&2
-if [ "$GATEWAY" != 0 ]; then
+if [ "$GATEWAY" != 0 ] && [ "$BYSTANDER" != only ]; then
   $SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --product herald-notify >&2
 fi
 BIN=$($SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --show-bin-path)
@@ -358,12 +360,24 @@ callgrind_profile() {
   say "profile: $dump; top costs in $out.self.txt and $out.inclusive.txt"
 }
 
-if [ "$PROFILE" != only ] && [ "$GATEWAY" != only ]; then
+# A bystander uid's get-cooldown while another uid (as root: 65533 and 65534) repeats a worst
+# case — remove-all, a search of one-letter words, the most a restore takes, long
+# conversation identifiers, subscriptions with since — each case on a fresh heraldd
+# (scripts/bench-bystander.py says what each does).
+measure_bystander() {
+  say "bystander: get-cooldown alone and while another uid does its worst, ${DURATION} s each"
+  python3 scripts/bench-bystander.py "$HERALDD" "$DURATION" | tee -a "$LINES"
+}
+
+ONLY=0
+[ "$GATEWAY" = only ] || [ "$BYSTANDER" = only ] || [ "$PROFILE" = only ] && ONLY=1
+if [ "$ONLY" = 0 ]; then
   measure_scenarios
   measure_redis
 fi
-if [ "$PROFILE" != only ] && [ "$GATEWAY" != 0 ]; then measure_gateway; fi
-if [ "$PROFILE" != 0 ] && [ "$GATEWAY" != only ]; then profile; fi
+if [ "$PROFILE" != only ] && [ "$BYSTANDER" != only ] && [ "$GATEWAY" != 0 ]; then measure_gateway; fi
+if [ "$PROFILE" != only ] && [ "$GATEWAY" != only ] && [ "$BYSTANDER" != 0 ]; then measure_bystander; fi
+if [ "$PROFILE" != 0 ] && [ "$GATEWAY" != only ] && [ "$BYSTANDER" != only ]; then profile; fi
 if [ "$PROFILE" != only ]; then
   "$BENCH" report --input "$LINES" --output "bench-results/$STAMP.json"
   python3 scripts/bench-previous.py "bench-results/$STAMP.json"

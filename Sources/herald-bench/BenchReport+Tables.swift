@@ -80,6 +80,19 @@ extension BenchReport {
                 }
             )
         }
+        if !bystander.isEmpty {
+            let uids = bystander.contains { $0.sameUID } ? "the same uid, on a connection of its own" : "uid 65534; the attacker uid 65533"
+            text += "\nA bystander's get-cooldown, one at a time, alone and while another uid repeats its worst request (ms; the bystander: \(uids))\n"
+            text += table(
+                ["worst case", "its requests", "its median", "alone p50", "alone p99", "alone max", "while p50", "while p99", "while max", "answered"],
+                bystander.map { b in
+                    [
+                        b.case, "\(b.worstRequests)", milli(b.worstMedianMs), milli(b.aloneP50Ms), milli(b.aloneP99Ms), milli(b.aloneMaxMs),
+                        milli(b.p50Ms), milli(b.p99Ms), milli(b.maxMs), "\(b.answered)",
+                    ]
+                }
+            )
+        }
         text += "\nTargets (goals for the design, not assertions)\n"
         text += table(
             ["target", "goal", "measured", "met"],
@@ -114,6 +127,11 @@ extension BenchReport {
 
     private func micro(_ value: Double) -> String {
         value < 100 ? String(Double(Int(value * 10)) / 10) : String(Int(value.rounded()))
+    }
+
+    /// Milliseconds, to two places under 10.
+    private func milli(_ value: Double) -> String {
+        value < 10 ? String(format: "%.2f", value) : String(format: "%.1f", value)
     }
 
     private func ratio(_ value: Double?) -> String {

@@ -1,7 +1,9 @@
+import Foundation
 import HeraldServer
 import HeraldSystemd
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Pings systemd's watchdog (`WatchdogSec=`) at half its interval and keeps `STATUS=` current;
 /// stops pinging while the state's lock has been held past ``StateLockWatch/bound``, so that
@@ -13,24 +15,41 @@ struct WatchdogService: Service {
     let lockWatch: StateLockWatch
     let logger: Logger
 
+    /// The loop runs on a thread of its own: with the state's lock held, every thread of the
+    /// cooperative pool may be waiting on it (summaries, pruning), and a task there would
+    /// neither ping nor say why it stopped.
     func run() async throws {
-        var wasWedged = false
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            let held = lockWatch.heldFor
-            if held > lockWatch.bound {
-                if !wasWedged {
-                    logger.critical(
-                        "the state's lock has been held for \(held.components.seconds) s, past \(lockWatch.bound.components.seconds) s: not pinging the watchdog, so that systemd restarts heraldd"
-                    )
+        let stopped = Stopped()
+        let (notifier, interval, statistics, lockWatch, logger) = (notifier, interval, statistics, lockWatch, logger)
+        let (seconds, attoseconds) = interval.components
+        let sleep = Double(seconds) + Double(attoseconds) / 1e18
+        let thread = Thread {
+            var wasWedged = false
+            while !stopped.value.load(ordering: .relaxed) {
+                let held = lockWatch.heldFor
+                if held > lockWatch.bound {
+                    if !wasWedged {
+                        logger.critical(
+                            "the state's lock has been held for \(held.components.seconds) s, past \(lockWatch.bound.components.seconds) s: not pinging the watchdog, so that systemd restarts heraldd"
+                        )
+                    }
+                    wasWedged = true
+                    notifier.status("Wedged: the state's lock held for \(held.components.seconds) s")
+                } else {
+                    wasWedged = false
+                    notifier.watchdog()
+                    notifier.status("Serving: \(statistics.openConnections) connections open")
                 }
-                wasWedged = true
-                notifier.status("Wedged: the state's lock held for \(held.components.seconds) s")
-            } else {
-                wasWedged = false
-                notifier.watchdog()
-                notifier.status("Serving: \(statistics.openConnections) connections open")
+                Thread.sleep(forTimeInterval: sleep)
             }
-            try? await Task.sleep(for: interval)
         }
+        thread.name = "herald-watchdog"
+        thread.start()
+        try? await gracefulShutdown()
+        stopped.value.store(true, ordering: .relaxed)
+    }
+
+    final class Stopped: Sendable {
+        let value = Atomic(false)
     }
 }

@@ -42,4 +42,18 @@ package final class NotifySocket {
             if message.split(separator: "\n").contains(Substring(line)) { return received }
         }
     }
+
+    /// Every message received within `seconds`.
+    package func messages(within seconds: Double) -> [String] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var received: [String] = []
+        while case let remaining = deadline.timeIntervalSinceNow, remaining > 0 {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count > 0 { received.append(String(decoding: buffer[..<count], as: UTF8.self)) }
+        }
+        return received
+    }
 }

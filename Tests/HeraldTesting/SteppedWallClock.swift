@@ -11,9 +11,7 @@ import Glibc
 /// monotonic clocks are left alone, as a real step leaves them.
 package final class SteppedWallClock {
     /// The C compiler that builds the library, if the machine has one.
-    package static var compiler: String? {
-        ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    package static var compiler: String? { PreloadLibrary.compiler }
 
     private let folder: URL
     private let offsetPath: String
@@ -22,18 +20,11 @@ package final class SteppedWallClock {
     package private(set) var offset: Double = 0
 
     package init() throws {
-        guard let compiler = Self.compiler else { throw ChildProcess.Failure(description: "no C compiler") }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-clock-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let library = try PreloadLibrary(name: "stepped-clock", source: Self.source)
+        folder = library.folder
+        libraryPath = library.path
         offsetPath = folder.appendingPathComponent("offset").path
-        libraryPath = folder.appendingPathComponent("stepped-clock.so").path
-        let source = folder.appendingPathComponent("stepped-clock.c").path
-        try Self.source.write(toFile: source, atomically: true, encoding: .utf8)
         try write(offset: 0)
-        let child = try ChildProcess(compiler, ["-shared", "-fPIC", "-O1", "-o", libraryPath, source, "-ldl"])
-        guard child.waitForExit(timeout: 120) == 0, FileManager.default.fileExists(atPath: libraryPath) else {
-            throw ChildProcess.Failure(description: "\(compiler) could not build the clock library")
-        }
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }

@@ -5635,6 +5635,24 @@ package enum OpenRPCDocument {
             "type": "integer",
             "minimum": 0,
             "description": "How many uids have a Focus on (by hand or by a schedule)."
+          },
+          "notificationListCopies": {
+            "type": "object",
+            "description": "Changes to a uid's notification list that a reader (a search, a listing) still held: the list is copied after the state's lock (afterTheLock), and under it only when a reader took the copy again in between (underTheLock), which other uids wait for.",
+            "required": [
+              "afterTheLock",
+              "underTheLock"
+            ],
+            "properties": {
+              "afterTheLock": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "underTheLock": {
+                "type": "integer",
+                "minimum": 0
+              }
+            }
           }
         }
       },

@@ -24,6 +24,7 @@ extension StatsMethod: ServedMethod {
         }
         let (pendingResponses, responsesDropped) = environment.state.read { ($0.pendingResponseCount, $0.pendingResponsesDropped) }
         let focusesOn = environment.state.read { $0.focusOnCount }
+        let listCopies = environment.state.notificationListCopies
         var stats: JSONObject = [
             "startedAt": .string(RFC3339.format(environment.statistics.startedAt)),
             "uptimeSeconds": .number(JSONNumber((environment.statistics.uptimeSeconds * 1000).rounded() / 1000)),
@@ -44,6 +45,10 @@ extension StatsMethod: ServedMethod {
             "focusesOn": .number(JSONNumber(focusesOn)),
             "notifications": .number(JSONNumber(notifications)),
             "pendingResponses": .number(JSONNumber(pendingResponses)),
+            "notificationListCopies": .object([
+                "afterTheLock": .number(JSONNumber(listCopies.afterTheLock)),
+                "underTheLock": .number(JSONNumber(listCopies.underTheLock)),
+            ]),
             "limits": .object(
                 limitsObject(
                     configuration, fairShares, environment, stringsRefused: environment.stringsRefused.withLockedValue { $0 },

@@ -24,6 +24,8 @@ package final class SharedState: Sendable {
     /// When the current hold of the lock began, in nanoseconds of the monotonic clock; 0
     /// while the lock is free. Read without the lock by the watchdog (``heldFor``).
     private let holdBegan = Atomic<UInt64>(0)
+    /// Lists a reader held that a change copied after the lock (``withLock(unsharingListOf:_:)``).
+    private let listsCopiedAfterTheLock = Atomic<Int>(0)
 
     package init(_ state: HeraldState) {
         self.box = AdaptiveLockedValue(Guarded(state: state))
@@ -106,6 +108,7 @@ package final class SharedState: Sendable {
             var held = hold { $0.state.heldNotificationLists(of: uid) }
             guard !held.isEmpty else { return }
             let copies = held.map { $0.unshared() }
+            listsCopiedAfterTheLock.add(copies.count, ordering: .relaxed)
             let stillHeld = hold { guarded in
                 for (held, copy) in zip(held, copies) { guarded.state.replaceNotificationList(held, with: copy) }
                 return !guarded.state.heldNotificationLists(of: uid).isEmpty
@@ -118,6 +121,12 @@ package final class SharedState: Sendable {
             ReusableThreads.requests.run { retired.free() }
             if !stillHeld { return }
         }
+    }
+
+    /// Changes to a list a reader held: copied after the lock, and under it (a reader took
+    /// the copy again before the change): `stats.notificationListCopies`.
+    package var notificationListCopies: (afterTheLock: Int, underTheLock: Int) {
+        (listsCopiedAfterTheLock.load(ordering: .relaxed), read(\.notificationListCopiesWhileRead))
     }
 
     /// Runs `body` with the state locked, counting a change only when `body` says it made one.

@@ -1,12 +1,22 @@
+import Dispatch
 import Foundation
 import ServiceLifecycle
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Bounds a stop: once the service group shuts down (SIGTERM, SIGINT), heraldd exits within
 /// ``bound`` whatever is running. Issue 49: a request holding the state's lock made SIGTERM
 /// take 193 s, past systemd's `TimeoutStopSec=`, which would have killed it without a word.
 ///
-/// Past the bound `expired` runs, on a thread of its own (the cooperative pool may be the
-/// one stuck): the daemon logs why and leaves at once, the last periodic snapshot standing.
+/// Past the bound `expired` runs, on a thread of its own: the daemon logs why and leaves at
+/// once, the last periodic snapshot standing. The clock starts at the signal itself, heard
+/// on a Dispatch queue of its own, not at the group's shutdown: the services that take the
+/// state's lock (summaries, pruning) run on the cooperative pool, and with the lock held
+/// they wait in every one of its threads, so nothing on the pool — the group's own signal
+/// handling included — runs until the lock is let go.
 package struct StopDeadline: Service {
     /// Under the unit's `TimeoutStopSec=20`: the drain (5 s) and the final snapshot fit well
     /// within it, and the exit is heraldd's own, logged, not systemd's SIGKILL.
@@ -14,22 +24,51 @@ package struct StopDeadline: Service {
 
     let bound: Duration
     let expired: @Sendable () -> Void
+    let signals: [Int32]
 
-    package init(bound: Duration = Self.defaultBound, expired: @escaping @Sendable () -> Void) {
+    /// `signals` start the clock as they arrive; the group's shutdown starts it too.
+    package init(bound: Duration = Self.defaultBound, signals: [Int32] = [SIGTERM, SIGINT], expired: @escaping @Sendable () -> Void) {
         self.bound = bound
+        self.signals = signals
         self.expired = expired
     }
 
     package func run() async throws {
-        try? await gracefulShutdown()
-        let (seconds, attoseconds) = bound.components
-        let interval = Double(seconds) + Double(attoseconds) / 1e18
-        let expired = self.expired
-        let thread = Thread {
-            Thread.sleep(forTimeInterval: interval)
-            expired()
+        let clock = Clock(bound: bound, expired: expired)
+        let queue = DispatchQueue(label: "herald-stop")
+        let sources = signals.map { signal in
+            let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+            source.setEventHandler { clock.start() }
+            source.resume()
+            return source
         }
-        thread.name = "herald-stop"
-        thread.start()
+        try? await gracefulShutdown()
+        clock.start()
+        withExtendedLifetime(sources) {}
+    }
+
+    /// Started once, by whichever comes first.
+    final class Clock: Sendable {
+        let bound: Duration
+        let expired: @Sendable () -> Void
+        let started = Atomic(false)
+
+        init(bound: Duration, expired: @escaping @Sendable () -> Void) {
+            self.bound = bound
+            self.expired = expired
+        }
+
+        func start() {
+            guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+            let (seconds, attoseconds) = bound.components
+            let interval = Double(seconds) + Double(attoseconds) / 1e18
+            let expired = self.expired
+            let thread = Thread {
+                Thread.sleep(forTimeInterval: interval)
+                expired()
+            }
+            thread.name = "herald-stop"
+            thread.start()
+        }
     }
 }

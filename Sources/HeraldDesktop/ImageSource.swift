@@ -40,6 +40,28 @@ package enum ImageSource: Sendable, Hashable {
         }
     }
 
+    /// Bytes of an image whose type was not said (a portal's `("bytes", <ay>)` icon), with
+    /// the type their first bytes show: PNG, JPEG, GIF, WebP, BMP or SVG; nil for others.
+    package static func sniffed(_ bytes: [UInt8]) -> ImageSource? {
+        let mimeType: String
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            mimeType = "image/png"
+        } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            mimeType = "image/jpeg"
+        } else if bytes.starts(with: Array("GIF8".utf8)) {
+            mimeType = "image/gif"
+        } else if bytes.starts(with: Array("RIFF".utf8)), bytes.count >= 12, bytes[8..<12].elementsEqual("WEBP".utf8) {
+            mimeType = "image/webp"
+        } else if bytes.starts(with: Array("BM".utf8)) {
+            mimeType = "image/bmp"
+        } else if String(decoding: bytes.prefix(512), as: UTF8.self).contains("<svg") {
+            mimeType = "image/svg+xml"
+        } else {
+            return nil
+        }
+        return .inline(data: Data(bytes), mimeType: mimeType)
+    }
+
     private static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "svg", "bmp"]
 
     private static func isImage(url: String?, mimeType: String?) -> Bool {

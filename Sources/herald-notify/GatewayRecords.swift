@@ -26,8 +26,8 @@ struct GatewayRecords {
         var portal: PortalOrigin?
 
         var key: NotificationKey { NotificationKey(app: app, identifier: identifier) }
-        /// The bytes of its images (`image-data`), counted against ``maximumImageBytes``.
-        var imageBytes: Int { notification.hints.reduce(0) { $0 + $1.value.byteCount } }
+        /// The bytes of its images (`image-data`, a portal's icon), counted against ``maximumImageBytes``.
+        var imageBytes: Int { notification.hints.reduce(portal?.iconBytes ?? 0) { $0 + $1.value.byteCount } }
     }
 
     /// A portal notification's app id and id as the portal named them, its default
@@ -41,6 +41,13 @@ struct GatewayRecords {
         /// renderer's inline reply.
         var replyAction: String? = nil
         var targets: [String: BusValue]
+        /// Its icon when the portal sent its bytes (`("bytes", <ay>)`: an avatar, say), shown
+        /// as the bubble's image.
+        var icon: ImageSource? = nil
+
+        var iconBytes: Int {
+            if case .inline(let data, _)? = icon { data.count } else { 0 }
+        }
     }
 
     static let maximumRecords = 4096

@@ -361,7 +361,8 @@ final class NotificationGateway {
         adjusted.arguments = arguments
         adjusted.actionKeys = keys
         adjusted.thread = nil
-        adjusted.image = nil
+        // The app's own images are its hints; a portal app's bytes icon is written to a file.
+        adjusted.image = record.portal?.icon
         // KDE's inline reply (a renderer with the `inline-reply` capability shows a text
         // field for it): the typed text goes back to the app.
         adjusted.inlineReplyAction = keys[NotificationMapping.inlineReplyKey].map { _ in NotificationMapping.inlineReplyKey }

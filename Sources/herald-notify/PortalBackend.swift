@@ -96,7 +96,8 @@ final class PortalBackend {
         gateway.passPortal(
             app: Self.app(app), origin: GatewayRecords.PortalOrigin(
                 app: app, id: id, defaultAction: fields["default-action"]?.stringValue,
-                replyAction: Self.buttons(fields).first { $0.purpose == Self.replyPurpose }?.action, targets: Self.targets(fields)
+                replyAction: Self.buttons(fields).first { $0.purpose == Self.replyPurpose }?.action, targets: Self.targets(fields),
+                icon: Self.bytesIcon(fields["icon"])
             ),
             notification: Self.notification(app: app, fields), verifiedBy: app.isEmpty ? nil : "portal"
         )
@@ -186,6 +187,16 @@ final class PortalBackend {
     private static func themedIcon(_ value: BusValue?) -> String? {
         guard case .structure(let fields)? = value?.innermost, fields.count == 2, fields[0].stringValue == "themed" else { return nil }
         return fields[1].innermost.stringsValue?.first
+    }
+
+    /// A serialized `GIcon` of the bytes kind, `("bytes", <ay>)`, as Debian's portal (1.16)
+    /// passes an app's bytes and file icons: an image, when its bytes show which. Version 2's
+    /// `("file-descriptor", <h>)` is not read (a descriptor is not kept: ``BusValue/fileDescriptor``).
+    static func bytesIcon(_ value: BusValue?) -> ImageSource? {
+        guard case .structure(let fields)? = value?.innermost, fields.count == 2, fields[0].stringValue == "bytes",
+            case .bytes(let bytes) = fields[1].innermost
+        else { return nil }
+        return ImageSource.sniffed(bytes)
     }
 
     private static func elements(_ value: BusValue) -> [BusValue] {

@@ -402,6 +402,41 @@ struct HeraldNotifyGatewayEndToEndTests {
         #expect(values.first?.innermost.stringValue == "c-ann" && values.last?.innermost.stringValue == "On my way", "\(values)")
     }
 
+    /// A Flatpak chat app's avatar: Debian's portal passes an app's icon as its bytes
+    /// (`("bytes", <ay>)`, a file icon read for it). The bubble shows it, from a 0600 file
+    /// herald-notify writes and removes when the bubble closes.
+    @Test func aPortalAppsBytesIconIsItsBubblesImage() throws {
+        let running = try Self.startWithPortal()
+        let portal = try SessionBus(address: running.session.busAddress)
+        guard case .owned = try portal.requestName("org.freedesktop.portal.Desktop") else {
+            Issue.record("the test could not stand in for the portal")
+            return
+        }
+        let png = [UInt8](Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
+        let add = try portal.methodCall(
+            destination: "org.freedesktop.impl.portal.desktop.herald", path: "/org/freedesktop/portal/desktop",
+            interface: "org.freedesktop.impl.portal.Notification", member: "AddNotification"
+        )
+        try add.append("org.example.Chat")
+        try add.append("m1")
+        try add.append([
+            (key: "title", value: BusValue.variant(.string("Ann Lee"))), (key: "body", value: .variant(.string("Lunch?"))),
+            (key: "icon", value: .variant(.structure([.string("bytes"), .variant(.bytes(png))]))),
+        ])
+        _ = try portal.call(add)
+
+        let images = running.session.runtimeDirectory + "/herald-notify"
+        func written() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: images)) ?? []).filter { $0.hasSuffix(".png") } }
+        #expect(running.session.wait(timeout: 20) { written().count == 1 }, "\(running.notify.stderr)")
+        let file = images + "/" + (written().first ?? "")
+        #expect(FileManager.default.contents(atPath: file).map([UInt8].init) == png)
+        #expect((try? FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) == 0o600)
+        #expect(running.session.displayedCount == 1)
+        running.session.closeAll()
+        #expect(running.session.wait(timeout: 20) { written().isEmpty }, "the file goes with the bubble: \(running.notify.stderr)")
+        #expect(running.session.history().first?["summary"] as? String == "Ann Lee")
+    }
+
     static func startWithPortal() throws -> Running {
         let heraldd = try HeraldProcess(.standalone)
         let session = try DesktopSession(rendererBus: true)

@@ -37,6 +37,19 @@ package enum JournalMessageID {
     /// `HERALD_FOCUS_DIGEST_CONVERSATIONS`, `HERALD_FOCUS_DIGEST_APPS`,
     /// `HERALD_FOCUS_DIGEST_UNLISTED`. Never an app, a name or content.
     package static let focusDigest = "39483fd088444ea2a3b0c7efc497153e"
+    /// A write of the state failed (a snapshot, or the pid at start): the state in memory is
+    /// not on disk. `HERALD_FOLDER`, `HERALD_CAUSE`, `HERALD_NOT_WRITTEN_SINCE`,
+    /// `HERALD_UNWRITTEN_CHANGES`, `HERALD_ON_WRITE_FAILURE` (refuse: changes are refused).
+    package static let stateNotWritten = "4a73342fa5bb4a628d5c003b7362093d"
+    /// A snapshot succeeded after failures: the state is on disk, changes are taken again.
+    package static let stateWrittenAgain = "5c66ac604a1740fba428511d006769d0"
+    /// The final snapshot failed: heraldd exits with status 74, and what it acknowledged
+    /// after `HERALD_NOT_WRITTEN_SINCE` is lost. `HERALD_RECORD` says whether
+    /// `state.unwritten` holds the record for the next start.
+    package static let finalSnapshotFailed = "552dc0b5befb446caf0ba62e90632790"
+    /// At start: the previous heraldd's final snapshot failed (read from `state.unwritten`):
+    /// when, why, and how many changes are lost.
+    package static let previousStopLostState = "15effd1d1d6f4f978e03999a70717abd"
 
     /// The method name logged for a request whose method could not be read (a parse error).
     package static let unreadableMethod = "*"
@@ -49,5 +62,9 @@ package enum JournalMessageID {
         focusChanged,
         snoozeEnded,
         focusDigest,
+        stateNotWritten,
+        stateWrittenAgain,
+        finalSnapshotFailed,
+        previousStopLostState,
     ]
 }

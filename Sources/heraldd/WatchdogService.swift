@@ -1,4 +1,5 @@
 import HeraldServer
+import HeraldStorage
 import HeraldSystemd
 import Logging
 import ServiceLifecycle
@@ -11,6 +12,7 @@ struct WatchdogService: Service {
     let interval: Duration
     let statistics: ServerStatistics
     let lockWatch: StateLockWatch
+    let health: PersistenceHealth
     let logger: Logger
 
     func run() async throws {
@@ -28,7 +30,11 @@ struct WatchdogService: Service {
             } else {
                 wasWedged = false
                 notifier.watchdog()
-                notifier.status("Serving: \(statistics.openConnections) connections open")
+                if let failure = health.failure {
+                    notifier.status(failure.statusLine(health.policy))
+                } else {
+                    notifier.status("Serving: \(statistics.openConnections) connections open")
+                }
             }
             try? await Task.sleep(for: interval)
         }

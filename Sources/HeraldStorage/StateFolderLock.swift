@@ -33,8 +33,10 @@ package final class StateFolderLock: Sendable {
     package init(folder: String, pid: Int32 = getpid()) throws(StateFolderLockError) {
         let path = folder + "/state.lock"
         var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        var readOnly: String?
         if fd < 0, errno == EROFS || errno == EACCES {
             // A read-only folder: lock the file that is there, read-only.
+            readOnly = Self.describe("cannot record the pid in \(path)")
             fd = open(path, O_RDONLY | O_CLOEXEC)
         }
         guard fd >= 0 else { throw StateFolderLockError(Self.describe("cannot open \(path)")) }
@@ -54,12 +56,16 @@ package final class StateFolderLock: Sendable {
         self.path = path
         self.fd = fd
         self.uncleanPredecessor = Self.recordedPid(fd)
-        self.pidRecordFailure = Self.record(pid, fd: fd, path: path)
+        self.pidRecordFailure = readOnly ?? Self.record("\(pid)\n", path: path)
     }
 
-    /// Writes `pid` as the file's content; why it could not, or nil.
-    private static func record(_ pid: Int32, fd: Int32, path: String) -> String? {
-        let record = Array("\(pid)\n".utf8)
+    /// Writes `content` as the lock file's, through a descriptor of its own (the lock's
+    /// may be read-only); why it could not, or nil. The lock stays with the lock's descriptor.
+    private static func record(_ content: String, path: String) -> String? {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return describe("cannot record the pid in \(path)") }
+        defer { close(fd) }
+        let record = Array(content.utf8)
         guard ftruncate(fd, 0) == 0, pwrite(fd, record, record.count, 0) == record.count else {
             return describe("cannot record the pid in \(path)")
         }
@@ -70,14 +76,14 @@ package final class StateFolderLock: Sendable {
     /// stop from now on is reported at the next start. Why it still cannot, or nil.
     @discardableResult
     package func recordPidAgain(_ pid: Int32 = getpid()) -> String? {
-        Self.record(pid, fd: fd, path: path)
+        Self.record("\(pid)\n", path: path)
     }
 
     deinit { close(fd) }
 
     /// Clears the recorded pid: this daemon stopped cleanly, its final snapshot taken.
     package func markCleanStop() {
-        _ = ftruncate(fd, 0)
+        _ = Self.record("", path: path)
     }
 
     /// The pid written in the lock file, if it reads as one.

@@ -21,7 +21,7 @@ private struct SmallDiskFailure: Error, CustomStringConvertible {
 /// reads answer, recovery once space is back, a failed final snapshot's exit status and
 /// crit entry, and the next start's report. Tests run as root here, where `chmod 500`
 /// stops no write, so the folder is a small tmpfs in a mount namespace of its own.
-@Suite("State folder full, end to end", .enabled(if: canMountSmallDisks))
+@Suite("State folder full or read-only, end to end", .enabled(if: canMountSmallDisks))
 struct WriteFailureEndToEndTests {
     /// A tmpfs of a few hundred KiB as the state folder, mounted in a mount namespace held
     /// by a sleeping process; each heraldd enters it with `nsenter`, keeping its pid, and
@@ -69,6 +69,14 @@ struct WriteFailureEndToEndTests {
         /// Gives the space back.
         func free() { unlink(seen + "/filler") }
 
+        /// Remounts the folder read-only, or writable again, as an administrator would.
+        func remount(readOnly: Bool) throws {
+            let remount = try ChildProcess(
+                "/usr/bin/nsenter",
+                ["-t", "\(holder.pid)", "-m", "--", "/usr/bin/mount", "-o", readOnly ? "remount,ro" : "remount,rw", path])
+            guard remount.waitForExit(timeout: 10) == 0 else { throw SmallDiskFailure(description: "remount failed") }
+        }
+
         func start(_ arguments: [String], environment: [String: String] = [:]) throws -> HeraldProcess {
             try HeraldProcess(
                 .standalone, arguments: ["--state-dir", path] + arguments, environment: environment,
@@ -108,11 +116,11 @@ struct WriteFailureEndToEndTests {
         return false
     }
 
-    static func expectRefusal(_ answer: JSONValue, folder: String, _ comment: Comment? = nil) {
+    static func expectRefusal(_ answer: JSONValue, folder: String, cause: String = noSpace) {
         #expect(answer[pointer: "/error/code"] == 1011, "\(answer)")
         #expect(answer[pointer: "/error/message"] == "State not writable")
         let reason = answer[pointer: "/error/data/reason"]?.stringValue ?? ""
-        #expect(reason.contains(folder) && reason.contains(noSpace), "\(reason)")
+        #expect(reason.contains(folder) && reason.contains(cause), "\(reason)")
     }
 
     @Test("A full folder: snapshot answers 1010, changes 1011 while reads answer; taken again once space is back")
@@ -233,5 +241,29 @@ struct WriteFailureEndToEndTests {
         #expect(herald.stop(signal: SIGTERM) == 0)
         let again = try disk.start(["--snapshot-interval", "0", "--log-target", "console"])
         #expect(try SnapshotEndToEndTests.interactions(again) == 3)
+    }
+
+    @Test("A read-only folder: heraldd starts, answers reads, refuses changes; writable again, it takes them")
+    func readOnlyFolder() throws {
+        let disk = try SmallDisk()
+        let first = try disk.start(["--snapshot-interval", "0", "--log-target", "console"])
+        try SnapshotEndToEndTests.donate(["m1"], to: first)
+        #expect(first.stop(signal: SIGTERM) == 0)
+
+        try disk.remount(readOnly: true)
+        let herald = try disk.start(["--snapshot-interval", "0.2", "--log-target", "console"])
+        let startLine = Self.stderr(of: herald, once: "serving on")
+        #expect(startLine.contains("Read-only file system") && startLine.contains("refusing changes"), "\(startLine)")
+        #expect(try SnapshotEndToEndTests.interactions(herald) == 1)
+        Self.expectRefusal(try Self.donation("m2", on: herald), folder: disk.path, cause: "Read-only file system")
+
+        try disk.remount(readOnly: false)
+        #expect(try Self.donateOnceTaken("m2", on: herald))
+        #expect(herald.stop(signal: SIGTERM) == 0)
+        // Its pid was recorded once the folder was writable, and cleared at its clean stop.
+        let again = try disk.start(["--snapshot-interval", "0", "--log-target", "console"])
+        let againLine = Self.stderr(of: again, once: "serving on")
+        #expect(againLine.contains("serving on") && !againLine.contains("did not stop cleanly"), "\(againLine)")
+        #expect(try SnapshotEndToEndTests.interactions(again) == 2)
     }
 }

@@ -50,6 +50,12 @@ package enum JournalMessageID {
     /// At start: the previous heraldd's final snapshot failed (read from `state.unwritten`):
     /// when, why, and how many changes are lost.
     package static let previousStopLostState = "15effd1d1d6f4f978e03999a70717abd"
+    /// heraldd refuses to start: another heraldd holds the state folder, its snapshots
+    /// cannot be loaded, or the socket cannot be had. The message says which and what to do.
+    package static let startRefused = "0af3152b523f4e0b9e726d90e5bf9712"
+    /// Stopping took past its bound: heraldd exits 1 at once, without its final snapshot,
+    /// and what it acknowledged since the last snapshot is lost.
+    package static let stopDeadlinePassed = "2248aecd287c4e0585cc1105a8802ceb"
 
     /// The method name logged for a request whose method could not be read (a parse error).
     package static let unreadableMethod = "*"
@@ -66,5 +72,7 @@ package enum JournalMessageID {
         stateWrittenAgain,
         finalSnapshotFailed,
         previousStopLostState,
+        startRefused,
+        stopDeadlinePassed,
     ]
 }

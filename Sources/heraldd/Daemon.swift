@@ -116,9 +116,10 @@ struct Daemon {
         services.append(
             .init(
                 service: StopDeadline {
-                    logger.critical(
-                        "stopping took past \(StopDeadline.defaultBound.components.seconds) s (the state's lock held for \(lockWatch.heldFor.components.seconds) s): exiting now, the last snapshot standing"
-                    )
+                    writer.submit(
+                        Self.lifecycleEntry(
+                            "stopping took past \(StopDeadline.defaultBound.components.seconds) s (the state's lock held for \(lockWatch.heldFor.components.seconds) s): exiting now without the final snapshot, the last snapshot standing",
+                            id: JournalMessageID.stopDeadlinePassed, priority: .critical))
                     writer.flush(timeout: .seconds(1))
                     _exit(1)
                 },
@@ -165,7 +166,7 @@ struct Daemon {
 
     /// Says why heraldd does not start, at critical priority and on stderr; the exit 1 to throw.
     private func refuse(_ message: String) -> ExitCode {
-        logger.critical("\(message)")
+        writer.submit(Self.lifecycleEntry(message, id: JournalMessageID.startRefused, priority: .critical))
         writer.flush(timeout: .seconds(2))
         FileHandle.standardError.write(Data("heraldd: \(message)\n".utf8))
         return ExitCode.failure
@@ -325,9 +326,9 @@ struct Daemon {
     }
 
     /// The entries that mark the daemon's start and stop in the journal, with their catalog ids.
-    private static func lifecycleEntry(_ message: String, id: String) -> JournalEntry {
+    private static func lifecycleEntry(_ message: String, id: String, priority: JournalPriority = .notice) -> JournalEntry {
         var entry = JournalEntry()
-        try? entry.append(name: "PRIORITY", value: String(JournalPriority.notice.rawValue))
+        try? entry.append(name: "PRIORITY", value: String(priority.rawValue))
         try? entry.append(name: "MESSAGE", value: message)
         try? entry.append(name: "MESSAGE_ID", value: id)
         return entry

@@ -56,6 +56,10 @@ package enum JournalMessageID {
     /// Stopping took past its bound: heraldd exits 1 at once, without its final snapshot,
     /// and what it acknowledged since the last snapshot is lost.
     package static let stopDeadlinePassed = "2248aecd287c4e0585cc1105a8802ceb"
+    /// At start, a snapshot that cannot be loaded (damaged, or of a newer format) was renamed
+    /// aside: `HERALD_SET_ASIDE_AS`, `HERALD_PROBLEM`, `HERALD_CAUSE`; and, when none was
+    /// left, that heraldd starts empty as `--discard-damaged-state` asks.
+    package static let snapshotSetAside = "6f29615c041a4ddbb439049d2a788a41"
 
     /// The method name logged for a request whose method could not be read (a parse error).
     package static let unreadableMethod = "*"
@@ -74,5 +78,6 @@ package enum JournalMessageID {
         previousStopLostState,
         startRefused,
         stopDeadlinePassed,
+        snapshotSetAside,
     ]
 }

@@ -182,6 +182,12 @@ struct Daemon {
         } catch {
             throw refuse((error as? RecoveryRefusal)?.description ?? "heraldd cannot use its state folder: \(error)")
         }
+        for aside in recovery.setAside {
+            writer.submit(PersistenceJournal.setAsideEntry(aside.path, aside.error))
+        }
+        if recovery.header == nil, !recovery.setAside.isEmpty {
+            writer.submit(PersistenceJournal.startingEmptyEntry(folder: storage.folder))
+        }
         var state = recovery.state
         state.configuration = coreConfiguration()
         let shared = SharedState(state)

@@ -56,6 +56,29 @@ enum PersistenceJournal {
         return entry
     }
 
+    /// At start: a snapshot renamed aside as `path` (its new name) because of `error`.
+    static func setAsideEntry(_ path: String, _ error: SnapshotFileError) -> JournalEntry {
+        var entry = JournalEntry()
+        try? entry.append(name: "PRIORITY", value: String(JournalPriority.error.rawValue))
+        try? entry.append(name: "MESSAGE", value: "snapshot set aside as \(path): \(error.reason)")
+        try? entry.append(name: "MESSAGE_ID", value: JournalMessageID.snapshotSetAside)
+        try? entry.append(name: "HERALD_SET_ASIDE_AS", value: path)
+        try? entry.append(name: "HERALD_PROBLEM", value: error.code.description)
+        try? entry.append(name: "HERALD_CAUSE", value: error.reason)
+        return entry
+    }
+
+    /// At start: no snapshot was left to load, and `--discard-damaged-state` starts empty.
+    static func startingEmptyEntry(folder: String) -> JournalEntry {
+        var entry = JournalEntry()
+        try? entry.append(name: "PRIORITY", value: String(JournalPriority.error.rawValue))
+        try? entry.append(
+            name: "MESSAGE", value: "no good snapshot is left in \(folder): starting empty, as --discard-damaged-state asks")
+        try? entry.append(name: "MESSAGE_ID", value: JournalMessageID.snapshotSetAside)
+        try? entry.append(name: "HERALD_FOLDER", value: folder)
+        return entry
+    }
+
     private static func base(_ priority: JournalPriority, _ id: String, _ message: String, _ failure: StateWriteFailure) -> JournalEntry {
         var entry = JournalEntry()
         try? entry.append(name: "PRIORITY", value: String(priority.rawValue))

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldProtocol
+import HeraldSystemd
 import HeraldTesting
 import Testing
 
@@ -169,6 +170,7 @@ struct SnapshotEndToEndTests {
         #expect(try folder.bytes(folder.path + "/" + aside[0]) == Array(bytes.prefix(bytes.count / 2)))
         #expect(herald.stderr.contains("priority=3"), "\(herald.stderr)")
         #expect(herald.stderr.contains("set aside"))
+        #expect(herald.stderr.contains("message_id=\(JournalMessageID.snapshotSetAside)"), "\(herald.stderr)")
     }
 
     @Test("Bit flips in both generations: refuse to start, unless --discard-damaged-state")

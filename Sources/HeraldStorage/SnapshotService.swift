@@ -22,6 +22,11 @@ package struct SnapshotSource: Sendable {
 /// Snapshots every `interval` when something changed, applies retention every second,
 /// and takes a final snapshot once graceful shutdown reaches it.
 ///
+/// Each write reports to ``PersistenceHealth``. While writes fail, the next interval writes
+/// even if nothing changed, so that the first success ends the refusal of changes; with
+/// `interval` 0, every ``failureRetryInterval`` seconds. A final snapshot that fails is
+/// recorded there as such: heraldd then exits non-zero.
+///
 /// Time is the injected ``HeraldClock``'s: tests move a ``ManualClock`` instead of
 /// sleeping. Put it before the server in the `ServiceGroup`: services shut down in
 /// reverse order, so it gets its turn after the server has drained its connections —
@@ -36,9 +41,12 @@ package struct SnapshotService: Service {
     /// the event loops', so requests are served meanwhile.
     package let startThread: @Sendable (@escaping @Sendable () -> Void) -> Void
     package let clock: any HeraldClock
+    package let health: PersistenceHealth
 
     /// Seconds between two applications of `--retention`.
     static let pruneInterval: Double = 1
+    /// Seconds between two tries while writes fail and periodic snapshots are off.
+    package static let failureRetryInterval: Double = 30
 
     package init(
         writer: SnapshotWriter,
@@ -46,8 +54,10 @@ package struct SnapshotService: Service {
         interval: Double,
         logger: Logger,
         clock: any HeraldClock = SystemClock(),
+        health: PersistenceHealth,
         startThread: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
     ) {
+        self.health = health
         self.writer = writer
         self.source = source
         self.interval = interval
@@ -62,17 +72,25 @@ package struct SnapshotService: Service {
         await snapshotIfChanged(reason: "final")
     }
 
+    /// Seconds to the next periodic snapshot: `interval`, or while writes fail and
+    /// periodic snapshots are off, ``failureRetryInterval``; nil for none.
+    private var period: Double? {
+        if interval > 0 { return interval }
+        return health.failure == nil ? nil : Self.failureRetryInterval
+    }
+
     /// Prunes and snapshots on time until cancelled (by graceful shutdown, or the group).
     private func runPeriodically() async {
         var nextPrune = clock.now() + Self.pruneInterval
-        var nextSnapshot = clock.now() + interval
+        var nextSnapshot = clock.now() + (period ?? Self.failureRetryInterval)
         while true {
             let now = clock.now()
             // A wall clock set back must not postpone the work by as much: no deadline
             // lies further ahead than its period.
+            let period = self.period
             nextPrune = min(nextPrune, now + Self.pruneInterval)
-            nextSnapshot = min(nextSnapshot, now + interval)
-            let wake = interval > 0 ? min(nextPrune, nextSnapshot) : nextPrune
+            nextSnapshot = min(nextSnapshot, now + (period ?? Self.failureRetryInterval))
+            let wake = period != nil ? min(nextPrune, nextSnapshot) : nextPrune
             do {
                 try await clock.sleep(for: wake.timeIntervalSince(now))
             } catch {
@@ -83,28 +101,34 @@ package struct SnapshotService: Service {
                 nextPrune = awake + Self.pruneInterval
                 source.pruneExpired(awake)
             }
-            if interval > 0, awake >= nextSnapshot {
-                nextSnapshot = awake + interval
+            if let period = self.period, awake >= nextSnapshot {
+                nextSnapshot = awake + period
                 await snapshotIfChanged(reason: "periodic")
+            } else if period == nil {
+                // Off until a write fails: the first retry then comes one retry interval later.
+                nextSnapshot = awake + Self.failureRetryInterval
             }
         }
     }
 
     /// Writes a snapshot on a thread of its own (``startThread``) when the state changed
-    /// since the last one. A failure is logged and counted; the next interval tries again.
+    /// since the last one, or while writes fail (a success ends the failure). A final one
+    /// that fails is recorded as the final failure.
     func snapshotIfChanged(reason: String) async {
         let started = ContinuousClock.now
         let (state, changes) = source.copy()
-        guard writer.isStale(changes: changes) else { return }
+        guard writer.isStale(changes: changes) || (health.failure != nil && reason != "final") else { return }
         let writer = self.writer
+        let health = self.health
         let logger = self.logger
         let startThread = self.startThread
         let now = clock.now()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             startThread {
                 defer { continuation.resume() }
-                do throws(SnapshotFileError) {
-                    let outcome = try writer.write(state, changes: changes, startedAt: started, now: now)
+                let result = Self.write(
+                    state, changes: changes, writer: writer, health: health, startedAt: started, now: now, final: reason == "final")
+                if case .success(let outcome) = result {
                     logger.info(
                         "snapshot written",
                         metadata: [
@@ -113,13 +137,35 @@ package struct SnapshotService: Service {
                             "durationMs": "\(Int(outcome.durationMs))",
                         ]
                     )
-                } catch {
-                    logger.error(
-                        "snapshot failed; the previous one is intact, and the next interval tries again: \(error.reason)",
-                        metadata: ["reason": "\(reason)", "path": "\(writer.store.currentPath)"]
-                    )
                 }
             }
+        }
+    }
+
+    /// Writes `state` (at change count `changes`) and tells `health` how it went: the one
+    /// way the state is written, by the periodic and final snapshots and the `snapshot` method.
+    package static func write(
+        _ state: HeraldState,
+        changes: UInt64,
+        writer: SnapshotWriter,
+        health: PersistenceHealth,
+        startedAt: ContinuousClock.Instant = .now,
+        now: Date,
+        final: Bool = false
+    ) -> Result<SnapshotOutcome, SnapshotFileError> {
+        do throws(SnapshotFileError) {
+            let outcome = try writer.write(state, changes: changes, startedAt: startedAt, now: now)
+            health.recordWritten(at: now)
+            return .success(outcome)
+        } catch {
+            let unwritten = writer.unwrittenChanges(at: changes)
+            if final {
+                health.recordFinalFailure(
+                    cause: error.reason, at: now, unwrittenChanges: unwritten, generation: writer.generation, pid: getpid())
+            } else {
+                health.recordFailure(cause: error.reason, at: now, unwrittenChanges: unwritten)
+            }
+            return .failure(error)
         }
     }
 }

@@ -16,7 +16,7 @@ package struct Recovery: Sendable {
     package var header: SnapshotHeader?
     /// The file loaded, if any.
     package var path: String?
-    /// Files renamed aside, with the reason.
+    /// Files renamed aside (their new paths), with the reason; the caller reports them.
     package var setAside: [(path: String, error: SnapshotFileError)]
     /// True when damaged or unsupported files were set aside and nothing replaced them:
     /// write a snapshot at once so that the next start finds a good one.
@@ -66,7 +66,7 @@ extension SnapshotStore {
             if problems.contains(where: { !$0.error.isDamage }) && !discardDamaged {
                 throw RecoveryRefusal(description: refusal(problems))
             }
-            let aside = try setAside(problems, now: now, logger: logger)
+            let aside = try setAside(problems, now: now)
             logger.info(
                 "state restored",
                 metadata: ["path": "\(path)", "generation": "\(header.generation)", "interactions": "\(header.interactions)"]
@@ -86,8 +86,7 @@ extension SnapshotStore {
         guard discardDamaged else {
             throw RecoveryRefusal(description: refusal(problems))
         }
-        let aside = try setAside(problems, now: now, logger: logger)
-        logger.error("no good snapshot is left: starting empty, as --discard-damaged-state asks")
+        let aside = try setAside(problems, now: now)
         return Recovery(state: HeraldState(), header: nil, path: nil, setAside: aside, needsSnapshot: true, highestGeneration: highest)
     }
 
@@ -115,8 +114,7 @@ extension SnapshotStore {
     /// Renames each problem file to `<name>.damaged-<time>` or `<name>.unsupported-<time>`.
     private func setAside(
         _ problems: [(path: String, error: SnapshotFileError)],
-        now: Date,
-        logger: Logger
+        now: Date
     ) throws -> [(path: String, error: SnapshotFileError)] {
         var moved: [(path: String, error: SnapshotFileError)] = []
         let stamp = Self.stamp(now)
@@ -131,10 +129,6 @@ extension SnapshotStore {
             guard rename(problem.path, target) == 0 else {
                 throw RecoveryRefusal(description: "heraldd cannot set aside \(problem.path): \(Self.ioError("rename").reason)")
             }
-            logger.error(
-                "snapshot set aside: \(problem.error.reason)",
-                metadata: ["path": "\(problem.path)", "setAsideAs": "\(target)", "problem": "\(problem.error.code)"]
-            )
             moved.append((target, problem.error))
         }
         return moved

@@ -42,6 +42,9 @@ package struct SnapshotStore: Sendable {
         } catch {
             throw SnapshotFileError(.io, "Cannot create the state folder \(folder): \(error.localizedDescription)")
         }
+        // A folder already 0700 is left alone: on a read-only file system chmod fails.
+        var status = stat()
+        if stat(folder, &status) == 0, status.st_mode & 0o7777 == 0o700 { return }
         guard chmod(folder, 0o700) == 0 else {
             throw Self.ioError("Cannot make the state folder \(folder) 0700")
         }

@@ -103,6 +103,14 @@ package final class SnapshotWriter: Sendable {
         figures.withLock { $0.changesWritten != changes }
     }
 
+    /// Calls that changed the state between the last snapshot written and change count `changes`.
+    package func unwrittenChanges(at changes: UInt64) -> UInt64 {
+        figures.withLock { changes &- ($0.changesWritten ?? 0) }
+    }
+
+    /// The generation on disk: the newest loaded or written.
+    package var generation: UInt64 { figures.withLock { $0.generation } }
+
     /// Marks change count `changes` as already on disk (the state just loaded at start).
     package func markWritten(changes: UInt64) {
         figures.withLock { $0.changesWritten = changes }

@@ -17,16 +17,28 @@ import Musl
 /// A daemon that stops cleanly clears the pid (``markCleanStop()``), so a pid still in the
 /// file when the lock is taken is a predecessor that did not: killed, crashed, or the
 /// machine went down.
+///
+/// On a full disk or a read-only folder the lock is still taken (a read-only file can be
+/// locked) and heraldd starts: ``pidRecordFailure`` says why the pid is not recorded, and
+/// the daemon treats it as a write of the state that failed.
 package final class StateFolderLock: Sendable {
     package let path: String
     private let fd: Int32
     /// The pid of the heraldd before this one, when it did not stop cleanly.
     package let uncleanPredecessor: Int32?
+    /// Why the pid could not be recorded (full disk, read-only folder), or nil.
+    package let pidRecordFailure: String?
 
     /// Takes the lock on `folder` (which must exist), or throws naming the holder.
     package init(folder: String, pid: Int32 = getpid()) throws(StateFolderLockError) {
         let path = folder + "/state.lock"
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        var readOnly: String?
+        if fd < 0, errno == EROFS || errno == EACCES {
+            // A read-only folder: lock the file that is there, read-only.
+            readOnly = Self.describe("cannot record the pid in \(path)")
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+        }
         guard fd >= 0 else { throw StateFolderLockError(Self.describe("cannot open \(path)")) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
@@ -41,23 +53,37 @@ package final class StateFolderLock: Sendable {
                 holder: holder
             )
         }
-        let predecessor = Self.recordedPid(fd)
-        let record = Array("\(pid)\n".utf8)
-        guard ftruncate(fd, 0) == 0, pwrite(fd, record, record.count, 0) == record.count else {
-            let error = StateFolderLockError(Self.describe("cannot record the pid in \(path)"))
-            close(fd)
-            throw error
-        }
         self.path = path
         self.fd = fd
-        self.uncleanPredecessor = predecessor
+        self.uncleanPredecessor = Self.recordedPid(fd)
+        self.pidRecordFailure = readOnly ?? Self.record("\(pid)\n", path: path)
+    }
+
+    /// Writes `content` as the lock file's, through a descriptor of its own (the lock's
+    /// may be read-only); why it could not, or nil. The lock stays with the lock's descriptor.
+    private static func record(_ content: String, path: String) -> String? {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return describe("cannot record the pid in \(path)") }
+        defer { close(fd) }
+        let record = Array(content.utf8)
+        guard ftruncate(fd, 0) == 0, pwrite(fd, record, record.count, 0) == record.count else {
+            return describe("cannot record the pid in \(path)")
+        }
+        return nil
+    }
+
+    /// Records this daemon's pid again, once the folder is writable: so that an unclean
+    /// stop from now on is reported at the next start. Why it still cannot, or nil.
+    @discardableResult
+    package func recordPidAgain(_ pid: Int32 = getpid()) -> String? {
+        Self.record("\(pid)\n", path: path)
     }
 
     deinit { close(fd) }
 
     /// Clears the recorded pid: this daemon stopped cleanly, its final snapshot taken.
     package func markCleanStop() {
-        _ = ftruncate(fd, 0)
+        _ = Self.record("", path: path)
     }
 
     /// The pid written in the lock file, if it reads as one.

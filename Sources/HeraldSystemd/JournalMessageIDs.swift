@@ -37,6 +37,29 @@ package enum JournalMessageID {
     /// `HERALD_FOCUS_DIGEST_CONVERSATIONS`, `HERALD_FOCUS_DIGEST_APPS`,
     /// `HERALD_FOCUS_DIGEST_UNLISTED`. Never an app, a name or content.
     package static let focusDigest = "39483fd088444ea2a3b0c7efc497153e"
+    /// A write of the state failed (a snapshot, or the pid at start): the state in memory is
+    /// not on disk. `HERALD_FOLDER`, `HERALD_CAUSE`, `HERALD_NOT_WRITTEN_SINCE`,
+    /// `HERALD_UNWRITTEN_CHANGES`, `HERALD_ON_WRITE_FAILURE` (refuse: changes are refused).
+    package static let stateNotWritten = "4a73342fa5bb4a628d5c003b7362093d"
+    /// A snapshot succeeded after failures: the state is on disk, changes are taken again.
+    package static let stateWrittenAgain = "5c66ac604a1740fba428511d006769d0"
+    /// The final snapshot failed: heraldd exits with status 74, and what it acknowledged
+    /// after `HERALD_NOT_WRITTEN_SINCE` is lost. `HERALD_RECORD` says whether
+    /// `state.unwritten` holds the record for the next start.
+    package static let finalSnapshotFailed = "552dc0b5befb446caf0ba62e90632790"
+    /// At start: the previous heraldd's final snapshot failed (read from `state.unwritten`):
+    /// when, why, and how many changes are lost.
+    package static let previousStopLostState = "15effd1d1d6f4f978e03999a70717abd"
+    /// heraldd refuses to start: another heraldd holds the state folder, its snapshots
+    /// cannot be loaded, or the socket cannot be had. The message says which and what to do.
+    package static let startRefused = "0af3152b523f4e0b9e726d90e5bf9712"
+    /// Stopping took past its bound: heraldd exits 1 at once, without its final snapshot,
+    /// and what it acknowledged since the last snapshot is lost.
+    package static let stopDeadlinePassed = "2248aecd287c4e0585cc1105a8802ceb"
+    /// At start, a snapshot that cannot be loaded (damaged, or of a newer format) was renamed
+    /// aside: `HERALD_SET_ASIDE_AS`, `HERALD_PROBLEM`, `HERALD_CAUSE`; and, when none was
+    /// left, that heraldd starts empty as `--discard-damaged-state` asks.
+    package static let snapshotSetAside = "6f29615c041a4ddbb439049d2a788a41"
 
     /// The method name logged for a request whose method could not be read (a parse error).
     package static let unreadableMethod = "*"
@@ -49,5 +72,12 @@ package enum JournalMessageID {
         focusChanged,
         snoozeEnded,
         focusDigest,
+        stateNotWritten,
+        stateWrittenAgain,
+        finalSnapshotFailed,
+        previousStopLostState,
+        startRefused,
+        stopDeadlinePassed,
+        snapshotSetAside,
     ]
 }

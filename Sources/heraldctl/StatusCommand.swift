@@ -54,10 +54,35 @@ struct StatusCommand: ParsableCommand {
             if let failures = snapshot["failures"]?.intValue, failures > 0 { line += ", \(failures) failed writes" }
             lines.append(line)
             if let path = snapshot["path"]?.stringValue { lines.append("                \(path)") }
+            lines += Self.writeFailureLines(snapshot)
         }
         lines.append("  journal:      \(Output.text(journal["written"])) written, \(Output.text(journal["dropped"])) dropped")
         if let retention = stats["retention"], retention.objectValue != nil {
             lines.append("  retention:    \(Output.text(retention["evicted"])) evicted, \(Output.text(retention["expired"])) expired")
+        }
+        return lines
+    }
+}
+
+extension StatusCommand {
+    /// The state not written now, and what the previous heraldd's failed final snapshot lost.
+    static func writeFailureLines(_ snapshot: JSONValue) -> [String] {
+        var lines: [String] = []
+        if let since = snapshot["notWrittenSince"]?.stringValue {
+            let refusing = snapshot["refusingChanges"] == .bool(true)
+            lines.append("  STATE NOT WRITTEN since \(since): \(Output.text(snapshot["cause"]))")
+            lines.append(
+                refusing
+                    ? "                changes are refused (error 1011) until a snapshot succeeds; reads are answered"
+                    : "                changes are accepted (--on-write-failure accept): a crash or a stop now loses them")
+        }
+        if let previous = snapshot["previousStop"], previous.objectValue != nil {
+            lines.append(
+                "  previous stop: pid \(Output.text(previous["pid"])) stopped at \(Output.text(previous["failedAt"])) without its final snapshot (\(Output.text(previous["cause"])))"
+            )
+            lines.append(
+                "                the \(Output.text(previous["unwrittenChanges"])) changes it acknowledged after \(Output.text(previous["writtenAt"])) are lost; generation \(Output.text(previous["generation"])) was restored"
+            )
         }
         return lines
     }

@@ -44,14 +44,31 @@ struct Daemon {
         let notifier = ServiceNotifier()
         let folderLock = try lockStateFolder()
         defer { withExtendedLifetime(folderLock) {} }
-        let (state, snapshots, restored) = try restoreState()
+        let writer = self.writer
+        let health = PersistenceHealth(folder: storage.folder, policy: storage.writeFailurePolicy, startedAt: clock.now()) { event in
+            writer.submit(PersistenceJournal.entry(event))
+            if case .recovered = event { folderLock.recordPidAgain() }
+            notifier.status(Self.statusLine(event))
+        }
+        if let record = health.previousStop {
+            writer.submit(PersistenceJournal.previousStopEntry(record, folder: storage.folder))
+        }
+        // Ahead of need: on a full disk the record of a failed final snapshot still fits.
+        try? health.prepare()
+        if let cause = folderLock.pidRecordFailure {
+            health.recordFailure(cause: cause, at: clock.now(), unwrittenChanges: 0)
+        }
+        let (state, snapshots, restored) = try restoreState(health: health)
         let startup = StartupSummary(
             folder: storage.folder,
             restored: restored,
             uncleanPredecessor: folderLock.uncleanPredecessor,
+            previousStop: health.previousStop,
+            writeFailure: health.failure,
+            policy: health.policy,
             now: clock.now()
         )
-        let server = try makeServer(notifier: notifier, state: state, snapshots: snapshots, startup: startup)
+        let server = try makeServer(notifier: notifier, state: state, snapshots: snapshots, health: health, startup: startup)
         // A summary time that passed while heraldd was stopped: delivered once, before serving.
         server.deliverDueSummaries(now: clock.now())
         // The snapshot service comes first so that it is shut down last, after the server
@@ -72,6 +89,7 @@ struct Daemon {
                     interval: storage.snapshotInterval,
                     logger: logger,
                     clock: clock,
+                    health: health,
                     startThread: { WorkThread.run(named: "herald-snapshot", priority: .idle, $0) }
                 ),
                 successTerminationBehavior: .gracefullyShutdownGroup
@@ -87,20 +105,21 @@ struct Daemon {
                 .init(
                     service: WatchdogService(
                         notifier: notifier, interval: interval / 2, statistics: server.statistics,
-                        lockWatch: StateLockWatch(state: state), logger: logger),
+                        lockWatch: StateLockWatch(state: state), health: health, logger: logger),
                     successTerminationBehavior: .ignore
                 )
             )
         }
         // Last, so that it hears the shutdown first and bounds all of it.
         let lockWatch = StateLockWatch(state: state)
-        let (logger, writer) = (self.logger, self.writer)
+        let logger = self.logger
         services.append(
             .init(
                 service: StopDeadline {
-                    logger.critical(
-                        "stopping took past \(StopDeadline.defaultBound.components.seconds) s (the state's lock held for \(lockWatch.heldFor.components.seconds) s): exiting now, the last snapshot standing"
-                    )
+                    writer.submit(
+                        Self.lifecycleEntry(
+                            "stopping took past \(StopDeadline.defaultBound.components.seconds) s (the state's lock held for \(lockWatch.heldFor.components.seconds) s): exiting now without the final snapshot, the last snapshot standing",
+                            id: JournalMessageID.stopDeadlinePassed, priority: .critical))
                     writer.flush(timeout: .seconds(1))
                     _exit(1)
                 },
@@ -114,6 +133,13 @@ struct Daemon {
             try await group.run()
         } catch let error as ListeningError {
             throw refuse(error.description)
+        }
+        if health.finalFailure != nil {
+            // Its crit entry is written: the pid stays in the lock, so that even without
+            // state.unwritten the next start says this stop was not clean.
+            writer.flush(timeout: .seconds(5))
+            writer.shutdown()
+            withExtendedLifetime((state, server, group)) { exit(ExitStatus.finalSnapshotFailed) }
         }
         folderLock.markCleanStop()
         logger.info("stopped")
@@ -140,7 +166,7 @@ struct Daemon {
 
     /// Says why heraldd does not start, at critical priority and on stderr; the exit 1 to throw.
     private func refuse(_ message: String) -> ExitCode {
-        logger.critical("\(message)")
+        writer.submit(Self.lifecycleEntry(message, id: JournalMessageID.startRefused, priority: .critical))
         writer.flush(timeout: .seconds(2))
         FileHandle.standardError.write(Data("heraldd: \(message)\n".utf8))
         return ExitCode.failure
@@ -148,13 +174,19 @@ struct Daemon {
 
     /// Loads the newest good snapshot before anything is served, or refuses to start
     /// (exit 1) when snapshots exist and none can be loaded.
-    private func restoreState() throws -> (SharedState, SnapshotWriter, SnapshotHeader?) {
+    private func restoreState(health: PersistenceHealth) throws -> (SharedState, SnapshotWriter, SnapshotHeader?) {
         let store = SnapshotStore(folder: storage.folder)
         let recovery: Recovery
         do {
             recovery = try store.recover(discardDamaged: storage.discardDamagedState, logger: logger)
         } catch {
             throw refuse((error as? RecoveryRefusal)?.description ?? "heraldd cannot use its state folder: \(error)")
+        }
+        for aside in recovery.setAside {
+            writer.submit(PersistenceJournal.setAsideEntry(aside.path, aside.error))
+        }
+        if recovery.header == nil, !recovery.setAside.isEmpty {
+            writer.submit(PersistenceJournal.startingEmptyEntry(folder: storage.folder))
         }
         var state = recovery.state
         state.configuration = coreConfiguration()
@@ -165,14 +197,12 @@ struct Daemon {
             highestGeneration: recovery.highestGeneration,
             parallel: { count, work in WorkThread.concurrentPerform(iterations: count, named: "herald-snapshot", priority: .idle, work) }
         )
-        if recovery.needsSnapshot {
-            do {
-                _ = try snapshots.write(state, changes: nil)
-            } catch {
-                logger.error("the first snapshot after recovery failed: \(error.reason)")
-            }
-        }
         snapshots.markWritten(changes: shared.changeCount)
+        // Set-aside files to replace, or a previous heraldd's state.unwritten to clear (a
+        // success clears it): a snapshot at once. A failure is reported as any other.
+        if recovery.needsSnapshot || health.holdsPreviousRecord || health.failure != nil {
+            _ = SnapshotService.write(state, changes: shared.changeCount, writer: snapshots, health: health, now: clock.now())
+        }
         return (shared, snapshots, recovery.header)
     }
 
@@ -188,7 +218,7 @@ struct Daemon {
     }
 
     private func makeServer(
-        notifier: ServiceNotifier, state: SharedState, snapshots: SnapshotWriter, startup: StartupSummary
+        notifier: ServiceNotifier, state: SharedState, snapshots: SnapshotWriter, health: PersistenceHealth, startup: StartupSummary
     ) throws -> HeraldServer {
         let place: ServerConfiguration.Listening
         if let activated = SocketActivation.chooseHeraldSocket(SocketActivation.listenedSockets()) {
@@ -211,7 +241,11 @@ struct Daemon {
                         "written": .number(JSONNumber(Int(counters.written))),
                         "dropped": .number(JSONNumber(Int(counters.dropped))),
                     ]),
-                    "snapshot": snapshots.statsMember,
+                    "snapshot": {
+                        var member = snapshots.statsMember.objectValue ?? JSONObject()
+                        for added in health.statsMembers { member[added.key] = added.value }
+                        return .object(member)
+                    }(),
                     "retention": .object([
                         "evicted": .number(JSONNumber(evicted)),
                         "expired": .number(JSONNumber(expired)),
@@ -222,8 +256,8 @@ struct Daemon {
             maxStringBytes: max(1, limits.maxStringBytes),
             takeSnapshot: { () throws(RPCError) -> SnapshotResult in
                 let (copy, changes) = state.copyWithChangeCount()
-                do throws(SnapshotFileError) {
-                    let outcome = try snapshots.write(copy, changes: changes)
+                switch SnapshotService.write(copy, changes: changes, writer: snapshots, health: health, now: clock.now()) {
+                case .success(let outcome):
                     return SnapshotResult(
                         path: outcome.path,
                         generation: Int(outcome.generation),
@@ -231,16 +265,14 @@ struct Daemon {
                         bytes: outcome.bytes,
                         durationMs: (outcome.durationMs * 1000).rounded() / 1000
                     )
-                } catch {
-                    throw RPCError(
-                        .internalError,
-                        reason: "The snapshot could not be written; the previous one is intact: \(error.reason)"
-                    )
+                case .failure(let error):
+                    throw RPCError(.snapshotFailed, reason: Self.snapshotFailure(error, health: health, generation: snapshots.generation))
                 }
             }
         )
         environment.maxResponseBytes = limits.requestLimits.maxResponseBytes
         environment.requireAppIdentity = listening.requireAppIdentity
+        environment.changesRefused = { health.changesRefused() }
         environment.recordSummary = { summary in writer.submit(NotificationJournal.summaryEntry(summary)) }
         environment.recordSnoozeEnded = { delivered in writer.submit(NotificationJournal.snoozeEndedEntry(delivered)) }
         environment.recordResponse = { uid, response, handoff in
@@ -267,7 +299,7 @@ struct Daemon {
                 let line = "serving on \(place); \(startup.description)"
                 writer.submit(Self.lifecycleEntry("heraldd started: \(line)", id: JournalMessageID.daemonStarted))
                 notifier.ready()
-                notifier.status("Serving on \(place)")
+                notifier.status(health.failure.map { $0.statusLine(health.policy) } ?? "Serving on \(place)")
                 // The console line a person running heraldd in a terminal looks for.
                 FileHandle.standardError.write(Data("heraldd: \(line)\n".utf8))
             },
@@ -279,10 +311,30 @@ struct Daemon {
         )
     }
 
+    /// `STATUS=` after a write of the state failed or recovered.
+    private static func statusLine(_ event: PersistenceEvent) -> String {
+        switch event {
+        case .failed(let failure, _, let policy): failure.statusLine(policy)
+        case .recovered: "Serving: state written again"
+        case .finalFailed(let failure, _): "Stopping: final snapshot failed: \(failure.cause)"
+        }
+    }
+
+    /// The reason of error 1010: the folder, the cause, and what stands.
+    private static func snapshotFailure(_ error: SnapshotFileError, health: PersistenceHealth, generation: UInt64) -> String {
+        let consequence =
+            health.policy == .refuse
+            ? "changes are refused (error 1011) until a snapshot succeeds"
+            : "changes are still taken (--on-write-failure accept); a stop now loses them"
+        let onDisk = generation == 0 ? "No snapshot was written before" : "The snapshot on disk (generation \(generation)) is intact"
+        return "Herald could not write its state to \(health.folder): \(error.reason) "
+            + "\(onDisk); \(consequence). Free space or make the folder writable, then try again."
+    }
+
     /// The entries that mark the daemon's start and stop in the journal, with their catalog ids.
-    private static func lifecycleEntry(_ message: String, id: String) -> JournalEntry {
+    private static func lifecycleEntry(_ message: String, id: String, priority: JournalPriority = .notice) -> JournalEntry {
         var entry = JournalEntry()
-        try? entry.append(name: "PRIORITY", value: String(JournalPriority.notice.rawValue))
+        try? entry.append(name: "PRIORITY", value: String(priority.rawValue))
         try? entry.append(name: "MESSAGE", value: message)
         try? entry.append(name: "MESSAGE_ID", value: id)
         return entry

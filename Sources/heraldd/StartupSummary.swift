@@ -1,4 +1,5 @@
 import Foundation
+import HeraldProtocol
 import HeraldStorage
 
 /// What the start-up line tells an operator about the state: where it lives, which
@@ -9,6 +10,11 @@ struct StartupSummary: CustomStringConvertible {
     var folder: String
     var restored: SnapshotHeader?
     var uncleanPredecessor: Int32?
+    /// What the previous heraldd left in `state.unwritten`: its final snapshot failed.
+    var previousStop: UnwrittenStateRecord?
+    /// Why the state cannot be written now, found at start (the pid not recorded, a write failed).
+    var writeFailure: StateWriteFailure?
+    var policy: WriteFailurePolicy = .refuse
     var now: Date
 
     var description: String {
@@ -20,12 +26,27 @@ struct StartupSummary: CustomStringConvertible {
         } else {
             parts.append("no snapshot yet: starting empty")
         }
-        if let pid = uncleanPredecessor {
+        if let previousStop {
+            // Says more than the pid left in the lock would: when, why, and what.
+            parts.append(Self.previousStop(previousStop))
+        } else if let pid = uncleanPredecessor {
             parts.append(
                 "the previous heraldd (pid \(pid)) did not stop cleanly: what it acknowledged after its last snapshot is lost"
             )
         }
+        if let writeFailure {
+            parts.append(
+                "\(writeFailure.summary): "
+                    + (policy == .refuse ? "refusing changes until a snapshot succeeds" : "accepting changes that a stop would lose"))
+        }
         return parts.joined(separator: "; ")
+    }
+
+    /// The previous heraldd's failed final snapshot, in words: when, why, and what is lost.
+    static func previousStop(_ record: UnwrittenStateRecord) -> String {
+        "the previous heraldd (pid \(record.pid)) stopped at \(RFC3339.format(record.failedAt)) without its final snapshot "
+            + "(\(record.cause)): the \(record.unwrittenChanges) changes it acknowledged after \(RFC3339.format(record.writtenAt)) "
+            + "are lost; generation \(record.generation) is what it left"
     }
 
     /// `42 s`, `7 min`, `3 h 5 min`, `2 d 4 h`: an age a person reads at a glance.

@@ -30,6 +30,16 @@ struct StorageOptions: ParsableArguments {
     )
     var retention: String = "30d"
 
+    @Option(
+        help: ArgumentHelp(
+            "When the state cannot be written (full disk, read-only folder, I/O error): refuse changes with error 1011 and answer reads until a snapshot succeeds, or accept them, which a crash or a stop would then lose.",
+            valueName: "refuse|accept"
+        )
+    )
+    var onWriteFailure: String = "refuse"
+
+    var writeFailurePolicy: WriteFailurePolicy { WriteFailurePolicy(rawValue: onWriteFailure) ?? .refuse }
+
     var folder: String { stateDir ?? StateFolder.defaultPath() }
 
     /// `--retention` in seconds.
@@ -37,6 +47,9 @@ struct StorageOptions: ParsableArguments {
 
     func validate() throws {
         guard snapshotInterval >= 0 else { throw ValidationError("--snapshot-interval must be 0 or more seconds.") }
+        guard WriteFailurePolicy(rawValue: onWriteFailure) != nil else {
+            throw ValidationError("--on-write-failure must be refuse or accept, not \(onWriteFailure).")
+        }
         guard maxInteractions >= 1 else { throw ValidationError("--max-interactions must be 1 or more.") }
         guard let seconds = retentionSeconds, seconds > 0 else {
             throw ValidationError("--retention must be a positive duration such as 2592000, 30d or 12h, not \(retention).")

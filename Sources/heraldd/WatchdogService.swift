@@ -1,5 +1,6 @@
 import Foundation
 import HeraldServer
+import HeraldStorage
 import HeraldSystemd
 import Logging
 import ServiceLifecycle
@@ -13,6 +14,7 @@ struct WatchdogService: Service {
     let interval: Duration
     let statistics: ServerStatistics
     let lockWatch: StateLockWatch
+    let health: PersistenceHealth
     let logger: Logger
 
     /// The loop runs on a thread of its own: with the state's lock held, every thread of the
@@ -20,7 +22,7 @@ struct WatchdogService: Service {
     /// neither ping nor say why it stopped.
     func run() async throws {
         let stopped = Stopped()
-        let (notifier, interval, statistics, lockWatch, logger) = (notifier, interval, statistics, lockWatch, logger)
+        let (notifier, interval, statistics, lockWatch, health, logger) = (notifier, interval, statistics, lockWatch, health, logger)
         let (seconds, attoseconds) = interval.components
         let sleep = Double(seconds) + Double(attoseconds) / 1e18
         let thread = Thread {
@@ -38,7 +40,11 @@ struct WatchdogService: Service {
                 } else {
                     wasWedged = false
                     notifier.watchdog()
-                    notifier.status("Serving: \(statistics.openConnections) connections open")
+                    if let failure = health.failure {
+                        notifier.status(failure.statusLine(health.policy))
+                    } else {
+                        notifier.status("Serving: \(statistics.openConnections) connections open")
+                    }
                 }
                 Thread.sleep(forTimeInterval: sleep)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldProtocol
+import HeraldSystemd
 import HeraldTesting
 import Testing
 
@@ -169,6 +170,7 @@ struct SnapshotEndToEndTests {
         #expect(try folder.bytes(folder.path + "/" + aside[0]) == Array(bytes.prefix(bytes.count / 2)))
         #expect(herald.stderr.contains("priority=3"), "\(herald.stderr)")
         #expect(herald.stderr.contains("set aside"))
+        #expect(herald.stderr.contains("message_id=\(JournalMessageID.snapshotSetAside)"), "\(herald.stderr)")
     }
 
     @Test("Bit flips in both generations: refuse to start, unless --discard-damaged-state")
@@ -249,7 +251,7 @@ struct SnapshotEndToEndTests {
         #expect(try client.waitForClose())
     }
 
-    @Test("A write that fails under ulimit -f leaves the old snapshot intact and the daemon serving")
+    @Test("A write that fails under ulimit -f leaves the old snapshot intact; --on-write-failure accept keeps taking changes")
     func failedWrite() throws {
         let folder = StateFolder()
         do {
@@ -268,7 +270,7 @@ struct SnapshotEndToEndTests {
             "/bin/sh",
             [
                 "-c", "ulimit -f 4; exec \"$0\" \"$@\"", HeraldProcess.binaryPath, "--socket", socket, "--state-dir",
-                folder.path, "--log-target", "console", "--snapshot-interval", "0.25",
+                folder.path, "--log-target", "console", "--snapshot-interval", "0.25", "--on-write-failure", "accept",
             ],
             standardError: errors
         )
@@ -283,7 +285,7 @@ struct SnapshotEndToEndTests {
             #expect(try client.call("donate", Self.message("m\(index)"))[pointer: "/result"] != nil)
         }
         let response = try client.call("snapshot")
-        #expect(response[pointer: "/error/code"] == -32603, "\(response)")
+        #expect(response[pointer: "/error/code"] == 1010, "\(response)")
         // And the periodic one fails too: polled until it has, not slept for.
         var stats = try client.call("stats")
         let failuresDeadline = Date().addingTimeInterval(20)
@@ -293,7 +295,10 @@ struct SnapshotEndToEndTests {
         }
         #expect(child.isRunning)
         #expect((stats[pointer: "/result/snapshot/failures"]?.numberValue?.doubleValue ?? 0) >= 2, "\(stats)")
+        // Accepted, though a stop now would lose it: the default would refuse it with 1011.
         #expect(try client.call("update-content", Self.update("m150"))[pointer: "/result"] != nil)
+        #expect(stats[pointer: "/result/snapshot/refusingChanges"] == false, "\(stats)")
+        #expect(stats[pointer: "/result/snapshot/cause"]?.stringValue?.contains("File too large") == true, "\(stats)")
         #expect(try folder.bytes(folder.current) == before)
         #expect(!folder.files().contains("state.snapshot.tmp"))
         // stderr is a file under the same limit, so the reason is read from the response.

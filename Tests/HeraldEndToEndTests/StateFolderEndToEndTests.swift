@@ -1,5 +1,6 @@
 import Foundation
 import HeraldProtocol
+import HeraldSystemd
 import HeraldTesting
 import Testing
 
@@ -51,6 +52,7 @@ struct StateFolderEndToEndTests {
         let refused = try SnapshotEndToEndTests.startExpectingRefusal(folder, [], status: 1)
         #expect(refused.contains("another heraldd (pid \(first.process.pid)) holds the state folder"), "\(refused)")
         #expect(refused.contains(folder.path))
+        #expect(refused.contains("priority=2") && refused.contains("message_id=\(JournalMessageID.startRefused)"), "\(refused)")
         // The first one is untouched by the attempt, and keeps serving.
         #expect(try SnapshotEndToEndTests.isStored("m1", in: first))
         #expect(folder.files() == [])

@@ -26,6 +26,7 @@ import Testing
     private enum DirectMethod: HeraldMethod {
         static let name = "direct"
         static let access: MethodAccess = .anyone
+        static let changesState = false
         static let journalMessageIDs = JournalMessageIDs(ok: "", error: "")
         typealias Params = PlainParams
         typealias Result = ProbeResult
@@ -34,6 +35,7 @@ import Testing
     private enum PlainMethod: HeraldMethod {
         static let name = "plain"
         static let access: MethodAccess = .anyone
+        static let changesState = false
         static let journalMessageIDs = JournalMessageIDs(ok: "", error: "")
         typealias Params = PlainParams
         typealias Result = String

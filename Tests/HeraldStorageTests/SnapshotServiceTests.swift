@@ -56,6 +56,7 @@ struct SnapshotServiceTests {
             interval: interval,
             logger: logger,
             clock: clock,
+            health: PersistenceHealth(folder: folder.path, policy: .refuse, startedAt: clock.now()),
             startThread: { work in Thread { work() }.start() }
         )
     }
@@ -125,6 +126,51 @@ struct SnapshotServiceTests {
         let written = try SnapshotFile.decode(try SnapshotStore.readAll(folder.path + "/state.snapshot"))
         #expect(written.header.interactions == 3)
         #expect(written.header.createdAt == clock.now())
+    }
+
+    @Test("While writes fail and snapshots are off, a retry every 30 s writes even an unchanged state; a final failure is recorded")
+    func retriesWhileFailing() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let clock = ManualClock()
+        let source = Source(try stateWithMessages(2))
+        let store = SnapshotStore(folder: folder.path)
+        try store.prepareFolder()
+        let writer = SnapshotWriter(store: store, generation: 0)
+        writer.markWritten(changes: 1)
+        let health = PersistenceHealth(folder: folder.path, policy: .refuse, startedAt: clock.now())
+        // As at a start on a full disk: the pid could not be written, the state is unchanged.
+        health.recordFailure(cause: "cannot record the pid", at: clock.now(), unwrittenChanges: 0)
+        let service = SnapshotService(
+            writer: writer, source: source.snapshotSource, interval: 0, logger: logger, clock: clock, health: health,
+            startThread: { work in Thread { work() }.start() })
+        let group = ServiceGroup(services: [service], logger: logger)
+        try await withTaskExecutorPreference(Self.executor) {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                for _ in 1...29 {
+                    try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
+                    clock.advance(by: 1)
+                }
+                try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
+                #expect(!folder.files().contains("state.snapshot"))
+                #expect(health.changesRefused() != nil)
+                clock.advance(by: 1)
+                try await Self.waitUntil("the retry") { folder.files().contains("state.snapshot") }
+                try await Self.waitUntil("the failure ends") { health.failure == nil }
+                #expect(health.changesRefused() == nil)
+
+                // A change, then the folder gone: the final snapshot fails, and says so.
+                source.changes.withLock { $0 += 1 }
+                try FileManager.default.removeItem(atPath: folder.path)
+                try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+        }
+        let final = try #require(health.finalFailure)
+        #expect(final.cause.contains(folder.path), "\(final.cause)")
+        #expect(final.unwrittenChanges == 1)
     }
 
     @Test("ManualClock: a sleep ends when the time reaches it, or at cancellation")

@@ -41,7 +41,11 @@ package final class HeraldProcess: @unchecked Sendable {
     }
 
     /// Starts heraldd with `arguments` (besides the socket), and waits until its socket exists.
-    package init(_ launch: Launch = .socketActivated, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// A `launcher` (standalone only) is a command that execs heraldd in the same process,
+    /// such as `nsenter -t PID -m --`: heraldd keeps the pid the test started.
+    package init(
+        _ launch: Launch = .socketActivated, arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = []
+    ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         socketPath = folder.appendingPathComponent("herald.sock").path
@@ -68,9 +72,10 @@ package final class HeraldProcess: @unchecked Sendable {
                 standardError: stderrPath
             )
         case .standalone:
+            let command = launcher + [Self.binaryPath, "--socket", socketPath] + arguments
             process = try ChildProcess(
-                Self.binaryPath,
-                ["--socket", socketPath] + arguments,
+                command[0],
+                Array(command.dropFirst()),
                 environment: env,
                 standardError: stderrPath
             )

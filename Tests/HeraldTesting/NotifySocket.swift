@@ -27,6 +27,18 @@ package final class NotifySocket {
 
     /// Every message received until one contains `line` (as one of its lines), or nil after `timeout` seconds.
     package func waitFor(_ line: String, timeout: Double = 20) -> [String]? {
+        waitFor(timeout: timeout) { $0 == line }
+    }
+
+    /// The first line received that starts with `prefix` (`STATUS=State not written`), or
+    /// nil after `timeout` seconds.
+    package func waitFor(lineStartingWith prefix: String, timeout: Double = 20) -> String? {
+        let received = waitFor(timeout: timeout) { $0.hasPrefix(prefix) }
+        return received?.last?.split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init)
+    }
+
+    /// Every message received until one has a line that `matches`, or nil after `timeout` seconds.
+    private func waitFor(timeout: Double, until matches: (Substring) -> Bool) -> [String]? {
         let deadline = Date().addingTimeInterval(timeout)
         var received: [String] = []
         while true {
@@ -39,7 +51,7 @@ package final class NotifySocket {
             guard count > 0 else { continue }
             let message = String(decoding: buffer[..<count], as: UTF8.self)
             received.append(message)
-            if message.split(separator: "\n").contains(Substring(line)) { return received }
+            if message.split(separator: "\n").contains(where: matches) { return received }
         }
     }
 

@@ -49,6 +49,13 @@ package struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomS
     /// No notification with that identifier is in the (uid, app)'s list: never posted,
     /// removed, answered already, evicted or expired — or another uid's.
     package static let notificationNotFound = ErrorCode(rawValue: 1009)
+    /// `snapshot` could not write the state folder (full, read-only, an I/O error); the
+    /// snapshot before is intact. Herald's fault or its host's, never the client's.
+    package static let snapshotFailed = ErrorCode(rawValue: 1010)
+    /// A change refused while heraldd cannot write its state folder (the default
+    /// `--on-write-failure refuse`); reads are answered, and changes are taken again once a
+    /// snapshot succeeds.
+    package static let stateNotWritable = ErrorCode(rawValue: 1011)
 
     /// The error object's `message` for this code: the specification's wording for its
     /// codes, a short title for Herald's.
@@ -71,12 +78,14 @@ package struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomS
         case .identifierConflict: "Identifier conflict"
         case .notMutable: "Not mutable"
         case .notificationNotFound: "Notification not found"
+        case .snapshotFailed: "Snapshot failed"
+        case .stateNotWritable: "State not writable"
         default: "Server error"
         }
     }
 
     /// Whether the client caused the error (journal priority 4) rather than Herald (priority 3).
     package var isClientError: Bool {
-        self != .internalError
+        self != .internalError && self != .snapshotFailed && self != .stateNotWritable
     }
 }

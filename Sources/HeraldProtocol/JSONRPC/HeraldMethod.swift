@@ -17,6 +17,11 @@ package protocol HeraldMethod: Sendable {
     /// administrator; others get error 1006. Every method says so itself.
     static var access: MethodAccess { get }
 
+    /// Whether a request may change the state that snapshots keep (a donation, a setting,
+    /// a response). While heraldd cannot write its state folder, these are refused with
+    /// 1011 and the others answered (`--on-write-failure`). Every method says so itself.
+    static var changesState: Bool { get }
+
     /// Where a request for it is answered: on the event loop, or on a thread of its own
     /// because it takes long (milliseconds and more); its connection waits, the others do not.
     static var placement: MethodPlacement { get }

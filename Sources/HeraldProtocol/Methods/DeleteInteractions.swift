@@ -3,6 +3,7 @@
 package enum DeleteInteractionsMethod: HeraldMethod {
     package static let name = "delete-interactions"
     package static let access: MethodAccess = .app
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "a84e32ba3f8941929561b6f5325da147", error: "bb28269acf6d4e2ead79eb08a570c41c")
     /// Deleting a group, or all of an app, scans the uid's interactions (about 200 ms for
     /// 300,000): answered on a thread of its own, so its event loop serves the others.

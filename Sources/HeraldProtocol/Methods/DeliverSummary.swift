@@ -4,6 +4,7 @@
 package enum DeliverSummaryMethod: HeraldMethod {
     package static let name = "deliver-summary"
     package static let access: MethodAccess = .person
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "0ac61cfe1363494b839c089fddd2f60d", error: "162b7db3878846d7b22166034efa7952")
     package typealias Params = DeliverSummaryParams
     package typealias Result = DeliverSummaryResult

@@ -5,6 +5,7 @@ import Foundation
 package enum DonateMethod: HeraldMethod {
     package static let name = "donate"
     package static let access: MethodAccess = .app
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "b7952d7964fd42f5b32c641aec601e0d", error: "df614d306e6b4f76ad020186fcf36fa2")
     package typealias Params = DonateParams
     package typealias Result = DonateResult

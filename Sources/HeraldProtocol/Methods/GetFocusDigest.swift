@@ -3,6 +3,7 @@
 package enum GetFocusDigestMethod: HeraldMethod {
     package static let name = "get-focus-digest"
     package static let access: MethodAccess = .person
+    package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "cacb3ea372b84af984e8ba6a2f549d1e", error: "a18707cc980a4ab898b5506bdaa83eea")
     package typealias Params = UIDParams
     package typealias Result = GetFocusDigestResult

@@ -6,6 +6,7 @@ import Foundation
 package enum ListAuthorizationRequestsMethod: HeraldMethod {
     package static let name = "list-authorization-requests"
     package static let access: MethodAccess = .person
+    package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "f105c470b9704381a695ced3c838e8bb", error: "dd264c1a7a654dc2b2923caf266c0f45")
     package typealias Params = ListAuthorizationRequestsParams
     package typealias Result = ListAuthorizationRequestsResult

@@ -5,6 +5,7 @@ import Foundation
 package enum ListConversationsMethod: HeraldMethod {
     package static let name = "list-conversations"
     package static let access: MethodAccess = .person
+    package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "d95f77f068f64446848badeec33a31ab", error: "b121640fe5434338a8f64ff82f182256")
     package typealias Params = ListConversationsParams
     package typealias Result = ListConversationsResult

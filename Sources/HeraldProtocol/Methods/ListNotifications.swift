@@ -3,6 +3,7 @@
 package enum ListNotificationsMethod: HeraldMethod {
     package static let name = "list-notifications"
     package static let access: MethodAccess = .app
+    package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "24a106b30a25418399acc2126ad1ed6d", error: "c48b676936de481abd08cfe7923911ea")
     /// A full page (up to `--max-response-bytes`, from a list of up to 10,000) takes
     /// milliseconds to sort and write: on the event loop, every other connection of that

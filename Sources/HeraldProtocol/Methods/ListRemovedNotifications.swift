@@ -5,6 +5,7 @@ import Foundation
 package enum ListRemovedNotificationsMethod: HeraldMethod {
     package static let name = "list-removed-notifications"
     package static let access: MethodAccess = .person
+    package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "2c5632e9cfa74602aeb68eed59fbef59", error: "4e0df56ad9f24e2983a6d8278f6fb17c")
     package typealias Params = ListRemovedNotificationsParams
     package typealias Result = ListRemovedNotificationsResult

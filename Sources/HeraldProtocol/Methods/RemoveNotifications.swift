@@ -4,6 +4,7 @@
 package enum RemoveNotificationsMethod: HeraldMethod {
     package static let name = "remove-notifications"
     package static let access: MethodAccess = .app
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "e6ea79b1240242c48ed3fe6d7cda4478", error: "fa5a7d5f501a453a8be6d0997188e096")
     package typealias Params = RemoveNotificationsParams
     package typealias Result = RemoveNotificationsResult

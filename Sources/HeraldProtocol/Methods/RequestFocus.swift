@@ -4,6 +4,7 @@
 package enum RequestFocusMethod: HeraldMethod {
     package static let name = "request-focus"
     package static let access: MethodAccess = .app
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "8c4f6be1eca846229e816323b2b6b8b0", error: "0fd0a2c29e49419cbc354029948fb5ad")
     package typealias Params = RequestFocusParams
     package typealias Result = RequestFocusResult

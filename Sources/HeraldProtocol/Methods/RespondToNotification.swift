@@ -5,6 +5,7 @@
 package enum RespondToNotificationMethod: HeraldMethod {
     package static let name = "respond-to-notification"
     package static let access: MethodAccess = .person
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "0abae7cdd73f4937acc30c3a080d9709", error: "1759723f517d4929b06abf6d9f1b34b0")
     package typealias Params = RespondToNotificationParams
     package typealias Result = RespondToNotificationResult

@@ -8,6 +8,7 @@ import Foundation
 package enum RestoreNotificationsMethod: HeraldMethod {
     package static let name = "restore-notifications"
     package static let access: MethodAccess = .person
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "81e3b807ba914aebb7f24568eebf8312", error: "1b7cb4d7ff0b419a8649638331158bd2")
     package typealias Params = RestoreNotificationsParams
     package typealias Result = RestoreNotificationsResult

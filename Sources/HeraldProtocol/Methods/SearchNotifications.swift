@@ -5,6 +5,7 @@ import Foundation
 package enum SearchNotificationsMethod: HeraldMethod {
     package static let name = "search-notifications"
     package static let access: MethodAccess = .person
+    package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "25bdf4b79e1b4c9bb819fa558210c14a", error: "c42da45d31e84d3d8784749efd09863a")
     /// A search reads the whole index of a uid's list (up to `--max-notifications`), a
     /// millisecond or more: on the event loop, every other connection of that loop would wait.

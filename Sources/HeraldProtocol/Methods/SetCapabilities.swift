@@ -5,6 +5,7 @@
 package enum SetCapabilitiesMethod: HeraldMethod {
     package static let name = "set-capabilities"
     package static let access: MethodAccess = .person
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "386d30862687470c91b56d36d7415fd0", error: "ddf10de9725942caa9c607686ed4f824")
     package typealias Params = SetCapabilitiesParams
     package typealias Result = SetCapabilitiesResult

@@ -6,6 +6,7 @@ import Foundation
 package enum SetConversationMethod: HeraldMethod {
     package static let name = "set-conversation"
     package static let access: MethodAccess = .person
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "73504831ebc94bf3b7f2528cafb9c933", error: "7271c319dc6542d786c914a3e51a137f")
     package typealias Params = SetConversationParams
     package typealias Result = ConversationControl

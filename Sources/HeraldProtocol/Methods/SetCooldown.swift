@@ -5,6 +5,7 @@
 package enum SetCooldownMethod: HeraldMethod {
     package static let name = "set-cooldown"
     package static let access: MethodAccess = .person
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "9835150fe19e4b8191308073304111b8", error: "ce05289b8cfb4270aa618ef13bb6918f")
     package typealias Params = SetCooldownParams
     package typealias Result = CooldownResult

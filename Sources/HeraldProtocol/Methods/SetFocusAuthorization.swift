@@ -4,6 +4,7 @@
 package enum SetFocusAuthorizationMethod: HeraldMethod {
     package static let name = "set-focus-authorization"
     package static let access: MethodAccess = .person
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "03d3884674f04d4aabfd15a47e6907cb", error: "08d029798d9249e19fe8923a9dcdf565")
     package typealias Params = SetFocusAuthorizationParams
     package typealias Result = SetFocusAuthorizationResult

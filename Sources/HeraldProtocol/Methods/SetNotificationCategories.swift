@@ -3,6 +3,7 @@
 package enum SetNotificationCategoriesMethod: HeraldMethod {
     package static let name = "set-notification-categories"
     package static let access: MethodAccess = .app
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "e35154872d1d46b7825512f3861ed953", error: "9d589c4fe4db43c693538032e77799b7")
     package typealias Params = SetNotificationCategoriesParams
     package typealias Result = NotificationCategoriesResult

@@ -6,6 +6,7 @@ import Foundation
 package enum SetSummaryMethod: HeraldMethod {
     package static let name = "set-summary"
     package static let access: MethodAccess = .person
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "ffba532f28144121a67827d949d2e766", error: "fc14d830c41f463daa573c3a1d0739e3")
     package typealias Params = SetSummaryParams
     package typealias Result = SetSummaryResult

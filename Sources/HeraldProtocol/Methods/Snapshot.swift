@@ -3,6 +3,7 @@
 package enum SnapshotMethod: HeraldMethod {
     package static let name = "snapshot"
     package static let access: MethodAccess = .administrator
+    package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "835cae421b4a47c48b2ef1231ea1e120", error: "b7c6250a9c1544b3aab2884b769dd5dd")
     /// Seconds for a large state: answered on a thread of its own, so that the other
     /// connections of its event loop are served meanwhile.

@@ -6,6 +6,7 @@ import Foundation
 package enum SnoozeNotificationMethod: HeraldMethod {
     package static let name = "snooze-notification"
     package static let access: MethodAccess = .person
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "405408739984406c875e38a7eac9710e", error: "7c41c2c74d554d89a91d77fcc924890c")
     package typealias Params = SnoozeNotificationParams
     package typealias Result = SnoozeNotificationResult

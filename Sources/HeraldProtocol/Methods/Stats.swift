@@ -7,6 +7,7 @@
 package enum StatsMethod: HeraldMethod {
     package static let name = "stats"
     package static let access: MethodAccess = .administrator
+    package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "8b9bd77d524044298fd6f027d9b173b9", error: "8d6a889fe2a048c58bedcb441d96b06f")
     package typealias Params = NoParams
     package typealias Result = JSONValue

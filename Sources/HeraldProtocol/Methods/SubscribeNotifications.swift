@@ -7,6 +7,7 @@ import Foundation
 package enum SubscribeNotificationsMethod: HeraldMethod {
     package static let name = "subscribe-notifications"
     package static let access: MethodAccess = .person
+    package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "7bb0edb13b014cbe95f9e2f456360286", error: "2b866e0951b24a36ad73c619eca31fe9")
     package typealias Params = SubscribeNotificationsParams
     package typealias Result = SubscribeNotificationsResult

@@ -5,6 +5,7 @@
 package enum SubscribeResponsesMethod: HeraldMethod {
     package static let name = "subscribe-responses"
     package static let access: MethodAccess = .app
+    package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "173c2ebf9e3c4b5186875ad3accf5a16", error: "7beb4158c0074e928720ba8c629c96ee")
     package typealias Params = SubscribeResponsesParams
     package typealias Result = SubscribeResponsesResult

@@ -5,6 +5,7 @@ import Foundation
 package enum SuggestPeopleMethod: HeraldMethod {
     package static let name = "suggest-people"
     package static let access: MethodAccess = .administrator
+    package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "6a80e02f4a034ab6bc84dea5a1d76c63", error: "e252e067e21841a6af82264ac3111272")
     /// A scan of every interaction: about a second for 300,000. Answered on a thread of its
     /// own under `SCHED_IDLE`, from a copy of the state, so nothing else waits for it.

@@ -4,6 +4,7 @@
 package enum UpdateContentMethod: HeraldMethod {
     package static let name = "update-content"
     package static let access: MethodAccess = .app
+    package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "afe661ecb1d342169dc1ccd79572fa78", error: "a2a8bc37233241819d22ef54b85b7640")
     package typealias Params = UpdateContentParams
     package typealias Result = UpdateContentResult

@@ -78,7 +78,7 @@ package enum OpenRPCDocument {
       "name": "stats",
       "x-herald-access": "administrator",
       "summary": "Uptime, connections, and requests and errors per method.",
-      "description": "The daemon's counters: when it started, connections open, accepted and refused, requests and errors per method, interactions stored, Focus subscriptions, the journal writer's written and dropped counts, the last snapshot's time, generation, duration and size with the failed writes, the interactions evicted by --max-interactions and forgotten by --retention, and each per-uid limit with what it did. Takes no params. Administrators only — uid 0, the daemon's own uid, and members of --admin-group, never a verified app; others get error 1006, checked before the params are read.",
+      "description": "The daemon's counters: when it started, connections open, accepted and refused, requests and errors per method, interactions stored, Focus subscriptions, the journal writer's written and dropped counts, the last snapshot's time, generation, duration and size with the failed writes and, while the state cannot be written, since when and why (and what the previous heraldd's failed final snapshot lost), the interactions evicted by --max-interactions and forgotten by --retention, and each per-uid limit with what it did. Takes no params. Administrators only — uid 0, the daemon's own uid, and members of --admin-group, never a verified app; others get error 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -167,7 +167,11 @@ package enum OpenRPCDocument {
                 "durationMs": 3.912,
                 "bytes": 2817,
                 "failures": 0,
-                "path": "/var/lib/herald/state.snapshot"
+                "path": "/var/lib/herald/state.snapshot",
+                "notWrittenSince": null,
+                "cause": null,
+                "refusingChanges": false,
+                "previousStop": null
               },
               "retention": {
                 "evicted": 0,
@@ -213,7 +217,7 @@ package enum OpenRPCDocument {
       "name": "snapshot",
       "x-herald-access": "administrator",
       "summary": "Write a snapshot of the whole state now.",
-      "description": "Writes the state — interactions, each uid's Focuses and summary, authorizations, capabilities, silenced marks, notification lists, categories, waiting responses and authorization requests — to state.snapshot in the state folder (temporary file, fsync, rename, fsync of the folder; the generation before is kept as state.snapshot.previous), as the periodic snapshots do, and says where and how large. Takes no params. Runs on a thread of its own under SCHED_IDLE: the caller's connection waits for the answer (and answers what follows it in order), while other connections are served. A write that fails (disk full, permission, file size limit) leaves the current snapshot intact, is counted in stats.snapshot.failures, and answers -32603. Administrators only (never a verified app); others get error 1006, checked before the params are read.",
+      "description": "Writes the state — interactions, each uid's Focuses and summary, authorizations, capabilities, silenced marks, notification lists, categories, waiting responses and authorization requests — to state.snapshot in the state folder (temporary file, fsync, rename, fsync of the folder; the generation before is kept as state.snapshot.previous), as the periodic snapshots do, and says where and how large. Takes no params. Runs on a thread of its own under SCHED_IDLE: the caller's connection waits for the answer (and answers what follows it in order), while other connections are served. A write that fails (disk full, read-only folder, file size limit, I/O error) leaves the current snapshot intact, is counted in stats.snapshot.failures, and answers 1010 with data.reason naming the folder and the cause; under the default --on-write-failure refuse, changes are then refused (1011) until a snapshot succeeds, and this one that succeeds ends it at once. Administrators only (never a verified app); others get error 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -229,6 +233,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/SnapshotFailed"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -310,6 +317,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/IdentifierConflict"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -588,6 +598,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/NotMutable"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -1193,6 +1206,9 @@ package enum OpenRPCDocument {
           "$ref": "#/components/errors/InvalidParams"
         },
         {
+          "$ref": "#/components/errors/StateNotWritable"
+        },
+        {
           "$ref": "#/components/errors/InternalError"
         }
       ],
@@ -1300,6 +1316,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -1425,6 +1444,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -1584,6 +1606,9 @@ package enum OpenRPCDocument {
           "$ref": "#/components/errors/PermissionDenied"
         },
         {
+          "$ref": "#/components/errors/StateNotWritable"
+        },
+        {
           "$ref": "#/components/errors/InternalError"
         }
       ],
@@ -1663,6 +1688,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -1783,6 +1811,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -2336,6 +2367,9 @@ package enum OpenRPCDocument {
           "$ref": "#/components/errors/PermissionDenied"
         },
         {
+          "$ref": "#/components/errors/StateNotWritable"
+        },
+        {
           "$ref": "#/components/errors/InternalError"
         }
       ],
@@ -2461,6 +2495,9 @@ package enum OpenRPCDocument {
           "$ref": "#/components/errors/PermissionDenied"
         },
         {
+          "$ref": "#/components/errors/StateNotWritable"
+        },
+        {
           "$ref": "#/components/errors/InternalError"
         }
       ],
@@ -2529,6 +2566,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -2681,6 +2721,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -2963,6 +3006,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/NotificationNotFound"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -3308,6 +3354,9 @@ package enum OpenRPCDocument {
           "$ref": "#/components/errors/PermissionDenied"
         },
         {
+          "$ref": "#/components/errors/StateNotWritable"
+        },
+        {
           "$ref": "#/components/errors/InternalError"
         }
       ],
@@ -3421,6 +3470,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -3696,6 +3748,9 @@ package enum OpenRPCDocument {
           "$ref": "#/components/errors/PermissionDenied"
         },
         {
+          "$ref": "#/components/errors/StateNotWritable"
+        },
+        {
           "$ref": "#/components/errors/InternalError"
         }
       ],
@@ -3903,6 +3958,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -4199,6 +4257,9 @@ package enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -5375,7 +5436,7 @@ package enum OpenRPCDocument {
           },
           "snapshot": {
             "type": "object",
-            "description": "The snapshot writer: its last snapshot (lastAt, durationMs and bytes are null until this daemon has written one), the generation on disk (the one loaded at start until then; 0 for none), and the writes that failed since start.",
+            "description": "The snapshot writer: its last snapshot (lastAt, durationMs and bytes are null until this daemon has written one), the generation on disk (the one loaded at start until then; 0 for none), and the writes that failed since start. While writes of the state fail: notWrittenSince and cause (null otherwise), refusingChanges (changes refused with 1011); previousStop, what the previous heraldd's failed final snapshot left in state.unwritten (null for none).",
             "required": [
               "lastAt",
               "generation",
@@ -5421,6 +5482,72 @@ package enum OpenRPCDocument {
               "path": {
                 "type": "string",
                 "description": "The current snapshot file."
+              },
+              "notWrittenSince": {
+                "oneOf": [
+                  {
+                    "$ref": "#/components/schemas/DateTime"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ],
+                "description": "While writes fail: when the state on disk last matched the daemon's (its last snapshot, or its start). Null while all is written."
+              },
+              "cause": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "While writes fail: the latest failure's error, with the file and errno."
+              },
+              "refusingChanges": {
+                "type": "boolean",
+                "description": "Whether changes are refused now (error 1011): writes fail and --on-write-failure is refuse."
+              },
+              "previousStop": {
+                "oneOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "object",
+                    "required": [
+                      "failedAt",
+                      "writtenAt",
+                      "generation",
+                      "unwrittenChanges",
+                      "pid",
+                      "cause"
+                    ],
+                    "properties": {
+                      "failedAt": {
+                        "$ref": "#/components/schemas/DateTime"
+                      },
+                      "writtenAt": {
+                        "$ref": "#/components/schemas/DateTime",
+                        "description": "The state on disk is the one of this time; what was acknowledged after it is lost."
+                      },
+                      "generation": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "The generation it left, restored at this start."
+                      },
+                      "unwrittenChanges": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "Calls that changed the state after writtenAt, lost."
+                      },
+                      "pid": {
+                        "type": "integer"
+                      },
+                      "cause": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                ],
+                "description": "The previous heraldd stopped without its final snapshot: read at start from state.unwritten, which the next successful snapshot clears. Null for a clean previous stop."
               }
             }
           },
@@ -6361,6 +6488,14 @@ package enum OpenRPCDocument {
       "NotificationNotFound": {
         "code": 1009,
         "message": "Notification not found"
+      },
+      "SnapshotFailed": {
+        "code": 1010,
+        "message": "Snapshot failed"
+      },
+      "StateNotWritable": {
+        "code": 1011,
+        "message": "State not writable"
       }
     }
   },

@@ -64,6 +64,7 @@ extension MethodTable {
             }
         }
         table.requireAppIdentity = environment.requireAppIdentity
+        table.changesRefused = environment.changesRefused
         let services = MethodServices(environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses)
         for method in HeraldMethods.all {
             guard let served = method as? any ServedMethod.Type else {

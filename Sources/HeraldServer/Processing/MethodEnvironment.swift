@@ -32,6 +32,10 @@ package struct MethodEnvironment: Sendable {
     package var recordFocusChange: @Sendable (FocusChange) -> Void = { _ in }
     /// Journals a Focus digest made (uid, Focus, counts; never an app, a person or content).
     package var recordFocusDigest: @Sendable (FocusDigest) -> Void = { _ in }
+    /// Why a change is refused now — the state folder cannot be written, under
+    /// `--on-write-failure refuse` — or nil while changes are taken. Called for every
+    /// request of a method that changes the state: an atomic load while all is well.
+    package var changesRefused: @Sendable () -> String? = { nil }
     /// Woken when a request makes a Focus change due before the ticker's next round.
     package var tickerAlarm = TickerAlarm()
     /// Requests refused by `maxStringBytes`.

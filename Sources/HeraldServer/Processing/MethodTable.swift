@@ -36,6 +36,9 @@ package struct MethodTable: Sendable {
     /// Whether an app's methods are refused to callers without a verified app
     /// (`--require-app-identity`); applies to the methods registered after it is set.
     package var requireAppIdentity = false
+    /// Why the methods that change the state are refused now (error 1011), or nil; applies
+    /// to the methods registered after it is set.
+    package var changesRefused: @Sendable () -> String? = { nil }
 
     package init() {}
 
@@ -108,6 +111,7 @@ package struct MethodTable: Sendable {
         offEventLoop.removeAll { $0.name == name }
         if Method.placement != .eventLoop { offEventLoop.append((name, { Method.placement(for: $0) })) }
         let checkParams = self.checkParams
+        let changesRefused: (@Sendable () -> String?)? = Method.changesState ? self.changesRefused : nil
         entries[name] = Entry(access: access) {
             (params: JSONNode, context: RequestContext, output: inout [UInt8]) throws(RPCError) -> AuditRecord in
             let caller = context.caller
@@ -132,6 +136,10 @@ package struct MethodTable: Sendable {
             }
             try checkParams(params, context)
             let decoded = try Method.decodeParams(params)
+            // After the client's own mistakes, which are worth fixing either way.
+            if let reason = changesRefused?() {
+                throw RPCError(.stateNotWritable, reason: reason)
+            }
             let outcome: MethodOutcome<Method.Result>
             do {
                 outcome = try handler(decoded, context)

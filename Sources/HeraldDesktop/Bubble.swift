@@ -39,10 +39,13 @@ package struct Bubble: Sendable, Hashable {
     /// `herald-mute-conversation`), which herald-notify answers with `set-conversation`;
     /// nil where it is not offered.
     package var muteConversation: String?
+    /// What the person's prompt asks for the text of the action under
+    /// ``NotificationMapping/promptReplyKey`` (herald-notify's `--reply-command`).
+    package var replyPrompt: String?
 
     package init(
         key: Key, arguments: NotifyArguments, image: ImageSource? = nil, actionKeys: [String: String] = [:], answersDismissal: Bool = false,
-        thread: String? = nil, inlineReplyAction: String? = nil, snoozeKey: String? = nil
+        thread: String? = nil, inlineReplyAction: String? = nil, snoozeKey: String? = nil, replyPrompt: String? = nil
     ) {
         self.key = key
         self.arguments = arguments
@@ -52,6 +55,7 @@ package struct Bubble: Sendable, Hashable {
         self.thread = thread
         self.inlineReplyAction = inlineReplyAction
         self.snoozeKey = snoozeKey
+        self.replyPrompt = replyPrompt
     }
 
     /// The same bubble, offering "Mute conversation 1 hour" for `conversation`.

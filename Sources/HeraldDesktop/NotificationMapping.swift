@@ -6,10 +6,14 @@ import HeraldProtocol
 package struct NotificationMapping: Sendable {
     package var capabilities: ServerCapabilities
     package var quiet: QuietHandling
+    /// Whether a reply's text is asked for with the person's own prompt (herald-notify's
+    /// `--reply-command`) where the server has no inline reply.
+    package var promptsForReplies: Bool
 
-    package init(capabilities: ServerCapabilities, quiet: QuietHandling = .skip) {
+    package init(capabilities: ServerCapabilities, quiet: QuietHandling = .skip, promptsForReplies: Bool = false) {
         self.capabilities = capabilities
         self.quiet = quiet
+        self.promptsForReplies = promptsForReplies
     }
 
     /// The Notify action key of "open the notification" (the specification's default action).
@@ -33,6 +37,9 @@ package struct NotificationMapping: Sendable {
     package static let inlineReplyKey = "inline-reply"
     static let replyPlaceholderHint = "x-kde-reply-placeholder-text"
     static let replySubmitHint = "x-kde-reply-submit-button-text"
+    /// The Notify action key of a text-input action answered through the person's prompt
+    /// (``promptsForReplies``): herald-notify asks for the text, then answers the app.
+    package static let promptReplyKey = "herald-reply"
 
     /// The bubble for a delivered notification, or nil when it is not shown: a quiet one
     /// (unless `--quiet show`), or one held for the summary (shown with its summary).
@@ -61,7 +68,7 @@ package struct NotificationMapping: Sendable {
         } else {
             hints.append(("suppress-sound", .boolean(true)))
         }
-        let (appActions, actionKeys, usesIcons, reply) = actions(notification.actions ?? [])
+        let (appActions, actionKeys, usesIcons, reply, prompt) = actions(notification.actions ?? [])
         var actions = appActions
         // Herald's own, after the app's: answered by herald-notify, never the app's.
         let snoozeKey = capabilities.actions && actionKeys[Self.snoozeActionKey] == nil ? Self.snoozeActionKey : nil
@@ -97,7 +104,8 @@ package struct NotificationMapping: Sendable {
             answersDismissal: notification.answersDismissal,
             thread: thread,
             inlineReplyAction: reply?.identifier,
-            snoozeKey: snoozeKey
+            snoozeKey: snoozeKey,
+            replyPrompt: prompt
         ).offeringMute(of: muteConversation)
     }
 
@@ -170,27 +178,35 @@ package struct NotificationMapping: Sendable {
     /// The `Notify` actions: the default action (opening the notification), then each
     /// action of its category. A text-input action, which the specification cannot ask
     /// for, is offered only where the server has KDE's inline reply (the first one, as
-    /// `inline-reply`); elsewhere the default action opens the app, where the person answers.
-    /// With `action-icons`, an action with an icon is keyed by the icon's name.
+    /// `inline-reply`); elsewhere, with ``promptsForReplies``, the first one as
+    /// ``promptReplyKey``, whose prompt says its placeholder (else its title); else the
+    /// default action opens the app, where the person answers. With `action-icons`, an
+    /// action with an icon is keyed by the icon's name.
     private func actions(
         _ actions: [PresentedAction]
-    ) -> (actions: [String], keys: [String: String], usesIcons: Bool, reply: InlineReply?) {
-        guard capabilities.actions else { return ([], [:], false, nil) }
+    ) -> (actions: [String], keys: [String: String], usesIcons: Bool, reply: InlineReply?, prompt: String?) {
+        guard capabilities.actions else { return ([], [:], false, nil, nil) }
         var flat = [Self.defaultActionKey, "Open"]
         var keys = [Self.defaultActionKey: Self.defaultActionIdentifier]
         var usesIcons = false
         var reply: InlineReply?
+        var prompt: String?
         for action in actions {
             if let textInput = action.textInput {
-                guard capabilities.inlineReply, reply == nil else { continue }
                 let input = textInput.objectValue
-                reply = InlineReply(
-                    identifier: action.identifier,
-                    placeholder: input?["placeholder"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 },
-                    buttonTitle: input?["buttonTitle"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-                )
-                keys[Self.inlineReplyKey] = action.identifier
-                flat += [Self.inlineReplyKey, action.title]
+                let placeholder = input?["placeholder"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+                if capabilities.inlineReply, reply == nil {
+                    reply = InlineReply(
+                        identifier: action.identifier, placeholder: placeholder,
+                        buttonTitle: input?["buttonTitle"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+                    )
+                    keys[Self.inlineReplyKey] = action.identifier
+                    flat += [Self.inlineReplyKey, action.title]
+                } else if !capabilities.inlineReply, promptsForReplies, prompt == nil {
+                    prompt = placeholder ?? action.title
+                    keys[Self.promptReplyKey] = action.identifier
+                    flat += [Self.promptReplyKey, action.title]
+                }
                 continue
             }
             var key = action.identifier
@@ -202,6 +218,6 @@ package struct NotificationMapping: Sendable {
             keys[key] = action.identifier
             flat += [key, action.title]
         }
-        return (flat, keys, usesIcons, reply)
+        return (flat, keys, usesIcons, reply, prompt)
     }
 }

@@ -44,6 +44,9 @@ final class DesktopPresenter {
     var onSnooze: (UInt32, NotificationKey) -> Void = { _, _ in }
     /// "Mute conversation 1 hour" on a message's bubble: (uid, notification, conversation).
     var onMuteConversation: (UInt32, NotificationKey, String) -> Void = { _, _, _ in }
+    /// A text-input action the person's prompt asks the text of: (uid, notification, Herald
+    /// action identifier, what the prompt says).
+    var onPromptReply: (UInt32, NotificationKey, String, String) -> Void = { _, _, _, _ in }
     /// The bubble as shown: the gateway puts an app's own text, actions and hints back.
     var adjustBubble: (Bubble) -> Bubble = { $0 }
     /// A notification's bubble closed, with the server's reason.
@@ -67,6 +70,7 @@ final class DesktopPresenter {
         var inlineReplyAction: String?
         var snoozeKey: String?
         var muteConversation: String?
+        var replyPrompt: String?
         var thread: String?
         /// Closing it by hand answers `dismiss`.
         var answersDismissal: Bool
@@ -74,11 +78,13 @@ final class DesktopPresenter {
         var answered = false
     }
 
-    init(server: DesktopNotifications, images: ImageFiles, entries: DesktopEntries, quiet: QuietHandling) throws(BusError) {
+    init(
+        server: DesktopNotifications, images: ImageFiles, entries: DesktopEntries, quiet: QuietHandling, promptsForReplies: Bool = false
+    ) throws(BusError) {
         self.server = server
         self.images = images
         self.entries = entries
-        mapping = NotificationMapping(capabilities: ServerCapabilities([]), quiet: quiet)
+        mapping = NotificationMapping(capabilities: ServerCapabilities([]), quiet: quiet, promptsForReplies: promptsForReplies)
         try server.onActionInvoked { [unowned self] id, key in actionInvoked(id: id, key: key) }
         try server.onNotificationReplied { [unowned self] id, text in replied(id: id, text: text) }
         try server.onNotificationClosed { [unowned self] id, reason in closed(id: id, reason: reason) }
@@ -241,6 +247,7 @@ final class DesktopPresenter {
             answersDismissal: bubble.answersDismissal
         )
         shown[bubble.key]?.muteConversation = bubble.muteConversation
+        shown[bubble.key]?.replyPrompt = bubble.replyPrompt
         keyByID[id] = bubble.key
     }
 
@@ -320,6 +327,9 @@ final class DesktopPresenter {
         }
         guard let key = keyByID[id], let bubble = shown[key], let uid = bubble.uid, let action = bubble.actionKeys[actionKey] else { return }
         shown[key]?.answered = true
+        if case .notification(let notification) = key, actionKey == NotificationMapping.promptReplyKey, let prompt = bubble.replyPrompt {
+            return onPromptReply(uid, notification, action, prompt)
+        }
         switch key {
         case .notification(let notification): onResponse(uid, notification, action, nil)
         case .authorization(_, let app): onAuthorization(uid, app, action)

@@ -56,6 +56,14 @@ struct HeraldNotify: ParsableCommand {
     )
     var portal = false
 
+    @Option(
+        help: ArgumentHelp(
+            "A command that asks you for a reply's text, where the notification server has no inline reply (dunst, mako): an app's reply action is then offered on its bubbles, and the command's first line of output is the reply (no output, or a non-zero exit, sends nothing). Run with sh -c, $HERALD_REPLY_PROMPT holding what to ask, such as 'rofi -dmenu -p \"$HERALD_REPLY_PROMPT\"', 'wofi --dmenu' or 'zenity --entry --text \"$HERALD_REPLY_PROMPT\"'.",
+            valueName: "command"
+        )
+    )
+    var replyCommand: String?
+
     func validate() throws {
         if gateway, rendererBus == nil {
             throw ValidationError("--gateway needs --renderer-bus: the renderer cannot own org.freedesktop.Notifications on the bus where Herald owns it.")
@@ -73,7 +81,8 @@ struct HeraldNotify: ParsableCommand {
             bus = try SessionBus()
             renderer = try rendererBus.map { address throws(BusError) in try SessionBus(address: address) } ?? bus
             presenter = try DesktopPresenter(
-                server: DesktopNotifications(bus: renderer), images: images, entries: DesktopEntries(environment: environment), quiet: quiet
+                server: DesktopNotifications(bus: renderer), images: images, entries: DesktopEntries(environment: environment), quiet: quiet,
+                promptsForReplies: replyCommand != nil
             )
         } catch {
             Log.info("cannot use the session bus: \(error) (is DBUS_SESSION_BUS_ADDRESS or XDG_RUNTIME_DIR set?)")
@@ -87,6 +96,7 @@ struct HeraldNotify: ParsableCommand {
             presenter: presenter,
             presentedUntil: PresentedUntil(environment: environment)
         )
+        loop.replyPrompt = replyCommand.map(ReplyPrompt.init(command:))
         var portalBackend: PortalBackend?
         if gateway {
             let served = NotificationGateway(bus: bus, renderer: DesktopNotifications(bus: renderer), presenter: presenter)

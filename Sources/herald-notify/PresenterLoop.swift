@@ -27,6 +27,8 @@ final class PresenterLoop {
     }
     let presenter: DesktopPresenter
     let presentedUntil: PresentedUntil
+    /// The person's prompt for replies (`--reply-command`), when one is given.
+    var replyPrompt: ReplyPrompt?
     private var link: DaemonLink?
     private var linkPath = ""
     private var subscribeID: Int?
@@ -102,6 +104,9 @@ final class PresenterLoop {
         presenter.onAuthorization = { [unowned self] uid, app, status in authorize(uid: uid, app: app, status: status) }
         presenter.onSnooze = { [unowned self] uid, key in snooze(uid: uid, key: key) }
         presenter.onMuteConversation = { [unowned self] uid, key, conversation in muteConversation(uid: uid, key: key, conversation: conversation) }
+        presenter.onPromptReply = { [unowned self] uid, key, action, prompt in
+            replyPrompt?.ask(prompt, app: key.app) { [presenter] text in presenter.onResponse(uid, key, action, text) }
+        }
     }
 
     /// Runs until SIGTERM or SIGINT (0), or until the session bus is lost (1).
@@ -122,8 +127,13 @@ final class PresenterLoop {
                 let busTimeout = gated ? -1 : bus.pollTimeoutMilliseconds
                 if busTimeout >= 0 { timeout = timeout < 0 ? busTimeout : min(timeout, busTimeout) }
             }
-            if let link {
+            let linkIndex = link.map { link in
                 fds.append(pollfd(fd: link.fd, events: Int16(POLLIN) | (link.hasOutput ? Int16(POLLOUT) : 0), revents: 0))
+                return fds.count - 1
+            }
+            let promptIndex = replyPrompt?.fileDescriptor.map { fd in
+                fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+                return fds.count - 1
             }
             let untilWrite = presentedUntil.pollTimeoutMilliseconds
             if untilWrite >= 0 { timeout = timeout < 0 ? untilWrite : min(timeout, untilWrite) }
@@ -142,9 +152,10 @@ final class PresenterLoop {
                 presentedUntil.finishWriting()
                 return 0
             }
-            let linkEvents = fds.count > buses.count + 1 ? fds[buses.count + 1].revents : 0
+            let linkEvents = linkIndex.map { fds[$0].revents } ?? 0
             if linkEvents & Int16(POLLOUT) != 0 { writeToDaemon() }
             if linkEvents & ~Int16(POLLOUT) != 0 { readFromDaemon() }
+            if let promptIndex, fds[promptIndex].revents != 0 { replyPrompt?.read() }
             do {
                 for (index, bus) in buses.enumerated() {
                     if index == buses.count - 1, gateway != nil {

@@ -170,6 +170,33 @@ import Testing
         #expect(noActions.arguments.actions.isEmpty)
     }
 
+    /// Issue 45, item 9: without KDE's inline reply, a text-input action is offered only
+    /// when herald-notify has the person's prompt (`--reply-command`); the inline reply,
+    /// where the server has it, comes first.
+    @Test func aReplyIsOfferedThroughThePersonsPromptWhereTheServerHasNoInlineReply() throws {
+        let actions = [
+            PresentedAction(identifier: "reply", title: "Reply", textInput: ["buttonTitle": "Send", "placeholder": "Message Ada"]),
+            PresentedAction(identifier: "answer", title: "Answer", textInput: [:]),
+        ]
+        let content = NotificationContent(title: "t", categoryIdentifier: "message")
+        let dunst = ServerCapabilities(["body", "actions"])
+        let prompted = try #require(NotificationMapping(capabilities: dunst, promptsForReplies: true).bubble(for: Self.notification(content, actions: actions)))
+        #expect(prompted.arguments.actions == ["default", "Open", "herald-reply", "Reply", "herald-snooze", "Snooze 1 hour"], "the first one only")
+        #expect(prompted.actionKeys["herald-reply"] == "reply" && prompted.replyPrompt == "Message Ada")
+        #expect(prompted.inlineReplyAction == nil)
+        let titled = [PresentedAction(identifier: "answer", title: "Answer", textInput: [:])]
+        #expect(try NotificationMapping(capabilities: dunst, promptsForReplies: true).bubble(for: Self.notification(content, actions: titled))?.replyPrompt == "Answer")
+
+        let unprompted = try #require(NotificationMapping(capabilities: dunst).bubble(for: Self.notification(content, actions: actions)))
+        #expect(unprompted.arguments.actions == ["default", "Open", "herald-snooze", "Snooze 1 hour"])
+        #expect(unprompted.replyPrompt == nil && unprompted.actionKeys["herald-reply"] == nil)
+
+        let plasma = ServerCapabilities(["body", "actions", "inline-reply"])
+        let inline = try #require(NotificationMapping(capabilities: plasma, promptsForReplies: true).bubble(for: Self.notification(content, actions: actions)))
+        #expect(inline.inlineReplyAction == "reply" && inline.replyPrompt == nil)
+        #expect(inline.arguments.actions.contains("inline-reply") && !inline.arguments.actions.contains("herald-reply"))
+    }
+
     @Test func snoozeIsOfferedAfterTheAppsActionsAndAnAppsOwnKeyKeepsIt() throws {
         let content = NotificationContent(title: "t")
         let plain = try #require(NotificationMapping(capabilities: Self.everything).bubble(for: Self.notification(content)))

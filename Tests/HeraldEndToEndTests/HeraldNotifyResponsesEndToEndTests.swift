@@ -95,4 +95,43 @@ struct HeraldNotifyResponsesEndToEndTests {
         #expect(seconds > 3500 && seconds <= 3600, "an hour: \(until)")
         #expect((try? ResponsesEndToEndTests.next("notification-response", from: app, timeout: 2)) == nil, "the app heard nothing")
     }
+
+    /// Issue 45, item 9: dunst has no inline reply, so a reply action is offered only when
+    /// the person gave herald-notify a prompt (`--reply-command`, here a script in rofi's
+    /// place); what they type reaches the app as `userText`, and a prompt closed without a
+    /// reply sends nothing.
+    @Test(arguments: [true, false])
+    func aReplyTypedIntoThePersonsPromptReachesTheApp(typed: Bool) throws {
+        let script = try Self.dmenu(choosing: "Reply")
+        defer { unlink(script) }
+        let asked = FileManager.default.temporaryDirectory.appendingPathComponent("herald-asked-\(UUID().uuidString.prefix(8))").path
+        defer { unlink(asked) }
+        let heraldd = try HeraldProcess(.standalone)
+        let session = try DesktopSession(dmenu: script)
+        let answer = typed ? "echo 'On my way'" : "exit 1"
+        let command = "printf '%s|%s' \"$HERALD_REPLY_PROMPT\" \"$HERALD_REPLY_APP\" > \(asked); \(answer)"
+        let notify = try HeraldNotifyProcess(session: session, socket: heraldd.socketPath, arguments: ["--reply-command", command])
+        #expect(notify.waitForLog(containing: "presenting uid \(getuid())"), "\(notify.stderr)")
+        let poster = try heraldd.connect()
+        let app = try heraldd.connect()
+        let categories = json(#"[{"identifier":"message","actions":[{"identifier":"reply","title":"Reply","textInput":{"buttonTitle":"Send","placeholder":"Message Ada"}}]}]"#)
+        #expect(try poster.call("set-notification-categories", ["app": .string(Self.app), "categories": categories])[pointer: "/result"] != nil)
+        #expect(try app.call("subscribe-responses", ["app": .string(Self.app)])[pointer: "/result/pending"] == 0)
+        let content = #"{"app":"\#(Self.app)","identifier":"r1","content":{"title":"Ada","body":"Lunch?","categoryIdentifier":"message"}}"#
+        #expect(try poster.call("update-content", json(content))[pointer: "/result/identifier"] == "r1")
+        #expect(session.wait(timeout: 20) { session.displayedCount == 1 }, "\(notify.stderr)")
+
+        #expect(session.dunstctl(["context"]).status == 0)
+        #expect(session.wait(timeout: 20) { FileManager.default.fileExists(atPath: asked) }, "the prompt ran: \(notify.stderr)")
+        if typed {
+            let response = try ResponsesEndToEndTests.next("notification-response", from: app, timeout: 20)
+            #expect(response?[pointer: "/identifier"] == "r1" && response?[pointer: "/actionIdentifier"] == "reply", "\(String(describing: response))")
+            #expect(response?[pointer: "/userText"] == "On my way", "\(String(describing: response)); \(notify.stderr)")
+        } else {
+            #expect(notify.waitForLog(containing: "the reply prompt was closed without a reply"), "\(notify.stderr)")
+            let response = try? ResponsesEndToEndTests.next("notification-response", from: app, timeout: 1)
+            #expect(response == nil, "closed without a reply, nothing is sent: \(String(describing: response))")
+        }
+        #expect((try? String(contentsOfFile: asked, encoding: .utf8)) == "Message Ada|\(Self.app)")
+    }
 }

@@ -36,12 +36,12 @@ extension NotificationMapping {
     /// ``digestLines`` entries, most relevant first ("Chat: Alice, Bob (5)"), and how many
     /// notifications the rest hold. Quiet (urgency 0, no sound): it tells of what was kept
     /// quiet, and is shown even with `--quiet skip`, as the one bubble a Focus leaves.
-    package func digestBubble(for digest: FocusDigest) -> Bubble? {
+    package func digestBubble(for digest: FocusDigest, appName: (String) -> String = { $0 }) -> Bubble? {
         guard digest.total > 0 else { return nil }
         let noun = digest.total == 1 ? "notification" : "notifications"
         let title = "While \(digest.focus) was on: \(digest.total) \(noun)"
         var lines = digest.entries.prefix(Self.digestLines).map { entry in
-            let line = Self.digestLine(entry)
+            let line = Self.digestLine(entry, appName: appName(entry.app))
             return capabilities.bodyMarkup ? BodyMarkup.escape(line) : line
         }
         let rest = digest.entries.dropFirst(Self.digestLines).reduce(digest.unlisted) { $0 + $1.count }
@@ -58,10 +58,11 @@ extension NotificationMapping {
         )
     }
 
-    /// "Chat: Team (5)", "Chat: Alice, Bob (3)" for a conversation; "Mail (2)" for an app.
-    static func digestLine(_ entry: FocusDigestEntry) -> String {
-        guard entry.conversationIdentifier != nil else { return "\(entry.app) (\(entry.count))" }
+    /// "Chat: Team (5)", "Chat: Alice, Bob (3)" for a conversation; "Mail (2)" for an app,
+    /// named `appName` (its desktop file's name, as every other bubble names it).
+    static func digestLine(_ entry: FocusDigestEntry, appName: String) -> String {
+        guard entry.conversationIdentifier != nil else { return "\(appName) (\(entry.count))" }
         let who = entry.conversationName ?? entry.senders.map { $0.joined(separator: ", ") } ?? "a conversation"
-        return "\(entry.app): \(who) (\(entry.count))"
+        return "\(appName): \(who) (\(entry.count))"
     }
 }

@@ -120,20 +120,31 @@ package struct NotificationMapping: Sendable {
     /// The most lines a summary bubble lists; the rest are counted ("+N more").
     package static let summaryLines = 5
     package static let summaryTitle = "Notification summary"
+    /// The most apps a summary bubble's title names.
+    package static let summaryApps = 3
 
-    /// One bubble for a whole summary: its first ``summaryLines`` notifications, in
-    /// heraldd's ranking, then how many more there are. A quiet summary (delivered while a
+    /// One bubble for a whole summary, "Notification summary: Chatty, News": the apps it
+    /// holds by their names (``summaryApps`` at most, then how many more), and its first
+    /// ``summaryLines`` notifications in heraldd's ranking, then how many more there are.
+    /// `appName` names an app as its desktop file does. A quiet summary (delivered while a
     /// Focus was on) is handled as a quiet notification: not shown with `--quiet skip`,
     /// else at urgency 0; it stays in the list either way.
-    package func summaryBubble(for notifications: [PresentedNotification], quiet isQuiet: Bool = false) -> Bubble? {
+    package func summaryBubble(
+        for notifications: [PresentedNotification], quiet isQuiet: Bool = false, appName: (String) -> String = { $0 }
+    ) -> Bubble? {
         guard !notifications.isEmpty, !(isQuiet && quiet == .skip) else { return nil }
         var lines = notifications.prefix(Self.summaryLines).map { notification in
-            let title = notification.content.title ?? notification.app
+            let title = notification.content.title ?? appName(notification.app)
             let line = [title, notification.content.body].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
             return capabilities.bodyMarkup ? BodyMarkup.escape(line) : line
         }
         if notifications.count > Self.summaryLines { lines.append("+\(notifications.count - Self.summaryLines) more") }
-        let summary = capabilities.body ? Self.summaryTitle : "\(Self.summaryTitle) (\(notifications.count))"
+        var apps: [String] = []
+        for app in notifications.map(\.app) where !apps.contains(app) { apps.append(app) }
+        var names = apps.prefix(Self.summaryApps).map(appName).joined(separator: ", ")
+        if apps.count > Self.summaryApps { names += " and \(apps.count - Self.summaryApps) more" }
+        let title = "\(Self.summaryTitle): \(names)"
+        let summary = capabilities.body ? title : "\(title) (\(notifications.count))"
         return Bubble(
             key: .summary,
             arguments: NotifyArguments(

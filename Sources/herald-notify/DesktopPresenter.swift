@@ -108,7 +108,7 @@ final class DesktopPresenter {
                 close(.notification(notification.key))
             }
         case .summary(let uid, _, let quiet, let notifications):
-            if let bubble = mapping.summaryBubble(for: notifications, quiet: quiet) { show(bubble, uid: uid) }
+            if let bubble = mapping.summaryBubble(for: notifications, quiet: quiet, appName: appName) { show(bubble, uid: uid) }
         case .removed(_, let app, let identifiers):
             for identifier in identifiers { close(.notification(NotificationKey(app: app, identifier: identifier))) }
         case .authorizationRequested(let request):
@@ -116,7 +116,7 @@ final class DesktopPresenter {
         case .authorizationAnswered(let uid, let app):
             close(.authorization(uid: uid, app: app))
         case .focusDigest(let digest):
-            if let bubble = mapping.digestBubble(for: digest) { show(bubble, uid: digest.uid) }
+            if let bubble = mapping.digestBubble(for: digest, appName: appName) { show(bubble, uid: digest.uid) }
         case .eventsSkipped:
             // Whose, only the loop knows: ``showSkipped(_:uid:)``.
             break
@@ -147,6 +147,11 @@ final class DesktopPresenter {
     /// among the events skipped).
     func closeBubbles(of notifications: some Sequence<NotificationKey>) {
         for key in notifications { close(.notification(key)) }
+    }
+
+    /// An app as its desktop file names it ("Chatty"), else its id.
+    private func appName(_ app: String) -> String {
+        entries.entry(for: app)?.name ?? app
     }
 
     /// Shows the prompt for `request`, unless it is shown (or waiting for a server) already.

@@ -38,6 +38,10 @@ import Testing
         let plain = try #require(NotificationMapping(capabilities: ServerCapabilities([])).digestBubble(for: digest))
         #expect(plain.arguments.summary.hasPrefix("While Work was on: 14 notifications — org.example.chat: Team <A&B> (5), "))
         #expect(plain.arguments.body == "")
+        let named = try #require(
+            NotificationMapping(capabilities: ServerCapabilities(["body"])).digestBubble(for: digest) { $0 == "org.example.chat" ? "Chatty" : $0 }
+        )
+        #expect(named.arguments.body.hasPrefix("Chatty: Team <A&B> (5)\nChatty: Ann, Bo (2)\norg.example.mail (1)\n"), "apps by their desktop names")
         var none = digest
         none.total = 0
         #expect(NotificationMapping(capabilities: ServerCapabilities(["body"])).digestBubble(for: none) == nil)

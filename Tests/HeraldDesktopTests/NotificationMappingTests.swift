@@ -215,11 +215,31 @@ import Testing
         let mapping = NotificationMapping(capabilities: Self.everything)
         let bubble = try #require(mapping.summaryBubble(for: notifications))
         #expect(bubble.key == .summary)
-        #expect(bubble.arguments.summary == "Notification summary")
+        #expect(bubble.arguments.summary == "Notification summary: org.example.chat")
         #expect(bubble.arguments.body == "T1: body 1\nT2: a &lt; b\nT3: body 3\nT4: body 4\nT5: body 5\n+2 more")
         let five = try #require(mapping.summaryBubble(for: Array(notifications.prefix(5))))
         #expect(!five.arguments.body.contains("more"))
         #expect(mapping.summaryBubble(for: []) == nil)
+    }
+
+    /// Issue 45, item 7: the summary says which apps it holds, by the names their desktop
+    /// files give (as every other bubble names an app).
+    @Test func aSummaryNamesItsAppsByTheirDesktopNames() throws {
+        func notification(_ app: String, _ identifier: String, title: String? = nil) -> PresentedNotification {
+            var notification = Self.notification(NotificationContent(title: title, body: "b"), presentation: .summary, identifier: identifier)
+            notification.app = app
+            return notification
+        }
+        let names = ["org.example.chat": "Chatty", "org.example.news": "News"]
+        let notifications = [
+            notification("org.example.chat", "n1", title: "Ann"), notification("org.example.news", "n2"), notification("org.example.chat", "n3"),
+            notification("org.example.mail", "n4"), notification("org.example.shop", "n5"),
+        ]
+        let bubble = try #require(NotificationMapping(capabilities: Self.everything).summaryBubble(for: notifications) { names[$0] ?? $0 })
+        #expect(bubble.arguments.summary == "Notification summary: Chatty, News, org.example.mail and 1 more")
+        #expect(bubble.arguments.body == "Ann: b\nNews: b\nChatty: b\norg.example.mail: b\norg.example.shop: b", "a notification without a title is its app's")
+        let plain = try #require(NotificationMapping(capabilities: ServerCapabilities([])).summaryBubble(for: Array(notifications.prefix(2))) { names[$0] ?? $0 })
+        #expect(plain.arguments.summary == "Notification summary: Chatty, News (2)")
     }
 
     @Test func aQuietSummaryIsSkippedOrShownLow() throws {

@@ -128,7 +128,7 @@ struct HeraldNotifyDesktopEndToEndTests {
         #expect(running.waitDisplayed(1), "\(running.notify.stderr)")
         let history = running.closeAllAndReadHistory(expecting: 1)
         #expect(history.count == 1)
-        #expect(history.first?["summary"] as? String == "Notification summary")
+        #expect(history.first?["summary"] as? String == "Notification summary: org.example.chat")
         #expect(history.first?["body"] as? String == "T1: b1\nT2: b2\nT3: b3\nT4: b4\nT5: b5\n+3 more")
         #expect(history.first?["appname"] as? String == "Herald")
     }

@@ -1353,7 +1353,7 @@ package enum OpenRPCDocument {
       "name": "set-focus",
       "x-herald-access": "person",
       "summary": "Turn one of the caller's Focuses on by hand, or the Focus off.",
-      "description": "Each uid has its own Focuses. focus defines the named Focus, or changes the one defined already, and turns it on by hand: a partial update, each member given replaces that setting and each member absent (or null) keeps it (the defaults apply to a new Focus only); a list given replaces the whole list, so an explicit empty list empties it; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Each call that turns a Focus on starts a new activation, even with the same configuration, so notifyRecipientAnyway only counts messages silenced by this activation. until must lie in the future and is never kept. A Focus must fit one page of get-focus (--max-response-bytes less 1 KiB): one larger is -32602 at /focus and stays as it was. A focus without schedules keeps the schedules its name had (schedules: [] removes them). Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "description": "Each uid has its own Focuses. focus defines the named Focus, or changes the one defined already, and turns it on by hand: a partial update, each member given replaces that setting and each member absent (or null) keeps it (the defaults apply to a new Focus only); a list given replaces the whole list, so an explicit empty list empties it; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Turning on a Focus that is not on starts a new activation, so notifyRecipientAnyway only counts messages silenced by this activation; setting the Focus already on (new settings, a new until, or none, even one a schedule turned on) continues the same activation: its digest keeps counting, its marks stay, and no focus-digest is sent until it really ends. until must lie in the future and is never kept. A Focus must fit one page of get-focus (--max-response-bytes less 1 KiB): one larger is -32602 at /focus and stays as it was. A focus without schedules keeps the schedules its name had (schedules: [] removes them). Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -6248,7 +6248,7 @@ package enum OpenRPCDocument {
               "deleted",
               "replaced"
             ],
-            "description": "turnedOff: by hand (set-focus off); ended: its until passed or its schedule window ended; deleted: delete-focus; replaced: another Focus came on, or the same one was turned on again (each turn on is a new activation). Absent for running."
+            "description": "turnedOff: by hand (set-focus off); ended: its until passed or its schedule window ended; deleted: delete-focus; replaced: another Focus came on, or a new schedule window of the same one (setting the Focus already on continues its activation and ends nothing). Absent for running."
           },
           "total": {
             "type": "integer",
@@ -7070,7 +7070,7 @@ package enum OpenRPCDocument {
               "deleted",
               "replaced"
             ],
-            "description": "turnedOff: by hand (set-focus off); ended: its until passed or its schedule window ended; deleted: delete-focus; replaced: another Focus came on, or the same one was turned on again (each turn on is a new activation). Absent for running."
+            "description": "turnedOff: by hand (set-focus off); ended: its until passed or its schedule window ended; deleted: delete-focus; replaced: another Focus came on, or a new schedule window of the same one (setting the Focus already on continues its activation and ends nothing). Absent for running."
           }
         },
         {

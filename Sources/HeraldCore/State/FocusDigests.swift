@@ -125,6 +125,14 @@ struct FocusDigests: Sendable {
 
     // MARK: Reading
 
+    /// Whether `uid`'s running tally has counted what was silenced at `date`: its
+    /// activation was on then (a tally of unknown start, from an older snapshot, is taken
+    /// to have).
+    func hasCounted(uid: UInt32, silencedAt date: Date) -> Bool {
+        guard let tally = running[uid] else { return false }
+        return tally.startedAt.map { date >= $0 } ?? true
+    }
+
     /// `uid`'s running tally as a digest so far (no end); nil when none is on.
     func runningDigest(uid: UInt32) -> FocusDigest? {
         running[uid].map { Self.digest(of: $0, uid: uid, endedAt: nil, endedBy: nil) }

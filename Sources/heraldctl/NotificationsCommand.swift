@@ -79,7 +79,7 @@ struct NotificationsCommand: ParsableCommand {
         @Option(help: "Only this app's (default: every app's).") var app: String?
         @Option(help: "Only delivered, only scheduled or only snoozed notifications.") var state: State?
         @Option(help: "Only those received at or after this time (RFC 3339, e.g. 2026-11-27T08:00:00Z).") var since: String?
-        @Option(help: "Only those received before this time (RFC 3339).") var until: String?
+        @Option(help: "Only those received at or before this time (RFC 3339).") var until: String?
         @Option(help: "At most this many, the newest (default: 50).") var limit: Int = 50
         @Option(help: "The uid whose notifications they are (administrators; default: yours).") var uid: UInt32?
         @Argument(help: "The words to look for.") var words: [String] = []

@@ -48,6 +48,30 @@ struct SearchEndToEndTests {
         #expect(nothing.stdout == "No notification has these words.\n", "\(nothing)")
     }
 
+    /// Issue 45, item 6: heraldd keeps times finer than the wire's millisecond; before,
+    /// `since` equal to a notification's own `receivedAt` left it out about half the time.
+    @Test("since and until equal to a notification's own receivedAt, as the wire shows it, include it")
+    func receivedAtGivenBack() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none"])
+        let client = try herald.connect()
+        for index in 0..<20 {
+            try client.result("update-content", Self.update("org.example.chat", "n-\(index)", title: "Standup", body: "Room \(index)"))
+        }
+        let listed = try client.call("list-notifications", [:])
+        let notifications = listed[pointer: "/result/notifications"]?.arrayValue ?? []
+        #expect(notifications.count == 20, "\(listed.compactText.prefix(300))")
+        for notification in notifications {
+            let identifier = try #require(notification[pointer: "/identifier"]?.stringValue)
+            let receivedAt = try #require(notification[pointer: "/receivedAt"])
+            let since = Self.identifiers(try client.call("search-notifications", ["query": "standup", "since": receivedAt]))
+            #expect(since.contains(identifier), "since \(receivedAt.compactText) leaves out \(identifier)")
+            let until = Self.identifiers(try client.call("search-notifications", ["query": "standup", "until": receivedAt]))
+            #expect(until.contains(identifier), "until \(receivedAt.compactText) leaves out \(identifier)")
+            let both = Self.identifiers(try client.call("search-notifications", ["query": "standup", "since": receivedAt, "until": receivedAt]))
+            #expect(both.contains(identifier))
+        }
+    }
+
     @Test("Another uid's notifications are not found, and the journal keeps no word searched for",
         .enabled(if: JournalReader.isAvailable, "needs a running systemd-journald"))
     func searchIsPrivateAndItsWordsStayOutOfTheJournal() throws {

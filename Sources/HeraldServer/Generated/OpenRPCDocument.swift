@@ -2118,7 +2118,7 @@ package enum OpenRPCDocument {
       "name": "search-notifications",
       "x-herald-access": "person",
       "summary": "The caller's notifications that have the words asked for, newest first.",
-      "description": "Searches the caller's notification list, delivered and scheduled alike, by words: a notification is found when each word of query starts one of its words, in its title, subtitle, body, thread, conversation identifier, sender's name or address, or its app's name. Case and diacritics do not matter (\"elan\" finds \"Élan\"); anything but letters and digits separates words, so \"ann@example.org\" is found by \"ann\". Newest (receivedAt) first, one page at a time like list-notifications: at most limit (default 50, at most 500), within --max-response-bytes less 1 KiB and the request's size; nextCursor, when more are left, is the cursor of the next page. since and until narrow it to notifications received in [since, until). A search reads the uid's index, never the notifications' text: a one-letter word its letter's list of notifications, a longer one the words of its first two letters; at most 16,777,216 entries of it (a query that would read more is -32602 at /query with data.limit), and the index itself is weighed in --max-notification-bytes. A caller searches only its own uid's list; without app, every app's. Administrators may pass uid for another uid's list; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "description": "Searches the caller's notification list, delivered and scheduled alike, by words: a notification is found when each word of query starts one of its words, in its title, subtitle, body, thread, conversation identifier, sender's name or address, or its app's name. Case and diacritics do not matter (\"elan\" finds \"Élan\"); anything but letters and digits separates words, so \"ann@example.org\" is found by \"ann\". Newest (receivedAt) first, one page at a time like list-notifications: at most limit (default 50, at most 500), within --max-response-bytes less 1 KiB and the request's size; nextCursor, when more are left, is the cursor of the next page. since and until narrow it to notifications received in [since, until], both included, compared in whole milliseconds as the wire writes receivedAt: since or until equal to a notification's own receivedAt, as it was answered, includes it. A search reads the uid's index, never the notifications' text: a one-letter word its letter's list of notifications, a longer one the words of its first two letters; at most 16,777,216 entries of it (a query that would read more is -32602 at /query with data.limit), and the index itself is weighed in --max-notification-bytes. A caller searches only its own uid's list; without app, every app's. Administrators may pass uid for another uid's list; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2148,7 +2148,7 @@ package enum OpenRPCDocument {
         },
         {
           "name": "since",
-          "description": "Only those received at or after this time.",
+          "description": "Only those received at or after this time, in whole milliseconds as receivedAt is written.",
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/DateTime"
@@ -2156,7 +2156,7 @@ package enum OpenRPCDocument {
         },
         {
           "name": "until",
-          "description": "Only those received before this time; later than since.",
+          "description": "Only those received at or before this time, in whole milliseconds as receivedAt is written; not earlier than since (-32602 at /until).",
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/DateTime"

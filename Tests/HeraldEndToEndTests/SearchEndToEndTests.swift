@@ -72,6 +72,35 @@ struct SearchEndToEndTests {
         }
     }
 
+    /// Issue 45, item 6: heraldctl prints what a search found a notification by, and reads
+    /// `--since 1h` as an hour ago.
+    @Test("heraldctl search prints the app, sender, conversation and body, and takes --since 1h")
+    func heraldctlPrintsWhatMatched() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none"])
+        let client = try herald.connect()
+        try client.result(
+            "donate",
+            [
+                "app": "org.example.chat",
+                "interaction": [
+                    "identifier": "i-1", "direction": "incoming",
+                    "intent": ["type": "sendMessage", "sender": ["displayName": "Ann Lee"], "conversationIdentifier": "c-trip"],
+                ],
+            ])
+        try client.result(
+            "update-content",
+            ["app": "org.example.chat", "identifier": "c-1", "interactionIdentifier": "i-1", "content": ["body": "Dinner at eight?\nBring wine."]])
+        let recent = try Heraldctl.run(["notifications", "search", "dinner", "--since", "1h", "--socket", herald.socketPath])
+        let lines = recent.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("c-1 org.example.chat delivered 20") == true, "\(recent)")
+        #expect(lines.contains("  from Ann Lee, conversation c-trip") && lines.contains("  Dinner at eight?"), "\(recent)")
+        let later = try Heraldctl.run(["notifications", "search", "dinner", "--until", "1h", "--socket", herald.socketPath])
+        #expect(later.stdout == "No notification has these words.\n", "\(later)")
+        let bad = try Heraldctl.run(["notifications", "search", "dinner", "--since", "yesterday", "--socket", herald.socketPath])
+        #expect(bad.status == 2, "\(bad)")
+        #expect(bad.stderr.contains("--since takes how long ago"), "\(bad)")
+    }
+
     @Test("Another uid's notifications are not found, and the journal keeps no word searched for",
         .enabled(if: JournalReader.isAvailable, "needs a running systemd-journald"))
     func searchIsPrivateAndItsWordsStayOutOfTheJournal() throws {

@@ -7,8 +7,9 @@ import HeraldProtocol
 /// another uid is refused, as for the notification list).
 extension HeraldState {
     /// `set-focus`: defines `focus` and turns it on by hand, turns on the Focus defined as
-    /// `name`, or — with neither — turns every Focus off by hand. Each turn on is a new
-    /// activation, even of the Focus already on. Returns the Focus now in effect.
+    /// `name`, or — with neither — turns every Focus off by hand. Setting the Focus already
+    /// on continues its activation (its digest and notify-anyway marks go on); turning on
+    /// another is a new one. Returns the Focus now in effect.
     ///
     /// `focus` is a partial update of the Focus of its name: a member it leaves out keeps
     /// that setting (its schedules too), or takes the default for a Focus not defined yet.

@@ -37,9 +37,11 @@ extension HeraldState {
     /// `restore-notifications`: puts back the caller's (an administrator's: `uid`'s)
     /// notifications removed within `--undo-window` — those named, or without names the
     /// last removal — each as it was: same identifier, `receivedAt`, `deliveredAt` and state,
-    /// so it lists in its place. A delivered one comes back with reason `restored` first and
-    /// without sound, and is returned for the presenters to show again with its category's
-    /// actions; a scheduled one waits for its summary again, a snoozed one for its time.
+    /// so it lists in its place. A delivered one comes back without sound, presented as
+    /// today's Focus, mutes and cooldown decide (``restoredDelivery(of:uid:now:)``), with
+    /// reason `restored` first, and is returned for the presenters to show again with its
+    /// category's actions (a quiet one as they show quiet ones); a scheduled one waits for
+    /// its summary again, a snoozed one for its time.
     ///
     /// One the app posted again meanwhile (its identifier is in the list) is not restored:
     /// the app's newer notification stands. Past the window a removal is gone for good.
@@ -78,7 +80,7 @@ extension HeraldState {
         case (nil, _?):
             throw .invalidParams("Name the app whose notifications these identifiers are.", at: ["app"])
         }
-        let reason = DeliveryReason(code: .restored, message: "You removed this notification and undid it: it is back as it was, without sound.")
+        advanceFocus(uid: uid, now: now)
         var restored: [String] = []
         var delivered: [NotificationDelivered] = []
         var refused: (removals: [RecentlyRemoved.Removal], first: RuleError?) = ([], nil)
@@ -86,8 +88,7 @@ extension HeraldState {
             var notification = removal.notification
             guard self.notifications.notification(uid: uid, app: notification.app, identifier: notification.identifier) == nil else { continue }
             if notification.state == .delivered {
-                notification.delivery.reasons = [reason] + notification.delivery.reasons.filter { $0.code != .restored }
-                notification.delivery.sound = false
+                notification.delivery = restoredDelivery(of: notification, uid: uid, now: now)
             }
             do {
                 try self.notifications.insert(
@@ -100,6 +101,12 @@ extension HeraldState {
             }
             restored.append(notification.identifier)
             if notification.state == .delivered {
+                let silencedBefore = removal.notification.delivery.reasons.contains { $0.code == .silencedByFocus }
+                let received = removal.notification.deliveredAt ?? removal.notification.receivedAt
+                // Counted once: not again if this activation silenced it when it came.
+                if !(silencedBefore && focuses.digests.hasCounted(uid: uid, silencedAt: received)) {
+                    countSilencedByFocus(notification, uid: uid, now: now)
+                }
                 delivered.append(NotificationDelivered(uid: uid, notification: presented(notification, uid: uid)))
             }
         }

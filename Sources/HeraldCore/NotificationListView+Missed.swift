@@ -17,10 +17,9 @@ extension NotificationListView {
     /// Times compare in whole milliseconds, as the wire writes them: a presenter's `since` is
     /// the `deliveredAt` it was told, so the notification it names is not sent again.
     package func missed(uid: UInt32, since: Date, limit: Int) -> [HeraldNotification] {
-        func milliseconds(_ date: Date) -> Double { (date.timeIntervalSince1970 * 1000).rounded() }
-        let after = milliseconds(since)
+        let after = RFC3339.milliseconds(since)
         let found = notifications.newestDelivered(uid: uid, lookingAtMost: Self.missedScanLimit) { entry in
-            entry.delivery.presentation != .summary && milliseconds(entry.deliveredAt ?? entry.receivedAt) > after
+            entry.delivery.presentation != .summary && RFC3339.milliseconds(entry.deliveredAt ?? entry.receivedAt) > after
         }
         return found.prefix(limit).reversed().map { categories.presented($0, uid: uid) }
     }

@@ -37,8 +37,9 @@ extension NotificationListView {
                 .invalidParams, "limit is how many notifications at most, 0 to \(Self.maxSearchLimit); got \(limit).", at: ["limit"],
                 limit: Self.maxSearchLimit)
         }
-        if let since = p.since, let until = p.until, until <= since {
-            throw .invalidParams("until must be later than since: the search is of notifications received from since until until.", at: ["until"])
+        if let since = p.since, let until = p.until, RFC3339.milliseconds(until) < RFC3339.milliseconds(since) {
+            throw .invalidParams(
+                "until must not be earlier than since: the search is of notifications received from since to until, both included.", at: ["until"])
         }
         let after = try p.cursor.map { text throws(RuleError) in try NotificationCursor.read(text, answeredBy: "search-notifications") }
         // One more than the page holds: when it is found, the page has a next cursor.

@@ -78,8 +78,8 @@ struct NotificationsCommand: ParsableCommand {
         @OptionGroup var client: ClientOptions
         @Option(help: "Only this app's (default: every app's).") var app: String?
         @Option(help: "Only delivered, only scheduled or only snoozed notifications.") var state: State?
-        @Option(help: "Only those received at or after this time (RFC 3339, e.g. 2026-11-27T08:00:00Z).") var since: String?
-        @Option(help: "Only those received before this time (RFC 3339).") var until: String?
+        @Option(help: "Only those received at or after this time: how long ago (1h, 30m, 2d) or RFC 3339 (2026-11-27T08:00:00Z).") var since: String?
+        @Option(help: "Only those received at or before this time: how long ago or RFC 3339.") var until: String?
         @Option(help: "At most this many, the newest (default: 50).") var limit: Int = 50
         @Option(help: "The uid whose notifications they are (administrators; default: yours).") var uid: UInt32?
         @Argument(help: "The words to look for.") var words: [String] = []
@@ -87,14 +87,17 @@ struct NotificationsCommand: ParsableCommand {
         func validate() throws {
             if words.isEmpty { throw ValidationError("Name a word to look for.") }
             if limit < 0 { throw ValidationError("--limit is how many at most, 0 or more.") }
+            if let since, PastTime.date(since) == nil { throw PastTime.refusal("--since", since) }
+            if let until, PastTime.date(until) == nil { throw PastTime.refusal("--until", until) }
         }
 
         func run() throws {
             var params: [String: JSONValue] = ["query": words.joined(separator: " ").json]
             if let app { params["app"] = app.json }
             if let state { params["state"] = state.rawValue.json }
-            if let since { params["since"] = since.json }
-            if let until { params["until"] = until.json }
+            let now = Date()
+            if let since = since.flatMap({ PastTime.date($0, now: now) }) { params["since"] = RFC3339Date.format(since).json }
+            if let until = until.flatMap({ PastTime.date($0, now: now) }) { params["until"] = RFC3339Date.format(until).json }
             if let uid { params["uid"] = uid.json }
             let notifications = try List.allPages(
                 of: params, limit: limit, method: "search-notifications", maxPage: 500, connection: client.connect())
@@ -200,19 +203,41 @@ struct NotificationsCommand: ParsableCommand {
     }
 }
 
-/// A kept notification in words: one headline, then its content and decision, indented.
+/// A kept notification in words: one headline, then its content, indented.
 enum NotificationText {
+    /// The most characters of a body line shown.
+    static let maxBodyCharacters = 160
+
+    /// The headline — identifier, app, state and `receivedAt`, the time the list is sorted
+    /// by — then the title, who sent it in which conversation, and the body's first line:
+    /// what a search found it by, most of the time.
     static func lines(_ notification: JSONValue) -> [String] {
         guard notification.objectValue != nil else { return [] }
         let state = notification["state"]?.stringValue ?? "?"
-        let when = (state == "delivered" ? notification["deliveredAt"] : notification["receivedAt"])?.stringValue
         var headline = "\(Output.text(notification["identifier"])) \(Output.text(notification["app"])) \(state)"
-        if let when { headline += " \(when)" }
+        if let received = notification["receivedAt"]?.stringValue { headline += " \(received)" }
         let delivery = notification["delivery"]
+        if state == "delivered", let delivered = notification["deliveredAt"]?.stringValue, delivered != notification["receivedAt"]?.stringValue {
+            headline += ", delivered \(delivered)"
+        }
         if state == "scheduled", let at = delivery?["deliverAt"]?.stringValue { headline += ", summary at \(at)" }
         if state == "snoozed", let until = notification["snoozedUntil"]?.stringValue { headline += ", back at \(until)" }
-        let title = notification["content"]["title"]?.stringValue
-        return [headline] + (title.map { ["  \($0)"] } ?? [])
+        let content = notification["content"]
+        var lines = [headline]
+        if let title = content["title"]?.stringValue { lines.append("  \(title)") }
+        let communication = content["communication"]
+        let sender = communication["sender"]["displayName"]?.stringValue ?? communication["sender"]["handle"]["value"]?.stringValue
+        let conversation = communication["conversationIdentifier"]?.stringValue
+        switch (sender, conversation) {
+        case (let sender?, let conversation?): lines.append("  from \(sender), conversation \(conversation)")
+        case (let sender?, nil): lines.append("  from \(sender)")
+        case (nil, let conversation?): lines.append("  conversation \(conversation)")
+        case (nil, nil): break
+        }
+        if let body = content["body"]?.stringValue?.split(whereSeparator: \.isNewline).first {
+            lines.append("  " + (body.count > maxBodyCharacters ? String(body.prefix(maxBodyCharacters)) + "…" : String(body)))
+        }
+        return lines
     }
 
     /// One line for a presenter event in `heraldctl watch`.

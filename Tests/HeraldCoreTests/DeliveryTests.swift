@@ -135,11 +135,15 @@ import Testing
         // Another conversation was never silenced.
         try state.donate(F.message("elsewhere", conversation: "c2", metadata: anyway))
         #expect(try state.update("elsewhere").result.delivery.codes == ["silencedByFocus"])
-        // A new activation of the same Focus starts afresh.
+        // Setting the Focus on again continues its activation: the marks stay.
         try state.focusOn(Self.work)
-        #expect(try state.update("again").result.delivery.codes == ["silencedByFocus"])
-        // A minute after the conversation's last alert, past the burst cooldown's window.
         #expect(try state.update("again", now: F.now + 60).result.delivery.codes == ["notifiedAnyway", "delivered"])
+        // Off and on again is a new activation, which starts afresh.
+        _ = try state.setFocus(SetFocusParams(focus: nil as FocusUpdate?, uid: F.user.uid), caller: F.admin, now: F.now + 60)
+        try state.focusOn(Self.work, now: F.now + 60)
+        #expect(try state.update("again", now: F.now + 60).result.delivery.codes == ["silencedByFocus"])
+        // A minute after the conversation's last alert, past the burst cooldown's window.
+        #expect(try state.update("again", now: F.now + 120).result.delivery.codes == ["notifiedAnyway", "delivered"])
     }
 
     @Test func withoutNotifyAnywayASilencedConversationStaysSilenced() throws {

@@ -97,7 +97,7 @@ import Testing
         #expect(running.focus == "Work" && running.total == 1 && running.startedAt == F.now && running.endedAt == nil && running.endedBy == nil)
     }
 
-    @Test func anotherFocusOrATurnOnAgainReplacesItAndDeletingEndsIt() throws {
+    @Test func anotherFocusOrOffAndOnAgainReplacesItAndDeletingEndsIt() throws {
         var state = F.state()
         try turnOn(state: &state)
         try plain("p1", app: "org.example.mail", state: &state)
@@ -106,9 +106,11 @@ import Testing
         #expect(replaced.focus == "Work" && replaced.endedBy == .replaced && replaced.endedAt == F.now + 50)
 
         try plain("p2", app: "org.example.mail", at: F.now + 60, state: &state)
+        try turnOff(at: F.now + 65, state: &state)
+        let off = try #require(state.takeFocusDigests().first)
+        #expect(off.focus == "Sleep" && off.endedBy == .turnedOff && off.total == 1)
         _ = try state.setFocus(SetFocusParams(focus: nil as FocusUpdate?, name: "Sleep"), caller: F.user, now: F.now + 70)
-        let again = try #require(state.takeFocusDigests().first)
-        #expect(again.focus == "Sleep" && again.endedBy == .replaced && again.total == 1, "each turn on is a new activation")
+        #expect(state.takeFocusDigests().isEmpty, "off and on again is a new activation, which silenced nothing yet")
 
         try plain("p3", app: "org.example.mail", at: F.now + 80, state: &state)
         _ = try state.deleteFocus(DeleteFocusParams(name: "Sleep"), caller: F.user, now: F.now + 90)

@@ -69,4 +69,81 @@ import Testing
         let after = state.focusReadBack(uid: F.user.uid, now: Self.utc("2027-01-15T01:00:00"))
         #expect(after.active?.name == "Sleep" && after.override == nil)
     }
+
+    // MARK: Issue 45, item 1: an edit continues the activation
+
+    /// A message from `sender` in a conversation of its own, made a notification at `seconds`.
+    private func message(_ identifier: String, from sender: Person, at seconds: Double, state: inout HeraldState) throws -> [String] {
+        try state.donate(F.message(identifier, sender: sender, conversation: identifier), now: F.now + seconds)
+        return try state.update(identifier, now: F.now + seconds).result.delivery.codes
+    }
+
+    @Test func editingTheFocusOnMakesNoDigestAndTheOneAtItsEndCountsEverything() throws {
+        var state = F.state()
+        let eve = Person(handle: PersonHandle(value: "eve@example.org", type: .emailAddress), displayName: "Eve Park")
+        _ = try set(&state, FocusUpdate(name: "Work", allowedPeople: [F.ann]))
+        #expect(try message("b1", from: F.bo, at: 1, state: &state) == ["silencedByFocus"])
+        #expect(try message("b2", from: F.bo, at: 2, state: &state) == ["silencedByFocus"])
+        // The issue's edit: another setting given, the rest kept.
+        _ = try set(&state, FocusUpdate(name: "Work", allowedApps: ["org.example.pager"]), at: F.now + 3)
+        #expect(state.takeFocusDigests().isEmpty, "no digest while Work is still on")
+        #expect(try message("e1", from: eve, at: 4, state: &state) == ["silencedByFocus"])
+        // A new until, then none, then by name: still the same activation.
+        _ = try set(&state, FocusUpdate(name: "Work", until: F.now + 3600), at: F.now + 5)
+        _ = try set(&state, FocusUpdate(name: "Work"), at: F.now + 6)
+        _ = try state.setFocus(SetFocusParams(focus: nil as FocusUpdate?, name: "Work"), caller: F.user, now: F.now + 7)
+        #expect(state.takeFocusDigests().isEmpty)
+        let running = try #require(try state.getFocusDigest(UIDParams(), caller: F.user, now: F.now + 8).result.running)
+        #expect(running.total == 3 && running.startedAt == F.now)
+
+        _ = try set(&state, nil, at: F.now + 10)
+        let digests = state.takeFocusDigests()
+        #expect(digests.count == 1)
+        let digest = try #require(digests.first)
+        #expect(digest.focus == "Work" && digest.total == 3 && digest.endedBy == .turnedOff && digest.startedAt == F.now)
+        #expect(Set(digest.entries.map { $0.conversationIdentifier ?? "" }) == ["b1", "b2", "e1"])
+        #expect(try state.getFocusDigest(UIDParams(), caller: F.user, now: F.now + 11).result.digest == digest)
+    }
+
+    @Test func anEditedFocusStillEndsByItsUntilByAnotherFocusAndByDeletion() throws {
+        var state = F.state()
+        _ = try set(&state, FocusUpdate(name: "Work", until: F.now + 100))
+        _ = try message("b1", from: F.bo, at: 1, state: &state)
+        _ = try set(&state, FocusUpdate(name: "Work", until: F.now + 50), at: F.now + 2)
+        _ = try message("b2", from: F.bo, at: 3, state: &state)
+        state.advanceFocuses(now: F.now + 50)
+        let ended = try #require(state.takeFocusDigests().first)
+        #expect(ended.endedBy == .ended && ended.total == 2 && ended.endedAt == F.now + 50)
+
+        _ = try set(&state, FocusUpdate(name: "Work"), at: F.now + 60)
+        _ = try message("b3", from: F.bo, at: 61, state: &state)
+        _ = try set(&state, FocusUpdate(name: "Work", allowMentions: true), at: F.now + 62)
+        _ = try set(&state, FocusUpdate(name: "Home"), at: F.now + 63)
+        let replaced = try #require(state.takeFocusDigests().first)
+        #expect(replaced.focus == "Work" && replaced.endedBy == .replaced && replaced.total == 1)
+
+        _ = try message("b4", from: F.bo, at: 64, state: &state)
+        _ = try set(&state, FocusUpdate(name: "Home", allowMentions: true), at: F.now + 65)
+        _ = try state.deleteFocus(DeleteFocusParams(name: "Home"), caller: F.user, now: F.now + 66)
+        let deleted = try #require(state.takeFocusDigests().first)
+        #expect(deleted.focus == "Home" && deleted.endedBy == .deleted && deleted.total == 1 && deleted.startedAt == F.now + 63)
+    }
+
+    @Test func settingByHandTheFocusAScheduleTurnedOnContinuesItUntilTheWindowEnds() throws {
+        var state = F.state()
+        let thursday = Self.utc("2027-01-14T12:00:00")
+        _ = try state.defineFocus(DefineFocusParams(focus: FocusScheduleTests.sleep()), caller: F.user, now: thursday)
+        state.advanceFocuses(now: Self.utc("2027-01-14T22:00:00"))
+        let activation = state.focuses[F.user.uid].current?.activation
+        #expect(state.focuses[F.user.uid].current?.name == "Sleep" && activation != nil)
+        _ = try message("b1", from: F.bo, at: Self.utc("2027-01-14T22:10:00").timeIntervalSince(F.now), state: &state)
+        _ = try set(&state, FocusUpdate(name: "Sleep", allowMentions: true), at: Self.utc("2027-01-14T22:20:00"))
+        #expect(state.focuses[F.user.uid].current?.activation == activation && state.focuses[F.user.uid].current?.reason == .manual)
+        #expect(state.takeFocusDigests().isEmpty)
+        _ = try message("b2", from: F.bo, at: Self.utc("2027-01-14T22:30:00").timeIntervalSince(F.now), state: &state)
+        // The choice by hand without until lasts to the window's end; then the one digest.
+        state.advanceFocuses(now: Self.utc("2027-01-15T07:00:00"))
+        let digests = state.takeFocusDigests()
+        #expect(digests.count == 1 && digests.first?.total == 2 && digests.first?.endedBy == .ended)
+    }
 }

@@ -80,10 +80,28 @@ import Testing
     @Test func sinceAndUntilNarrowToWhenTheyWereReceived() throws {
         var state = F.state()
         for index in 0..<5 { try add(&state, "n\(index)", body: "standup", at: Double(index) * 60) }
-        #expect(try found(state, "standup", since: F.now + 60, until: F.now + 180) == ["n2", "n1"])
+        #expect(try found(state, "standup", since: F.now + 60, until: F.now + 180) == ["n3", "n2", "n1"], "both ends included")
         #expect(try found(state, "standup", since: F.now + 240) == ["n4"])
-        let error = ruleError { try search(state, "standup", since: F.now + 60, until: F.now + 60) }
+        #expect(try found(state, "standup", since: F.now + 60, until: F.now + 60) == ["n1"])
+        let error = ruleError { try search(state, "standup", since: F.now + 60, until: F.now + 59.999) }
         #expect(error?.code == .invalidParams && error?.path == ["until"])
+    }
+
+    /// Issue 45, item 6: heraldd keeps times finer than the wire's millisecond; a
+    /// `receivedAt` given back as it was answered names its own notification, at either end.
+    @Test func aReceivedAtGivenBackAsTheWireShowsItIncludesItsNotification() throws {
+        var state = F.state()
+        // Received a fraction of a millisecond either side of the times the wire writes.
+        try add(&state, "early", body: "standup", at: 10.000_4)
+        try add(&state, "late", body: "standup", at: 20.000_6)
+        for identifier in ["early", "late"] {
+            let received = try #require(try search(state, "standup").notifications.first { $0.identifier == identifier }?.receivedAt)
+            let wire = try #require(RFC3339.parse(RFC3339.format(received)))
+            #expect(wire != received, "the wire's time is not the stored one")
+            #expect(try found(state, "standup", since: wire).contains(identifier), "since \(identifier)")
+            #expect(try found(state, "standup", until: wire).contains(identifier), "until \(identifier)")
+            #expect(try found(state, "standup", since: wire, until: wire) == [identifier])
+        }
     }
 
     @Test func pagesWalkEveryFoundNotificationOnceNewestFirst() throws {

@@ -344,7 +344,10 @@ struct CommunicationFlowDeliveryEndToEndTests {
         // Another conversation was never silenced.
         try donateMessage(client, "m-3", sender: bo, conversation: "c-other", metadata: anyway)
         #expect(describeDelivery(try update(client, "m-3")) == "quiet [silencedByFocus]")
-        // A new activation of the Focus forgets the silenced conversations.
+        // Setting the Focus on again continues it (issue 45); off and on again is a new
+        // activation, which forgets the silenced conversations.
+        try client.result("set-focus", json(Self.work))
+        try client.result("set-focus", ["focus": .null])
         try client.result("set-focus", json(Self.work))
         #expect(describeDelivery(try update(client, "m-2")) == "quiet [silencedByFocus]")
         #expect(

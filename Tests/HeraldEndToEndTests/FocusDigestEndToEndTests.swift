@@ -25,6 +25,20 @@ struct FocusDigestEndToEndTests {
             "update-content", ["app": .string(chat), "identifier": .string(identifier), "interactionIdentifier": .string(identifier), "content": ["body": "Lunch?"]])
     }
 
+    /// Reads Work's running count (`total`), turns it off with heraldctl and returns the
+    /// one digest the presenter gets, checked to be Work's, of `total`, turned off.
+    static func turnOffWork(expecting total: Int, herald: HeraldProcess, presenter: UnixSocketClient, client: UnixSocketClient) throws -> JSONValue {
+        let running = try client.call("get-focus-digest", [:])
+        #expect(running[pointer: "/result/running/total"] == .number(JSONNumber(total)), "\(running.compactText)")
+        #expect(running[pointer: "/result/digest"] == nil, "\(running.compactText)")
+        let off = try Heraldctl.run(["focus", "off", "--socket", herald.socketPath])
+        #expect(off.status == 0, "\(off)")
+        let digest = try #require(try NotificationListEndToEndTests.next("focus-digest", from: presenter, timeout: 10))
+        #expect(digest[pointer: "/focus"] == "Work" && digest[pointer: "/endedBy"] == "turnedOff", "\(digest.compactText)")
+        #expect(digest[pointer: "/total"] == .number(JSONNumber(total)), "\(digest.compactText)")
+        return digest
+    }
+
     @Test("Turned off by hand: one focus-digest to the presenter, get-focus-digest, heraldctl and the journal")
     func turnedOff() throws {
         let journal = JournalReader.isAvailable
@@ -36,13 +50,7 @@ struct FocusDigestEndToEndTests {
         try Self.message("m-1", from: "Ann", in: "c-ann", client: client)
         try Self.message("m-2", from: "Ann", in: "c-ann", client: client)
         try client.result("update-content", ["app": .string(Self.mail), "identifier": "p-1", "content": ["title": "Invoice"]])
-        let running = try client.call("get-focus-digest", [:])
-        #expect(running[pointer: "/result/running/total"] == 3 && running[pointer: "/result/digest"] == nil, "\(running.compactText)")
-
-        let off = try Heraldctl.run(["focus", "off", "--socket", herald.socketPath])
-        #expect(off.status == 0, "\(off)")
-        let digest = try #require(try NotificationListEndToEndTests.next("focus-digest", from: presenter, timeout: 10))
-        #expect(digest[pointer: "/focus"] == "Work" && digest[pointer: "/total"] == 3 && digest[pointer: "/endedBy"] == "turnedOff", "\(digest.compactText)")
+        let digest = try Self.turnOffWork(expecting: 3, herald: herald, presenter: presenter, client: client)
         #expect(digest[pointer: "/entries/0/conversationIdentifier"] == "c-ann" && digest[pointer: "/entries/0/count"] == 2)
         #expect(digest[pointer: "/entries/0/senders"] == ["Ann"])
         #expect(digest[pointer: "/entries/1/app"] == .string(Self.mail) && digest[pointer: "/entries/1/conversationIdentifier"] == nil)
@@ -122,5 +130,34 @@ struct FocusDigestEndToEndTests {
         try client.result("set-focus", ["focus": .null])
         let digest = try #require(try NotificationListEndToEndTests.next("focus-digest", from: presenter, timeout: 10))
         #expect(digest[pointer: "/total"] == 15 && digest.compactText.utf8.count < 70_000, "\(digest.compactText.utf8.count) bytes")
+    }
+
+    /// Issue 45, item 1: the person's edit of the Focus that is on (heraldctl, as the issue
+    /// tried it) pops no digest and loses no count; the one digest at `focus off` has all.
+    @Test("Editing the Focus that is on continues it: one digest at its end, counting everything")
+    func editContinues() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none"])
+        let presenter = try herald.connect()
+        _ = try presenter.call("subscribe-notifications", [:])
+        let client = try herald.connect()
+        let on = try Heraldctl.run(["focus", "on", "Work", "--allow", "ann@example.org", "--socket", herald.socketPath])
+        #expect(on.status == 0, "\(on)")
+        try Self.message("m-1", from: "Bob", in: "c-bob", client: client)
+        try Self.message("m-2", from: "Bob", in: "c-bob", client: client)
+        let edit = try Heraldctl.run(["focus", "on", "Work", "--allow-app", "org.example.pager", "--socket", herald.socketPath])
+        #expect(edit.status == 0, "\(edit)")
+        let focus = try client.call("get-focus", [:])
+        #expect(focus[pointer: "/result/focuses/0/allowedApps"] == ["org.example.pager"], "\(focus.compactText)")
+        #expect(focus[pointer: "/result/focuses/0/allowedPeople/0/handle/value"] == "ann@example.org", "the rest kept")
+        try Self.message("m-3", from: "Eve Park", in: "c-eve", client: client)
+        let early = (try? NotificationListEndToEndTests.next("focus-digest", from: presenter, timeout: 1)) ?? nil
+        #expect(early == nil, "no digest while Work is on: \(String(describing: early))")
+        let digest = try Self.turnOffWork(expecting: 3, herald: herald, presenter: presenter, client: client)
+        #expect(digest[pointer: "/entries/0/conversationIdentifier"] == "c-bob" && digest[pointer: "/entries/0/count"] == 2)
+        #expect(digest[pointer: "/entries/1/conversationIdentifier"] == "c-eve" && digest[pointer: "/entries/1/count"] == 1)
+        let after = (try? NotificationListEndToEndTests.next("focus-digest", from: presenter, timeout: 1)) ?? nil
+        #expect(after == nil, "one digest: \(String(describing: after))")
+        let missed = try Heraldctl.run(["focus", "missed", "--socket", herald.socketPath])
+        #expect(missed.stdout.contains("3 notifications silenced"), "\(missed)")
     }
 }

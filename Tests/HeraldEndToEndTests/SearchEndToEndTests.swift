@@ -48,6 +48,59 @@ struct SearchEndToEndTests {
         #expect(nothing.stdout == "No notification has these words.\n", "\(nothing)")
     }
 
+    /// Issue 45, item 6: heraldd keeps times finer than the wire's millisecond; before,
+    /// `since` equal to a notification's own `receivedAt` left it out about half the time.
+    @Test("since and until equal to a notification's own receivedAt, as the wire shows it, include it")
+    func receivedAtGivenBack() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none"])
+        let client = try herald.connect()
+        for index in 0..<20 {
+            try client.result("update-content", Self.update("org.example.chat", "n-\(index)", title: "Standup", body: "Room \(index)"))
+        }
+        let listed = try client.call("list-notifications", [:])
+        let notifications = listed[pointer: "/result/notifications"]?.arrayValue ?? []
+        #expect(notifications.count == 20, "\(listed.compactText.prefix(300))")
+        for notification in notifications {
+            let identifier = try #require(notification[pointer: "/identifier"]?.stringValue)
+            let receivedAt = try #require(notification[pointer: "/receivedAt"])
+            let since = Self.identifiers(try client.call("search-notifications", ["query": "standup", "since": receivedAt]))
+            #expect(since.contains(identifier), "since \(receivedAt.compactText) leaves out \(identifier)")
+            let until = Self.identifiers(try client.call("search-notifications", ["query": "standup", "until": receivedAt]))
+            #expect(until.contains(identifier), "until \(receivedAt.compactText) leaves out \(identifier)")
+            let both = Self.identifiers(try client.call("search-notifications", ["query": "standup", "since": receivedAt, "until": receivedAt]))
+            #expect(both.contains(identifier))
+        }
+    }
+
+    /// Issue 45, item 6: heraldctl prints what a search found a notification by, and reads
+    /// `--since 1h` as an hour ago.
+    @Test("heraldctl search prints the app, sender, conversation and body, and takes --since 1h")
+    func heraldctlPrintsWhatMatched() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none"])
+        let client = try herald.connect()
+        try client.result(
+            "donate",
+            [
+                "app": "org.example.chat",
+                "interaction": [
+                    "identifier": "i-1", "direction": "incoming",
+                    "intent": ["type": "sendMessage", "sender": ["displayName": "Ann Lee"], "conversationIdentifier": "c-trip"],
+                ],
+            ])
+        try client.result(
+            "update-content",
+            ["app": "org.example.chat", "identifier": "c-1", "interactionIdentifier": "i-1", "content": ["body": "Dinner at eight?\nBring wine."]])
+        let recent = try Heraldctl.run(["notifications", "search", "dinner", "--since", "1h", "--socket", herald.socketPath])
+        let lines = recent.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("c-1 org.example.chat delivered 20") == true, "\(recent)")
+        #expect(lines.contains("  from Ann Lee, conversation c-trip") && lines.contains("  Dinner at eight?"), "\(recent)")
+        let later = try Heraldctl.run(["notifications", "search", "dinner", "--until", "1h", "--socket", herald.socketPath])
+        #expect(later.stdout == "No notification has these words.\n", "\(later)")
+        let bad = try Heraldctl.run(["notifications", "search", "dinner", "--since", "yesterday", "--socket", herald.socketPath])
+        #expect(bad.status == 2, "\(bad)")
+        #expect(bad.stderr.contains("--since takes how long ago"), "\(bad)")
+    }
+
     @Test("Another uid's notifications are not found, and the journal keeps no word searched for",
         .enabled(if: JournalReader.isAvailable, "needs a running systemd-journald"))
     func searchIsPrivateAndItsWordsStayOutOfTheJournal() throws {

@@ -51,6 +51,51 @@ struct UndoEndToEndTests {
         R.expectError(bad, -32602, "/identifiers", "an app without identifiers")
     }
 
+    /// Issue 45, item 2, as the person tried it: Work on allowing only Ann, Ann's trip
+    /// conversation muted; undoing a removal brings nothing back with sound or as an alert
+    /// the Focus or the mute keeps quiet.
+    @Test("Under a Focus and a mute, heraldctl undo brings silenced and muted notifications back quiet")
+    func undoUnderAFocusAndAMute() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none"])
+        let presenter = try herald.connect()
+        let person = try herald.connect()
+        _ = try presenter.call("subscribe-notifications", [:])
+        try person.result("set-focus", ["focus": ["name": "Work", "allowedPeople": [["handle": ["value": "ann@example.org", "type": "emailAddress"]]]]])
+        try person.result("set-conversation", ["app": .string(R.chat), "conversationIdentifier": "c-trip", "mute": ["forever": true]])
+        let ann: JSONValue = ["handle": ["value": "ann@example.org", "type": "emailAddress"], "displayName": "Ann"]
+        let bob: JSONValue = ["handle": ["value": "bob@example.org", "type": "emailAddress"], "displayName": "Bob"]
+        for (identifier, sender, conversation) in [("m-bob", bob, "c-bob"), ("m-trip", ann, "c-trip")] {
+            try person.result(
+                "donate",
+                [
+                    "app": .string(R.chat),
+                    "interaction": [
+                        "identifier": .string(identifier), "direction": "incoming",
+                        "intent": ["type": "sendMessage", "sender": sender, "conversationIdentifier": .string(conversation)],
+                    ],
+                ])
+            try person.result(
+                "update-content",
+                ["app": .string(R.chat), "identifier": .string(identifier), "interactionIdentifier": .string(identifier), "content": ["body": "Lunch?"]])
+            _ = try R.next("notification-delivered", from: presenter)
+        }
+        let removed = try Heraldctl.run(["notifications", "remove", "--app", R.chat, "--all", "--socket", herald.socketPath])
+        #expect(removed.status == 0, "\(removed)")
+        let undone = try Heraldctl.run(["notifications", "undo", "--socket", herald.socketPath])
+        #expect(undone.stdout == "Restored 2 notifications.\n", "\(undone)")
+        var back: [String: JSONValue] = [:]
+        for _ in 0..<2 {
+            let delivered = try #require(try R.next("notification-delivered", from: presenter))
+            back[delivered[pointer: "/notification/identifier"]?.stringValue ?? ""] = delivered[pointer: "/notification/delivery"]
+        }
+        let codes = { (identifier: String) in (back[identifier]?[pointer: "/reasons"]?.arrayValue ?? []).compactMap { $0[pointer: "/code"]?.stringValue } }
+        #expect(back["m-bob"]?[pointer: "/presentation"] == "quiet" && codes("m-bob") == ["restored", "silencedByFocus"], "\(back)")
+        #expect(back["m-trip"]?[pointer: "/presentation"] == "quiet" && codes("m-trip") == ["restored", "senderAllowedByFocus", "conversationMuted"])
+        #expect(back.values.allSatisfy { $0[pointer: "/sound"] == false }, "\(back)")
+        // Counted once as the Focus's: it silenced Bob's when it came.
+        #expect(try person.call("get-focus-digest", [:])[pointer: "/result/running/total"] == 1)
+    }
+
     @Test("A removal stays restorable across a restart, within the window")
     func acrossARestart() throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("herald-e2e-\(UUID().uuidString.prefix(8))")

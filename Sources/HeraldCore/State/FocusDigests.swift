@@ -6,8 +6,9 @@ import HeraldProtocol
 ///
 /// A tally starts with each activation (``FocusState``: a turn on by hand, a schedule
 /// window, a definition that turns one on) and ends with it: turned off, its `until` or
-/// window over, deleted, or replaced by another activation — of another Focus or the same
-/// one turned on again, as notify-anyway counts. An activation that silenced something
+/// window over, deleted, or replaced by another activation (another Focus, or a new window
+/// of the same one). Setting the Focus already on continues its tally, so an edit makes no
+/// digest and loses no count (issue 45). An activation that silenced something
 /// leaves one digest, the uid's last (``last``), and one for the presenters (``pending``);
 /// one that silenced nothing leaves none.
 ///
@@ -123,6 +124,14 @@ struct FocusDigests: Sendable {
     }
 
     // MARK: Reading
+
+    /// Whether `uid`'s running tally has counted what was silenced at `date`: its
+    /// activation was on then (a tally of unknown start, from an older snapshot, is taken
+    /// to have).
+    func hasCounted(uid: UInt32, silencedAt date: Date) -> Bool {
+        guard let tally = running[uid] else { return false }
+        return tally.startedAt.map { date >= $0 } ?? true
+    }
 
     /// `uid`'s running tally as a digest so far (no end); nil when none is on.
     func runningDigest(uid: UInt32) -> FocusDigest? {

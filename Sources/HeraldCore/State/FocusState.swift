@@ -10,8 +10,10 @@ import HeraldProtocol
 /// Otherwise the schedules decide: of the windows open at a time, the one that started
 /// last wins, and of two that started together, the Focus whose name sorts first.
 ///
-/// Every change to another Focus, a new schedule window, or a turn on by hand starts a new
-/// activation, so that "silenced by this same Focus" (notify-anyway) means this one.
+/// Every change to another Focus, a new schedule window, or a turn on by hand of a Focus
+/// that is not on starts a new activation, so that "silenced by this same Focus"
+/// (notify-anyway) and its digest mean this one. Setting the Focus already on (new
+/// settings, a new `until`, or none) continues its activation (issue 45).
 struct FocusState: Sendable {
     /// A named Focus: its configuration (without `until` or schedules) and its schedules.
     struct Definition: Sendable, Hashable {
@@ -161,11 +163,24 @@ struct FocusState: Sendable {
         return reevaluate(at: now, calendar: calendar, activations: &activations, cause: nil)
     }
 
-    /// Turns `name` (defined) on by hand, or every Focus off (nil): a new activation.
+    /// Turns `name` (defined) on by hand, or every Focus off (nil). The Focus already on
+    /// continues its activation, however it was on; any other is a new activation. A change
+    /// is reported whenever a Focus is on after it, for the journal.
     mutating func choose(_ name: String?, until: Date?, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change? {
         let endsAt = until ?? scheduled(at: now, calendar: calendar).nextChange
         manual = ManualChoice(name: name, until: until, endsAt: endsAt)
-        return reevaluate(at: now, calendar: calendar, activations: &activations, cause: .manual, newActivation: true)
+        let rule: ActivationRule = name != nil && current?.name == name ? .continuing : .fresh
+        return reevaluate(at: now, calendar: calendar, activations: &activations, cause: .manual, activation: rule)
+    }
+
+    /// Whether the Focus in effect after a change is the activation that was on.
+    private enum ActivationRule {
+        /// The same Focus in the same schedule window (or both by hand) continues.
+        case byWindow
+        /// The same Focus continues, whatever turned it on (a choice by hand of the Focus on).
+        case continuing
+        /// Always a new activation.
+        case fresh
     }
 
     /// Defines or replaces `definition`; a Focus that is on takes it at once.
@@ -195,16 +210,21 @@ struct FocusState: Sendable {
     }
 
     /// Sets ``current`` to what is in effect at `now`; the change when another Focus (or
-    /// none, or a new activation) is now in effect.
+    /// none, or a new activation) is now in effect, or the Focus on was set again by hand.
     private mutating func reevaluate(
-        at now: Date, calendar: Calendar, activations: inout UInt64, cause: Change.Cause?, newActivation: Bool = false
+        at now: Date, calendar: Calendar, activations: inout UInt64, cause: Change.Cause?, activation rule: ActivationRule = .byWindow
     ) -> Change? {
         if let ends = manual?.endsAt, now >= ends { manual = nil }
         let evaluation = evaluate(at: now, calendar: calendar)
         nextChange = evaluation.nextChange
         let before = current
         if let name = evaluation.name, let definition = definitions[name] {
-            let same = !newActivation && before?.name == name && before?.windowStart == evaluation.windowStart
+            let same =
+                switch rule {
+                case .byWindow: before?.name == name && before?.windowStart == evaluation.windowStart
+                case .continuing: before?.name == name
+                case .fresh: false
+                }
             let activation: UInt64
             if same, let before {
                 activation = before.activation
@@ -220,7 +240,8 @@ struct FocusState: Sendable {
             allowedPeopleKeys = []
             silencedPeopleKeys = []
         }
-        guard before?.name != current?.name || before?.activation != current?.activation else { return nil }
+        let edited = rule == .continuing && current != nil
+        guard edited || before?.name != current?.name || before?.activation != current?.activation else { return nil }
         let shown = current.flatMap { definitions[$0.name] } ?? before.flatMap { definitions[$0.name] }
         return Change(
             name: current?.name ?? before?.name ?? "",

@@ -9,9 +9,9 @@ extension NotificationList {
         var words: [String]
         var app: String?
         var state: NotificationState?
-        /// Received at or after.
+        /// Received at or after, in whole milliseconds as the wire writes times.
         var since: Date?
-        /// Received before.
+        /// Received at or before, in whole milliseconds as the wire writes times.
         var until: Date?
         var after: NotificationCursor?
     }
@@ -34,6 +34,9 @@ extension NotificationList {
             appFilter = id
         }
         let index = list.search
+        // Compared as the wire shows them, so a `receivedAt` given back names its own.
+        let since = query.since.map(RFC3339.milliseconds)
+        let until = query.until.map(RFC3339.milliseconds)
         var words: [(documents: DocumentSet, apps: [Bool])] = []
         for word in query.words {
             guard reads.take(SearchReads.lookup * list.apps.names.count),
@@ -49,8 +52,8 @@ extension NotificationList {
             let app = index.apps[position]
             if let appFilter, app != appFilter { return }
             if let after = query.after, !(place < after) { return }
-            if let since = query.since, place.receivedAt < since { return }
-            if let until = query.until, place.receivedAt >= until { return }
+            if let since, RFC3339.milliseconds(place.receivedAt) < since { return }
+            if let until, RFC3339.milliseconds(place.receivedAt) > until { return }
             guard newest.wouldKeep(place) else { return }
             for word in words where !word.documents.contains(number) && !word.apps[Int(app)] { return }
             if let state = query.state, list.entries[index.keys[position]!]?.state != state { return }

@@ -27,15 +27,22 @@ package enum RFC3339 {
         }
     }
 
+    /// `d` as the wire writes it: whole milliseconds since 1970, rounded to the nearest (0
+    /// for a time no calendar holds). A time a client gives back compares in these, so
+    /// that the `receivedAt` it was told names the notification it came from.
+    package static func milliseconds(_ d: Date) -> Int64 {
+        let interval = d.timeIntervalSince1970
+        // Beyond ±2^62 ms a Date is no calendar date; write the epoch rather than trap.
+        let scaled = interval.isFinite ? (interval * 1000).rounded() : 0
+        return abs(scaled) < 0x1p62 ? Int64(scaled) : 0
+    }
+
     /// The size of every date written: `2026-11-22T14:02:00.000Z`.
     private static let byteCount = 24
 
     /// Writes `d` into the first ``byteCount`` bytes of `bytes`; returns how many it wrote.
     private static func write(_ d: Date, into bytes: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        let interval = d.timeIntervalSince1970
-        // Beyond ±2^62 ms a Date is no calendar date; write the epoch rather than trap.
-        let scaled = interval.isFinite ? (interval * 1000).rounded() : 0
-        let totalMilliseconds = abs(scaled) < 0x1p62 ? Int64(scaled) : 0
+        let totalMilliseconds = milliseconds(d)
         let milliseconds = Int(totalMilliseconds.modulo(1000))
         let totalSeconds = (totalMilliseconds - Int64(milliseconds)) / 1000
         let secondOfDay = Int(totalSeconds.modulo(86_400))

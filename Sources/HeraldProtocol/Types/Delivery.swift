@@ -108,7 +108,7 @@ package enum DeliveryReasonCode: String, JSONEnum, Hashable {
     /// from none of them.
     case notSilencedByFocus
     /// The person undid the notification's removal (`restore-notifications`): delivered
-    /// again as it was, without sound, given first.
+    /// again without sound, as today's Focus, mutes and cooldown decide; given first.
     case restored
     /// The person muted the notification's conversation (`set-conversation`), whatever
     /// Focus is on: delivered quietly.

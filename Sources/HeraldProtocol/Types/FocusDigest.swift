@@ -75,6 +75,7 @@ package enum FocusDigestEnd: String, JSONEnum, Hashable {
     case ended
     /// Its definition was deleted (`delete-focus`).
     case deleted
-    /// Another Focus came on, or the same one was turned on again (a new activation).
+    /// Another Focus came on, or a new schedule window of the same one (a new activation);
+    /// setting the Focus already on again continues its activation and ends nothing.
     case replaced
 }

@@ -52,13 +52,14 @@ struct HeraldNotifyBurstEndToEndTests {
             return told != nil
         }
         let summary = try #require(told?["summary"] as? String, "\(notify.stderr)")
-        // The restored are alerts, each sent or counted: the bubble counts the skipped ones.
+        // The bubble adds up the skipped alerts while it is shown (the posting before the
+        // undo may have skipped some too, and a bubble dunst let expire starts again).
         let count = Int(summary.prefix { $0.isNumber }) ?? 0
         let skippedAlerts = notify.stderr.split(separator: "\n").compactMap { line -> Int? in
             guard let range = line.range(of: " alerts) of a burst") else { return nil }
             return Int(line[..<range.lowerBound].split(separator: "(").last ?? "")
         }
-        #expect(count > 0 && count <= Self.burst && count == skippedAlerts.reduce(0, +), "\(summary); \(notify.stderr)")
+        #expect(count > 0 && count <= skippedAlerts.reduce(0, +), "\(summary); \(notify.stderr)")
         #expect(told?["body"] as? String == "They are in your notification list: heraldctl notifications list")
         #expect(told?["appname"] as? String == "Herald")
         #expect((told?["message"] as? String)?.hasPrefix("urgency=low ") == true, "\(String(describing: told))")

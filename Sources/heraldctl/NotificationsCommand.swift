@@ -177,22 +177,26 @@ struct NotificationsCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove notifications by identifier, or all of an app's.")
+        static let configuration = CommandConfiguration(
+            abstract: "Remove notifications by identifier, or all of an app's, or all of every app's.",
+            discussion: "heraldctl notifications remove --all removes every app's; undo brings them all back, within heraldd's --undo-window."
+        )
         @OptionGroup var client: ClientOptions
-        @Option(help: "The app (administrators may leave it out with --uid --all: every app).") var app: String?
-        @Flag(help: "Remove every notification of the app.") var all = false
+        @Option(help: "The app (needed with identifiers; left out with --all: every app).") var app: String?
+        @Flag(help: "Remove every notification of the app, or of every app without --app.") var all = false
         @Option(help: "The uid whose list it is (administrators; default: yours).") var uid: UInt32?
         @Argument(help: "The identifiers of the notifications to remove.") var identifiers: [String] = []
 
         func validate() throws {
             if all == !identifiers.isEmpty { throw ValidationError("Name the identifiers to remove, or pass --all (not both).") }
+            if !all, app == nil { throw ValidationError("Name the app whose notifications these are with --app (or pass --all for every app's).") }
         }
 
         func run() throws {
             var params: [String: JSONValue] = all ? ["all": true] : ["identifiers": identifiers.json]
             if let app { params["app"] = app.json }
             if let uid { params["uid"] = uid.json }
-            try client.run("remove-notifications", params: params) { result in
+            try client.run("remove-notifications", params: params, flags: ["/app": "--app", "/identifiers": "IDENTIFIER", "/uid": "--uid"]) { result in
                 let removed = result["removed"]?.intValue ?? 0
                 return [removed == 1 ? "Removed 1 notification." : "Removed \(removed) notifications."]
             }
@@ -211,6 +215,10 @@ enum NotificationText {
         let delivery = notification["delivery"]
         if state == "scheduled", let at = delivery?["deliverAt"]?.stringValue { headline += ", summary at \(at)" }
         if state == "snoozed", let until = notification["snoozedUntil"]?.stringValue { headline += ", back at \(until)" }
+        // The conversation, so that a person can name it to `conversations mute`.
+        if let conversation = notification["content"]["communication"]["conversationIdentifier"]?.stringValue {
+            headline += ", conversation \(conversation)"
+        }
         let title = notification["content"]["title"]?.stringValue
         return [headline] + (title.map { ["  \($0)"] } ?? [])
     }

@@ -129,6 +129,20 @@ struct RequestProcessorTests {
         #expect(anyUID[pointer: "/result/people"] == .array([]), "\(anyUID)")
     }
 
+    @Test("Issue 45, item 11: a misspelt required member is named with its meant name; integers print as integers")
+    func misspeltMemberAndIntegers() throws {
+        let misspelt = try #require(
+            try respond(#"{"jsonrpc":"2.0","method":"set-conversation","params":{"app":"org.example.chat","conversationID":"c-trip","priority":true},"id":1}"#, as: user))
+        #expect(misspelt[pointer: "/error/data/pointer"] == .string("/conversationID"))
+        #expect(misspelt[pointer: "/error/data/reason"] == .string("`/conversationID` is not a known member; did you mean `conversationIdentifier`?"))
+        let negative = try #require(
+            try respond(
+                #"{"jsonrpc":"2.0","method":"set-conversation","params":{"app":"org.example.chat","conversationIdentifier":"c","mute":{"seconds":-1}},"id":2}"#,
+                as: user))
+        let reason = negative[pointer: "/error/data/reason"]?.stringValue ?? ""
+        #expect(reason.hasSuffix("got -1.") && negative[pointer: "/error/data/pointer"] == .string("/mute/seconds"), "\(negative)")
+    }
+
     @Test("Invalid params carry data.pointer to the member at fault, and the journal record names the app")
     func invalidParamsPointer() throws {
         let response = try #require(

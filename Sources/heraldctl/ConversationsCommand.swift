@@ -81,7 +81,7 @@ struct ConversationsCommand: ParsableCommand {
         @Argument(help: "The conversation's identifier.") var conversation: String
 
         func run() throws {
-            try client.run("set-conversation", params: ConversationText.params(app, conversation, uid, ["unmute": true])) { result in
+            try client.run("set-conversation", params: ConversationText.params(app, conversation, uid, ["unmute": true]), flags: ConversationText.flags) { result in
                 [ConversationText.line(result)]
             }
         }

@@ -48,14 +48,15 @@ struct CtlFailure: Error {
 
     /// The failure with its pointer line naming the command's own flag or argument instead,
     /// as a person typed it: `flags` maps a member's pointer (and what lies under it:
-    /// `/identifiers` covers `/identifiers/0`) to `--app`, `--text`, `IDENTIFIER`.
+    /// `/identifiers` covers `/identifiers/0`) to `--app`, `--text`, `IDENTIFIER`. A member
+    /// below the flag's keeps its pointer after the flag, to say which of several it is.
     func naming(_ flags: [String: String]) -> CtlFailure {
         guard let pointer,
             let member = flags.keys.filter({ pointer == $0 || pointer.hasPrefix($0 + "/") }).max(by: { $0.count < $1.count }),
             let index = lines.firstIndex(where: { $0.hasPrefix("  pointer: ") })
         else { return self }
         var failure = self
-        failure.lines[index] = "  given by: \(flags[member]!)"
+        failure.lines[index] = "  given by: \(flags[member]!)" + (pointer == member ? "" : " (its member \(pointer))")
         return failure
     }
 

@@ -103,7 +103,7 @@ struct FocusCommand: ParsableCommand {
             var focus = try definition.focus(named: name, people: people)
             if let untilText = until.flatMap({ UntilTime.date($0) }).map(RFC3339Date.format) { focus["until"] = untilText.json }
             people.sayChoices()
-            try client.run("set-focus", params: owner.adding(to: ["focus": focus.json]), human: FocusCommand.lines)
+            try client.run("set-focus", params: owner.adding(to: ["focus": focus.json]), flags: FocusCommand.flags, human: FocusCommand.lines)
         }
     }
 
@@ -182,6 +182,13 @@ struct FocusCommand: ParsableCommand {
         }
     }
 
+    /// The flag that gives each member of `set-focus` and `define-focus`, for heraldd's errors.
+    static let flags = [
+        "/focus/name": "NAME", "/focus/allowedPeople": "--allow", "/focus/allowedApps": "--allow-app", "/focus/silencedPeople": "--silence",
+        "/focus/silencedApps": "--silence-app", "/focus/until": "--until", "/focus/schedules": "--schedule/--from/--to/--days",
+        "/name": "NAME", "/uid": "--uid",
+    ]
+
     static func lines(_ result: JSONValue) -> [String] {
         guard let focus = result["focus"], focus.objectValue != nil else { return ["Focus is off."] }
         return ["Focus “\(Output.text(focus["name"]))” is on" + ((focus["until"]?.stringValue).map { " until \($0)." } ?? ".")]
@@ -217,7 +224,12 @@ struct FocusCommand: ParsableCommand {
     /// them as one answer.
     static func readBack(_ method: String, params: [String: JSONValue], client: ClientOptions, owner: Owner) throws(CtlFailure) {
         let connection = try client.connect()
-        var result = try connection.call(method, params: params).objectValue ?? JSONObject()
+        var result: JSONObject
+        do {
+            result = try connection.call(method, params: params).objectValue ?? JSONObject()
+        } catch {
+            throw error.naming(flags)
+        }
         var focuses = result["focuses"]?.arrayValue ?? []
         while let cursor = result["nextCursor"]?.stringValue {
             let page = try connection.call("get-focus", params: owner.adding(to: ["cursor": cursor.json]))

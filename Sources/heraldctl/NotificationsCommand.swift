@@ -170,7 +170,8 @@ struct NotificationsCommand: ParsableCommand {
             if let duration, let seconds = DurationText.seconds(duration) { params["seconds"] = .number(JSONNumber(seconds)) }
             if let until { params["until"] = until.json }
             if let uid { params["uid"] = uid.json }
-            try client.run("snooze-notification", params: params) { result in
+            let flags = ["/app": "APP", "/identifier": "IDENTIFIER", "/seconds": "--for", "/until": "--until", "/uid": "--uid"]
+            try client.run("snooze-notification", params: params, flags: flags) { result in
                 ["Snoozed \(identifier) of \(app) until \(Output.text(result["snoozedUntil"]))."]
             }
         }

@@ -93,6 +93,14 @@ struct HeraldctlPersonEndToEndTests {
         #expect(!badApp.stderr.contains("pointer"), "\(badApp)")
         let badText = try ctl(herald, ["donate", "--app", Self.chat, "--from", "ann@example.org", "--conversation", "", "--text", "Hi"])
         #expect(badText.status == 1 && badText.stderr.contains("  given by: --conversation"), "\(badText)")
+        for (arguments, flag) in [
+            (["notifications", "snooze", Self.chat, "n-1", "--for", "40d"], "--for"),
+            (["summary", "set", "8:00", "--app", "org.example.news"], "TIME (its member /times/0)"),
+            (["focus", "define", "Sleep", "--schedule", "mon 25:00-07:00"], "--schedule/--from/--to/--days (its member /focus/schedules/0/start)"),
+        ] {
+            let refused = try ctl(herald, arguments)
+            #expect(refused.status == 1 && refused.stderr.contains("  given by: \(flag)\n") && !refused.stderr.contains("pointer:"), "\(refused)")
+        }
     }
 
     @Test("donate --group-name without --to is refused, and --help says why")

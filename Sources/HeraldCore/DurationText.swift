@@ -17,4 +17,12 @@ package enum DurationText {
         else { return nil }
         return value * unit
     }
+
+    /// A number of seconds as an error's reason shows it: an integral value without a
+    /// fraction (`0`, `-1`, as the client most likely wrote it, not `0.0`), any other as
+    /// Swift writes it (`0.5`).
+    package static func number(_ value: Double) -> String {
+        guard value.isFinite, value == value.rounded(.towardZero), abs(value) < 1e15 else { return "\(value)" }
+        return String(Int64(value))
+    }
 }

@@ -108,7 +108,7 @@ extension HeraldState {
         case (let seconds?, nil, nil):
             guard seconds.isFinite, seconds > 0, seconds <= maxConversationMuteSeconds else {
                 throw RuleError(
-                    .invalidParams, "seconds is how long to mute, more than 0 and at most \(limit) (a year; longer is forever: true); got \(seconds).",
+                    .invalidParams, "seconds is how long to mute, more than 0 and at most \(limit) (a year; longer is forever: true); got \(DurationText.number(seconds)).",
                     at: ["mute", "seconds"], limit: limit)
             }
             return .until(now + seconds)

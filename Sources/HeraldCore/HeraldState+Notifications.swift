@@ -22,7 +22,7 @@ extension HeraldState {
     package mutating func removeNotifications(_ p: RemoveNotificationsParams, caller: Caller) throws(RuleError)
         -> (outcome: MethodOutcome<RemoveNotificationsResult>, removed: [NotificationsRemoved])
     {
-        let uid = try Self.namespace(uid: p.uid, app: p.app, caller: caller)
+        let uid = try Self.namespace(uid: p.uid, app: p.app, caller: caller, everyApp: p.all == true && p.identifiers == nil)
         let identifiers: [String]?
         switch (p.identifiers, p.all) {
         case (let given?, nil), (let given?, false?):
@@ -92,12 +92,15 @@ extension HeraldState {
     }
 
     /// The uid whose list a request acts on: the caller's own, or for an administrator the
-    /// `uid` given. Only an administrator may omit the app (every app of the uid).
-    static func namespace(uid: UInt32?, app: String?, caller: Caller) throws(RuleError) -> UInt32 {
+    /// `uid` given. Only an administrator may omit the app (every app of the uid), or anyone
+    /// for `everyApp` (`all: true`): the person clears their own list as `list-notifications`
+    /// shows it, every app's. A verified app never gets here without naming itself (the
+    /// method table refuses it first), and an unverified one could clear app by app anyway.
+    static func namespace(uid: UInt32?, app: String?, caller: Caller, everyApp: Bool = false) throws(RuleError) -> UInt32 {
         let owner = try ownerUID(uid, caller: caller)
         if let app {
             try AppName.validate(app)
-        } else if !caller.isAdministrator {
+        } else if !caller.isAdministrator, !everyApp {
             throw .invalidParams("Name the app whose notifications these are.", at: ["app"])
         }
         return owner ?? caller.uid

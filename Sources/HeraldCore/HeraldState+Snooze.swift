@@ -20,7 +20,7 @@ extension HeraldState {
         case (let seconds?, nil):
             guard seconds.isFinite, seconds > 0, seconds <= Self.maxSnoozeSeconds else {
                 throw RuleError(
-                    .invalidParams, "seconds is how long to snooze, more than 0 and at most \(Int(Self.maxSnoozeSeconds)) (30 days); got \(seconds).",
+                    .invalidParams, "seconds is how long to snooze, more than 0 and at most \(Int(Self.maxSnoozeSeconds)) (30 days); got \(DurationText.number(seconds)).",
                     at: ["seconds"], limit: Int(Self.maxSnoozeSeconds))
             }
             until = now + seconds

@@ -15,7 +15,7 @@ extension HeraldState {
         -> (outcome: MethodOutcome<RemoveNotificationsResult>, removed: [NotificationsRemoved])
     {
         guard caller.app == nil, configuration.undoWindow > 0 else { return try removeNotifications(p, caller: caller) }
-        let uid = try Self.namespace(uid: p.uid, app: p.app, caller: caller)
+        let uid = try Self.namespace(uid: p.uid, app: p.app, caller: caller, everyApp: p.all == true && p.identifiers == nil)
         let candidates: [HeraldNotification]
         if p.all == true, p.identifiers == nil {
             // The newest the store keeps, oldest received first.

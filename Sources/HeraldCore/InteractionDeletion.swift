@@ -52,9 +52,11 @@ extension HeraldState {
         if p.groupIdentifier != nil { given.append("groupIdentifier") }
         if p.all != nil { given.append("all") }
         guard given.count == 1 else {
+            // None given: at the first of the choice, as every "nothing given" error points
+            // (Protocol/README.md, "Errors"); too many: at the second given.
             throw .invalidParams(
                 "Give exactly one of identifiers, groupIdentifier and all: true.",
-                at: given.count > 1 ? [.member(given[1])] : []
+                at: given.count > 1 ? [.member(given[1])] : ["identifiers"]
             )
         }
         if p.all == false {

@@ -16,9 +16,17 @@ struct ClientOptions: ParsableArguments {
         try DaemonConnection(path: socketPath)
     }
 
-    /// Calls `method` and prints its result: as JSON with `--json`, else with `human`.
-    func run(_ method: String, params: [String: JSONValue]? = nil, human: (JSONValue) -> [String]) throws(CtlFailure) {
-        let result = try connect().call(method, params: params.map { .members($0) })
+    /// Calls `method` and prints its result: as JSON with `--json`, else with `human`. An
+    /// error's member is named by the flag `flags` maps its pointer to (``CtlFailure/naming(_:)``).
+    func run(
+        _ method: String, params: [String: JSONValue]? = nil, flags: [String: String] = [:], human: (JSONValue) -> [String]
+    ) throws(CtlFailure) {
+        let result: JSONValue
+        do {
+            result = try connect().call(method, params: params.map { .members($0) })
+        } catch {
+            throw error.naming(flags)
+        }
         if json {
             Output.printJSON(result)
         } else {

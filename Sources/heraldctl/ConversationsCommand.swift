@@ -13,7 +13,9 @@ struct ConversationsCommand: ParsableCommand {
         discussion: """
             A muted conversation's messages arrive quietly, whatever Focus is on (critical ones still \
             alert); a priority conversation's break through a Focus like an allowed person. A conversation \
-            is an app's conversationIdentifier, as its notifications name it (notifications list --json).
+            is an app's conversationIdentifier, as its notifications name it (notifications list shows it); \
+            mute and priority warn when none of the app's notifications names the conversation given, \
+            which is most often a typo, and set it all the same (its messages may not have come yet).
             """,
         subcommands: [List.self, Mute.self, Unmute.self, Priority.self],
         defaultSubcommand: List.self
@@ -64,9 +66,10 @@ struct ConversationsCommand: ParsableCommand {
             if let duration, let seconds = DurationText.seconds(duration) { mute["seconds"] = .number(JSONNumber(seconds)) }
             if let until { mute["until"] = until.json }
             if forever { mute["forever"] = true }
-            try client.run("set-conversation", params: ConversationText.params(app, conversation, uid, ["mute": .members(mute)])) { result in
+            try client.run("set-conversation", params: ConversationText.params(app, conversation, uid, ["mute": .members(mute)]), flags: ConversationText.flags) { result in
                 [ConversationText.line(result)]
             }
+            try ConversationText.warnIfUnknown(app, conversation, uid, client: client)
         }
     }
 
@@ -78,7 +81,7 @@ struct ConversationsCommand: ParsableCommand {
         @Argument(help: "The conversation's identifier.") var conversation: String
 
         func run() throws {
-            try client.run("set-conversation", params: ConversationText.params(app, conversation, uid, ["unmute": true])) { result in
+            try client.run("set-conversation", params: ConversationText.params(app, conversation, uid, ["unmute": true]), flags: ConversationText.flags) { result in
                 [ConversationText.line(result)]
             }
         }
@@ -96,9 +99,10 @@ struct ConversationsCommand: ParsableCommand {
         @Argument(help: "The conversation's identifier.") var conversation: String
 
         func run() throws {
-            try client.run("set-conversation", params: ConversationText.params(app, conversation, uid, ["priority": (!off).json])) { result in
+            try client.run("set-conversation", params: ConversationText.params(app, conversation, uid, ["priority": (!off).json]), flags: ConversationText.flags) { result in
                 [ConversationText.line(result)]
             }
+            if !off { try ConversationText.warnIfUnknown(app, conversation, uid, client: client) }
         }
     }
 }
@@ -111,6 +115,30 @@ enum ConversationText {
         params["conversationIdentifier"] = conversation.json
         if let uid { params["uid"] = uid.json }
         return params
+    }
+
+    /// The argument or flag that gives each member, for heraldd's errors.
+    static let flags = [
+        "/app": "APP", "/conversationIdentifier": "CONVERSATION", "/mute/seconds": "--for", "/mute/until": "--until", "/uid": "--uid",
+    ]
+
+    /// Warns, on standard error, when none of the app's notifications names `conversation`:
+    /// heraldd accepts any identifier (a conversation's messages may not have come yet), so
+    /// a typo would otherwise go unnoticed. Names the conversations the app's notifications do.
+    static func warnIfUnknown(_ app: String, _ conversation: String, _ uid: UInt32?, client: ClientOptions) throws(CtlFailure) {
+        var params: [String: JSONValue] = ["app": app.json]
+        if let uid { params["uid"] = uid.json }
+        let notifications = try NotificationsCommand.List.allPages(of: params, limit: nil, connection: client.connect())
+        var known: [String] = []
+        for notification in notifications {
+            guard let named = notification["content"]["communication"]["conversationIdentifier"]?.stringValue else { continue }
+            if named == conversation { return }
+            if !known.contains(named) { known.append(named) }
+        }
+        let others = known.isEmpty ? "it has none that names a conversation" : "those it has name " + known.prefix(10).joined(separator: ", ")
+        CtlFailure(.success, [
+            "heraldctl: warning: no notification of \(app) names conversation \(conversation) (\(others)); check its spelling."
+        ]).report()
     }
 
     /// `org.example.chat c-trip: muted until 2026-11-27T09:00:00.000Z, priority`.

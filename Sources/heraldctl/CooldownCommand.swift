@@ -32,7 +32,7 @@ struct CooldownCommand: ParsableCommand {
             try client.run("get-cooldown", params: owner.adding(to: [:]), human: Self.lines)
             return
         }
-        try client.run("set-cooldown", params: owner.adding(to: ["seconds": seconds.json]), human: Self.lines)
+        try client.run("set-cooldown", params: owner.adding(to: ["seconds": seconds.json]), flags: ["/seconds": "WINDOW", "/uid": "--uid"], human: Self.lines)
     }
 
     /// `off` is 0; otherwise a duration as `DurationText` reads it, in whole seconds.

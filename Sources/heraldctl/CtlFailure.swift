@@ -18,6 +18,9 @@ struct CtlFailure: Error {
 
     /// Error 1006: the method is for administrators.
     var isPermissionDenied = false
+    /// The member at fault (`data.pointer`) of a JSON-RPC error, which ``naming(_:)`` may
+    /// turn into the flag that gave it.
+    var pointer: String?
 
     init(_ status: CtlStatus, _ lines: [String]) {
         self.status = status
@@ -39,6 +42,21 @@ struct CtlFailure: Error {
         }
         var failure = CtlFailure(.failed, lines)
         failure.isPermissionDenied = code == "1006"
+        failure.pointer = data["pointer"]?.stringValue
+        return failure
+    }
+
+    /// The failure with its pointer line naming the command's own flag or argument instead,
+    /// as a person typed it: `flags` maps a member's pointer (and what lies under it:
+    /// `/identifiers` covers `/identifiers/0`) to `--app`, `--text`, `IDENTIFIER`. A member
+    /// below the flag's keeps its pointer after the flag, to say which of several it is.
+    func naming(_ flags: [String: String]) -> CtlFailure {
+        guard let pointer,
+            let member = flags.keys.filter({ pointer == $0 || pointer.hasPrefix($0 + "/") }).max(by: { $0.count < $1.count }),
+            let index = lines.firstIndex(where: { $0.hasPrefix("  pointer: ") })
+        else { return self }
+        var failure = self
+        failure.lines[index] = "  given by: \(flags[member]!)" + (pointer == member ? "" : " (its member \(pointer))")
         return failure
     }
 

@@ -15,11 +15,11 @@ struct FocusCommand: ParsableCommand {
     /// What a Focus lets through, as `on` and `define` take it: only what is given is sent,
     /// so `on` changes those settings of a Focus defined already and keeps the rest.
     struct Definition: ParsableArguments {
-        @Option(help: "A person it lets through (repeat; replaces the list): \"Name <email>\", +phone or a handle.") var allow: [String] = []
+        @Option(help: "A person it lets through (repeat; replaces the list): \"Name <email>\", +phone, a handle, or the name of someone you messaged or called.") var allow: [String] = []
         @Flag(help: "Let no person through (empties the list).") var allowNobody = false
         @Option(help: "An app it lets through (repeat; replaces the list).") var allowApp: [String] = []
         @Flag(help: "Let no app through (empties the list).") var allowNoApps = false
-        @Option(help: "A person it silences, letting everyone else through (repeat; replaces the list; needs no --allow).") var silence: [String] = []
+        @Option(help: "A person it silences, letting everyone else through (repeat; replaces the list; needs no --allow); written as for --allow.") var silence: [String] = []
         @Option(help: "An app it silences, letting every other app through (repeat; replaces the list; needs no --allow-app).") var silenceApp: [String] = []
         @Flag(help: "Silence no one by name again: the Focus allows only whom --allow and --allow-app name.") var silenceNobody = false
         @Flag(inversion: .prefixedNo, help: "Whether Time Sensitive notifications break through (new Focus: yes).") var timeSensitive: Bool?
@@ -35,14 +35,19 @@ struct FocusCommand: ParsableCommand {
             }
         }
 
-        /// The Focus as `set-focus` and `define-focus` take it: the settings given, no others.
-        func focus(named name: String) -> [String: JSONValue] {
+        /// The Focus as `set-focus` and `define-focus` take it: the settings given, no others;
+        /// the people named by name turned into handles by `people`.
+        func focus(named name: String, people: PersonResolver) throws(CtlFailure) -> [String: JSONValue] {
             var focus: [String: JSONValue] = ["name": name.json]
-            if !allow.isEmpty || allowNobody { focus["allowedPeople"] = .array(allow.map(PersonArgument.parse)) }
+            var allowed: [JSONValue] = []
+            for text in allow { allowed.append(try people.person(text, flag: "--allow")) }
+            var silenced: [JSONValue] = []
+            for text in silence { silenced.append(try people.person(text, flag: "--silence")) }
+            if !allow.isEmpty || allowNobody { focus["allowedPeople"] = .array(allowed) }
             if !allowApp.isEmpty || allowNoApps { focus["allowedApps"] = allowApp.json }
             if !silence.isEmpty || !silenceApp.isEmpty || silenceNobody {
                 // A Focus either allows or silences: naming whom to silence empties what it allows.
-                focus["silencedPeople"] = .array(silence.map(PersonArgument.parse))
+                focus["silencedPeople"] = .array(silenced)
                 focus["silencedApps"] = silenceApp.json
                 if !silenceNobody {
                     focus["allowedPeople"] = .array([])
@@ -74,7 +79,10 @@ struct FocusCommand: ParsableCommand {
                 Turns on NAME as defined, changing only the settings given (--allow, --allow-app, a switch) and keeping \
                 the rest and its schedules; a Focus not defined yet is defined with the defaults for what is not given. \
                 --allow and --allow-app replace their list; --allow-nobody and --allow-no-apps empty it. \
-                --silence and --silence-app make the Focus silence only whom they name and let the rest through.
+                --silence and --silence-app make the Focus silence only whom they name and let the rest through. \
+                A person is "Name <handle>", an email address, a +phone number or a handle; a name alone \
+                ("Ann Lee", or "Ann") is looked up among the people you messaged or called (suggest-people), \
+                and heraldctl says whom it chose, or lists them when the name fits several.
                 """
         )
 
@@ -91,9 +99,11 @@ struct FocusCommand: ParsableCommand {
         }
 
         func run() throws {
-            var focus = definition.focus(named: name)
+            let people = PersonResolver(client: client, uid: owner.uid)
+            var focus = try definition.focus(named: name, people: people)
             if let untilText = until.flatMap({ UntilTime.date($0) }).map(RFC3339Date.format) { focus["until"] = untilText.json }
-            try client.run("set-focus", params: owner.adding(to: ["focus": focus.json]), human: FocusCommand.lines)
+            people.sayChoices()
+            try client.run("set-focus", params: owner.adding(to: ["focus": focus.json]), flags: FocusCommand.flags, human: FocusCommand.lines)
         }
     }
 
@@ -149,7 +159,9 @@ struct FocusCommand: ParsableCommand {
         }
 
         func run() throws {
-            var focus = definition.focus(named: name)
+            let people = PersonResolver(client: client, uid: owner.uid)
+            var focus = try definition.focus(named: name, people: people)
+            people.sayChoices()
             var all = schedules
             if let from, let to {
                 all.insert(ScheduleArgument(days: days.flatMap(DayList.parse) ?? DayList.names, start: from, end: to), at: 0)
@@ -169,6 +181,13 @@ struct FocusCommand: ParsableCommand {
             try FocusCommand.readBack("delete-focus", params: owner.adding(to: ["name": name.json]), client: client, owner: owner)
         }
     }
+
+    /// The flag that gives each member of `set-focus` and `define-focus`, for heraldd's errors.
+    static let flags = [
+        "/focus/name": "NAME", "/focus/allowedPeople": "--allow", "/focus/allowedApps": "--allow-app", "/focus/silencedPeople": "--silence",
+        "/focus/silencedApps": "--silence-app", "/focus/until": "--until", "/focus/schedules": "--schedule/--from/--to/--days",
+        "/name": "NAME", "/uid": "--uid",
+    ]
 
     static func lines(_ result: JSONValue) -> [String] {
         guard let focus = result["focus"], focus.objectValue != nil else { return ["Focus is off."] }
@@ -205,7 +224,12 @@ struct FocusCommand: ParsableCommand {
     /// them as one answer.
     static func readBack(_ method: String, params: [String: JSONValue], client: ClientOptions, owner: Owner) throws(CtlFailure) {
         let connection = try client.connect()
-        var result = try connection.call(method, params: params).objectValue ?? JSONObject()
+        var result: JSONObject
+        do {
+            result = try connection.call(method, params: params).objectValue ?? JSONObject()
+        } catch {
+            throw error.naming(flags)
+        }
         var focuses = result["focuses"]?.arrayValue ?? []
         while let cursor = result["nextCursor"]?.stringValue {
             let page = try connection.call("get-focus", params: owner.adding(to: ["cursor": cursor.json]))

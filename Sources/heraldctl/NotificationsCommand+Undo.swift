@@ -33,7 +33,9 @@ extension NotificationsCommand {
         func run() throws {
             var params: [String: JSONValue] = ["app": app.json, "identifiers": identifiers.json]
             if let uid { params["uid"] = uid.json }
-            try client.run("restore-notifications", params: params) { result in Self.sentence(result) }
+            try client.run("restore-notifications", params: params, flags: ["/app": "APP", "/identifiers": "IDENTIFIERS", "/uid": "--uid"]) { result in
+                Self.sentence(result)
+            }
         }
 
         static func sentence(_ result: JSONValue) -> [String] {

@@ -173,29 +173,34 @@ struct NotificationsCommand: ParsableCommand {
             if let duration, let seconds = DurationText.seconds(duration) { params["seconds"] = .number(JSONNumber(seconds)) }
             if let until { params["until"] = until.json }
             if let uid { params["uid"] = uid.json }
-            try client.run("snooze-notification", params: params) { result in
+            let flags = ["/app": "APP", "/identifier": "IDENTIFIER", "/seconds": "--for", "/until": "--until", "/uid": "--uid"]
+            try client.run("snooze-notification", params: params, flags: flags) { result in
                 ["Snoozed \(identifier) of \(app) until \(Output.text(result["snoozedUntil"]))."]
             }
         }
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove notifications by identifier, or all of an app's.")
+        static let configuration = CommandConfiguration(
+            abstract: "Remove notifications by identifier, or all of an app's, or all of every app's.",
+            discussion: "heraldctl notifications remove --all removes every app's; undo brings them all back, within heraldd's --undo-window."
+        )
         @OptionGroup var client: ClientOptions
-        @Option(help: "The app (administrators may leave it out with --uid --all: every app).") var app: String?
-        @Flag(help: "Remove every notification of the app.") var all = false
+        @Option(help: "The app (needed with identifiers; left out with --all: every app).") var app: String?
+        @Flag(help: "Remove every notification of the app, or of every app without --app.") var all = false
         @Option(help: "The uid whose list it is (administrators; default: yours).") var uid: UInt32?
         @Argument(help: "The identifiers of the notifications to remove.") var identifiers: [String] = []
 
         func validate() throws {
             if all == !identifiers.isEmpty { throw ValidationError("Name the identifiers to remove, or pass --all (not both).") }
+            if !all, app == nil { throw ValidationError("Name the app whose notifications these are with --app (or pass --all for every app's).") }
         }
 
         func run() throws {
             var params: [String: JSONValue] = all ? ["all": true] : ["identifiers": identifiers.json]
             if let app { params["app"] = app.json }
             if let uid { params["uid"] = uid.json }
-            try client.run("remove-notifications", params: params) { result in
+            try client.run("remove-notifications", params: params, flags: ["/app": "--app", "/identifiers": "IDENTIFIER", "/uid": "--uid"]) { result in
                 let removed = result["removed"]?.intValue ?? 0
                 return [removed == 1 ? "Removed 1 notification." : "Removed \(removed) notifications."]
             }

@@ -40,11 +40,18 @@ struct NotifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        try client.run("update-content", params: params) { result in
+        try client.run("update-content", params: params, flags: Self.flags) { result in
             let identifier = (result["identifier"]?.stringValue).map { ["notification \($0)"] } ?? []
             return identifier + Self.contentLines(result["content"]) + DeliveryText.lines(result["delivery"])
         }
     }
+
+    /// The flag that gives each member, for heraldd's errors.
+    static let flags = [
+        "/app": "--app", "/identifier": "--identifier", "/interactionIdentifier": "--interaction", "/content/title": "--title",
+        "/content/subtitle": "--subtitle", "/content/body": "--body", "/content/interruptionLevel": "--level",
+        "/content/threadIdentifier": "--thread", "/content/categoryIdentifier": "--category", "/content/relevanceScore": "--relevance",
+    ]
 
     static func contentLines(_ content: JSONValue?) -> [String] {
         guard let content, content.objectValue != nil else { return [] }

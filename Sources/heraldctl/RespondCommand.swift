@@ -26,7 +26,8 @@ struct RespondCommand: ParsableCommand {
         var params: [String: JSONValue] = ["app": app.json, "identifier": identifier.json, "actionIdentifier": action.json]
         if let text { params["userText"] = text.json }
         if let uid { params["uid"] = uid.json }
-        try client.run("respond-to-notification", params: params) { result in
+        let flags = ["/app": "APP", "/identifier": "ID", "/actionIdentifier": "ACTION", "/userText": "--text", "/uid": "--uid"]
+        try client.run("respond-to-notification", params: params, flags: flags) { result in
             let heard = result["response"]?.stringValue == "delivered" ? "the app heard it" : "it waits for the app to subscribe"
             return ["Answered \(Output.text(result["app"])) \(Output.text(result["identifier"])) with \(Output.text(result["actionIdentifier"])): \(heard)."]
         }

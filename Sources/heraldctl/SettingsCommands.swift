@@ -2,16 +2,16 @@ import ArgumentParser
 import Foundation
 import HeraldProtocol
 
-/// `heraldctl suggest` (`suggest-people`, administrators).
+/// `heraldctl suggest` (`suggest-people`): the caller's own uid's; an administrator's every uid's.
 struct SuggestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "suggest",
-        abstract: "People ranked by outgoing donations (administrators)."
+        abstract: "People ranked by your outgoing donations (an administrator's: every uid's, or --uid's)."
     )
 
     @OptionGroup var client: ClientOptions
     @Option(help: "How many, 1 to 1000.") var limit: Int?
-    @Option(help: "Only this uid's donations.") var uid: UInt32?
+    @Option(help: "Only this uid's donations (administrators; others see only their own).") var uid: UInt32?
     @Option(help: "Only this app's donations.") var app: String?
 
     func run() throws {

@@ -31,7 +31,8 @@ struct SummaryCommand: ParsableCommand {
         @OptionGroup var owner: FocusCommand.Owner
 
         func run() throws {
-            try client.run("set-summary", params: owner.adding(to: ["apps": app.json, "times": times.json]), human: SummaryCommand.lines)
+            let flags = ["/apps": "--app", "/times": "TIME", "/uid": "--uid"]
+            try client.run("set-summary", params: owner.adding(to: ["apps": app.json, "times": times.json]), flags: flags, human: SummaryCommand.lines)
         }
     }
 

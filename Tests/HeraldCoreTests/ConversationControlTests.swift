@@ -220,6 +220,10 @@ import Testing
             try state.setConversation(SetConversationParams(app: F.app, conversationIdentifier: "c1", priority: true, uid: 1001), caller: F.user, now: F.now)
         }
         #expect(other?.code == .permissionDenied && other?.path == ["uid"])
+        let negative = ruleError {
+            try state.setConversation(SetConversationParams(app: F.app, conversationIdentifier: "c1", mute: ConversationMute(seconds: -1)), caller: F.user, now: F.now)
+        }
+        #expect(negative?.reason.hasSuffix("; got -1.") == true, "\(String(describing: negative))")
         let cursor = ruleError { try state.listConversations(ListConversationsParams(cursor: "nonsense"), caller: F.user, now: F.now) }
         #expect(cursor?.path == ["cursor"])
         let limit = ruleError { try state.listConversations(ListConversationsParams(limit: 0), caller: F.user, now: F.now) }

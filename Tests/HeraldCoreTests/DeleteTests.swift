@@ -60,7 +60,7 @@ import Testing
         var state = try populated()
         let none = ruleError { try delete(&state, .init(app: F.app)) }
         #expect(none?.code == .invalidParams)
-        #expect(none?.path == [])
+        #expect(none?.path == ["identifiers"], "nothing given points at the first of the choice")
         let two = ruleError { try delete(&state, .init(app: F.app, identifiers: ["a"], all: true)) }
         #expect(two?.path == ["all"])
         let allFalse = ruleError { try delete(&state, .init(app: F.app, all: false)) }

@@ -307,7 +307,7 @@ import Testing
             (RemoveNotificationsParams(app: F.app), ["identifiers"]),
             (RemoveNotificationsParams(app: F.app, identifiers: ["a"], all: true), ["all"]),
             (RemoveNotificationsParams(app: F.app, identifiers: [""]), ["identifiers", 0]),
-            (RemoveNotificationsParams(app: nil, all: true), ["app"]),
+            (RemoveNotificationsParams(app: nil, identifiers: ["a"]), ["app"]),
         ]
         for (params, path) in cases {
             #expect(ruleError { try state.removeNotifications(params, caller: F.user) }?.path == path)

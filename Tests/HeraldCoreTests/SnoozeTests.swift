@@ -115,6 +115,8 @@ import Testing
             try state.snoozeNotification(SnoozeNotificationParams(app: F.app, identifier: "n1", seconds: 5), caller: F.otherUser, now: F.now)
         }
         #expect(other?.code == .notificationNotFound, "another uid's notification is not in theirs")
+        let zero = ruleError { try state.snoozeNotification(SnoozeNotificationParams(app: F.app, identifier: "n1", seconds: 0), caller: F.user, now: F.now) }
+        #expect(zero?.reason.hasSuffix("; got 0.") == true, "\(String(describing: zero))")
     }
 
     @Test func aScheduledNotificationCannotBeSnoozed() throws {

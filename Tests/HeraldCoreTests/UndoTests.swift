@@ -128,6 +128,23 @@ import Testing
         #expect(try restore(at: 32, state: &state).restored == 0, "nothing left")
     }
 
+    /// Issue 45, item 4: `heraldctl notifications remove --all` as the person.
+    @Test func thePersonRemovesEveryAppsAtOnceAndUndoBringsThemAllBack() throws {
+        var state = F.state()
+        try post("a", state: &state)
+        _ = try state.updateContent(UpdateContentParams(app: F.otherApp, identifier: "b", content: F.content()), caller: F.user, now: F.now + 1)
+        _ = try state.updateContent(UpdateContentParams(app: F.otherApp, identifier: "c", content: F.content()), caller: F.otherUser, now: F.now + 2)
+        let (outcome, events) = try state.removeNotifications(RemoveNotificationsParams(app: nil, all: true), caller: F.user, now: F.now + 10)
+        #expect(outcome.result.removed == 2 && Set(events.map(\.app)) == [F.app, F.otherApp])
+        #expect(try state.listNotifications(.init(app: nil), caller: F.user).result.notifications.isEmpty)
+        #expect(try state.listNotifications(.init(app: nil), caller: F.otherUser).result.notifications.map(\.identifier) == ["c"], "another uid's stay")
+        let undone = try restore(at: 20, state: &state)
+        #expect(undone.restored == 2 && Set(undone.delivered.map(\.notification.identifier)) == ["a", "b"])
+        // Identifiers still need their app.
+        let unnamed = ruleError { try state.removeNotifications(RemoveNotificationsParams(app: nil, identifiers: ["a"]), caller: F.user, now: F.now + 30) }
+        #expect(unnamed?.path == ["app"])
+    }
+
     @Test func anAppWithdrawingItsOwnIsNotUndoableNorIsOneTheAppPostedAgain() throws {
         var state = F.state()
         try post("n1", state: &state)

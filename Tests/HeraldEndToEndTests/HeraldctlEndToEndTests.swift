@@ -215,7 +215,9 @@ struct HeraldctlEndToEndTests {
         #expect(missing.status == 1, "\(missing)")
         #expect(missing.stderr.contains("heraldctl: update-content: Interaction not found (1001)"), "\(missing)")
         #expect(missing.stderr.contains("  reason: "), "\(missing)")
-        #expect(missing.stderr.contains("  pointer: /interactionIdentifier"), "\(missing)")
+        // heraldctl names its own flag, not the member's JSON pointer (issue 45, item 4).
+        #expect(missing.stderr.contains("  given by: --interaction"), "\(missing)")
+        #expect(!missing.stderr.contains("pointer"), "\(missing)")
         #expect(missing.stdout.isEmpty)
         let badJSON = try ctl(herald, ["call", "donate", "{not json"])
         #expect(badJSON.status == 2, "\(badJSON)")

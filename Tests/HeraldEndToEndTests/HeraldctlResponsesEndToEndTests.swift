@@ -96,7 +96,7 @@ struct HeraldctlResponsesEndToEndTests {
         #expect(watching.process.waitForExit(timeout: 10) == 0)
 
         let gone = try ctl(herald, ["respond", "org.example.chat", "m-1", "default"])
-        #expect(gone.status == 1 && gone.stderr.contains("Notification not found (1009)") && gone.stderr.contains("pointer: /identifier"), "\(gone)")
+        #expect(gone.status == 1 && gone.stderr.contains("Notification not found (1009)") && gone.stderr.contains("given by: ID"), "\(gone)")
 
         // --json: the subscription's result (what waits, left for the app), then each notification-response as JSON.
         // The app, still subscribed, took everything: nothing waits.

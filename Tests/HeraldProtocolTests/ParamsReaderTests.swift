@@ -267,6 +267,13 @@ import Testing
         #expect(nested?.reason.hasSuffix("did you mean `handle`?") == true)
     }
 
+    @Test("a required member written with ID for Identifier is named as misspelt, not as missing (issue 45, item 11)")
+    func abbreviatedIdentifier() throws {
+        let error = try failure(SetConversationParams.self, #"{"app":"a","conversationID":"c-trip","priority":true}"#)
+        #expect(error?.pointer == "/conversationID")
+        #expect(error?.reason == "`/conversationID` is not a known member; did you mean `conversationIdentifier`?")
+    }
+
     @Test("an unknown member with no close name lists the members; a method without params takes none")
     func unknownMemberWithoutSuggestion() throws {
         let error = try failure(RequestFocusParams.self, #"{"app":"a","colour":"red"}"#)
@@ -294,9 +301,13 @@ import Testing
         arguments: [
             ("alowedPeople", "allowedPeople"), ("critcal", "critical"), ("titel", "title"), ("donat", "donate"),
             ("update-contents", "update-content"), ("STATS", "stats"), ("intreaction", "interaction"),
+            ("conversationID", "conversationIdentifier"), ("threadId", "threadIdentifier"),
         ])
     func close(_ typed: String, _ meant: String) {
-        let names = ["allowedPeople", "critical", "title", "donate", "update-content", "stats", "interaction", "subtitle"]
+        let names = [
+            "allowedPeople", "critical", "title", "donate", "update-content", "stats", "interaction", "subtitle", "conversationIdentifier",
+            "threadIdentifier",
+        ]
         #expect(ClosestName.closest(to: typed, among: names) == meant)
     }
 

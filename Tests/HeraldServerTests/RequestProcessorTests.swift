@@ -95,7 +95,7 @@ struct RequestProcessorTests {
 
     @Test("Administrator methods answer others with 1006 before looking at their params")
     func administratorOnly() throws {
-        let denied = try #require(try respond(#"{"jsonrpc":"2.0","method":"suggest-people","params":{"limit":"seven"},"id":1}"#, as: user))
+        let denied = try #require(try respond(#"{"jsonrpc":"2.0","method":"stats","params":{"limit":"seven"},"id":1}"#, as: user))
         #expect(denied[pointer: "/error/code"] == .number(JSONNumber(1006)))
         let record = try #require(recorder.records.last)
         #expect(record.caller.uid == 1000)
@@ -105,7 +105,7 @@ struct RequestProcessorTests {
     @Test(
         "Every administrator method answers others with 1006 and runs for an administrator",
         arguments: [
-            #"{"method":"suggest-people","params":{}}"#,
+            #"{"method":"stats","params":{}}"#,
         ]
     )
     func everyAdministratorMethod(request: String) throws {
@@ -116,6 +116,31 @@ struct RequestProcessorTests {
         let answered = try #require(try respond(text, as: administrator))
         #expect(answered[pointer: "/error"] == nil)
         #expect(answered[pointer: "/result"] != nil)
+    }
+
+    @Test("suggest-people is the person's for their own uid (issue 45: heraldctl turns names into handles); another uid is 1006 at /uid")
+    func suggestPeopleIsThePersons() throws {
+        let own = try #require(try respond(#"{"jsonrpc":"2.0","method":"suggest-people","params":{},"id":1}"#, as: user))
+        #expect(own[pointer: "/result/people"] == .array([]), "\(own)")
+        let another = try #require(try respond(#"{"jsonrpc":"2.0","method":"suggest-people","params":{"uid":7},"id":2}"#, as: user))
+        #expect(another[pointer: "/error/code"] == .number(JSONNumber(1006)))
+        #expect(another[pointer: "/error/data/pointer"] == .string("/uid"))
+        let anyUID = try #require(try respond(#"{"jsonrpc":"2.0","method":"suggest-people","params":{"uid":7},"id":3}"#, as: administrator))
+        #expect(anyUID[pointer: "/result/people"] == .array([]), "\(anyUID)")
+    }
+
+    @Test("Issue 45, item 11: a misspelt required member is named with its meant name; integers print as integers")
+    func misspeltMemberAndIntegers() throws {
+        let misspelt = try #require(
+            try respond(#"{"jsonrpc":"2.0","method":"set-conversation","params":{"app":"org.example.chat","conversationID":"c-trip","priority":true},"id":1}"#, as: user))
+        #expect(misspelt[pointer: "/error/data/pointer"] == .string("/conversationID"))
+        #expect(misspelt[pointer: "/error/data/reason"] == .string("`/conversationID` is not a known member; did you mean `conversationIdentifier`?"))
+        let negative = try #require(
+            try respond(
+                #"{"jsonrpc":"2.0","method":"set-conversation","params":{"app":"org.example.chat","conversationIdentifier":"c","mute":{"seconds":-1}},"id":2}"#,
+                as: user))
+        let reason = negative[pointer: "/error/data/reason"]?.stringValue ?? ""
+        #expect(reason.hasSuffix("got -1.") && negative[pointer: "/error/data/pointer"] == .string("/mute/seconds"), "\(negative)")
     }
 
     @Test("Invalid params carry data.pointer to the member at fault, and the journal record names the app")

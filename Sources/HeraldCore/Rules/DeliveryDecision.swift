@@ -7,10 +7,11 @@ import HeraldProtocol
 /// 0. A timeSensitive notification from an app without the capability is treated as
 ///    active (`timeSensitiveNotPermitted`).
 /// 1. passive: quiet, no sound, no light, breaks through nothing (`passive`).
-/// 2. While a Focus is on, the first of these breaks through it: critical;
-///    timeSensitive with a Focus that allows it; an allowed app; an allowed sender; a
-///    priority conversation; a repeated call; notify-anyway after a silenced message; a
-///    mention or reply with a Focus that allows mentions. Otherwise quiet (`silencedByFocus`).
+/// 2. While a Focus is on, the first of these breaks through it (``focusOrder``):
+///    critical; timeSensitive with a Focus that allows it; not named by a Focus that
+///    silences only whom it names; an allowed app; an allowed sender; a priority
+///    conversation; a repeated call; notify-anyway after a silenced message; a mention or
+///    reply with a Focus that allows mentions. Otherwise quiet (`silencedByFocus`).
 /// 3. For an app sent to the scheduled summary: communication, timeSensitive and
 ///    critical break through it; the rest waits for the next summary (`heldForSummary`),
 ///    silenced by a Focus or not: the Focus filters how it is presented, the summary when
@@ -63,6 +64,13 @@ struct DeliveryDecision {
     var repeatedCallWindow: TimeInterval = 180
     /// Nil unless the person muted the conversation, and the mute has not ended.
     var conversationMute: ConversationMuteFact?
+
+    /// The reasons that let a notification through a Focus, first first: `decide()`'s
+    /// order, as Protocol/README.md and Protocol/DELIVERY.md list it (a test compares them).
+    static let focusOrder: [DeliveryReasonCode] = [
+        .criticalBreaksThroughFocus, .timeSensitiveAllowedByFocus, .notSilencedByFocus, .appAllowedByFocus, .senderAllowedByFocus,
+        .priorityConversation, .repeatedCall, .notifiedAnyway, .mentionAllowedByFocus,
+    ]
 
     func decide() -> Delivery {
         var reasons: [DeliveryReason] = []

@@ -90,8 +90,10 @@ struct PeopleSuggestions {
 }
 
 extension HeraldState {
-    /// `suggest-people` (administrators, as its descriptor says; the method table checks): see ``PeopleSuggestions``. `limit` is 1–1000,
-    /// 10 when absent; `uid` and `app` narrow the donations counted.
+    /// `suggest-people` (the person, as its descriptor says; the method table checks): see ``PeopleSuggestions``. `limit` is 1–1000,
+    /// 10 when absent; `uid` and `app` narrow the donations counted. A person counts only their own
+    /// uid's (another uid is 1006 at `/uid`), so that heraldctl can turn a name into a handle;
+    /// an administrator every uid's unless `uid` narrows it.
     package func suggestPeople(
         _ p: SuggestPeopleParams, caller: Caller, now: Date
     ) throws(RuleError)
@@ -104,11 +106,12 @@ extension HeraldState {
         if let app = p.app {
             try AppName.validate(app)
         }
+        let uid = caller.isAdministrator ? p.uid : try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
         var suggestions = PeopleSuggestions(now: now)
         let appID: AppNameTable.ID?? = p.app.map { interactions.apps.id(of: $0) }
         if appID != .some(.none) {
             interactions.forEach { key, stored in
-                if let uid = p.uid, key.uid != uid { return }
+                if let uid, key.uid != uid { return }
                 if let appID, key.app != appID { return }
                 suggestions.add(stored)
             }

@@ -5,14 +5,23 @@ package enum ClosestName {
     /// substitutions and swaps of neighbours, ignoring case), when it is close: at most one
     /// edit for names up to 5 characters, two up to 11, three beyond. Ties go to the
     /// earlier candidate. Nil when none is close.
+    ///
+    /// A name ending in `ID` is also read with `Identifier` for it, the abbreviation
+    /// clients write most (`conversationID` → `conversationIdentifier`, `threadId` →
+    /// `threadIdentifier`), which is too many edits away otherwise.
     package static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
         // Names longer than this are not typos of Herald's names; this also bounds the cost.
         guard name.utf8.count <= 64 else { return nil }
-        let typed = Array(name.lowercased().unicodeScalars)
+        let lowered = name.lowercased()
+        let typed = Array(lowered.unicodeScalars)
+        let expanded = lowered.hasSuffix("id") ? Array((lowered.dropLast(2) + "identifier").unicodeScalars) : nil
         let allowed = typed.count <= 5 ? 1 : typed.count <= 11 ? 2 : 3
         var best: (name: String, distance: Int)?
         for candidate in candidates where candidate != name {
             let known = Array(candidate.lowercased().unicodeScalars)
+            if let expanded, expanded == known, candidate.count > name.count {
+                return candidate
+            }
             guard abs(known.count - typed.count) <= allowed else { continue }
             let distance = editDistance(typed, known)
             if distance <= allowed, distance < (best?.distance ?? .max) {

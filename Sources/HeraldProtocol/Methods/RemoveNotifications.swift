@@ -12,8 +12,8 @@ package enum RemoveNotificationsMethod: HeraldMethod {
 
 /// Exactly one of `identifiers` and `all: true`.
 package struct RemoveNotificationsParams: Codable, Sendable, Hashable {
-    /// The app whose notifications to remove; an administrator may omit it (with `all`)
-    /// for every app of the uid.
+    /// The app whose notifications to remove; with `all`, a caller without a verified app
+    /// (the person, an administrator) may omit it for every app of the uid.
     package var app: String?
     package var identifiers: [String]?
     package var all: Bool?

@@ -1,10 +1,11 @@
 import Foundation
 
-/// `suggest-people` (administrators): the people the user reaches most, ranked by the
-/// frequency and recency of OUTGOING donations — incoming ones never create suggestions.
+/// `suggest-people` (the person, for their own uid; administrators for any): the people
+/// the user reaches most, ranked by the frequency and recency of OUTGOING donations —
+/// incoming ones never create suggestions.
 package enum SuggestPeopleMethod: HeraldMethod {
     package static let name = "suggest-people"
-    package static let access: MethodAccess = .administrator
+    package static let access: MethodAccess = .person
     package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "6a80e02f4a034ab6bc84dea5a1d76c63", error: "e252e067e21841a6af82264ac3111272")
     /// A scan of every interaction: about a second for 300,000. Answered on a thread of its
@@ -17,7 +18,8 @@ package enum SuggestPeopleMethod: HeraldMethod {
 package struct SuggestPeopleParams: Codable, Sendable, Hashable {
     /// 1–1000; 10 when absent.
     package var limit: Int?
-    /// Only this uid's donations; every uid's when absent.
+    /// Only this uid's donations; every uid's when an administrator leaves it out, the
+    /// caller's own for anyone else (who may name no other).
     package var uid: UInt32?
     /// Only this app's donations; every app's when absent.
     package var app: String?

@@ -1870,9 +1870,9 @@ package enum OpenRPCDocument {
     },
     {
       "name": "suggest-people",
-      "x-herald-access": "administrator",
+      "x-herald-access": "person",
       "summary": "The people the user reaches most, from outgoing donations only.",
-      "description": "Ranked by score: each outgoing donation naming a person (a message's recipients, a call's contacts) adds 0.5^(age / 7 days), age counted from its date, else its donation time. Ties go to more donations, then the later lastDate, then the display name. Incoming donations never create suggestions. Every uid's and app's donations count unless uid or app narrows them. Administrators only — uid 0, the daemon's own uid, and members of --admin-group, never a verified app; others get error 1006, checked before the params are read.",
+      "description": "Ranked by score: each outgoing donation naming a person (a message's recipients, a call's contacts) adds 0.5^(age / 7 days), age counted from its date, else its donation time. Ties go to more donations, then the later lastDate, then the display name. Incoming donations never create suggestions. A person's own uid's donations count (naming another uid is 1006); an administrator's, every uid's unless uid narrows them; app narrows them to one app's. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1888,7 +1888,7 @@ package enum OpenRPCDocument {
         },
         {
           "name": "uid",
-          "description": "Only this uid's donations.",
+          "description": "Only this uid's donations: any uid for an administrator (every uid's when absent), the caller's own for anyone else.",
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/Uid"
@@ -2303,12 +2303,12 @@ package enum OpenRPCDocument {
       "name": "remove-notifications",
       "x-herald-access": "app",
       "summary": "Removes notifications from the caller's list, delivered and scheduled alike.",
-      "description": "Apple's removeDeliveredNotifications(withIdentifiers:) and removePendingNotificationRequests(withIdentifiers:) in one. Give exactly one of identifiers and all: true (-32602 otherwise). Identifiers not in the caller's list, another uid's among them, count 0. Presenters of the uid are told notifications-removed. Administrators may pass uid, and omit app with all: true for every app of that uid; anyone else naming another uid gets 1006. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006.",
+      "description": "Apple's removeDeliveredNotifications(withIdentifiers:) and removePendingNotificationRequests(withIdentifiers:) in one. Give exactly one of identifiers and all: true (-32602 otherwise). Identifiers not in the caller's list, another uid's among them, count 0. Presenters of the uid are told notifications-removed. With all: true, the person (and an administrator, for uid) may omit app for every app of the uid, as list-notifications shows them; a verified app always names itself. Administrators may pass uid; anyone else naming another uid gets 1006. Who may call: an app for itself — a connection verified as an app names only its own app (1006 at /app otherwise, naming both ids); the person names any app of theirs; under --require-app-identity a connection without a verified app gets 1006.",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "app",
-          "description": "The app whose notifications to remove; only administrators may omit it (with all: true).",
+          "description": "The app whose notifications to remove; with all: true, a caller without a verified app may omit it (every app of the uid).",
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/AppName"

@@ -85,7 +85,7 @@ struct LimitOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The listening backlog when heraldd binds its socket itself.", valueName: "connections"))
     var listenBacklog: Int32 = 4096
 
-    @Option(help: ArgumentHelp("The most bytes of UTF-8 in one string of a request's params.", valueName: "bytes"))
+    @Option(help: ArgumentHelp("The most bytes of UTF-8 in one string of a request's params (an image's base64 data has its own bound: 256 KiB decoded).", valueName: "bytes"))
     var maxStringBytes: Int = 16_384
 
     @Option(help: ArgumentHelp("The most interactions one uid keeps; past it, its own oldest are evicted.", valueName: "count"))

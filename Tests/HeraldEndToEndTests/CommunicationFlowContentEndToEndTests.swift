@@ -318,4 +318,28 @@ struct CommunicationFlowContentEndToEndTests {
         try client.result("set-capabilities", ["app": .string(Self.app), "communication": false])
         #expect(describeError(try update(client, "m-1")) == "1005 /interactionIdentifier")
     }
+
+    /// Issue 45, item 10: an ordinary 140 KB avatar given inline is taken (its bound is the
+    /// image's 256 KiB decoded, not --max-string-bytes), and one past it is told to use a
+    /// file: URL, at its own member, with its own limit.
+    @Test("An inline avatar is held to the image's bound, not --max-string-bytes")
+    func inlineAvatar() throws {
+        let herald = try HeraldProcess()
+        let client = try herald.connect()
+        func donate(avatarBytes: Int) throws -> JSONValue {
+            let data = Data(repeating: 7, count: avatarBytes).base64EncodedString()
+            return try client.call("update-content", [
+                "app": .string(Self.app), "identifier": .string("a-\(avatarBytes)"),
+                "content": ["title": "Ann", "communication": ["type": "sendMessage", "conversationIdentifier": "c-ann", "sender": json(Self.cy),
+                    "avatar": ["data": .string(data), "mimeType": "image/png"]]],
+            ])
+        }
+        let taken = try donate(avatarBytes: 140_000)
+        #expect(taken[pointer: "/result/identifier"] == "a-140000", "\(taken)")
+        let refused = try donate(avatarBytes: 300_000)
+        #expect(refused[pointer: "/error/code"] == -32602)
+        #expect(refused[pointer: "/error/data/pointer"] == "/content/communication/avatar/data")
+        #expect(refused[pointer: "/error/data/limit"] == 349_528)
+        #expect(refused[pointer: "/error/data/reason"]?.stringValue?.contains("file: URL") == true, "\(refused)")
+    }
 }

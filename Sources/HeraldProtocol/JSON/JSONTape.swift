@@ -266,17 +266,30 @@ package struct JSONNode: Sendable {
     }
 
     /// The JSON Pointer, from this value, of the first string — a value, or a member's
-    /// name — longer than `maxBytes` bytes of UTF-8, or nil when none is. Only a string
-    /// too long pays for its pointer.
-    package func pointerToString(longerThan maxBytes: Int) -> String? {
+    /// name — longer than `maxBytes` bytes of UTF-8, or nil when none is; a value of a
+    /// member named in `ownLimits` is held to that member's own limit instead. Only a
+    /// string too long pays for its pointer, and only a long one for its member's name.
+    package func pointerToString(
+        longerThan maxBytes: Int, ownLimits: [String: Int] = [:]
+    ) -> (pointer: String, limit: Int, member: String?)? {
         let end = Int(entry.next)
+        let shortest = ownLimits.values.reduce(maxBytes, min)
         for position in index..<end {
             let entry = tape.entries[position]
-            guard entry.kind == .string || entry.kind == .name, Int(entry.end - entry.start) > maxBytes else { continue }
+            guard entry.kind == .string || entry.kind == .name, Int(entry.end - entry.start) > shortest else { continue }
+            var limit = maxBytes
+            var member: String?
+            if entry.kind == .string, position > 0, tape.entries[position - 1].kind == .name,
+                tape.entries[Int(entry.parent)].kind == .object
+            {
+                member = ownLimits.keys.first { tape.string(at: position - 1, equals: $0) }
+                limit = member.flatMap { ownLimits[$0] } ?? maxBytes
+            }
+            guard Int(entry.end - entry.start) > limit else { continue }
             // An escape makes the text longer than the string it stands for.
-            guard !entry.isEscaped || tape.string(at: position).utf8.count > maxBytes else { continue }
+            guard !entry.isEscaped || tape.string(at: position).utf8.count > limit else { continue }
             // A name too long is pointed at by its object: the pointer stays short.
-            return asRoot.node(at: entry.kind == .name ? Int(entry.parent) : position).pointer
+            return (asRoot.node(at: entry.kind == .name ? Int(entry.parent) : position).pointer, limit, member)
         }
         return nil
     }

@@ -107,7 +107,7 @@ package final class HeraldServer: Service, Sendable {
         }
         let place: String
         switch configuration.listening {
-        case .activated(let fd): place = "socket-activated fd \(fd)"
+        case .activated(let fd): place = SocketPath.boundPath(of: fd).map { "\($0) (socket-activated fd \(fd))" } ?? "socket-activated fd \(fd)"
         case .path(let path, let mode):
             try SocketPath.applyMode(mode, to: path)
             place = path
@@ -208,7 +208,11 @@ package final class HeraldServer: Service, Sendable {
         case .path(let path, _):
             try SocketPath.prepare(path)
             listeningBacklog.withLockedValue { $0 = configuration.listenBacklog }
-            return try await bootstrap.bind(unixDomainSocketPath: path).get()
+            do {
+                return try await bootstrap.bind(unixDomainSocketPath: path).get()
+            } catch let error as IOError {
+                throw ListeningError("Cannot bind the socket \(path): \(String(cString: strerror(error.errnoCode))).")
+            }
         }
     }
 

@@ -16,7 +16,7 @@ struct ListeningOptions: ParsableArguments {
     @Option(help: "The socket file's mode, in octal.")
     var socketMode: String = "0660"
 
-    @Option(help: ArgumentHelp("Exit after this many seconds with no client connected; 0 never.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Exit after this many seconds with no client connected; 0 never.", valueName: "seconds"))
     var exitIdleAfter: Double = 0
 
     @Option(help: ArgumentHelp("Members of this group are administrators, as are uid 0 and the daemon's uid.", valueName: "group"))
@@ -38,7 +38,7 @@ struct ListeningOptions: ParsableArguments {
         guard parsedSocketMode != nil else {
             throw ValidationError("--socket-mode must be an octal mode such as 0660, not \(socketMode).")
         }
-        guard exitIdleAfter >= 0 else { throw ValidationError("--exit-idle-after must be 0 or more seconds.") }
+        try OptionRange.check("exit-idle-after", exitIdleAfter, 0...31_536_000, "seconds (0: never)")
         if let adminGroup, AdministratorPolicy.groupID(named: adminGroup) == nil {
             throw ValidationError("--admin-group \(adminGroup): no such group.")
         }
@@ -46,69 +46,74 @@ struct ListeningOptions: ParsableArguments {
 }
 
 struct LimitOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The largest request, in bytes; past it Herald answers and closes the connection.", valueName: "bytes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest request, in bytes; past it Herald answers and closes the connection.", valueName: "bytes"))
     var maxRequestBytes: Int = 1 << 20
 
-    @Option(help: ArgumentHelp("The deepest nesting of arrays and objects in a request.", valueName: "levels"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The deepest nesting of arrays and objects in a request.", valueName: "levels"))
     var maxDepth: Int = 64
 
-    @Option(help: ArgumentHelp("The most requests in one batch.", valueName: "requests"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most requests in one batch.", valueName: "requests"))
     var maxBatch: Int = 1000
 
-    @Option(help: ArgumentHelp("The most connections open at once.", valueName: "connections"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most connections open at once.", valueName: "connections"))
     var maxConnections: Int = 1024
 
-    @Option(help: ArgumentHelp("Close a connection that sits this long on part of a request.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Close a connection that sits this long on part of a request.", valueName: "seconds"))
     var readTimeout: Double = 30
 
-    @Option(help: ArgumentHelp("The most connections one uid may hold; administrators are not counted.", valueName: "connections"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most connections one uid may hold; administrators are not counted.", valueName: "connections"))
     var maxConnectionsPerUid: Int = 256
 
-    @Option(help: ArgumentHelp("Of --max-connections, the slots kept for administrators.", valueName: "connections"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Of --max-connections, the slots kept for administrators.", valueName: "connections"))
     var adminConnections: Int = 8
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Close a connection that has had nothing to do this long (not one holding a focus-changed subscription); 0 never.",
             valueName: "seconds"))
     var idleTimeout: Double = 600
 
-    @Option(help: ArgumentHelp("The largest response, a batch's included, in bytes; listings answer in pages within it.", valueName: "bytes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest response, a batch's included, in bytes; listings answer in pages within it.", valueName: "bytes"))
     var maxResponseBytes: Int = 1 << 20
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Unread output a connection may leave waiting before Herald stops answering it (and closes a subscriber).",
             valueName: "bytes"))
     var maxUnreadBytes: Int = 256 << 10
 
-    @Option(help: ArgumentHelp("The listening backlog when heraldd binds its socket itself.", valueName: "connections"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The listening backlog when heraldd binds its socket itself.", valueName: "connections"))
     var listenBacklog: Int32 = 4096
 
-    @Option(help: ArgumentHelp("The most bytes of UTF-8 in one string of a request's params (an image's base64 data has its own bound: 256 KiB decoded).", valueName: "bytes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most bytes of UTF-8 in one string of a request's params (an image's base64 data has its own bound: 256 KiB decoded).", valueName: "bytes"))
     var maxStringBytes: Int = 16_384
 
-    @Option(help: ArgumentHelp("The most interactions one uid keeps; past it, its own oldest are evicted.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most interactions one uid keeps; past it, its own oldest are evicted.", valueName: "count"))
     var maxInteractionsPerUid: Int = 500_000
 
-    @Option(help: ArgumentHelp("The most apps one uid keeps interactions, or settings, of.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most apps one uid keeps interactions, or settings, of.", valueName: "count"))
     var maxAppsPerUid: Int = 256
 
-    @Option(help: ArgumentHelp("The most silenced-conversation marks one uid keeps while a Focus is on.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most silenced-conversation marks one uid keeps while a Focus is on.", valueName: "count"))
     var maxSilencedPerUid: Int = 10_000
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "The most notifications one uid's list keeps; past it, its oldest delivered go first.", valueName: "count"))
     var maxNotifications: Int = 10_000
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "The most bytes of notifications one uid's list keeps, each weighed about as list-notifications writes it and by its words' entries in the search index; past it, its oldest delivered go first.",
             valueName: "bytes"))
     var maxNotificationBytes: Int = 32 << 20
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "The most conversations one uid mutes or marks priority at once; past it, set-conversation refuses one more.", valueName: "count"))
     var maxConversationsPerUid: Int = 1_000
@@ -121,6 +126,30 @@ struct LimitOptions: ParsableArguments {
         core.maxAppsPerUID = max(1, maxAppsPerUid)
         core.maxSilencedMarksPerUID = max(0, maxSilencedPerUid)
         core.maxConversationsPerUID = max(0, maxConversationsPerUid)
+    }
+
+    /// Each limit within the range it may take: 0 strings of bytes, no batch, no time to
+    /// read a request would make every request fail, and a value clamped in silence
+    /// hides the mistake.
+    func validate() throws {
+        try OptionRange.check("max-request-bytes", maxRequestBytes, 64...(1 << 30), "bytes")
+        try OptionRange.check("max-depth", maxDepth, 2...1024, "levels")
+        try OptionRange.check("max-batch", maxBatch, 1...100_000, "requests")
+        try OptionRange.check("max-connections", maxConnections, 1...1_000_000, "connections")
+        try OptionRange.check("read-timeout", readTimeout, 0.001...86_400, "seconds")
+        try OptionRange.check("max-connections-per-uid", maxConnectionsPerUid, 1...1_000_000, "connections")
+        try OptionRange.check("admin-connections", adminConnections, 0...1_000_000, "connections")
+        try OptionRange.check("idle-timeout", idleTimeout, 0...31_536_000, "seconds (0: never)")
+        try OptionRange.check("max-response-bytes", maxResponseBytes, 1024...(1 << 30), "bytes")
+        try OptionRange.check("max-unread-bytes", maxUnreadBytes, 1024...(1 << 30), "bytes")
+        try OptionRange.check("listen-backlog", listenBacklog, 1...65_535, "connections")
+        try OptionRange.check("max-string-bytes", maxStringBytes, 16...(1 << 30), "bytes")
+        try OptionRange.check("max-interactions-per-uid", maxInteractionsPerUid, 1...100_000_000, "interactions")
+        try OptionRange.check("max-apps-per-uid", maxAppsPerUid, 1...1_000_000, "apps")
+        try OptionRange.check("max-silenced-per-uid", maxSilencedPerUid, 0...10_000_000, "marks")
+        try OptionRange.check("max-notifications", maxNotifications, 1...10_000_000, "notifications")
+        try OptionRange.check("max-notification-bytes", maxNotificationBytes, 65_536...(1 << 40), "bytes")
+        try OptionRange.check("max-conversations-per-uid", maxConversationsPerUid, 0...1_000_000, "conversations")
     }
 
     var requestLimits: RequestLimits {
@@ -146,10 +175,12 @@ struct RuleOptions: ParsableArguments {
     var focusAuthorization: String = "prompt"
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("A second incoming call from the same caller within this window breaks through Focus.", valueName: "seconds"))
     var repeatedCallWindow: Double = 180
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "How long notifications the person removed can be restored (restore-notifications); 0 keeps none, at most 86400.",
             valueName: "seconds"))
@@ -163,8 +194,8 @@ struct RuleOptions: ParsableArguments {
         guard policy != nil else {
             throw ValidationError("--focus-authorization must be prompt, allow or deny, not \(focusAuthorization).")
         }
-        guard repeatedCallWindow >= 0 else { throw ValidationError("--repeated-call-window must be 0 or more seconds.") }
-        guard undoWindow >= 0, undoWindow <= 86_400 else { throw ValidationError("--undo-window must be 0 to 86400 seconds.") }
+        try OptionRange.check("repeated-call-window", repeatedCallWindow, 0...86_400, "seconds")
+        try OptionRange.check("undo-window", undoWindow, 0...86_400, "seconds")
     }
 }
 
@@ -180,5 +211,19 @@ struct LoggingOptions: ParsableArguments {
         guard target != nil else {
             throw ValidationError("--log-target must be auto, journal, console or none, not \(logTarget).")
         }
+    }
+}
+
+/// A flag's value checked against the range it may take, with a message that names both.
+enum OptionRange {
+    static func check<Value: Comparable>(_ flag: String, _ value: Value, _ range: ClosedRange<Value>, _ unit: String) throws {
+        guard !range.contains(value) else { return }
+        throw ValidationError("--\(flag) must be \(text(range.lowerBound)) to \(text(range.upperBound)) \(unit), not \(text(value)).")
+    }
+
+    /// A whole number without ".0".
+    private static func text(_ value: some Comparable) -> String {
+        if let double = value as? Double, double == double.rounded(), abs(double) < 1e15 { return String(Int(double)) }
+        return "\(value)"
     }
 }

@@ -96,4 +96,55 @@ struct LifecycleEndToEndTests {
         #expect(served == (try IndependentJSON.parse(file)))
         #expect(served[pointer: "/openrpc"]?.stringValue?.hasPrefix("1.") == true)
     }
+
+    @Test("Socket-activated, it names the socket's path beside its descriptor")
+    func activatedNamesThePath() throws {
+        let herald = try HeraldProcess()
+        _ = try herald.connect().call("stats")
+        #expect(herald.stderr.contains("serving on \(herald.socketPath) (socket-activated fd 3)"), "\(herald.stderr)")
+    }
+
+    /// Issue 45, item 13: a limit that would make every request fail (or a negative window,
+    /// which the parser once took for a flag) is refused at start, naming the flag and its range.
+    @Test("A flag out of its range is refused at start with its range and exit status 64", arguments: [
+        (["--max-string-bytes", "0"], "--max-string-bytes must be 16 to 1073741824 bytes, not 0."),
+        (["--max-batch", "0"], "--max-batch must be 1 to 100000 requests, not 0."),
+        (["--read-timeout", "0"], "--read-timeout must be 0.001 to 86400 seconds, not 0."),
+        (["--undo-window", "-5"], "--undo-window must be 0 to 86400 seconds, not -5."),
+        (["--max-notification-bytes", "100"], "--max-notification-bytes must be 65536 to 1099511627776 bytes, not 100."),
+    ])
+    func flagOutOfRange(arguments: [String], message: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-flags-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let errors = folder.appendingPathComponent("stderr").path
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let daemon = try ChildProcess(
+            HeraldProcess.binaryPath,
+            arguments + ["--socket", folder.appendingPathComponent("s").path, "--state-dir", folder.appendingPathComponent("state").path],
+            standardError: errors
+        )
+        #expect(daemon.waitForExit(timeout: 20) == 64)
+        let text = try String(contentsOfFile: errors, encoding: .utf8)
+        #expect(text.contains(message), "\(text)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("s").path), "nothing was bound")
+    }
+
+    @Test("A socket it cannot bind is named, with the cause")
+    func bindFailureNamesThePath() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bind-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let errors = folder.appendingPathComponent("stderr").path
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        // /proc takes no socket file, not even root's.
+        let daemon = try ChildProcess(
+            HeraldProcess.binaryPath, ["--socket", "/proc/herald-test.sock", "--log-target", "console", "--state-dir", folder.appendingPathComponent("state").path],
+            standardError: errors
+        )
+        #expect(daemon.waitForExit(timeout: 20) == 1)
+        let text = try String(contentsOfFile: errors, encoding: .utf8)
+        #expect(text.contains("Cannot bind the socket /proc/herald-test.sock: "), "\(text)")
+        #expect(!text.contains("bind(descriptor:"), "no NIO call in the message: \(text)")
+    }
 }

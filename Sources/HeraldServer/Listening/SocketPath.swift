@@ -74,6 +74,23 @@ package enum SocketPath {
 }
 
 /// The server could not listen where it was asked to.
+extension SocketPath {
+    /// The path a listening Unix socket was bound to (what systemd's socket unit names),
+    /// nil for an abstract or unnamed one.
+    package static func boundPath(of fd: Int32) -> String? {
+        var address = sockaddr_un()
+        var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let got = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard got == 0, address.sun_family == sa_family_t(AF_UNIX) else { return nil }
+        let path = withUnsafeBytes(of: address.sun_path) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return path.hasPrefix("/") ? path : nil
+    }
+}
+
 package struct ListeningError: Error, CustomStringConvertible {
     package var description: String
     init(_ description: String) {

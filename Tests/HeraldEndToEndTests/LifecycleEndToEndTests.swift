@@ -114,11 +114,8 @@ struct LifecycleEndToEndTests {
         (["--max-notification-bytes", "100"], "--max-notification-bytes must be 65536 to 1099511627776 bytes, not 100."),
     ])
     func flagOutOfRange(arguments: [String], message: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-flags-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, errors) = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let errors = folder.appendingPathComponent("stderr").path
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
         let daemon = try ChildProcess(
             HeraldProcess.binaryPath,
             arguments + ["--socket", folder.appendingPathComponent("s").path, "--state-dir", folder.appendingPathComponent("state").path],
@@ -132,11 +129,8 @@ struct LifecycleEndToEndTests {
 
     @Test("A socket it cannot bind is named, with the cause")
     func bindFailureNamesThePath() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bind-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, errors) = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let errors = folder.appendingPathComponent("stderr").path
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
         // /proc takes no socket file, not even root's.
         let daemon = try ChildProcess(
             HeraldProcess.binaryPath, ["--socket", "/proc/herald-test.sock", "--log-target", "console", "--state-dir", folder.appendingPathComponent("state").path],
@@ -146,5 +140,14 @@ struct LifecycleEndToEndTests {
         let text = try String(contentsOfFile: errors, encoding: .utf8)
         #expect(text.contains("Cannot bind the socket /proc/herald-test.sock: "), "\(text)")
         #expect(!text.contains("bind(descriptor:"), "no NIO call in the message: \(text)")
+    }
+
+    /// A folder of its own for a daemon started by hand, and its standard error's file.
+    private static func scratch() throws -> (folder: URL, errors: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-start-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let errors = folder.appendingPathComponent("stderr").path
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        return (folder, errors)
     }
 }

@@ -373,7 +373,7 @@ struct Daemon {
         configuration.answerGate = log.map { log in
             AnswerGate(
                 appended: { log.appendedSequence }, written: { log.writtenSequence },
-                whenWritten: { sequence, callback in log.whenWritten(sequence, callback) })
+                whenWritten: { sequence, callback in log.whenWritten(sequence, callback) }, writeNow: { log.writeNow() })
         }
         return HeraldServer(
             configuration: configuration,

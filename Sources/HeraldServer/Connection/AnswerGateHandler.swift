@@ -8,14 +8,19 @@ package struct AnswerGate: Sendable {
     package var written: @Sendable () -> UInt64
     /// Calls the closure, on any thread, once the sequence number is written.
     package var whenWritten: @Sendable (UInt64, @escaping @Sendable () -> Void) -> Void
+    /// Writes what is appended now, on the calling event loop, when the mode lets an event
+    /// loop write (`log-everysec`: one `write()`, never a sync) and no one else is writing.
+    package var writeNow: @Sendable () -> Void
 
     package init(
         appended: @escaping @Sendable () -> UInt64, written: @escaping @Sendable () -> UInt64,
-        whenWritten: @escaping @Sendable (UInt64, @escaping @Sendable () -> Void) -> Void
+        whenWritten: @escaping @Sendable (UInt64, @escaping @Sendable () -> Void) -> Void,
+        writeNow: @escaping @Sendable () -> Void = {}
     ) {
         self.appended = appended
         self.written = written
         self.whenWritten = whenWritten
+        self.writeNow = writeNow
     }
 }
 
@@ -25,8 +30,10 @@ package struct AnswerGate: Sendable {
 /// The sequence an answer waits for is the log's last at the time it is written — every
 /// change made before it, this connection's among them — so the event loop never asks
 /// which request made which change, and the answers to one read wait for one write of
-/// the log (group commit). Nothing blocks: held bytes leave, in order, on the event loop
-/// once the log's thread says they may.
+/// the log (group commit). Under `log-everysec` the event loop makes that write itself, one
+/// `write()` to the page cache, when no other thread is writing (measured: docs/performance.md,
+/// "Durability"); it never syncs, opens a segment or waits: held bytes leave, in order, once
+/// the log says they may.
 final class AnswerGateHandler: ChannelOutboundHandler {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -43,6 +50,7 @@ final class AnswerGateHandler: ChannelOutboundHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let needed = gate.appended()
+        if gate.written() < needed { gate.writeNow() }
         if held.isEmpty, gate.written() >= needed {
             context.write(data, promise: promise)
             return

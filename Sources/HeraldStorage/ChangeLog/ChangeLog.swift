@@ -27,6 +27,8 @@ package final class ChangeLog: Sendable {
         /// Set when the part begins a new segment after the snapshot of this generation.
         var beginsSegmentAfter: UInt64?
         var bytes: [UInt8] = []
+        /// The sequence number of the part's last record (of its beginning, for a new segment).
+        var lastSequence: UInt64 = 0
     }
 
     private struct Pending {
@@ -42,9 +44,19 @@ package final class ChangeLog: Sendable {
         var records: UInt64 = 0
     }
 
+    /// The open segment, and whether it holds writes not yet synced: whoever holds it writes.
+    private struct Output: @unchecked Sendable {
+        var writer: SegmentWriter?
+        var dirty = false
+        var lastSync = ContinuousClock.now
+    }
+
     private let pending: Mutex<Pending>
+    private let output: Mutex<Output>
     private let appendedAtomic = Atomic<UInt64>(0)
     private let writtenAtomic = Atomic<UInt64>(0)
+    /// The writing thread waits without a timeout: an append must wake it.
+    private let writerAsleep = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
     private let counters = Mutex(Counters())
@@ -73,6 +85,7 @@ package final class ChangeLog: Sendable {
         self.now = now
         let number = (self.folder.segmentNumbers().last ?? 0) + 1
         self.pending = Mutex(Pending())
+        self.output = Mutex(Output())
         var writer: SegmentWriter?
         do throws(SnapshotFileError) {
             writer = try SegmentWriter.open(
@@ -81,7 +94,8 @@ package final class ChangeLog: Sendable {
         } catch {
             fail(error.reason)
         }
-        let thread = Thread { [self, writer] in self.writeLoop(writer) }
+        output.withLock { $0.writer = writer }
+        let thread = Thread { [self] in self.writeLoop() }
         thread.name = "herald-changelog"
         thread.start()
     }
@@ -102,13 +116,20 @@ package final class ChangeLog: Sendable {
         ChangeLogFile.append(record, to: &framed)
         let (sequence, wasEmpty) = pending.withLock { pending in
             let wasEmpty = pending.isEmpty
-            pending.parts[pending.parts.count - 1].bytes.append(contentsOf: framed)
+            let last = pending.parts.count - 1
+            pending.parts[last].bytes.append(contentsOf: framed)
             pending.appended += 1
             pending.records += 1
+            pending.parts[last].lastSequence = pending.appended
             appendedAtomic.store(pending.appended, ordering: .releasing)
             return (pending.appended, wasEmpty)
         }
-        if wasEmpty { wake.signal() }
+        // With `log`, the thread writes and syncs every group. With `log-everysec`, the
+        // connections' answers write (``writeNow()``); the thread is woken only from its
+        // sleep without a timeout, for changes no answer waits for (`tick:` records).
+        if durability == .log ? wasEmpty : writerAsleep.exchange(false, ordering: .acquiringAndReleasing) {
+            wake.signal()
+        }
         return sequence
     }
 
@@ -117,11 +138,25 @@ package final class ChangeLog: Sendable {
     package func beginSegment(baseGeneration generation: UInt64) {
         // A sequence number of its own, so that waiting for it waits for the segment's opening.
         pending.withLock { pending in
-            pending.parts.append(Part(beginsSegmentAfter: generation))
             pending.appended += 1
+            pending.parts.append(Part(beginsSegmentAfter: generation, lastSequence: pending.appended))
             appendedAtomic.store(pending.appended, ordering: .releasing)
         }
+        writerAsleep.store(false, ordering: .releasing)
         wake.signal()
+    }
+
+    /// Under `log-everysec`: writes what is pending now, on the calling thread, unless
+    /// another thread is writing (which then writes it, or the writing thread within a
+    /// second). One `write()` to the page cache, never a sync, nor a segment's opening:
+    /// what an event loop may do before it answers, as redis writes its AOF before replying.
+    package func writeNow() {
+        guard durability == .logEverysec else { return }
+        let result = output.withLockIfAvailable { output in pass(&output, onEventLoop: true) }
+        guard let (callbacks, wrote) = result else { return }
+        for callback in callbacks { callback() }
+        // Dirty now: the thread syncs within a second, even if it slept without a timeout.
+        if wrote, writerAsleep.exchange(false, ordering: .acquiringAndReleasing) { wake.signal() }
     }
 
     /// Calls `callback` (on the writing thread, or here) once `sequence` is written.
@@ -131,7 +166,17 @@ package final class ChangeLog: Sendable {
             pending.waiters.append((sequence, callback))
             return false
         }
-        if now { callback() }
+        if now { return callback() }
+        guard durability == .logEverysec else { return }
+        // Whoever writes next takes it; when another thread holds the output meanwhile it
+        // may have taken its parts already: the writing thread then writes it at once.
+        let wrote = output.withLockIfAvailable { output in pass(&output, onEventLoop: true) }
+        if let (callbacks, _) = wrote {
+            for callback in callbacks { callback() }
+        } else {
+            writerAsleep.store(false, ordering: .releasing)
+            wake.signal()
+        }
     }
 
     /// Blocks until `sequence` is written: for threads that may wait (never an event loop).
@@ -165,80 +210,108 @@ package final class ChangeLog: Sendable {
 
     // MARK: The writing thread
 
-    private func writeLoop(_ initial: SegmentWriter?) {
-        var writer = initial
-        var lastSync = ContinuousClock.now
-        var dirty = false
+    private func writeLoop() {
         while true {
-            if durability == .logEverysec, dirty {
-                let due = lastSync + .seconds(1)
-                let left = due - ContinuousClock.now
-                if left > .zero {
-                    let nanos = left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
-                    _ = wake.wait(timeout: .now() + .nanoseconds(Int(nanos)))
+            if durability == .logEverysec {
+                let (dirty, lastSync) = output.withLock { ($0.dirty, $0.lastSync) }
+                if dirty {
+                    let left = lastSync + .seconds(1) - ContinuousClock.now
+                    if left > .zero {
+                        let nanos = left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
+                        _ = wake.wait(timeout: .now() + .nanoseconds(Int(nanos)))
+                    }
+                } else {
+                    // Asleep until an append: at rest, nothing wakes once a second.
+                    writerAsleep.store(true, ordering: .releasing)
+                    if pending.withLock({ $0.isEmpty && !$0.stopping }) {
+                        wake.wait()
+                    } else {
+                        writerAsleep.store(false, ordering: .releasing)
+                    }
                 }
             } else {
                 wake.wait()
             }
-            let (parts, upTo, stopping) = pending.withLock { pending in
-                defer { pending.parts = [Part()] }
-                return (pending.parts, pending.appended, pending.stopping)
-            }
-            var wroteBytes = 0
-            for part in parts {
-                if let base = part.beginsSegmentAfter {
-                    writer = openSegment(after: base, replacing: writer)
-                }
-                guard !part.bytes.isEmpty else { continue }
-                guard let current = writer else { continue }  // Broken until a segment opens.
-                do throws(SnapshotFileError) {
-                    try current.write(part.bytes)
-                    wroteBytes += part.bytes.count
-                } catch {
-                    fail(error.reason)
-                    current.close()
-                    writer = nil
-                }
-            }
-            if wroteBytes > 0 {
-                dirty = true
-                counters.withLock {
-                    $0.writes += 1
-                    $0.bytes += UInt64(wroteBytes)
-                }
-            }
-            if let current = writer, dirty,
-                durability == .log || stopping || ContinuousClock.now - lastSync >= .seconds(1)
-            {
-                do throws(SnapshotFileError) {
-                    try current.sync()
-                    counters.withLock { $0.syncs += 1 }
-                } catch {
-                    fail(error.reason)
-                    current.close()
-                    writer = nil
-                }
-                dirty = false
-                lastSync = ContinuousClock.now
-            }
-            // Records of a part that could not be written are released too: their change
-            // is in memory and the failure is reported (refused from now on, by default).
-            let callbacks = pending.withLock { pending -> [@Sendable () -> Void] in
-                pending.written = max(pending.written, upTo)
-                writtenAtomic.store(pending.written, ordering: .releasing)
-                let records = pending.records
-                counters.withLock { $0.records = records }
-                let ready = pending.waiters.filter { $0.sequence <= pending.written }
-                pending.waiters.removeAll { $0.sequence <= pending.written }
-                return ready.map(\.callback)
+            let (callbacks, _, stopping) = output.withLock { output in
+                let (callbacks, wrote) = pass(&output, onEventLoop: false)
+                return (callbacks, wrote, pending.withLock { $0.stopping })
             }
             for callback in callbacks { callback() }
             if stopping {
-                writer?.close()
+                output.withLock { $0.writer?.close() }
                 stopped.signal()
                 return
             }
         }
+    }
+
+    /// Writes what is pending (on an event loop: up to the next segment's beginning) and
+    /// syncs when the mode says so (never on an event loop); returns the callbacks of the
+    /// records now written, and whether anything was.
+    private func pass(_ output: inout Output, onEventLoop: Bool) -> (callbacks: [@Sendable () -> Void], wrote: Bool) {
+        let (parts, stopping) = pending.withLock { pending -> ([Part], Bool) in
+            if onEventLoop {
+                // A segment to open first is the writing thread's.
+                guard pending.parts[0].beginsSegmentAfter == nil else { return ([], false) }
+                let first = pending.parts.removeFirst()
+                if pending.parts.isEmpty { pending.parts = [Part()] }
+                return ([first], false)
+            }
+            defer { pending.parts = [Part()] }
+            return (pending.parts, pending.stopping)
+        }
+        var wroteBytes = 0
+        var upTo: UInt64 = 0
+        for part in parts {
+            upTo = max(upTo, part.lastSequence)
+            if let base = part.beginsSegmentAfter {
+                output.writer = openSegment(after: base, replacing: output.writer)
+            }
+            guard !part.bytes.isEmpty else { continue }
+            guard let current = output.writer else { continue }  // Broken until a segment opens.
+            do throws(SnapshotFileError) {
+                try current.write(part.bytes)
+                wroteBytes += part.bytes.count
+            } catch {
+                fail(error.reason)
+                current.close()
+                output.writer = nil
+            }
+        }
+        if wroteBytes > 0 {
+            output.dirty = true
+            counters.withLock {
+                $0.writes += 1
+                $0.bytes += UInt64(wroteBytes)
+            }
+        }
+        if !onEventLoop, let current = output.writer, output.dirty,
+            durability == .log || stopping || ContinuousClock.now - output.lastSync >= .seconds(1)
+        {
+            do throws(SnapshotFileError) {
+                try current.sync()
+                counters.withLock { $0.syncs += 1 }
+            } catch {
+                fail(error.reason)
+                current.close()
+                output.writer = nil
+            }
+            output.dirty = false
+            output.lastSync = ContinuousClock.now
+        }
+        // Records of a part that could not be written are released too: their change is in
+        // memory and the failure is reported (refused from now on, by default).
+        let callbacks = pending.withLock { pending -> [@Sendable () -> Void] in
+            pending.written = max(pending.written, upTo)
+            writtenAtomic.store(pending.written, ordering: .releasing)
+            let records = pending.records
+            counters.withLock { $0.records = records }
+            guard !pending.waiters.isEmpty else { return [] }
+            let ready = pending.waiters.filter { $0.sequence <= pending.written }
+            pending.waiters.removeAll { $0.sequence <= pending.written }
+            return ready.map(\.callback)
+        }
+        return (callbacks, wroteBytes > 0)
     }
 
     private func openSegment(after base: UInt64, replacing old: SegmentWriter?) -> SegmentWriter? {

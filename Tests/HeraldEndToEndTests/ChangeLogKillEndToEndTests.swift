@@ -163,8 +163,14 @@ struct ChangeLogKillEndToEndTests {
         }
         let segment = try #require(folder.segments().last)
         let path = folder.path + "/" + segment
+        let whole = try Heraldctl.run(["inspect-snapshot", path])
+        #expect(whole.status == 0 && whole.stdout.contains("records:      3") && whole.stdout.contains("donate"), "\(whole)")
+        let records = try Heraldctl.run(["inspect-snapshot", "--json", path]).jsonLines
+        #expect(records.compactMap { ($0 as? [String: Any])?["method"] as? String } == ["donate", "donate", "donate"])
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(truncate(path, off_t(size - 5)) == 0)
+        let torn = try Heraldctl.run(["inspect-snapshot", path])
+        #expect(torn.status == 1 && torn.stdout.contains("records:      2") && torn.stdout.contains("is torn"), "\(torn)")
         let herald = try folder.start()
         #expect(try Self.missing(["tn0", "tn1", "tn2"], in: herald) == ["tn2"])
         #expect(herald.stderr.contains("replayed 2 changes from the change log"), "\(herald.stderr)")

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldSystemd
 import HeraldTesting
 import Synchronization
 import Testing
@@ -145,12 +146,29 @@ struct ChangeLogKillEndToEndTests {
         let herald = try folder.start(["--durability", "log", "--snapshot-interval", "0"])
         #expect(try Self.missing((0..<64).map { "ln\($0)" }, in: herald).isEmpty)
         #expect(herald.stderr.contains("replayed 64 changes from the change log"), "\(herald.stderr)")
+        #expect(herald.stderr.contains("message_id=\(JournalMessageID.changeLogReplayed)"), "\(herald.stderr)")
         #expect(herald.stop() == 0)
         // The final snapshot holds everything: one empty segment after it is all that is left.
         #expect(folder.segments().count == 1, "\(folder.segments())")
         let again = try folder.start(["--durability", "log"])
         #expect(try Self.missing(["ln0", "ln63"], in: again).isEmpty)
         #expect(!again.stderr.contains("replayed"), "\(again.stderr)")
+    }
+
+    @Test("A log left by a heraldd with one is replayed by a start under --durability snapshot, then compacted away")
+    func switchedToSnapshot() throws {
+        let folder = StateFolder()
+        do {
+            let herald = try folder.start(["--snapshot-interval", "0"])
+            #expect(Self.load(socket: herald.socketPath, prefix: "w", window: 4, limit: 8).count == 8)
+            herald.stop(signal: SIGKILL)
+        }
+        #expect(!folder.segments().isEmpty)
+        let herald = try folder.start(["--durability", "snapshot"])
+        #expect(try Self.missing((0..<8).map { "wn\($0)" }, in: herald).isEmpty)
+        #expect(herald.stderr.contains("replayed 8 changes"), "\(herald.stderr)")
+        // The snapshot at start holds what was replayed: no segment is left to replay twice.
+        #expect(folder.segments().isEmpty, "\(folder.segments())")
     }
 
     @Test("A torn last record is dropped, never applied, and the start says so")

@@ -26,6 +26,14 @@ struct ChangeLogKillEndToEndTests {
             try HeraldProcess(.standalone, arguments: ["--state-dir", path, "--log-target", "console"] + arguments)
         }
 
+        /// Starts a heraldd with `arguments` and no periodic snapshot, has `count` donations
+        /// (`<prefix>n0`…) acknowledged, and kills it with SIGKILL.
+        func donateThenKill(prefix: String, count: Int, window: Int = 4, _ arguments: [String] = []) throws {
+            let herald = try start(["--snapshot-interval", "0"] + arguments)
+            #expect(ChangeLogKillEndToEndTests.load(socket: herald.socketPath, prefix: prefix, window: window, limit: count).count == count)
+            herald.stop(signal: SIGKILL)
+        }
+
         func segments() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasPrefix("changes.") }.sorted()
         }
@@ -123,11 +131,7 @@ struct ChangeLogKillEndToEndTests {
     @Test("--durability snapshot keeps no change log: a kill -9 loses what came after the last snapshot")
     func snapshotMode() throws {
         let folder = StateFolder()
-        do {
-            let herald = try folder.start(["--durability", "snapshot", "--snapshot-interval", "0"])
-            #expect(Self.load(socket: herald.socketPath, prefix: "s", window: 4, limit: 8).count == 8)
-            herald.stop(signal: SIGKILL)
-        }
+        try folder.donateThenKill(prefix: "s", count: 8, ["--durability", "snapshot"])
         #expect(folder.segments().isEmpty)
         let herald = try folder.start(["--durability", "snapshot"])
         #expect(try Self.missing(["sn0", "sn7"], in: herald) == ["sn0", "sn7"])
@@ -158,11 +162,7 @@ struct ChangeLogKillEndToEndTests {
     @Test("A log left by a heraldd with one is replayed by a start under --durability snapshot, then compacted away")
     func switchedToSnapshot() throws {
         let folder = StateFolder()
-        do {
-            let herald = try folder.start(["--snapshot-interval", "0"])
-            #expect(Self.load(socket: herald.socketPath, prefix: "w", window: 4, limit: 8).count == 8)
-            herald.stop(signal: SIGKILL)
-        }
+        try folder.donateThenKill(prefix: "w", count: 8)
         #expect(!folder.segments().isEmpty)
         let herald = try folder.start(["--durability", "snapshot"])
         #expect(try Self.missing((0..<8).map { "wn\($0)" }, in: herald).isEmpty)
@@ -174,11 +174,7 @@ struct ChangeLogKillEndToEndTests {
     @Test("A torn last record is dropped, never applied, and the start says so")
     func tornTail() throws {
         let folder = StateFolder()
-        do {
-            let herald = try folder.start(["--snapshot-interval", "0"])
-            #expect(Self.load(socket: herald.socketPath, prefix: "t", window: 1, limit: 3).count == 3)
-            herald.stop(signal: SIGKILL)
-        }
+        try folder.donateThenKill(prefix: "t", count: 3, window: 1)
         let segment = try #require(folder.segments().last)
         let path = folder.path + "/" + segment
         let whole = try Heraldctl.run(["inspect-snapshot", path])

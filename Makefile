@@ -27,7 +27,7 @@ RUN_ARGS ?=
 RELEASE_FLAGS := -c release --static-swift-stdlib
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: all build release run test test-vm deps bench-deps generate install uninstall verify-units check-man clean format lint bench bench-compare bench-snapshot bench-search fuzz
+.PHONY: all build release run test test-vm deps bench-deps generate install uninstall verify-units check-man clean format lint bench bench-compare bench-snapshot bench-search bench-durability fuzz
 
 all: build
 
@@ -84,7 +84,7 @@ test: deps generate
 test-vm: deps
 	bash scripts/vm-test.sh
 
-## fuzz: run each libFuzzer target (framer+parser, params, snapshot reader) for FUZZ_SECONDS; FUZZ_TARGETS picks some.
+## fuzz: run each libFuzzer target (framer+parser, params, snapshot and change log readers) for FUZZ_SECONDS; FUZZ_TARGETS picks some.
 FUZZ_SECONDS ?= 300
 FUZZ_TARGETS ?=
 fuzz:
@@ -98,6 +98,10 @@ bench: bench-deps generate
 ## bench-compare: two heraldd builds (BASE=, NEW=) side by side with the floors and redis, alternating (ROUNDS=5).
 bench-compare: bench-deps
 	BASE="$(BASE)" NEW="$(NEW)" bash scripts/bench-compare.sh
+
+## bench-durability: donate 16×16 in each --durability mode side by side: req/s, CPU and the log's writes and fdatasyncs per request.
+bench-durability:
+	DURATION="$(or $(DURATION),5)" ROUNDS="$(or $(ROUNDS),3)" bash scripts/bench-durability.sh
 
 ## bench-snapshot: snapshot, restore, memory and latency figures for N interactions (default 1,000,000).
 bench-snapshot: deps

@@ -4,6 +4,7 @@
 #   framer-parser   JSONTextFramer and JSONParser together, as JSONTextDecoder uses them
 #   params          every method's params decoding
 #   snapshot        SnapshotFile.decode, whole files and checksummed payloads
+#   change-log      ChangeLogFile.read, whole segments and records behind a good header
 #   notify          herald-notify's gateway: an app's Notify as Herald's params
 #
 # SwiftPM cannot give some targets `-sanitize=fuzzer` and not others, so this compiles the
@@ -51,7 +52,7 @@ target() {
 module HeraldProtocol "" $(find Sources/HeraldProtocol -name '*.swift' | sort)
 module HeraldCore "HeraldProtocol" $(find Sources/HeraldCore -name '*.swift' | sort)
 module HeraldStorage "HeraldProtocol HeraldCore" Sources/HeraldStorage/{CRC32C,SnapshotFile,SnapshotFileError,SnapshotHeader}.swift \
-  $(find Sources/HeraldStorage/Payload -name '*.swift' | sort)
+  Sources/HeraldStorage/ChangeLog/{ChangeRecord,ChangeLogFile}.swift $(find Sources/HeraldStorage/Payload -name '*.swift' | sort)
 
 # HeraldBus imports libsystemd's sd-bus through the CSystemd module map.
 module HeraldBus "" -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap $(find Sources/HeraldBus -name '*.swift' | sort)
@@ -61,4 +62,5 @@ module HeraldDesktop "HeraldProtocol HeraldBus" -Xcc -fmodule-map-file=Sources/C
 target framer-parser Fuzz/Targets/FramerParser.swift -lHeraldProtocol
 target params Fuzz/Targets/Params.swift -lHeraldCore -lHeraldProtocol
 target snapshot Fuzz/Targets/Snapshot.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol
+target change-log Fuzz/Targets/ChangeLog.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol
 target notify Fuzz/Targets/Notify.swift -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap -lHeraldDesktop -lHeraldBus -lHeraldProtocol -lsystemd

@@ -57,11 +57,11 @@ package final class HeraldServer: Service, Sendable {
     /// for a time that passed while it was stopped.
     @discardableResult
     package func deliverDueSummaries(now: Date) -> Int {
-        let (summaries, returned) = environment.state.withLock(unsharingListOf: nil, reportingChange: { state in
-            let summaries = state.deliverDueSummaries(now: now)
-            let returned = state.returnDueSnoozed(now: now)
-            return ((summaries, returned), !summaries.isEmpty || !returned.isEmpty)
-        })
+        let (summaries, returned) = environment.capturingTick(ChangeReplay.summariesTick, now: now) {
+            environment.state.withLock(unsharingListOf: nil, reportingChange: { state in
+                ChangeReplay.deliverDue(&state, now: now)
+            })
+        }
         // One burst: a presenter that falls behind in it is told what it missed, not closed.
         let burst = presenters.newBurst()
         for summary in summaries {
@@ -80,10 +80,12 @@ package final class HeraldServer: Service, Sendable {
     /// subscribers whose status changed. Cheap when nothing is due (the earliest change
     /// of each uid is kept); the ticker calls it every second, off the event loops.
     package func advanceFocuses(now: Date) {
-        let changed = environment.state.withLock(reportingChange: { state -> (value: ([FocusChange], FocusView, [FocusDigest])?, changed: Bool) in
-            guard state.advanceFocuses(now: now) else { return (nil, false) }
-            return ((state.takeFocusChanges(), state.focusView, state.takeFocusDigests()), true)
-        })
+        let changed = environment.capturingTick(ChangeReplay.focusesTick, now: now) {
+            environment.state.withLock(reportingChange: { state -> (value: ([FocusChange], FocusView, [FocusDigest])?, changed: Bool) in
+                guard state.advanceFocuses(now: now) else { return (nil, false) }
+                return ((state.takeFocusChanges(), state.focusView, state.takeFocusDigests()), true)
+            })
+        }
         if let (changes, view, digests) = changed {
             environment.reportFocusChanges(changes, view: view, now: now, subscriptions: subscriptions)
             environment.reportFocusDigests(digests, presenters: presenters)
@@ -223,6 +225,7 @@ package final class HeraldServer: Service, Sendable {
         let identity = registry.makeIdentity()
         registry.add(channel, as: identity)
         let policy = configuration.administratorPolicy
+        let gate = configuration.answerGate
         return PeerIdentity.read(from: channel).flatMap { [registry, subscriptions, presenters, responses, memoryTrim] peer in
             let caller = policy.caller(for: peer)
             if peer.app == .unconfirmed {
@@ -262,7 +265,8 @@ package final class HeraldServer: Service, Sendable {
             )
             return channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandlers(
-                    [BackPressureHandler()] + ConnectionHandler.pipeline(processor: processor, context: context, hooks: hooks)
+                    [BackPressureHandler()] + (gate.map { [AnswerGateHandler(gate: $0)] } ?? [])
+                        + ConnectionHandler.pipeline(processor: processor, context: context, hooks: hooks)
                 )
             }
         }

@@ -31,6 +31,9 @@ package struct ServerConfiguration: Sendable {
     package var listenBacklog: Int32 = 4096
     /// The most connections accepted in one wake-up of the listening socket.
     package var acceptBatch: UInt = 64
+    /// Holds each connection's answers until the changes made before them are in the
+    /// change log; nil without one (`--durability snapshot`).
+    package var answerGate: AnswerGate?
 
     package init(
         listening: Listening,

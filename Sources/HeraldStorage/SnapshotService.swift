@@ -9,13 +9,22 @@ package struct SnapshotSource: Sendable {
     package var copy: @Sendable () -> (state: HeraldState, changes: UInt64)
     /// Applies `--retention` at `now`, under the state's lock.
     package var pruneExpired: @Sendable (_ now: Date) -> Void
+    /// The copy a snapshot of the given generation writes; with a change log, it begins the
+    /// log's next segment in the same hold of the lock. `copy` when nil.
+    package var copyForSnapshot: (@Sendable (_ generation: UInt64) -> (state: HeraldState, changes: UInt64))?
+    /// The change log the snapshots compact; nil under `--durability snapshot`.
+    package var log: ChangeLog?
 
     package init(
         copy: @escaping @Sendable () -> (state: HeraldState, changes: UInt64),
-        pruneExpired: @escaping @Sendable (_ now: Date) -> Void
+        pruneExpired: @escaping @Sendable (_ now: Date) -> Void,
+        copyForSnapshot: (@Sendable (_ generation: UInt64) -> (state: HeraldState, changes: UInt64))? = nil,
+        log: ChangeLog? = nil
     ) {
         self.copy = copy
         self.pruneExpired = pruneExpired
+        self.copyForSnapshot = copyForSnapshot
+        self.log = log
     }
 }
 
@@ -42,6 +51,10 @@ package struct SnapshotService: Service {
     package let startThread: @Sendable (@escaping @Sendable () -> Void) -> Void
     package let clock: any HeraldClock
     package let health: PersistenceHealth
+    /// Run on the snapshot's thread right after its copy of the state: the daemon's lowers
+    /// the thread to `SCHED_IDLE` there, so that the copy, under the state's lock, is never
+    /// held up by the priority of the encoding that follows.
+    package let afterCopy: @Sendable () -> Void
 
     /// Seconds between two applications of `--retention`.
     static let pruneInterval: Double = 1
@@ -55,9 +68,11 @@ package struct SnapshotService: Service {
         logger: Logger,
         clock: any HeraldClock = SystemClock(),
         health: PersistenceHealth,
+        afterCopy: @escaping @Sendable () -> Void = {},
         startThread: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
     ) {
         self.health = health
+        self.afterCopy = afterCopy
         self.writer = writer
         self.source = source
         self.interval = interval
@@ -116,8 +131,10 @@ package struct SnapshotService: Service {
     /// that fails is recorded as the final failure.
     func snapshotIfChanged(reason: String) async {
         let started = ContinuousClock.now
-        let (state, changes) = source.copy()
+        let (_, changes) = source.copy()
         guard writer.isStale(changes: changes) || (health.failure != nil && reason != "final") else { return }
+        let source = self.source
+        let afterCopy = self.afterCopy
         let writer = self.writer
         let health = self.health
         let logger = self.logger
@@ -127,7 +144,12 @@ package struct SnapshotService: Service {
             startThread {
                 defer { continuation.resume() }
                 let result = Self.write(
-                    state, changes: changes, writer: writer, health: health, startedAt: started, now: now, final: reason == "final")
+                    copying: { generation in
+                        let copy = source.copyForSnapshot?(generation) ?? source.copy()
+                        afterCopy()
+                        return copy
+                    }, writer: writer,
+                    health: health, log: source.log, startedAt: started, now: now, final: reason == "final")
                 if case .success(let outcome) = result {
                     logger.info(
                         "snapshot written",
@@ -153,9 +175,34 @@ package struct SnapshotService: Service {
         now: Date,
         final: Bool = false
     ) -> Result<SnapshotOutcome, SnapshotFileError> {
+        write(copying: { _ in (state, changes) }, writer: writer, health: health, startedAt: startedAt, now: now, final: final)
+    }
+
+    /// The same with the copy taken once the snapshot's generation is known: a change log
+    /// (`log`) begins its next segment with the copy, and drops the segments before it
+    /// once the snapshot is durable.
+    package static func write(
+        copying copy: (_ generation: UInt64) -> (state: HeraldState, changes: UInt64),
+        writer: SnapshotWriter,
+        health: PersistenceHealth,
+        log: ChangeLog? = nil,
+        startedAt: ContinuousClock.Instant = .now,
+        now: Date,
+        final: Bool = false
+    ) -> Result<SnapshotOutcome, SnapshotFileError> {
+        var changes: UInt64 = 0
         do throws(SnapshotFileError) {
-            let outcome = try writer.write(state, changes: changes, startedAt: startedAt, now: now)
-            health.recordWritten(at: now)
+            let outcome = try writer.write(
+                copying: { generation in
+                    let copied = copy(generation)
+                    changes = copied.changes
+                    return (copied.state, copied.changes)
+                }, startedAt: startedAt, now: now)
+            if let log, let broken = log.snapshotWritten(generation: outcome.generation) {
+                health.recordFailure(cause: broken, at: now, unwrittenChanges: 0)
+            } else {
+                health.recordWritten(at: now)
+            }
             return .success(outcome)
         } catch {
             let unwritten = writer.unwrittenChanges(at: changes)

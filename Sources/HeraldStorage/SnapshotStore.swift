@@ -127,7 +127,7 @@ package struct SnapshotStore: Sendable {
         guard fsync(fd) == 0 else { throw Self.ioError("Cannot fsync the state folder \(folder)") }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(SnapshotFileError) {
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(SnapshotFileError) {
         try bytes.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) in try writeAll(fd, raw, path: path) }
         }.get()

@@ -66,8 +66,20 @@ package final class SnapshotWriter: Sendable {
         startedAt: ContinuousClock.Instant = .now,
         now: Date = Date()
     ) throws(SnapshotFileError) -> SnapshotOutcome {
+        try write(copying: { _ in (state, changes) }, startedAt: startedAt, now: now)
+    }
+
+    /// Writes the state `copy` returns as the next generation, `copy` called with that
+    /// generation while no other snapshot is written: the change log begins the segment
+    /// that follows it in the same hold of the state's lock as the copy.
+    package func write(
+        copying copy: (_ generation: UInt64) -> (state: HeraldState, changes: UInt64?),
+        startedAt: ContinuousClock.Instant = .now,
+        now: Date = Date()
+    ) throws(SnapshotFileError) -> SnapshotOutcome {
         let result: Result<SnapshotOutcome, SnapshotFileError> = writing.withLock { _ in
             let generation = figures.withLock { $0.nextGeneration }
+            let (state, changes) = copy(generation)
             do throws(SnapshotFileError) {
                 let file = try SnapshotFile(encoding: state, generation: generation, now: now, parallel: parallel)
                 try store.write(file)

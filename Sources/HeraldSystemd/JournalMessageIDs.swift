@@ -65,7 +65,13 @@ package enum JournalMessageID {
     package static let unreadableMethod = "*"
 
     /// Every id above, each once.
+    /// At start: the change log was replayed after the snapshot restored:
+    /// `HERALD_REPLAYED` records applied, `HERALD_DROPPED_BYTES` of a torn or damaged
+    /// tail dropped with `HERALD_DROPPED_SEGMENTS` segments after it, and `HERALD_PROBLEM`.
+    package static let changeLogReplayed = "259fece7cee04ea09939ca30c968d62d"
+
     package static let all: [String] = [
+        changeLogReplayed,
         droppedEntries, parseError, invalidRequest, methodNotFound, internalError, daemonStarted, daemonStopping,
         summaryDelivered,
         notificationResponse,

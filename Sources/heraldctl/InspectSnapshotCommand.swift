@@ -5,18 +5,23 @@ import Foundation
 struct InspectSnapshotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect-snapshot",
-        abstract: "Read a snapshot file without heraldd: header, generation, counts and checksum verdict.",
-        discussion: "Exit status 0 when the file verifies and decodes, 1 when it is damaged, 2 when it cannot be read."
+        abstract: "Read a snapshot file or a change log segment without heraldd: header, generation, counts and checksum verdict.",
+        discussion:
+            "Exit status 0 when the file verifies and decodes, 1 when it is damaged (for a change log: it ends in bytes replay drops), 2 when it cannot be read."
     )
 
-    @Argument(help: "The snapshot file, such as /var/lib/herald/state.snapshot.") var file: String
-    @Flag(help: "Print the whole state as JSON (one line).") var json = false
+    @Argument(help: "The snapshot file, such as /var/lib/herald/state.snapshot, or a change log segment (changes.N.log).")
+    var file: String
+    @Flag(help: "Print the whole state as JSON (one line); for a change log, a JSON object a line per record.") var json = false
 
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CtlFailure(.usage, ["heraldctl: cannot read \(file): \(String(cString: strerror(errno)))."])
         }
         let bytes = [UInt8](data)
+        if ChangeLogInspection.isChangeLog(bytes) {
+            return try ChangeLogInspection.run(bytes, file: file, json: json)
+        }
         switch SnapshotReading.verify(bytes) {
         case .success(let summary):
             do {

@@ -58,7 +58,7 @@ struct Daemon {
         if let cause = folderLock.pidRecordFailure {
             health.recordFailure(cause: cause, at: clock.now(), unwrittenChanges: 0)
         }
-        let (state, snapshots, restored) = try restoreState(health: health)
+        let (state, snapshots, restored, log, replay) = try restoreState(health: health)
         let startup = StartupSummary(
             folder: storage.folder,
             restored: restored,
@@ -66,9 +66,11 @@ struct Daemon {
             previousStop: health.previousStop,
             writeFailure: health.failure,
             policy: health.policy,
-            now: clock.now()
+            now: clock.now(),
+            replay: replay
         )
-        let server = try makeServer(notifier: notifier, state: state, snapshots: snapshots, health: health, startup: startup)
+        let server = try makeServer(
+            notifier: notifier, state: state, snapshots: snapshots, health: health, log: log, startup: startup)
         // A summary time that passed while heraldd was stopped: delivered once, before serving.
         server.deliverDueSummaries(now: clock.now())
         // The snapshot service comes first so that it is shut down last, after the server
@@ -80,17 +82,21 @@ struct Daemon {
                     source: SnapshotSource(
                         copy: { state.copyWithChangeCount() },
                         pruneExpired: { now in
-                            state.withLockInSteps { state in
-                                let (pruned, isComplete) = state.pruneExpired(now: now, atMost: HeraldState.pruningStep)
-                                return (isComplete, pruned > 0)
-                            }
-                        }
+                            guard log != nil else { return ChangeReplay.prune(state, now: now) }
+                            let tick = PendingChange(
+                                method: ChangeReplay.pruneTick, caller: ChangeCapture.daemon, params: [], appliedAt: now)
+                            ChangeCapture.run(tick) { ChangeReplay.prune(state, now: now) }
+                        },
+                        copyForSnapshot: Self.copyForSnapshot(state, log: log),
+                        log: log
                     ),
                     interval: storage.snapshotInterval,
                     logger: logger,
                     clock: clock,
                     health: health,
-                    startThread: { WorkThread.run(named: "herald-snapshot", priority: .idle, $0) }
+                    // Normal priority for the copy under the state's lock, idle after it.
+                    afterCopy: { WorkThread.lowerCallingThreadToIdle() },
+                    startThread: { WorkThread.run(named: "herald-snapshot", priority: .normal, $0) }
                 ),
                 successTerminationBehavior: .gracefullyShutdownGroup
             ),
@@ -139,8 +145,10 @@ struct Daemon {
             // state.unwritten the next start says this stop was not clean.
             writer.flush(timeout: .seconds(5))
             writer.shutdown()
+            log?.stop()
             withExtendedLifetime((state, server, group)) { exit(ExitStatus.finalSnapshotFailed) }
         }
+        log?.stop()
         folderLock.markCleanStop()
         logger.info("stopped")
         writer.flush(timeout: .seconds(5))
@@ -173,8 +181,9 @@ struct Daemon {
     }
 
     /// Loads the newest good snapshot before anything is served, or refuses to start
-    /// (exit 1) when snapshots exist and none can be loaded.
-    private func restoreState(health: PersistenceHealth) throws -> (SharedState, SnapshotWriter, SnapshotHeader?) {
+    /// (exit 1) when snapshots exist and none can be loaded; then replays the change log
+    /// after it and opens the log's next segment (``ChangeLog``).
+    private func restoreState(health: PersistenceHealth) throws -> (SharedState, SnapshotWriter, SnapshotHeader?, ChangeLog?, String?) {
         let store = SnapshotStore(folder: storage.folder)
         let recovery: Recovery
         do {
@@ -190,20 +199,76 @@ struct Daemon {
         }
         var state = recovery.state
         state.configuration = coreConfiguration()
-        let shared = SharedState(state)
+        let generation = recovery.header?.generation ?? 0
+        // Replayed in every mode: a log left by a heraldd run with one holds acknowledged changes.
+        let folder = ChangeLogFolder(folder: storage.folder)
+        let replay = folder.replay(after: generation)
+        var replayLine: String?
+        if !replay.records.isEmpty || replay.problem != nil {
+            let replaying = SharedState(state)
+            let replayer = ChangeReplay(state: replaying)
+            var applied = 0
+            for record in replay.records {
+                let done = replayer.apply(
+                    method: record.method, caller: record.caller, appliedAt: record.appliedAt, params: record.params,
+                    generated: record.generated)
+                if done { applied += 1 }
+            }
+            state = replaying.copy()
+            folder.cut(replay)
+            writer.submit(PersistenceJournal.replayedEntry(replay, applied: applied, generation: generation, folder: storage.folder))
+            replayLine = PersistenceJournal.replaySummary(replay, applied: applied, generation: generation)
+        }
+        var log: ChangeLog?
+        if storage.durabilityMode.logsChanges {
+            let clock = self.clock
+            // A segment that survived the cut continues; one cut away entirely does not.
+            let continuing = replay.segments.contains { number in
+                replay.stoppedIn.map { $0.segment != number || $0.validLength > 0 } ?? true
+            }
+            log = ChangeLog(
+                folder: storage.folder, durability: storage.durabilityMode, baseGeneration: generation, continuing: continuing,
+                health: health, now: { clock.now() })
+        }
+        let shared = SharedState(state, changeSink: log.map(Self.changeSink))
         let snapshots = SnapshotWriter(
             store: store,
-            generation: recovery.header?.generation ?? 0,
+            generation: generation,
             highestGeneration: recovery.highestGeneration,
             parallel: { count, work in WorkThread.concurrentPerform(iterations: count, named: "herald-snapshot", priority: .idle, work) }
         )
-        snapshots.markWritten(changes: shared.changeCount)
+        // After a replay the state differs from the snapshot: the first periodic one compacts.
+        if replayLine == nil { snapshots.markWritten(changes: shared.changeCount) }
         // Set-aside files to replace, or a previous heraldd's state.unwritten to clear (a
-        // success clears it): a snapshot at once. A failure is reported as any other.
-        if recovery.needsSnapshot || health.holdsPreviousRecord || health.failure != nil {
-            _ = SnapshotService.write(state, changes: shared.changeCount, writer: snapshots, health: health, now: clock.now())
+        // success clears it), or a replayed log to keep without a log of its own: a
+        // snapshot at once. A failure is reported as any other.
+        if recovery.needsSnapshot || health.holdsPreviousRecord || health.failure != nil || (log == nil && replayLine != nil) {
+            let result = SnapshotService.write(
+                copying: Self.copyForSnapshot(shared, log: log), writer: snapshots, health: health, log: log, now: clock.now())
+            if log == nil, case .success = result { folder.removeSegments(before: .max) }
         }
-        return (shared, snapshots, recovery.header)
+        return (shared, snapshots, recovery.header, log, replayLine)
+    }
+
+    /// The change log's record of a request's change.
+    private static func changeSink(_ log: ChangeLog) -> @Sendable (PendingChange) -> Void {
+        { change in
+            log.append(
+                ChangeRecord(
+                    method: change.method, caller: change.caller, appliedAt: change.appliedAt ?? Date(), params: change.params,
+                    generated: change.generated))
+        }
+    }
+
+    /// The copy a snapshot of a generation writes: with a change log, the log's next segment
+    /// begins in the same hold of the state's lock.
+    private static func copyForSnapshot(_ state: SharedState, log: ChangeLog?) -> @Sendable (UInt64) -> (
+        state: HeraldState, changes: UInt64
+    ) {
+        { generation in
+            guard let log else { return state.copyWithChangeCount() }
+            return state.copyWithChangeCount { log.beginSegment(baseGeneration: generation) }
+        }
     }
 
     private func coreConfiguration() -> CoreConfiguration {
@@ -218,7 +283,8 @@ struct Daemon {
     }
 
     private func makeServer(
-        notifier: ServiceNotifier, state: SharedState, snapshots: SnapshotWriter, health: PersistenceHealth, startup: StartupSummary
+        notifier: ServiceNotifier, state: SharedState, snapshots: SnapshotWriter, health: PersistenceHealth, log: ChangeLog?,
+        startup: StartupSummary
     ) throws -> HeraldServer {
         let place: ServerConfiguration.Listening
         if let activated = SocketActivation.chooseHeraldSocket(SocketActivation.listenedSockets()) {
@@ -228,9 +294,12 @@ struct Daemon {
         }
         let statistics = ServerStatistics()
         let writer = self.writer
+        let clock = self.clock
         var environment = MethodEnvironment(
             state: state,
-            clock: clock,
+            // With a change log, a request's clock value is fixed at its first read: the
+            // value its record keeps, and replay gives back.
+            clock: log == nil ? clock : CapturingClock(clock),
             statistics: statistics,
             openRPCDocument: OpenRPCDocument.value,
             statsContributions: {
@@ -241,6 +310,18 @@ struct Daemon {
                         "written": .number(JSONNumber(Int(counters.written))),
                         "dropped": .number(JSONNumber(Int(counters.dropped))),
                     ]),
+                    "changeLog": log.map { log in
+                        let figures = log.figures
+                        return .object([
+                            "durability": .string(log.durability.rawValue),
+                            "records": .number(JSONNumber(Int(clamping: figures.records))),
+                            "writes": .number(JSONNumber(Int(clamping: figures.writes))),
+                            "syncs": .number(JSONNumber(Int(clamping: figures.syncs))),
+                            "bytes": .number(JSONNumber(Int(clamping: figures.bytes))),
+                            "failures": .number(JSONNumber(Int(clamping: figures.failures))),
+                            "segment": .number(JSONNumber(Int(clamping: figures.segment))),
+                        ])
+                    } ?? .object(["durability": .string(Durability.snapshot.rawValue)]),
                     "snapshot": {
                         var member = snapshots.statsMember.objectValue ?? JSONObject()
                         for added in health.statsMembers { member[added.key] = added.value }
@@ -255,8 +336,9 @@ struct Daemon {
             },
             maxStringBytes: max(1, limits.maxStringBytes),
             takeSnapshot: { () throws(RPCError) -> SnapshotResult in
-                let (copy, changes) = state.copyWithChangeCount()
-                switch SnapshotService.write(copy, changes: changes, writer: snapshots, health: health, now: clock.now()) {
+                switch SnapshotService.write(
+                    copying: Self.copyForSnapshot(state, log: log), writer: snapshots, health: health, log: log, now: clock.now())
+                {
                 case .success(let outcome):
                     return SnapshotResult(
                         path: outcome.path,
@@ -273,6 +355,7 @@ struct Daemon {
         environment.maxResponseBytes = limits.requestLimits.maxResponseBytes
         environment.requireAppIdentity = listening.requireAppIdentity
         environment.changesRefused = { health.changesRefused() }
+        environment.capturesChanges = log != nil
         environment.recordSummary = { summary in writer.submit(NotificationJournal.summaryEntry(summary)) }
         environment.recordSnoozeEnded = { delivered in writer.submit(NotificationJournal.snoozeEndedEntry(delivered)) }
         environment.recordResponse = { uid, response, handoff in
@@ -287,6 +370,11 @@ struct Daemon {
             exitIdleAfter: listening.exitIdleAfter
         )
         configuration.listenBacklog = max(1, limits.listenBacklog)
+        configuration.answerGate = log.map { log in
+            AnswerGate(
+                appended: { log.appendedSequence }, written: { log.writtenSequence },
+                whenWritten: { sequence, callback in log.whenWritten(sequence, callback) }, writeNow: { log.writeNow() })
+        }
         return HeraldServer(
             configuration: configuration,
             environment: environment,

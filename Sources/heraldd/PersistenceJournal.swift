@@ -68,6 +68,34 @@ enum PersistenceJournal {
         return entry
     }
 
+    /// At start: the change log replayed after the snapshot of `generation`.
+    static func replayedEntry(_ replay: ChangeLogFolder.Replay, applied: Int, generation: UInt64, folder: String) -> JournalEntry {
+        var entry = JournalEntry()
+        let dropped = replay.droppedBytes > 0 || !replay.droppedSegments.isEmpty
+        try? entry.append(name: "PRIORITY", value: String((dropped ? JournalPriority.warning : .notice).rawValue))
+        try? entry.append(name: "MESSAGE", value: replaySummary(replay, applied: applied, generation: generation))
+        try? entry.append(name: "MESSAGE_ID", value: JournalMessageID.changeLogReplayed)
+        try? entry.append(name: "HERALD_FOLDER", value: folder)
+        try? entry.append(name: "HERALD_GENERATION", value: String(generation))
+        try? entry.append(name: "HERALD_REPLAYED", value: String(replay.records.count))
+        try? entry.append(name: "HERALD_DROPPED_BYTES", value: String(replay.droppedBytes))
+        try? entry.append(name: "HERALD_DROPPED_SEGMENTS", value: String(replay.droppedSegments.filter { $0 != replay.stoppedIn?.segment }.count))
+        if let problem = replay.problem { try? entry.append(name: "HERALD_PROBLEM", value: problem) }
+        return entry
+    }
+
+    /// The replay in words, for the journal and the start-up line.
+    static func replaySummary(_ replay: ChangeLogFolder.Replay, applied: Int, generation: UInt64) -> String {
+        var line = "replayed \(replay.records.count) change\(replay.records.count == 1 ? "" : "s") from the change log after generation \(generation)"
+        if applied != replay.records.count { line += " (\(replay.records.count - applied) not applicable)" }
+        if let problem = replay.problem {
+            line += "; dropped \(replay.droppedBytes) bytes from \(problem), never applied"
+            let later = replay.droppedSegments.filter { $0 != replay.stoppedIn?.segment }.count
+            if later > 0 { line += ", and \(later) segment\(later == 1 ? "" : "s") after it" }
+        }
+        return line
+    }
+
     /// At start: no snapshot was left to load, and `--discard-damaged-state` starts empty.
     static func startingEmptyEntry(folder: String) -> JournalEntry {
         var entry = JournalEntry()

@@ -16,6 +16,9 @@ struct StartupSummary: CustomStringConvertible {
     var writeFailure: StateWriteFailure?
     var policy: WriteFailurePolicy = .refuse
     var now: Date
+    /// What the change log's replay did ("replayed 12 changes from the change log"); nil
+    /// when nothing was there to replay, or under `--durability snapshot` with no log left.
+    var replay: String?
 
     var description: String {
         var parts = ["state in \(folder)"]
@@ -26,13 +29,20 @@ struct StartupSummary: CustomStringConvertible {
         } else {
             parts.append("no snapshot yet: starting empty")
         }
-        if let previousStop {
+        if let previousStop, let replay {
+            parts.append(Self.previousStop(previousStop, replayed: replay))
+        } else if let previousStop {
             // Says more than the pid left in the lock would: when, why, and what.
             parts.append(Self.previousStop(previousStop))
+        } else if let pid = uncleanPredecessor, let replay {
+            parts.append("the previous heraldd (pid \(pid)) did not stop cleanly: \(replay)")
         } else if let pid = uncleanPredecessor {
             parts.append(
                 "the previous heraldd (pid \(pid)) did not stop cleanly: what it acknowledged after its last snapshot is lost"
             )
+        }
+        if let replay, uncleanPredecessor == nil, previousStop == nil {
+            parts.append(replay)
         }
         if let writeFailure {
             parts.append(
@@ -47,6 +57,12 @@ struct StartupSummary: CustomStringConvertible {
         "the previous heraldd (pid \(record.pid)) stopped at \(RFC3339.format(record.failedAt)) without its final snapshot "
             + "(\(record.cause)): the \(record.unwrittenChanges) changes it acknowledged after \(RFC3339.format(record.writtenAt)) "
             + "are lost; generation \(record.generation) is what it left"
+    }
+
+    /// The same when the change log held what the snapshot missed.
+    static func previousStop(_ record: UnwrittenStateRecord, replayed: String) -> String {
+        "the previous heraldd (pid \(record.pid)) stopped at \(RFC3339.format(record.failedAt)) without its final snapshot "
+            + "(\(record.cause)); its change log held what it acknowledged after \(RFC3339.format(record.writtenAt)): \(replayed)"
     }
 
     /// `42 s`, `7 min`, `3 h 5 min`, `2 d 4 h`: an age a person reads at a glance.

@@ -38,6 +38,16 @@ struct StorageOptions: ParsableArguments {
     )
     var onWriteFailure: String = "refuse"
 
+    @Option(
+        help: ArgumentHelp(
+            "What a crash may lose: log-everysec writes each change to a change log before answering and syncs it once a second (a kill -9 loses nothing acknowledged, a power cut about a second); log syncs before answering (a power cut loses nothing); snapshot keeps no log (a crash loses what came after the last snapshot).",
+            valueName: "log-everysec|log|snapshot"
+        )
+    )
+    var durability: String = Durability.logEverysec.rawValue
+
+    var durabilityMode: Durability { Durability(rawValue: durability) ?? .logEverysec }
+
     var writeFailurePolicy: WriteFailurePolicy { WriteFailurePolicy(rawValue: onWriteFailure) ?? .refuse }
 
     var folder: String { stateDir ?? StateFolder.defaultPath() }
@@ -49,6 +59,9 @@ struct StorageOptions: ParsableArguments {
         guard snapshotInterval >= 0 else { throw ValidationError("--snapshot-interval must be 0 or more seconds.") }
         guard WriteFailurePolicy(rawValue: onWriteFailure) != nil else {
             throw ValidationError("--on-write-failure must be refuse or accept, not \(onWriteFailure).")
+        }
+        guard Durability(rawValue: durability) != nil else {
+            throw ValidationError("--durability must be log-everysec, log or snapshot, not \(durability).")
         }
         guard maxInteractions >= 1 else { throw ValidationError("--max-interactions must be 1 or more.") }
         guard let seconds = retentionSeconds, seconds > 0 else {

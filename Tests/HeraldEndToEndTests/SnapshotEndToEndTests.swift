@@ -71,11 +71,11 @@ struct SnapshotEndToEndTests {
         try herald.connect().call("stats")[pointer: "/result/interactions"]
     }
 
-    @Test("Data donated before a snapshot survives kill -9; what came after is the documented loss")
+    @Test("--durability snapshot: data donated before a snapshot survives kill -9; what came after is the documented loss")
     func survivesKill9() throws {
         let folder = StateFolder()
         do {
-            let herald = try folder.start(["--snapshot-interval", "0"])
+            let herald = try folder.start(["--snapshot-interval", "0", "--durability", "snapshot"])
             try Self.donate(["m1", "m2"], to: herald)
             let result = try herald.connect().call("snapshot")
             #expect(result[pointer: "/result/interactions"] == 2, "\(result)")
@@ -84,7 +84,7 @@ struct SnapshotEndToEndTests {
             try Self.donate(["m3"], to: herald)
             herald.stop(signal: SIGKILL)
         }
-        let herald = try folder.start()
+        let herald = try folder.start(["--durability", "snapshot"])
         #expect(try Self.isStored("m1", in: herald))
         #expect(try Self.isStored("m2", in: herald))
         #expect(try !Self.isStored("m3", in: herald))

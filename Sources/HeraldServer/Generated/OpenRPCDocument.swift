@@ -5551,6 +5551,52 @@ package enum OpenRPCDocument {
               }
             }
           },
+          "changeLog": {
+            "type": "object",
+            "description": "The change log (--durability): its mode and, with a log, what it wrote since start. Only durability under --durability snapshot.",
+            "required": [
+              "durability"
+            ],
+            "properties": {
+              "durability": {
+                "type": "string",
+                "enum": [
+                  "log-everysec",
+                  "log",
+                  "snapshot"
+                ]
+              },
+              "records": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Changes appended to the log."
+              },
+              "writes": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "write() calls: the requests of a group share one."
+              },
+              "syncs": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "fdatasync calls."
+              },
+              "bytes": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "failures": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Writes, syncs and segment openings that failed; each is reported as the state not written."
+              },
+              "segment": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "The number N of the segment written now, changes.N.log."
+              }
+            }
+          },
           "retention": {
             "type": "object",
             "description": "Interactions removed by the retention limits since start.",

@@ -1,3 +1,4 @@
+import Foundation
 import HeraldCore
 import HeraldProtocol
 
@@ -9,10 +10,18 @@ extension DonateMethod: ServedMethod {
         // a second time only for a retry, whose comparison with the stored interaction
         // is linear in its size (an 88,000-member call record takes milliseconds) and
         // so is made between the two.
+        var params = params
+        // Drawn here rather than by the rule, so that the change log records it (replay
+        // gives it back): only while a change is captured, else the rule draws as ever.
+        if params.interaction.identifier == nil, ChangeCapture.current != nil {
+            params.interaction.identifier = ChangeCapture.draw { UUID().uuidString.lowercased() }
+        }
         let donation = try HeraldState.prepareDonation(params)
         var retry: DonationRetry?
         while true {
-            let step = try services.state.withLock { [retry] state throws(RuleError) in
+            // A retry's comparison changes nothing: the record goes with the step that does.
+            let step = try services.state.withLock(logsChange: { if case .done = $0 { true } else { false } }) {
+                [retry] state throws(RuleError) in
                 try state.donate(donation, caller: context.caller, now: services.clock.now(), retry: retry)
             }
             switch step {

@@ -65,6 +65,7 @@ extension MethodTable {
         }
         table.requireAppIdentity = environment.requireAppIdentity
         table.changesRefused = environment.changesRefused
+        table.capturesChanges = environment.capturesChanges
         let services = MethodServices(environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses)
         for method in HeraldMethods.all {
             guard let served = method as? any ServedMethod.Type else {

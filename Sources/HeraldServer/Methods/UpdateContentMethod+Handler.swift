@@ -23,7 +23,7 @@ extension UpdateContentMethod: ServedMethod {
         let state = services.state
         let payloadContent = try Self.payloadContent(params)
         var params = params
-        if params.identifier == nil { params.identifier = HeraldState.newNotificationIdentifier() }
+        if params.identifier == nil { params.identifier = ChangeCapture.draw { HeraldState.newNotificationIdentifier() } }
         let presenting = !services.presenters.isEmpty
         // The presenters' copy is made, and the notification the list evicted freed,
         // after the lock: a list at --max-notifications evicts one on every call.

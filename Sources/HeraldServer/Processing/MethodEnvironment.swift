@@ -36,6 +36,9 @@ package struct MethodEnvironment: Sendable {
     /// `--on-write-failure refuse` — or nil while changes are taken. Called for every
     /// request of a method that changes the state: an atomic load while all is well.
     package var changesRefused: @Sendable () -> String? = { nil }
+    /// Whether changes are captured for a change log (``PendingChange``); the clock should
+    /// then be a ``CapturingClock``.
+    package var capturesChanges = false
     /// Woken when a request makes a Focus change due before the ticker's next round.
     package var tickerAlarm = TickerAlarm()
     /// Requests refused by `maxStringBytes`.

@@ -39,6 +39,9 @@ package struct MethodTable: Sendable {
     /// Why the methods that change the state are refused now (error 1011), or nil; applies
     /// to the methods registered after it is set.
     package var changesRefused: @Sendable () -> String? = { nil }
+    /// Whether each change is captured for the change log (``PendingChange``); applies to
+    /// the methods registered after it is set.
+    package var capturesChanges = false
 
     package init() {}
 
@@ -112,6 +115,7 @@ package struct MethodTable: Sendable {
         if Method.placement != .eventLoop { offEventLoop.append((name, { Method.placement(for: $0) })) }
         let checkParams = self.checkParams
         let changesRefused: (@Sendable () -> String?)? = Method.changesState ? self.changesRefused : nil
+        let captures = Method.changesState && capturesChanges
         entries[name] = Entry(access: access) {
             (params: JSONNode, context: RequestContext, output: inout [UInt8]) throws(RPCError) -> AuditRecord in
             let caller = context.caller
@@ -142,7 +146,12 @@ package struct MethodTable: Sendable {
             }
             let outcome: MethodOutcome<Method.Result>
             do {
-                outcome = try handler(decoded, context)
+                if captures, ChangeCapture.current == nil {
+                    let change = PendingChange(method: name, caller: caller, params: params.containerText)
+                    outcome = try ChangeCapture.run(change) { try handler(decoded, context) }
+                } else {
+                    outcome = try handler(decoded, context)
+                }
             } catch let error as RuleError {
                 throw RPCError(error)
             } catch let error as RPCError {

@@ -27,8 +27,21 @@ package final class SharedState: Sendable {
     /// Lists a reader held that a change copied after the lock (``withLock(unsharingListOf:_:)``).
     private let listsCopiedAfterTheLock = Atomic<Int>(0)
 
-    package init(_ state: HeraldState) {
+    /// Given each request's change (``PendingChange``) under the lock, after the first hold
+    /// that changed the state: the change log's append. Nil without a change log.
+    private let changeSink: (@Sendable (PendingChange) -> Void)?
+
+    package init(_ state: HeraldState, changeSink: (@Sendable (PendingChange) -> Void)? = nil) {
         self.box = AdaptiveLockedValue(Guarded(state: state))
+        self.changeSink = changeSink
+    }
+
+    /// Hands the current request's change to the log, once; under the lock.
+    @inline(__always)
+    private func logChange() {
+        guard let changeSink, let change = ChangeCapture.current, !change.appended, !change.isReplay else { return }
+        change.appended = true
+        changeSink(change)
     }
 
     /// How long the current hold of the lock has lasted; zero while it is free. A wedged
@@ -55,14 +68,19 @@ package final class SharedState: Sendable {
         }
     }
 
-    /// Runs `body` with the state locked; its typed error passes through.
+    /// Runs `body` with the state locked; its typed error passes through. `logsChange` says
+    /// whether the value is the change itself (the change log's record goes with it), for a
+    /// step that may only read, such as a donation's retry comparing.
     package func withLock<Value: Sendable, Failure: Error>(
+        logsChange: ((Value) -> Bool)? = nil,
         _ body: (inout HeraldState) throws(Failure) -> Value
     ) throws(Failure) -> Value {
         let result: Result<Value, Failure> = hold { guarded in
             guarded.changes &+= 1
             do throws(Failure) {
-                return .success(try body(&guarded.state))
+                let value = try body(&guarded.state)
+                if logsChange?(value) ?? true { logChange() }
+                return .success(value)
             } catch {
                 return .failure(error)
             }
@@ -135,7 +153,10 @@ package final class SharedState: Sendable {
     ) -> Value {
         hold { guarded in
             let (value, changed) = body(&guarded.state)
-            if changed { guarded.changes &+= 1 }
+            if changed {
+                guarded.changes &+= 1
+                logChange()
+            }
             return value
         }
     }
@@ -177,6 +198,15 @@ package final class SharedState: Sendable {
     /// A copy of the state with the change count it was taken at.
     package func copyWithChangeCount() -> (state: HeraldState, changes: UInt64) {
         hold { ($0.state, $0.changes) }
+    }
+
+    /// The same, running `alongside` in the same hold: the change log begins the segment
+    /// that follows a snapshot there, so that no change falls between the two.
+    package func copyWithChangeCount(alongside: () -> Void) -> (state: HeraldState, changes: UInt64) {
+        hold { guarded in
+            alongside()
+            return (guarded.state, guarded.changes)
+        }
     }
 
     /// How many calls could have changed the state so far.

@@ -61,6 +61,16 @@ package enum WorkThread {
         for _ in 0..<threads { finished.wait() }
     }
 
+    /// Puts the calling thread under `SCHED_IDLE` for good: for a thread that did its
+    /// short part under the state's lock at normal priority (a snapshot's copy) and goes on
+    /// with work of seconds. Never for a thread that is reused.
+    package static func lowerCallingThreadToIdle() {
+        #if canImport(Glibc)
+        var parameters = sched_param(sched_priority: 0)
+        _ = sched_setscheduler(0, Self.schedIdle, &parameters)
+        #endif
+    }
+
     package static func run(named name: String, priority: Priority = .idle, _ body: @escaping @Sendable () -> Void) {
         let thread = Thread {
             #if canImport(Glibc)

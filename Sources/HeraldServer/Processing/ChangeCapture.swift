@@ -1,0 +1,89 @@
+import Foundation
+import HeraldCore
+
+/// The change a request is making, as the change log keeps it: its method, caller and
+/// params, the clock value its rule saw and what it drew at random. The method table sets
+/// one around each method that changes the state; ``SharedState`` hands it to the log
+/// under its lock, after the first hold that changed the state, so that the log's order is
+/// the order changes were applied. Replay sets one with the record's values, and the rule
+/// sees the same time and identifiers again.
+package final class PendingChange: @unchecked Sendable {
+    // One thread's while a request runs: never shared.
+    package let method: String
+    package let caller: Caller
+    package let params: [UInt8]
+    package private(set) var appliedAt: Date?
+    package private(set) var generated: [String]
+    private var nextGenerated = 0
+    /// A replayed record: read from, never appended.
+    package let isReplay: Bool
+    var appended = false
+
+    package init(method: String, caller: Caller, params: [UInt8], appliedAt: Date? = nil, generated: [String] = [], isReplay: Bool = false) {
+        self.method = method
+        self.caller = caller
+        self.params = params
+        self.appliedAt = appliedAt
+        self.generated = generated
+        self.isReplay = isReplay
+    }
+
+    /// The request's one clock value: the first read fixes it.
+    func now(_ clock: any HeraldClock) -> Date {
+        if let appliedAt { return appliedAt }
+        let now = clock.now()
+        appliedAt = now
+        return now
+    }
+
+    /// A value drawn at random for this request: the recorded one on replay.
+    func draw(_ make: () -> String) -> String {
+        if nextGenerated < generated.count {
+            defer { nextGenerated += 1 }
+            return generated[nextGenerated]
+        }
+        let value = make()
+        if !isReplay { generated.append(value) }
+        nextGenerated = generated.count
+        return value
+    }
+}
+
+/// Where the request running on this thread keeps its ``PendingChange``.
+package enum ChangeCapture {
+    @TaskLocal package static var current: PendingChange?
+
+    /// Runs `body` with `change` as the current request's change.
+    package static func run<Value>(_ change: PendingChange, _ body: () throws -> Value) rethrows -> Value {
+        try $current.withValue(change, operation: body)
+    }
+
+    /// A value drawn at random (an identifier): recorded while a change is captured,
+    /// handed back on replay.
+    package static func draw(_ make: () -> String) -> String {
+        guard let current else { return make() }
+        return current.draw(make)
+    }
+
+    /// The caller heraldd's own periodic work (`tick:` records) is logged as.
+    package static let daemon = Caller(uid: 0, gid: 0, pid: 0, isAdministrator: true)
+}
+
+/// A clock whose `now` is fixed for the duration of a captured request: the value the
+/// change log records, and replay gives back.
+package struct CapturingClock: HeraldClock {
+    package let base: any HeraldClock
+
+    package init(_ base: any HeraldClock) {
+        self.base = base
+    }
+
+    package func now() -> Date {
+        guard let current = ChangeCapture.current else { return base.now() }
+        return current.now(base)
+    }
+
+    package func sleep(for seconds: Double) async throws {
+        try await base.sleep(for: seconds)
+    }
+}

@@ -1,0 +1,384 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The change log as heraldd writes it: records are appended in memory under the state's
+/// lock (so the log's order is the order changes were applied), and one thread of its own
+/// writes whatever gathered since its last write with one `write()` — the requests
+/// processed meanwhile share it (group commit) — then `fdatasync`s per ``Durability``.
+/// Answers wait for ``writtenSequence`` (the server's gate), never an event loop.
+///
+/// A snapshot begins a new segment when it copies the state (``beginSegment(baseGeneration:)``,
+/// under the same lock); once the snapshot is durable, ``snapshotWritten(generation:)``
+/// removes the segments before it. A write that fails is reported to ``PersistenceHealth``
+/// (changes are then refused, as for snapshots); the log takes nothing more until a
+/// snapshot begins a segment that opens.
+package final class ChangeLog: Sendable {
+    package let folder: ChangeLogFolder
+    package let durability: Durability
+    private let health: PersistenceHealth
+    private let now: @Sendable () -> Date
+
+    private struct Part {
+        /// Set when the part begins a new segment after the snapshot of this generation.
+        var beginsSegmentAfter: UInt64?
+        var bytes: [UInt8] = []
+        /// The sequence number of the part's last record (of its beginning, for a new segment).
+        var lastSequence: UInt64 = 0
+    }
+
+    private struct Pending {
+        var parts: [Part] = [Part()]
+        /// The sequence number of the last record appended.
+        var appended: UInt64 = 0
+        var isEmpty: Bool { parts.count == 1 && parts[0].bytes.isEmpty }
+        var waiters: [(sequence: UInt64, callback: @Sendable () -> Void)] = []
+        var written: UInt64 = 0
+        /// Segments begun, by the generation they follow, and whether they opened.
+        var begun: [UInt64: (number: UInt64, opened: Bool)] = [:]
+        var stopping = false
+        var records: UInt64 = 0
+    }
+
+    /// The open segment, and whether it holds writes not yet synced: whoever holds it writes.
+    private struct Output: @unchecked Sendable {
+        var writer: SegmentWriter?
+        var dirty = false
+        var lastSync = ContinuousClock.now
+    }
+
+    private let pending: Mutex<Pending>
+    private let output: Mutex<Output>
+    private let appendedAtomic = Atomic<UInt64>(0)
+    private let writtenAtomic = Atomic<UInt64>(0)
+    /// The writing thread waits without a timeout: an append must wake it.
+    private let writerAsleep = Atomic<Bool>(false)
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
+    private let counters = Mutex(Counters())
+
+    /// Figures for `stats.changeLog`.
+    package struct Counters: Sendable {
+        package var records: UInt64 = 0
+        package var writes: UInt64 = 0
+        package var syncs: UInt64 = 0
+        package var bytes: UInt64 = 0
+        package var failures: UInt64 = 0
+        package var segment: UInt64 = 0
+    }
+
+    /// Opens a new segment after the snapshot of `baseGeneration` — `continuing` the
+    /// segments replayed at start, if any — and starts the writing thread. A segment that
+    /// cannot be made is reported to `health`; the log then takes nothing until a snapshot
+    /// begins one that opens.
+    package init(
+        folder: String, durability: Durability, baseGeneration: UInt64, continuing: Bool, health: PersistenceHealth,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.folder = ChangeLogFolder(folder: folder)
+        self.durability = durability
+        self.health = health
+        self.now = now
+        let number = (self.folder.segmentNumbers().last ?? 0) + 1
+        self.pending = Mutex(Pending())
+        self.output = Mutex(Output())
+        var writer: SegmentWriter?
+        do throws(SnapshotFileError) {
+            writer = try SegmentWriter.open(
+                self.folder, number: number, baseGeneration: baseGeneration, createdAt: now(), continues: continuing)
+            counters.withLock { $0.segment = number }
+        } catch {
+            fail(error.reason)
+        }
+        output.withLock { $0.writer = writer }
+        let thread = Thread { [self] in self.writeLoop() }
+        thread.name = "herald-changelog"
+        thread.start()
+    }
+
+    /// The sequence number of the last record appended.
+    package var appendedSequence: UInt64 { appendedAtomic.load(ordering: .acquiring) }
+    /// The sequence number of the last record written (and synced, with `--durability log`).
+    package var writtenSequence: UInt64 { writtenAtomic.load(ordering: .acquiring) }
+
+    package var figures: Counters { counters.withLock { $0 } }
+
+    /// Appends `record`; call it under the state's lock, right after the change, so that
+    /// records are in the order changes were applied. Returns its sequence number.
+    @discardableResult
+    package func append(_ record: ChangeRecord) -> UInt64 {
+        var framed: [UInt8] = []
+        framed.reserveCapacity(64 + record.params.count)
+        ChangeLogFile.append(record, to: &framed)
+        let (sequence, wasEmpty) = pending.withLock { pending in
+            let wasEmpty = pending.isEmpty
+            let last = pending.parts.count - 1
+            pending.parts[last].bytes.append(contentsOf: framed)
+            pending.appended += 1
+            pending.records += 1
+            pending.parts[last].lastSequence = pending.appended
+            appendedAtomic.store(pending.appended, ordering: .releasing)
+            return (pending.appended, wasEmpty)
+        }
+        // With `log`, the thread writes and syncs every group. With `log-everysec`, the
+        // connections' answers write (``writeNow()``); the thread is woken only from its
+        // sleep without a timeout, for changes no answer waits for (`tick:` records).
+        if durability == .log ? wasEmpty : writerAsleep.exchange(false, ordering: .acquiringAndReleasing) {
+            wake.signal()
+        }
+        return sequence
+    }
+
+    /// Begins a new segment for the snapshot of `generation` being copied now; call it under
+    /// the state's lock, with the copy.
+    package func beginSegment(baseGeneration generation: UInt64) {
+        // A sequence number of its own, so that waiting for it waits for the segment's opening.
+        pending.withLock { pending in
+            pending.appended += 1
+            pending.parts.append(Part(beginsSegmentAfter: generation, lastSequence: pending.appended))
+            appendedAtomic.store(pending.appended, ordering: .releasing)
+        }
+        writerAsleep.store(false, ordering: .releasing)
+        wake.signal()
+    }
+
+    /// Under `log-everysec`: writes what is pending now, on the calling thread, unless
+    /// another thread is writing (which then writes it, or the writing thread within a
+    /// second). One `write()` to the page cache, never a sync, nor a segment's opening:
+    /// what an event loop may do before it answers, as redis writes its AOF before replying.
+    package func writeNow() {
+        guard durability == .logEverysec else { return }
+        let result = output.withLockIfAvailable { output in pass(&output, onEventLoop: true) }
+        guard let (callbacks, wrote) = result else { return }
+        for callback in callbacks { callback() }
+        // Dirty now: the thread syncs within a second, even if it slept without a timeout.
+        if wrote, writerAsleep.exchange(false, ordering: .acquiringAndReleasing) { wake.signal() }
+    }
+
+    /// Calls `callback` (on the writing thread, or here) once `sequence` is written.
+    package func whenWritten(_ sequence: UInt64, _ callback: @escaping @Sendable () -> Void) {
+        let now = pending.withLock { pending -> Bool in
+            if pending.written >= sequence { return true }
+            pending.waiters.append((sequence, callback))
+            return false
+        }
+        if now { return callback() }
+        guard durability == .logEverysec else { return }
+        // Whoever writes next takes it; when another thread holds the output meanwhile it
+        // may have taken its parts already: the writing thread then writes it at once.
+        let wrote = output.withLockIfAvailable { output in pass(&output, onEventLoop: true) }
+        if let (callbacks, _) = wrote {
+            for callback in callbacks { callback() }
+        } else {
+            writerAsleep.store(false, ordering: .releasing)
+            wake.signal()
+        }
+    }
+
+    /// Blocks until `sequence` is written: for threads that may wait (never an event loop).
+    package func waitUntilWritten(_ sequence: UInt64) {
+        guard writtenSequence < sequence else { return }
+        let done = DispatchSemaphore(value: 0)
+        whenWritten(sequence) { done.signal() }
+        done.wait()
+    }
+
+    /// After the snapshot of `generation` is durable: removes the segments before the one
+    /// begun for it. Returns why the log is not whole after it, or nil.
+    package func snapshotWritten(generation: UInt64) -> String? {
+        // Past the segment's beginning, which has a sequence number of its own.
+        waitUntilWritten(appendedSequence)
+        guard let begun = pending.withLock({ $0.begun[generation] }) else { return nil }
+        guard begun.opened else {
+            return "The change log's segment \(folder.path(ofSegment: begun.number)) could not be made"
+        }
+        folder.removeSegments(before: begun.number)
+        pending.withLock { pending in pending.begun = pending.begun.filter { $0.value.number >= begun.number } }
+        return nil
+    }
+
+    /// Writes what is pending, syncs, and stops the writing thread.
+    package func stop() {
+        pending.withLock { $0.stopping = true }
+        wake.signal()
+        stopped.wait()
+    }
+
+    // MARK: The writing thread
+
+    private func writeLoop() {
+        while true {
+            if durability == .logEverysec {
+                let (dirty, lastSync) = output.withLock { ($0.dirty, $0.lastSync) }
+                if dirty {
+                    let left = lastSync + .seconds(1) - ContinuousClock.now
+                    if left > .zero {
+                        let nanos = left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
+                        _ = wake.wait(timeout: .now() + .nanoseconds(Int(nanos)))
+                    }
+                } else {
+                    // Asleep until an append: at rest, nothing wakes once a second.
+                    writerAsleep.store(true, ordering: .releasing)
+                    if pending.withLock({ $0.isEmpty && !$0.stopping }) {
+                        wake.wait()
+                    } else {
+                        writerAsleep.store(false, ordering: .releasing)
+                    }
+                }
+            } else {
+                wake.wait()
+            }
+            let (callbacks, _, stopping) = output.withLock { output in
+                let (callbacks, wrote) = pass(&output, onEventLoop: false)
+                return (callbacks, wrote, pending.withLock { $0.stopping })
+            }
+            for callback in callbacks { callback() }
+            if stopping {
+                output.withLock { $0.writer?.close() }
+                stopped.signal()
+                return
+            }
+        }
+    }
+
+    /// Writes what is pending (on an event loop: up to the next segment's beginning) and
+    /// syncs when the mode says so (never on an event loop); returns the callbacks of the
+    /// records now written, and whether anything was.
+    private func pass(_ output: inout Output, onEventLoop: Bool) -> (callbacks: [@Sendable () -> Void], wrote: Bool) {
+        let (parts, stopping) = pending.withLock { pending -> ([Part], Bool) in
+            if onEventLoop {
+                // A segment to open first is the writing thread's.
+                guard pending.parts[0].beginsSegmentAfter == nil else { return ([], false) }
+                let first = pending.parts.removeFirst()
+                if pending.parts.isEmpty { pending.parts = [Part()] }
+                return ([first], false)
+            }
+            defer { pending.parts = [Part()] }
+            return (pending.parts, pending.stopping)
+        }
+        var wroteBytes = 0
+        var upTo: UInt64 = 0
+        for part in parts {
+            upTo = max(upTo, part.lastSequence)
+            if let base = part.beginsSegmentAfter {
+                output.writer = openSegment(after: base, replacing: output.writer)
+            }
+            guard !part.bytes.isEmpty else { continue }
+            guard let current = output.writer else { continue }  // Broken until a segment opens.
+            do throws(SnapshotFileError) {
+                try current.write(part.bytes)
+                wroteBytes += part.bytes.count
+            } catch {
+                fail(error.reason)
+                current.close()
+                output.writer = nil
+            }
+        }
+        if wroteBytes > 0 {
+            output.dirty = true
+            counters.withLock {
+                $0.writes += 1
+                $0.bytes += UInt64(wroteBytes)
+            }
+        }
+        if !onEventLoop, let current = output.writer, output.dirty,
+            durability == .log || stopping || ContinuousClock.now - output.lastSync >= .seconds(1)
+        {
+            do throws(SnapshotFileError) {
+                try current.sync()
+                counters.withLock { $0.syncs += 1 }
+            } catch {
+                fail(error.reason)
+                current.close()
+                output.writer = nil
+            }
+            output.dirty = false
+            output.lastSync = ContinuousClock.now
+        }
+        // Records of a part that could not be written are released too: their change is in
+        // memory and the failure is reported (refused from now on, by default).
+        let callbacks = pending.withLock { pending -> [@Sendable () -> Void] in
+            pending.written = max(pending.written, upTo)
+            writtenAtomic.store(pending.written, ordering: .releasing)
+            let records = pending.records
+            counters.withLock { $0.records = records }
+            guard !pending.waiters.isEmpty else { return [] }
+            let ready = pending.waiters.filter { $0.sequence <= pending.written }
+            pending.waiters.removeAll { $0.sequence <= pending.written }
+            return ready.map(\.callback)
+        }
+        return (callbacks, wroteBytes > 0)
+    }
+
+    private func openSegment(after base: UInt64, replacing old: SegmentWriter?) -> SegmentWriter? {
+        let number = (folder.segmentNumbers().last ?? 0) + 1
+        do throws(SnapshotFileError) {
+            if let old { try old.sync() }
+            old?.close()
+            let opened = try SegmentWriter.open(folder, number: number, baseGeneration: base, createdAt: now())
+            pending.withLock { $0.begun[base] = (number, true) }
+            counters.withLock { $0.segment = number }
+            return opened
+        } catch {
+            old?.close()
+            pending.withLock { $0.begun[base] = (number, false) }
+            fail(error.reason)
+            return nil
+        }
+    }
+
+    private func fail(_ cause: String) {
+        counters.withLock { $0.failures += 1 }
+        health.recordFailure(cause: "change log: " + cause, at: now(), unwrittenChanges: 0)
+    }
+}
+
+/// One open segment.
+private final class SegmentWriter: @unchecked Sendable {
+    let fd: Int32
+    let path: String
+
+    private init(fd: Int32, path: String) {
+        self.fd = fd
+        self.path = path
+    }
+
+    /// Creates segment `number` with its header, synced with its folder entry.
+    static func open(
+        _ folder: ChangeLogFolder, number: UInt64, baseGeneration: UInt64, createdAt: Date, continues: Bool = false
+    ) throws(SnapshotFileError) -> SegmentWriter {
+        let path = folder.path(ofSegment: number)
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SnapshotStore.ioError("Cannot create \(path)") }
+        let writer = SegmentWriter(fd: fd, path: path)
+        do throws(SnapshotFileError) {
+            try writer.write(ChangeLogFile.header(baseGeneration: baseGeneration, createdAt: createdAt, continues: continues))
+            try writer.sync()
+            let dir = Glibc.open(folder.folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard dir >= 0 else { throw SnapshotStore.ioError("Cannot open \(folder.folder) to fsync it") }
+            defer { Glibc.close(dir) }
+            guard fsync(dir) == 0 else { throw SnapshotStore.ioError("Cannot fsync \(folder.folder)") }
+        } catch {
+            writer.close()
+            unlink(path)
+            throw error
+        }
+        return writer
+    }
+
+    func write(_ bytes: [UInt8]) throws(SnapshotFileError) {
+        try SnapshotStore.writeAll(fd, bytes, path: path)
+    }
+
+    func sync() throws(SnapshotFileError) {
+        guard fdatasync(fd) == 0 else { throw SnapshotStore.ioError("Cannot fdatasync \(path)") }
+    }
+
+    func close() {
+        Glibc.close(fd)
+    }
+}

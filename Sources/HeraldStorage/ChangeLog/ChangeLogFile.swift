@@ -1,0 +1,135 @@
+import Foundation
+
+/// A change log segment's bytes: a header, then records, each its body's length, its
+/// body's CRC32C and the body (``ChangeRecord``). Format: docs/operations.md, "The change log".
+///
+/// A segment holds the changes made after the snapshot of generation `baseGeneration`
+/// was copied (0: after an empty start). A crash can tear the last record; so the reader
+/// keeps every record up to the first that is short or whose checksum does not hold, and
+/// drops that one and everything after it: nothing torn is ever applied.
+package enum ChangeLogFile {
+    package static let magic: [UInt8] = Array("HRLDCLOG".utf8)
+    package static let version: UInt16 = 1
+    /// magic (8), version (2), flags (2: bit 0, continues the segment before it), base
+    /// generation (8), created at (8), CRC32C of those 28 bytes (4).
+    package static let headerSize = 32
+    /// Length (4) and CRC32C (4) ahead of each body.
+    package static let recordOverhead = 8
+    /// No body is longer: a longer length is damage, not a record to allocate for.
+    package static let maxBodyBytes = 64 << 20
+
+    package struct Header: Sendable, Hashable {
+        package var version: UInt16
+        package var baseGeneration: UInt64
+        package var createdAt: Date
+        /// Begun at a start that replayed the segment before it, rather than at a snapshot:
+        /// it continues that segment, and no replay begins with it.
+        package var continues = false
+    }
+
+    /// What reading a segment found.
+    package struct Reading: Sendable {
+        package var header: Header
+        package var records: [ChangeRecord]
+        /// Bytes after the last whole record: a torn or damaged tail, dropped.
+        package var droppedBytes: Int
+        /// The header and the whole records, in bytes.
+        package var validLength: Int
+        /// Why reading stopped before the end; nil when every byte was a whole record.
+        package var problem: String?
+    }
+
+    package static func header(baseGeneration: UInt64, createdAt: Date, continues: Bool = false) -> [UInt8] {
+        var bytes = magic
+        bytes.appendLittleEndian(version)
+        bytes.appendLittleEndian(UInt16(continues ? 1 : 0))
+        bytes.appendLittleEndian(baseGeneration)
+        bytes.appendLittleEndian(createdAt.timeIntervalSince1970.bitPattern)
+        bytes.appendLittleEndian(bytes.withUnsafeBytes { CRC32C.checksum($0) })
+        return bytes
+    }
+
+    /// Appends one framed record to `bytes`.
+    package static func append(_ record: ChangeRecord, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])
+        record.encodeBody(into: &bytes)
+        let bodyCount = bytes.count - start - recordOverhead
+        let checksum = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + recordOverhead)...])) }
+        bytes.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: UInt32(bodyCount).littleEndian, toByteOffset: start, as: UInt32.self)
+            raw.storeBytes(of: checksum.littleEndian, toByteOffset: start + 4, as: UInt32.self)
+        }
+    }
+
+    /// Reads a header; throws when it is short, not a change log, damaged or of a newer version.
+    package static func readHeader(_ bytes: UnsafeRawBufferPointer) throws(SnapshotFileError) -> Header {
+        guard bytes.count >= headerSize else {
+            throw SnapshotFileError(.truncated, "The change log is \(bytes.count) bytes, shorter than its \(headerSize)-byte header.")
+        }
+        guard bytes.prefix(8).elementsEqual(magic) else {
+            throw SnapshotFileError(.notASnapshot, "The file does not start with HRLDCLOG: it is not a change log.")
+        }
+        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[8..<headerSize]))
+        let version = reader.read(UInt16.self)!
+        let flags = reader.read(UInt16.self)!
+        let base = reader.read(UInt64.self)!
+        let created = Double(bitPattern: reader.read(UInt64.self)!)
+        let stored = reader.read(UInt32.self)!
+        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<(headerSize - 4)])) == stored else {
+            throw SnapshotFileError(.checksumMismatch, "The change log's header checksum does not hold.")
+        }
+        guard version == Self.version else {
+            throw SnapshotFileError(
+                .unsupportedVersion, "The change log is of format version \(version); this heraldd reads version \(Self.version).")
+        }
+        return Header(
+            version: version, baseGeneration: base, createdAt: Date(timeIntervalSince1970: created.isFinite ? created : 0),
+            continues: flags & 1 != 0)
+    }
+
+    /// Reads a whole segment: the one reader of a change log's bytes, for recovery,
+    /// `heraldctl inspect-snapshot` and fuzzing. Never traps; never allocates by a length
+    /// beyond what the bytes hold. Throws only for the header.
+    package static func read(_ bytes: [UInt8]) throws(SnapshotFileError) -> Reading {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(SnapshotFileError) in try read(raw) }
+        }.get()
+    }
+
+    private static func read(_ raw: UnsafeRawBufferPointer) throws(SnapshotFileError) -> Reading {
+        let header = try readHeader(raw)
+        var records: [ChangeRecord] = []
+        var offset = headerSize
+        var problem: String?
+        while offset < raw.count {
+            guard raw.count - offset >= recordOverhead else {
+                problem = "record \(records.count + 1) is torn: \(raw.count - offset) bytes of its frame"
+                break
+            }
+            let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+            guard length <= maxBodyBytes else {
+                problem = "record \(records.count + 1) states a length of \(length) bytes, past the \(maxBodyBytes) a record may take"
+                break
+            }
+            guard raw.count - offset - recordOverhead >= length else {
+                problem = "record \(records.count + 1) is torn: \(raw.count - offset - recordOverhead) of its \(length) bytes"
+                break
+            }
+            let body = UnsafeRawBufferPointer(rebasing: raw[(offset + recordOverhead)..<(offset + recordOverhead + length)])
+            guard CRC32C.checksum(body) == stored else {
+                problem = "record \(records.count + 1)'s checksum does not hold"
+                break
+            }
+            guard let record = ChangeRecord(body: body) else {
+                problem = "record \(records.count + 1)'s checksum holds but it does not decode"
+                break
+            }
+            records.append(record)
+            offset += recordOverhead + length
+        }
+        return Reading(
+            header: header, records: records, droppedBytes: raw.count - offset, validLength: offset, problem: problem)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The change log's segments in the state folder: `changes.<n>.log`, `n` counting up from 1,
+/// each holding the changes after the snapshot its header names (``ChangeLogFile``).
+package struct ChangeLogFolder: Sendable {
+    package let folder: String
+
+    package init(folder: String) {
+        self.folder = folder
+    }
+
+    package func path(ofSegment number: UInt64) -> String {
+        folder + "/changes.\(number).log"
+    }
+
+    /// The segments' numbers, lowest first.
+    package func segmentNumbers() -> [UInt64] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.compactMap { name -> UInt64? in
+            guard name.hasPrefix("changes."), name.hasSuffix(".log") else { return nil }
+            return UInt64(name.dropFirst("changes.".count).dropLast(".log".count))
+        }.sorted()
+    }
+
+    /// What recovery replays after the snapshot of `generation` (0: none): the last
+    /// segment that begins at that snapshot, and every later one (each begun for a
+    /// snapshot that failed, so they continue one another).
+    package struct Replay: Sendable {
+        package var records: [ChangeRecord] = []
+        /// Segments read, by number.
+        package var segments: [UInt64] = []
+        /// Records and bytes past the first torn or damaged record, dropped.
+        package var droppedSegments: [UInt64] = []
+        package var droppedBytes = 0
+        /// Why something was dropped; nil when nothing was.
+        package var problem: String?
+        /// Segments that begin at an older snapshot, or that could not be read: not replayed.
+        package var ignored: [UInt64] = []
+        /// The segment the replay stopped in, and the length of its whole records: cut
+        /// there (``cut(_:)``) before anything is appended after it.
+        package var stoppedIn: (segment: UInt64, validLength: Int)?
+    }
+
+    /// Reads the segments to replay after the snapshot of `generation`.
+    package func replay(after generation: UInt64) -> Replay {
+        var replay = Replay()
+        let numbers = segmentNumbers()
+        var headers: [UInt64: ChangeLogFile.Header] = [:]
+        for number in numbers {
+            if let prefix = try? SnapshotStore.readPrefix(path(ofSegment: number), count: ChangeLogFile.headerSize),
+                let header = prefix.withUnsafeBytes({ try? ChangeLogFile.readHeader($0) })
+            {
+                headers[number] = header
+            }
+        }
+        guard let first = numbers.last(where: { headers[$0]?.baseGeneration == generation && headers[$0]?.continues == false })
+        else {
+            replay.ignored = numbers
+            return replay
+        }
+        replay.ignored = numbers.filter { $0 < first }
+        var stopped = false
+        for number in numbers where number >= first {
+            if stopped {
+                replay.droppedSegments.append(number)
+                continue
+            }
+            let reading: ChangeLogFile.Reading
+            do throws(SnapshotFileError) {
+                reading = try ChangeLogFile.read(try SnapshotStore.readAll(path(ofSegment: number)))
+            } catch {
+                // A segment begun for a snapshot whose header was torn by a crash: what
+                // follows it cannot be placed, so it ends the replay.
+                replay.problem = "changes.\(number).log: \(error.reason)"
+                replay.droppedSegments.append(number)
+                replay.stoppedIn = (number, 0)
+                stopped = true
+                continue
+            }
+            replay.segments.append(number)
+            replay.records.append(contentsOf: reading.records)
+            if let problem = reading.problem {
+                replay.droppedBytes += reading.droppedBytes
+                replay.problem = "changes.\(number).log: \(problem)"
+                replay.stoppedIn = (number, reading.validLength)
+                stopped = true
+            }
+        }
+        return replay
+    }
+
+    /// Cuts the log where `replay` stopped: the torn or damaged tail is truncated away
+    /// (a segment whose header is torn, removed) and the segments after it removed, so
+    /// that what is appended next follows the last record applied.
+    package func cut(_ replay: Replay) {
+        guard let (segment, length) = replay.stoppedIn else { return }
+        if length == 0 {
+            unlink(path(ofSegment: segment))
+        } else {
+            truncate(path(ofSegment: segment), off_t(length))
+        }
+        for number in replay.droppedSegments where number != segment {
+            unlink(path(ofSegment: number))
+        }
+    }
+
+    /// Removes the segments numbered below `number`: the snapshot they led to is durable.
+    package func removeSegments(before number: UInt64) {
+        for old in segmentNumbers() where old < number {
+            unlink(path(ofSegment: old))
+        }
+    }
+}

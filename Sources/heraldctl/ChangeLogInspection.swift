@@ -1,0 +1,58 @@
+import Foundation
+import HeraldStorage
+
+/// `heraldctl inspect-snapshot` on a change log segment (`changes.N.log`): its header, one
+/// line per record, and where a torn or damaged tail begins, which replay would drop.
+enum ChangeLogInspection {
+    static func isChangeLog(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: ChangeLogFile.magic)
+    }
+
+    static func run(_ bytes: [UInt8], file: String, json: Bool) throws {
+        let reading: ChangeLogFile.Reading
+        do {
+            reading = try ChangeLogFile.read(bytes)
+        } catch {
+            throw CtlFailure(.failed, ["heraldctl: \(file) is not a change log this heraldctl reads: \(error.reason)"])
+        }
+        if json {
+            var out: [UInt8] = []
+            for record in reading.records { out += line(record) + [UInt8(ascii: "\n")] }
+            FileHandle.standardOutput.write(Data(out))
+        } else {
+            let header = reading.header
+            var lines = [
+                "Herald change log, format version \(header.version), \(bytes.count) bytes",
+                "  follows:      generation \(header.baseGeneration)\(header.continues ? " (continues the segment before it)" : "")",
+                "  created:      \(RFC3339Date.format(header.createdAt))",
+                "  records:      \(reading.records.count)",
+            ]
+            for (index, record) in reading.records.enumerated() {
+                let app = record.caller.app.map { " app \($0.id)" } ?? ""
+                lines.append(
+                    "  \(index + 1)  \(RFC3339Date.format(record.appliedAt))  \(record.method)  uid \(record.caller.uid)\(app)  "
+                        + "params \(record.params.count) bytes\(record.generated.isEmpty ? "" : "  drew \(record.generated.joined(separator: ","))")")
+            }
+            lines.append(
+                reading.problem.map { "  tail:         \(reading.droppedBytes) bytes dropped at replay: \($0)" }
+                    ?? "  checksums:    good; every byte is a whole record")
+            Output.print(lines)
+        }
+        if let problem = reading.problem {
+            throw CtlFailure(.failed, ["heraldctl: \(file) ends in \(reading.droppedBytes) bytes replay drops: \(problem)"])
+        }
+    }
+
+    /// A record as one JSON object: the params as the JSON text they were sent in.
+    private static func line(_ record: ChangeRecord) -> [UInt8] {
+        var members: [String: Any] = [
+            "method": record.method, "appliedAt": RFC3339Date.format(record.appliedAt), "uid": record.caller.uid,
+            "gid": record.caller.gid, "pid": record.caller.pid, "administrator": record.caller.isAdministrator,
+            "generated": record.generated,
+        ]
+        if let app = record.caller.app { members["app"] = ["id": app.id, "source": app.source.rawValue] }
+        members["params"] = (try? JSONSerialization.jsonObject(with: Data(record.params))) ?? String(decoding: record.params, as: UTF8.self)
+        let data = (try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return [UInt8](data)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import HeraldCore
+import Testing
+
+@testable import HeraldStorage
+
+/// Records as a test writes them: a donation's params, a verified app, drawn identifiers.
+private func records(_ count: Int) -> [ChangeRecord] {
+    (0..<count).map(record)
+}
+
+private func record(_ index: Int) -> ChangeRecord {
+    let app: AppIdentity? = index % 3 == 0 ? AppIdentity(id: "org.example.chat", source: .flatpak) : nil
+    let caller = Caller(uid: 1000 + UInt32(index), gid: 100, pid: Int32(index), isAdministrator: index == 3, app: app)
+    let params: [UInt8] = Array("{\"app\":\"org.example.chat\",\"n\":\(index)}".utf8)
+    let generated: [String] = index % 2 == 0 ? ["id-\(index)"] : []
+    return ChangeRecord(
+        method: index % 2 == 0 ? "donate" : "update-content", caller: caller,
+        appliedAt: Date(timeIntervalSince1970: 1_800_000_000.25 + Double(index)), params: params, generated: generated)
+}
+
+private func segment(_ records: [ChangeRecord], base: UInt64 = 4) -> [UInt8] {
+    var bytes = ChangeLogFile.header(baseGeneration: base, createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+    for record in records { ChangeLogFile.append(record, to: &bytes) }
+    return bytes
+}
+
+@Suite("Change log format")
+struct ChangeLogFileTests {
+    @Test("records read back as written, with their header")
+    func roundTrip() throws {
+        let written = records(7)
+        let reading = try ChangeLogFile.read(segment(written, base: 9))
+        #expect(reading.header.baseGeneration == 9)
+        #expect(reading.header.version == ChangeLogFile.version)
+        #expect(!reading.header.continues)
+        #expect(reading.records == written)
+        #expect(reading.droppedBytes == 0)
+        #expect(reading.problem == nil)
+    }
+
+    @Test("a tail torn at every byte keeps the whole records before it, never a partial one")
+    func tornTail() throws {
+        let written = records(3)
+        let whole = segment(written)
+        let firstTwo = segment(Array(written.prefix(2))).count
+        for cut in firstTwo..<whole.count {
+            let reading = try ChangeLogFile.read(Array(whole.prefix(cut)))
+            #expect(reading.records == Array(written.prefix(2)), "cut at \(cut)")
+            #expect(reading.validLength == firstTwo)
+            #expect(reading.droppedBytes == cut - firstTwo)
+            #expect((reading.problem != nil) == (cut > firstTwo))
+        }
+    }
+
+    @Test("a flipped bit in a record drops it and every record after it")
+    func badChecksum() throws {
+        let written = records(4)
+        var bytes = segment(written)
+        let secondStart = segment(Array(written.prefix(1))).count
+        bytes[secondStart + ChangeLogFile.recordOverhead + 5] ^= 0x10
+        let reading = try ChangeLogFile.read(bytes)
+        #expect(reading.records == [written[0]])
+        #expect(reading.validLength == secondStart)
+        #expect(reading.problem?.contains("checksum") == true)
+    }
+
+    @Test("a length past the bound is damage, not an allocation")
+    func hugeLength() throws {
+        var bytes = segment(records(1))
+        bytes += [0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0]
+        let reading = try ChangeLogFile.read(bytes)
+        #expect(reading.records.count == 1)
+        #expect(reading.problem?.contains("length") == true)
+    }
+
+    @Test("a header of a newer version, a damaged one, a short one and another file are refused")
+    func headers() throws {
+        var newer = segment([])
+        newer[8] = 2
+        // The checksum over the new version, so that only the version is wrong.
+        let checksum = newer.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<28])) }
+        withUnsafeBytes(of: checksum.littleEndian) { newer.replaceSubrange(28..<32, with: $0) }
+        #expect(throws: SnapshotFileError.self) { try ChangeLogFile.read(newer) }
+        do {
+            _ = try ChangeLogFile.read(newer)
+        } catch {
+            #expect(error.code == .unsupportedVersion)
+        }
+        var damaged = segment([])
+        damaged[12] ^= 1
+        #expect(throws: SnapshotFileError.self) { try ChangeLogFile.read(damaged) }
+        #expect(throws: SnapshotFileError.self) { try ChangeLogFile.read(Array(segment([]).prefix(20))) }
+        #expect(throws: SnapshotFileError.self) { try ChangeLogFile.read(Array("HRLDSNAP and more bytes than a header".utf8)) }
+    }
+
+    @Test("replay starts at the last segment begun at the snapshot restored, and stops at a torn record")
+    func folderReplay() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-changelog-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let log = ChangeLogFolder(folder: folder)
+        let all = records(6)
+        // 1: after generation 3 (compacted by snapshot 4, not yet removed); 2: after 4, a
+        // snapshot 5 that failed; 3: after 5 (continues 2's stream), torn; 4: past the tear.
+        _ = FileManager.default.createFile(atPath: log.path(ofSegment: 1), contents: Data(segment([all[0]], base: 3)))
+        _ = FileManager.default.createFile(atPath: log.path(ofSegment: 2), contents: Data(segment([all[1], all[2]], base: 4)))
+        let torn = segment([all[3], all[4]], base: 5).dropLast(3)
+        _ = FileManager.default.createFile(atPath: log.path(ofSegment: 3), contents: Data(torn))
+        _ = FileManager.default.createFile(atPath: log.path(ofSegment: 4), contents: Data(segment([all[5]], base: 5)))
+        let replay = log.replay(after: 4)
+        #expect(replay.records == [all[1], all[2], all[3]])
+        #expect(replay.ignored == [1])
+        #expect(replay.segments == [2, 3])
+        #expect(replay.droppedSegments == [4])
+        #expect(replay.droppedBytes > 0)
+        log.cut(replay)
+        #expect(log.segmentNumbers() == [1, 2, 3])
+        let again = log.replay(after: 4)
+        #expect(again.records == [all[1], all[2], all[3]])
+        #expect(again.problem == nil)
+        #expect(log.replay(after: 7).records.isEmpty)
+    }
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# `make bench-durability`: donate 16×16 against heraldd in each --durability mode, side by
+# side, alternating the modes for ROUNDS rounds: requests a second, heraldd's CPU time per
+# request, and the change log's writes and fdatasyncs per request (stats.changeLog).
+#
+#   bash scripts/bench-durability.sh                  5 s per measurement, 3 rounds
+#   DURATION=2 ROUNDS=1 bash scripts/bench-durability.sh
+#
+# Builds heraldd and herald-bench in release mode; the journal is off (--log-target none),
+# so the figures are the durability's own. Every process it starts it stops.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-5}
+WARMUP=${WARMUP:-1}
+ROUNDS=${ROUNDS:-3}
+MODES=${MODES:-"snapshot log-everysec log"}
+SWIFT=${SWIFT:-swift}
+
+say() { echo "bench-durability: $*" >&2; }
+say "building heraldd and herald-bench (release)"
+$SWIFT build -c release --product heraldd >&2
+$SWIFT build -c release --product herald-bench >&2
+BIN=$($SWIFT build -c release --show-bin-path)
+
+RUN=$(mktemp -d /tmp/herald-durability.XXXXXX)
+PID=
+cleanup() {
+  [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null || true
+  rm -rf "$RUN"
+}
+trap cleanup EXIT
+
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+stats() {
+  python3 - "$1" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b'{"jsonrpc":"2.0","id":1,"method":"stats"}\n')
+data = b""
+while not data.endswith(b"\n"):
+    data += s.recv(65536)
+log = json.loads(data)["result"].get("changeLog", {})
+print(log.get("writes", 0), log.get("syncs", 0))
+PY
+}
+
+LINES="$RUN/lines"
+for round in $(seq 1 "$ROUNDS"); do
+  for mode in $MODES; do
+    rm -rf "$RUN/state" "$RUN/sock"
+    "$BIN/heraldd" --socket "$RUN/sock" --state-dir "$RUN/state" --log-target none --durability "$mode" 2>"$RUN/heraldd.err" &
+    PID=$!
+    for _ in $(seq 100); do [ -S "$RUN/sock" ] && break; sleep 0.05; done
+    "$BIN/herald-bench" load --socket "$RUN/sock" --scenario donate --connections 16 --in-flight 16 \
+      --duration "$DURATION" --warmup "$WARMUP" --target "$mode" >"$RUN/load.json" &
+    gen=$!
+    sleep "$WARMUP"
+    before=$(cpu_ticks "$PID"); read -r w0 s0 < <(stats "$RUN/sock")
+    wait "$gen"
+    after=$(cpu_ticks "$PID"); read -r w1 s1 < <(stats "$RUN/sock")
+    python3 - "$(cat "$RUN/load.json")" "$mode" "$round" "$before" "$after" "$(getconf CLK_TCK)" "$w0" "$w1" "$s0" "$s1" >>"$LINES" <<'PY'
+import json, sys
+f = json.loads(sys.argv[1]); mode, rnd = sys.argv[2], int(sys.argv[3])
+b, a, tck, w0, w1, s0, s1 = (int(x) for x in sys.argv[4:11])
+req = f["answeredLines"] * f["requestsPerLine"]
+print(json.dumps({"mode": mode, "round": rnd, "requestsPerSecond": f.get("requestsPerSecond"),
+  "cpuUsPerRequest": round((a - b) * 1e6 / tck / max(req, 1), 2),
+  "writesPerRequest": round((w1 - w0) / max(req, 1), 4), "syncsPerRequest": round((s1 - s0) / max(req, 1), 5),
+  "p99Us": f.get("p99Us"), "requests": req}))
+PY
+    kill "$PID"; wait "$PID" 2>/dev/null || true; PID=
+    say "$(tail -1 "$LINES")"
+  done
+done
+
+python3 - "$LINES" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+modes = []
+for r in rows:
+    if r["mode"] not in modes: modes.append(r["mode"])
+def med(mode, key):
+    vals = [r[key] for r in rows if r["mode"] == mode and r[key] is not None]
+    return statistics.median(vals) if vals else None
+base_rps, base_cpu = med("snapshot", "requestsPerSecond"), med("snapshot", "cpuUsPerRequest")
+print("| --durability | req/s | CPU µs/request | vs snapshot: req/s, CPU | log writes/request | fdatasyncs/request |")
+print("|---|---|---|---|---|---|")
+for m in modes:
+    rps, cpu = med(m, "requestsPerSecond"), med(m, "cpuUsPerRequest")
+    ratio = f"{rps / base_rps:.2f}×, {cpu / base_cpu:.2f}×" if base_rps and rps and cpu else "—"
+    print(f"| `{m}` | {rps:,.0f} | {cpu:.1f} | {ratio} | {med(m, 'writesPerRequest'):.4f} | {med(m, 'syncsPerRequest'):.5f} |")
+PY

@@ -12,7 +12,7 @@ extension SystemdTests {
             #expect(JournalMessageID.focusChanged == "8e4b1c7d2a5f4093b6d8e1f0c3a7b925")
             #expect(JournalMessageID.snoozeEnded == "b415a093677b41b3ac3a93a646d0c4eb")
             let all = JournalMessageID.all
-            #expect(all.count == 19)
+            #expect(all.count == 20)
             #expect(Set(all).count == all.count, "ids are unique")
             for id in all {
                 #expect(id.count == 32 && id.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(id) is 128-bit lowercase hex")

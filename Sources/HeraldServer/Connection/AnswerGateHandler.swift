@@ -40,7 +40,6 @@ final class AnswerGateHandler: ChannelOutboundHandler {
 
     private let gate: AnswerGate
     private var held = CircularBuffer<(data: NIOAny, promise: EventLoopPromise<Void>?, sequence: UInt64)>()
-    private var flushHeld = false
     /// The sequence a callback is registered for; 0 for none.
     private var awaited: UInt64 = 0
 
@@ -59,16 +58,9 @@ final class AnswerGateHandler: ChannelOutboundHandler {
         waitFor(needed, context: context)
     }
 
+    /// A flush while answers are held waits for them: ``release(context:)`` flushes what it lets go.
     func flush(context: ChannelHandlerContext) {
-        if held.isEmpty {
-            context.flush()
-        } else {
-            flushHeld = true
-        }
-    }
-
-    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        context.close(mode: mode, promise: promise)
+        if held.isEmpty { context.flush() }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -100,10 +92,7 @@ final class AnswerGateHandler: ChannelOutboundHandler {
             context.write(first.data, promise: first.promise)
             released = true
         }
-        if released {
-            flushHeld = flushHeld && !held.isEmpty
-            context.flush()
-        }
+        if released { context.flush() }
         if let last = held.last {
             waitFor(last.sequence, context: context)
         }

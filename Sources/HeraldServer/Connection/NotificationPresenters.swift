@@ -265,10 +265,8 @@ final class NotificationPresenters: Sendable {
             return table.change(connection, { outbox, _ in
                 let (lines, skipped, alerts) = outbox.wrote(bytes)
                 guard let skipped else { return (lines, nil) }
-                let line = SubscriberLine.line(
-                    method: EventsSkipped.method,
-                    params: JSONValue.object(["skipped": .number(JSONNumber(skipped)), "alerts": .number(JSONNumber(alerts))])
-                )
+                let told = (try? JSONValueEncoder().encode(EventsSkipped(skipped: skipped, alerts: alerts))) ?? .object(JSONObject())
+                let line = SubscriberLine.line(method: EventsSkipped.method, params: told)
                 outbox.sent(line.readableBytes)
                 return (lines, line)
             }, limit: limit)

@@ -10,8 +10,7 @@ extension Caller {
             return
         case .app:
             guard requireAppIdentity, app == nil else { return }
-            throw RuleError(
-                .permissionDenied,
+            throw RuleError.routineRefusal(
                 "\(method) is for verified apps on this daemon (--require-app-identity), and this connection's process has "
                     + "none: run the app as a Flatpak or a Snap, or launch it into an app-<launcher>-<app-id>-<random>.scope unit.",
                 at: []
@@ -26,9 +25,11 @@ extension Caller {
             )
         case .administrator:
             guard !isAdministrator else { return }
-            let who = app.map { "app \($0.id), verified by \($0.source.evidence), is not one" }
-                ?? "uid 0, the daemon's own uid, or members of its admin group"
-            throw RuleError(.permissionDenied, "\(method) is for administrators: \(who).", at: [])
+            guard let app else {
+                throw RuleError.routineRefusal("\(method) is for administrators: uid 0, the daemon's own uid, or members of its admin group.", at: [])
+            }
+            throw RuleError(
+                .permissionDenied, "\(method) is for administrators: app \(app.id), verified by \(app.source.evidence), is not one.", at: [])
         }
     }
 

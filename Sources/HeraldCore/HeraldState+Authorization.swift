@@ -65,8 +65,7 @@ extension HeraldState {
         try AppName.validate(p.app)
         let previous = settings.authorization(uid: uid, app: p.app)
         if !caller.isAdministrator, p.status == .restricted || previous == .restricted {
-            throw RuleError(
-                .permissionDenied,
+            throw RuleError.routineRefusal(
                 p.status == .restricted
                     ? "Only administrators may restrict an app's Focus authorization."
                     : "An administrator restricted \(p.app)'s Focus authorization; only an administrator may change it.",

@@ -105,16 +105,7 @@ extension HeraldState {
         uid: UInt32, now: Date, after cursor: String? = nil, budget: PageBudget<FocusConfiguration> = .unbounded
     ) -> GetFocusResult {
         let state = focuses[uid]
-        let active: ActiveFocus?
-        let nextChange: Date?
-        if state.isDue(at: now) {
-            let evaluation = state.evaluate(at: now, calendar: calendar)
-            active = evaluation.name.map { ActiveFocus(name: $0, reason: evaluation.reason, endsAt: evaluation.endsAt) }
-            nextChange = evaluation.nextChange
-        } else {
-            active = state.current.map { ActiveFocus(name: $0.name, reason: $0.reason, endsAt: $0.endsAt) }
-            nextChange = state.nextChange
-        }
+        let (active, nextChange) = activeFocus(uid: uid, now: now)
         var override: FocusOverride?
         if let manual = state.manual, manual.endsAt.map({ now < $0 }) ?? true,
             let scheduled = state.scheduled(at: now, calendar: calendar).name, scheduled != manual.name
@@ -126,6 +117,17 @@ extension HeraldState {
         let page = budget.page(definitions)
         return GetFocusResult(
             uid: uid, focuses: page.items, active: active, nextChange: nextChange, override: override, nextCursor: page.next)
+    }
+
+    /// `uid`'s Focus on at `now` and its next change by itself, without changing anything:
+    /// evaluated afresh when a change is due that has not been made yet.
+    func activeFocus(uid: UInt32, now: Date) -> (active: ActiveFocus?, nextChange: Date?) {
+        let state = focuses[uid]
+        guard state.isDue(at: now) else {
+            return (state.current.map { ActiveFocus(name: $0.name, reason: $0.reason, endsAt: $0.endsAt) }, state.nextChange)
+        }
+        let evaluation = state.evaluate(at: now, calendar: calendar)
+        return (evaluation.name.map { ActiveFocus(name: $0, reason: evaluation.reason, endsAt: evaluation.endsAt) }, evaluation.nextChange)
     }
 
     /// Brings `uid`'s Focus up to `now` when a change by itself is due (cheap otherwise).

@@ -13,8 +13,7 @@ extension HeraldState {
         let uid = try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
         try AppName.validate(p.app)
         if p.critical != nil, !caller.isAdministrator {
-            throw RuleError(
-                .permissionDenied,
+            throw RuleError.routineRefusal(
                 "The critical capability is an administrator's grant; leave critical out to set communication and timeSensitive.",
                 at: ["critical"]
             )

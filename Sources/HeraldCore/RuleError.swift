@@ -53,12 +53,25 @@ package struct RuleError: Error, Sendable, Hashable {
     package var path: MemberPath
     /// The limit that was reached, when a limit was: the client can adjust to it.
     package var limit: Int?
+    /// A refusal a person meets in ordinary use — asking for what is an administrator's, or
+    /// an app's method on a daemon that requires app identities — rather than a caller
+    /// reaching past its own (an app posing as another, or as the person; another uid's
+    /// data): journaled as a notice, not a warning.
+    package var isRoutineRefusal = false
 
     package init(_ code: Code, _ reason: String, at path: MemberPath, limit: Int? = nil) {
         self.code = code
         self.reason = reason
         self.path = path
         self.limit = limit
+    }
+
+    /// A routine refusal (``isRoutineRefusal``): the person asked for what is not theirs to
+    /// have, such as an administrator's method or grant.
+    static func routineRefusal(_ reason: String, at path: MemberPath) -> RuleError {
+        var error = RuleError(.permissionDenied, reason, at: path)
+        error.isRoutineRefusal = true
+        return error
     }
 
     /// A member's value breaks a rule of its own.

@@ -7,8 +7,12 @@ enum CtlStatus: Int32 {
     /// A JSON-RPC error, or a damaged snapshot file.
     case failed = 1
     case usage = 2
+    /// `EX_NOINPUT`: `inspect-snapshot`'s file is absent, unreadable (permissions), or a folder.
+    case noInput = 66
     /// `EX_UNAVAILABLE`: heraldd could not be reached.
     case unavailable = 69
+    /// `EX_IOERR`: `inspect-snapshot`'s file opened but could not be read to its end.
+    case ioError = 74
 }
 
 /// A failure to report to a person: the lines to print on stderr, and the exit status.
@@ -16,8 +20,6 @@ struct CtlFailure: Error {
     var status: CtlStatus
     var lines: [String]
 
-    /// Error 1006: the method is for administrators.
-    var isPermissionDenied = false
     /// The member at fault (`data.pointer`) of a JSON-RPC error, which ``naming(_:)`` may
     /// turn into the flag that gave it.
     var pointer: String?
@@ -41,7 +43,6 @@ struct CtlFailure: Error {
             lines.append("  \(method) is for administrators: run heraldctl as root, or as a member of heraldd's --admin-group.")
         }
         var failure = CtlFailure(.failed, lines)
-        failure.isPermissionDenied = code == "1006"
         failure.pointer = data["pointer"]?.stringValue
         return failure
     }

@@ -7,7 +7,9 @@ struct InspectSnapshotCommand: ParsableCommand {
         commandName: "inspect-snapshot",
         abstract: "Read a snapshot file or a change log segment without heraldd: header, generation, counts and checksum verdict.",
         discussion:
-            "Exit status 0 when the file verifies and decodes, 1 when it is damaged (for a change log: it ends in bytes replay drops), 2 when it cannot be read."
+            "Exit status 0 when the file verifies and decodes, 1 when it is damaged (for a change log: it ends in bytes replay drops), "
+            + "66 when it is absent, not readable by you, or a folder (give the file in it: state.snapshot or changes.N.log), "
+            + "74 when it opened but could not be read to its end. --json prints times to the millisecond, as heraldd's answers do."
     )
 
     @Argument(help: "The snapshot file, such as /var/lib/herald/state.snapshot, or a change log segment (changes.N.log).")
@@ -15,10 +17,7 @@ struct InspectSnapshotCommand: ParsableCommand {
     @Flag(help: "Print the whole state as JSON (one line); for a change log, a JSON object a line per record.") var json = false
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CtlFailure(.usage, ["heraldctl: cannot read \(file): \(String(cString: strerror(errno)))."])
-        }
-        let bytes = [UInt8](data)
+        let bytes = try SnapshotInput.read(file)
         if ChangeLogInspection.isChangeLog(bytes) {
             return try ChangeLogInspection.run(bytes, file: file, json: json)
         }

@@ -2,33 +2,60 @@ import ArgumentParser
 import Foundation
 import HeraldProtocol
 
-/// `heraldctl status`: is heraldd reachable, and its state at a glance, from `stats`.
+/// `heraldctl status`: is heraldd reachable, and its state at a glance, from `stats`: the
+/// whole daemon for an administrator, the person's own figures for anyone else.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Whether heraldd is reachable, its version, uptime, connections, interactions, notifications, snapshot and journal."
+        abstract: "Whether heraldd is reachable, its version and uptime, and its state at a glance.",
+        discussion: """
+            An administrator (root, heraldd's own uid, a member of its --admin-group) sees the whole daemon: \
+            connections, interactions, notifications, snapshot and journal. Anyone else sees their own view, \
+            and is told so at the top: their connections, interactions, notifications, responses waiting, the \
+            Focus on and the presenters of their notifications — never another uid's. --json prints stats as \
+            heraldd answers it (its view member says which).
+            """
     )
 
     @OptionGroup var client: ClientOptions
 
     func run() throws {
         let connection = try client.connect()
-        let answer = Result { () throws(CtlFailure) in try connection.call("stats") }
-        if case .failure(let failure) = answer, failure.isPermissionDenied {
-            // Reachable, but stats is for administrators: say both, plainly.
-            throw CtlFailure(.failed, [
-                "heraldd is running on \(connection.path), but status reads stats, which is for administrators:",
-                "  uid 0, heraldd's own uid, or members of its --admin-group. Run it as one of them (sudo heraldctl status).",
-            ] + failure.lines.dropLast())
-        }
-        let stats = try answer.get()
+        let stats = try connection.call("stats")
         if client.json {
             Output.printJSON(stats)
             return
         }
         let discover = try? connection.call("rpc.discover")
         let version = discover["info"]["version"]?.stringValue
-        Output.print(Self.lines(stats: stats, socket: connection.path, version: version))
+        if stats["view"]?.stringValue == "person" {
+            Output.print(Self.personLines(stats: stats, socket: connection.path, version: version))
+        } else {
+            Output.print(Self.lines(stats: stats, socket: connection.path, version: version))
+        }
+    }
+
+    /// A person's own view: what is theirs, and that an administrator sees the rest.
+    static func personLines(stats: JSONValue, socket: String, version: String?) -> [String] {
+        let uptime = stats["uptimeSeconds"]?.doubleValue ?? 0
+        var focus = "none on"
+        if let name = stats["focus"]["name"]?.stringValue {
+            focus = "\(name) (\(stats["focus"]["reason"]?.stringValue ?? "on")"
+            if let endsAt = stats["focus"]["endsAt"]?.stringValue { focus += ", until \(endsAt)" }
+            focus += ")"
+        }
+        return [
+            "heraldd \(version ?? "?") is running on \(socket)",
+            "  your view (uid \(Output.text(stats["uid"]))): only your own figures; an administrator sees the whole daemon",
+            "  up:            \(Duration.words(uptime)) (since \(Output.text(stats["startedAt"])))",
+            "  connections:   \(Output.text(stats["connections"]["open"])) of yours open",
+            "  interactions:  \(Output.text(stats["interactions"])) from \(Output.text(stats["apps"])) apps",
+            "  notifications: \(Output.text(stats["notifications"])) kept, \(Output.text(stats["deliveredNotifications"])) of them delivered",
+            "  responses:     \(Output.text(stats["pendingResponses"])) waiting for their apps",
+            "  Focus:         \(focus)",
+            "  presenters:    \(Output.text(stats["presenters"])) presenting your notifications",
+            "  subscribers:   \(Output.text(stats["focusSubscriptions"])) Focus subscriptions of your apps",
+        ]
     }
 
     static func lines(stats: JSONValue, socket: String, version: String?, now: Date = Date()) -> [String] {

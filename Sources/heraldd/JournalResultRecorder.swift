@@ -26,6 +26,9 @@ struct JournalResultRecorder: ResultRecorder {
         let priority: JournalPriority
         switch result.outcome {
         case .ok: priority = .info
+        // The person asking for an administrator's method is routine (notice); a verified
+        // app reaching past itself, another uid's data, a bad request stay warnings.
+        case .error where result.isRoutineRefusal: priority = .notice
         case .error: priority = (result.errorCode?.isClientError ?? true) ? .warning : .error
         }
         var fields: [(String, String)] = [

@@ -253,6 +253,9 @@ struct HeraldctlEndToEndTests {
         #expect(json.status == 0, "\(json)")
         #expect(json.stdout.contains("m-1") && json.stdout.contains("ann@example.org"), "\(json)")
         #expect(json.jsonLines.first is [String: Any], "\(json)")
+        // Times to the millisecond, as heraldd's answers write them; none to the second.
+        #expect(json.stdout.range(of: #"T\d{2}:\d{2}:\d{2}\.\d{3}Z""#, options: .regularExpression) != nil, "\(json)")
+        #expect(json.stdout.range(of: #"T\d{2}:\d{2}:\d{2}Z""#, options: .regularExpression) == nil, "\(json)")
 
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         bytes[bytes.count - 3] ^= 0xFF
@@ -263,8 +266,21 @@ struct HeraldctlEndToEndTests {
         #expect(bad.stdout.contains("  generation:   1"), "\(bad)")
         #expect(bad.stdout.contains("checksums:    BAD"), "\(bad)")
         #expect(bad.stderr.contains("is damaged"), "\(bad)")
+        // Not a usage error: the file is absent (66, EX_NOINPUT), with the path and the cause.
         let absent = try Heraldctl.run(["inspect-snapshot", damaged.path + ".absent"])
-        #expect(absent.status == 2, "\(absent)")
+        #expect(absent.status == 66, "\(absent)")
+        #expect(absent.stderr.contains("cannot open \(damaged.path).absent: No such file or directory (errno 2)."), "\(absent)")
+        // A folder names what to give instead: the state folder's snapshot.
+        let stateFolder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let folder = try Heraldctl.run(["inspect-snapshot", stateFolder])
+        #expect(folder.status == 66, "\(folder)")
+        #expect(folder.stderr.contains("\(stateFolder) is a folder: give a snapshot file or a change log segment"), "\(folder)")
+        #expect(folder.stderr.contains("its snapshot: heraldctl inspect-snapshot \(path)"), "\(folder)")
+        #expect(!folder.stderr.contains("Inappropriate ioctl"), "\(folder)")
+        // A file that opens but does not read (74, EX_IOERR): the kernel answers EIO at offset 0.
+        let unreadable = try Heraldctl.run(["inspect-snapshot", "/proc/self/mem"])
+        #expect(unreadable.status == 74, "\(unreadable)")
+        #expect(unreadable.stderr.contains("cannot read /proc/self/mem after 0 bytes: Input/output error (errno 5)."), "\(unreadable)")
     }
 
     @Test("notify --identifier, notifications list and remove, summary deliver, watch --notifications: words and JSON")
@@ -359,18 +375,30 @@ struct HeraldctlPermissionEndToEndTests {
         #expect(member.stderr.contains("sudo usermod -aG daemon"), "\(member)")
     }
 
-    @Test("status as a non-administrator says it is for administrators, exit 1")
+    @Test("status as a non-administrator is their own view, exit 0; snapshot says it is for administrators, exit 1")
     func notAdministrator() throws {
         let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none", "--socket-mode", "0666"])
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: herald.folder.path)
         let run = try Heraldctl.run(["status", "--socket", herald.socketPath], prefix: nobody)
-        #expect(run.status == 1, "\(run)")
-        #expect(run.stderr.hasPrefix("heraldd is running on \(herald.socketPath), but status reads stats, which is for administrators"), "\(run)")
-        #expect(run.stderr.contains("heraldctl: stats: Permission denied (1006)"), "\(run)")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.hasPrefix("heraldd 0.1.0 is running on \(herald.socketPath)\n  your view (uid 65534)"), "\(run)")
         let snapshot = try Heraldctl.run(["snapshot", "--socket", herald.socketPath], prefix: nobody)
         #expect(snapshot.status == 1, "\(snapshot)")
         #expect(snapshot.stderr.contains("snapshot is for administrators: run heraldctl as root"), "\(snapshot)")
         let allowed = try Heraldctl.run(["request-focus", "--app", "org.example.chat", "--socket", herald.socketPath], prefix: nobody)
         #expect(allowed.status == 0, "\(allowed)")
+    }
+
+    @Test("inspect-snapshot of a file the caller may not read: the path and the cause, exit 66")
+    func inspectUnreadableSnapshot() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-unreadable-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let file = folder.appendingPathComponent("state.snapshot").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("HERALD".utf8), attributes: [.posixPermissions: 0o600]))
+        let run = try Heraldctl.run(["inspect-snapshot", file], prefix: nobody)
+        #expect(run.status == 66, "\(run)")
+        #expect(run.stderr.contains("cannot open \(file): Permission denied (errno 13)."), "\(run)")
     }
 }

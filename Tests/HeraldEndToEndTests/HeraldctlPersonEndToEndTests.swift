@@ -143,4 +143,40 @@ struct HeraldctlPersonEndToEndTests {
         let priority = try ctl(herald, ["conversations", "priority", Self.chat, "c-nope"])
         #expect(priority.stderr.contains("names conversation c-nope"), "\(priority)")
     }
+
+    @Test("status as a person: their own figures, said to be theirs, never another uid's; an administrator's whole")
+    func statusAsAPerson() throws {
+        let herald = try HeraldProcess.openToEveryone(arguments: ["--log-target", "none", "--snapshot-interval", "0"])
+        for identifier in ["n-1", "n-2"] {
+            let posted = try ctl(herald, ["notify", "--app", Self.chat, "--identifier", identifier, "--title", "Hi"])
+            #expect(posted.status == 0, "\(posted)")
+        }
+        for identifier in ["n-a", "n-b", "n-c"] {
+            let posted = try ctl(herald, ["notify", "--app", "org.example.mail", "--identifier", identifier, "--title", "Invoice"], uid: 1001)
+            #expect(posted.status == 0, "\(posted)")
+        }
+        let focus = try ctl(herald, ["focus", "on", "Work"], uid: 1001)
+        #expect(focus.status == 0, "\(focus)")
+
+        let mine = try ctl(herald, ["status"])
+        #expect(mine.status == 0, "\(mine)")
+        #expect(mine.stdout.contains("  your view (uid 1000): only your own figures; an administrator sees the whole daemon"), "\(mine)")
+        #expect(mine.stdout.contains("  notifications: 2 kept, 2 of them delivered"), "\(mine)")
+        #expect(mine.stdout.contains("  Focus:         none on"), "\(mine)")
+        #expect(!mine.stdout.contains("snapshot:") && !mine.stdout.contains("journal:"), "no daemon-wide figures: \(mine)")
+        let theirs = try ctl(herald, ["status"], uid: 1001)
+        #expect(theirs.stdout.contains("  notifications: 3 kept, 3 of them delivered"), "\(theirs)")
+        #expect(theirs.stdout.contains("  Focus:         Work (manual)"), "\(theirs)")
+
+        let json = try ctl(herald, ["status", "--json"])
+        let object = try #require(json.jsonLines.first as? [String: Any], "\(json)")
+        #expect(object["view"] as? String == "person" && object["uid"] as? Int == 1000, "\(json)")
+        #expect(object["notifications"] as? Int == 2 && object["focus"] is NSNull, "\(json)")
+        for member in ["methods", "limits", "journal", "snapshot"] { #expect(object[member] == nil, "\(member): \(json)") }
+        #expect((object["connections"] as? [String: Any])?.keys.sorted() == ["open"], "\(json)")
+
+        let whole = try Heraldctl.run(["status", "--socket", herald.socketPath])
+        #expect(whole.status == 0 && !whole.stdout.contains("your view"), "\(whole)")
+        #expect(whole.stdout.contains("notifications: 5 kept"), "\(whole)")
+    }
 }

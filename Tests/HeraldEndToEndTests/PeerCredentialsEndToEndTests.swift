@@ -17,14 +17,17 @@ struct PeerCredentialsEndToEndTests {
         return try IndependentJSON.parse(output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    @Test("Another uid gets 1006 from stats; root gets the stats")
+    @Test("Another uid gets 1006 from snapshot and its own view from stats; root gets the whole stats")
     func nonAdministrator() throws {
         let herald = try HeraldProcess(.standalone, arguments: ["--socket-mode", "0666"])
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: herald.folder.path)
-        let denied = try callAsNobody(#"{"jsonrpc":"2.0","id":1,"method":"stats"}"#, socket: herald.socketPath)
+        let denied = try callAsNobody(#"{"jsonrpc":"2.0","id":1,"method":"snapshot"}"#, socket: herald.socketPath)
         #expect(denied[pointer: "/error/code"] == .number(JSONNumber(1006)))
         #expect(denied[pointer: "/error/data/reason"]?.stringValue?.isEmpty == false)
-        #expect(try herald.connect().call("stats")[pointer: "/result"] != nil)
+        let own = try callAsNobody(#"{"jsonrpc":"2.0","id":1,"method":"stats"}"#, socket: herald.socketPath)
+        #expect(own[pointer: "/result/view"] == "person", "\(own)")
+        #expect(own[pointer: "/result/methods"] == nil, "\(own)")
+        #expect(try herald.connect().call("stats")[pointer: "/result/view"] == "administrator")
     }
 
     @Test("A member of --admin-group is an administrator")
@@ -32,6 +35,7 @@ struct PeerCredentialsEndToEndTests {
         let herald = try HeraldProcess(.standalone, arguments: ["--socket-mode", "0666", "--admin-group", "65534"])
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: herald.folder.path)
         let allowed = try callAsNobody(#"{"jsonrpc":"2.0","id":1,"method":"stats"}"#, socket: herald.socketPath)
-        #expect(allowed[pointer: "/result/connections"] != nil)
+        #expect(allowed[pointer: "/result/view"] == "administrator", "\(allowed)")
+        #expect(allowed[pointer: "/result/methods"] != nil)
     }
 }

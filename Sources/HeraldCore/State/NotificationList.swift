@@ -281,6 +281,12 @@ struct NotificationList: Sendable {
     /// How many notifications every uid holds together.
     var count: Int { lists.values.reduce(0) { $0 + $1.entries.count } }
 
+    /// How many notifications `uid` holds, and how many of them are delivered.
+    func counts(of uid: UInt32) -> (all: Int, delivered: Int) {
+        guard let list = lists[uid] else { return (0, 0) }
+        return (list.entries.count, list.deliveredCount)
+    }
+
     /// Runs `body` on `uid`'s list taken out of `lists`, so that it is changed in place —
     /// a copy left in the dictionary would make every change copy the whole list — and
     /// puts it back unless it is empty.

@@ -39,6 +39,11 @@ struct PendingResponses: Sendable {
     /// How many responses wait, for every (uid, app) together.
     var count: Int { queues.values.reduce(0) { $0 + $1.responses.count } }
 
+    /// How many responses wait for `uid`'s apps together.
+    func count(of uid: UInt32) -> Int {
+        queues.reduce(0) { $0 + ($1.key.uid == uid ? $1.value.responses.count : 0) }
+    }
+
     /// Keeps `response` for (uid, app), dropping its oldest past ``maxPerApp``; false when
     /// the uid's apps are at `maxApps` and it was dropped.
     @discardableResult

@@ -12,6 +12,9 @@ package struct RPCError: Error, Sendable, Hashable {
     package var pointer: String?
     /// Further members of `data`, such as the limit that was exceeded.
     package var extraData: JSONObject
+    /// A refusal a person meets in ordinary use (an administrator's method asked for by the
+    /// person), which the journal keeps as a notice rather than a warning; not on the wire.
+    package var isRoutineRefusal = false
 
     package init(
         _ code: ErrorCode,

@@ -66,6 +66,11 @@ final class FocusSubscriptions: Sendable {
         subscriptions.withLockedValue { $0.values.reduce(0) { $0 + $1.count } }
     }
 
+    /// How many (connection, app) pairs are subscribed to `uid`'s Focus.
+    func count(uid: UInt32) -> Int {
+        subscriptions.withLockedValue { $0.values.reduce(0) { total, apps in total + apps.values.reduce(0) { $0 + ($1.uid == uid ? 1 : 0) } } }
+    }
+
     /// Recomputes every subscriber's status from `view` and notifies those whose status changed.
     func refresh(from view: FocusView, now: Date) {
         let changes: [(ConnectionIdentity, String, Status)] = subscriptions.withLockedValue { all in

@@ -101,6 +101,12 @@ final class NotificationPresenters: Sendable {
         presenters.withLockedValue { $0.presenters.count }
     }
 
+    /// How many presenters present `uid`'s notifications alone (an administrator's of every
+    /// uid is not counted: it is not the person's).
+    func count(presenting uid: UInt32) -> Int {
+        presenters.withLockedValue { $0.presenters.values.reduce(0) { $0 + ($1.uid == uid ? 1 : 0) } }
+    }
+
     /// Whether anyone presents: the events are not even made while nobody does.
     var isEmpty: Bool {
         presenterCount.load(ordering: .relaxed) == 0

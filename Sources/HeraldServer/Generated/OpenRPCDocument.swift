@@ -76,16 +76,23 @@ package enum OpenRPCDocument {
     },
     {
       "name": "stats",
-      "x-herald-access": "administrator",
-      "summary": "Uptime, connections, and requests and errors per method.",
-      "description": "The daemon's counters: when it started, connections open, accepted and refused, requests and errors per method, interactions stored, Focus subscriptions, the journal writer's written and dropped counts, the last snapshot's time, generation, duration and size with the failed writes and, while the state cannot be written, since when and why (and what the previous heraldd's failed final snapshot lost), the interactions evicted by --max-interactions and forgotten by --retention, and each per-uid limit with what it did. Takes no params. Administrators only — uid 0, the daemon's own uid, and members of --admin-group, never a verified app; others get error 1006, checked before the params are read.",
+      "x-herald-access": "person",
+      "summary": "An administrator: uptime, connections, requests and errors per method; anyone else: their own figures.",
+      "description": "For an administrator (uid 0, the daemon's own uid, members of --admin-group), the daemon's counters (view: administrator): when it started, connections open, accepted and refused, requests and errors per method, interactions stored, Focus subscriptions and presenters, the journal writer's written and dropped counts, the last snapshot's time, generation, duration and size with the failed writes and, while the state cannot be written, since when and why (and what the previous heraldd's failed final snapshot lost), the interactions evicted by --max-interactions and forgotten by --retention, and each per-uid limit with what it did. For anyone else, their own figures only (view: person, PersonStats): their open connections, interactions and apps, notifications kept and delivered, responses waiting, the Focus on, the presenters of their notifications and the Focus subscriptions of their apps; nothing of another uid. Takes no params. Who may call: the person — every connection of the uid without a verified app, and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
         "name": "stats",
         "required": true,
         "schema": {
-          "$ref": "#/components/schemas/Stats"
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/Stats"
+            },
+            {
+              "$ref": "#/components/schemas/PersonStats"
+            }
+          ]
         }
       },
       "errors": [
@@ -101,11 +108,12 @@ package enum OpenRPCDocument {
       ],
       "examples": [
         {
-          "name": "stats after the examples",
+          "name": "stats after the examples, as an administrator",
           "params": [],
           "result": {
             "name": "result",
             "value": {
+              "view": "administrator",
               "startedAt": "2026-11-22T00:48:08.479Z",
               "uptimeSeconds": 1.688,
               "connections": {
@@ -207,7 +215,36 @@ package enum OpenRPCDocument {
                   "dropped": 0,
                   "refusedAppsPerUID": 0
                 }
-              }
+              },
+              "presenters": 1
+            }
+          }
+        },
+        {
+          "name": "stats as a person (uid 1000)",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "view": "person",
+              "uid": 1000,
+              "startedAt": "2026-11-22T00:48:08.479Z",
+              "uptimeSeconds": 912.315,
+              "connections": {
+                "open": 2
+              },
+              "interactions": 6,
+              "apps": 2,
+              "notifications": 5,
+              "deliveredNotifications": 4,
+              "pendingResponses": 0,
+              "focus": {
+                "name": "Work",
+                "reason": "until",
+                "endsAt": "2026-11-22T18:00:00.000Z"
+              },
+              "focusSubscriptions": 1,
+              "presenters": 1
             }
           }
         }
@@ -5329,7 +5366,7 @@ package enum OpenRPCDocument {
       "Stats": {
         "title": "Stats",
         "type": "object",
-        "description": "The daemon's counters.",
+        "description": "The daemon's counters, as an administrator sees them.",
         "required": [
           "startedAt",
           "uptimeSeconds",
@@ -5339,6 +5376,10 @@ package enum OpenRPCDocument {
           "focusSubscriptions"
         ],
         "properties": {
+          "view": {
+            "const": "administrator",
+            "description": "Which view this is: the whole daemon's, for an administrator."
+          },
           "startedAt": {
             "$ref": "#/components/schemas/DateTime"
           },
@@ -5826,8 +5867,113 @@ package enum OpenRPCDocument {
                 "minimum": 0
               }
             }
+          },
+          "presenters": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Connections subscribed to notifications (subscribe-notifications), every uid's."
           }
         }
+      },
+      "PersonStats": {
+        "title": "PersonStats",
+        "type": "object",
+        "description": "What stats answers a caller who is not an administrator: their own figures, never another uid's.",
+        "required": [
+          "view",
+          "uid",
+          "startedAt",
+          "uptimeSeconds",
+          "connections",
+          "interactions",
+          "apps",
+          "notifications",
+          "deliveredNotifications",
+          "pendingResponses",
+          "focus",
+          "focusSubscriptions",
+          "presenters"
+        ],
+        "properties": {
+          "view": {
+            "const": "person",
+            "description": "Which view this is: the caller's own."
+          },
+          "uid": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The caller's uid, whose figures these are."
+          },
+          "startedAt": {
+            "$ref": "#/components/schemas/DateTime"
+          },
+          "uptimeSeconds": {
+            "type": "number",
+            "minimum": 0,
+            "description": "Seconds, to the millisecond."
+          },
+          "connections": {
+            "type": "object",
+            "required": [
+              "open"
+            ],
+            "properties": {
+              "open": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "The caller uid's connections open now, this one included."
+              }
+            },
+            "additionalProperties": false
+          },
+          "interactions": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Interactions stored for the caller's uid."
+          },
+          "apps": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The apps of those interactions."
+          },
+          "notifications": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The caller's notification list: delivered, scheduled and snoozed."
+          },
+          "deliveredNotifications": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Of them, those delivered."
+          },
+          "pendingResponses": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Responses waiting for the caller's apps (subscribe-responses)."
+          },
+          "focus": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/ActiveFocus"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The Focus on now, as get-focus's active; null when none is."
+          },
+          "focusSubscriptions": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "(connection, app) pairs subscribed to focus-changed for the caller's uid."
+          },
+          "presenters": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Connections presenting the caller's notifications (subscribe-notifications for this uid alone)."
+          }
+        },
+        "additionalProperties": false
       },
       "SnapshotResult": {
         "title": "SnapshotResult",

@@ -1,10 +1,46 @@
 import HeraldCore
 import HeraldProtocol
 
-/// `stats` answers with the daemon's counters: connections, methods, state and limits.
+/// `stats` answers an administrator with the daemon's counters: connections, methods, state
+/// and limits; and a person with their own figures only (``PersonFigures``).
 extension StatsMethod: ServedMethod {
     static func handle(_ params: NoParams, _ context: RequestContext, _ services: MethodServices) throws -> MethodOutcome<JSONValue> {
-        MethodOutcome(result: .object(statsObject(services.environment, subscriptions: services.subscriptions)), audit: AuditRecord())
+        guard context.caller.isAdministrator else {
+            return MethodOutcome(result: .object(personObject(uid: context.caller.uid, services)), audit: AuditRecord())
+        }
+        var stats = statsObject(services.environment, subscriptions: services.subscriptions)
+        stats["view"] = "administrator"
+        stats["presenters"] = .number(JSONNumber(services.presenters.count))
+        return MethodOutcome(result: .object(stats), audit: AuditRecord())
+    }
+
+    /// A person's view: the daemon's age, and their own connections, state, Focus and
+    /// presenters; nothing of another uid, not even how many there are.
+    private static func personObject(uid: UInt32, _ services: MethodServices) -> JSONObject {
+        let environment = services.environment
+        let now = services.clock.now()
+        let figures = services.state.read { $0.personFigures(uid: uid, now: now) }
+        var focus = JSONValue.null
+        if let active = figures.focus {
+            var object: JSONObject = ["name": .string(active.name), "reason": .string(active.reason.rawValue)]
+            if let endsAt = active.endsAt { object["endsAt"] = .string(RFC3339.format(endsAt)) }
+            focus = .object(object)
+        }
+        return [
+            "view": "person",
+            "uid": .number(JSONNumber(Int(uid))),
+            "startedAt": .string(RFC3339.format(environment.statistics.startedAt)),
+            "uptimeSeconds": .number(JSONNumber((environment.statistics.uptimeSeconds * 1000).rounded() / 1000)),
+            "connections": .object(["open": .number(JSONNumber(environment.statistics.openConnections(uid: uid)))]),
+            "interactions": .number(JSONNumber(figures.interactions)),
+            "apps": .number(JSONNumber(figures.apps)),
+            "notifications": .number(JSONNumber(figures.notifications)),
+            "deliveredNotifications": .number(JSONNumber(figures.deliveredNotifications)),
+            "pendingResponses": .number(JSONNumber(figures.pendingResponses)),
+            "focus": focus,
+            "focusSubscriptions": .number(JSONNumber(services.subscriptions.count(uid: uid))),
+            "presenters": .number(JSONNumber(services.presenters.count(presenting: uid))),
+        ]
     }
 
     /// The daemon's counters and limits, and what other parts of it add.

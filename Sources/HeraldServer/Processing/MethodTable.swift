@@ -123,7 +123,9 @@ package struct MethodTable: Sendable {
                 try caller.checkAccess(to: name, access, requireAppIdentity: requireAppIdentity)
             } catch {
                 // The request as a whole, so no pointer, as before its params are read.
-                throw RPCError(.permissionDenied, reason: error.reason)
+                var refusal = RPCError(.permissionDenied, reason: error.reason)
+                refusal.isRoutineRefusal = error.isRoutineRefusal
+                throw refusal
             }
             // Before the rest of the params: another app's request is refused as such,
             // whatever else is wrong with it. An `app` that is no string is the params'

@@ -17,6 +17,7 @@ extension RPCError {
             pointer: JSONPointer(error.path).description,
             extraData: extraData
         )
+        isRoutineRefusal = error.isRoutineRefusal
     }
 
     /// Herald's code for a kind of broken rule.

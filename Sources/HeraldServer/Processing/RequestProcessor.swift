@@ -306,19 +306,19 @@ package struct RequestProcessor: Sendable {
         guard recorder.keepsRecords else { return }
         let elapsed = ContinuousClock.now - start
         let microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-        recorder.record(
-            ResultRecord(
-                method: method,
-                requestID: id?.compactText,
-                outcome: error == nil ? .ok : .error,
-                errorCode: error?.code,
-                errorPointer: error?.pointer,
-                errorLimit: error?.extraData["limit"]?.numberValue?.intValue,
-                caller: context.caller,
-                durationMicroseconds: UInt64(max(0, microseconds)),
-                audit: audit
-            )
+        var record = ResultRecord(
+            method: method,
+            requestID: id?.compactText,
+            outcome: error == nil ? .ok : .error,
+            errorCode: error?.code,
+            errorPointer: error?.pointer,
+            errorLimit: error?.extraData["limit"]?.numberValue?.intValue,
+            caller: context.caller,
+            durationMicroseconds: UInt64(max(0, microseconds)),
+            audit: audit
         )
+        record.isRoutineRefusal = error?.isRoutineRefusal ?? false
+        recorder.record(record)
     }
 }
 

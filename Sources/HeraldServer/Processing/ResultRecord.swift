@@ -27,6 +27,8 @@ package struct ResultRecord: Sendable, Hashable {
     package var errorPointer: String?
     /// The error's `data.limit`, when it has one.
     package var errorLimit: Int?
+    /// A refusal a person meets in ordinary use (``RPCError/isRoutineRefusal``).
+    package var isRoutineRefusal = false
     package var caller: Caller
     package var durationMicroseconds: UInt64
     package var audit: AuditRecord

@@ -94,6 +94,11 @@ package final class ServerStatistics: Sendable {
         }
     }
 
+    /// How many connections `uid` holds open now.
+    package func openConnections(uid: UInt32) -> Int {
+        counts.withLockedValue { $0.openByUID[uid, default: 0] }
+    }
+
     /// Counts a connection closed after `--idle-timeout` with nothing to do.
     package func recordIdleClose() {
         counts.withLockedValue { $0.closedIdle += 1 }

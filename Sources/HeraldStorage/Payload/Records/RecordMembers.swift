@@ -80,8 +80,8 @@ struct RecordMembers {
         case .snapshot:
             .number(JSONNumber(date.timeIntervalSinceReferenceDate))
         case .inspection:
-            // To the second, as Foundation's `.iso8601` printed it before.
-            .string(RFC3339.format(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))).replacingOccurrences(of: ".000Z", with: "Z"))
+            // To the millisecond, as heraldd's answers write times (issue 45).
+            .string(RFC3339.format(date))
         }
     }
 }

@@ -36,6 +36,8 @@ extension NotificationMapping {
     /// ``digestLines`` entries, most relevant first ("Chat: Alice, Bob (5)"), and how many
     /// notifications the rest hold. Quiet (urgency 0, no sound): it tells of what was kept
     /// quiet, and is shown even with `--quiet skip`, as the one bubble a Focus leaves.
+    /// Where the server has actions, "Show" lists the notifications themselves
+    /// (``missedBubble(for:newestFirst:appName:)``).
     package func digestBubble(for digest: FocusDigest, appName: (String) -> String = { $0 }) -> Bubble? {
         guard digest.total > 0 else { return nil }
         let noun = digest.total == 1 ? "notification" : "notifications"
@@ -47,14 +49,17 @@ extension NotificationMapping {
         let rest = digest.entries.dropFirst(Self.digestLines).reduce(digest.unlisted) { $0 + $1.count }
         if rest > 0 { lines.append("and \(rest) more") }
         let summary = capabilities.body ? title : "\(title) — \(lines.joined(separator: ", "))"
+        let actions = capabilities.actions ? [Self.showMissedActionKey, "Show"] : []
         return Bubble(
             key: .focusDigest(uid: digest.uid),
             arguments: NotifyArguments(
                 appName: "Herald",
                 summary: summary,
                 body: capabilities.body ? lines.joined(separator: "\n") : "",
+                actions: actions,
                 hints: [("urgency", .byte(0)), ("suppress-sound", .boolean(true))]
-            )
+            ),
+            actionKeys: capabilities.actions ? [Self.showMissedActionKey: Self.showMissedActionKey] : [:]
         )
     }
 

@@ -1,6 +1,7 @@
 import DequeModule
 import HeraldBus
 import HeraldDesktop
+import HeraldProtocol
 
 /// The bubbles herald-notify shows on the notification server: which Herald notification
 /// each server id stands for, what to replace and close, what an action answers.
@@ -31,6 +32,8 @@ final class DesktopPresenter {
     private var queued: Deque<(bubble: Bubble, uid: UInt32)> = []
     private var droppedFromQueue = 0
     static let maximumQueued = 10_000
+    /// Each uid's last Focus digest shown, for its "Show".
+    private var digests: [UInt32: FocusDigest] = [:]
     /// Events heraldd skipped for each uid since that uid's ``Bubble/Key/skipped`` bubble
     /// last closed: the count it shows.
     private var skipped: [UInt32: Int] = [:]
@@ -49,6 +52,8 @@ final class DesktopPresenter {
     var onPromptReply: (UInt32, NotificationKey, String, String) -> Void = { _, _, _, _ in }
     /// The bubble as shown: the gateway puts an app's own text, actions and hints back.
     var adjustBubble: (Bubble) -> Bubble = { $0 }
+    /// "Show" on a Focus digest's bubble: (uid, the digest) — list what it silenced.
+    var onShowMissed: (UInt32, FocusDigest) -> Void = { _, _ in }
     /// A notification's bubble closed, with the server's reason.
     var onClosed: (NotificationKey, NotificationClosedReason) -> Void = { _, _ in }
 
@@ -116,11 +121,18 @@ final class DesktopPresenter {
         case .authorizationAnswered(let uid, let app):
             close(.authorization(uid: uid, app: app))
         case .focusDigest(let digest):
-            if let bubble = mapping.digestBubble(for: digest, appName: appName) { show(bubble, uid: digest.uid) }
+            guard let bubble = mapping.digestBubble(for: digest, appName: appName) else { break }
+            digests[digest.uid] = digest
+            show(bubble, uid: digest.uid)
         case .eventsSkipped:
             // Whose, only the loop knows: ``showSkipped(_:uid:)``.
             break
         }
+    }
+
+    /// What `digest`'s Focus silenced, `newestFirst`, in place of the digest's bubble.
+    func showMissed(_ digest: FocusDigest, newestFirst: [PresentedNotification]) {
+        show(mapping.missedBubble(for: digest, newestFirst: newestFirst, appName: appName), uid: digest.uid)
     }
 
     /// Says that `count` more alerts of `uid` were not shown as they came (their events were
@@ -338,7 +350,9 @@ final class DesktopPresenter {
         switch key {
         case .notification(let notification): onResponse(uid, notification, action, nil)
         case .authorization(_, let app): onAuthorization(uid, app, action)
-        case .summary, .focusDigest, .skipped: break
+        case .focusDigest(let owner):
+            if action == NotificationMapping.showMissedActionKey, let digest = digests[owner] { onShowMissed(uid, digest) }
+        case .summary, .skipped: break
         }
     }
 

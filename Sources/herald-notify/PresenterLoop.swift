@@ -67,6 +67,8 @@ final class PresenterLoop {
         case gatewayWithdraw
         /// A page of `list-notifications` after `events-skipped`, of listing `generation`.
         case relist(generation: Int)
+        /// `list-notifications` for "Show" on a Focus digest's bubble.
+        case missed(FocusDigest)
     }
 
     /// The list read afresh after `events-skipped`, page by page: which bubbles were shown
@@ -104,6 +106,7 @@ final class PresenterLoop {
         presenter.onAuthorization = { [unowned self] uid, app, status in authorize(uid: uid, app: app, status: status) }
         presenter.onSnooze = { [unowned self] uid, key in snooze(uid: uid, key: key) }
         presenter.onMuteConversation = { [unowned self] uid, key, conversation in muteConversation(uid: uid, key: key, conversation: conversation) }
+        presenter.onShowMissed = { [unowned self] uid, digest in listMissed(uid: uid, digest: digest) }
         presenter.onPromptReply = { [unowned self] uid, key, action, prompt in
             replyPrompt?.ask(prompt, app: key.app) { [presenter] text in presenter.onResponse(uid, key, action, text) }
         }
@@ -335,6 +338,10 @@ final class PresenterLoop {
             Log.info("list-notifications failed: \(code) \(message); bubbles of notifications removed meanwhile stay")
         case (.relist(let generation), nil):
             relisted(generation: generation, result: result)
+        case (.missed(let digest), let code?):
+            Log.info("list-notifications for what \(digest.focus) silenced failed: \(code) \(message)")
+        case (.missed(let digest), nil):
+            showMissed(digest, result: result)
         case (.response, nil), (.authorization, nil), (.snooze, nil), (.muteConversation, nil), (.gatewayDonate, _),
             (.gatewayUpdate, nil), (.gatewayWithdraw, nil):
             break
@@ -382,6 +389,30 @@ final class PresenterLoop {
         guard !gone.isEmpty else { return }
         Log.info("closing \(gone.count) bubbles of notifications no longer delivered, whose removal was skipped")
         presenter.closeBubbles(of: gone)
+    }
+
+    /// "Show" on a Focus digest: the newest delivered notifications of `uid`, from which
+    /// those the Focus silenced are listed in the digest's place.
+    private func listMissed(uid: UInt32, digest: FocusDigest) {
+        var params = JSONObject()
+        params["state"] = .string("delivered")
+        params["limit"] = .number(JSONNumber(Self.missedListed))
+        if uid != self.uid { params["uid"] = .number(JSONNumber(Int(uid))) }
+        send("list-notifications", params, as: .missed(digest), while: "listing what \(digest.focus) silenced")
+    }
+
+    /// The most notifications "Show" reads: a digest lists a handful, and the rest is
+    /// `heraldctl focus missed`'s.
+    static let missedListed = 200
+
+    private func showMissed(_ digest: FocusDigest, result: JSONValue?) {
+        do {
+            let missed = try PresentedNotification.page(in: result ?? .null).filter { NotificationMapping.isMissed($0, during: digest) }
+            Log.info("showing \(missed.count) of the \(digest.total) notifications \(digest.focus) silenced")
+            presenter.showMissed(digest, newestFirst: missed)
+        } catch {
+            Log.info("ignored list-notifications' result: \(error.reason) (\(error.pointer ?? "/result"))")
+        }
     }
 
     /// The requests waiting already, asked for after each subscription: a desktop that

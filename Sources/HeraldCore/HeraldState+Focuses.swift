@@ -125,7 +125,8 @@ extension HeraldState {
             .map { (place: $0.configuration.name, item: $0.wire) }
         let page = budget.page(definitions)
         return GetFocusResult(
-            uid: uid, focuses: page.items, active: active, nextChange: nextChange, override: override, nextCursor: page.next)
+            uid: uid, focuses: page.items, active: active, nextChange: nextChange, override: override, nextCursor: page.next,
+            holds: state.holds.isEmpty ? nil : state.holds.map(\.wire))
     }
 
     /// Brings `uid`'s Focus up to `now` when a change by itself is due (cheap otherwise).

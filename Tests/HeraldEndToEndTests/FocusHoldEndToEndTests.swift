@@ -188,4 +188,28 @@ struct FocusHoldEndToEndTests {
         #expect(released[pointer: "/result/focus/name"] == "Presenting", "15 holds still keep it on: \(released.compactText)")
         #expect(Self.holdCount(try client.result("get-focus")) == 15)
     }
+
+    @Test(
+        "A restart ends the holds as released, with one digest: from the change log, and from a snapshot taken while held",
+        arguments: [false, true])
+    func aRestartEndsTheHolds(snapshotWhileHeld: Bool) throws {
+        let folder = ChangeLogKillEndToEndTests.StateFolder()
+        let first = try folder.start(["--snapshot-interval", "0"])
+        let client = try first.connect()
+        try client.result("define-focus", ["focus": ["name": "Presenting"]])
+        let holder = try first.connect()
+        try holder.result("hold-focus", ["name": "Presenting"])
+        try FocusDigestEndToEndTests.message("m-1", from: "Ann", in: "c-ann", client: client)
+        if snapshotWhileHeld { try client.result("snapshot") }
+        _ = first.stop(signal: SIGKILL)
+
+        let second = try folder.start(["--snapshot-interval", "0"])
+        let after = try second.connect()
+        let focus = try after.result("get-focus")
+        #expect(focus[pointer: "/active"] == .null && focus[pointer: "/holds"] == nil, "\(focus.compactText)")
+        let digest = try after.result("get-focus-digest")
+        #expect(digest[pointer: "/digest/focus"] == "Presenting" && digest[pointer: "/digest/total"] == 1, "\(digest.compactText)")
+        #expect(digest[pointer: "/digest/endedBy"] == "turnedOff" && digest[pointer: "/running"] == nil, "\(digest.compactText)")
+        _ = holder
+    }
 }

@@ -60,11 +60,13 @@ extension FocusCommand {
     }
 }
 
-/// A command run with heraldctl's standard input, output and error, and the signals a
-/// person sends heraldctl passed on to it.
+/// A command run with heraldctl's standard input, output and error, and the signals sent
+/// to heraldctl alone (`kill`, systemd stopping it) passed on to it.
 struct CommandRun {
     private let pid: pid_t
     private static let forwarded: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// Linux's SI_KERNEL: a signal the kernel sent, as the terminal's are.
+    private static let sentByTheKernel: Int32 = 0x80
 
     /// Starts `arguments` (the program found on `PATH`), or fails as a shell would: 127
     /// when it cannot be found, 126 when it cannot be run.
@@ -108,9 +110,12 @@ struct CommandRun {
                 return 128 + (status & 0x7f)
             }
             if done < 0, errno != EINTR { return 1 }
-            // Sleeps until a signal: SIGCHLD when the command ends, or one to pass on.
-            var signal: Int32 = 0
-            if sigwait(&waited, &signal) == 0, signal != SIGCHLD {
+            // Sleeps until a signal: SIGCHLD when the command ends, or one to pass on. One
+            // the terminal sent (Ctrl-C, a hangup) reached the command too, in heraldctl's
+            // process group: passed on again, it would count twice.
+            var info = siginfo_t()
+            let signal = sigwaitinfo(&waited, &info)
+            if signal > 0, signal != SIGCHLD, info.si_code != Self.sentByTheKernel {
                 kill(pid, signal)
             }
         }

@@ -160,6 +160,16 @@ struct FocusHoldEndToEndTests {
         let off = try Self.focus(client) { Self.holdCount($0) == 0 }
         #expect(off[pointer: "/active"] == .null, "\(off.compactText)")
 
+        // SIGTERM to heraldctl goes on to the command, whose end is heraldctl's: 128+15.
+        let stopped = try Heraldctl.start([
+            "focus", "hold", "Presenting", "--socket", herald.socketPath, "--", "sh", "-c", "echo started; exec sleep 600",
+        ])
+        #expect(stopped.waitForOutput(containing: "started"), "\(stopped.finish(status: nil))")
+        stopped.process.signal(SIGTERM)
+        let status = stopped.process.waitForExit(timeout: 20)
+        #expect(status == 143, "\(stopped.finish(status: status))")
+        #expect(try Self.focus(client) { Self.holdCount($0) == 0 }[pointer: "/active"] == .null)
+
         let noTerminator = try Heraldctl.run(["focus", "hold", "Presenting", "--socket", herald.socketPath])
         #expect(noTerminator.status == 2 && noTerminator.stderr.contains("after --"), "\(noTerminator)")
         let missing = try Heraldctl.run(["focus", "hold", "Presenting", "--socket", herald.socketPath, "--", "/nonexistent/program"])

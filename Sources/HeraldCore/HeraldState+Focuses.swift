@@ -116,7 +116,8 @@ extension HeraldState {
             .map { (place: $0.configuration.name, item: $0.wire) }
         let page = budget.page(definitions)
         return GetFocusResult(
-            uid: uid, focuses: page.items, active: active, nextChange: nextChange, override: override, nextCursor: page.next)
+            uid: uid, focuses: page.items, active: active, nextChange: nextChange, override: override, nextCursor: page.next,
+            holds: state.holds.isEmpty ? nil : state.holds.map(\.wire))
     }
 
     /// `uid`'s Focus on at `now` and its next change by itself, without changing anything:

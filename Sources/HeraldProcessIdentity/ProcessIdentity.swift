@@ -136,6 +136,17 @@ package enum ProcessIdentity {
         return fields.count > 19 ? fields[19] : nil
     }
 
+    /// The command name of the process `pid` (`/proc/PID/comm`: at most 15 bytes, set by
+    /// the process itself), for a person to recognise it by; nil once it exited.
+    package static func commandName(pid: Int32) -> String? {
+        let process = open("/proc/\(pid)", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard process >= 0 else { return nil }
+        defer { close(process) }
+        guard let text = readText(process, "comm", limit: 64) else { return nil }
+        let name = text.hasSuffix("\n") ? String(text.dropLast()) : text
+        return name.isEmpty ? nil : name
+    }
+
     private static func readText(_ directory: Int32, _ name: String, limit: Int) -> String? {
         let fd = openat(directory, name, O_RDONLY | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return nil }

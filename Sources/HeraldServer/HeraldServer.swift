@@ -24,6 +24,7 @@ package final class HeraldServer: Service, Sendable {
     private let subscriptions: FocusSubscriptions
     private let presenters: NotificationPresenters
     private let responses: ResponseSubscriptions
+    private let holds: FocusHolds
     private let memoryTrim = MemoryTrim()
 
     /// - Parameter onReady: called once the socket accepts connections, with a one-line
@@ -48,6 +49,12 @@ package final class HeraldServer: Service, Sendable {
             registry: registry, statistics: environment.statistics, logger: logger, maxUnreadBytes: configuration.limits.maxUnreadBytes
         )
         self.responses = ResponseSubscriptions(registry: registry, statistics: environment.statistics, logger: logger)
+        self.holds = FocusHolds(registry: registry)
+    }
+
+    /// What the method handlers are given, for work of theirs done outside a request.
+    private var services: MethodServices {
+        MethodServices(environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds)
     }
 
     /// Delivers, one summary per uid, the scheduled notifications whose summary time has
@@ -80,9 +87,22 @@ package final class HeraldServer: Service, Sendable {
     /// subscribers whose status changed. Cheap when nothing is due (the earliest change
     /// of each uid is kept); the ticker calls it every second, off the event loops.
     package func advanceFocuses(now: Date) {
-        let changed = environment.capturingTick(ChangeReplay.focusesTick, now: now) {
+        changeFocuses(as: ChangeReplay.focusesTick, now: now) { $0.advanceFocuses(now: now) }
+    }
+
+    /// Ends the Focus holds the change log replayed, and a Focus a hold kept on in the
+    /// snapshot, as their connections' close would have: a restart closes every
+    /// connection. The daemon calls it once at start, before serving.
+    package func endHoldsOfTheRunBefore(now: Date) {
+        changeFocuses(as: ChangeReplay.focusHoldsTick, now: now) { ChangeReplay.endHolds(&$0, now: now) }
+    }
+
+    /// Runs heraldd's own Focus change `body` (true when it changed a Focus) as `tick`;
+    /// journals the changes and digests, and tells the subscribers and presenters.
+    private func changeFocuses(as tick: String, now: Date, _ body: (inout HeraldState) -> Bool) {
+        let changed = environment.capturingTick(tick, now: now) {
             environment.state.withLock(reportingChange: { state -> (value: ([FocusChange], FocusView, [FocusDigest])?, changed: Bool) in
-                guard state.advanceFocuses(now: now) else { return (nil, false) }
+                guard body(&state) else { return (nil, false) }
                 return ((state.takeFocusChanges(), state.focusView, state.takeFocusDigests()), true)
             })
         }
@@ -94,7 +114,7 @@ package final class HeraldServer: Service, Sendable {
 
     package func run() async throws {
         let processor = RequestProcessor(
-            methods: .herald(environment, subscriptions: subscriptions, presenters: presenters, responses: responses),
+            methods: .herald(environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds),
             limits: configuration.limits,
             statistics: environment.statistics,
             recorder: recorder
@@ -226,7 +246,8 @@ package final class HeraldServer: Service, Sendable {
         registry.add(channel, as: identity)
         let policy = configuration.administratorPolicy
         let gate = configuration.answerGate
-        return PeerIdentity.read(from: channel).flatMap { [registry, subscriptions, presenters, responses, memoryTrim] peer in
+        let services = self.services
+        return PeerIdentity.read(from: channel).flatMap { [registry, subscriptions, presenters, responses, holds, memoryTrim] peer in
             let caller = policy.caller(for: peer)
             if peer.app == .unconfirmed {
                 registry.remove(identity)
@@ -255,11 +276,14 @@ package final class HeraldServer: Service, Sendable {
                 // A presenter's outbox freed: its memory goes back at the next tick's trim.
                 if presenters.remove(identity) > 0 { memoryTrim.largeWorkDone() }
                 responses.remove(identity)
+                ReleaseFocusHoldMethod.releaseClosed(holds.take(identity), services)
                 statistics.closeConnection(uid: caller.uid)
             }
             let context = RequestContext(caller: caller, connection: identity)
             let hooks = ConnectionHooks(
-                holdsSubscription: { subscriptions.holds(identity) || presenters.holds(identity) || responses.holds(identity) },
+                holdsSubscription: {
+                    subscriptions.holds(identity) || presenters.holds(identity) || responses.holds(identity) || holds.holds(identity)
+                },
                 closedIdle: { statistics.recordIdleClose() },
                 largeWorkDone: { memoryTrim.largeWorkDone() }
             )

@@ -37,6 +37,12 @@ package enum JournalMessageID {
     /// `HERALD_FOCUS_DIGEST_CONVERSATIONS`, `HERALD_FOCUS_DIGEST_APPS`,
     /// `HERALD_FOCUS_DIGEST_UNLISTED`. Never an app, a name or content.
     package static let focusDigest = "39483fd088444ea2a3b0c7efc497153e"
+    /// A Focus hold began (`hold-focus`): `HERALD_UID`, `HERALD_FOCUS`, `HERALD_FOCUS_HOLD`
+    /// (its identifier), `HERALD_HOLDER_PID`, `HERALD_HOLDER_COMMAND`, `HERALD_HOLD_REASON`.
+    package static let focusHoldBegan = "8e745fbbd7ee495ea2767ee64dc6b6a6"
+    /// A Focus hold ended: its connection closed, or `release-focus-hold`; the same fields,
+    /// and `HERALD_HOLD_OVERRIDDEN=1` when a choice by hand had overridden it.
+    package static let focusHoldEnded = "b8eec5a30cdc451c90651f7dbb0edea2"
     /// A write of the state failed (a snapshot, or the pid at start): the state in memory is
     /// not on disk. `HERALD_FOLDER`, `HERALD_CAUSE`, `HERALD_NOT_WRITTEN_SINCE`,
     /// `HERALD_UNWRITTEN_CHANGES`, `HERALD_ON_WRITE_FAILURE` (refuse: changes are refused).
@@ -78,6 +84,8 @@ package enum JournalMessageID {
         focusChanged,
         snoozeEnded,
         focusDigest,
+        focusHoldBegan,
+        focusHoldEnded,
         stateNotWritten,
         stateWrittenAgain,
         finalSnapshotFailed,

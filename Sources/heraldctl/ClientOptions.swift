@@ -36,7 +36,8 @@ struct ClientOptions: ParsableArguments {
 }
 
 /// `heraldctl --socket PATH --json status` as well as `heraldctl status --socket PATH --json`:
-/// the client options belong to each subcommand, so those written before it move after it.
+/// the client options belong to each subcommand, so those written before it move after it
+/// — before a `--`, after which a command's own arguments start (`focus hold`).
 enum ClientOptionOrder {
     static func subcommandFirst(_ arguments: [String]) -> [String] {
         var leading: [String] = []
@@ -54,7 +55,9 @@ enum ClientOptionOrder {
             }
         }
         guard !leading.isEmpty, index < arguments.count else { return arguments }
-        return Array(arguments[index...]) + leading
+        var moved = Array(arguments[index...])
+        moved.insert(contentsOf: leading, at: moved.firstIndex(of: "--") ?? moved.endIndex)
+        return moved
     }
 }
 

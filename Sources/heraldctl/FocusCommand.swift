@@ -2,13 +2,13 @@ import ArgumentParser
 import Foundation
 import HeraldProtocol
 
-/// `heraldctl focus on|off|show|define|delete|missed` (`set-focus`, `get-focus`, `define-focus`,
-/// `delete-focus`, `get-focus-digest`): the caller's own Focuses; an administrator may name another `--uid`.
+/// `heraldctl focus on|off|show|define|delete|missed|hold` (`set-focus`, `get-focus`, `define-focus`,
+/// `delete-focus`, `get-focus-digest`, `hold-focus`): the caller's own Focuses; an administrator may name another `--uid`.
 struct FocusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "focus",
         abstract: "Your Focuses: turn one on or off, show them, define one with a schedule.",
-        subcommands: [On.self, Off.self, Show.self, Define.self, Delete.self, Missed.self],
+        subcommands: [On.self, Off.self, Show.self, Define.self, Delete.self, Missed.self, Hold.self],
         defaultSubcommand: Show.self
     )
 
@@ -249,6 +249,7 @@ struct FocusCommand: ParsableCommand {
             switch active["reason"]?.stringValue {
             case "schedule": lines = ["Focus “\(name)” is on by its schedule\(ends)."]
             case "until": lines = ["Focus “\(name)” is on, turned on by hand\(ends)."]
+            case "held": lines = ["Focus “\(name)” is on, held while a command runs."]
             default: lines = ["Focus “\(name)” is on, turned on by hand" + ((active["endsAt"]?.stringValue).map { ", until the schedules' next change at \($0)." } ?? ".")]
             }
         } else {
@@ -260,6 +261,12 @@ struct FocusCommand: ParsableCommand {
             lines.append("\(by) over the schedule of “\(Output.text(override["scheduledFocus"]))”\(until).")
         }
         if let next = result["nextChange"]?.stringValue { lines.append("Next change: \(next)") }
+        for hold in result["holds"]?.arrayValue ?? [] {
+            let holder = "pid \(Output.text(hold["pid"]))" + ((hold["command"]?.stringValue).map { " (\($0))" } ?? "")
+            let why = (hold["reason"]?.stringValue).map { ", \($0)" } ?? ""
+            let overridden = Output.bool(hold["overridden"]) ? "; overridden by hand" : ""
+            lines.append("Held: “\(Output.text(hold["name"]))” by \(holder) since \(Output.text(hold["since"]))\(why)\(overridden)")
+        }
         let focuses = result["focuses"]?.arrayValue ?? []
         lines.append(focuses.isEmpty ? "No Focus is defined." : "Defined:")
         for focus in focuses {

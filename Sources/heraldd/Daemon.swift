@@ -73,6 +73,8 @@ struct Daemon {
             notifier: notifier, state: state, snapshots: snapshots, health: health, log: log, startup: startup)
         // A summary time that passed while heraldd was stopped: delivered once, before serving.
         server.deliverDueSummaries(now: clock.now())
+        // The holds of the heraldd before ended with its connections.
+        server.endHoldsOfTheRunBefore(now: clock.now())
         // The snapshot service comes first so that it is shut down last, after the server
         // has drained: its final snapshot holds every acknowledged request.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -363,6 +365,7 @@ struct Daemon {
         }
         environment.recordFocusChange = { change in writer.submit(FocusJournal.entry(change)) }
         environment.recordFocusDigest = { digest in writer.submit(FocusJournal.digestEntry(digest)) }
+        environment.recordFocusHold = { event in writer.submit(FocusJournal.holdEntry(event)) }
         var configuration = ServerConfiguration(
             listening: place,
             limits: limits.requestLimits,

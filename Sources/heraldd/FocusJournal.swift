@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldProtocol
+import HeraldServer
 import HeraldSystemd
 
 /// The journal entry of a change of a uid's Focus in effect, under its own `MESSAGE_ID`:
@@ -43,6 +44,29 @@ enum FocusJournal {
         try? entry.append(name: "HERALD_FOCUS_DIGEST_CONVERSATIONS", value: String(conversations))
         try? entry.append(name: "HERALD_FOCUS_DIGEST_APPS", value: String(apps))
         try? entry.append(name: "HERALD_FOCUS_DIGEST_UNLISTED", value: String(digest.unlisted))
+        return entry
+    }
+
+    /// The journal entry of a Focus hold begun or ended: whose, which Focus, the holding
+    /// process and the reason it gave.
+    static func holdEntry(_ event: FocusHoldEvent) -> JournalEntry {
+        let hold = event.hold
+        var entry = JournalEntry()
+        let holder = "pid \(hold.pid)" + (hold.command.map { " (\($0))" } ?? "")
+        let message =
+            event.began
+            ? "Focus \(hold.name) held for uid \(event.uid) by \(holder)"
+            : "Focus \(hold.name) hold by \(holder) ended for uid \(event.uid)\(hold.overridden ? ", overridden by hand" : "")"
+        try? entry.append(name: "PRIORITY", value: String(JournalPriority.info.rawValue))
+        try? entry.append(name: "MESSAGE", value: message)
+        try? entry.append(name: "MESSAGE_ID", value: event.began ? JournalMessageID.focusHoldBegan : JournalMessageID.focusHoldEnded)
+        try? entry.append(name: "HERALD_UID", value: String(event.uid))
+        try? entry.append(name: "HERALD_FOCUS", value: hold.name)
+        try? entry.append(name: "HERALD_FOCUS_HOLD", value: hold.hold)
+        try? entry.append(name: "HERALD_HOLDER_PID", value: String(hold.pid))
+        if let command = hold.command { try? entry.append(name: "HERALD_HOLDER_COMMAND", value: command) }
+        if let reason = hold.reason { try? entry.append(name: "HERALD_HOLD_REASON", value: reason) }
+        if !event.began, hold.overridden { try? entry.append(name: "HERALD_HOLD_OVERRIDDEN", value: "1") }
         return entry
     }
 }

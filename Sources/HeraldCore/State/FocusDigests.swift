@@ -66,7 +66,7 @@ struct FocusDigests: Sendable {
                 endedBy = .replaced
             } else {
                 switch change.cause {
-                case .manual: endedBy = .turnedOff
+                case .manual, .released, .held: endedBy = .turnedOff
                 case .deleted: endedBy = .deleted
                 case .ended, .schedule: endedBy = .ended
                 }

@@ -10,10 +10,15 @@ import HeraldProtocol
 /// Otherwise the schedules decide: of the windows open at a time, the one that started
 /// last wins, and of two that started together, the Focus whose name sorts first.
 ///
+/// Holds (``FocusHold``, `hold-focus`) win over both: the most recent hold not overridden
+/// decides. A choice by hand made while holds stand overrides every one of them; a hold
+/// taken after it wins again. When the last deciding hold ends, the choice by hand or the
+/// schedules decide as they would have.
+///
 /// Every change to another Focus, a new schedule window, or a turn on by hand of a Focus
 /// that is not on starts a new activation, so that "silenced by this same Focus"
 /// (notify-anyway) and its digest mean this one. Setting the Focus already on (new
-/// settings, a new `until`, or none) continues its activation (issue 45).
+/// settings, a new `until`, or none), or holding it, continues its activation (issue 45).
 struct FocusState: Sendable {
     /// A named Focus: its configuration (without `until` or schedules) and its schedules.
     struct Definition: Sendable, Hashable {
@@ -68,6 +73,8 @@ struct FocusState: Sendable {
     private(set) var definitions: [String: Definition] = [:]
     private(set) var manual: ManualChoice?
     private(set) var current: Active?
+    /// The holds standing, oldest first.
+    private(set) var holds: [FocusHold] = []
     /// When the Focus in effect changes next by itself; nil: never.
     private(set) var nextChange: Date?
     /// The identity keys of the current Focus's allowed people, for matching senders.
@@ -114,8 +121,12 @@ struct FocusState: Sendable {
 
     // MARK: Evaluation
 
-    /// The Focus in effect at `now`: the choice by hand while it holds, else the schedules.
+    /// The Focus in effect at `now`: the latest hold not overridden, else the choice by
+    /// hand while it lasts, else the schedules. While held, nothing changes by itself.
     func evaluate(at now: Date, calendar: Calendar) -> Evaluation {
+        if let hold = holds.last(where: { !$0.overridden }) {
+            return Evaluation(name: hold.name, reason: .held, endsAt: nil, windowStart: nil, nextChange: nil)
+        }
         if let manual, manual.endsAt.map({ now < $0 }) ?? true {
             return Evaluation(
                 name: manual.name, reason: manual.until != nil ? .until : .manual, endsAt: manual.endsAt, windowStart: nil,
@@ -169,8 +180,26 @@ struct FocusState: Sendable {
     mutating func choose(_ name: String?, until: Date?, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change? {
         let endsAt = until ?? scheduled(at: now, calendar: calendar).nextChange
         manual = ManualChoice(name: name, until: until, endsAt: endsAt)
+        for index in holds.indices { holds[index].overridden = true }
         let rule: ActivationRule = name != nil && current?.name == name ? .continuing : .fresh
         return reevaluate(at: now, calendar: calendar, activations: &activations, cause: .manual, activation: rule)
+    }
+
+    /// Takes `hold` of a defined Focus: it is on from now, continuing its activation if it
+    /// is on already.
+    mutating func hold(_ hold: FocusHold, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change? {
+        holds.append(hold)
+        return reevaluate(at: now, calendar: calendar, activations: &activations, cause: .held, activation: .sameFocus)
+    }
+
+    /// Ends the hold `id`; nil when there is none. When it decided the Focus in effect,
+    /// the hold before it, the choice by hand or the schedules decide again: the held
+    /// Focus ends as turned off (its digest), unless what decides now has it on too.
+    mutating func release(_ id: String, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change?? {
+        guard let index = holds.firstIndex(where: { $0.id == id }) else { return nil }
+        let released = holds.remove(at: index)
+        guard !released.overridden else { return .some(nil) }
+        return .some(reevaluate(at: now, calendar: calendar, activations: &activations, cause: .released, activation: .sameFocus))
     }
 
     /// Whether the Focus in effect after a change is the activation that was on.
@@ -181,6 +210,9 @@ struct FocusState: Sendable {
         case continuing
         /// Always a new activation.
         case fresh
+        /// The same Focus continues, and only a change of Focus is reported (a hold taken
+        /// or ended).
+        case sameFocus
     }
 
     /// Defines or replaces `definition`; a Focus that is on takes it at once.
@@ -193,6 +225,7 @@ struct FocusState: Sendable {
     mutating func delete(_ name: String, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change?? {
         guard definitions.removeValue(forKey: name) != nil else { return nil }
         if manual?.name == name { manual = nil }
+        for index in holds.indices where holds[index].name == name { holds[index].overridden = true }
         return .some(schedulesChanged(at: now, calendar: calendar, activations: &activations, cause: .deleted))
     }
 
@@ -222,7 +255,7 @@ struct FocusState: Sendable {
             let same =
                 switch rule {
                 case .byWindow: before?.name == name && before?.windowStart == evaluation.windowStart
-                case .continuing: before?.name == name
+                case .continuing, .sameFocus: before?.name == name
                 case .fresh: false
                 }
             let activation: UInt64
@@ -243,11 +276,14 @@ struct FocusState: Sendable {
         let edited = rule == .continuing && current != nil
         guard edited || before?.name != current?.name || before?.activation != current?.activation else { return nil }
         let shown = current.flatMap { definitions[$0.name] } ?? before.flatMap { definitions[$0.name] }
+        // A held Focus that gave way by itself (restored from a snapshot) was released.
+        let unheld = before?.reason == .held && current?.reason != .held
+        let cameAbout: Change.Cause = unheld ? .released : current == nil ? .ended : (current!.reason == .schedule ? .schedule : .manual)
         return Change(
             name: current?.name ?? before?.name ?? "",
             isOn: current != nil,
             previous: current != nil && before?.name != current?.name ? before?.name : nil,
-            cause: cause ?? (current == nil ? .ended : (current!.reason == .schedule ? .schedule : .manual)),
+            cause: cause ?? cameAbout,
             reason: current?.reason,
             endsAt: current?.endsAt,
             allowedPeople: current == nil ? 0 : shown?.configuration.allowedPeople.count ?? 0,
@@ -268,6 +304,10 @@ struct FocusState: Sendable {
             case ended
             /// Its definition was deleted.
             case deleted
+            /// A hold (`hold-focus`) turned it on.
+            case held
+            /// Its last hold ended (or the heraldd that held it stopped).
+            case released
         }
 
         /// The Focus on now, or the one that went off.
@@ -290,7 +330,8 @@ struct FocusState: Sendable {
         }
         self.manual = manual
         self.current = current
-        self.nextChange = nextChange
+        // A Focus a hold kept on: its connection is gone, so it ends as released at once.
+        self.nextChange = current?.reason == .held ? .distantPast : nextChange
         if let current, let definition = self.definitions[current.name] {
             allowedPeopleKeys = Set(definition.configuration.allowedPeople.flatMap(PersonIdentity.keys(of:)))
             silencedPeopleKeys = Set((definition.configuration.silencedPeople ?? []).flatMap(PersonIdentity.keys(of:)))

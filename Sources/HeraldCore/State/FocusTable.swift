@@ -39,7 +39,7 @@ struct FocusTable: Sendable {
     ) throws(Failure) -> Value {
         var state = byUID.removeValue(forKey: uid) ?? FocusState()
         defer {
-            if !state.definitions.isEmpty || state.manual != nil || state.current != nil {
+            if !state.definitions.isEmpty || state.manual != nil || state.current != nil || !state.holds.isEmpty {
                 byUID[uid] = state
             }
         }

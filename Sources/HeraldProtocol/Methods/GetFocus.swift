@@ -58,6 +58,8 @@ package enum FocusReason: String, Codable, Sendable, Hashable {
     case until
     /// One of its schedules: on until the schedule's end (`endsAt`).
     case schedule
+    /// A hold (`hold-focus`): on until the last hold of it ends (`get-focus`'s `holds`).
+    case held
 }
 
 /// The Focus in effect for a uid.
@@ -101,10 +103,13 @@ package struct GetFocusResult: Codable, Sendable, Hashable {
     package var override: FocusOverride?
     /// Present when more Focuses are left than this page holds: the `cursor` of the next.
     package var nextCursor: String?
+    /// Present while the uid has holds (`hold-focus`), oldest first: the last one not
+    /// `overridden` decides the Focus in effect.
+    package var holds: [FocusHoldInfo]?
 
     package init(
         uid: UInt32, focuses: [FocusConfiguration], active: ActiveFocus?, nextChange: Date?, override: FocusOverride? = nil,
-        nextCursor: String? = nil
+        nextCursor: String? = nil, holds: [FocusHoldInfo]? = nil
     ) {
         self.uid = uid
         self.focuses = focuses
@@ -112,10 +117,11 @@ package struct GetFocusResult: Codable, Sendable, Hashable {
         self.nextChange = nextChange
         self.override = override
         self.nextCursor = nextCursor
+        self.holds = holds
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uid, focuses, active, nextChange, override, nextCursor
+        case uid, focuses, active, nextChange, override, nextCursor, holds
     }
 
     /// Writes `active: null` rather than leaving it out.
@@ -131,5 +137,6 @@ package struct GetFocusResult: Codable, Sendable, Hashable {
         try container.encodeIfPresent(nextChange, forKey: .nextChange)
         try container.encodeIfPresent(override, forKey: .override)
         try container.encodeIfPresent(nextCursor, forKey: .nextCursor)
+        try container.encodeIfPresent(holds, forKey: .holds)
     }
 }

@@ -41,6 +41,8 @@ package enum HeraldMethods {
         GetFocusDigestMethod.self,
         SetCooldownMethod.self,
         GetCooldownMethod.self,
+        HoldFocusMethod.self,
+        ReleaseFocusHoldMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

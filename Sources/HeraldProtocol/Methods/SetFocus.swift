@@ -2,8 +2,9 @@ import Foundation
 
 /// `set-focus`: turn one of the caller's Focuses on by hand — defining or changing it
 /// (`focus`, a partial update: what it leaves out is kept), or naming one defined already
-/// (`name`) — or every Focus off with `focus: null`. Each call that turns one on starts a
-/// new activation. An administrator may name another `uid`.
+/// (`name`) — or every Focus off with `focus: null`. Turning on a Focus that is not on starts a
+/// new activation; the choice overrides the uid's Focus holds (`hold-focus`). An administrator
+/// may name another `uid`.
 package enum SetFocusMethod: HeraldMethod {
     package static let name = "set-focus"
     package static let access: MethodAccess = .person

@@ -4384,6 +4384,171 @@ package enum OpenRPCDocument {
           }
         }
       ]
+    },
+    {
+      "name": "hold-focus",
+      "x-herald-access": "person",
+      "summary": "Keep one of the caller's Focuses on for as long as this connection stays open.",
+      "description": "Like systemd-inhibit for a Focus: the hold ends when the connection closes (the holder exits or is killed) or with release-focus-hold, and a connection holding one is never closed for being idle. Holds stack: the most recent hold not overridden decides which Focus is on (reason held), over the schedules and a choice by hand made before it; when the last ends, the Focus ends as set-focus with focus null would end it (one focus-digest, journal cause released) and what was in effect before comes back. Holding the Focus on already continues its activation. A change by hand (set-focus, delete-focus) while held wins: the holds stay listed in get-focus as overridden, and their end changes nothing. A restart ends every hold as released. A Focus the uid has not defined is -32602 at /name; a reason past 256 bytes is -32602 at /reason; a uid holds at most 16 at once (-32602 at /name with data.limit). Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "name",
+          "description": "One of the caller's defined Focuses.",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        },
+        {
+          "name": "reason",
+          "description": "Why, for get-focus and the journal: at most 256 bytes of UTF-8.",
+          "required": false,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "result": {
+        "name": "hold",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "hold",
+            "focus"
+          ],
+          "properties": {
+            "hold": {
+              "type": "string",
+              "description": "The hold's identifier, for release-focus-hold."
+            },
+            "focus": {
+              "oneOf": [
+                {
+                  "$ref": "#/components/schemas/FocusInEffect"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "hold Presenting",
+          "params": [
+            {
+              "name": "name",
+              "value": "Presenting"
+            },
+            {
+              "name": "reason",
+              "value": "slides"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "hold": "4c1c2d0e-9c55-4f2b-a7a3-3f0e5a1b6d21",
+              "focus": {
+                "name": "Presenting",
+                "allowedPeople": [],
+                "allowedApps": [],
+                "allowTimeSensitive": true,
+                "allowRepeatedCalls": true,
+                "allowMentions": false
+              }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "release-focus-hold",
+      "x-herald-access": "person",
+      "summary": "End one of the caller's Focus holds before its connection closes.",
+      "description": "Closing the hold's connection is the usual way; heraldd logs a closed connection's releases in its change log under this method. A hold the uid does not have (ended already) is -32602 at /hold. Returns the Focus in effect after, as set-focus does. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "hold",
+          "description": "A hold's identifier, as hold-focus answered it.",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "result": {
+        "name": "focusInEffect",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "focus"
+          ],
+          "properties": {
+            "focus": {
+              "oneOf": [
+                {
+                  "$ref": "#/components/schemas/FocusInEffect"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/StateNotWritable"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "the last hold ends",
+          "params": [
+            {
+              "name": "hold",
+              "value": "4c1c2d0e-9c55-4f2b-a7a3-3f0e5a1b6d21"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "focus": null
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -6328,7 +6493,7 @@ package enum OpenRPCDocument {
       "ActiveFocus": {
         "title": "ActiveFocus",
         "type": "object",
-        "description": "The Focus on for a uid, and why: manual (by hand without until: until turned off, or until the next start or end of any of the uid's schedule windows), until (by hand with until), schedule (a schedule window; endsAt is the window's end).",
+        "description": "The Focus on for a uid, and why: manual (by hand without until: until turned off, or until the next start or end of any of the uid's schedule windows), until (by hand with until), schedule (a schedule window; endsAt is the window's end), held (a hold-focus: on until its last hold ends).",
         "required": [
           "name",
           "reason"
@@ -6342,7 +6507,8 @@ package enum OpenRPCDocument {
             "enum": [
               "manual",
               "until",
-              "schedule"
+              "schedule",
+              "held"
             ]
           },
           "endsAt": {
@@ -6355,7 +6521,7 @@ package enum OpenRPCDocument {
       "FocusReadBack": {
         "title": "FocusReadBack",
         "type": "object",
-        "description": "A uid's Focuses: the definitions (sorted by name, schedules in, never until) — one page of them, those that fit in --max-response-bytes less 1 KiB and the request's size, with nextCursor when more are left — the Focus on (null for none), when the Focus changes next by itself, and the schedule a choice by hand overrides now (override).",
+        "description": "A uid's Focuses: the definitions (sorted by name, schedules in, never until) — one page of them, those that fit in --max-response-bytes less 1 KiB and the request's size, with nextCursor when more are left — the Focus on (null for none), when the Focus changes next by itself, and the schedule a choice by hand overrides now (override), and the uid's Focus holds (holds).",
         "required": [
           "uid",
           "focuses",
@@ -6406,6 +6572,13 @@ package enum OpenRPCDocument {
           "nextCursor": {
             "type": "string",
             "description": "Present when more Focuses are left than this page holds: the cursor of get-focus's next page."
+          },
+          "holds": {
+            "type": "array",
+            "description": "Present while the uid has holds (hold-focus), oldest first.",
+            "items": {
+              "$ref": "#/components/schemas/FocusHold"
+            }
           }
         },
         "additionalProperties": false
@@ -6634,6 +6807,48 @@ package enum OpenRPCDocument {
             "description": "What the gateway verified the app by: the sending process, read as heraldd reads its peers, or the app id xdg-desktop-portal verified. Absent when the app was named by the notification's own hints (desktop-entry, app_name)."
           }
         }
+      },
+      "FocusHold": {
+        "title": "FocusHold",
+        "type": "object",
+        "description": "A hold of a Focus (hold-focus): who holds it, since when and why. The most recent hold not overridden decides the Focus in effect.",
+        "required": [
+          "hold",
+          "name",
+          "pid",
+          "since",
+          "overridden"
+        ],
+        "properties": {
+          "hold": {
+            "type": "string",
+            "description": "The hold's identifier, for release-focus-hold."
+          },
+          "name": {
+            "type": "string",
+            "description": "The Focus held."
+          },
+          "reason": {
+            "type": "string",
+            "description": "Why, as the holder said (at most 256 bytes)."
+          },
+          "pid": {
+            "type": "integer",
+            "description": "The holding process, from its connection's peer credentials."
+          },
+          "command": {
+            "type": "string",
+            "description": "The holding process's command name (/proc/PID/comm), when it could be read."
+          },
+          "since": {
+            "$ref": "#/components/schemas/DateTime"
+          },
+          "overridden": {
+            "type": "boolean",
+            "description": "True once a change by hand (set-focus, delete-focus) overrode the hold: it no longer decides, and its end changes nothing."
+          }
+        },
+        "additionalProperties": false
       }
     },
     "errors": {

@@ -39,6 +39,7 @@ struct MethodServices: Sendable {
     var subscriptions: FocusSubscriptions
     var presenters: NotificationPresenters
     var responses: ResponseSubscriptions
+    var holds: FocusHolds
 
     var state: SharedState { environment.state }
     var clock: any HeraldClock { environment.clock }
@@ -49,7 +50,8 @@ extension MethodTable {
     static func herald(
         _ environment: MethodEnvironment, subscriptions: FocusSubscriptions,
         presenters: NotificationPresenters = NotificationPresenters(registry: ConnectionRegistry()),
-        responses: ResponseSubscriptions = ResponseSubscriptions(registry: ConnectionRegistry())
+        responses: ResponseSubscriptions = ResponseSubscriptions(registry: ConnectionRegistry()),
+        holds: FocusHolds = FocusHolds(registry: ConnectionRegistry())
     ) -> MethodTable {
         var table = MethodTable()
         let maxStringBytes = environment.maxStringBytes
@@ -66,7 +68,8 @@ extension MethodTable {
         table.requireAppIdentity = environment.requireAppIdentity
         table.changesRefused = environment.changesRefused
         table.capturesChanges = environment.capturesChanges
-        let services = MethodServices(environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses)
+        let services = MethodServices(
+            environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds)
         for method in HeraldMethods.all {
             guard let served = method as? any ServedMethod.Type else {
                 preconditionFailure(

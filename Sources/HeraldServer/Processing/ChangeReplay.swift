@@ -13,6 +13,8 @@ package struct ChangeReplay: Sendable {
     package static let focusesTick = "tick:focuses"
     /// `--retention` applied.
     package static let pruneTick = "tick:prune"
+    /// At start, the holds of the heraldd before ended (``HeraldServer/endHoldsOfTheRunBefore(now:)``).
+    package static let focusHoldsTick = "tick:focus-holds"
 
     private let state: SharedState
     private let methods: MethodTable
@@ -45,6 +47,13 @@ package struct ChangeReplay: Sendable {
                     return ((), true)
                 })
                 return true
+            case Self.focusHoldsTick:
+                state.withLock(reportingChange: { state -> (value: Void, changed: Bool) in
+                    guard Self.endHolds(&state, now: appliedAt) else { return ((), false) }
+                    _ = (state.takeFocusChanges(), state.takeFocusDigests())
+                    return ((), true)
+                })
+                return true
             case Self.pruneTick:
                 Self.prune(state, now: appliedAt)
                 return true
@@ -64,6 +73,13 @@ package struct ChangeReplay: Sendable {
         let summaries = state.deliverDueSummaries(now: now)
         let returned = state.returnDueSnoozed(now: now)
         return ((summaries, returned), !summaries.isEmpty || !returned.isEmpty)
+    }
+
+    /// Ends every Focus hold, and a Focus a hold kept on in the snapshot: a restart closed
+    /// their connections. Whether a Focus changed.
+    static func endHolds(_ state: inout HeraldState, now: Date) -> Bool {
+        let released = state.releaseEveryFocusHold(now: now)
+        return state.advanceFocuses(now: now) || released
     }
 
     /// `--retention` at `now`, in steps.

@@ -32,6 +32,8 @@ package struct MethodEnvironment: Sendable {
     package var recordFocusChange: @Sendable (FocusChange) -> Void = { _ in }
     /// Journals a Focus digest made (uid, Focus, counts; never an app, a person or content).
     package var recordFocusDigest: @Sendable (FocusDigest) -> Void = { _ in }
+    /// Journals a Focus hold taken or ended (uid, Focus, holder's pid and command, reason).
+    package var recordFocusHold: @Sendable (FocusHoldEvent) -> Void = { _ in }
     /// Why a change is refused now — the state folder cannot be written, under
     /// `--on-write-failure refuse` — or nil while changes are taken. Called for every
     /// request of a method that changes the state: an atomic load while all is well.
@@ -63,4 +65,12 @@ package struct MethodEnvironment: Sendable {
         self.statsContributions = statsContributions
         self.takeSnapshot = takeSnapshot
     }
+}
+
+/// A Focus hold taken or ended, for the journal.
+package struct FocusHoldEvent: Sendable, Hashable {
+    package var uid: UInt32
+    package var hold: FocusHoldInfo
+    /// True when the hold was taken, false when it ended.
+    package var began: Bool
 }

@@ -9,8 +9,8 @@ import Musl
 extension BusMessage {
     /// The next value, of whatever type it is: a variant's content is read as `.variant`.
     /// Arrays of bytes longer than `byteLimit` are passed over, their length kept
-    /// (`.oversizedBytes`), so a 50 MB `image-data` costs no copy; file descriptors are
-    /// passed over too (`.fileDescriptor`).
+    /// (`.oversizedBytes`), so a 50 MB `image-data` costs no copy; a file descriptor's
+    /// regular file is read up to that limit too (``BusFileDescriptor``).
     package func readValue(byteLimit: Int) throws(BusError) -> BusValue {
         var type: CChar = 0
         var contents: UnsafePointer<CChar>? = nil
@@ -33,8 +33,8 @@ extension BusMessage {
         case UInt8(ascii: "t"): return .uint64(try readBasic(type, UInt64(0)))
         case UInt8(ascii: "d"): return .double(try readBasic(type, Double(0)))
         case UInt8(ascii: "h"):
-            try check(sd_bus_message_skip(pointer, "h"), "pass over a file descriptor")
-            return .fileDescriptor
+            let number = try readBasic(type, Int32(-1))
+            return .fileDescriptor(BusFileDescriptor(number: number, contents: Self.contents(ofRegularFile: number, byteLimit: byteLimit)))
         case UInt8(ascii: "v"):
             try enter(type, contentSignature)
             let inner = try readValue(byteLimit: byteLimit)
@@ -63,6 +63,24 @@ extension BusMessage {
         default:
             throw BusError("read a value of type \(Character(UnicodeScalar(UInt8(bitPattern: type))))", returned: -EINVAL)
         }
+    }
+
+    /// The bytes of the regular file `descriptor` names, from its start, when it holds at
+    /// most `byteLimit`; nil for anything else (a pipe or a socket could keep the reader
+    /// waiting, and is not read at all).
+    private static func contents(ofRegularFile descriptor: Int32, byteLimit: Int) -> [UInt8]? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= byteLimit else { return nil }
+        let size = Int(status.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, size - done, off_t(done)) }
+            if read < 0, errno == EINTR { continue }
+            guard read > 0 else { break }
+            done += read
+        }
+        return done == size ? bytes : nil
     }
 
     /// A string-keyed dictionary of variants (`a{sv}`), each value read whole (a variant's

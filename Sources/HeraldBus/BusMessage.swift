@@ -104,7 +104,10 @@ package final class BusMessage {
         case .double(var double): try check(sd_bus_message_append_basic(pointer, Self.type("d"), &double), "append a double")
         case .bytes(let bytes):
             try check(bytes.withUnsafeBytes { sd_bus_message_append_array(pointer, Self.type("y"), $0.baseAddress, $0.count) }, "append bytes")
-        case .oversizedBytes, .fileDescriptor:
+        case .fileDescriptor(let descriptor):
+            var number = descriptor.number
+            try check(sd_bus_message_append_basic(pointer, Self.type("h"), &number), "append a file descriptor")
+        case .oversizedBytes:
             throw BusError(name: nil, errno: EINVAL, message: "a value that was not kept (\(value.signature)) cannot be sent")
         case .array(let element, let values):
             try openContainer("a", element)

@@ -18,8 +18,8 @@ package indirect enum BusValue: Sendable, Hashable {
     case bytes([UInt8])
     /// An array of bytes longer than the reader's limit: its length, its bytes not kept.
     case oversizedBytes(Int)
-    /// A file descriptor (`h`): not kept, since it means nothing once passed on.
-    case fileDescriptor
+    /// A file descriptor (`h`); see ``BusFileDescriptor`` for what a read one holds.
+    case fileDescriptor(BusFileDescriptor)
     /// An array of any other element type, with that type's signature (for an empty one).
     case array(element: String, [BusValue])
     /// A string-keyed dictionary of variants (`a{sv}`), in the order sent.
@@ -52,8 +52,8 @@ package indirect enum BusValue: Sendable, Hashable {
     }
 
     /// Whether the value holds all it was sent with: not when bytes were past the reader's
-    /// limit or a file descriptor was passed over, anywhere inside it. Such a value is not
-    /// passed on.
+    /// limit or it holds a file descriptor (the message's, gone with it), anywhere inside
+    /// it. Such a value is not passed on.
     package var isWhole: Bool {
         switch self {
         case .oversizedBytes, .fileDescriptor: false
@@ -127,4 +127,19 @@ package struct BusEntry: Sendable, Hashable {
 extension Array where Element == BusEntry {
     /// The value of the first entry named `key`.
     package subscript(key: String) -> BusValue? { first { $0.key == key }?.value }
+}
+
+/// A file descriptor sent as a value. One read from a message is the message's (`number`
+/// closes with it) and carries what it held when read: a regular file's bytes (a sealed
+/// memfd, as xdg-desktop-portal 1.19 sends an app's icon) up to the reader's byte limit,
+/// else nil (a pipe or a socket, never read and so never waited on, or a larger file).
+/// One to append is the caller's `number`, which the message duplicates.
+package struct BusFileDescriptor: Sendable, Hashable {
+    package var number: Int32
+    package var contents: [UInt8]?
+
+    package init(number: Int32, contents: [UInt8]? = nil) {
+        self.number = number
+        self.contents = contents
+    }
 }

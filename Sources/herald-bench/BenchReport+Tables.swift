@@ -73,7 +73,8 @@ extension BenchReport {
                 ["path", "rate", "sent", "answered", "lost", "errors", "p50", "p99", "max", "answered p50", "answered p99", "passed/s"],
                 notify.map { n in
                     [
-                        n.path, n.offeredPerSecond.map { "\(Int($0))/s" } ?? "unpaced ×\(n.inFlight ?? 0)", "\(n.sent)", "\(n.received)",
+                        n.path, (n.offeredPerSecond.map { "\(Int($0))/s" } ?? "unpaced ×\(n.inFlight ?? 0)") + (n.beside.map { ", beside \($0)" } ?? ""),
+                        "\(n.sent)", "\(n.received)",
                         "\(n.lost)", "\(n.errors)", micro(n.p50Us), micro(n.p99Us), micro(n.maxUs), micro(n.answeredP50Us),
                         micro(n.answeredP99Us), rate(n.passedPerSecond),
                     ]

@@ -133,10 +133,12 @@ struct BenchReport: Codable, Sendable {
     }
 
     /// Issue 43's goals for the gateway: at most 1 ms added at p99 at 10 a second, and at
-    /// least half the notifications a second that dunst takes directly, none lost.
+    /// least half the notifications a second that dunst takes directly, none lost. The p99s
+    /// are compared from the run where both paths went at once, where there is one.
     private static func gatewayTargets(_ notify: [NotifyFigures]) -> [Target] {
         func run(_ path: String, rate: Double?) -> NotifyFigures? {
-            notify.first { $0.path == path && $0.offeredPerSecond == rate }
+            let runs = notify.filter { $0.path == path && $0.offeredPerSecond == rate }
+            return runs.first { $0.beside != nil } ?? runs.first
         }
         var targets: [Target] = []
         if let herald = run("herald", rate: 10), let direct = run("direct", rate: 10) {

@@ -15,6 +15,11 @@ import Synchronization
 /// Paced (`--rate`): sent at a fixed rate whatever the answers, the latency at that rate.
 /// Unpaced: sent as fast as `--in-flight` unanswered calls allow, the rate the renderer
 /// answers notifications at, first sent to last answered, and how many it never answered.
+///
+/// Beside (`--beside-path` with its own buses, paced only): a second path measured in the
+/// same run, its sends interleaved with the first's half an interval apart, so that both
+/// meet the same moments of a busy machine. Each path's figures are its own line, naming
+/// the other: a difference between them is the paths', not the machine's.
 struct NotifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notify",
@@ -30,16 +35,25 @@ struct NotifyCommand: ParsableCommand {
     @Option(help: "A label for the path measured: herald or direct.")
     var path: String
 
+    @Option(help: "A second path measured in the same run, interleaved with the first (paced only): its label.")
+    var besidePath: String?
+
+    @Option(help: "The second path's app bus.")
+    var besideAppBus: String?
+
+    @Option(help: "The second path's renderer bus.")
+    var besideRendererBus: String?
+
     @Option(help: "A label for the renderer.")
     var renderer = "dunst"
 
-    @Option(help: "Notifications a second, paced; without it, as fast as --in-flight allows.")
+    @Option(help: "Notifications a second, paced (each path's, beside another); without it, as fast as --in-flight allows.")
     var rate: Double?
 
     @Option(help: "Unanswered calls at most, unpaced.")
     var inFlight = 64
 
-    @Option(help: "Notifications measured.")
+    @Option(help: "Notifications measured (each path's).")
     var count = 1_000
 
     @Option(help: "Notifications sent first and not counted (first-use costs).")
@@ -48,82 +62,77 @@ struct NotifyCommand: ParsableCommand {
     @Option(help: "Seconds to wait for the rest once none has arrived for that long.")
     var drain = 10.0
 
-    func run() throws {
-        let tag = String(UInt32.random(in: 100_000...999_999))
-        let total = warmup + count
-        let watch = RendererWatch(count: total)
-        try watch.start(address: rendererBus, tag: tag)
+    func validate() throws {
+        let beside = [besidePath, besideAppBus, besideRendererBus].compactMap { $0 }
+        guard beside.isEmpty || beside.count == 3 else {
+            throw ValidationError("--beside-path, --beside-app-bus and --beside-renderer-bus go together")
+        }
+        guard beside.isEmpty || rate != nil else {
+            throw ValidationError("a path beside another is measured paced only: give --rate")
+        }
+    }
 
-        let app = try SessionBus(address: appBus)
-        var sentAt = [UInt64](repeating: 0, count: total)
-        var outstanding = 0
-        var errors = 0
-        var errorSample: String?
-        func send(_ index: Int) throws {
-            let message = try app.methodCall(
-                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                interface: "org.freedesktop.Notifications", member: "Notify"
-            )
-            let token = "hb\(tag)n\(index)"
-            try message.append("org.example.bench")
-            try message.append(UInt32(0))
-            try message.append("")
-            try message.append("Build \(token)")
-            try message.append("Step \(token) finished")
-            try message.append([String]())
-            try message.append([(key: String, value: BusValue)]())
-            try message.append(Int32(-1))
-            outstanding += 1
-            sentAt[index] = MonotonicClock.now
-            try app.callAsync(message) { answer in
-                outstanding -= 1
-                if case .failure(let error) = answer {
-                    errors += 1
-                    errorSample = errorSample ?? error.description
-                }
-            }
+    func run() throws {
+        let total = warmup + count
+        var paths = [try MeasuredPath(label: path, appBus: appBus, rendererBus: rendererBus, total: total)]
+        if let besidePath, let besideAppBus, let besideRendererBus {
+            paths.append(try MeasuredPath(label: besidePath, appBus: besideAppBus, rendererBus: besideRendererBus, total: total))
         }
 
         let start = MonotonicClock.now
         for index in 0..<total {
-            if let rate {
-                try pump(app, until: start + UInt64(Double(index) * 1e9 / rate))
-            } else {
-                while outstanding >= inFlight { try pump(app, until: nil) }
+            for (turn, measured) in paths.enumerated() {
+                if let rate {
+                    let due = (Double(index) + Double(turn) / Double(paths.count)) * 1e9 / rate
+                    try Self.pump(paths, until: start + UInt64(due))
+                } else {
+                    while measured.outstanding >= inFlight { try Self.pump(paths, until: nil) }
+                }
+                try measured.send(index)
             }
-            try send(index)
         }
         let answersBy = MonotonicClock.now + 60_000_000_000
-        while outstanding > 0, MonotonicClock.now < answersBy { try pump(app, until: min(answersBy, MonotonicClock.now + 200_000_000)) }
+        while paths.contains(where: { $0.outstanding > 0 }), MonotonicClock.now < answersBy {
+            try Self.pump(paths, until: min(answersBy, MonotonicClock.now + 200_000_000))
+        }
 
         // The rest: until all have arrived, or none has for `drain` seconds.
-        var lastSeen = watch.seen
+        func seen() -> Int { paths.reduce(0) { $0 + $1.watch.seen } }
+        var lastSeen = seen()
         var quietSince = MonotonicClock.now
-        while lastSeen < total, MonotonicClock.now - quietSince < UInt64(drain * 1e9) {
+        while lastSeen < total * paths.count, MonotonicClock.now - quietSince < UInt64(drain * 1e9) {
             Thread.sleep(forTimeInterval: 0.05)
-            let seen = watch.seen
-            if seen != lastSeen {
-                lastSeen = seen
+            if seen() != lastSeen {
+                lastSeen = seen()
                 quietSince = MonotonicClock.now
             }
         }
-        let (routed, answered) = watch.stop()
-        let measured = warmup..<total
-        let toRenderer = Self.microseconds(measured.compactMap { index in routed[index].map { $0 &- sentAt[index] } })
-        let toAnswer = Self.microseconds(measured.compactMap { index in answered[index].map { $0 &- sentAt[index] } })
-        let last = measured.compactMap { answered[$0] }.max() ?? 0
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for measured in paths {
+            let beside = paths.count > 1 ? paths.first { $0 !== measured }?.label : nil
+            let figures = figures(of: measured, beside: beside)
+            print(String(decoding: try encoder.encode(figures), as: UTF8.self))
+            FileHandle.standardError.write(Data((figures.summary + "\n").utf8))
+        }
+    }
+
+    private func figures(of measured: MeasuredPath, beside: String?) -> NotifyFigures {
+        let (routed, answered) = measured.watch.stop()
+        let sentAt = measured.sentAt
+        let counted = warmup..<(warmup + count)
+        let toRenderer = Self.microseconds(counted.compactMap { index in routed[index].map { $0 &- sentAt[index] } })
+        let toAnswer = Self.microseconds(counted.compactMap { index in answered[index].map { $0 &- sentAt[index] } })
+        let last = counted.compactMap { answered[$0] }.max() ?? 0
         let first = sentAt[warmup]
-        let figures = NotifyFigures(
-            path: path, renderer: renderer, offeredPerSecond: rate, inFlight: rate == nil ? inFlight : nil,
-            sent: count, errors: errors, errorSample: errorSample, received: toAnswer.count, lost: count - toAnswer.count,
+        return NotifyFigures(
+            path: measured.label, renderer: renderer, offeredPerSecond: rate, inFlight: rate == nil ? inFlight : nil, beside: beside,
+            sent: count, errors: measured.errors, errorSample: measured.errorSample, received: toAnswer.count,
+            lost: count - toAnswer.count,
             p50Us: Self.percentile(toRenderer, 0.5), p99Us: Self.percentile(toRenderer, 0.99), maxUs: toRenderer.last ?? 0,
             answeredP50Us: Self.percentile(toAnswer, 0.5), answeredP99Us: Self.percentile(toAnswer, 0.99),
             passedPerSecond: last > first ? Double(toAnswer.count) * 1e9 / Double(last - first) : 0
         )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(figures), as: UTF8.self))
-        FileHandle.standardError.write(Data((figures.summary + "\n").utf8))
     }
 
     /// Nanosecond spans as microseconds, sorted.
@@ -136,12 +145,12 @@ struct NotifyCommand: ParsableCommand {
         values.isEmpty ? 0 : values[min(values.count - 1, max(0, Int((Double(values.count) * p).rounded(.up)) - 1))]
     }
 
-    /// Dispatches `bus`'s answers until `deadline` (nil: until something arrived).
-    private func pump(_ bus: SessionBus, until deadline: UInt64?) throws {
+    /// Dispatches every path's answers until `deadline` (nil: until something arrived).
+    private static func pump(_ paths: [MeasuredPath], until deadline: UInt64?) throws {
         repeat {
             let now = MonotonicClock.now
             if let deadline, now >= deadline { return }
-            var descriptor = pollfd(fd: bus.fileDescriptor, events: bus.pollEvents, revents: 0)
+            var descriptors = paths.map { pollfd(fd: $0.app.fileDescriptor, events: $0.app.pollEvents, revents: 0) }
             var milliseconds: Int32 = 200
             if let deadline {
                 let left = deadline - now
@@ -149,14 +158,61 @@ struct NotifyCommand: ParsableCommand {
                     // Under a millisecond, which poll cannot wait: the rest asleep.
                     var rest = timespec(tv_sec: 0, tv_nsec: Int(left))
                     nanosleep(&rest, nil)
-                    try bus.processPending()
+                    for measured in paths { try measured.app.processPending() }
                     return
                 }
                 milliseconds = Int32(min(200, left / 1_000_000))
             }
-            _ = poll(&descriptor, 1, milliseconds)
-            try bus.processPending()
+            _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+            for measured in paths { try measured.app.processPending() }
         } while deadline != nil
+    }
+}
+
+/// One path measured: the app's connection to its bus, the watch on its renderer's bus,
+/// and when each of its notifications was sent. Its texts carry a tag of its own, so that
+/// two paths' notifications never count for each other.
+private final class MeasuredPath {
+    let label: String
+    let tag = String(UInt32.random(in: 100_000...999_999))
+    let app: SessionBus
+    let watch: RendererWatch
+    private(set) var sentAt: [UInt64]
+    private(set) var outstanding = 0
+    private(set) var errors = 0
+    private(set) var errorSample: String?
+
+    init(label: String, appBus: String, rendererBus: String, total: Int) throws {
+        self.label = label
+        watch = RendererWatch(count: total)
+        try watch.start(address: rendererBus, tag: tag)
+        app = try SessionBus(address: appBus)
+        sentAt = Array(repeating: 0, count: total)
+    }
+
+    func send(_ index: Int) throws {
+        let message = try app.methodCall(
+            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+            interface: "org.freedesktop.Notifications", member: "Notify"
+        )
+        let token = "hb\(tag)n\(index)"
+        try message.append("org.example.bench")
+        try message.append(UInt32(0))
+        try message.append("")
+        try message.append("Build \(token)")
+        try message.append("Step \(token) finished")
+        try message.append([String]())
+        try message.append([(key: String, value: BusValue)]())
+        try message.append(Int32(-1))
+        outstanding += 1
+        sentAt[index] = MonotonicClock.now
+        try app.callAsync(message) { [self] answer in
+            outstanding -= 1
+            if case .failure(let error) = answer {
+                errors += 1
+                errorSample = errorSample ?? error.description
+            }
+        }
     }
 }
 
@@ -266,6 +322,8 @@ struct NotifyFigures: Codable, Sendable {
     var offeredPerSecond: Double?
     /// Unpaced runs: unanswered calls at most.
     var inFlight: Int?
+    /// The path measured in the same run, interleaved with this one; nil when alone.
+    var beside: String?
     var sent: Int
     /// Notify calls answered with an error.
     var errors: Int

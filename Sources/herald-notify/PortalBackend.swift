@@ -189,14 +189,16 @@ final class PortalBackend {
         return fields[1].innermost.stringsValue?.first
     }
 
-    /// A serialized `GIcon` of the bytes kind, `("bytes", <ay>)`, as Debian's portal (1.16)
-    /// passes an app's bytes and file icons: an image, when its bytes show which. Version 2's
-    /// `("file-descriptor", <h>)` is not read (a descriptor is not kept: ``BusValue/fileDescriptor``).
+    /// A serialized icon of the bytes kind, `("bytes", <ay>)`, as Debian's portal (1.16)
+    /// passes an app's bytes and file icons, or of version 2's `("file-descriptor", <h>)`,
+    /// a sealed memfd holding them: an image, when its bytes show which.
     static func bytesIcon(_ value: BusValue?) -> ImageSource? {
-        guard case .structure(let fields)? = value?.innermost, fields.count == 2, fields[0].stringValue == "bytes",
-            case .bytes(let bytes) = fields[1].innermost
-        else { return nil }
-        return ImageSource.sniffed(bytes)
+        guard case .structure(let fields)? = value?.innermost, fields.count == 2 else { return nil }
+        switch (fields[0].stringValue, fields[1].innermost) {
+        case ("bytes", .bytes(let bytes)): return ImageSource.sniffed(bytes)
+        case ("file-descriptor", .fileDescriptor(let descriptor)): return descriptor.contents.flatMap(ImageSource.sniffed)
+        default: return nil
+        }
     }
 
     private static func elements(_ value: BusValue) -> [BusValue] {

@@ -402,9 +402,29 @@ struct HeraldNotifyGatewayEndToEndTests {
     /// (`("bytes", <ay>)`, a file icon read for it). The bubble shows it, from a 0600 file
     /// herald-notify writes and removes when the bubble closes.
     @Test func aPortalAppsBytesIconIsItsBubblesImage() throws {
+        try expectBubbleImage(fromPortalIcon: .structure([.string("bytes"), .variant(.bytes(Self.onePixelPNG))]))
+    }
+
+    /// Portal 1.19 (version 2) passes the same icon as a sealed memfd,
+    /// `("file-descriptor", <h>)`: herald-notify reads it while the call is its own. The
+    /// test's descriptor is an unlinked file's, a regular file as a memfd is (Glibc's
+    /// module has no `memfd_create` for Swift).
+    @Test func aPortalOfVersionTwosDescriptorIconIsItsBubblesImage() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-icon-\(getpid())").path
+        try #require(FileManager.default.createFile(atPath: path, contents: Data(Self.onePixelPNG)))
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        unlink(path)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        try expectBubbleImage(fromPortalIcon: .structure([.string("file-descriptor"), .variant(.fileDescriptor(BusFileDescriptor(number: descriptor)))]))
+    }
+
+    private static let onePixelPNG = [UInt8](
+        Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
+
+    private func expectBubbleImage(fromPortalIcon icon: BusValue) throws {
         let running = try Self.startWithPortal()
         guard let portal = try Self.standInForThePortal(running) else { return }
-        let png = [UInt8](Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
         let add = try portal.methodCall(
             destination: "org.freedesktop.impl.portal.desktop.herald", path: "/org/freedesktop/portal/desktop",
             interface: "org.freedesktop.impl.portal.Notification", member: "AddNotification"
@@ -413,7 +433,7 @@ struct HeraldNotifyGatewayEndToEndTests {
         try add.append("m1")
         try add.append([
             (key: "title", value: BusValue.variant(.string("Ann Lee"))), (key: "body", value: .variant(.string("Lunch?"))),
-            (key: "icon", value: .variant(.structure([.string("bytes"), .variant(.bytes(png))]))),
+            (key: "icon", value: .variant(icon)),
         ])
         _ = try portal.call(add)
 
@@ -421,7 +441,7 @@ struct HeraldNotifyGatewayEndToEndTests {
         func written() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: images)) ?? []).filter { $0.hasSuffix(".png") } }
         #expect(running.session.wait(timeout: 20) { written().count == 1 }, "\(running.notify.stderr)")
         let file = images + "/" + (written().first ?? "")
-        #expect(FileManager.default.contents(atPath: file).map([UInt8].init) == png)
+        #expect(FileManager.default.contents(atPath: file).map([UInt8].init) == Self.onePixelPNG)
         #expect((try? FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) == 0o600)
         #expect(running.session.displayedCount == 1)
         running.session.closeAll()

@@ -17,8 +17,9 @@ struct Daemon {
     let target: LogTarget
     let writer: JournalWriter
     let logger: Logger
-    /// The one source of time for the rules and the periodic work.
-    let clock: any HeraldClock = SystemClock()
+    /// The one source of time for the rules and the periodic work; its sleeps are the
+    /// event loops' timers, not Dispatch's (``EventLoopClock``).
+    let clock: any HeraldClock = EventLoopClock()
 
     init(
         listening: ListeningOptions,

@@ -32,7 +32,8 @@ struct IdleWakeupsEndToEndTests {
                     ],
                 ]
             ])
-        try client.result("set-summary", ["apps": [.string(news)], "times": [.string(NotificationListEndToEndTests.clockTime(in: 3 * 3600))]])
+        try client.result(
+            "set-summary", ["apps": [.string(news)], "times": [.string(NotificationListEndToEndTests.clockTime(in: 3 * 3600))]])
         try client.result("update-content", ["app": .string(news), "identifier": "n-1", "content": ["title": "Held for the summary"]])
         try client.result("update-content", ["app": .string(chat), "identifier": "m-1", "content": ["title": "Ann", "body": "Later"]])
         try client.result("snooze-notification", ["app": .string(chat), "identifier": "m-1", "seconds": 3600])

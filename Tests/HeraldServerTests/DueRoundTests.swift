@@ -44,7 +44,8 @@ struct DueRoundTests {
         )
         #expect(held.result.delivery.deliverAt == start + 10)
         let shared = SharedState(state)
-        var environment = MethodEnvironment(state: shared, clock: clock, statistics: ServerStatistics(), openRPCDocument: ["openrpc": "1.3.2"])
+        var environment = MethodEnvironment(
+            state: shared, clock: clock, statistics: ServerStatistics(), openRPCDocument: ["openrpc": "1.3.2"])
         let summaries = NIOLockedValueBox<[NotificationSummary]>([])
         let returned = NIOLockedValueBox<[String]>([])
         environment.recordSummary = { summary in summaries.withLockedValue { $0.append(summary) } }
@@ -54,7 +55,8 @@ struct DueRoundTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let ready = NIOLockedValueBox(false)
         let server = HeraldServer(
-            configuration: ServerConfiguration(listening: .path(folder.appendingPathComponent("herald.sock").path, mode: 0o600), threads: 1),
+            configuration: ServerConfiguration(
+                listening: .path(folder.appendingPathComponent("herald.sock").path, mode: 0o600), threads: 1),
             environment: environment,
             recorder: DiscardingResultRecorder(),
             logger: Logger(label: "test"),

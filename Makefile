@@ -27,7 +27,7 @@ RUN_ARGS ?=
 RELEASE_FLAGS := -c release --static-swift-stdlib
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: all build release run test test-vm deps bench-deps generate install uninstall verify-units check-man clean format lint bench bench-compare bench-snapshot bench-search bench-durability fuzz
+.PHONY: all build release run test test-vm deps bench-deps generate install uninstall verify-units check-man clean format lint bench bench-compare bench-wakeups bench-snapshot bench-search bench-durability fuzz
 
 all: build
 
@@ -102,6 +102,11 @@ bench-compare: bench-deps
 ## bench-durability: donate 16×16 in each --durability mode side by side: req/s, CPU and the log's writes and fdatasyncs per request.
 bench-durability:
 	DURATION="$(or $(DURATION),5)" ROUNDS="$(or $(ROUNDS),3)" bash scripts/bench-durability.sh
+
+## bench-wakeups: how often heraldd wakes at rest over WINDOW s (default 60), beside dbus-daemon; BASE= adds an older heraldd.
+bench-wakeups: bench-deps
+	$(SWIFT) build --product heraldd
+	BASE="$(BASE)" WINDOW="$(or $(WINDOW),60)" NEW="$$($(SWIFT) build --show-bin-path)/heraldd" bash scripts/bench-wakeups.sh
 
 ## bench-snapshot: snapshot, restore, memory and latency figures for N interactions (default 1,000,000).
 bench-snapshot: deps

@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """How late a Focus change by itself reaches a focus-changed subscriber: six set-focus calls
-whose `until` falls at different points of the daemon's ticker second; prints how long after
-each `until` the subscriber heard the Focus go off. With --soon, each `until` is less than a
-second away, so that the ticker learns of it from the request (TickerAlarm) rather than on
-its next round.
+whose `until` falls 1.3-2.2 s away; prints how long after each `until` the subscriber heard
+the Focus go off. With --soon, each `until` is less than a second away, each set while the
+daemon's alarm sleeps until the one before: the request rings it early (DueAlarm).
 
     python3 scripts/bench-focus-changed.py HERALDD [--soon]
 """

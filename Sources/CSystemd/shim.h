@@ -5,6 +5,7 @@
 #include <systemd/sd-bus.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/timerfd.h>
 #include <malloc.h>
 
 /// Names the calling thread (at most 15 bytes are kept), as `ps -T` and `top -H` show it.

@@ -7,6 +7,10 @@ package protocol HeraldClock: Sendable {
     /// Returns once `seconds` of this clock have passed; throws `CancellationError` if the
     /// task is cancelled first. For periodic work (snapshots, retention).
     func sleep(for seconds: Double) async throws
+
+    /// Returns once this clock reads `deadline` or later; throws `CancellationError` if the
+    /// task is cancelled first.
+    func sleep(until deadline: Date) async throws
 }
 
 extension HeraldClock {
@@ -14,12 +18,24 @@ extension HeraldClock {
     package func sleep(for seconds: Double) async throws {
         try await Task.sleep(for: .seconds(max(0, seconds)))
     }
+
+    package func sleep(until deadline: Date) async throws {
+        try await sleep(for: deadline.timeIntervalSince(now()))
+    }
 }
 
 /// The wall clock.
 package struct SystemClock: HeraldClock {
     package init() {}
     package func now() -> Date { Date() }
+
+    /// The monotonic clock's sleep to the wall clock's `deadline`, and 2 ms past it: the two
+    /// clocks may disagree by a little, and work due at `deadline` must find it passed. A
+    /// step of the wall clock meanwhile is not seen: the sleeper hears of it otherwise
+    /// (``ClockStepWatch`` in heraldd).
+    package func sleep(until deadline: Date) async throws {
+        try await sleep(for: deadline.timeIntervalSince(now()) + 0.002)
+    }
 }
 
 /// A clock that tests move by hand: `sleep` returns when `advance` or `set` reaches its

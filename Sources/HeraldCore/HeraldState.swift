@@ -114,6 +114,7 @@ package struct HeraldState: Sendable {
         // A snapshot written before app names were forgotten with their last interaction
         // may hold unused ones; a scan of the table, which is small.
         interactions.pruneAppNames()
+        interactions.noteEarliestDonation()
         return (pruned, true)
     }
 

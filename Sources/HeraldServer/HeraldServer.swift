@@ -25,7 +25,9 @@ package final class HeraldServer: Service, Sendable {
     private let presenters: NotificationPresenters
     private let responses: ResponseSubscriptions
     private let holds: FocusHolds
-    private let memoryTrim = MemoryTrim()
+    private let memoryTrim: MemoryTrim
+    /// When the last connection closed (monotonic): where an idle stretch begins.
+    private let lastClosed = NIOLockedValueBox(ContinuousClock.now)
 
     /// - Parameter onReady: called once the socket accepts connections, with a one-line
     ///   description of where it listens (for `sd_notify` and the console).
@@ -50,6 +52,7 @@ package final class HeraldServer: Service, Sendable {
         )
         self.responses = ResponseSubscriptions(registry: registry, statistics: environment.statistics, logger: logger)
         self.holds = FocusHolds(registry: registry)
+        self.memoryTrim = MemoryTrim(alarm: environment.state.dueAlarm, clock: environment.clock)
     }
 
     /// What the method handlers are given, for work of theirs done outside a request.
@@ -57,11 +60,14 @@ package final class HeraldServer: Service, Sendable {
         MethodServices(environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds)
     }
 
+    /// The daemon's alarm: set for the next thing due in the state, rung early by changes.
+    package var dueAlarm: DueAlarm { environment.state.dueAlarm }
+
     /// Delivers, one summary per uid, the scheduled notifications whose summary time has
     /// come by `now`, and again the snoozed ones whose time has come; journals each summary
     /// and each return and tells the presenters; returns how many notifications. The
-    /// ``SummaryService`` calls it on time, and the daemon once at start, before serving,
-    /// for a time that passed while it was stopped.
+    /// alarm's round calls it on time, and the daemon once at start, before serving, for a
+    /// time that passed while it was stopped.
     @discardableResult
     package func deliverDueSummaries(now: Date) -> Int {
         let (summaries, returned) = environment.capturingTick(ChangeReplay.summariesTick, now: now) {
@@ -85,7 +91,7 @@ package final class HeraldServer: Service, Sendable {
     /// Makes every uid's Focus change due by `now` (an `until` passed, a schedule window
     /// started or ended), and any a request made on its way; journals each and tells the
     /// subscribers whose status changed. Cheap when nothing is due (the earliest change
-    /// of each uid is kept); the ticker calls it every second, off the event loops.
+    /// of each uid is kept); the alarm's round calls it, off the event loops.
     package func advanceFocuses(now: Date) {
         changeFocuses(as: ChangeReplay.focusesTick, now: now) { $0.advanceFocuses(now: now) }
     }
@@ -110,6 +116,21 @@ package final class HeraldServer: Service, Sendable {
             environment.reportFocusChanges(changes, view: view, now: now, subscriptions: subscriptions)
             environment.reportFocusDigests(digests, presenters: presenters)
         }
+    }
+
+    /// Forgets what `--retention` and `--undo-window` let go of by `now`, in steps.
+    package func pruneExpired(now: Date) {
+        environment.capturingTick(ChangeReplay.pruneTick, now: now) { ChangeReplay.prune(environment.state, now: now) }
+    }
+
+    /// The alarm's round at `now`: trims memory after large work, makes the Focus changes,
+    /// summaries and snooze ends due, prunes; returns when the next thing is due.
+    package func runDueWork(now: Date) -> Date? {
+        memoryTrim.trimIfDue()
+        advanceFocuses(now: now)
+        deliverDueSummaries(now: now)
+        pruneExpired(now: now)
+        return environment.state.read { $0.nextDue }
     }
 
     package func run() async throws {
@@ -139,13 +160,13 @@ package final class HeraldServer: Service, Sendable {
         onReady(place)
 
         let stopSignal = AsyncStream<Void>.makeStream()
-        let ticker = Task { await self.tick(stop: stopSignal.continuation) }
+        let rounds = Task { await self.sleepUntilDue(stop: stopSignal.continuation) }
         await withGracefulShutdownHandler {
             for await _ in stopSignal.stream { break }
         } onGracefulShutdown: {
             stopSignal.continuation.finish()
         }
-        ticker.cancel()
+        rounds.cancel()
 
         onStopping()
         logger.info("stopping: no new connections; finishing in-flight requests")
@@ -161,49 +182,41 @@ package final class HeraldServer: Service, Sendable {
         try? await group.shutdownGracefully()
     }
 
-    /// Every second, and when a Focus change falls due sooner: make each uid's Focus change
-    /// that is due (an `until`, a schedule's start or end), and stop when the daemon has
-    /// been idle for `exitIdleAfter`.
-    private func tick(stop: AsyncStream<Void>.Continuation) async {
-        var idleSince: ContinuousClock.Instant? = .now
-        var delay = Duration.seconds(1)
-        var horizon = environment.clock.now().addingTimeInterval(1)
+    /// Sleeps until the next thing due, does it, and plans again; stops the daemon once no
+    /// client has been connected for `exitIdleAfter`. Nothing wakes it at rest but what is
+    /// due (docs/operations.md, "At rest").
+    private func sleepUntilDue(stop: AsyncStream<Void>.Continuation) async {
+        let clock = environment.clock
         while !Task.isCancelled {
-            await environment.tickerAlarm.sleep(for: delay, unlessAChangeIsDueBefore: horizon)
-            memoryTrim.trimIfDue()
-            let now = environment.clock.now()
-            advanceFocuses(now: now)
-            let next = environment.state.read { $0.nextFocusChange }
-            delay = Self.tickDelay(until: next, now: now)
-            // The change the sleep ends just past, or the end of the second: only a change
-            // due before it wakes the ticker, so announcing the same one again does not.
-            horizon = min(next.flatMap { $0 > now ? $0 : nil } ?? .distantFuture, now.addingTimeInterval(1))
-            guard configuration.exitIdleAfter > 0 else { continue }
-            if environment.statistics.openConnections > 0 {
-                idleSince = nil
-            } else if let since = idleSince {
-                if ContinuousClock.now - since >= .milliseconds(Int64(configuration.exitIdleAfter * 1000)) {
+            let now = clock.now()
+            var horizon = Self.horizon(next: runDueWork(now: now), now: now)
+            if configuration.exitIdleAfter > 0, environment.statistics.openConnections == 0 {
+                let idle = ContinuousClock.now - lastClosed.withLockedValue { $0 }
+                let left = configuration.exitIdleAfter - (Double(idle.components.seconds) + Double(idle.components.attoseconds) / 1e18)
+                if left <= 0 {
                     logger.info("idle for \(configuration.exitIdleAfter) s with no client: exiting")
                     stop.yield()
                     stop.finish()
                     return
                 }
-            } else {
-                idleSince = .now
+                horizon = min(horizon, now.addingTimeInterval(left))
             }
+            await dueAlarm.sleep(until: horizon, on: clock)
         }
     }
 
-    /// How long the ticker sleeps: a second, or until just past the next Focus change when
-    /// that comes sooner, so that a change by itself is made, and its subscribers told, on
-    /// time rather than up to a second late. A change a request makes due sooner (a new
-    /// `until` half a second away) wakes the ticker (``TickerAlarm``). A change still due
-    /// after the round that should have made it is tried again in a second, not in a spin.
-    static func tickDelay(until next: Date?, now: Date) -> Duration {
-        guard let next, next > now else { return .seconds(1) }
-        // Just past it: the wall clock and the sleep's clock may disagree by a little.
-        let seconds = next.timeIntervalSince(now) + 0.002
-        return .milliseconds(Int64((min(1, max(0.001, seconds)) * 1000).rounded(.up)))
+    /// The longest the daemon sleeps with nothing due: its one bound on a wall clock's drift
+    /// from the monotonic clock its sleeps are measured on. A step of the wall clock (set by
+    /// hand or by NTP, or a resume from suspend) wakes it at once instead (``DueAlarm/ring()``).
+    package static let longestSleep: TimeInterval = 3600
+
+    /// Until when the daemon sleeps after its round at `now`, with `next` due next: then,
+    /// or for ``longestSleep`` when nothing is due sooner. Something still due after the
+    /// round that should have done it is tried again a second later, not in a spin.
+    static func horizon(next: Date?, now: Date) -> Date {
+        guard let next else { return now.addingTimeInterval(longestSleep) }
+        guard next > now else { return now.addingTimeInterval(1) }
+        return min(next, now.addingTimeInterval(longestSleep))
     }
 
     private func bind(group: MultiThreadedEventLoopGroup, processor: RequestProcessor) async throws -> any Channel {
@@ -247,7 +260,9 @@ package final class HeraldServer: Service, Sendable {
         let policy = configuration.administratorPolicy
         let gate = configuration.answerGate
         let services = self.services
-        return PeerIdentity.read(from: channel).flatMap { [registry, subscriptions, presenters, responses, holds, memoryTrim] peer in
+        let exitsWhenIdle = configuration.exitIdleAfter > 0
+        return PeerIdentity.read(from: channel).flatMap {
+            [registry, subscriptions, presenters, responses, holds, memoryTrim, lastClosed, dueAlarm] peer in
             let caller = policy.caller(for: peer)
             if peer.app == .unconfirmed {
                 registry.remove(identity)
@@ -273,11 +288,16 @@ package final class HeraldServer: Service, Sendable {
             channel.closeFuture.whenComplete { _ in
                 registry.remove(identity)
                 subscriptions.remove(identity)
-                // A presenter's outbox freed: its memory goes back at the next tick's trim.
+                // A presenter's outbox freed: its memory goes back at the alarm's next trim.
                 if presenters.remove(identity) > 0 { memoryTrim.largeWorkDone() }
                 responses.remove(identity)
                 ReleaseFocusHoldMethod.releaseClosed(holds.take(identity), services)
                 statistics.closeConnection(uid: caller.uid)
+                if exitsWhenIdle {
+                    // An idle stretch may begin: the alarm plans its end.
+                    lastClosed.withLockedValue { $0 = .now }
+                    dueAlarm.ring()
+                }
             }
             let context = RequestContext(caller: caller, connection: identity)
             let hooks = ConnectionHooks(

@@ -7,8 +7,9 @@ import ServiceLifecycle
 package struct SnapshotSource: Sendable {
     /// A copy of the state (O(1), under its lock) and its change count.
     package var copy: @Sendable () -> (state: HeraldState, changes: UInt64)
-    /// Applies `--retention` at `now`, under the state's lock.
-    package var pruneExpired: @Sendable (_ now: Date) -> Void
+    /// Returns once the change count passes the one given (or at once if it has), or at
+    /// cancellation; something else may wake it sooner (a write that failed).
+    package var waitForChange: @Sendable (_ after: UInt64) async -> Void
     /// The copy a snapshot of the given generation writes; with a change log, it begins the
     /// log's next segment in the same hold of the lock. `copy` when nil.
     package var copyForSnapshot: (@Sendable (_ generation: UInt64) -> (state: HeraldState, changes: UInt64))?
@@ -17,19 +18,20 @@ package struct SnapshotSource: Sendable {
 
     package init(
         copy: @escaping @Sendable () -> (state: HeraldState, changes: UInt64),
-        pruneExpired: @escaping @Sendable (_ now: Date) -> Void,
+        waitForChange: @escaping @Sendable (_ after: UInt64) async -> Void,
         copyForSnapshot: (@Sendable (_ generation: UInt64) -> (state: HeraldState, changes: UInt64))? = nil,
         log: ChangeLog? = nil
     ) {
         self.copy = copy
-        self.pruneExpired = pruneExpired
+        self.waitForChange = waitForChange
         self.copyForSnapshot = copyForSnapshot
         self.log = log
     }
 }
 
-/// Snapshots every `interval` when something changed, applies retention every second,
-/// and takes a final snapshot once graceful shutdown reaches it.
+/// Snapshots `interval` after the first change since the last snapshot, and takes a final
+/// snapshot once graceful shutdown reaches it. At rest, with nothing changed, it sleeps
+/// until a change wakes it (docs/operations.md, "At rest").
 ///
 /// Each write reports to ``PersistenceHealth``. While writes fail, the next interval writes
 /// even if nothing changed, so that the first success ends the refusal of changes; with
@@ -56,8 +58,6 @@ package struct SnapshotService: Service {
     /// held up by the priority of the encoding that follows.
     package let afterCopy: @Sendable () -> Void
 
-    /// Seconds between two applications of `--retention`.
-    static let pruneInterval: Double = 1
     /// Seconds between two tries while writes fail and periodic snapshots are off.
     package static let failureRetryInterval: Double = 30
 
@@ -94,35 +94,25 @@ package struct SnapshotService: Service {
         return health.failure == nil ? nil : Self.failureRetryInterval
     }
 
-    /// Prunes and snapshots on time until cancelled (by graceful shutdown, or the group).
+    /// Snapshots on time until cancelled (by graceful shutdown, or the group): waits for a
+    /// change since the last snapshot, then for the period, then writes.
     private func runPeriodically() async {
-        var nextPrune = clock.now() + Self.pruneInterval
-        var nextSnapshot = clock.now() + (period ?? Self.failureRetryInterval)
-        while true {
-            let now = clock.now()
-            // A wall clock set back must not postpone the work by as much: no deadline
-            // lies further ahead than its period.
-            let period = self.period
-            nextPrune = min(nextPrune, now + Self.pruneInterval)
-            nextSnapshot = min(nextSnapshot, now + (period ?? Self.failureRetryInterval))
-            let wake = period != nil ? min(nextPrune, nextSnapshot) : nextPrune
+        while !Task.isCancelled {
+            guard let period else {
+                // Periodic snapshots off and writes well: only a change (or a failed write,
+                // which rings too) can make a period begin.
+                await source.waitForChange(source.copy().changes)
+                continue
+            }
+            if health.failure == nil, let written = writer.changesWritten {
+                await source.waitForChange(written)
+            }
             do {
-                try await clock.sleep(for: wake.timeIntervalSince(now))
+                try await clock.sleep(for: period)
             } catch {
                 return
             }
-            let awake = clock.now()
-            if awake >= nextPrune {
-                nextPrune = awake + Self.pruneInterval
-                source.pruneExpired(awake)
-            }
-            if let period = self.period, awake >= nextSnapshot {
-                nextSnapshot = awake + period
-                await snapshotIfChanged(reason: "periodic")
-            } else if period == nil {
-                // Off until a write fails: the first retry then comes one retry interval later.
-                nextSnapshot = awake + Self.failureRetryInterval
-            }
+            await snapshotIfChanged(reason: "periodic")
         }
     }
 

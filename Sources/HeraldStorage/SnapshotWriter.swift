@@ -115,6 +115,10 @@ package final class SnapshotWriter: Sendable {
         figures.withLock { $0.changesWritten != changes }
     }
 
+    /// The change count of the last snapshot written (or of the state loaded at start); nil
+    /// before either.
+    package var changesWritten: UInt64? { figures.withLock { $0.changesWritten } }
+
     /// Calls that changed the state between the last snapshot written and change count `changes`.
     package func unwrittenChanges(at changes: UInt64) -> UInt64 {
         figures.withLock { changes &- ($0.changesWritten ?? 0) }

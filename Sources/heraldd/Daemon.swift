@@ -17,8 +17,9 @@ struct Daemon {
     let target: LogTarget
     let writer: JournalWriter
     let logger: Logger
-    /// The one source of time for the rules and the periodic work.
-    let clock: any HeraldClock = SystemClock()
+    /// The one source of time for the rules and the periodic work; its sleeps are the
+    /// event loops' timers, not Dispatch's (``EventLoopClock``).
+    let clock: any HeraldClock = EventLoopClock()
 
     init(
         listening: ListeningOptions,
@@ -45,7 +46,10 @@ struct Daemon {
         let folderLock = try lockStateFolder()
         defer { withExtendedLifetime(folderLock) {} }
         let writer = self.writer
+        let changeBell = ChangeBell()
         let health = PersistenceHealth(folder: storage.folder, policy: storage.writeFailurePolicy, startedAt: clock.now()) { event in
+            // A failed write begins the snapshot writer's retries, changes or not.
+            if case .failed = event { changeBell.ring() }
             writer.submit(PersistenceJournal.entry(event))
             if case .recovered = event { folderLock.recordPidAgain() }
             notifier.status(Self.statusLine(event))
@@ -58,7 +62,7 @@ struct Daemon {
         if let cause = folderLock.pidRecordFailure {
             health.recordFailure(cause: cause, at: clock.now(), unwrittenChanges: 0)
         }
-        let (state, snapshots, restored, log, replay) = try restoreState(health: health)
+        let (state, snapshots, restored, log, replay) = try restoreState(health: health, changeBell: changeBell)
         let startup = StartupSummary(
             folder: storage.folder,
             restored: restored,
@@ -83,12 +87,7 @@ struct Daemon {
                     writer: snapshots,
                     source: SnapshotSource(
                         copy: { state.copyWithChangeCount() },
-                        pruneExpired: { now in
-                            guard log != nil else { return ChangeReplay.prune(state, now: now) }
-                            let tick = PendingChange(
-                                method: ChangeReplay.pruneTick, caller: ChangeCapture.daemon, params: [], appliedAt: now)
-                            ChangeCapture.run(tick) { ChangeReplay.prune(state, now: now) }
-                        },
+                        waitForChange: { count in await state.waitForChange(after: count) },
                         copyForSnapshot: Self.copyForSnapshot(state, log: log),
                         log: log
                     ),
@@ -103,10 +102,7 @@ struct Daemon {
                 successTerminationBehavior: .gracefullyShutdownGroup
             ),
             .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup),
-            .init(
-                service: SummaryService(clock: clock) { now in server.deliverDueSummaries(now: now) },
-                successTerminationBehavior: .gracefullyShutdownGroup
-            ),
+            .init(service: ClockStepService { server.dueAlarm.ring() }, successTerminationBehavior: .ignore),
         ]
         if let interval = ServiceNotifier.watchdogInterval() {
             services.append(
@@ -185,7 +181,9 @@ struct Daemon {
     /// Loads the newest good snapshot before anything is served, or refuses to start
     /// (exit 1) when snapshots exist and none can be loaded; then replays the change log
     /// after it and opens the log's next segment (``ChangeLog``).
-    private func restoreState(health: PersistenceHealth) throws -> (SharedState, SnapshotWriter, SnapshotHeader?, ChangeLog?, String?) {
+    private func restoreState(
+        health: PersistenceHealth, changeBell: ChangeBell
+    ) throws -> (SharedState, SnapshotWriter, SnapshotHeader?, ChangeLog?, String?) {
         let store = SnapshotStore(folder: storage.folder)
         let recovery: Recovery
         do {
@@ -232,7 +230,7 @@ struct Daemon {
                 folder: storage.folder, durability: storage.durabilityMode, baseGeneration: generation, continuing: continuing,
                 health: health, now: { clock.now() })
         }
-        let shared = SharedState(state, changeSink: log.map(Self.changeSink))
+        let shared = SharedState(state, changeSink: log.map(Self.changeSink), changeBell: changeBell)
         let snapshots = SnapshotWriter(
             store: store,
             generation: generation,

@@ -7,8 +7,17 @@ import HeraldSystemd
 import Logging
 import ServiceLifecycle
 
-/// `heraldd`: Herald's daemon. Parses its flags, wires the services, runs them.
+/// heraldd's entry: Swift concurrency moves to SwiftNIO's event loops before any task runs
+/// on Dispatch's global queues (``EventLoopConcurrency``), then the command runs.
 @main
+enum HeralddMain {
+    static func main() async {
+        EventLoopConcurrency.takeOver()
+        await Heraldd.main()
+    }
+}
+
+/// `heraldd`: Herald's daemon. Parses its flags, wires the services, runs them.
 struct Heraldd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "heraldd",

@@ -236,7 +236,7 @@ struct RequestProcessorTests {
         #expect(errors == 2, "\(methods)")
     }
 
-    @Test("set-focus announces its until to the ticker's alarm, which ends the ticker's next sleep at once")
+    @Test("set-focus announces its until to the daemon's alarm, which ends its next sleep at once")
     func setFocusWakesTheTicker() async throws {
         let clock = ManualClock()
         let environment = MethodEnvironment(
@@ -257,7 +257,7 @@ struct RequestProcessorTests {
         #expect(response[pointer: "/error"] == nil, "\(response.compactText)")
         // A sleep planned before the request, to two minutes past it, ends at once.
         let started = ContinuousClock.now
-        await environment.tickerAlarm.sleep(for: .seconds(120), unlessAChangeIsDueBefore: clock.now().addingTimeInterval(120))
+        await environment.state.dueAlarm.sleep(until: clock.now().addingTimeInterval(120), on: clock)
         #expect(ContinuousClock.now - started < .seconds(60))
     }
 }

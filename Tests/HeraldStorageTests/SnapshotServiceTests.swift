@@ -16,18 +16,56 @@ struct SnapshotServiceTests {
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
     static let executor = DedicatedExecutor(label: "herald-snapshot-service-tests")
 
-    /// What the service sees of the state, and what it did to it.
+    /// What the service sees of the state: its change count, and who waits for it to pass.
     final class Source: Sendable {
+        private struct Changes {
+            var count: UInt64 = 1
+            var waiters: [(after: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        }
+
         let state: HeraldState
-        let changes = Mutex<UInt64>(1)
-        let prunes = Mutex<[Date]>([])
+        private let changes = Mutex(Changes())
 
         init(_ state: HeraldState) { self.state = state }
 
+        var count: UInt64 { changes.withLock { $0.count } }
+        /// How many wait for a change: the service at rest.
+        var waiting: Int { changes.withLock { $0.waiters.count } }
+
+        /// A change: wakes those waiting for the count to pass.
+        func change() {
+            let woken = changes.withLock { changes in
+                changes.count += 1
+                let woken = changes.waiters.filter { $0.after < changes.count }
+                changes.waiters.removeAll { $0.after < changes.count }
+                return woken
+            }
+            for waiter in woken { waiter.continuation.resume() }
+        }
+
+        func waitForChange(after count: UInt64) async {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let now = changes.withLock { changes -> Bool in
+                        guard changes.count <= count, !Task.isCancelled else { return true }
+                        changes.waiters.append((count, continuation))
+                        return false
+                    }
+                    if now { continuation.resume() }
+                }
+            } onCancel: {
+                let woken = changes.withLock { changes in
+                    defer { changes.waiters = [] }
+                    return changes.waiters
+                }
+                for waiter in woken { waiter.continuation.resume() }
+            }
+        }
+
         var snapshotSource: SnapshotSource {
             SnapshotSource(
-                copy: { (self.state, self.changes.withLock { $0 }) },
-                pruneExpired: { now in self.prunes.withLock { $0.append(now) } }
+                copy: { (self.state, self.count) },
+                waitForChange: { count in await self.waitForChange(after: count) }
             )
         }
     }
@@ -61,7 +99,7 @@ struct SnapshotServiceTests {
         )
     }
 
-    @Test("A snapshot is written when the clock passes the interval, not before; retention runs every second")
+    @Test("A snapshot is written an interval after a change, not before; with nothing changed the service sleeps on no clock")
     func periodic() async throws {
         let folder = TemporaryFolder()
         defer { folder.cleanUp() }
@@ -73,32 +111,28 @@ struct SnapshotServiceTests {
         try await withTaskExecutorPreference(Self.executor) {
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
-                for second in 1...29 {
-                    try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
-                    clock.advance(by: 1)
-                    try await Self.waitUntil("prune \(second)") { source.prunes.withLock { $0.count } == second }
-                }
-                #expect(!folder.files().contains("state.snapshot"))
+                // Nothing written yet: the first interval writes.
                 try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
+                clock.advance(by: 29)
+                #expect(clock.sleeperCount == 1)
+                #expect(!folder.files().contains("state.snapshot"))
                 clock.advance(by: 1)
                 try await Self.waitUntil("the periodic snapshot") { folder.files().contains("state.snapshot") }
                 let written = try SnapshotFile.decode(try SnapshotStore.readAll(folder.path + "/state.snapshot"))
                 #expect(written.header.generation == 1)
                 #expect(written.header.createdAt == start + 30)
-                #expect(source.prunes.withLock { $0 }.first == start + 1)
 
-                // Nothing changed: the next interval writes nothing; a change is written at the one after.
-                for _ in 1...30 {
-                    try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
-                    clock.advance(by: 1)
-                }
-                try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
+                // Nothing changed: the service waits for a change, on no clock, however long.
+                try await Self.waitUntil("the service waits for a change") { source.waiting == 1 }
+                #expect(clock.sleeperCount == 0)
+                clock.advance(by: 3600)
                 #expect(!folder.files().contains("state.snapshot.previous"))
-                source.changes.withLock { $0 += 1 }
-                for _ in 1...30 {
-                    try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
-                    clock.advance(by: 1)
-                }
+                // A change: written an interval later.
+                source.change()
+                try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
+                clock.advance(by: 29)
+                #expect(!folder.files().contains("state.snapshot.previous"))
+                clock.advance(by: 1)
                 try await Self.waitUntil("the second snapshot") { folder.files().contains("state.snapshot.previous") }
                 await group.triggerGracefulShutdown()
                 try await tasks.waitForAll()
@@ -161,9 +195,12 @@ struct SnapshotServiceTests {
                 #expect(health.changesRefused() == nil)
 
                 // A change, then the folder gone: the final snapshot fails, and says so.
-                source.changes.withLock { $0 += 1 }
+                // Snapshots off and writes well again: the service waits for changes only.
+                try await Self.waitUntil("the service waits for a change") { source.waiting == 1 }
+                source.change()
                 try FileManager.default.removeItem(atPath: folder.path)
-                try await Self.waitUntil("the service sleeps") { clock.sleeperCount == 1 }
+                try await Self.waitUntil("the service waits for a change") { source.waiting == 1 }
+                #expect(clock.sleeperCount == 0)
                 await group.triggerGracefulShutdown()
                 try await tasks.waitForAll()
             }

@@ -42,9 +42,19 @@ struct InteractionStore: Sendable {
     /// Each uid's count, apps and donation order; derived, like `calls`.
     private var shares: [UInt32: UIDShare] = [:]
 
+    /// No stored interaction was donated before this; nil when none was since the last
+    /// look at the oldest. A lower bound: removals do not raise it (``noteEarliestDonation()``
+    /// does), so that the earliest expiry is known after every donation without a look.
+    private(set) var earliestDonation: Date?
+
     init() {}
 
     var count: Int { records.count }
+
+    /// Sets ``earliestDonation`` to the oldest stored donation's time.
+    mutating func noteEarliestDonation() {
+        earliestDonation = oldest?.stored.donatedAt
+    }
 
     mutating func appID(interning name: String) -> AppNameTable.ID {
         apps.intern(name)
@@ -88,14 +98,15 @@ struct InteractionStore: Sendable {
     }
 
     /// What ``didInsert(_:at:)`` needs of `stored`, taken before the record moves into the
-    /// table rather than being copied there: its sequence, and the record itself only for a
-    /// call, the one kind filed by its caller.
-    private static func filing(_ stored: StoredInteraction) -> (sequence: UInt64, call: StoredInteraction?) {
-        (stored.sequence, CallHistory.isFiled(stored) ? stored : nil)
+    /// table rather than being copied there: its sequence and donation time, and the record
+    /// itself only for a call, the one kind filed by its caller.
+    private static func filing(_ stored: StoredInteraction) -> (sequence: UInt64, donatedAt: Date, call: StoredInteraction?) {
+        (stored.sequence, stored.donatedAt, CallHistory.isFiled(stored) ? stored : nil)
     }
 
     /// Files what is derived from the interaction just stored at `key`.
-    private mutating func didInsert(_ filing: (sequence: UInt64, call: StoredInteraction?), at key: InteractionKey) {
+    private mutating func didInsert(_ filing: (sequence: UInt64, donatedAt: Date, call: StoredInteraction?), at key: InteractionKey) {
+        earliestDonation = Swift.min(earliestDonation ?? filing.donatedAt, filing.donatedAt)
         nextSequence += 1
         if let call = filing.call { calls.record(call, at: key) }
         let entry = DonationOrder.Entry(key: key, sequence: filing.sequence)

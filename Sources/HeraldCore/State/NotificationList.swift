@@ -607,6 +607,11 @@ struct NotificationList: Sendable {
         return summaries
     }
 
+    /// When the oldest delivered notification of any uid was delivered; nil when none is.
+    var oldestDeliveredAt: Date? {
+        lists.values.compactMap { $0.oldestDeliveredAt() }.min()
+    }
+
     /// Forgets delivered notifications delivered before `cutoff`, at most `limit` of them;
     /// `isComplete` is false when more are left for the next call.
     @discardableResult

@@ -28,7 +28,7 @@ struct PendingResponses: Sendable {
     private var appCounts: [UInt32: Int] = [:]
     /// No later than the oldest waiting response's `respondedAt`; nil when none wait. A
     /// prune looks at the queues only once it has passed.
-    private var earliest: Date?
+    private(set) var earliest: Date?
     /// Responses dropped at ``maxPerApp`` since this value was made; not encoded.
     private(set) var droppedAtLimit = 0
     /// Responses dropped because their uid already had responses waiting for `maxAppsPerUID` apps; not encoded.

@@ -32,7 +32,7 @@ struct RecentlyRemoved: Sendable {
     private(set) var lastNumber: UInt64 = 0
     /// No removal is older than this; nil when none is kept. A prune looks no further until
     /// the window has passed it.
-    private var earliest: Date?
+    private(set) var earliest: Date?
 
     init() {}
 

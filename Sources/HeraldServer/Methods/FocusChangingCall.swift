@@ -3,8 +3,7 @@ import HeraldCore
 import HeraldProtocol
 
 /// Runs a method that may change a uid's Focus in effect, then journals the changes, tells
-/// the subscribers and wakes the ticker for a change due before its next round, after the
-/// lock.
+/// the subscribers and tells the daemon's alarm when the next change is due, after the lock.
 struct FocusChangingCall: Sendable {
     let environment: MethodEnvironment
     let subscriptions: FocusSubscriptions
@@ -26,7 +25,7 @@ struct FocusChangingCall: Sendable {
         }
         environment.reportFocusChanges(changes, view: view, now: now, subscriptions: subscriptions)
         environment.reportFocusDigests(digests, presenters: presenters)
-        environment.tickerAlarm.focusChange(dueAt: next)
+        environment.state.dueAlarm.due(at: next)
         return outcome
     }
 }

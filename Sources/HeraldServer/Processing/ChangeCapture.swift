@@ -86,4 +86,8 @@ package struct CapturingClock: HeraldClock {
     package func sleep(for seconds: Double) async throws {
         try await base.sleep(for: seconds)
     }
+
+    package func sleep(until deadline: Date) async throws {
+        try await base.sleep(until: deadline)
+    }
 }

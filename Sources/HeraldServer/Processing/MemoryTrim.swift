@@ -1,17 +1,28 @@
+import Foundation
+import HeraldCore
 import Synchronization
 
 /// Gives memory freed after a large request or response back to the system.
 ///
 /// glibc's allocator keeps freed memory in its arenas; after a request of a megabyte and
 /// its parse tree, resident memory would stay at its high-water mark. A connection marks
-/// large work as done, and the server's once-a-second tick trims then, so that a stream
-/// of large requests costs one `malloc_trim` a second, not one each.
+/// large work as done, and the daemon's alarm trims a second later, so that a stream of
+/// large requests costs one `malloc_trim` a second, not one each.
 final class MemoryTrim: Sendable {
     private let pending = Atomic<Bool>(false)
+    private let alarm: DueAlarm
+    private let clock: any HeraldClock
 
-    /// Marks that a large request or response was handled.
+    init(alarm: DueAlarm, clock: any HeraldClock) {
+        self.alarm = alarm
+        self.clock = clock
+    }
+
+    /// Marks that a large request or response was handled; the first since the last trim
+    /// sets the alarm for a second later.
     func largeWorkDone() {
-        pending.store(true, ordering: .relaxed)
+        guard !pending.exchange(true, ordering: .relaxed) else { return }
+        alarm.due(at: clock.now().addingTimeInterval(1))
     }
 
     /// Trims the allocator's arenas if large work was done since the last call.

@@ -41,8 +41,6 @@ package struct MethodEnvironment: Sendable {
     /// Whether changes are captured for a change log (``PendingChange``); the clock should
     /// then be a ``CapturingClock``.
     package var capturesChanges = false
-    /// Woken when a request makes a Focus change due before the ticker's next round.
-    package var tickerAlarm = TickerAlarm()
     /// Requests refused by `maxStringBytes`.
     let stringsRefused = NIOLockedValueBox(0)
 

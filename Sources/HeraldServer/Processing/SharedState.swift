@@ -1,3 +1,4 @@
+import Foundation
 import HeraldCore
 import HeraldProtocol
 import Synchronization
@@ -31,9 +32,31 @@ package final class SharedState: Sendable {
     /// that changed the state: the change log's append. Nil without a change log.
     private let changeSink: (@Sendable (PendingChange) -> Void)?
 
-    package init(_ state: HeraldState, changeSink: (@Sendable (PendingChange) -> Void)? = nil) {
+    /// Told, after each change, when the next thing kept in the state falls due
+    /// (``HeraldState/nextStoredDue``): the daemon's sleep ends early for one due sooner.
+    package let dueAlarm = DueAlarm()
+    /// Rung after each change: the snapshot writer waits on it at rest.
+    package let changeBell: ChangeBell
+
+    package init(
+        _ state: HeraldState, changeSink: (@Sendable (PendingChange) -> Void)? = nil, changeBell: ChangeBell = ChangeBell()
+    ) {
         self.box = AdaptiveLockedValue(Guarded(state: state))
         self.changeSink = changeSink
+        self.changeBell = changeBell
+    }
+
+    /// Returns once the change count passes `count`, or at cancellation: for the snapshot
+    /// writer, which sleeps until there is something to write.
+    package func waitForChange(after count: UInt64) async {
+        await changeBell.wait(unless: { changeCount > count })
+    }
+
+    /// After a change, out of the lock: the alarm hears when the next thing is due, and the
+    /// snapshot writer that something changed.
+    private func changed(nextDue: Date?) {
+        dueAlarm.due(at: nextDue)
+        changeBell.ring()
     }
 
     /// Hands the current request's change to the log, once; under the lock.
@@ -75,8 +98,10 @@ package final class SharedState: Sendable {
         logsChange: ((Value) -> Bool)? = nil,
         _ body: (inout HeraldState) throws(Failure) -> Value
     ) throws(Failure) -> Value {
+        var nextDue: Date?
         let result: Result<Value, Failure> = hold { guarded in
             guarded.changes &+= 1
+            defer { nextDue = guarded.state.nextStoredDue }
             do throws(Failure) {
                 let value = try body(&guarded.state)
                 if logsChange?(value) ?? true { logChange() }
@@ -85,6 +110,7 @@ package final class SharedState: Sendable {
                 return .failure(error)
             }
         }
+        changed(nextDue: nextDue)
         // Taken apart rather than through `get()`, which copies the value out: a donation's
         // step holds the record it evicted, and a copy would retain each of its strings.
         switch consume result {
@@ -151,14 +177,20 @@ package final class SharedState: Sendable {
     package func withLock<Value: Sendable>(
         reportingChange body: (inout HeraldState) -> (value: Value, changed: Bool)
     ) -> Value {
-        hold { guarded in
+        var nextDue: Date?
+        var didChange = false
+        let value = hold { guarded in
             let (value, changed) = body(&guarded.state)
             if changed {
                 guarded.changes &+= 1
                 logChange()
+                nextDue = guarded.state.nextStoredDue
+                didChange = true
             }
             return value
         }
+        if didChange { changed(nextDue: nextDue) }
+        return value
     }
 
     /// Runs `step` under the lock again and again until it says it is done, letting the

@@ -59,7 +59,7 @@ enum InteractionsSection: SnapshotSection {
 
     /// Restores the app names, then the records of `chunks` (ranges of `file`).
     ///
-    /// The chunks are decoded on Dispatch's threads, as many at once as there are cores,
+    /// The chunks are decoded on threads of their own, as many at once as there are cores,
     /// while this thread inserts each one, in order, as soon as it is ready: insertion (a
     /// third of the work) overlaps decoding instead of following it.
     static func restoreRecords(
@@ -77,11 +77,11 @@ enum InteractionsSection: SnapshotSection {
         var failure: SnapshotFileError?
         file.withUnsafeBytes { bytes in
             nonisolated(unsafe) let file = bytes
-            for (chunk, range) in zip(decoded, chunks) {
-                DispatchQueue.global().async {
-                    chunk.fill(from: file, range: range, appCount: appNames.count, rareMembers: rareMembers)
+            Thread {
+                runOnEveryCore(chunks.count) { index in
+                    decoded[index].fill(from: file, range: chunks[index], appCount: appNames.count, rareMembers: rareMembers)
                 }
-            }
+            }.start()
             // The workers read `file`: every one must be done before it goes away.
             defer {
                 for chunk in decoded { chunk.waitUntilFilled() }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import HeraldCore
 import HeraldProtocol
 import Synchronization
@@ -8,11 +9,24 @@ import Synchronization
 /// event loops' priority).
 package typealias SnapshotParallelRunner = @Sendable (_ count: Int, _ work: @escaping @Sendable (Int) -> Void) -> Void
 
-/// All at once on Dispatch's threads, as many as there are cores: for work nothing else
-/// waits on (a restore at start-up, a benchmark, a test). The daemon's snapshots run on
-/// threads of their own below the event loops' priority instead.
+/// All at once on threads of their own, as many as there are cores: for work nothing else
+/// waits on (a restore at start-up, a benchmark, a test). Not on Dispatch's global queues,
+/// whose first thread starts a monitor that wakes heraldd every second for good
+/// (docs/operations.md, "At rest"). The daemon's snapshots run on threads of their own
+/// below the event loops' priority instead.
+///
+/// Thread `t` of `n` takes `t`, `t + n`, `t + 2n` …: the low indexes first, which a restore
+/// inserts first.
 package let runOnEveryCore: SnapshotParallelRunner = { count, work in
-    DispatchQueue.concurrentPerform(iterations: count, execute: work)
+    let threads = Swift.min(count, Swift.max(1, ProcessInfo.processInfo.activeProcessorCount))
+    let finished = DispatchSemaphore(value: 0)
+    for first in 0..<threads {
+        Thread {
+            for index in stride(from: first, to: count, by: threads) { work(index) }
+            finished.signal()
+        }.start()
+    }
+    for _ in 0..<threads { finished.wait() }
 }
 
 /// The results of `work(0)` … `work(count - 1)`, in order: run all at once on `parallel`, or

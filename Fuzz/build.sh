@@ -51,7 +51,8 @@ target() {
 
 module HeraldProtocol "" $(find Sources/HeraldProtocol -name '*.swift' | sort)
 module HeraldCore "HeraldProtocol" $(find Sources/HeraldCore -name '*.swift' | sort)
-module HeraldStorage "HeraldProtocol HeraldCore" Sources/HeraldStorage/{CRC32C,SnapshotFile,SnapshotFileError,SnapshotHeader}.swift \
+# CCRC32C is a header (SSE4.2's crc32), imported through its module map.
+module HeraldStorage "HeraldProtocol HeraldCore" -Xcc -fmodule-map-file=Sources/CCRC32C/module.modulemap Sources/HeraldStorage/{CRC32C,SnapshotFile,SnapshotFileError,SnapshotHeader}.swift \
   Sources/HeraldStorage/ChangeLog/{ChangeRecord,ChangeLogFile}.swift $(find Sources/HeraldStorage/Payload -name '*.swift' | sort)
 
 # HeraldBus imports libsystemd's sd-bus through the CSystemd module map.
@@ -61,6 +62,6 @@ module HeraldDesktop "HeraldProtocol HeraldBus" -Xcc -fmodule-map-file=Sources/C
 
 target framer-parser Fuzz/Targets/FramerParser.swift -lHeraldProtocol
 target params Fuzz/Targets/Params.swift -lHeraldCore -lHeraldProtocol
-target snapshot Fuzz/Targets/Snapshot.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol
-target change-log Fuzz/Targets/ChangeLog.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol
+target snapshot Fuzz/Targets/Snapshot.swift -Xcc -fmodule-map-file=Sources/CCRC32C/module.modulemap -lHeraldStorage -lHeraldCore -lHeraldProtocol
+target change-log Fuzz/Targets/ChangeLog.swift -Xcc -fmodule-map-file=Sources/CCRC32C/module.modulemap -lHeraldStorage -lHeraldCore -lHeraldProtocol
 target notify Fuzz/Targets/Notify.swift -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap -lHeraldDesktop -lHeraldBus -lHeraldProtocol -lsystemd

@@ -172,7 +172,8 @@ let package = Package(
         .testTarget(
             name: "HeraldServerTests",
             dependencies: [
-                "HeraldServer", "HeraldCore", "HeraldProcessIdentity", "HeraldProtocol", "HeraldSystemd", "HeraldTesting",
+                "HeraldServer", "HeraldCore", "HeraldProcessIdentity", "HeraldProtocol", "HeraldStorage", "HeraldSystemd",
+                "HeraldTesting",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: strictSettings

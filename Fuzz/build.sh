@@ -19,8 +19,9 @@ SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT"
 # HERALD_FUZZ: the notifications section is cut into runs of two, not 2,048, so that an
 # input of a few notifications reaches its decoding in runs (NotificationsSection).
+# CCRC32C (SSE4.2's crc32 for HeraldStorage) is a header, found through its module map.
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -package-name herald
-  -D HERALD_FUZZ -I "$OUT" -L "$OUT")
+  -D HERALD_FUZZ -I "$OUT" -L "$OUT" -Xcc -fmodule-map-file=Sources/CCRC32C/module.modulemap)
 
 # module NAME "IMPORTS" SOURCES…: compiled again when a source, or a module it imports, is
 # newer than its last build — a module compiled against an older import's layout (a field
@@ -51,8 +52,7 @@ target() {
 
 module HeraldProtocol "" $(find Sources/HeraldProtocol -name '*.swift' | sort)
 module HeraldCore "HeraldProtocol" $(find Sources/HeraldCore -name '*.swift' | sort)
-# CCRC32C is a header (SSE4.2's crc32), imported through its module map.
-module HeraldStorage "HeraldProtocol HeraldCore" -Xcc -fmodule-map-file=Sources/CCRC32C/module.modulemap Sources/HeraldStorage/{CRC32C,SnapshotFile,SnapshotFileError,SnapshotHeader}.swift \
+module HeraldStorage "HeraldProtocol HeraldCore" Sources/HeraldStorage/{CRC32C,SnapshotFile,SnapshotFileError,SnapshotHeader}.swift \
   Sources/HeraldStorage/ChangeLog/{ChangeRecord,ChangeLogFile}.swift $(find Sources/HeraldStorage/Payload -name '*.swift' | sort)
 
 # HeraldBus imports libsystemd's sd-bus through the CSystemd module map.
@@ -62,6 +62,6 @@ module HeraldDesktop "HeraldProtocol HeraldBus" -Xcc -fmodule-map-file=Sources/C
 
 target framer-parser Fuzz/Targets/FramerParser.swift -lHeraldProtocol
 target params Fuzz/Targets/Params.swift -lHeraldCore -lHeraldProtocol
-target snapshot Fuzz/Targets/Snapshot.swift -Xcc -fmodule-map-file=Sources/CCRC32C/module.modulemap -lHeraldStorage -lHeraldCore -lHeraldProtocol
-target change-log Fuzz/Targets/ChangeLog.swift -Xcc -fmodule-map-file=Sources/CCRC32C/module.modulemap -lHeraldStorage -lHeraldCore -lHeraldProtocol
+target snapshot Fuzz/Targets/Snapshot.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol
+target change-log Fuzz/Targets/ChangeLog.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol
 target notify Fuzz/Targets/Notify.swift -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap -lHeraldDesktop -lHeraldBus -lHeraldProtocol -lsystemd

@@ -99,7 +99,7 @@ bench: bench-deps generate
 bench-compare: bench-deps
 	BASE="$(BASE)" NEW="$(NEW)" bash scripts/bench-compare.sh
 
-## bench-durability: donate 16×16 in each --durability mode side by side: req/s, CPU and the log's writes and fdatasyncs per request.
+## bench-durability: donate and update-content 16×16 in each --durability mode side by side: req/s, CPU and the log's writes and fdatasyncs per request.
 bench-durability:
 	DURATION="$(or $(DURATION),5)" ROUNDS="$(or $(ROUNDS),3)" bash scripts/bench-durability.sh
 

@@ -35,10 +35,13 @@ let package = Package(
             dependencies: ["HeraldProtocol"],
             swiftSettings: strictSettings
         ),
+        // SSE4.2's crc32 instruction for the snapshots' and the change log's checksums.
+        .systemLibrary(name: "CCRC32C"),
         // The state folder and its snapshots on disk: atomic writes, recovery, retention.
         .target(
             name: "HeraldStorage",
             dependencies: [
+                "CCRC32C",
                 "HeraldCore",
                 "HeraldProtocol",
                 .product(name: "Logging", package: "swift-log"),
@@ -169,7 +172,8 @@ let package = Package(
         .testTarget(
             name: "HeraldServerTests",
             dependencies: [
-                "HeraldServer", "HeraldCore", "HeraldProcessIdentity", "HeraldProtocol", "HeraldSystemd", "HeraldTesting",
+                "HeraldServer", "HeraldCore", "HeraldProcessIdentity", "HeraldProtocol", "HeraldStorage", "HeraldSystemd",
+                "HeraldTesting",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: strictSettings

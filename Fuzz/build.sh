@@ -19,8 +19,9 @@ SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT"
 # HERALD_FUZZ: the notifications section is cut into runs of two, not 2,048, so that an
 # input of a few notifications reaches its decoding in runs (NotificationsSection).
+# CCRC32C (SSE4.2's crc32 for HeraldStorage) is a header, found through its module map.
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -package-name herald
-  -D HERALD_FUZZ -I "$OUT" -L "$OUT")
+  -D HERALD_FUZZ -I "$OUT" -L "$OUT" -Xcc -fmodule-map-file=Sources/CCRC32C/module.modulemap)
 
 # module NAME "IMPORTS" SOURCES…: compiled again when a source, or a module it imports, is
 # newer than its last build — a module compiled against an older import's layout (a field

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# `make bench-durability`: donate 16×16 against heraldd in each --durability mode, side by
-# side, alternating the modes for ROUNDS rounds: requests a second, heraldd's CPU time per
-# request, and the change log's writes and fdatasyncs per request (stats.changeLog).
+# `make bench-durability`: donate and update-content 16×16 against heraldd in each
+# --durability mode, side by side, alternating the modes for ROUNDS rounds: requests a
+# second, heraldd's CPU time per request, and the change log's writes and fdatasyncs per
+# request (stats.changeLog).
 #
 #   bash scripts/bench-durability.sh                  5 s per measurement, 3 rounds
 #   DURATION=2 ROUNDS=1 bash scripts/bench-durability.sh
+#   BIN=/some/release/bin bash scripts/bench-durability.sh   those binaries, no build
 #
 # Builds heraldd and herald-bench in release mode; the journal is off (--log-target none),
 # so the figures are the durability's own. Every process it starts it stops.
@@ -15,13 +17,17 @@ DURATION=${DURATION:-5}
 WARMUP=${WARMUP:-1}
 ROUNDS=${ROUNDS:-3}
 MODES=${MODES:-"snapshot log-everysec log"}
+SCENARIOS=${SCENARIOS:-"donate update-content"}
 SWIFT=${SWIFT:-swift}
 
 say() { echo "bench-durability: $*" >&2; }
-say "building heraldd and herald-bench (release)"
-$SWIFT build -c release --product heraldd >&2
-$SWIFT build -c release --product herald-bench >&2
-BIN=$($SWIFT build -c release --show-bin-path)
+if [ -z "${BIN:-}" ]; then
+  say "building heraldd and herald-bench (release)"
+  $SWIFT build -c release --product heraldd >&2
+  $SWIFT build -c release --product herald-bench >&2
+  BIN=$($SWIFT build -c release --show-bin-path)
+fi
+say "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 RUN=$(mktemp -d /tmp/herald-durability.XXXXXX)
 PID=
@@ -48,47 +54,52 @@ PY
 
 LINES="$RUN/lines"
 for round in $(seq 1 "$ROUNDS"); do
-  for mode in $MODES; do
-    rm -rf "$RUN/state" "$RUN/sock"
-    "$BIN/heraldd" --socket "$RUN/sock" --state-dir "$RUN/state" --log-target none --durability "$mode" 2>"$RUN/heraldd.err" &
-    PID=$!
-    for _ in $(seq 100); do [ -S "$RUN/sock" ] && break; sleep 0.05; done
-    "$BIN/herald-bench" load --socket "$RUN/sock" --scenario donate --connections 16 --in-flight 16 \
-      --duration "$DURATION" --warmup "$WARMUP" --target "$mode" >"$RUN/load.json" &
-    gen=$!
-    sleep "$WARMUP"
-    before=$(cpu_ticks "$PID"); read -r w0 s0 < <(stats "$RUN/sock")
-    wait "$gen"
-    after=$(cpu_ticks "$PID"); read -r w1 s1 < <(stats "$RUN/sock")
-    python3 - "$(cat "$RUN/load.json")" "$mode" "$round" "$before" "$after" "$(getconf CLK_TCK)" "$w0" "$w1" "$s0" "$s1" >>"$LINES" <<'PY'
+  for scenario in $SCENARIOS; do
+    for mode in $MODES; do
+      rm -rf "$RUN/state" "$RUN/sock"
+      "$BIN/heraldd" --socket "$RUN/sock" --state-dir "$RUN/state" --log-target none --durability "$mode" 2>"$RUN/heraldd.err" &
+      PID=$!
+      for _ in $(seq 100); do [ -S "$RUN/sock" ] && break; sleep 0.05; done
+      "$BIN/herald-bench" load --socket "$RUN/sock" --scenario "$scenario" --connections 16 --in-flight 16 \
+        --duration "$DURATION" --warmup "$WARMUP" --target "$mode" >"$RUN/load.json" &
+      gen=$!
+      sleep "$WARMUP"
+      before=$(cpu_ticks "$PID"); read -r w0 s0 < <(stats "$RUN/sock")
+      wait "$gen"
+      after=$(cpu_ticks "$PID"); read -r w1 s1 < <(stats "$RUN/sock")
+      python3 - "$(cat "$RUN/load.json")" "$mode" "$round" "$before" "$after" "$(getconf CLK_TCK)" "$w0" "$w1" "$s0" "$s1" "$scenario" >>"$LINES" <<'PY'
 import json, sys
 f = json.loads(sys.argv[1]); mode, rnd = sys.argv[2], int(sys.argv[3])
 b, a, tck, w0, w1, s0, s1 = (int(x) for x in sys.argv[4:11])
 req = f["answeredLines"] * f["requestsPerLine"]
-print(json.dumps({"mode": mode, "round": rnd, "requestsPerSecond": f.get("requestsPerSecond"),
+print(json.dumps({"scenario": sys.argv[11], "mode": mode, "round": rnd, "requestsPerSecond": f.get("requestsPerSecond"),
   "cpuUsPerRequest": round((a - b) * 1e6 / tck / max(req, 1), 2),
   "writesPerRequest": round((w1 - w0) / max(req, 1), 4), "syncsPerRequest": round((s1 - s0) / max(req, 1), 5),
   "p99Us": f.get("p99Us"), "requests": req}))
 PY
-    kill "$PID"; wait "$PID" 2>/dev/null || true; PID=
-    say "$(tail -1 "$LINES")"
+      kill "$PID"; wait "$PID" 2>/dev/null || true; PID=
+      say "$(tail -1 "$LINES")"
+    done
   done
 done
+say "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 python3 - "$LINES" <<'PY'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-modes = []
+modes, scenarios = [], []
 for r in rows:
     if r["mode"] not in modes: modes.append(r["mode"])
-def med(mode, key):
-    vals = [r[key] for r in rows if r["mode"] == mode and r[key] is not None]
+    if r["scenario"] not in scenarios: scenarios.append(r["scenario"])
+def med(scenario, mode, key):
+    vals = [r[key] for r in rows if r["scenario"] == scenario and r["mode"] == mode and r[key] is not None]
     return statistics.median(vals) if vals else None
-base_rps, base_cpu = med("snapshot", "requestsPerSecond"), med("snapshot", "cpuUsPerRequest")
-print("| --durability | req/s | CPU µs/request | vs snapshot: req/s, CPU | log writes/request | fdatasyncs/request |")
-print("|---|---|---|---|---|---|")
-for m in modes:
-    rps, cpu = med(m, "requestsPerSecond"), med(m, "cpuUsPerRequest")
-    ratio = f"{rps / base_rps:.2f}×, {cpu / base_cpu:.2f}×" if base_rps and rps and cpu else "—"
-    print(f"| `{m}` | {rps:,.0f} | {cpu:.1f} | {ratio} | {med(m, 'writesPerRequest'):.4f} | {med(m, 'syncsPerRequest'):.5f} |")
+print("| scenario | --durability | req/s | CPU µs/request | vs snapshot: req/s, CPU | log writes/request | fdatasyncs/request |")
+print("|---|---|---|---|---|---|---|")
+for s in scenarios:
+    base_rps, base_cpu = med(s, "snapshot", "requestsPerSecond"), med(s, "snapshot", "cpuUsPerRequest")
+    for m in modes:
+        rps, cpu = med(s, m, "requestsPerSecond"), med(s, m, "cpuUsPerRequest")
+        ratio = f"{rps / base_rps:.2f}×, {cpu / base_cpu:.2f}×" if base_rps and rps and cpu else "—"
+        print(f"| `{s}` | `{m}` | {rps:,.0f} | {cpu:.1f} | {ratio} | {med(s, m, 'writesPerRequest'):.4f} | {med(s, m, 'syncsPerRequest'):.5f} |")
 PY

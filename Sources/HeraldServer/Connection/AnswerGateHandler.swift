@@ -30,10 +30,11 @@ package struct AnswerGate: Sendable {
 /// The sequence an answer waits for is the log's last at the time it is written — every
 /// change made before it, this connection's among them — so the event loop never asks
 /// which request made which change, and the answers to one read wait for one write of
-/// the log (group commit). Under `log-everysec` the event loop makes that write itself, one
-/// `write()` to the page cache, when no other thread is writing (measured: docs/performance.md,
-/// "Durability"); it never syncs, opens a segment or waits: held bytes leave, in order, once
-/// the log says they may.
+/// the log (group commit), made at the read's flush: answers passed on in pieces before
+/// it (a read's answers past 16 KiB) share it. Under `log-everysec` the event loop makes
+/// that write itself, one `write()` to the page cache, when no other thread is writing
+/// (measured: docs/performance.md, "Durability"); it never syncs, opens a segment or
+/// waits: held bytes leave, in order, once the log says they may.
 final class AnswerGateHandler: ChannelOutboundHandler {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -47,20 +48,22 @@ final class AnswerGateHandler: ChannelOutboundHandler {
         self.gate = gate
     }
 
+    /// Held until the flush, which writes the log for every answer held meanwhile.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let needed = gate.appended()
-        if gate.written() < needed { gate.writeNow() }
         if held.isEmpty, gate.written() >= needed {
             context.write(data, promise: promise)
             return
         }
         held.append((data, promise, needed))
-        waitFor(needed, context: context)
     }
 
-    /// A flush while answers are held waits for them: ``release(context:)`` flushes what it lets go.
+    /// Writes the log for the answers held (one `write()` under `log-everysec`), then lets
+    /// go what it may; ``release(context:)`` flushes that and waits for the rest.
     func flush(context: ChannelHandlerContext) {
-        if held.isEmpty { context.flush() }
+        guard let last = held.last else { return context.flush() }
+        if gate.written() < last.sequence { gate.writeNow() }
+        release(context: context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

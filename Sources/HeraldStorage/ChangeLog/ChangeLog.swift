@@ -33,6 +33,9 @@ package final class ChangeLog: Sendable {
 
     private struct Pending {
         var parts: [Part] = [Part()]
+        /// Buffers a write is done with, their bytes kept: the next parts are encoded into
+        /// them rather than into new ones grown record by record.
+        var spare: [[UInt8]] = []
         /// The sequence number of the last record appended.
         var appended: UInt64 = 0
         var isEmpty: Bool { parts.count == 1 && parts[0].bytes.isEmpty }
@@ -42,6 +45,18 @@ package final class ChangeLog: Sendable {
         var begun: [UInt64: (number: UInt64, opened: Bool)] = [:]
         var stopping = false
         var records: UInt64 = 0
+
+        /// An empty part, in a spare buffer when there is one.
+        mutating func newPart(beginsSegmentAfter base: UInt64? = nil, lastSequence: UInt64 = 0) -> Part {
+            Part(beginsSegmentAfter: base, bytes: spare.popLast() ?? [], lastSequence: lastSequence)
+        }
+
+        /// Takes `bytes` back as a spare, unless it grew past what is worth keeping.
+        mutating func reuse(_ bytes: inout [UInt8]) {
+            guard spare.count < 4, bytes.capacity <= 1 << 20 else { return }
+            bytes.removeAll(keepingCapacity: true)
+            spare.append(bytes)
+        }
     }
 
     /// The open segment, and whether it holds writes not yet synced: whoever holds it writes.
@@ -111,13 +126,11 @@ package final class ChangeLog: Sendable {
     /// records are in the order changes were applied. Returns its sequence number.
     @discardableResult
     package func append(_ record: ChangeRecord) -> UInt64 {
-        var framed: [UInt8] = []
-        framed.reserveCapacity(64 + record.params.count)
-        ChangeLogFile.append(record, to: &framed)
+        // Encoded straight into the part's buffer: the state's lock is held either way.
         let (sequence, wasEmpty) = pending.withLock { pending in
             let wasEmpty = pending.isEmpty
             let last = pending.parts.count - 1
-            pending.parts[last].bytes.append(contentsOf: framed)
+            ChangeLogFile.append(record, to: &pending.parts[last].bytes)
             pending.appended += 1
             pending.records += 1
             pending.parts[last].lastSequence = pending.appended
@@ -139,7 +152,7 @@ package final class ChangeLog: Sendable {
         // A sequence number of its own, so that waiting for it waits for the segment's opening.
         pending.withLock { pending in
             pending.appended += 1
-            pending.parts.append(Part(beginsSegmentAfter: generation, lastSequence: pending.appended))
+            pending.parts.append(pending.newPart(beginsSegmentAfter: generation, lastSequence: pending.appended))
             appendedAtomic.store(pending.appended, ordering: .releasing)
         }
         writerAsleep.store(false, ordering: .releasing)
@@ -249,15 +262,17 @@ package final class ChangeLog: Sendable {
     /// syncs when the mode says so (never on an event loop); returns the callbacks of the
     /// records now written, and whether anything was.
     private func pass(_ output: inout Output, onEventLoop: Bool) -> (callbacks: [@Sendable () -> Void], wrote: Bool) {
-        let (parts, stopping) = pending.withLock { pending -> ([Part], Bool) in
+        var parts: [Part]
+        let stopping: Bool
+        (parts, stopping) = pending.withLock { pending -> ([Part], Bool) in
             if onEventLoop {
                 // A segment to open first is the writing thread's.
                 guard pending.parts[0].beginsSegmentAfter == nil else { return ([], false) }
                 let first = pending.parts.removeFirst()
-                if pending.parts.isEmpty { pending.parts = [Part()] }
+                if pending.parts.isEmpty { pending.parts = [pending.newPart()] }
                 return ([first], false)
             }
-            defer { pending.parts = [Part()] }
+            defer { pending.parts = [pending.newPart()] }
             return (pending.parts, pending.stopping)
         }
         var wroteBytes = 0
@@ -302,6 +317,7 @@ package final class ChangeLog: Sendable {
         // Records of a part that could not be written are released too: their change is in
         // memory and the failure is reported (refused from now on, by default).
         let callbacks = pending.withLock { pending -> [@Sendable () -> Void] in
+            for index in parts.indices { pending.reuse(&parts[index].bytes) }
             pending.written = max(pending.written, upTo)
             writtenAtomic.store(pending.written, ordering: .releasing)
             let records = pending.records

@@ -103,9 +103,13 @@ extension [UInt8] {
     }
 
     mutating func appendShortString(_ text: String) {
-        let utf8 = text.utf8.prefix(Int(UInt16.max))
-        appendLittleEndian(UInt16(utf8.count))
-        append(contentsOf: utf8)
+        var text = text
+        // A native string's bytes in one copy, rather than a view's byte by byte.
+        text.withUTF8 { utf8 in
+            let kept = UnsafeBufferPointer(rebasing: utf8.prefix(Int(UInt16.max)))
+            appendLittleEndian(UInt16(kept.count))
+            append(contentsOf: kept)
+        }
     }
 }
 

@@ -71,6 +71,8 @@ test: deps generate
 	@bash scripts/verify-units.sh
 	@bash scripts/verify-user-units.sh
 	@python3 scripts/check-openrpc.py
+	@python3 scripts/check-protocol-version.py
+	@python3 -m unittest discover -s scripts/tests
 	@$(MAKE) --no-print-directory check-man
 	$(SWIFT) build --build-tests
 	@command -v Xvfb >/dev/null && command -v dunst >/dev/null && command -v dbus-daemon >/dev/null \

@@ -79,6 +79,7 @@ test: deps generate
 	  || echo "note: no Xvfb, dunst or dbus-daemon: the desktop (herald-notify) tests will be skipped"
 	@python3 scripts/check-man-flags.py "$$($(SWIFT) build --show-bin-path)"
 	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" $(SWIFT) test --skip-build
+	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" python3 -m unittest discover -s clients/python/tests
 	@bash Fuzz/run.sh --check
 	@$(MAKE) --no-print-directory test-vm
 

@@ -71,12 +71,15 @@ test: deps generate
 	@bash scripts/verify-units.sh
 	@bash scripts/verify-user-units.sh
 	@python3 scripts/check-openrpc.py
+	@python3 scripts/check-protocol-version.py
+	@python3 -m unittest discover -s scripts/tests
 	@$(MAKE) --no-print-directory check-man
 	$(SWIFT) build --build-tests
 	@command -v Xvfb >/dev/null && command -v dunst >/dev/null && command -v dbus-daemon >/dev/null \
 	  || echo "note: no Xvfb, dunst or dbus-daemon: the desktop (herald-notify) tests will be skipped"
 	@python3 scripts/check-man-flags.py "$$($(SWIFT) build --show-bin-path)"
 	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" $(SWIFT) test --skip-build
+	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" python3 -m unittest discover -s clients/python/tests
 	@bash Fuzz/run.sh --check
 	@$(MAKE) --no-print-directory test-vm
 

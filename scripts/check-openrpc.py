@@ -8,6 +8,9 @@
 - Every example pairing names only declared params, gives every required one, and its params
   and result validate against their schemas; so do the notification examples.
 - Each error code and message is one of Sources/HeraldProtocol/JSONRPC/ErrorCode.swift.
+- `info.version` is the protocol's own MAJOR.MINOR.PATCH; `info.x-herald-daemon-version` is
+  heraldd's, as Sources/HeraldProtocol/HeraldVersion.swift says. (That the version moved as
+  the changes since the released document require is scripts/check-protocol-version.py's.)
   (That the methods are exactly the method descriptors, in order, with "Administrators only"
   where they say so, is checked by HeraldServerTests' MethodDescriptorTests.)
 
@@ -187,6 +190,13 @@ def swift_error_codes() -> dict[int, str]:
     return {code: messages.get(name, "Server error") for name, code in values.items()}
 
 
+def heraldd_version() -> str:
+    """heraldd's own version, as HeraldVersion.swift gives it."""
+    text = (ROOT / "Sources/HeraldProtocol/HeraldVersion.swift").read_text(encoding="utf-8")
+    match = re.search(r'static\s+let\s+string\s*=\s*"([^"]*)"', text)
+    return match.group(1) if match else "(not found)"
+
+
 def check_against_sources(document) -> None:
     try:
         codes = swift_error_codes()
@@ -234,7 +244,11 @@ def main() -> int:
     info = document.get("info")
     if expect(isinstance(info, dict), "/info", "required object"):
         expect(isinstance(info.get("title"), str), "/info/title", "required string")
-        expect(isinstance(info.get("version"), str), "/info/version", "required string")
+        expect(isinstance(info.get("version"), str) and re.fullmatch(r"\d+\.\d+\.\d+", info["version"]) is not None,
+               "/info/version", "the protocol's own version: MAJOR.MINOR.PATCH (Protocol/README.md, Versioning)")
+        daemon = heraldd_version()
+        expect(info.get("x-herald-daemon-version") == daemon, "/info/x-herald-daemon-version",
+               f"must be heraldd's version, {daemon!r} (Sources/HeraldProtocol/HeraldVersion.swift)")
     methods = document.get("methods")
     expect(isinstance(methods, list), "/methods", "required array")
     check_refs(document, document, "")

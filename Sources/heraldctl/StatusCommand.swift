@@ -27,7 +27,8 @@ struct StatusCommand: ParsableCommand {
             return
         }
         let discover = try? connection.call("rpc.discover")
-        let version = discover["info"]["version"]?.stringValue
+        // info.version is the protocol's; the daemon's own is beside it.
+        let version = discover["info"]["x-herald-daemon-version"]?.stringValue
         if stats["view"]?.stringValue == "person" {
             Output.print(Self.personLines(stats: stats, socket: connection.path, version: version))
         } else {

@@ -9,8 +9,9 @@ package enum OpenRPCDocument {
   "openrpc": "1.3.2",
   "info": {
     "title": "Herald",
-    "version": "0.1.0",
-    "description": "Herald is a local notification gateway for Linux: processes on one host speak JSON-RPC 2.0 to the daemon heraldd over a Unix stream socket (default $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock). Apps donate interactions (messages and calls), turn notification content into communication notifications, and get every delivery decision explained; each uid sets its own Focuses and summary and answers its apps' Focus authorization requests; administrators set capabilities and may act for any uid. Params are by name only. A member that is null counts as absent (set-focus's focus: null turns the Focus off); an unknown member is -32602 naming it in data.pointer. Every error object is {code, message, data: ErrorData}. Protocol/README.md is the prose: framing, limits, delivery rules, journal."
+    "version": "1.0.0",
+    "x-herald-daemon-version": "0.1.0",
+    "description": "Herald is a local notification gateway for Linux: processes on one host speak JSON-RPC 2.0 to the daemon heraldd over a Unix stream socket (default $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock). Apps donate interactions (messages and calls), turn notification content into communication notifications, and get every delivery decision explained; each uid sets its own Focuses and summary and answers its apps' Focus authorization requests; administrators set capabilities and may act for any uid. Params are by name only. A member that is null counts as absent (set-focus's focus: null turns the Focus off); an unknown member is -32602 naming it in data.pointer. Every error object is {code, message, data: ErrorData}. info.version is the protocol's own semantic version (a minor version adds optional members and methods, a major one may remove or change them; clients ignore result members they do not know); x-herald-daemon-version is the daemon's. Protocol/README.md is the prose: framing, versioning, limits, delivery rules, journal."
   },
   "methods": [
     {

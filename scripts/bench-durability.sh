@@ -103,3 +103,49 @@ for s in scenarios:
         ratio = f"{rps / base_rps:.2f}×, {cpu / base_cpu:.2f}×" if base_rps and rps and cpu else "—"
         print(f"| `{s}` | `{m}` | {rps:,.0f} | {cpu:.1f} | {ratio} | {med(s, m, 'writesPerRequest'):.4f} | {med(s, m, 'syncsPerRequest'):.5f} |")
 PY
+
+# Restart time (issue 44's goal: a restart replays 1M logged changes in under 1 s). The
+# state folders are written by herald-bench change-log-fill, as a heraldd killed with that
+# much logged would leave them; the time is from heraldd's exec to its first answer, the
+# median of RESTART_RUNS starts, each on a fresh copy. RESTARTS="" skips it.
+RESTARTS=${RESTARTS-"0:1000000 1000000:100000"}
+RESTART_RUNS=${RESTART_RUNS:-3}
+if [ -n "$RESTARTS" ]; then
+  echo
+  echo "| snapshot | logged changes | restart to first answer, ms (median of $RESTART_RUNS) | heraldd's start-up line |"
+  echo "|---|---|---|---|"
+  for case in $RESTARTS; do
+    interactions=${case%%:*}
+    changes=${case#*:}
+    say "restart: writing a snapshot of $interactions interactions and $changes logged donations"
+    "$BIN/herald-bench" change-log-fill --folder "$RUN/fill" --interactions "$interactions" --changes "$changes" >&2
+    python3 - "$BIN/heraldd" "$RUN" "$RESTART_RUNS" "$interactions" "$changes" <<'PY'
+import os, shutil, signal, socket, statistics, subprocess, sys, time
+heraldd, run, runs, interactions, changes = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+times, line = [], ""
+for _ in range(runs):
+    state, path = os.path.join(run, "restart-state"), os.path.join(run, "restart.sock")
+    shutil.rmtree(state, ignore_errors=True)
+    shutil.copytree(os.path.join(run, "fill"), state)
+    start = time.perf_counter()
+    daemon = subprocess.Popen([heraldd, "--socket", path, "--state-dir", state, "--log-target", "none",
+                               "--max-interactions", str(2 * (interactions + changes) + 1000), "--snapshot-interval", "0"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    while True:
+        try:
+            s = socket.socket(socket.AF_UNIX); s.connect(path)
+            s.sendall(b'{"jsonrpc":"2.0","id":1,"method":"get-focus"}\n')
+            if s.recv(65536): break
+        except OSError:
+            time.sleep(0.002)
+        finally:
+            s.close()
+    times.append((time.perf_counter() - start) * 1000)
+    daemon.send_signal(signal.SIGKILL)
+    line = daemon.stderr.readline().decode().strip()
+    daemon.wait()
+snapshot = f"{interactions:,} interactions" if interactions else "none"
+print(f"| {snapshot} | {changes:,} | {statistics.median(times):,.0f} | {line[:200]} |")
+PY
+  done
+fi

@@ -29,9 +29,10 @@ package struct SnapshotSource: Sendable {
     }
 }
 
-/// Snapshots `interval` after the first change since the last snapshot, and takes a final
-/// snapshot once graceful shutdown reaches it. At rest, with nothing changed, it sleeps
-/// until a change wakes it (docs/operations.md, "At rest").
+/// Snapshots `interval` after the first change since the last snapshot, and as soon as the
+/// change log passes its bound (``ChangeLogBound``); takes a final snapshot once graceful
+/// shutdown reaches it. At rest, with nothing changed, it sleeps until a change wakes it
+/// (docs/operations.md, "At rest").
 ///
 /// Each write reports to ``PersistenceHealth``. While writes fail, the next interval writes
 /// even if nothing changed, so that the first success ends the refusal of changes; with
@@ -82,9 +83,28 @@ package struct SnapshotService: Service {
     }
 
     package func run() async throws {
-        await cancelWhenGracefulShutdown { await self.runPeriodically() }
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.runPeriodically() }
+                if let log = self.source.log {
+                    group.addTask { await self.compactWhenPastBound(log) }
+                }
+            }
+        }
         guard !Task.isCancelled else { return }
         await snapshotIfChanged(reason: "final")
+    }
+
+    /// Writes a snapshot each time `log` passes its bound, one at a time: a request made
+    /// while one is written waits for it (the log asks once per segment, so at most one
+    /// waits). Until cancelled.
+    private func compactWhenPastBound(_ log: ChangeLog) async {
+        let (requests, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        log.whenPastBound { continuation.yield() }
+        defer { log.whenPastBound(nil) }
+        for await _ in requests {
+            await snapshotIfChanged(reason: "log-size")
+        }
     }
 
     /// Seconds to the next periodic snapshot: `interval`, or while writes fail and
@@ -136,7 +156,9 @@ package struct SnapshotService: Service {
                 let result = Self.write(
                     copying: { generation in
                         let copy = source.copyForSnapshot?(generation) ?? source.copy()
-                        afterCopy()
+                        // A log past its bound is compacted at normal priority: load that
+                        // starves an idle thread would otherwise let it grow without end.
+                        if reason != "log-size" { afterCopy() }
                         return copy
                     }, writer: writer,
                     health: health, log: source.log, startedAt: started, now: now, final: reason == "final")
@@ -188,7 +210,7 @@ package struct SnapshotService: Service {
                     changes = copied.changes
                     return (copied.state, copied.changes)
                 }, startedAt: startedAt, now: now)
-            if let log, let broken = log.snapshotWritten(generation: outcome.generation) {
+            if let log, let broken = log.snapshotWritten(generation: outcome.generation, bytes: outcome.bytes) {
                 health.recordFailure(cause: broken, at: now, unwrittenChanges: 0)
             } else {
                 health.recordWritten(at: now)

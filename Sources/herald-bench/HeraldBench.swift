@@ -8,6 +8,7 @@ struct HeraldBench: ParsableCommand {
         abstract: "Load generator, floor server and report of `make bench`.",
         subcommands: [
             LoadCommand.self, FloorCommand.self, NotifyCommand.self, ReportCommand.self, SnapshotPayloadCommand.self, DecodeParamsCommand.self, SearchCommand.self, StoreDonateCommand.self, RequestPathCommand.self,
+            ChangeLogFillCommand.self,
         ]
     )
 }

@@ -226,16 +226,24 @@ struct Daemon {
             let continuing = replay.segments.contains { number in
                 replay.stoppedIn.map { $0.segment != number || $0.validLength > 0 } ?? true
             }
+            // What the log's bound starts from: the snapshot loaded, and the segments continued.
+            let continued = continuing ? replay.segments.reduce(0) { $0 + Self.fileSize(folder.path(ofSegment: $1)) } : 0
             log = ChangeLog(
                 folder: storage.folder, durability: storage.durabilityMode, baseGeneration: generation, continuing: continuing,
-                health: health, now: { clock.now() })
+                health: health, snapshotBytes: recovery.path.map(Self.fileSize) ?? 0, continuedBytes: continued,
+                now: { clock.now() })
         }
         let shared = SharedState(state, changeSink: log.map(Self.changeSink), changeBell: changeBell)
         let snapshots = SnapshotWriter(
             store: store,
             generation: generation,
             highestGeneration: recovery.highestGeneration,
-            parallel: { count, work in WorkThread.concurrentPerform(iterations: count, named: "herald-snapshot", priority: .idle, work) }
+            // The encoding threads take the writing thread's priority: idle for a periodic
+            // snapshot, normal for one the change log's size asks for (``ChangeLogBound``).
+            parallel: { count, work in
+                WorkThread.concurrentPerform(
+                    iterations: count, named: "herald-snapshot", priority: WorkThread.callingThreadPriority, work)
+            }
         )
         // After a replay the state differs from the snapshot: the first periodic one compacts.
         if replayLine == nil { snapshots.markWritten(changes: shared.changeCount) }
@@ -248,6 +256,11 @@ struct Daemon {
             if log == nil, case .success = result { folder.removeSegments(before: .max) }
         }
         return (shared, snapshots, recovery.header, log, replayLine)
+    }
+
+    /// The size of the file at `path` in bytes; 0 when it cannot be read.
+    private static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 
     /// The change log's record of a request's change.
@@ -320,6 +333,9 @@ struct Daemon {
                             "bytes": .number(JSONNumber(Int(clamping: figures.bytes))),
                             "failures": .number(JSONNumber(Int(clamping: figures.failures))),
                             "segment": .number(JSONNumber(Int(clamping: figures.segment))),
+                            "sinceSnapshotBytes": .number(JSONNumber(Int(clamping: figures.sinceSnapshotBytes))),
+                            "compactAtBytes": .number(JSONNumber(Int(clamping: figures.compactAtBytes))),
+                            "compactions": .number(JSONNumber(Int(clamping: figures.compactions))),
                         ])
                     } ?? .object(["durability": .string(Durability.snapshot.rawValue)]),
                     "snapshot": {

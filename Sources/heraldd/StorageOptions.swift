@@ -13,7 +13,12 @@ struct StorageOptions: ParsableArguments {
     )
     var stateDir: String?
 
-    @Option(help: ArgumentHelp("Snapshot the state this often when it changed; 0 only at shutdown.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Snapshot the state this often when it changed; 0 only at shutdown. With a change log, also as soon as the log passes twice the last snapshot's size (1 MiB at least).",
+            valueName: "seconds"
+        )
+    )
     var snapshotInterval: Double = 30
 
     @Flag(help: "When no snapshot in the state folder can be loaded, set them aside and start empty instead of refusing to start.")

@@ -9,8 +9,8 @@ import Glibc
 #endif
 
 /// The change log against the real binary and SIGKILL: what heraldd acknowledged is there
-/// after the restart, in the default `--durability log-everysec`. The VM test that cuts the
-/// power (QEMU killed, the disk image kept) is not here yet.
+/// after the restart, in the default `--durability log-everysec`. The power cut (QEMU killed,
+/// the disk image kept) is scripts/vm-test.sh's.
 private struct CheckFailure: Error {}
 
 @Suite("Change log, end to end", .serialized)

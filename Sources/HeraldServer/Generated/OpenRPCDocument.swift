@@ -5801,6 +5801,21 @@ package enum OpenRPCDocument {
                 "type": "integer",
                 "minimum": 0,
                 "description": "The number N of the segment written now, changes.N.log."
+              },
+              "sinceSnapshotBytes": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Bytes of the log after the last snapshot's copy (with the segments continued at start)."
+              },
+              "compactAtBytes": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "The size past which the log asks for the snapshot that compacts it: twice the last snapshot's size, at least 1 MiB."
+              },
+              "compactions": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Snapshots the log asked for by its size since start."
               }
             }
           },

@@ -71,6 +71,15 @@ package enum WorkThread {
         #endif
     }
 
+    /// The calling thread's priority: `.idle` under `SCHED_IDLE`, else `.normal`.
+    package static var callingThreadPriority: Priority {
+        #if canImport(Glibc)
+        return sched_getscheduler(0) == Self.schedIdle ? .idle : .normal
+        #else
+        return .normal
+        #endif
+    }
+
     package static func run(named name: String, priority: Priority = .idle, _ body: @escaping @Sendable () -> Void) {
         let thread = Thread {
             #if canImport(Glibc)

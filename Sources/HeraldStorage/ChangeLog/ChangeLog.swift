@@ -16,7 +16,8 @@ import Glibc
 /// under the same lock); once the snapshot is durable, ``snapshotWritten(generation:)``
 /// removes the segments before it. A write that fails is reported to ``PersistenceHealth``
 /// (changes are then refused, as for snapshots); the log takes nothing more until a
-/// snapshot begins a segment that opens.
+/// snapshot begins a segment that opens. Past its ``ChangeLogBound`` the log asks for the
+/// snapshot that compacts it (``whenPastBound(_:)``).
 package final class ChangeLog: Sendable {
     package let folder: ChangeLogFolder
     package let durability: Durability
@@ -45,6 +46,9 @@ package final class ChangeLog: Sendable {
         var begun: [UInt64: (number: UInt64, opened: Bool)] = [:]
         var stopping = false
         var records: UInt64 = 0
+        var bound: ChangeLogBound
+        var pastBound: (@Sendable () -> Void)?
+        var compactions: UInt64 = 0
 
         /// An empty part, in a spare buffer when there is one.
         mutating func newPart(beginsSegmentAfter base: UInt64? = nil, lastSequence: UInt64 = 0) -> Part {
@@ -84,22 +88,30 @@ package final class ChangeLog: Sendable {
         package var bytes: UInt64 = 0
         package var failures: UInt64 = 0
         package var segment: UInt64 = 0
+        /// Bytes of the log after the last snapshot's copy, and the size past which it asks
+        /// for a snapshot (``ChangeLogBound``).
+        package var sinceSnapshotBytes: UInt64 = 0
+        package var compactAtBytes: UInt64 = 0
+        /// Snapshots the log asked for by its size.
+        package var compactions: UInt64 = 0
     }
 
     /// Opens a new segment after the snapshot of `baseGeneration` — `continuing` the
     /// segments replayed at start, if any — and starts the writing thread. A segment that
     /// cannot be made is reported to `health`; the log then takes nothing until a snapshot
-    /// begins one that opens.
+    /// begins one that opens. `snapshotBytes` is the size of the snapshot loaded, and
+    /// `continuedBytes` that of the segments continued, for the log's ``ChangeLogBound``.
     package init(
         folder: String, durability: Durability, baseGeneration: UInt64, continuing: Bool, health: PersistenceHealth,
-        now: @escaping @Sendable () -> Date = { Date() }
+        snapshotBytes: Int = 0, continuedBytes: Int = 0, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.folder = ChangeLogFolder(folder: folder)
         self.durability = durability
         self.health = health
         self.now = now
         let number = (self.folder.segmentNumbers().last ?? 0) + 1
-        self.pending = Mutex(Pending())
+        self.pending = Mutex(
+            Pending(bound: ChangeLogBound(snapshotBytes: snapshotBytes, logBytes: continuedBytes + ChangeLogFile.headerSize)))
         self.output = Mutex(Output())
         var writer: SegmentWriter?
         do throws(SnapshotFileError) {
@@ -120,23 +132,52 @@ package final class ChangeLog: Sendable {
     /// The sequence number of the last record written (and synced, with `--durability log`).
     package var writtenSequence: UInt64 { writtenAtomic.load(ordering: .acquiring) }
 
-    package var figures: Counters { counters.withLock { $0 } }
+    package var figures: Counters {
+        var figures = counters.withLock { $0 }
+        pending.withLock { pending in
+            figures.sinceSnapshotBytes = UInt64(pending.bound.logBytes)
+            figures.compactAtBytes = UInt64(pending.bound.limit)
+            figures.compactions = pending.compactions
+        }
+        return figures
+    }
+
+    /// Calls `handler` whenever the log passes its ``ChangeLogBound`` (at once if it has
+    /// already), at most once per segment: it should start the snapshot that compacts the
+    /// log. It is called under the state's lock, so it must only hand the work on.
+    package func whenPastBound(_ handler: (@Sendable () -> Void)?) {
+        let ask = pending.withLock { pending -> Bool in
+            pending.pastBound = handler
+            guard handler != nil, pending.bound.logBytes > pending.bound.limit else { return false }
+            _ = pending.bound.ask()
+            pending.compactions += 1
+            return true
+        }
+        if ask { handler?() }
+    }
 
     /// Appends `record`; call it under the state's lock, right after the change, so that
     /// records are in the order changes were applied. Returns its sequence number.
     @discardableResult
     package func append(_ record: ChangeRecord) -> UInt64 {
         // Encoded straight into the part's buffer: the state's lock is held either way.
-        let (sequence, wasEmpty) = pending.withLock { pending in
+        let (sequence, wasEmpty, pastBound) = pending.withLock { pending in
             let wasEmpty = pending.isEmpty
             let last = pending.parts.count - 1
+            let before = pending.parts[last].bytes.count
             ChangeLogFile.append(record, to: &pending.parts[last].bytes)
+            var pastBound: (@Sendable () -> Void)?
+            if pending.bound.appended(pending.parts[last].bytes.count - before), let handler = pending.pastBound {
+                pending.compactions += 1
+                pastBound = handler
+            }
             pending.appended += 1
             pending.records += 1
             pending.parts[last].lastSequence = pending.appended
             appendedAtomic.store(pending.appended, ordering: .releasing)
-            return (pending.appended, wasEmpty)
+            return (pending.appended, wasEmpty, pastBound)
         }
+        pastBound?()
         // With `log`, the thread writes and syncs every group. With `log-everysec`, the
         // connections' answers write (``writeNow()``); the thread is woken only from its
         // sleep without a timeout, for changes no answer waits for (`tick:` records).
@@ -153,6 +194,7 @@ package final class ChangeLog: Sendable {
         pending.withLock { pending in
             pending.appended += 1
             pending.parts.append(pending.newPart(beginsSegmentAfter: generation, lastSequence: pending.appended))
+            pending.bound.segmentBegun(headerBytes: ChangeLogFile.headerSize)
             appendedAtomic.store(pending.appended, ordering: .releasing)
         }
         writerAsleep.store(false, ordering: .releasing)
@@ -200,11 +242,17 @@ package final class ChangeLog: Sendable {
         done.wait()
     }
 
-    /// After the snapshot of `generation` is durable: removes the segments before the one
-    /// begun for it. Returns why the log is not whole after it, or nil.
-    package func snapshotWritten(generation: UInt64) -> String? {
+    /// After the snapshot of `generation` (`bytes` long) is durable: removes the segments
+    /// before the one begun for it. Returns why the log is not whole after it, or nil.
+    package func snapshotWritten(generation: UInt64, bytes: Int) -> String? {
         // Past the segment's beginning, which has a sequence number of its own.
         waitUntilWritten(appendedSequence)
+        let pastBound = pending.withLock { pending -> (@Sendable () -> Void)? in
+            guard pending.bound.snapshotWritten(bytes: bytes), let handler = pending.pastBound else { return nil }
+            pending.compactions += 1
+            return handler
+        }
+        pastBound?()
         guard let begun = pending.withLock({ $0.begun[generation] }) else { return nil }
         guard begun.opened else {
             return "The change log's segment \(folder.path(ofSegment: begun.number)) could not be made"

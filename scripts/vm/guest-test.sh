@@ -40,7 +40,7 @@ APP=org.example.chat
 # One request as USER over socat; prints the response line.
 rpc() {
     local user="$1" body="$2"
-    runuser -u "$user" -- socat -t 5 - "UNIX-CONNECT:$SOCK" <<<"$body" 2>&1
+    runuser -u "$user" -- socat -t 20 - "UNIX-CONNECT:$SOCK" <<<"$body" 2>&1
 }
 # heraldctl as USER, with the user's own environment.
 ctl() {
@@ -238,7 +238,7 @@ sleep 3
 rpc alice '{"jsonrpc":"2.0","id":10,"method":"donate","params":{"app":"'$APP'","interaction":{"identifier":"m-30","direction":"incoming","intent":{"type":"sendMessage","sender":{"handle":{"value":"cy@example.org","type":"emailAddress"},"displayName":"Cy Dahl"},"conversationIdentifier":"c-cy","content":"Hello from the VM"}}}}' >/dev/null
 answer="$(rpc alice '{"jsonrpc":"2.0","id":11,"method":"update-content","params":{"app":"'$APP'","interactionIdentifier":"m-30","content":{"title":"Cy","body":"Hello from the VM"}}}')"
 [[ "$answer" == *'"result"'* ]] || fail "update-content answered: $answer"
-wait_for 30 sh -c "runuser -u alice -- ${alice_env[*]} dunstctl history | grep -q 'Hello from the VM'" \
+wait_for 60 sh -c "runuser -u alice -- ${alice_env[*]} dunstctl history | grep -q 'Hello from the VM'" \
     || fail "dunst never showed the notification; history: $(as_alice dunstctl history 2>&1 | head -c 400)"
 end
 
@@ -247,12 +247,12 @@ as_alice systemctl --user stop herald-notify.service dunst.service
 as_alice systemctl --user start herald-renderer@dunst.service herald-gateway.service \
     || fail "the gateway's units did not start: $(as_alice systemctl --user status herald-gateway.service herald-renderer@dunst.service 2>&1 | tail -8)"
 gateway() { as_alice busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.Notifications "$@"; }
-wait_for 30 sh -c "runuser -u alice -- ${alice_env[*]} busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.Notifications GetServerInformation 2>/dev/null | grep -q Herald" \
+wait_for 60 sh -c "runuser -u alice -- ${alice_env[*]} busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.Notifications GetServerInformation 2>/dev/null | grep -q Herald" \
     || fail "the gateway does not answer on alice's bus: $(as_alice systemctl --user status herald-gateway.service 2>&1 | tail -5)"
 # "--": busctl would read -1 as an option.
 answer="$(gateway Notify 'susssasa{sv}i' vm-app 0 "" Gateway "Hello through the gateway" 0 0 -- -1 2>&1)"
 [[ "$answer" == 'u '* ]] || fail "Notify answered: $answer"
-wait_for 30 sh -c "runuser -u alice -- ${alice_env[*]} dunstctl history | grep -q 'Hello through the gateway'" \
+wait_for 60 sh -c "runuser -u alice -- ${alice_env[*]} dunstctl history | grep -q 'Hello through the gateway'" \
     || fail "dunst, on the renderer's bus, never showed it; history: $(as_alice dunstctl history 2>&1 | head -c 400)"
 answer="$(rpc alice '{"jsonrpc":"2.0","id":13,"method":"list-notifications","params":{"app":"vm-app"}}')"
 [[ "$answer" == *'"body":"Hello through the gateway"'* ]] || fail "heraldd's list of vm-app is: $answer"
@@ -263,7 +263,7 @@ end
 begin "an app a desktop launched into app-….scope is recognised by its unit, and speaks only as itself"
 # What a desktop does when it launches org.example.chat (systemd's Desktop Environments
 # document); the client then runs inside that scope, as alice.
-as_app() { as_alice systemd-run --user --scope --quiet --unit="app-gnome-$APP-$1.scope" socat -t 5 - "UNIX-CONNECT:$SOCK" 2>&1; }
+as_app() { as_alice systemd-run --user --scope --quiet --unit="app-gnome-$APP-$1.scope" socat -t 20 - "UNIX-CONNECT:$SOCK" 2>&1; }
 answer="$(as_app 1 <<<'{"jsonrpc":"2.0","id":1,"method":"update-content","params":{"app":"org.example.pager","content":{"body":"Disk full"}}}')"
 [[ "$answer" == *'"code":1006'* && "$answer" == *'"pointer":"/app"'* && "$answer" == *"$APP"* && "$answer" == *'org.example.pager'* ]] \
     || fail "posing as another app answered: $answer"

@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "heraldctl", targets: ["heraldctl"]),
         .executable(name: "herald-bench", targets: ["herald-bench"]),
         .executable(name: "herald-notify", targets: ["herald-notify"]),
+        .executable(name: "herald-sync", targets: ["herald-sync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -52,6 +53,12 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // libmosquitto, the MQTT reference client, through pkg-config: herald-sync's broker link.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         // sd_listen_fds, sd_notify, the journal writer and a swift-log handler.
         .target(
             name: "HeraldSystemd",
@@ -79,6 +86,13 @@ let package = Package(
         .target(
             name: "HeraldProcessIdentity",
             dependencies: ["HeraldCore"],
+            swiftSettings: strictSettings
+        ),
+        // A person's own client of heraldd's socket: the connection herald-notify and
+        // herald-sync speak JSON-RPC through, and which socket to reach.
+        .target(
+            name: "HeraldClient",
+            dependencies: ["HeraldProtocol"],
             swiftSettings: strictSettings
         ),
         // The NIO edge: framing, connections, peer credentials, dispatch.
@@ -146,10 +160,22 @@ let package = Package(
                 "CSystemd",
                 "HeraldDesktop",
                 "HeraldBus",
+                "HeraldClient",
                 "HeraldProtocol",
                 "HeraldProcessIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Shares a person's Focus between their hosts through an MQTT broker (docs/sync.md).
+        .executableTarget(
+            name: "herald-sync",
+            dependencies: [
+                "CMosquitto",
+                "HeraldClient",
+                "HeraldProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),

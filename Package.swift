@@ -168,12 +168,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // What herald-sync carries between hosts: the Focus message, its reader and writer,
+        // and the hybrid logical clock that orders changes. Pure: no broker, no socket.
+        .target(
+            name: "HeraldSync",
+            dependencies: ["HeraldProtocol"],
+            swiftSettings: strictSettings
+        ),
         // Shares a person's Focus between their hosts through an MQTT broker (docs/sync.md).
         .executableTarget(
             name: "herald-sync",
             dependencies: [
                 "CMosquitto",
                 "HeraldClient",
+                "HeraldSync",
                 "HeraldProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -212,6 +220,7 @@ let package = Package(
             dependencies: ["HeraldStorage", "HeraldCore", "HeraldProtocol", "HeraldTesting"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "HeraldSyncTests", dependencies: ["HeraldSync", "HeraldProtocol"], swiftSettings: strictSettings),
         .testTarget(
             name: "HeraldEndToEndTests",
             dependencies: ["HeraldProtocol", "HeraldSystemd", "HeraldTesting", "HeraldBus"],

@@ -1,5 +1,6 @@
 import CMosquitto
 import Foundation
+import HeraldSync
 
 /// herald-sync's link to the MQTT broker, through libmosquitto and its own network thread
 /// (`mosquitto_loop_start`), which connects, keeps alive and reconnects by itself.

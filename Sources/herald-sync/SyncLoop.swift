@@ -2,6 +2,7 @@ import CMosquitto
 import Foundation
 import HeraldClient
 import HeraldProtocol
+import HeraldSync
 
 /// herald-sync's one loop: it sleeps in `poll` on heraldd's socket, the broker's wakeup
 /// and SIGTERM/SIGINT, and moves Focus changes between them.

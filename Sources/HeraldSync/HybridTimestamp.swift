@@ -4,23 +4,30 @@
 /// Changes to a person's Focus are ordered by (timestamp, host): the last writer wins on
 /// every host alike, however far their wall clocks disagree (Kulkarni et al., "Logical
 /// Physical Clocks", 2014).
-struct HybridTimestamp: Comparable, Hashable, Sendable {
-    var milliseconds: Int64
-    var counter: Int64
+package struct HybridTimestamp: Comparable, Hashable, Sendable {
+    package var milliseconds: Int64
+    package var counter: Int64
 
-    static let zero = HybridTimestamp(milliseconds: 0, counter: 0)
+    package init(milliseconds: Int64, counter: Int64) {
+        self.milliseconds = milliseconds
+        self.counter = counter
+    }
 
-    static func < (lhs: HybridTimestamp, rhs: HybridTimestamp) -> Bool {
+    package static let zero = HybridTimestamp(milliseconds: 0, counter: 0)
+
+    package static func < (lhs: HybridTimestamp, rhs: HybridTimestamp) -> Bool {
         (lhs.milliseconds, lhs.counter) < (rhs.milliseconds, rhs.counter)
     }
 }
 
 /// This host's hybrid logical clock: never goes back, and is always past every time seen.
-struct HybridLogicalClock {
-    private(set) var last = HybridTimestamp.zero
+package struct HybridLogicalClock {
+    package private(set) var last = HybridTimestamp.zero
+
+    package init() {}
 
     /// The time of a change made here, at wall-clock `now` (milliseconds since 1970).
-    mutating func tick(now: Int64) -> HybridTimestamp {
+    package mutating func tick(now: Int64) -> HybridTimestamp {
         if now > last.milliseconds {
             last = HybridTimestamp(milliseconds: now, counter: 0)
         } else {
@@ -30,7 +37,7 @@ struct HybridLogicalClock {
     }
 
     /// Takes in a time another host sent, so that the next ``tick(now:)`` is after it.
-    mutating func witness(_ remote: HybridTimestamp, now: Int64) {
+    package mutating func witness(_ remote: HybridTimestamp, now: Int64) {
         let wall = max(last.milliseconds, remote.milliseconds, now)
         if wall == last.milliseconds, wall == remote.milliseconds {
             last.counter = max(last.counter, remote.counter)

@@ -6,31 +6,31 @@ import HeraldProtocol
 ///
 /// Only the Focus's name and times leave the host: never a notification, a person, an app
 /// or an interaction.
-struct FocusMessage: Equatable {
+package struct FocusMessage: Equatable, Sendable {
     /// The Focus on, or nil for none.
-    var focus: String?
+    package var focus: String?
     /// When a Focus turned on with an end goes off by itself.
-    var until: Date?
+    package var until: Date?
     /// Why it is on where it was changed: `manual`, `until`, `schedule` or `held`; nil when off.
-    var cause: String?
-    var account: String
-    var host: String
-    var time: HybridTimestamp
+    package var cause: String?
+    package var account: String
+    package var host: String
+    package var time: HybridTimestamp
 
     /// The longest payload read: a Focus name and a host name, with room to spare.
-    static let maximumBytes = 4096
-    static let causes: Set<String> = ["manual", "until", "schedule", "held"]
+    package static let maximumBytes = 4096
+    package static let causes: Set<String> = ["manual", "until", "schedule", "held"]
 
     /// Why a payload was not taken, for the log.
-    struct Refusal: Error, CustomStringConvertible {
-        var description: String
+    package struct Refusal: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// The Focus state it carries, to compare with the one on here.
-    var state: FocusState { FocusState(focus: focus, until: focus == nil ? nil : until) }
+    package var state: FocusState { FocusState(focus: focus, until: focus == nil ? nil : until) }
 
     /// Reads a payload, refusing anything but exactly the schema's members and types.
-    static func read(_ payload: [UInt8]) throws(Refusal) -> FocusMessage {
+    package static func read(_ payload: [UInt8]) throws(Refusal) -> FocusMessage {
         guard payload.count <= maximumBytes else {
             throw Refusal(description: "the payload is \(payload.count) bytes, more than \(maximumBytes)")
         }
@@ -70,8 +70,17 @@ struct FocusMessage: Equatable {
         )
     }
 
+    package init(focus: String?, until: Date?, cause: String?, account: String, host: String, time: HybridTimestamp) {
+        self.focus = focus
+        self.until = until
+        self.cause = cause
+        self.account = account
+        self.host = host
+        self.time = time
+    }
+
     /// The payload, compact JSON.
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         let object: JSONObject = [
             "focus": focus.map { .string($0) } ?? .null,
             "until": until.map { .string(RFC3339.format($0)) } ?? .null,
@@ -87,15 +96,20 @@ struct FocusMessage: Equatable {
 
     /// Whether this change wins over the one last taken here: later by the hybrid clock,
     /// the host's name deciding between equal times.
-    func isNewer(than time: HybridTimestamp, host: String) -> Bool {
+    package func isNewer(than time: HybridTimestamp, host: String) -> Bool {
         (self.time, self.host) > (time, host)
     }
 }
 
 /// A person's Focus as herald-sync compares it: its name and its end, or off.
-struct FocusState: Equatable {
-    var focus: String?
-    var until: Date?
+package struct FocusState: Equatable, Sendable {
+    package var focus: String?
+    package var until: Date?
 
-    static let off = FocusState(focus: nil, until: nil)
+    package init(focus: String?, until: Date?) {
+        self.focus = focus
+        self.until = until
+    }
+
+    package static let off = FocusState(focus: nil, until: nil)
 }

@@ -63,9 +63,14 @@ struct HeraldSyncEndToEndTests {
         let on = try hostA.connect().call("set-focus", json(#"{"focus":{"name":"Work"}}"#))
         #expect(on[pointer: "/result"] != nil, "\(on)")
         #expect(try Self.waitForFocus(hostB, "Work"), "\(syncA.stderr)\n\(syncB.stderr)")
+        // A host that starts later takes the retained Focus, and publishes nothing of its own.
+        let hostC = try HeraldProcess(.standalone)
+        let syncC = try HeraldSyncProcess(broker: broker, socket: hostC.socketPath, account: Self.account, hostName: "C")
+        #expect(try Self.waitForFocus(hostC, "Work"), "\(syncC.stderr)")
         let off = try hostB.connect().call("set-focus", json(#"{"focus":null}"#))
         #expect(off[pointer: "/result"] != nil, "\(off)")
         #expect(try Self.waitForFocus(hostA, nil), "\(syncA.stderr)\n\(syncB.stderr)")
+        #expect(try Self.waitForFocus(hostC, nil), "\(syncC.stderr)")
 
         // No echo, no flapping: the two changes, once each, from the host that made them.
         let changes = Self.focusMessages(subscriber)
@@ -85,7 +90,7 @@ struct HeraldSyncEndToEndTests {
             #"{"focus":"Sleep","until":null,"cause":"manual","account":"bo","host":"C","hlc":{"ms":99999999999999,"counter":0}}"#,
             topic: Self.topic
         )
-        for sync in [syncA, syncB] {
+        for sync in [syncA, syncB, syncC] {
             #expect(sync.waitForLog(containing: "refused a message on \(Self.topic)", count: 3), "\(sync.stderr)")
             #expect(sync.stderr.contains("is not JSON"), "\(sync.stderr)")
             #expect(sync.stderr.contains("more than 4096"), "\(sync.stderr)")
@@ -94,6 +99,7 @@ struct HeraldSyncEndToEndTests {
         }
         #expect(try Self.activeFocus(hostA) == nil)
         #expect(try Self.activeFocus(hostB) == nil)
+        #expect(try Self.activeFocus(hostC) == nil)
 
         // The broker carried the two changes and the three refused payloads, nothing more,
         // and nothing of the notification.
@@ -102,7 +108,24 @@ struct HeraldSyncEndToEndTests {
         for line in subscriber.lines {
             #expect(!line.contains("Quince") && !line.contains("jetty"), "\(line)")
         }
-        #expect(syncA.stop() == 0, "\(syncA.stderr)")
-        #expect(syncB.stop() == 0, "\(syncB.stderr)")
+
+        // The broker away while A changes the Focus: A keeps working, and B and C take the
+        // change once it is back (its retained messages gone with it).
+        broker.stop()
+        #expect(syncA.waitForLog(containing: "disconnected from the broker"), "\(syncA.stderr)")
+        let sleep = try hostA.connect().call("set-focus", json(#"{"focus":{"name":"Sleep"}}"#))
+        #expect(sleep[pointer: "/result"] != nil, "\(sleep)")
+        #expect(try Self.activeFocus(hostA) == "Sleep")
+        try broker.start()
+        #expect(try Self.waitForFocus(hostB, "Sleep"), "\(syncA.stderr)\n\(syncB.stderr)")
+        #expect(try Self.waitForFocus(hostC, "Sleep"), "\(syncC.stderr)")
+        #expect(try Self.activeFocus(hostA) == "Sleep")
+        // Each host published only its own changes, once each.
+        for (sync, count) in [(syncA, 2), (syncB, 1), (syncC, 0)] {
+            #expect(sync.stderr.components(separatedBy: "published this host's change").count - 1 == count, "\(sync.stderr)")
+        }
+        for sync in [syncA, syncB, syncC] {
+            #expect(sync.stop() == 0, "\(sync.stderr)")
+        }
     }
 }

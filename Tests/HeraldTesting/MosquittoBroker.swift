@@ -20,7 +20,9 @@ package final class MosquittoBroker: @unchecked Sendable {
     package let password = "correct horse"
     /// A file holding ``password``, as herald-sync's `password-file` reads it.
     package let passwordFile: String
-    let process: ChildProcess
+    let configuration: String
+    let log: String
+    var process: ChildProcess
 
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
@@ -35,7 +37,7 @@ package final class MosquittoBroker: @unchecked Sendable {
         let made = try ChildProcess("/usr/bin/mosquitto_passwd", ["-c", "-b", users, username, password]).waitForExit(timeout: 20)
         guard made == 0 else { throw Failure(description: "mosquitto_passwd exited \(String(describing: made))") }
         port = try Self.freePort()
-        let configuration = folder.appendingPathComponent("mosquitto.conf").path
+        configuration = folder.appendingPathComponent("mosquitto.conf").path
         // `user root`: run as root (the test's user), mosquitto would otherwise switch to
         // its own user, which cannot read the test's folder.
         try """
@@ -45,16 +47,35 @@ package final class MosquittoBroker: @unchecked Sendable {
             persistence false
             user \(String(cString: getpwuid(getuid()).pointee.pw_name))
             """.write(toFile: configuration, atomically: true, encoding: .utf8)
-        let log = folder.appendingPathComponent("mosquitto.log").path
+        log = folder.appendingPathComponent("mosquitto.log").path
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        process = try ChildProcess(Self.broker, ["-c", configuration], standardError: log)
+        process = try Self.start(configuration: configuration, log: log, starts: 1)
+    }
+
+    /// Starts mosquitto and waits until its log says it runs for the `starts`th time.
+    private static func start(configuration: String, log: String, starts: Int) throws -> ChildProcess {
+        let process = try ChildProcess(Self.broker, ["-c", configuration], standardError: log)
         let deadline = Date().addingTimeInterval(20)
-        while !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("running") {
+        while (((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "running").count - 1) < starts {
             guard process.isRunning, Date() < deadline else {
                 throw Failure(description: "mosquitto did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             }
             usleep(20_000)
         }
+        return process
+    }
+
+    /// Kills the broker, as a crash or a power cut would; ``start()`` starts it again on the
+    /// same port, its retained messages gone (nothing is persisted). SIGKILL, since a child
+    /// may inherit a signal mask that blocks SIGTERM.
+    package func stop() {
+        process.signal(SIGKILL)
+        _ = process.waitForExit(timeout: 20)
+    }
+
+    package func start() throws {
+        let starts = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "running").count
+        process = try Self.start(configuration: configuration, log: log, starts: starts)
     }
 
     deinit {

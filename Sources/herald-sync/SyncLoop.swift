@@ -161,6 +161,12 @@ final class SyncLoop {
             return
         }
         guard state != known else { return }
+        // A Focus that reached its `until` ends on every host by itself, each on its own
+        // clock: nothing to publish, or every host would publish the same end.
+        if state == .off, let until = known.until, until <= Date() {
+            current = state
+            return
+        }
         let change = FocusMessage(
             focus: state.focus, until: state.until, cause: reason, account: configuration.account, host: configuration.hostName,
             time: clock.tick(now: Self.now())

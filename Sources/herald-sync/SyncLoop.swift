@@ -30,7 +30,7 @@ final class SyncLoop {
     private var clock = HybridLogicalClock()
     /// The Focus on here as last read or applied; nil until the first `get-focus` answers.
     private var current: FocusState?
-    /// When, and on which host, the change in effect was made.
+    /// When, and on which host, the change in effect was made (one being applied included).
     private var currentTime = HybridTimestamp.zero
     private var currentHost = ""
     /// A local change the broker has not taken yet, published again on reconnection.
@@ -135,10 +135,15 @@ final class SyncLoop {
                 try readFocus()
             }
         case .apply(let change, let applied):
-            current = applied
-            currentTime = change.time
-            currentHost = change.host
             SyncLog.info("applied \(change.host)'s change: Focus \(change.focus ?? "off")")
+            guard currentTime == change.time, currentHost == change.host else {
+                // A change made here was published while this one was on its way, and
+                // set-focus then replaced it: read again, and publish what is on now, so
+                // that every host ends with the same Focus.
+                try readFocus()
+                return
+            }
+            current = applied
         }
     }
 
@@ -237,6 +242,10 @@ final class SyncLoop {
                 params = ["focus": .object(focus)]
             }
         }
+        // The change in effect from now: a later message must be newer than this one,
+        // even before heraldd has answered.
+        currentTime = change.time
+        currentHost = change.host
         try send("set-focus", params, .apply(change, state))
     }
 

@@ -136,6 +136,26 @@ struct HeraldSyncEndToEndTests {
         for (sync, count) in [(syncA, 4), (syncB, 1), (syncC, 0)] {
             #expect(sync.stderr.components(separatedBy: "published this host's change").count - 1 == count, "\(sync.stderr)")
         }
+
+        // A and B turn on different Focuses at once: every host ends with the same one.
+        let atA = try hostA.connect()
+        let atB = try hostB.connect()
+        try atA.send(#"{"jsonrpc":"2.0","id":1,"method":"set-focus","params":{"focus":{"name":"Work"}}}"#)
+        try atB.send(#"{"jsonrpc":"2.0","id":1,"method":"set-focus","params":{"focus":{"name":"Sleep"}}}"#)
+        #expect(try atA.readJSON()?[pointer: "/result"] != nil)
+        #expect(try atB.readJSON()?[pointer: "/result"] != nil)
+        let agreed = Date().addingTimeInterval(20)
+        var focuses: [String?] = []
+        repeat {
+            focuses = try [hostA, hostB, hostC].map(Self.activeFocus)
+            if Set(focuses).count == 1, focuses[0] != nil { break }
+            usleep(20_000)
+        } while Date() < agreed
+        #expect(Set(focuses).count == 1 && focuses[0] != nil, "\(focuses)\n\(syncA.stderr)\n\(syncB.stderr)")
+        // …and stays with it.
+        usleep(1_000_000)
+        #expect(try [hostA, hostB, hostC].map(Self.activeFocus) == focuses)
+
         for sync in [syncA, syncB, syncC] {
             #expect(sync.stop() == 0, "\(sync.stderr)")
         }

@@ -7,18 +7,15 @@ import HeraldSync
 /// herald-sync's one loop: it sleeps in `poll` on heraldd's socket, the broker's wakeup
 /// and SIGTERM/SIGINT, and moves Focus changes between them.
 ///
-/// Local changes: heraldd tells the app `herald-sync` `focus-changed` when the person's
-/// Focus turns on or off (`request-focus` with `subscribe`); the loop then reads
-/// `get-focus` and publishes what changed. Remote changes: a message newer by the hybrid
+/// Local changes: heraldd tells `active-focus-changed` at each change of the person's
+/// Focus in effect (`get-focus` with `subscribe`); the loop then reads `get-focus` and
+/// publishes what changed. Remote changes: a message newer by the hybrid
 /// clock than the change in effect, from another host, is applied with `set-focus`. The
 /// change in effect remembers its time and host, so an applied change is never published
 /// again as this host's (no echo, no flapping).
 final class SyncLoop {
-    /// The app name herald-sync watches the Focus as; the person authorizes it at start.
-    static let appName = "herald-sync"
-
     private enum Pending {
-        case authorize, subscribe, read
+        case read
         case apply(FocusMessage, FocusState)
     }
 
@@ -54,9 +51,8 @@ final class SyncLoop {
     /// Runs until a signal (0) or until heraldd or the broker's settings fail (1).
     func run() -> Int32 {
         do {
-            try send("set-focus-authorization", ["app": .string(Self.appName), "status": "authorized"], .authorize)
-            try send("request-focus", ["app": .string(Self.appName), "subscribe": true], .subscribe)
-            try readFocus()
+            reading = true
+            try send("get-focus", ["subscribe": true], .read)
             while true {
                 var descriptors = [
                     pollfd(fd: link.fd, events: Int16(POLLIN) | (link.hasOutput ? Int16(POLLOUT) : 0), revents: 0),
@@ -106,7 +102,7 @@ final class SyncLoop {
             SyncLog.info("heraldd sent a line that is not a JSON object")
             return
         }
-        if message["method"]?.stringValue == "focus-changed" {
+        if message["method"]?.stringValue == ActiveFocusChangedNotification.method {
             try readFocus()
             return
         }
@@ -114,9 +110,8 @@ final class SyncLoop {
         if let error = message["error"]?.objectValue {
             let reason = error["data"]?.objectValue?["reason"]?.stringValue ?? error["message"]?.stringValue ?? "an error"
             switch purpose {
-            case .authorize, .subscribe:
-                throw SyncLoop.Failure(description: "heraldd refused to let herald-sync watch the Focus: \(reason)")
             case .read:
+                guard current != nil else { throw SyncLoop.Failure(description: "heraldd refused to let herald-sync follow the Focus: \(reason)") }
                 reading = false
                 SyncLog.info("get-focus failed: \(reason)")
             case .apply(let change, _):
@@ -126,7 +121,6 @@ final class SyncLoop {
         }
         let result = message["result"]?.objectValue ?? [:]
         switch purpose {
-        case .authorize, .subscribe: break
         case .read:
             reading = false
             try focusRead(result)

@@ -14,8 +14,8 @@ struct ChangesRefusedTests {
     /// The methods whose requests change the state snapshots keep: written out by hand, so
     /// that a descriptor changing its answer fails here.
     static let changing: Set<String> = [
-        "define-focus", "delete-focus", "delete-interactions", "deliver-summary", "donate", "remove-notifications",
-        "request-focus", "respond-to-notification", "restore-notifications", "set-capabilities", "set-conversation",
+        "define-focus", "delete-focus", "delete-interactions", "deliver-summary", "donate", "hold-focus",
+        "release-focus-hold", "remove-notifications", "request-focus", "respond-to-notification", "restore-notifications", "set-capabilities", "set-conversation",
         "set-cooldown", "set-focus", "set-focus-authorization", "set-notification-categories", "set-summary",
         "snooze-notification", "update-content",
     ]

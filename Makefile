@@ -17,6 +17,7 @@ DBUSSERVICEDIR ?= $(PREFIX)/share/dbus-1/services
 SWIFT ?= swift
 # Debian packages the build, the tests and `make run` need.
 APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux iproute2 man-db \
+  mosquitto mosquitto-clients libmosquitto-dev \
   dbus xvfb dunst qemu-system-x86 debootstrap e2fsprogs bubblewrap libnotify-bin libglib2.0-bin xdg-desktop-portal
 BENCH_APT_PACKAGES := redis-server redis-tools dbus xvfb dunst
 RUN_DIR := $(CURDIR)/.run
@@ -128,7 +129,7 @@ verify-units:
 
 ## check-man: the man pages render, without a warning from man or groff.
 check-man:
-	@for page in man/heraldd.8 man/heraldctl.1 man/herald-notify.1; do \
+	@for page in man/heraldd.8 man/heraldctl.1 man/herald-notify.1 man/herald-sync.1; do \
 	  out="$$(MANWIDTH=80 man --warnings -l $$page 2>&1 >/dev/null)"; \
 	  if [ -n "$$out" ]; then echo "$$page: $$out" >&2; exit 1; fi; \
 	  [ -n "$$(MANWIDTH=80 man -l $$page 2>/dev/null)" ] || { echo "$$page renders empty" >&2; exit 1; }; \
@@ -141,12 +142,14 @@ install: release
 	install -m 0755 -s $(RELEASE_BIN)/heraldd $(DESTDIR)$(BINDIR)/heraldd
 	install -m 0755 -s $(RELEASE_BIN)/heraldctl $(DESTDIR)$(BINDIR)/heraldctl
 	install -m 0755 -s $(RELEASE_BIN)/herald-notify $(DESTDIR)$(BINDIR)/herald-notify
+	install -m 0755 -s $(RELEASE_BIN)/herald-sync $(DESTDIR)$(BINDIR)/herald-sync
 	install -m 0644 man/heraldd.8 $(DESTDIR)$(MANDIR)/man8/heraldd.8
 	install -m 0644 man/heraldctl.1 $(DESTDIR)$(MANDIR)/man1/heraldctl.1
 	install -m 0644 man/herald-notify.1 $(DESTDIR)$(MANDIR)/man1/herald-notify.1
+	install -m 0644 man/herald-sync.1 $(DESTDIR)$(MANDIR)/man1/herald-sync.1
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
-	install -m 0644 Protocol/README.md Protocol/DELIVERY.md Protocol/openrpc.json $(DESTDIR)$(DOCDIR)/Protocol/
+	install -m 0644 Protocol/README.md Protocol/DELIVERY.md Protocol/openrpc.json Protocol/sync-focus.schema.json $(DESTDIR)$(DOCDIR)/Protocol/
 	ctl=$(RELEASE_BIN)/heraldctl; \
 	  $$ctl --generate-completion-script bash > $(DESTDIR)$(BASHCOMPDIR)/heraldctl && \
 	  $$ctl --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_heraldctl && \
@@ -165,6 +168,9 @@ install: release
 	sed -e 's|^ExecStart=/usr/bin/env herald-notify|ExecStart=$(BINDIR)/herald-notify|' -e 's|/usr/local/share/doc/herald|$(DOCDIR)|' \
 	  Units/user/herald-gateway.service > $(DESTDIR)$(USERUNITDIR)/herald-gateway.service
 	chmod 0644 $(DESTDIR)$(USERUNITDIR)/herald-gateway.service
+	sed -e 's|^ExecStart=/usr/bin/env herald-sync|ExecStart=$(BINDIR)/herald-sync|' -e 's|/usr/local/share/doc/herald|$(DOCDIR)|' \
+	  Units/user/herald-sync.service > $(DESTDIR)$(USERUNITDIR)/herald-sync.service
+	chmod 0644 $(DESTDIR)$(USERUNITDIR)/herald-sync.service
 	for unit in herald-renderer-bus.service herald-renderer@.service; do \
 	  sed 's|/usr/local/share/doc/herald|$(DOCDIR)|' Units/user/$$unit > $(DESTDIR)$(USERUNITDIR)/$$unit && chmod 0644 $(DESTDIR)$(USERUNITDIR)/$$unit; \
 	done
@@ -181,6 +187,7 @@ uninstall:
 	  $(DESTDIR)$(CATALOGDIR)/herald.catalog $(DESTDIR)$(SYSUSERSDIR)/herald.conf \
 	  $(DESTDIR)$(BINDIR)/heraldctl $(DESTDIR)$(BINDIR)/herald-notify $(DESTDIR)$(USERUNITDIR)/herald-notify.service \
 	  $(DESTDIR)$(USERUNITDIR)/herald-gateway.service $(DESTDIR)$(USERUNITDIR)/herald-renderer-bus.service \
+	  $(DESTDIR)$(BINDIR)/herald-sync $(DESTDIR)$(USERUNITDIR)/herald-sync.service $(DESTDIR)$(MANDIR)/man1/herald-sync.1 \
 	  '$(DESTDIR)$(USERUNITDIR)/herald-renderer@.service' $(DESTDIR)$(PORTALDIR)/herald.portal \
 	  $(DESTDIR)$(DBUSSERVICEDIR)/org.freedesktop.impl.portal.desktop.herald.service \
 	  $(DESTDIR)$(MANDIR)/man8/heraldd.8 $(DESTDIR)$(MANDIR)/man1/heraldctl.1 $(DESTDIR)$(MANDIR)/man1/herald-notify.1 \

@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "heraldctl", targets: ["heraldctl"]),
         .executable(name: "herald-bench", targets: ["herald-bench"]),
         .executable(name: "herald-notify", targets: ["herald-notify"]),
+        .executable(name: "herald-sync", targets: ["herald-sync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -55,6 +56,12 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // libmosquitto, the MQTT reference client, through pkg-config: herald-sync's broker link.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         // sd_listen_fds, sd_notify, the journal writer and a swift-log handler.
         .target(
             name: "HeraldSystemd",
@@ -82,6 +89,13 @@ let package = Package(
         .target(
             name: "HeraldProcessIdentity",
             dependencies: ["HeraldCore"],
+            swiftSettings: strictSettings
+        ),
+        // A person's own client of heraldd's socket: the connection herald-notify and
+        // herald-sync speak JSON-RPC through, and which socket to reach.
+        .target(
+            name: "HeraldClient",
+            dependencies: ["HeraldProtocol"],
             swiftSettings: strictSettings
         ),
         // The NIO edge: framing, connections, peer credentials, dispatch.
@@ -149,10 +163,30 @@ let package = Package(
                 "CSystemd",
                 "HeraldDesktop",
                 "HeraldBus",
+                "HeraldClient",
                 "HeraldProtocol",
                 "HeraldProcessIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // What herald-sync carries between hosts: the Focus message, its reader and writer,
+        // and the hybrid logical clock that orders changes. Pure: no broker, no socket.
+        .target(
+            name: "HeraldSync",
+            dependencies: ["HeraldProtocol"],
+            swiftSettings: strictSettings
+        ),
+        // Shares a person's Focus between their hosts through an MQTT broker (docs/sync.md).
+        .executableTarget(
+            name: "herald-sync",
+            dependencies: [
+                "CMosquitto",
+                "HeraldClient",
+                "HeraldSync",
+                "HeraldProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
@@ -190,6 +224,7 @@ let package = Package(
             dependencies: ["HeraldStorage", "HeraldCore", "HeraldProtocol", "HeraldTesting"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "HeraldSyncTests", dependencies: ["HeraldSync", "HeraldProtocol"], swiftSettings: strictSettings),
         .testTarget(
             name: "HeraldEndToEndTests",
             dependencies: ["HeraldProtocol", "HeraldSystemd", "HeraldTesting", "HeraldBus"],

@@ -6,6 +6,7 @@
 #   snapshot        SnapshotFile.decode, whole files and checksummed payloads
 #   change-log      ChangeLogFile.read, whole segments and records behind a good header
 #   notify          herald-notify's gateway: an app's Notify as Herald's params
+#   sync-focus      herald-sync's reader of the Focus message a broker hands it
 #
 # SwiftPM cannot give some targets `-sanitize=fuzzer` and not others, so this compiles the
 # modules a target needs with swiftc directly — HeraldProtocol, HeraldCore, and the
@@ -59,9 +60,11 @@ module HeraldStorage "HeraldProtocol HeraldCore" Sources/HeraldStorage/{CRC32C,S
 module HeraldBus "" -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap $(find Sources/HeraldBus -name '*.swift' | sort)
 module HeraldDesktop "HeraldProtocol HeraldBus" -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap \
   $(find Sources/HeraldDesktop -name '*.swift' | sort)
+module HeraldSync "HeraldProtocol" $(find Sources/HeraldSync -name '*.swift' | sort)
 
 target framer-parser Fuzz/Targets/FramerParser.swift -lHeraldProtocol
 target params Fuzz/Targets/Params.swift -lHeraldCore -lHeraldProtocol
 target snapshot Fuzz/Targets/Snapshot.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol
 target change-log Fuzz/Targets/ChangeLog.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol
 target notify Fuzz/Targets/Notify.swift -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap -lHeraldDesktop -lHeraldBus -lHeraldProtocol -lsystemd
+target sync-focus Fuzz/Targets/SyncFocus.swift -lHeraldSync -lHeraldProtocol

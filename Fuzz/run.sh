@@ -20,7 +20,7 @@ OUT=${FUZZ_BUILD:-.build-fuzz}
 # Swift's own backtracer would report libFuzzer's deliberate crashes a second time, and
 # the address sanitizer takes it for an error of its own.
 export SWIFT_BACKTRACE=enable=no
-ALL=(framer-parser params snapshot change-log notify)
+ALL=(framer-parser params snapshot change-log notify sync-focus)
 
 mode=fuzz
 if [ "${1:-}" = --check ]; then

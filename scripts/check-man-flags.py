@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Checks that each man page names every flag and subcommand its program's --help shows.
 
-heraldd(8), heraldctl(1) (every subcommand, and every flag of each) and herald-notify(1)
-are read as groff source with "\\-" taken as "-". A flag of --help that the page does not
+heraldd(8), heraldctl(1) (every subcommand, and every flag of each), herald-notify(1) and
+herald-sync(1) are read as groff source with "\\-" taken as "-". A flag of --help that the page does not
 name, or a subcommand it does not name, is reported and the check fails.
 
-Usage: scripts/check-man-flags.py BIN_DIR   (BIN_DIR holds heraldd, heraldctl, herald-notify)
+Usage: scripts/check-man-flags.py BIN_DIR   (BIN_DIR holds heraldd, heraldctl, herald-notify, herald-sync)
 """
 import os
 import re
@@ -13,7 +13,8 @@ import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-PAGES = {"heraldd": "man/heraldd.8", "heraldctl": "man/heraldctl.1", "herald-notify": "man/herald-notify.1"}
+PAGES = {"heraldd": "man/heraldd.8", "heraldctl": "man/heraldctl.1", "herald-notify": "man/herald-notify.1",
+         "herald-sync": "man/herald-sync.1"}
 # What every ArgumentParser program has; a page need not repeat it.
 GENERIC = {"--help", "--generate-completion-script"}
 FLAG = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
@@ -85,7 +86,7 @@ def main():
     if problems:
         print("\n".join(problems), file=sys.stderr)
         sys.exit(f"check-man-flags: {len(problems)} flags or subcommands missing from the man pages")
-    print("check-man-flags: every flag and subcommand of --help is in heraldd(8), heraldctl(1) and herald-notify(1)")
+    print("check-man-flags: every flag and subcommand of --help is in heraldd(8), heraldctl(1), herald-notify(1) and herald-sync(1)")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Checks the user units in Units/user/ (herald-notify.service, herald-gateway.service,
-# herald-renderer-bus.service, herald-renderer@.service) with systemd's own tools:
+# herald-renderer-bus.service, herald-renderer@.service, herald-sync.service) with systemd's own tools:
 # `systemd-analyze --user verify` must print nothing, on the unit as it is in Units/user/
 # and on the unit as `make install` writes it (ExecStart= an absolute path, here a
 # stand-in executable in a temporary directory). A user manager needs $XDG_RUNTIME_DIR:
@@ -22,12 +22,18 @@ for unit in herald-notify.service herald-gateway.service; do
         exit 1
     fi
 done
+cp /bin/true "$TMP/herald-sync"
+sed "s|^ExecStart=/usr/bin/env herald-sync|ExecStart=$TMP/herald-sync|" "$UNITS/herald-sync.service" >"$TMP/installed/herald-sync.service"
+if ! grep -q "^ExecStart=$TMP/herald-sync" "$TMP/installed/herald-sync.service"; then
+    echo "verify-user-units: herald-sync.service has no ExecStart=/usr/bin/env herald-sync for make install to rewrite" >&2
+    exit 1
+fi
 cp "$UNITS/herald-renderer-bus.service" "$UNITS/herald-renderer@.service" "$TMP/installed/"
 
 for dir in "$UNITS" "$TMP/installed"; do
     status=0
     output=$(cd "$dir" && systemd-analyze --user verify ./herald-notify.service ./herald-gateway.service \
-        ./herald-renderer-bus.service ./herald-renderer@dunst.service 2>&1) || status=$?
+        ./herald-renderer-bus.service ./herald-renderer@dunst.service ./herald-sync.service 2>&1) || status=$?
     if [ -n "$output" ] || [ "$status" -ne 0 ]; then
         echo "verify-user-units: systemd-analyze --user verify failed in $dir (exit $status):" >&2
         echo "$output" >&2

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldBus
+import HeraldClient
 import HeraldDesktop
 import HeraldProtocol
 
@@ -90,7 +91,7 @@ struct HeraldNotify: ParsableCommand {
         }
         let flag = socket
         let loop = PresenterLoop(
-            socket: { Self.socketPath(flag: flag, environment: environment) },
+            socket: { DaemonSocket.path(flag: flag, environment: environment) },
             uid: getuid(),
             buses: renderer === bus ? [bus] : [renderer, bus],
             presenter: presenter,
@@ -116,15 +117,6 @@ struct HeraldNotify: ParsableCommand {
         let status = withExtendedLifetime(portalBackend) { loop.run() }
         images.removeAll()
         if status != 0 { throw ExitCode(status) }
-    }
-
-    /// `--socket`, else `$HERALD_SOCKET`, else the first that exists of heraldd's defaults,
-    /// asked again at each attempt (a socket-activated heraldd's socket may appear later).
-    static func socketPath(flag: String?, environment: [String: String]) -> String {
-        if let flag, !flag.isEmpty { return flag }
-        if let variable = environment["HERALD_SOCKET"], !variable.isEmpty { return variable }
-        let candidates = DefaultSocketPaths.candidates(environment: environment)
-        return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates.last!
     }
 }
 

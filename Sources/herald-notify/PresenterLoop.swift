@@ -1,6 +1,7 @@
 import CSystemd
 import Foundation
 import HeraldBus
+import HeraldClient
 import HeraldDesktop
 import HeraldProtocol
 

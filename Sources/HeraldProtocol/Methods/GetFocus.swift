@@ -12,24 +12,34 @@ package enum GetFocusMethod: HeraldMethod {
 }
 
 /// `get-focus`'s params: `uid`, for administrators another uid's; `cursor`, the
-/// `nextCursor` of the page before.
+/// `nextCursor` of the page before; `subscribe`, to hear `active-focus-changed`.
 package struct GetFocusParams: Codable, Sendable, Hashable {
     package var uid: UInt32?
     /// The page starts with the Focuses named after it (in name order).
     package var cursor: String?
+    /// The connection then receives `active-focus-changed` at each change of the uid's
+    /// Focus in effect, one Focus to another included (herald-sync's way to follow it).
+    package var subscribe: Bool?
 
-    package init(uid: UInt32? = nil, cursor: String? = nil) {
+    package init(uid: UInt32? = nil, cursor: String? = nil, subscribe: Bool? = nil) {
         self.uid = uid
         self.cursor = cursor
+        self.subscribe = subscribe
     }
 }
 
 extension GetFocusParams: ParamsReadable {
     package init(reading value: ParamsReader) throws(RPCError) {
         self = try value.object { members throws(RPCError) in
-            GetFocusParams(uid: try members.optional("uid"), cursor: try members.optional("cursor"))
+            GetFocusParams(uid: try members.optional("uid"), cursor: try members.optional("cursor"), subscribe: try members.optional("subscribe"))
         }
     }
+}
+
+/// The params of `active-focus-changed`, sent to connections that asked `get-focus` to
+/// `subscribe`: whose Focus changed, and the Focus on now (null: none).
+package enum ActiveFocusChangedNotification {
+    package static let method = "active-focus-changed"
 }
 
 /// Params of a read-back: `uid`, for administrators, another uid's.

@@ -36,6 +36,8 @@ final class FocusSubscriptions: Sendable {
 
     private let registry: ConnectionRegistry
     private let subscriptions = NIOLockedValueBox<[ConnectionIdentity: [String: Subscription]]>([:])
+    /// The connections that asked `get-focus` to `subscribe`, and the uid each follows.
+    private let watchers = NIOLockedValueBox<[ConnectionIdentity: UInt32]>([:])
     private let statistics: ServerStatistics?
     private let logger: Logger
 
@@ -47,7 +49,45 @@ final class FocusSubscriptions: Sendable {
 
     /// Whether `connection` holds a subscription.
     func holds(_ connection: ConnectionIdentity) -> Bool {
-        subscriptions.withLockedValue { $0[connection]?.isEmpty == false }
+        subscriptions.withLockedValue { $0[connection]?.isEmpty == false } || watchers.withLockedValue { $0[connection] != nil }
+    }
+
+    /// Makes `connection` hear `active-focus-changed` for each change of `uid`'s Focus in
+    /// effect (one uid a connection); returns the uid it watched before, for ``watch(_:restoring:)``.
+    func watch(_ connection: ConnectionIdentity, uid: UInt32) -> UInt32? {
+        watchers.withLockedValue { $0.updateValue(uid, forKey: connection) }
+    }
+
+    /// Puts back what `connection` watched before a ``watch(_:uid:)`` (nil: nothing).
+    func watch(_ connection: ConnectionIdentity, restoring before: UInt32?) {
+        watchers.withLockedValue { $0[connection] = before }
+    }
+
+    /// Tells each watcher of a uid every change of its Focus in effect, in order.
+    func tell(_ changes: [FocusChange]) {
+        guard !changes.isEmpty else { return }
+        let all = watchers.withLockedValue { $0 }
+        guard !all.isEmpty else { return }
+        for change in changes {
+            var line: [UInt8] = []
+            Self.activeFocusNotification(change).write(to: &line)
+            line.append(UInt8(ascii: "\n"))
+            for (connection, uid) in all where uid == change.uid {
+                SubscriberLine.send(
+                    ByteBuffer(bytes: line), to: connection, registry: registry, statistics: statistics, logger: logger,
+                    kind: "active-focus-changed subscriber"
+                )
+            }
+        }
+    }
+
+    /// `{"jsonrpc":"2.0","method":"active-focus-changed","params":{"uid":…,"focus":name|null}}`.
+    static func activeFocusNotification(_ change: FocusChange) -> JSONValue {
+        .object([
+            "jsonrpc": "2.0",
+            "method": .string(ActiveFocusChangedNotification.method),
+            "params": .object(["uid": .number(JSONNumber(Int(change.uid))), "focus": change.isOn ? .string(change.name) : .null]),
+        ])
     }
 
     /// Subscribes a connection to changes of (uid, app)'s authorization and Focus status,
@@ -60,6 +100,7 @@ final class FocusSubscriptions: Sendable {
 
     func remove(_ connection: ConnectionIdentity) {
         _ = subscriptions.withLockedValue { $0.removeValue(forKey: connection) }
+        _ = watchers.withLockedValue { $0.removeValue(forKey: connection) }
     }
 
     var count: Int {

@@ -3570,7 +3570,7 @@ package enum OpenRPCDocument {
       "name": "get-focus",
       "x-herald-access": "person",
       "summary": "The caller's Focuses, which one is on and why, and the next change.",
-      "description": "Reads, never changes: evaluated at the time of the request, so a change due but not yet made (the daemon makes each within a second) is shown as it is now. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "description": "Reads, never changes: evaluated at the time of the request, so a change due but not yet made (the daemon makes each within a second) is shown as it is now. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read. subscribe: true makes this connection receive active-focus-changed (see x-notifications) at each change of the uid's Focus in effect, one Focus to another and the Focus on set again included; a connection follows one uid, the last it asked for, and is never closed for being idle while it does.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -3587,6 +3587,14 @@ package enum OpenRPCDocument {
           "required": false,
           "schema": {
             "type": "string"
+          }
+        },
+        {
+          "name": "subscribe",
+          "description": "Receive active-focus-changed notifications on this connection (see x-notifications) at each change of this uid's Focus in effect, for as long as the connection stays open.",
+          "required": false,
+          "schema": {
+            "type": "boolean"
           }
         }
       ],
@@ -7065,6 +7073,48 @@ package enum OpenRPCDocument {
               "value": {
                 "isFocused": false
               }
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "active-focus-changed",
+      "summary": "Sent by the server to a connection that subscribed with get-focus at each change of the uid's Focus in effect.",
+      "description": "A JSON-RPC notification from the server (no id; do not answer it), written on its own line between responses. Sent at each change of the uid's Focus in effect that heraldd journals: a Focus turned on or off by hand, by a schedule, by a hold, its until passing, its definition deleted, one Focus turned on straight after another, and the Focus on set again (new settings or a new until). One per change, in order. Read get-focus for the reason and the end. Bounded like every subscriber's line (--max-unread-bytes). The subscription ends with the connection.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "description": "Whose Focus changed.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        },
+        {
+          "name": "focus",
+          "description": "The name of the Focus on now; null when none is.",
+          "required": true,
+          "schema": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      ],
+      "examples": [
+        {
+          "name": "Work turned on",
+          "params": [
+            {
+              "name": "uid",
+              "value": 1000
+            },
+            {
+              "name": "focus",
+              "value": "Work"
             }
           ]
         }

@@ -31,13 +31,14 @@ struct FocusChangingCall: Sendable {
 }
 
 extension MethodEnvironment {
-    /// Journals each change of a Focus in effect and tells subscribers whose Focus status
-    /// changed, from `view` (taken with the changes).
+    /// Journals each change of a Focus in effect, tells subscribers whose Focus status
+    /// changed, from `view` (taken with the changes), and tells each uid's watchers.
     func reportFocusChanges(_ changes: [FocusChange], view: FocusView, now: Date, subscriptions: FocusSubscriptions) {
         for change in changes {
             recordFocusChange(change)
         }
         subscriptions.refresh(from: view, now: now)
+        subscriptions.tell(changes)
     }
 
     /// Journals each digest of a Focus that ended and tells the presenters of its uid.

@@ -6,30 +6,33 @@ import Glibc
 import Musl
 #endif
 
-/// A connection to heraldd's Unix socket: JSON-RPC requests out, lines in.
+/// A connection to heraldd's Unix socket: JSON-RPC requests out, lines in; what
+/// herald-notify and herald-sync speak to heraldd through.
 ///
 /// Nothing waits: requests are queued and written as the socket takes them (the loop
 /// polls for writing while ``hasOutput``), lines are read when the loop has seen the
 /// descriptor readable. A blocking write could wait forever on a heraldd that waits for
-/// herald-notify to read its answers.
-final class DaemonLink {
-    let fd: Int32
+/// its client to read its answers.
+package final class DaemonLink {
+    package let fd: Int32
     private var buffer: [UInt8] = []
     private var output: [UInt8] = []
     private var outputStart = 0
-    /// Past this much queued, the gateway stops taking apps' calls until heraldd has read
-    /// (``isCongested``): the bus holds them, and an app that floods meets the bus's limits.
-    static let congestionBytes = 256 << 10
-    private var nextID = 1
+    /// Past this much queued, a client takes no more work until heraldd has read
+    /// (``isCongested``): herald-notify's gateway leaves apps' calls on the bus, whose
+    /// limits an app that floods then meets.
+    package static let congestionBytes = 256 << 10
     /// The longest line kept while waiting for its end: a summary of many notifications is
     /// large, but not without bound.
-    static let maximumLineBytes = 64 << 20
+    package static let maximumLineBytes = 64 << 20
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    init(path: String) throws(Failure) {
+    private var nextID = 1
+
+    package init(path: String) throws(Failure) {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
@@ -50,11 +53,11 @@ final class DaemonLink {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
-    var hasOutput: Bool { outputStart < output.count }
-    var isCongested: Bool { output.count - outputStart > Self.congestionBytes }
+    package var hasOutput: Bool { outputStart < output.count }
+    package var isCongested: Bool { output.count - outputStart > Self.congestionBytes }
 
     /// Writes what is queued, as far as the socket takes it now.
-    func flushOutput() throws(Failure) {
+    package func flushOutput() throws(Failure) {
         while outputStart < output.count {
             let written = output[outputStart...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if written < 0, errno == EINTR { continue }
@@ -75,7 +78,7 @@ final class DaemonLink {
 
     /// Queues a request and writes what the socket takes; returns its id.
     @discardableResult
-    func request(_ method: String, params: JSONObject) throws(Failure) -> Int {
+    package func request(_ method: String, params: JSONObject) throws(Failure) -> Int {
         let id = nextID
         nextID += 1
         let request = JSONValue.object(
@@ -88,7 +91,7 @@ final class DaemonLink {
     }
 
     /// The complete lines that arrived, after one read; throws when heraldd closed the connection.
-    func readLines() throws(Failure) -> [ArraySlice<UInt8>] {
+    package func readLines() throws(Failure) -> [ArraySlice<UInt8>] {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if count < 0, errno == EINTR || errno == EAGAIN { return [] }

@@ -1,0 +1,130 @@
+import CMosquitto
+import Foundation
+import HeraldSync
+
+/// herald-sync's link to the MQTT broker, through libmosquitto and its own network thread
+/// (`mosquitto_loop_start`), which connects, keeps alive and reconnects by itself.
+///
+/// What arrives on that thread is queued, and an eventfd wakes the sync loop to take it:
+/// the loop sleeps in `poll` until heraldd or the broker has something, never polling.
+final class Broker: @unchecked Sendable {
+    /// What the network thread saw, for the sync loop.
+    enum Event {
+        case connected
+        case refused(String)
+        case disconnected(String)
+        case message(topic: String, payload: [UInt8])
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Readable while events wait in ``takeEvents()``.
+    let wakeup: Int32
+    private let client: OpaquePointer
+    private let lock = NSLock()
+    private var events: [Event] = []
+    private let subscription: String
+    /// Events held for the loop at most: a broker that floods the topic loses the oldest
+    /// messages rather than herald-sync's memory growing without end.
+    static let maximumWaitingEvents = 1024
+
+    init(configuration: SyncConfiguration) throws(Failure) {
+        mosquitto_lib_init()
+        subscription = configuration.focusTopic
+        wakeup = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
+        guard wakeup >= 0 else { throw Failure(description: "eventfd: \(String(cString: strerror(errno)))") }
+        let clientID = "herald-sync-\(configuration.account)-\(configuration.hostName)".utf8.prefix(23)
+        guard let client = mosquitto_new(String(decoding: clientID, as: UTF8.self), true, nil) else {
+            throw Failure(description: "mosquitto_new: \(String(cString: strerror(errno)))")
+        }
+        self.client = client
+        mosquitto_user_data_set(client, Unmanaged.passUnretained(self).toOpaque())
+        _ = mosquitto_int_option(client, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        if let username = configuration.username {
+            try check(mosquitto_username_pw_set(client, username, configuration.password), "username")
+        }
+        if let caFile = configuration.caFile {
+            try check(mosquitto_tls_set(client, caFile, nil, nil, nil, nil), "TLS CA file \(caFile)")
+        }
+        mosquitto_reconnect_delay_set(client, 1, 30, true)
+        mosquitto_connect_callback_set(client) { _, object, code in
+            Broker.from(object).connected(code: code)
+        }
+        mosquitto_disconnect_callback_set(client) { _, object, code in
+            Broker.from(object).record(.disconnected(String(cString: mosquitto_strerror(code))))
+        }
+        mosquitto_message_callback_set(client) { _, object, message in
+            guard let message = message?.pointee, let topic = message.topic else { return }
+            // Read no more than one byte past the bound: enough to refuse it as too long.
+            let count = min(Int(message.payloadlen), FocusMessage.maximumBytes + 1)
+            let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+            Broker.from(object).record(.message(topic: String(cString: topic), payload: payload))
+        }
+    }
+
+    deinit {
+        mosquitto_destroy(client)
+        close(wakeup)
+    }
+
+    private static func from(_ object: UnsafeMutableRawPointer?) -> Broker {
+        Unmanaged<Broker>.fromOpaque(object!).takeUnretainedValue()
+    }
+
+    private func check(_ code: Int32, _ what: String) throws(Failure) {
+        guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            throw Failure(description: "\(what): \(String(cString: mosquitto_strerror(code)))")
+        }
+    }
+
+    /// Starts the network thread and connects in the background; reconnects by itself.
+    func start(host: String, port: Int) throws(Failure) {
+        try check(mosquitto_connect_async(client, host, Int32(port), 60), "connecting to \(host):\(port)")
+        try check(mosquitto_loop_start(client), "starting libmosquitto's thread")
+    }
+
+    /// Disconnects and waits for the network thread to end.
+    func stop() {
+        mosquitto_disconnect(client)
+        mosquitto_loop_stop(client, false)
+    }
+
+    /// Publishes `payload` on `topic`, retained, at least once (QoS 1); libmosquitto's
+    /// thread sends it, and sends it again after a reconnection until the broker has it.
+    func publish(_ payload: [UInt8], topic: String) throws(Failure) {
+        let code = payload.withUnsafeBytes { mosquitto_publish(client, nil, topic, Int32($0.count), $0.baseAddress, 1, true) }
+        try check(code, "publishing on \(topic)")
+    }
+
+    /// The events that arrived since the last call, oldest first.
+    func takeEvents() -> [Event] {
+        var counter: UInt64 = 0
+        _ = read(wakeup, &counter, 8)
+        return lock.withLock {
+            defer { events.removeAll() }
+            return events
+        }
+    }
+
+    private func connected(code: Int32) {
+        guard code == 0 else {
+            record(.refused(String(cString: mosquitto_connack_string(code))))
+            return
+        }
+        // Subscribed anew on each connection (the session is clean): the broker then sends
+        // the retained Focus, which is how a host that was away catches up.
+        _ = mosquitto_subscribe(client, nil, subscription, 1)
+        record(.connected)
+    }
+
+    private func record(_ event: Event) {
+        lock.withLock {
+            if events.count >= Self.maximumWaitingEvents { events.removeFirst() }
+            events.append(event)
+        }
+        var one: UInt64 = 1
+        _ = write(wakeup, &one, 8)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// herald-sync's settings, read from `$XDG_CONFIG_HOME/herald/sync.conf` (or `--config`):
+/// one `key = value` a line, `#` starting a comment (docs/sync.md lists the keys).
+struct SyncConfiguration {
+    var brokerHost = "localhost"
+    var brokerPort = 1883
+    var username: String?
+    /// Read from `password-file`, its first line: the password itself never sits in the
+    /// configuration, which is easier to share or show.
+    var password: String?
+    /// With a CA file, the broker is reached over TLS and its certificate checked against it.
+    var caFile: String?
+    var account = ""
+    var hostName = ""
+    var topicPrefix = "herald"
+
+    /// The retained topic holding the person's Focus.
+    var focusTopic: String { "\(topicPrefix)/\(account)/focus" }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The default file: `$XDG_CONFIG_HOME/herald/sync.conf`, else `~/.config/herald/sync.conf`.
+    static func defaultPath(environment: [String: String]) -> String {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(environment["HOME"] ?? "")/.config"
+        return "\(base)/herald/sync.conf"
+    }
+
+    /// Reads the file at `path`; each line's fault names its line.
+    init(path: String, defaultHostName: String) throws(Failure) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw Failure(description: "cannot read \(path)")
+        }
+        hostName = defaultHostName
+        var passwordFile: String?
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let place = "\(path):\(index + 1)"
+            guard let equals = line.firstIndex(of: "=") else { throw Failure(description: "\(place): expected key = value") }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            guard !value.isEmpty else { throw Failure(description: "\(place): \(key) has no value") }
+            switch key {
+            case "broker-host": brokerHost = value
+            case "broker-port":
+                guard let port = Int(value), (1...65535).contains(port) else {
+                    throw Failure(description: "\(place): broker-port is a number from 1 to 65535")
+                }
+                brokerPort = port
+            case "username": username = value
+            case "password-file": passwordFile = value
+            case "ca-file": caFile = value
+            case "account": account = value
+            case "host-name": hostName = value
+            case "topic-prefix": topicPrefix = value
+            default:
+                throw Failure(
+                    description:
+                        "\(place): unknown key \(key); the keys are broker-host, broker-port, username, password-file, ca-file, account, host-name, topic-prefix"
+                )
+            }
+        }
+        for (key, value) in [("account", account), ("host-name", hostName), ("topic-prefix", topicPrefix)] {
+            guard !value.contains(where: { "/+#".contains($0) }), !value.isEmpty else {
+                throw Failure(description: "\(path): \(key) must be given, without /, + or #")
+            }
+        }
+        if let passwordFile {
+            guard let secret = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
+                throw Failure(description: "\(path): cannot read the password-file \(passwordFile)")
+            }
+            password = secret.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        }
+        if password != nil, username == nil { throw Failure(description: "\(path): password-file needs username") }
+    }
+}

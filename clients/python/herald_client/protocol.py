@@ -54,6 +54,7 @@ METHODS = (
 
 NOTIFICATIONS = (
     'focus-changed',
+    'active-focus-changed',
     'notification-delivered',
     'summary-delivered',
     'events-skipped',
@@ -856,6 +857,14 @@ class FocusChangedParams(TypedDict):
     focusStatus: Optional['FocusStatus']
 
 
+class ActiveFocusChangedParams(TypedDict):
+    """Sent by the server to a connection that subscribed with get-focus at each change of the
+    uid's Focus in effect.
+    """
+    uid: 'Uid'
+    focus: Optional[str]
+
+
 class NotificationDeliveredParams(TypedDict):
     """Sent to presenters when an alert or a quiet notification is decided."""
     uid: 'Uid'
@@ -1212,11 +1221,17 @@ class SyncMethods:
         """`delete-focus`: Forget one of the caller's named Focuses. Who may call it: person."""
         return self.call('delete-focus', _present({'name': name, 'uid': uid}))
 
-    def get_focus(self, *, uid: Optional['Uid'] = None, cursor: Optional[str] = None) -> 'FocusReadBack':
+    def get_focus(
+        self,
+        *,
+        uid: Optional['Uid'] = None,
+        cursor: Optional[str] = None,
+        subscribe: Optional[bool] = None,
+    ) -> 'FocusReadBack':
         """`get-focus`: The caller's Focuses, which one is on and why, and the next change. Who may
         call it: person.
         """
-        return self.call('get-focus', _present({'uid': uid, 'cursor': cursor}))
+        return self.call('get-focus', _present({'uid': uid, 'cursor': cursor, 'subscribe': subscribe}))
 
     def get_summary(self, *, uid: Optional['Uid'] = None) -> 'SummarySchedule':
         """`get-summary`: The caller's scheduled summary and its next delivery. Who may call it:
@@ -1589,11 +1604,12 @@ class AsyncMethods:
         *,
         uid: Optional['Uid'] = None,
         cursor: Optional[str] = None,
+        subscribe: Optional[bool] = None,
     ) -> 'FocusReadBack':
         """`get-focus`: The caller's Focuses, which one is on and why, and the next change. Who may
         call it: person.
         """
-        return await self.call('get-focus', _present({'uid': uid, 'cursor': cursor}))
+        return await self.call('get-focus', _present({'uid': uid, 'cursor': cursor, 'subscribe': subscribe}))
 
     async def get_summary(self, *, uid: Optional['Uid'] = None) -> 'SummarySchedule':
         """`get-summary`: The caller's scheduled summary and its next delivery. Who may call it:

@@ -160,13 +160,17 @@ package final class HeraldServer: Service, Sendable {
         onReady(place)
 
         let stopSignal = AsyncStream<Void>.makeStream()
-        let rounds = Task { await self.sleepUntilDue(stop: stopSignal.continuation) }
-        await withGracefulShutdownHandler {
-            for await _ in stopSignal.stream { break }
-        } onGracefulShutdown: {
-            stopSignal.continuation.finish()
+        // The alarm's rounds are a child of the server's task: they run where it runs (a
+        // test's own executor, too), and end with it.
+        await withDiscardingTaskGroup { rounds in
+            rounds.addTask { await self.sleepUntilDue(stop: stopSignal.continuation) }
+            await withGracefulShutdownHandler {
+                for await _ in stopSignal.stream { break }
+            } onGracefulShutdown: {
+                stopSignal.continuation.finish()
+            }
+            rounds.cancelAll()
         }
-        rounds.cancel()
 
         onStopping()
         logger.info("stopping: no new connections; finishing in-flight requests")

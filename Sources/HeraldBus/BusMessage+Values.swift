@@ -9,9 +9,10 @@ import Musl
 extension BusMessage {
     /// The next value, of whatever type it is: a variant's content is read as `.variant`.
     /// Arrays of bytes longer than `byteLimit` are passed over, their length kept
-    /// (`.oversizedBytes`), so a 50 MB `image-data` costs no copy; a file descriptor's
-    /// regular file is read up to that limit too (``BusFileDescriptor``).
-    package func readValue(byteLimit: Int) throws(BusError) -> BusValue {
+    /// (`.oversizedBytes`), so a 50 MB `image-data` costs no copy. A file descriptor's
+    /// regular file is read, up to that limit, only where the caller `readsDescriptors`
+    /// (``BusFileDescriptor``): elsewhere it is passed on to nothing, so not read at all.
+    package func readValue(byteLimit: Int, readsDescriptors: Bool = false) throws(BusError) -> BusValue {
         var type: CChar = 0
         var contents: UnsafePointer<CChar>? = nil
         try check(sd_bus_message_peek_type(pointer, &type, &contents), "look at the next value")
@@ -34,10 +35,11 @@ extension BusMessage {
         case UInt8(ascii: "d"): return .double(try readBasic(type, Double(0)))
         case UInt8(ascii: "h"):
             let number = try readBasic(type, Int32(-1))
-            return .fileDescriptor(BusFileDescriptor(number: number, contents: Self.contents(ofRegularFile: number, byteLimit: byteLimit)))
+            let contents = readsDescriptors ? Self.contents(ofRegularFile: number, byteLimit: byteLimit) : nil
+            return .fileDescriptor(BusFileDescriptor(number: number, contents: contents))
         case UInt8(ascii: "v"):
             try enter(type, contentSignature)
-            let inner = try readValue(byteLimit: byteLimit)
+            let inner = try readValue(byteLimit: byteLimit, readsDescriptors: readsDescriptors)
             try leave()
             return .variant(inner)
         case UInt8(ascii: "a") where contentSignature == "y":
@@ -47,17 +49,17 @@ extension BusMessage {
             guard size <= byteLimit else { return .oversizedBytes(size) }
             return .bytes(bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? [])
         case UInt8(ascii: "a") where contentSignature == "{sv}":
-            return .dictionary(try readDictionary(byteLimit: byteLimit))
+            return .dictionary(try readDictionary(byteLimit: byteLimit, readsDescriptors: readsDescriptors))
         case UInt8(ascii: "a"):
             try enter(type, contentSignature)
             var values: [BusValue] = []
-            while try !atEnd() { values.append(try readValue(byteLimit: byteLimit)) }
+            while try !atEnd() { values.append(try readValue(byteLimit: byteLimit, readsDescriptors: readsDescriptors)) }
             try leave()
             return .array(element: contentSignature, values)
         case UInt8(ascii: "r"):
             try enter(type, contentSignature)
             var fields: [BusValue] = []
-            while try !atEnd() { fields.append(try readValue(byteLimit: byteLimit)) }
+            while try !atEnd() { fields.append(try readValue(byteLimit: byteLimit, readsDescriptors: readsDescriptors)) }
             try leave()
             return .structure(fields)
         default:
@@ -85,7 +87,7 @@ extension BusMessage {
 
     /// A string-keyed dictionary of variants (`a{sv}`), each value read whole (a variant's
     /// content, not `.variant`), in the order sent.
-    package func readDictionary(byteLimit: Int) throws(BusError) -> [BusEntry] {
+    package func readDictionary(byteLimit: Int, readsDescriptors: Bool = false) throws(BusError) -> [BusEntry] {
         try enter(CChar(UInt8(ascii: "a")), "{sv}")
         var entries: [BusEntry] = []
         while true {
@@ -93,7 +95,7 @@ extension BusMessage {
             try check(entered, "enter a dictionary entry")
             if entered == 0 { break }
             let key = try readString()
-            var value = try readValue(byteLimit: byteLimit)
+            var value = try readValue(byteLimit: byteLimit, readsDescriptors: readsDescriptors)
             if case .variant(let inner) = value { value = inner }
             entries.append(BusEntry(key: key, value: value))
             try leave()

@@ -130,9 +130,10 @@ extension Array where Element == BusEntry {
 }
 
 /// A file descriptor sent as a value. One read from a message is the message's (`number`
-/// closes with it) and carries what it held when read: a regular file's bytes (a sealed
-/// memfd, as xdg-desktop-portal 1.19 sends an app's icon) up to the reader's byte limit,
-/// else nil (a pipe or a socket, never read and so never waited on, or a larger file).
+/// closes with it) and, where the reader asked for it, carries what it held when read: a
+/// regular file's bytes (a sealed memfd, as xdg-desktop-portal 1.19 sends an app's icon)
+/// up to the reader's byte limit, else nil (a pipe or a socket, never read and so never
+/// waited on, or a larger file).
 /// One to append is the caller's `number`, which the message duplicates.
 package struct BusFileDescriptor: Sendable, Hashable {
     package var number: Int32

@@ -91,7 +91,8 @@ final class PortalBackend {
     private func add(_ call: BusMessage) throws(BusError) {
         let app = try call.readString()
         let id = try call.readString()
-        let fields = try call.readDictionary(byteLimit: NotificationGateway.maximumImageBytes)
+        // Version 2's icons come as a memfd: its bytes are read with the call.
+        let fields = try call.readDictionary(byteLimit: NotificationGateway.maximumImageBytes, readsDescriptors: true)
         try bus.reply(to: call)
         gateway.passPortal(
             app: Self.app(app), origin: GatewayRecords.PortalOrigin(

@@ -53,15 +53,11 @@ package struct HoldFocusResult: Codable, Sendable, Hashable {
         case hold, focus
     }
 
-    /// Writes `focus: null` rather than leaving it out.
+    /// `hold`, then `focus` as `set-focus` writes it (`null` rather than left out).
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(hold, forKey: .hold)
-        if let focus {
-            try container.encode(focus, forKey: .focus)
-        } else {
-            try container.encodeNil(forKey: .focus)
-        }
+        try SetFocusResult(focus: focus).encode(to: encoder)
     }
 }
 

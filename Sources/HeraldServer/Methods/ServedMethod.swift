@@ -68,6 +68,7 @@ extension MethodTable {
         table.requireAppIdentity = environment.requireAppIdentity
         table.changesRefused = environment.changesRefused
         table.capturesChanges = environment.capturesChanges
+        table.writesResults = environment.writesResults
         let services = MethodServices(
             environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds)
         for method in HeraldMethods.all {

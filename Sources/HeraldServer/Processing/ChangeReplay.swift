@@ -5,7 +5,7 @@ import HeraldProtocol
 /// Applies the change log's records to a restored state, at start: each request again
 /// through its method's handler, with the caller, params, clock value and drawn
 /// identifiers it had, and heraldd's own periodic work (`tick:` records) at its time. No
-/// connection is told, nothing is journalled but what the rules return.
+/// connection is told, no result is written, nothing is journalled but what the rules return.
 package struct ChangeReplay: Sendable {
     /// Summaries due and snoozed notifications returned (``HeraldServer/deliverDueSummaries(now:)``).
     package static let summariesTick = "tick:summaries"
@@ -25,6 +25,7 @@ package struct ChangeReplay: Sendable {
             state: state, clock: CapturingClock(SystemClock()), statistics: ServerStatistics(), openRPCDocument: .null,
             maxStringBytes: .max)
         environment.maxResponseBytes = .max
+        environment.writesResults = false
         self.state = state
         self.methods = .herald(environment, subscriptions: FocusSubscriptions(registry: ConnectionRegistry()))
     }

@@ -41,6 +41,9 @@ package struct MethodEnvironment: Sendable {
     /// Whether changes are captured for a change log (``PendingChange``); the clock should
     /// then be a ``CapturingClock``.
     package var capturesChanges = false
+    /// Whether results are written: not when the change log's records are replayed at
+    /// start, where nobody reads them.
+    package var writesResults = true
     /// Requests refused by `maxStringBytes`.
     let stringsRefused = NIOLockedValueBox(0)
 

@@ -42,6 +42,9 @@ package struct MethodTable: Sendable {
     /// Whether each change is captured for the change log (``PendingChange``); applies to
     /// the methods registered after it is set.
     package var capturesChanges = false
+    /// Whether results are written into the response; applies to the methods registered
+    /// after it is set.
+    package var writesResults = true
 
     package init() {}
 
@@ -116,6 +119,7 @@ package struct MethodTable: Sendable {
         let checkParams = self.checkParams
         let changesRefused: (@Sendable () -> String?)? = Method.changesState ? self.changesRefused : nil
         let captures = Method.changesState && capturesChanges
+        let writesResults = self.writesResults
         entries[name] = Entry(access: access) {
             (params: JSONNode, context: RequestContext, output: inout [UInt8]) throws(RPCError) -> AuditRecord in
             let caller = context.caller
@@ -161,6 +165,7 @@ package struct MethodTable: Sendable {
             } catch {
                 throw RPCError(.internalError, reason: "Herald could not answer \(name): \(error).")
             }
+            guard writesResults else { return outcome.audit }
             do {
                 try Method.writeResult(outcome.result, to: &output)
             } catch {

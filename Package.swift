@@ -205,6 +205,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The sample messaging app on HeraldClient (examples/README.md); built and run by `make test`.
+        .executableTarget(
+            name: "herald-chat-example",
+            dependencies: ["HeraldClient"],
+            path: "examples/swift-chat",
+            swiftSettings: strictSettings
+        ),
         // Shared by the test targets: a JSON-RPC client over a Unix socket, and a way to start heraldd.
         .target(
             name: "HeraldTesting",

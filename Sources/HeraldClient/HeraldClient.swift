@@ -30,7 +30,7 @@ public final class HeraldClient: Sendable {
         var connecting: Task<Result<any Channel, HeraldError>, Never>?
         var nextID = 1
         /// The subscribing calls that succeeded, in order, to repeat after a reconnection.
-        var subscriptions: [Subscription] = []
+        var subscriptions: [SubscribingCall] = []
         var streams: [Int: AsyncStream<HeraldEvent>.Continuation] = [:]
         /// heraldctl's: the notifications as heraldd wrote them.
         var lineStreams: [Int: AsyncStream<JSONValue>.Continuation] = [:]
@@ -39,7 +39,7 @@ public final class HeraldClient: Sendable {
     }
 
     /// A subscribing call (`request-focus` with `subscribe`, `subscribe-responses`, …) as it was sent.
-    struct Subscription: Equatable {
+    struct SubscribingCall: Equatable {
         var method: String
         var params: [UInt8]
     }
@@ -98,9 +98,9 @@ public final class HeraldClient: Sendable {
         let channel = try await connection()
         let result = try await send(method, paramsText: paramsText, on: channel)
         if Self.subscribes(method, paramsText: paramsText) {
-            let subscription = Subscription(method: method, params: paramsText)
+            let call = SubscribingCall(method: method, params: paramsText)
             state.withLockedValue { state in
-                if !state.subscriptions.contains(subscription) { state.subscriptions.append(subscription) }
+                if !state.subscriptions.contains(call) { state.subscriptions.append(call) }
             }
         }
         return result

@@ -1,16 +1,14 @@
-import HeraldClient
-
 /// How long a test waits for an event before it fails: a bound against a hang, not a timing.
 let eventWait: Duration = .seconds(30)
 
-/// The first event of `events` that `matches` answers for, or nil when none came within ``eventWait``.
-func firstEvent<Value: Sendable>(
-    of events: AsyncStream<HeraldEvent>, _ matches: @escaping @Sendable (HeraldEvent) -> Value?
+/// The first value `pick` takes from `stream`, or nil when none came within ``eventWait``.
+func first<Element: Sendable, Value: Sendable>(
+    of stream: AsyncStream<Element>, _ pick: @escaping @Sendable (Element) -> Value?
 ) async -> Value? {
     await withTaskGroup(of: Value?.self) { group in
         group.addTask {
-            for await event in events {
-                if let value = matches(event) { return value }
+            for await element in stream {
+                if let value = pick(element) { return value }
             }
             return nil
         }

@@ -76,17 +76,35 @@ struct HeraldClientTests {
     func focusSubscription() async throws {
         let heraldd = try HeraldProcess()
         let herald = try await HeraldClient.connect(.init(socketPath: heraldd.socketPath))
-        let events = herald.events()
-        let before = try await herald.getFocus(subscribe: true)
-        #expect(before.active == nil)
+        let focus = try await herald.activeFocusChanges()
+        #expect(focus.current.active == nil)
 
         let person = try await HeraldClient.connect(.init(socketPath: heraldd.socketPath))
         _ = try await person.setFocus(focus: FocusConfiguration(name: "Work", allowedPeople: [ann]))
-        let change = await firstEvent(of: events) { event -> ActiveFocusChangedParams? in
-            if case .activeFocusChanged(let change) = event, change.focus != nil { return change }
-            return nil
-        }
+        let change = await first(of: focus.changes) { $0.focus != nil ? $0 : nil }
         #expect(change?.focus == "Work")
+        await person.close()
+        await herald.close()
+    }
+
+    @Test("A responses subscription hands the app the person's reply with its text")
+    func responsesSubscription() async throws {
+        let heraldd = try HeraldProcess()
+        let herald = try await HeraldClient.connect(.init(socketPath: heraldd.socketPath))
+        let reply = NotificationAction(identifier: "reply", title: "Reply", textInput: NotificationTextInput(buttonTitle: "Send", placeholder: "Message"))
+        _ = try await herald.setNotificationCategories(app: app, categories: [NotificationCategory(identifier: "message", actions: [reply])])
+        _ = try await herald.donate(app: app, interaction: incoming("m-2"))
+        _ = try await herald.updateContent(
+            app: app, identifier: "m-2", interactionIdentifier: "m-2", content: NotificationContent(body: "Lunch?", categoryIdentifier: "message")
+        )
+        let responses = try await herald.responses(app: app)
+        #expect(responses.current.pending == 0)
+
+        let person = try await HeraldClient.connect(.init(socketPath: heraldd.socketPath))
+        _ = try await person.respondToNotification(app: app, identifier: "m-2", actionIdentifier: "reply", userText: "On my way")
+        let response = await first(of: responses.changes) { $0 }
+        #expect(response?.identifier == "m-2")
+        #expect(response?.userText == "On my way")
         await person.close()
         await herald.close()
     }
@@ -104,12 +122,12 @@ struct HeraldClientTests {
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit(timeout: 30) != nil)
         daemon = try held.startDaemon()
-        let reconnected = await firstEvent(of: events) { event -> Bool? in event == .reconnected ? true : nil }
+        let reconnected = await first(of: events) { event -> Bool? in event == .reconnected ? true : nil }
         #expect(reconnected == true)
 
         let person = try await HeraldClient.connect(.init(socketPath: held.socketPath))
         _ = try await person.setFocusAuthorization(app: app, status: .denied)
-        let change = await firstEvent(of: events) { event -> FocusChangedParams? in
+        let change = await first(of: events) { event -> FocusChangedParams? in
             if case .focusChanged(let change) = event { return change }
             return nil
         }

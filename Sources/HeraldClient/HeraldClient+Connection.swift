@@ -18,7 +18,11 @@ extension HeraldClient {
         }
         let next: Next? = state.withLockedValue { state in
             if state.isClosed { return nil }
-            if let channel = state.channel { return .open(channel) }
+            if let channel = state.channel {
+                if channel.isActive { return .open(channel) }
+                // It ended before it was published, so nothing else saw it end.
+                state.channel = nil
+            }
             if let connecting = state.connecting { return .wait(connecting) }
             let connecting = Task { await self.connectOnce() }
             state.connecting = connecting
@@ -128,7 +132,13 @@ extension HeraldClient {
             case .success(let channel):
                 do {
                     for subscription in state.withLockedValue({ $0.subscriptions }) {
-                        _ = try await send(subscription.method, paramsText: subscription.params, on: channel)
+                        do {
+                            _ = try await send(subscription.method, paramsText: subscription.params, on: channel)
+                        } catch where error.kind == .answered {
+                            // heraldd refuses it now (the app's authorization was revoked, say):
+                            // asking again would not change that.
+                            state.withLockedValue { $0.subscriptions.removeAll { $0 == subscription } }
+                        }
                     }
                 } catch {
                     failure = error

@@ -81,6 +81,7 @@ test: deps generate
 	@python3 scripts/check-man-flags.py "$$($(SWIFT) build --show-bin-path)"
 	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" $(SWIFT) test --skip-build
 	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" python3 -m unittest discover -s clients/python/tests
+	HERALDD="$$($(SWIFT) build --show-bin-path)/heraldd" python3 -m unittest discover -s examples/tests
 	@bash Fuzz/run.sh --check
 	@$(MAKE) --no-print-directory test-vm
 

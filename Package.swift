@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "herald-bench", targets: ["herald-bench"]),
         .executable(name: "herald-notify", targets: ["herald-notify"]),
         .executable(name: "herald-sync", targets: ["herald-sync"]),
+        // An app's Swift client of heraldd (docs/clients.md).
+        .library(name: "HeraldClient", targets: ["HeraldClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -94,8 +96,20 @@ let package = Package(
         // A person's own client of heraldd's socket: the connection herald-notify and
         // herald-sync speak JSON-RPC through, and which socket to reach.
         .target(
-            name: "HeraldClient",
+            name: "HeraldDaemonLink",
             dependencies: ["HeraldProtocol"],
+            swiftSettings: strictSettings
+        ),
+        // The Swift client library for apps: async calls generated from Protocol/openrpc.json,
+        // typed errors, events as AsyncSequences, reconnection. heraldctl speaks through it.
+        .target(
+            name: "HeraldClient",
+            dependencies: [
+                "HeraldProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         // The NIO edge: framing, connections, peer credentials, dispatch.
@@ -131,6 +145,7 @@ let package = Package(
         .executableTarget(
             name: "heraldctl",
             dependencies: [
+                "HeraldClient",
                 "HeraldProtocol",
                 "HeraldCore",
                 "HeraldStorage",
@@ -163,7 +178,7 @@ let package = Package(
                 "CSystemd",
                 "HeraldDesktop",
                 "HeraldBus",
-                "HeraldClient",
+                "HeraldDaemonLink",
                 "HeraldProtocol",
                 "HeraldProcessIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -183,11 +198,18 @@ let package = Package(
             name: "herald-sync",
             dependencies: [
                 "CMosquitto",
-                "HeraldClient",
+                "HeraldDaemonLink",
                 "HeraldSync",
                 "HeraldProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The sample messaging app on HeraldClient (examples/README.md); built and run by `make test`.
+        .executableTarget(
+            name: "herald-chat-example",
+            dependencies: ["HeraldClient"],
+            path: "examples/swift-chat",
             swiftSettings: strictSettings
         ),
         // Shared by the test targets: a JSON-RPC client over a Unix socket, and a way to start heraldd.
@@ -222,6 +244,11 @@ let package = Package(
         .testTarget(
             name: "HeraldStorageTests",
             dependencies: ["HeraldStorage", "HeraldCore", "HeraldProtocol", "HeraldTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HeraldClientTests",
+            dependencies: ["HeraldClient", "HeraldTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "HeraldSyncTests", dependencies: ["HeraldSync", "HeraldProtocol"], swiftSettings: strictSettings),

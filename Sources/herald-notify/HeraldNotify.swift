@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldBus
-import HeraldClient
+import HeraldDaemonLink
 import HeraldDesktop
 import HeraldProtocol
 

@@ -1,7 +1,7 @@
 import CSystemd
 import Foundation
 import HeraldBus
-import HeraldClient
+import HeraldDaemonLink
 import HeraldDesktop
 import HeraldProtocol
 

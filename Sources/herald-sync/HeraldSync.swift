@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HeraldClient
+import HeraldDaemonLink
 import HeraldProtocol
 
 /// `herald-sync`: shares the person's Focus between their hosts through an MQTT broker.

@@ -1,6 +1,6 @@
 import CMosquitto
 import Foundation
-import HeraldClient
+import HeraldDaemonLink
 import HeraldProtocol
 import HeraldSync
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldClient
 import HeraldProtocol
 
 /// `heraldctl call METHOD [PARAMS]`, like `varlinkctl call`: any method, params as JSON.
@@ -19,7 +20,7 @@ struct CallCommand: ParsableCommand {
             let data = params == "-" ? FileHandle.standardInput.readDataToEndOfFile() : Data(params.utf8)
             do {
                 // Parsed only to say early what is wrong; the params go as written, numbers and all.
-                parsed = try JSONParser.parse([UInt8](data), maxDepth: DaemonConnection.maximumDepth)
+                parsed = try JSONParser.parse([UInt8](data), maxDepth: HeraldClient.deepestInput)
             } catch {
                 throw CtlFailure(.usage, ["heraldctl: the params are not valid JSON: \(String(decoding: data.prefix(80), as: UTF8.self))"])
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldClient
 import HeraldProtocol
 
 /// `heraldctl categories set|show`: an app's notification categories and their actions
@@ -38,7 +39,7 @@ struct CategoriesCommand: ParsableCommand {
             }
             let parsed: JSONValue
             do {
-                parsed = try JSONParser.parse([UInt8](data), maxDepth: DaemonConnection.maximumDepth)
+                parsed = try JSONParser.parse([UInt8](data), maxDepth: HeraldClient.deepestInput)
             } catch {
                 throw CtlFailure(.usage, ["heraldctl: \(file) is not valid JSON: \(String(decoding: data.prefix(80), as: UTF8.self))"])
             }

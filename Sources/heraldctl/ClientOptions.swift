@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldClient
 import HeraldProtocol
 
 /// The options every subcommand that talks to heraldd takes.
@@ -12,8 +13,8 @@ struct ClientOptions: ParsableArguments {
 
     var socketPath: String { SocketLocation.resolve(flag: socket) }
 
-    func connect() throws(CtlFailure) -> DaemonConnection {
-        try DaemonConnection(path: socketPath)
+    func connect() throws(CtlFailure) -> HeraldClient {
+        try HeraldClient.ctlConnect(path: socketPath)
     }
 
     /// Calls `method` and prints its result: as JSON with `--json`, else with `human`. An

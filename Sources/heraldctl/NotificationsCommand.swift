@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldClient
 import HeraldProtocol
 
 /// `heraldctl notifications list|search|apps|snooze|remove|undo|restore`: the notification
@@ -50,7 +51,7 @@ struct NotificationsCommand: ParsableCommand {
         /// until the list or `limit` ends; the items are the result's `member`.
         static func allPages(
             of params: [String: JSONValue], limit: Int?, method: String = "list-notifications", member: String = "notifications",
-            maxPage: Int = .max, connection: DaemonConnection
+            maxPage: Int = .max, connection: HeraldClient
         ) throws(CtlFailure) -> [JSONValue] {
             var notifications: [JSONValue] = []
             var cursor: String?

@@ -30,9 +30,9 @@ struct StatusCommand: ParsableCommand {
         // info.version is the protocol's; the daemon's own is beside it.
         let version = discover["info"]["x-herald-daemon-version"]?.stringValue
         if stats["view"]?.stringValue == "person" {
-            Output.print(Self.personLines(stats: stats, socket: connection.path, version: version))
+            Output.print(Self.personLines(stats: stats, socket: client.socketPath, version: version))
         } else {
-            Output.print(Self.lines(stats: stats, socket: connection.path, version: version))
+            Output.print(Self.lines(stats: stats, socket: client.socketPath, version: version))
         }
     }
 

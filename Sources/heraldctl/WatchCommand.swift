@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldClient
 import HeraldProtocol
 
 /// `heraldctl watch`: subscribes and prints each server notification as one line, until
@@ -45,11 +46,12 @@ struct WatchCommand: ParsableCommand {
         sigaddset(&signals, SIGTERM)
         sigprocmask(SIG_UNBLOCK, &signals, nil)
         let connection = try client.connect()
+        let messages = connection.notificationMessages()
         if notifications {
             // Without a uid heraldd takes an administrator's subscription as "every uid"
             // and anyone else's as their own, so name the caller's own uid unless asked.
             let params: [String: JSONValue] = allUids ? [:] : ["uid": (uid ?? getuid()).json]
-            let result = try connection.call("subscribe-notifications", params: params, notification: show)
+            let result = try connection.call("subscribe-notifications", params: params)
             if client.json {
                 Output.printJSON(result)
             } else {
@@ -57,7 +59,7 @@ struct WatchCommand: ParsableCommand {
             }
         }
         for app in app {
-            let result = try connection.call("request-focus", params: ["app": app.json, "subscribe": true], notification: show)
+            let result = try connection.call("request-focus", params: ["app": app.json, "subscribe": true])
             if client.json {
                 // The starting point: request-focus's result; the notifications that follow have a "method".
                 Output.printJSON(result)
@@ -67,7 +69,7 @@ struct WatchCommand: ParsableCommand {
             }
         }
         for app in responses {
-            let result = try connection.call("subscribe-responses", params: ["app": app.json, "observe": true], notification: show)
+            let result = try connection.call("subscribe-responses", params: ["app": app.json, "observe": true])
             if client.json {
                 Output.printJSON(result)
             } else {
@@ -75,13 +77,19 @@ struct WatchCommand: ParsableCommand {
                 Output.print(["\(Self.time()) watching responses of \(app): \(Output.text(waiting)) waiting for the app, left for it"])
             }
         }
-        while true {
-            show(try connection.readMessage())
+        // Each notification as it comes, until the connection ends.
+        let json = client.json
+        let ended = DispatchSemaphore(value: 0)
+        Task {
+            for await message in messages { Self.show(message, json: json) }
+            ended.signal()
         }
+        ended.wait()
+        throw CtlFailure(.unavailable, ["heraldctl: heraldd closed the connection on \(client.socketPath) (it may be stopping)."])
     }
 
-    private func show(_ message: JSONValue) {
-        if client.json {
+    private static func show(_ message: JSONValue, json: Bool) {
+        if json {
             Output.printJSON(message)
         } else {
             let method = message["method"]?.stringValue ?? "?"

@@ -9,6 +9,8 @@
 #   PROFILE=1 bash scripts/bench.sh    also profile heraldd on donate 16×16, journal off
 #   PROFILE=only bash scripts/bench.sh the profile alone
 #   GATEWAY=only bash scripts/bench.sh the desktop gateway's figures alone (GATEWAY=0: without them)
+#   GATEWAY=beside bash scripts/bench.sh its latency alone: both paths interleaved at 10/s
+#   GATEWAY=steps bash scripts/bench.sh that, after one path traced step by step (perf trace)
 #   BYSTANDER=only bash scripts/bench.sh a bystander uid's figures alone (BYSTANDER=0: without them)
 #
 # Builds in release mode (with debug symbols, for the profile) into .build-bench, starts a
@@ -21,6 +23,8 @@ cd "$(dirname "$0")/.."
 QUICK=${QUICK:-0}
 PROFILE=${PROFILE:-0}
 GATEWAY=${GATEWAY:-1}
+# The gateway's figures alone (only), or a part of them alone (beside, steps).
+case "$GATEWAY" in only | beside | steps) GATEWAY_ALONE=1 ;; *) GATEWAY_ALONE=0 ;; esac
 BYSTANDER=${BYSTANDER:-1}
 SWIFT=${SWIFT:-swift}
 SCRATCH=${SCRATCH:-.build-bench}
@@ -40,7 +44,8 @@ done
 bash scripts/ensure-journald.sh >&2 || true
 [ -S /run/systemd/journal/socket ] || { say "no journald: the journal-on scenarios need one (scripts/ensure-journald.sh)"; exit 1; }
 
-# HERALDD=/path/to/heraldd benchmarks a heraldd built elsewhere (another commit, say).
+# HERALDD=/path/to/heraldd benchmarks a heraldd built elsewhere (another commit, say);
+# NOTIFY=/path/to/herald-notify, the gateway's herald-notify.
 say "building in $SCRATCH (release, -g)${HERALDD:+; heraldd given: $HERALDD}"
 if [ -z "${HERALDD:-}" ]; then
   $SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --product heraldd >&2
@@ -52,7 +57,7 @@ fi
 BIN=$($SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --show-bin-path)
 HERALDD=${HERALDD:-$BIN/heraldd}
 BENCH="$BIN/herald-bench"
-NOTIFY="$BIN/herald-notify"
+NOTIFY=${NOTIFY:-$BIN/herald-notify}
 
 RUN=$(mktemp -d /tmp/herald-bench.XXXXXX)
 CEILING="$RUN/journal-ceiling"
@@ -273,6 +278,34 @@ gateway_runs() {
   done
 }
 
+# trace_gateway_steps APP_BUS RENDERER_BUS PIDS: 100 notifications at 10/s through Herald
+# alone, with perf trace on the app, both buses, herald-notify, heraldd and dunst (PIDS);
+# scripts/gateway-steps.py reads the trace back as each step's time and each process's
+# wakeups on one notification's path. perf trace costs every traced syscall some µs: the
+# steps are the path's shape, not its figures (the interleaved run's are).
+trace_gateway_steps() {
+  local app=$1 renderer=$2 pids=$3 out="bench-results/$STAMP-gateway-steps"
+  perf trace -e write true >/dev/null 2>&1 || { say "perf trace cannot trace syscalls here: no gateway steps"; return 0; }
+  say "gateway: one path's steps, traced (perf trace), 10/s, 100 notifications"
+  "$BENCH" notify --path herald --app-bus "unix:path=$app" --renderer-bus "unix:path=$renderer" \
+    --rate 10 --count 100 --warmup 5 >"$RUN/steps.json" &
+  local bench=$!
+  sleep 0.2
+  perf trace -T -o "$RUN/steps.trace" -p "$(tr ' ' ',' <<<"$bench $pids")" \
+    -e 'read,write,writev,sendmsg,recvmsg,sendto,recvfrom,poll,ppoll,epoll_wait,futex' 2>/dev/null &
+  local tracer=$!
+  for pid in $bench $pids; do
+    for task in /proc/"$pid"/task/*; do echo "$pid ${task##*/}"; done
+  done >"$RUN/steps.threads"
+  wait "$bench"
+  kill -INT "$tracer" 2>/dev/null || true
+  wait "$tracer" || true
+  local person_bus renderer_bus notify heraldd
+  read -r person_bus renderer_bus notify heraldd _ <<<"$pids"
+  python3 scripts/gateway-steps.py "$RUN/steps.trace" "$RUN/steps.threads" --app "$bench" --person-bus "$person_bus" \
+    --renderer-bus "$renderer_bus" --gateway "$notify" --heraldd "$heraldd" | tee "$out.txt" >&2
+}
+
 measure_gateway() {
   for tool in dbus-daemon dbus-send dunst Xvfb; do
     command -v "$tool" >/dev/null || { say "$tool is missing: run make bench-deps (the gateway's figures need it)"; return 0; }
@@ -296,19 +329,25 @@ measure_gateway() {
   for _ in $(seq 200); do grep -q 'presenting uid' "$RUN/herald-notify.log" && break; sleep 0.05; done
   grep -q 'presenting uid' "$RUN/herald-notify.log" || { say "herald-notify did not start:"; cat "$RUN/herald-notify.log" >&2; exit 1; }
 
+  if [ "$GATEWAY" = steps ]; then
+    trace_gateway_steps "$person" "$renderer" "$person_bus $renderer_bus $notify $heraldd $herald_dunst"
+  fi
+
   local pace count
   read -r pace count <<<"$GATEWAY_BESIDE"
-  say "gateway: directly and through Herald at once, ${pace}/s each, interleaved"
+  say "gateway: directly and through Herald at once, ${pace}/s each, interleaved (load average $(cut -d' ' -f1-3 /proc/loadavg))"
   start_dunst "$direct"; local direct_dunst=$DUNST_PID
   "$BENCH" notify --path direct --app-bus "unix:path=$direct" --renderer-bus "unix:path=$direct" \
     --beside-path herald --beside-app-bus "unix:path=$person" --beside-renderer-bus "unix:path=$renderer" \
     --rate "$pace" --count "$count" | tee -a "$LINES"
   stop_serving "$direct_dunst"; stop_serving "$herald_dunst"
 
-  say "gateway: directly, the app and dunst on one bus"
-  gateway_runs direct "$direct" "$direct"
-  say "gateway: through Herald, dunst on herald-notify's private bus"
-  gateway_runs herald "$person" "$renderer"
+  if [ "$GATEWAY" != beside ] && [ "$GATEWAY" != steps ]; then
+    say "gateway: directly, the app and dunst on one bus"
+    gateway_runs direct "$direct" "$direct"
+    say "gateway: through Herald, dunst on herald-notify's private bus"
+    gateway_runs herald "$person" "$renderer"
+  fi
   stop_serving "$notify"; stop_serving "$heraldd"
   stop_serving "$renderer_bus"; stop_serving "$person_bus"; stop_serving "$direct_bus"
   # What herald-notify and heraldd said, beside the figures: a loss is explained there.
@@ -386,14 +425,14 @@ measure_bystander() {
 }
 
 ONLY=0
-[ "$GATEWAY" = only ] || [ "$BYSTANDER" = only ] || [ "$PROFILE" = only ] && ONLY=1
+[ "$GATEWAY_ALONE" = 1 ] || [ "$BYSTANDER" = only ] || [ "$PROFILE" = only ] && ONLY=1
 if [ "$ONLY" = 0 ]; then
   measure_scenarios
   measure_redis
 fi
 if [ "$PROFILE" != only ] && [ "$BYSTANDER" != only ] && [ "$GATEWAY" != 0 ]; then measure_gateway; fi
-if [ "$PROFILE" != only ] && [ "$GATEWAY" != only ] && [ "$BYSTANDER" != 0 ]; then measure_bystander; fi
-if [ "$PROFILE" != 0 ] && [ "$GATEWAY" != only ] && [ "$BYSTANDER" != only ]; then profile; fi
+if [ "$PROFILE" != only ] && [ "$GATEWAY_ALONE" = 0 ] && [ "$BYSTANDER" != 0 ]; then measure_bystander; fi
+if [ "$PROFILE" != 0 ] && [ "$GATEWAY_ALONE" = 0 ] && [ "$BYSTANDER" != only ]; then profile; fi
 if [ "$PROFILE" != only ]; then
   "$BENCH" report --input "$LINES" --output "bench-results/$STAMP.json"
   python3 scripts/bench-previous.py "bench-results/$STAMP.json"

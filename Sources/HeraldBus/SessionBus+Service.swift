@@ -62,11 +62,17 @@ extension SessionBus {
 
     /// Sends `call`'s reply, filled by `build`.
     package func reply(to call: BusMessage, _ build: (BusMessage) throws(BusError) -> Void = { _ in }) throws(BusError) {
+        try send(replyMessage(to: call, build))
+    }
+
+    /// `call`'s reply, filled by `build`, to send later with ``send(_:)``: it keeps none
+    /// of the call's arguments.
+    package func replyMessage(to call: BusMessage, _ build: (BusMessage) throws(BusError) -> Void = { _ in }) throws(BusError) -> BusMessage {
         var reply: OpaquePointer? = nil
         try check(sd_bus_message_new_method_return(call.pointer, &reply), "build a reply")
         let message = BusMessage(owning: reply!)
         try build(message)
-        try send(message)
+        return message
     }
 
     /// Sends an error reply `name` (such as `org.freedesktop.DBus.Error.InvalidArgs`) with a sentence.

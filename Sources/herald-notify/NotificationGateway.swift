@@ -53,6 +53,8 @@ final class NotificationGateway {
     /// Whether heraldd was unreachable for a notification since it was last reached: the
     /// person is told once per outage.
     private var toldOfOutage = false
+    /// Apps' answers to `Notify` waiting for heraldd's decision.
+    private(set) var heldReplies = HeldReplies()
 
     init(bus: SessionBus, renderer: DesktopNotifications, presenter: DesktopPresenter) {
         self.bus = bus
@@ -218,15 +220,43 @@ final class NotificationGateway {
             identifier: existing?.identifier ?? runPrefix + String(id), notification: notification, directID: existing?.directID
         )
         records.insert(record)
-        // On its way first, answered after: the app's answer is not on the bubble's path.
-        pass(record)
-        try bus.reply(to: call) { reply throws(BusError) in try reply.append(id) }
+        let reply = try bus.replyMessage(to: call) { reply throws(BusError) in try reply.append(id) }
+        // On its way first, answered once heraldd has decided (``HeldReplies``): the app's
+        // answer is not on the bubble's path.
+        if pass(record) {
+            sendHeld(heldReplies.hold(reply, for: id))
+        } else {
+            try bus.send(reply)
+        }
     }
 
-    /// Hands `record` to heraldd, or shows it directly while heraldd is not there.
-    func pass(_ record: GatewayRecords.Record) {
-        if submit(record) { return }
+    /// Hands `record` to heraldd (true), or shows it directly while heraldd is not there.
+    @discardableResult
+    func pass(_ record: GatewayRecords.Record) -> Bool {
+        if submit(record) { return true }
         showDirectly(record.id)
+        return false
+    }
+
+    /// heraldd answered `update-content` for notification `id` (its bubble, when it has
+    /// one, is on its way to the renderer already): the app gets its answer.
+    func decided(_ id: UInt32) {
+        sendHeld(heldReplies.release(id))
+    }
+
+    /// Sends the answers held past their time, or all of them (heraldd is gone).
+    func sendHeldReplies(all: Bool = false) {
+        sendHeld(all ? heldReplies.releaseAll() : heldReplies.releaseDue())
+    }
+
+    private func sendHeld(_ replies: [BusMessage]) {
+        for reply in replies {
+            do {
+                try bus.send(reply)
+            } catch {
+                Log.info("an app's answer to Notify was not sent: \(error)")
+            }
+        }
     }
 
     /// The sender's verified app (nil: an unconfined process of the person's), or nil

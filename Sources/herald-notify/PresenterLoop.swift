@@ -141,6 +141,8 @@ final class PresenterLoop {
             }
             let untilWrite = presentedUntil.pollTimeoutMilliseconds
             if untilWrite >= 0 { timeout = timeout < 0 ? untilWrite : min(timeout, untilWrite) }
+            let untilReply = gateway?.heldReplies.pollTimeoutMilliseconds() ?? -1
+            if untilReply >= 0 { timeout = timeout < 0 ? untilReply : min(timeout, untilReply) }
             if link == nil {
                 let untilReconnect = Int32(clamping: Int(max(0, (reconnectAt - ContinuousClock.now) / .milliseconds(1))) + 1)
                 timeout = timeout < 0 ? untilReconnect : min(timeout, untilReconnect)
@@ -173,6 +175,7 @@ final class PresenterLoop {
                 presentedUntil.finishWriting()
                 return 1
             }
+            gateway?.sendHeldReplies()
             // After what arrived: a bubble never waits for the file.
             presentedUntil.writeIfDue()
         }
@@ -228,6 +231,7 @@ final class PresenterLoop {
         }
         pending = [:]
         for id in unanswered.sorted() { gateway?.showDirectly(id) }
+        gateway?.sendHeldReplies(all: true)
         reconnectAt = .now + delay
     }
 
@@ -332,6 +336,9 @@ final class PresenterLoop {
         case (.gatewayUpdate(let id, false), let code?):
             Log.info("heraldd refused a notification of \(gateway?.records[id]?.app ?? "an app"): \(code) \(message); shown directly")
             gateway?.showDirectly(id)
+            gateway?.decided(id)
+        case (.gatewayUpdate(let id, _), nil):
+            gateway?.decided(id)
         case (.gatewayWithdraw, let code?):
             Log.info("remove-notifications for a closed notification failed: \(code) \(message)")
         case (.relist(let generation), let code?):
@@ -344,7 +351,7 @@ final class PresenterLoop {
         case (.missed(let digest), nil):
             showMissed(digest, result: result)
         case (.response, nil), (.authorization, nil), (.snooze, nil), (.muteConversation, nil), (.gatewayDonate, _),
-            (.gatewayUpdate, nil), (.gatewayWithdraw, nil):
+            (.gatewayWithdraw, nil):
             break
         }
     }

@@ -555,6 +555,23 @@ struct HeraldNotifyGatewayEndToEndTests {
         #expect(running.session.wait(timeout: 20) { running.session.history().first?["body"] as? String == "while dunst was away" })
     }
 
+    /// The app's answer waits for heraldd's decision so that the bubble goes first, but a
+    /// heraldd that does not answer (stopped here) does not hold the app's call: notify-send
+    /// gets its id, and the notification is decided and shown once heraldd goes on.
+    @Test func anAppIsAnsweredWhileHeralddDoesNotAnswer() throws {
+        let heraldd = try HeraldProcess(.standalone)
+        let running = try Self.start(heraldd: heraldd)
+        heraldd.process.signal(SIGSTOP)
+        let sent = running.notifySend(["-p", "Mail", "while heraldd is stopped"])
+        heraldd.process.signal(SIGCONT)
+        #expect(sent.status == 0, "\(running.notify.stderr)")
+        let id = UInt32(sent.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(id != nil && id != 0, "notify-send -p printed \(sent.stdout)")
+        #expect(running.session.wait(timeout: 20) { (try? running.list().count) == 1 }, "\(running.notify.stderr)")
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
+        #expect(!running.notify.stderr.contains("shown directly"), "\(running.notify.stderr)")
+    }
+
     @Test func whileHeralddIsAwayNotificationsAreShownDirectlyAndThePersonIsToldOnce() throws {
         let heraldd = try HeraldProcess(.standalone)
         let running = try Self.start(heraldd: heraldd)

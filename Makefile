@@ -149,7 +149,7 @@ install: release
 	install -m 0644 man/herald-sync.1 $(DESTDIR)$(MANDIR)/man1/herald-sync.1
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
-	install -m 0644 Protocol/README.md Protocol/DELIVERY.md Protocol/openrpc.json Protocol/sync-focus.schema.json $(DESTDIR)$(DOCDIR)/Protocol/
+	install -m 0644 Protocol/README.md Protocol/DELIVERY.md Protocol/openrpc.json Protocol/sync-focus.schema.json Protocol/sync-focus-definition.schema.json $(DESTDIR)$(DOCDIR)/Protocol/
 	ctl=$(RELEASE_BIN)/heraldctl; \
 	  $$ctl --generate-completion-script bash > $(DESTDIR)$(BASHCOMPDIR)/heraldctl && \
 	  $$ctl --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_heraldctl && \

@@ -134,6 +134,7 @@ let package = Package(
                 "HeraldProtocol",
                 "HeraldCore",
                 "HeraldStorage",
+                "HeraldSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -18,7 +18,9 @@ struct HeraldSync: ParsableCommand {
             there. Schedules travel with the definitions and run on each host's own clock. \
             Changes are ordered by a hybrid logical clock: the last writer wins everywhere. \
             Says online/offline (its last will) on <topic-prefix>/<account>/hosts/<host>, and \
-            writes its status for heraldctl sync status to --status-file. Never a \
+            writes its status for heraldctl sync status to --status-file. With \
+            home-assistant = yes, publishes Home Assistant's MQTT discovery of the Focus as a \
+            select entity. Never a \
             notification travels. Settings are read from --config (docs/sync.md, \
             herald-sync(1)). Runs as the user service herald-sync.service.
             """,

@@ -17,6 +17,9 @@ struct SyncConfiguration {
     /// Seconds between MQTT keepalives when nothing else is sent; the broker takes a host
     /// for gone (and publishes its last will) after one and a half of them without a word.
     var keepalive = 60
+    /// Whether to publish Home Assistant's MQTT discovery for the Focus, under `discoveryPrefix`.
+    var homeAssistant = false
+    var discoveryPrefix = "homeassistant"
 
     /// The retained topic holding the person's Focus.
     var focusTopic: String { "\(topicPrefix)/\(account)/focus" }
@@ -65,6 +68,10 @@ struct SyncConfiguration {
             case "account": account = value
             case "host-name": hostName = value
             case "topic-prefix": topicPrefix = value
+            case "home-assistant":
+                guard ["yes", "no"].contains(value) else { throw Failure(description: "\(place): home-assistant is yes or no") }
+                homeAssistant = value == "yes"
+            case "discovery-prefix": discoveryPrefix = value
             case "keepalive":
                 guard let seconds = Int(value), (5...3600).contains(seconds) else {
                     throw Failure(description: "\(place): keepalive is a number of seconds from 5 to 3600")
@@ -73,7 +80,7 @@ struct SyncConfiguration {
             default:
                 throw Failure(
                     description:
-                        "\(place): unknown key \(key); the keys are broker-host, broker-port, username, password-file, ca-file, account, host-name, topic-prefix, keepalive"
+                        "\(place): unknown key \(key); the keys are broker-host, broker-port, username, password-file, ca-file, account, host-name, topic-prefix, keepalive, home-assistant, discovery-prefix"
                 )
             }
         }

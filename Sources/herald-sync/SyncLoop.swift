@@ -58,7 +58,11 @@ final class SyncLoop {
     var readAgain = false
     var brokerStarted = false
     /// The person's definitions by name, tombstones included.
-    var definitions: [String: Definition] = [:]
+    var definitions: [String: Definition] = [:] {
+        didSet { announceToHomeAssistant() }
+    }
+    /// The Focuses last told Home Assistant; nil: not told on this connection yet.
+    var announcedFocuses: [String]?
     /// Definitions changed here that the broker has not taken yet.
     var unpublishedDefinitions: [String: DefinitionMessage] = [:]
     /// Other hosts' definitions on their way to heraldd (`define-focus`, `delete-focus`),
@@ -149,6 +153,21 @@ final class SyncLoop {
         SyncLog.info("refused a message on \(topic): \(reason)")
         status.lastRefused = SyncStatus.Event(at: Date(), topic: topic, detail: reason)
         saveStatus()
+    }
+
+    /// Publishes Home Assistant's discovery of the Focus, retained, when it is asked for
+    /// and the person's Focuses are not those it was last told on this connection.
+    func announceToHomeAssistant() {
+        guard configuration.homeAssistant, status.link == .connected else { return }
+        let focuses = definitions.filter { $0.value.focus != nil }.keys.sorted()
+        guard focuses != announcedFocuses else { return }
+        let discovery = HomeAssistantDiscovery(configuration: configuration, focuses: focuses)
+        do {
+            try broker.publish(discovery.payload, topic: discovery.topic)
+            announcedFocuses = focuses
+        } catch {
+            SyncLog.info("could not publish Home Assistant's discovery: \(error)")
+        }
     }
 
     /// The message `read` reads, or nil when it is not well formed or is another account's
@@ -268,6 +287,8 @@ final class SyncLoop {
         case .connected:
             SyncLog.info("connected to the broker \(configuration.brokerHost):\(configuration.brokerPort)")
             changeLink(.connected, reason: nil)
+            announcedFocuses = nil
+            announceToHomeAssistant()
             if let unpublished { publish(unpublished) }
             for change in unpublishedDefinitions.values.sorted(by: { $0.name < $1.name }) { publish(change) }
         case .refused(let reason):

@@ -128,14 +128,28 @@ struct HeraldSyncDefinitionsEndToEndTests {
         try atB.send(#"{"jsonrpc":"2.0","id":1,"method":"define-focus","params":{"focus":{"name":"Work","allowedApps":["org.example.b"]}}}"#)
         #expect(try atA.readJSON()?[pointer: "/result"] != nil)
         #expect(try atB.readJSON()?[pointer: "/result"] != nil)
-        let agreed = Date().addingTimeInterval(20)
-        var seen: [[String]?] = []
+        // The later by (hlc, host) of the two messages wins on every host.
+        var crossed: [[String: Any]] = []
+        let carried = Date().addingTimeInterval(20)
         repeat {
-            seen = try hosts.map { Self.apps(try Self.definition($0, "Work")) }
-            if Set(seen.map { $0 ?? [] }).count == 1, seen[0] != nil { break }
+            crossed = Set(subscriber.lines.filter { $0.hasPrefix("herald/ann/focuses/Work ") }).compactMap { line in
+                try? JSONSerialization.jsonObject(with: Data(line.dropFirst("herald/ann/focuses/Work ".count).utf8)) as? [String: Any]
+            }
+            if crossed.count == 2 { break }
             usleep(20_000)
-        } while Date() < agreed
-        #expect(Set(seen.map { $0 ?? [] }).count == 1 && seen[0] != nil, "\(seen)\n\(syncs.map(\.stderr).joined(separator: "\n"))")
+        } while Date() < carried
+        #expect(crossed.count == 2, "\(subscriber.lines)")
+        func order(_ message: [String: Any]) -> (Int, Int, String) {
+            let clock = message["hlc"] as? [String: Any]
+            return (clock?["ms"] as? Int ?? 0, clock?["counter"] as? Int ?? 0, message["host"] as? String ?? "")
+        }
+        let winner = crossed.max { order($0) < order($1) }
+        let expected = Self.apps(winner?["focus"] as? [String: Any])
+        #expect(expected != nil, "\(crossed)")
+        for host in hosts {
+            #expect(try Self.wait(host) { _ in Self.apps(try Self.definition(host, "Work")) == expected }, "\(syncs.map(\.stderr).joined(separator: "\n"))")
+        }
+        let seen = try hosts.map { Self.apps(try Self.definition($0, "Work")) }
         usleep(1_000_000)
         #expect(try hosts.map { Self.apps(try Self.definition($0, "Work")) } == seen, "and stays with it")
 

@@ -191,7 +191,8 @@ package final class HeraldSyncProcess: @unchecked Sendable {
     /// `username`; with MQTT keepalive `keepalive` seconds when given.
     package init(
         broker: MosquittoBroker, socket: String, account: String, hostName: String, passwordFile: String? = nil,
-        username: String? = nil, namespace: String? = nil, brokerHost: String = "127.0.0.1", keepalive: Int? = nil
+        username: String? = nil, namespace: String? = nil, brokerHost: String = "127.0.0.1", keepalive: Int? = nil,
+        moreSettings: String = ""
     ) throws {
         let folder = broker.folder.appendingPathComponent("sync-\(hostName)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -205,6 +206,7 @@ package final class HeraldSyncProcess: @unchecked Sendable {
             account = \(account)
             host-name = \(hostName)
             \(keepalive.map { "keepalive = \($0)" } ?? "")
+            \(moreSettings)
             """.write(toFile: configuration, atomically: true, encoding: .utf8)
         stderrPath = folder.appendingPathComponent("stderr.log").path
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)

@@ -13,6 +13,8 @@ package struct SyncStatus: Equatable, Sendable {
     /// Where the link to the broker stands.
     package enum Link: String, Sendable {
         case connecting, connected, refused, disconnected
+        /// Not connected, libmosquitto's last error saying why (TLS, the network).
+        case failing
     }
 
     /// A message that went out or came in, or was refused: when, on which topic, and why.

@@ -16,6 +16,9 @@ final class Broker: @unchecked Sendable {
         case subscriptionRefused(String)
         /// The broker refused one of herald-sync's publications (its ACL), with its reason.
         case publicationRefused(String)
+        /// libmosquitto could not reach the broker: its error (a TLS certificate the CA did
+        /// not sign, a connection refused), said before it tries again.
+        case failing(String)
         case disconnected(String)
         case message(topic: String, payload: [UInt8])
     }
@@ -83,6 +86,10 @@ final class Broker: @unchecked Sendable {
             guard reason >= 0x80 else { return }
             Broker.from(object).record(.publicationRefused(String(cString: mosquitto_reason_string(reason))))
         }
+        mosquitto_log_callback_set(client) { _, object, level, text in
+            guard level & MOSQ_LOG_ERR != 0, let text else { return }
+            Broker.from(object).record(.failing(String(cString: text)))
+        }
         mosquitto_message_callback_set(client) { _, object, message in
             guard let message = message?.pointee, let topic = message.topic else { return }
             // Read no more than one byte past the bound: enough to refuse it as too long.
@@ -107,10 +114,12 @@ final class Broker: @unchecked Sendable {
         }
     }
 
-    /// Starts the network thread and connects in the background; reconnects by itself.
-    func start(host: String, port: Int) throws(Failure) {
-        try check(mosquitto_connect_async(client, host, Int32(port), keepalive), "connecting to \(host):\(port)")
+    /// Starts the network thread and connects in the background; reconnects by itself,
+    /// also when the first try fails at once (a TLS handshake refused): then its error.
+    func start(host: String, port: Int) throws(Failure) -> String? {
+        let connecting = mosquitto_connect_async(client, host, Int32(port), keepalive)
         try check(mosquitto_loop_start(client), "starting libmosquitto's thread")
+        return connecting == MOSQ_ERR_SUCCESS.rawValue ? nil : String(cString: mosquitto_strerror(connecting))
     }
 
     /// Says this host is `offline`, disconnects and waits for the network thread to end.

@@ -22,10 +22,11 @@ extension SyncLoop {
             current = state
             if !brokerStarted {
                 brokerStarted = true
-                try broker.start(host: configuration.brokerHost, port: configuration.brokerPort)
+                let failure = try broker.start(host: configuration.brokerHost, port: configuration.brokerPort)
                 SyncLog.info(
                     "connecting to \(configuration.brokerHost):\(configuration.brokerPort) as host \(configuration.hostName), topics \(configuration.accountTopics)"
                 )
+                if let failure { brokerFailing(failure) }
             }
             return
         }

@@ -141,11 +141,19 @@ final class SyncLoop {
         }
     }
 
-    private func changeLink(_ link: SyncStatus.Link, reason: String?) {
+    func changeLink(_ link: SyncStatus.Link, reason: String?) {
         status.link = link
         status.linkReason = reason
         status.linkSince = Date()
         saveStatus()
+    }
+
+    /// libmosquitto could not reach the broker, and tries again: said while not connected
+    /// only (the link's own state says the rest), and once for each error.
+    func brokerFailing(_ reason: String) {
+        guard status.link != .connected, status.linkReason != reason else { return }
+        SyncLog.info("cannot connect to the broker: \(reason); trying again")
+        changeLink(.failing, reason: reason)
     }
 
     /// Logs a message not taken, and keeps it as the last refused for `heraldctl sync status`.
@@ -302,10 +310,13 @@ final class SyncLoop {
             let refusal = "the broker refuses publications under \(configuration.topicPrefix)/\(configuration.account)/ (its ACL): \(reason)"
             SyncLog.info("\(refusal); this host's changes do not travel until the broker allows them")
             changeLink(.refused, reason: refusal)
+        case .failing(let reason):
+            brokerFailing(reason)
         case .disconnected(let reason):
             SyncLog.info("disconnected from the broker: \(reason); reconnecting")
-            // A refusal stays what the person reads: the disconnection that follows it says less.
-            if status.link != .refused { changeLink(.disconnected, reason: reason) }
+            // A refusal or an error stays what the person reads: the disconnection that
+            // follows it says less.
+            if status.link != .refused, status.link != .failing { changeLink(.disconnected, reason: reason) }
         case .message(let topic, let payload):
             try received(payload, on: topic)
         }

@@ -64,6 +64,7 @@ struct SyncCommand: ParsableCommand {
             case .connecting: link = "connecting to \(status.broker)"
             case .refused: link = "refused by \(status.broker)"
             case .disconnected: link = "disconnected from \(status.broker)"
+            case .failing: link = "cannot connect to \(status.broker)"
             }
             if let reason = status.linkReason { link += ": \(reason)" }
             var lines = [

@@ -9,7 +9,8 @@ import Glibc
 
 /// `heraldctl sync status` and the hosts' online/offline, with a real mosquitto: two
 /// hosts (heraldd and herald-sync each), a third herald-sync with a wrong password, and a
-/// subscriber reading every message the broker carried.
+/// subscriber reading every message the broker carried; and a TLS listener whose
+/// certificate one CA signed and another did not.
 @Suite(.serialized, .enabled(if: MosquittoBroker.available, Comment(rawValue: MosquittoBroker.unavailableReason)))
 struct HeraldSyncStatusEndToEndTests {
     static let account = "ann"
@@ -82,5 +83,54 @@ struct HeraldSyncStatusEndToEndTests {
         #expect(local[pointer: "/result/focus/name"]?.stringValue == "Sleep", "\(local)")
         #expect(syncC.process.isRunning)
         #expect(syncC.stop() == 0, "\(syncC.stderr)")
+    }
+
+    /// Runs openssl with `arguments` in `folder`; whether it succeeded.
+    static func openssl(_ arguments: [String], in folder: URL) throws -> Bool {
+        try ChildProcess("/usr/bin/openssl", arguments.map { $0.replacingOccurrences(of: "@", with: folder.path + "/") })
+            .waitForExit(timeout: 60) == 0
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs openssl to make certificates"))
+    func aCertificateTheCADidNotSignIsShownAndTheFocusKeepsWorking() throws {
+        // Two CAs: the broker's certificate (for 127.0.0.1) is signed by the first only.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-tls-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for ca in ["ca", "other-ca"] {
+            #expect(try Self.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Herald test \(ca)",
+                "-keyout", "@\(ca).key", "-out", "@\(ca).pem"], in: folder))
+        }
+        #expect(try Self.openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "@broker.key", "-out", "@broker.csr"], in: folder))
+        try "subjectAltName = IP:127.0.0.1\n".write(to: folder.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
+        #expect(try Self.openssl(["x509", "-req", "-in", "@broker.csr", "-CA", "@ca.pem", "-CAkey", "@ca.key", "-CAcreateserial", "-days", "2",
+            "-extfile", "@san.ext", "-out", "@broker.pem"], in: folder))
+        let tlsPort = try MosquittoBroker.freePort()
+        let broker = try MosquittoBroker(moreConfiguration: """
+            listener \(tlsPort) 127.0.0.1
+            certfile \(folder.path)/broker.pem
+            keyfile \(folder.path)/broker.key
+            """)
+
+        // Trusting the other CA: the broker's certificate is refused, and said so.
+        let host = try HeraldProcess(.standalone)
+        let untrusting = try HeraldSyncProcess(
+            broker: broker, socket: host.socketPath, account: Self.account, hostName: "A", brokerPort: tlsPort,
+            moreSettings: "ca-file = \(folder.path)/other-ca.pem")
+        #expect(untrusting.waitForLog(containing: "cannot connect to the broker:"), "\(untrusting.stderr)")
+        #expect(untrusting.stderr.contains("certificate verify failed"), "\(untrusting.stderr)")
+        let failing = try untrusting.status { $0.stdout.contains("cannot connect to") }
+        #expect(failing.status == 1, "\(failing)")
+        #expect(failing.stdout.contains("cannot connect to 127.0.0.1:\(tlsPort)") && failing.stdout.contains("certificate verify failed"), "\(failing)")
+        let local = try host.connect().call("set-focus", json(#"{"focus":{"name":"Sleep"}}"#))
+        #expect(local[pointer: "/result/focus/name"]?.stringValue == "Sleep", "\(local)")
+        #expect(untrusting.stop() == 0, "\(untrusting.stderr)")
+
+        // Trusting the CA that signed it: connected, over TLS.
+        let trusting = try HeraldSyncProcess(
+            broker: broker, socket: host.socketPath, account: Self.account, hostName: "B", brokerPort: tlsPort,
+            moreSettings: "ca-file = \(folder.path)/ca.pem")
+        #expect(trusting.waitForLog(containing: "connected to the broker 127.0.0.1:\(tlsPort)"), "\(trusting.stderr)")
+        #expect(trusting.stop() == 0, "\(trusting.stderr)")
     }
 }

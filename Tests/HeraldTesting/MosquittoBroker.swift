@@ -34,7 +34,7 @@ package final class MosquittoBroker: @unchecked Sendable {
 
     /// A broker with the user ann and `otherUsers` (name: password); `acl`, the text of its
     /// `acl_file`; `namespace`, the network namespace it runs in.
-    package init(otherUsers: [String: String] = [:], acl: String? = nil, namespace: String? = nil) throws {
+    package init(otherUsers: [String: String] = [:], acl: String? = nil, namespace: String? = nil, moreConfiguration: String = "") throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-broker-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         prefix = namespace.map(NetworkNamespaces.exec) ?? []
@@ -63,6 +63,7 @@ package final class MosquittoBroker: @unchecked Sendable {
             \(aclLine)
             persistence false
             user \(String(cString: getpwuid(getuid()).pointee.pw_name))
+            \(moreConfiguration)
             """.write(toFile: configuration, atomically: true, encoding: .utf8)
         log = folder.appendingPathComponent("mosquitto.log").path
         _ = FileManager.default.createFile(atPath: log, contents: nil)
@@ -122,7 +123,7 @@ package final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// A port of 127.0.0.1 that nothing listens on now: bound to port 0, read, released.
-    static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -192,7 +193,7 @@ package final class HeraldSyncProcess: @unchecked Sendable {
     package init(
         broker: MosquittoBroker, socket: String, account: String, hostName: String, passwordFile: String? = nil,
         username: String? = nil, namespace: String? = nil, brokerHost: String = "127.0.0.1", keepalive: Int? = nil,
-        moreSettings: String = ""
+        brokerPort: Int? = nil, moreSettings: String = ""
     ) throws {
         let folder = broker.folder.appendingPathComponent("sync-\(hostName)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -200,7 +201,7 @@ package final class HeraldSyncProcess: @unchecked Sendable {
         try """
             # herald-sync for the test: the broker's one user, this host's name.
             broker-host = \(brokerHost)
-            broker-port = \(broker.port)
+            broker-port = \(brokerPort ?? broker.port)
             username = \(username ?? broker.username)
             password-file = \(passwordFile ?? broker.passwordFile)
             account = \(account)

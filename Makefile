@@ -17,7 +17,7 @@ DBUSSERVICEDIR ?= $(PREFIX)/share/dbus-1/services
 SWIFT ?= swift
 # Debian packages the build, the tests and `make run` need.
 APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux iproute2 man-db \
-  mosquitto mosquitto-clients libmosquitto-dev \
+  mosquitto mosquitto-clients libmosquitto-dev python3-paho-mqtt python3-jinja2 \
   dbus xvfb dunst qemu-system-x86 debootstrap e2fsprogs bubblewrap libnotify-bin libglib2.0-bin xdg-desktop-portal
 BENCH_APT_PACKAGES := redis-server redis-tools dbus xvfb dunst
 RUN_DIR := $(CURDIR)/.run
@@ -150,7 +150,7 @@ install: release
 	install -m 0644 man/herald-sync.1 $(DESTDIR)$(MANDIR)/man1/herald-sync.1
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
-	install -m 0644 Protocol/README.md Protocol/DELIVERY.md Protocol/openrpc.json Protocol/sync-focus.schema.json $(DESTDIR)$(DOCDIR)/Protocol/
+	install -m 0644 Protocol/README.md Protocol/DELIVERY.md Protocol/openrpc.json Protocol/sync-focus.schema.json Protocol/sync-focus-definition.schema.json $(DESTDIR)$(DOCDIR)/Protocol/
 	ctl=$(RELEASE_BIN)/heraldctl; \
 	  $$ctl --generate-completion-script bash > $(DESTDIR)$(BASHCOMPDIR)/heraldctl && \
 	  $$ctl --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_heraldctl && \

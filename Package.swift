@@ -149,6 +149,7 @@ let package = Package(
                 "HeraldProtocol",
                 "HeraldCore",
                 "HeraldStorage",
+                "HeraldSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -6,7 +6,7 @@
 #   snapshot        SnapshotFile.decode, whole files and checksummed payloads
 #   change-log      ChangeLogFile.read, whole segments and records behind a good header
 #   notify          herald-notify's gateway: an app's Notify as Herald's params
-#   sync-focus      herald-sync's reader of the Focus message a broker hands it
+#   sync-focus      herald-sync's readers of the Focus and definition messages a broker hands it
 #
 # SwiftPM cannot give some targets `-sanitize=fuzzer` and not others, so this compiles the
 # modules a target needs with swiftc directly — HeraldProtocol, HeraldCore, and the

@@ -120,6 +120,11 @@ extension HeraldState {
             holds: state.holds.isEmpty ? nil : state.holds.map(\.wire))
     }
 
+    /// `uid`'s definition of the Focus named `name` as `get-focus` shows it; nil: none.
+    package func focusDefinition(uid: UInt32, name: String) -> FocusConfiguration? {
+        focuses[uid].definitions[name]?.wire
+    }
+
     /// `uid`'s Focus on at `now` and its next change by itself, without changing anything:
     /// evaluated afresh when a change is due that has not been made yet.
     func activeFocus(uid: UInt32, now: Date) -> (active: ActiveFocus?, nextChange: Date?) {

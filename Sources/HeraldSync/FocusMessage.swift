@@ -6,7 +6,7 @@ import HeraldProtocol
 ///
 /// Only the Focus's name and times leave the host: never a notification, a person, an app
 /// or an interaction.
-package struct FocusMessage: Equatable, Sendable {
+package struct FocusMessage: SyncMessage, Equatable, Sendable {
     /// The Focus on, or nil for none.
     package var focus: String?
     /// When a Focus turned on with an end goes off by itself.
@@ -51,22 +51,15 @@ package struct FocusMessage: Equatable, Sendable {
         let focus = try string("focus", optional: true)
         let untilText = try string("until", optional: true)
         let cause = try string("cause", optional: true)
-        guard let account = try string("account", optional: false), let host = try string("host", optional: false) else {
-            throw Refusal(description: "/account and /host are required")
-        }
+        let envelope = try Envelope(object)
         var until: Date?
         if let untilText {
             guard let date = RFC3339.parse(untilText) else { throw Refusal(description: "/until is not an RFC 3339 time") }
             until = date
         }
         if let cause, !causes.contains(cause) { throw Refusal(description: "/cause is not one of \(causes.sorted())") }
-        guard let clock = object["hlc"]?.objectValue, clock.count == 2,
-            let milliseconds = clock["ms"]?.numberValue.flatMap({ Int64($0.literal) }), milliseconds >= 0,
-            let counter = clock["counter"]?.numberValue.flatMap({ Int64($0.literal) }), counter >= 0
-        else { throw Refusal(description: "/hlc must be {\"ms\": n, \"counter\": n}, whole numbers from 0") }
         return FocusMessage(
-            focus: focus, until: until, cause: cause, account: account, host: host,
-            time: HybridTimestamp(milliseconds: milliseconds, counter: counter)
+            focus: focus, until: until, cause: cause, account: envelope.account, host: envelope.host, time: envelope.time
         )
     }
 
@@ -87,17 +80,64 @@ package struct FocusMessage: Equatable, Sendable {
             "cause": cause.map { .string($0) } ?? .null,
             "account": .string(account),
             "host": .string(host),
-            "hlc": .object(["ms": .number(JSONNumber(literal: String(time.milliseconds))), "counter": .number(JSONNumber(literal: String(time.counter)))]),
+            "hlc": time.json,
         ]
+        return Self.payload(object)
+    }
+}
+
+/// A change one of the person's hosts made, as a message carries it.
+package protocol SyncMessage {
+    var account: String { get }
+    var host: String { get }
+    var time: HybridTimestamp { get }
+}
+
+extension SyncMessage {
+    /// Whether this change wins over the one in effect: later by the hybrid clock, the
+    /// host's name deciding between equal times.
+    package func isNewer(than time: HybridTimestamp, host: String) -> Bool {
+        (self.time, self.host) > (time, host)
+    }
+
+    /// `object` as a payload: compact JSON.
+    static func payload(_ object: JSONObject) -> [UInt8] {
         var bytes: [UInt8] = []
         JSONValue.object(object).write(to: &bytes)
         return bytes
     }
+}
 
-    /// Whether this change wins over the one last taken here: later by the hybrid clock,
-    /// the host's name deciding between equal times.
-    package func isNewer(than time: HybridTimestamp, host: String) -> Bool {
-        (self.time, self.host) > (time, host)
+extension FocusMessage {
+    /// What every message of herald-sync's carries: whose, from which host, and when.
+    package struct Envelope {
+        package var account: String
+        package var host: String
+        package var time: HybridTimestamp
+
+        /// Reads `account`, `host` and `hlc` from a payload's object.
+        package init(_ object: JSONObject) throws(Refusal) {
+            guard case .string(let account) = object["account"], !account.isEmpty, account.utf8.count <= 255 else {
+                throw Refusal(description: "/account must be a string of 1 to 255 bytes")
+            }
+            guard case .string(let host) = object["host"], !host.isEmpty, host.utf8.count <= 255 else {
+                throw Refusal(description: "/host must be a string of 1 to 255 bytes")
+            }
+            guard let clock = object["hlc"]?.objectValue, clock.count == 2,
+                let milliseconds = clock["ms"]?.numberValue.flatMap({ Int64($0.literal) }), milliseconds >= 0,
+                let counter = clock["counter"]?.numberValue.flatMap({ Int64($0.literal) }), counter >= 0
+            else { throw Refusal(description: "/hlc must be {\"ms\": n, \"counter\": n}, whole numbers from 0") }
+            self.account = account
+            self.host = host
+            time = HybridTimestamp(milliseconds: milliseconds, counter: counter)
+        }
+    }
+}
+
+extension HybridTimestamp {
+    /// `{"ms": …, "counter": …}`, as the messages carry it.
+    package var json: JSONValue {
+        .object(["ms": .number(JSONNumber(literal: String(milliseconds))), "counter": .number(JSONNumber(literal: String(counter)))])
     }
 }
 

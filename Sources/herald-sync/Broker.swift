@@ -12,6 +12,13 @@ final class Broker: @unchecked Sendable {
     enum Event {
         case connected
         case refused(String)
+        /// The broker took the connection but refused the subscription (its ACL).
+        case subscriptionRefused(String)
+        /// The broker refused one of herald-sync's publications (its ACL), with its reason.
+        case publicationRefused(String)
+        /// libmosquitto could not reach the broker: its error (a TLS certificate the CA did
+        /// not sign, a connection refused), said before it tries again.
+        case failing(String)
         case disconnected(String)
         case message(topic: String, payload: [UInt8])
     }
@@ -25,14 +32,23 @@ final class Broker: @unchecked Sendable {
     private let client: OpaquePointer
     private let lock = NSLock()
     private var events: [Event] = []
+    /// Every topic of the person's account: their Focus, their definitions, their hosts.
     private let subscription: String
+    /// This host's retained `online`/`offline`: `offline` is also the last will, which the
+    /// broker publishes when herald-sync vanishes without saying goodbye.
+    private let hostTopic: String
+    private let keepalive: Int32
     /// Events held for the loop at most: a broker that floods the topic loses the oldest
     /// messages rather than herald-sync's memory growing without end.
     static let maximumWaitingEvents = 1024
+    /// The longest payload any topic of herald-sync's takes (a Focus definition's).
+    static let maximumPayloadBytes = max(FocusMessage.maximumBytes, DefinitionMessage.maximumBytes)
 
     init(configuration: SyncConfiguration) throws(Failure) {
         mosquitto_lib_init()
-        subscription = configuration.focusTopic
+        subscription = configuration.accountTopics
+        hostTopic = configuration.hostTopic(configuration.hostName)
+        keepalive = Int32(configuration.keepalive)
         wakeup = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
         guard wakeup >= 0 else { throw Failure(description: "eventfd: \(String(cString: strerror(errno)))") }
         let clientID = "herald-sync-\(configuration.account)-\(configuration.hostName)".utf8.prefix(23)
@@ -41,24 +57,43 @@ final class Broker: @unchecked Sendable {
         }
         self.client = client
         mosquitto_user_data_set(client, Unmanaged.passUnretained(self).toOpaque())
-        _ = mosquitto_int_option(client, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        // MQTT 5, whose acknowledgements carry a reason: a publication or subscription the
+        // broker's ACL refuses is answered "Not authorized", not dropped without a word.
+        _ = mosquitto_int_option(client, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V5))
         if let username = configuration.username {
             try check(mosquitto_username_pw_set(client, username, configuration.password), "username")
         }
         if let caFile = configuration.caFile {
             try check(mosquitto_tls_set(client, caFile, nil, nil, nil, nil), "TLS CA file \(caFile)")
         }
-        mosquitto_reconnect_delay_set(client, 1, 30, true)
+        try check(mosquitto_will_set(client, hostTopic, 7, "offline", 1, true), "setting the last will on \(hostTopic)")
+        // Tries again after 1 s, then twice as long each time, up to 30 s or the keepalive
+        // if shorter: a host back from a partition is connected again within that.
+        mosquitto_reconnect_delay_set(client, 1, UInt32(min(30, configuration.keepalive)), true)
         mosquitto_connect_callback_set(client) { _, object, code in
             Broker.from(object).connected(code: code)
         }
         mosquitto_disconnect_callback_set(client) { _, object, code in
             Broker.from(object).record(.disconnected(String(cString: mosquitto_strerror(code))))
         }
+        mosquitto_subscribe_callback_set(client) { _, object, _, count, granted in
+            // A reason code from 0x80 up instead of a QoS: refused.
+            guard count > 0, let granted, granted[0] >= 0x80 else { return }
+            let broker = Broker.from(object)
+            broker.record(.subscriptionRefused(broker.subscription))
+        }
+        mosquitto_publish_v5_callback_set(client) { _, object, _, reason, _ in
+            guard reason >= 0x80 else { return }
+            Broker.from(object).record(.publicationRefused(String(cString: mosquitto_reason_string(reason))))
+        }
+        mosquitto_log_callback_set(client) { _, object, level, text in
+            guard level & MOSQ_LOG_ERR != 0, let text else { return }
+            Broker.from(object).record(.failing(String(cString: text)))
+        }
         mosquitto_message_callback_set(client) { _, object, message in
             guard let message = message?.pointee, let topic = message.topic else { return }
             // Read no more than one byte past the bound: enough to refuse it as too long.
-            let count = min(Int(message.payloadlen), FocusMessage.maximumBytes + 1)
+            let count = min(Int(message.payloadlen), Broker.maximumPayloadBytes + 1)
             let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
             Broker.from(object).record(.message(topic: String(cString: topic), payload: payload))
         }
@@ -79,14 +114,19 @@ final class Broker: @unchecked Sendable {
         }
     }
 
-    /// Starts the network thread and connects in the background; reconnects by itself.
-    func start(host: String, port: Int) throws(Failure) {
-        try check(mosquitto_connect_async(client, host, Int32(port), 60), "connecting to \(host):\(port)")
+    /// Starts the network thread and connects in the background; reconnects by itself,
+    /// also when the first try fails at once (a TLS handshake refused): then its error.
+    func start(host: String, port: Int) throws(Failure) -> String? {
+        let connecting = mosquitto_connect_async(client, host, Int32(port), keepalive)
         try check(mosquitto_loop_start(client), "starting libmosquitto's thread")
+        return connecting == MOSQ_ERR_SUCCESS.rawValue ? nil : String(cString: mosquitto_strerror(connecting))
     }
 
-    /// Disconnects and waits for the network thread to end.
+    /// Says this host is `offline`, disconnects and waits for the network thread to end.
+    /// The goodbye goes out before the disconnection (libmosquitto sends in order); a
+    /// disconnection said aloud is one the broker publishes no last will for.
     func stop() {
+        _ = mosquitto_publish(client, nil, hostTopic, 7, "offline", 1, true)
         mosquitto_disconnect(client)
         mosquitto_loop_stop(client, false)
     }
@@ -110,12 +150,13 @@ final class Broker: @unchecked Sendable {
 
     private func connected(code: Int32) {
         guard code == 0 else {
-            record(.refused(String(cString: mosquitto_connack_string(code))))
+            record(.refused(String(cString: mosquitto_reason_string(code))))
             return
         }
         // Subscribed anew on each connection (the session is clean): the broker then sends
-        // the retained Focus, which is how a host that was away catches up.
+        // the retained Focus and definitions, which is how a host that was away catches up.
         _ = mosquitto_subscribe(client, nil, subscription, 1)
+        _ = mosquitto_publish(client, nil, hostTopic, 6, "online", 1, true)
         record(.connected)
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeraldDaemonLink
 import HeraldProtocol
+import HeraldSync
 
 /// `herald-sync`: shares the person's Focus between their hosts through an MQTT broker.
 @main
@@ -10,13 +11,18 @@ struct HeraldSync: ParsableCommand {
         commandName: "herald-sync",
         abstract: "Share your Focus between your hosts through an MQTT broker.",
         discussion: """
-            Watches your Focus on this host's heraldd and publishes each change, retained, on \
-            <topic-prefix>/<account>/focus at the broker; applies with set-focus each newer \
-            change another host of yours published there. Changes are ordered by a hybrid \
-            logical clock: the last writer wins everywhere. Only the Focus's name, its end, \
-            its cause, the host and the time travel; never a notification. Settings are read \
-            from --config (docs/sync.md, herald-sync(1)). Runs as the user service \
-            herald-sync.service.
+            Watches your Focus and your Focus definitions on this host's heraldd and publishes \
+            each change made here by hand, retained, on <topic-prefix>/<account>/focus and \
+            <topic-prefix>/<account>/focuses/<name> at the broker; applies (set-focus, \
+            define-focus, delete-focus) each newer change another host of yours published \
+            there. Schedules travel with the definitions and run on each host's own clock. \
+            Changes are ordered by a hybrid logical clock: the last writer wins everywhere. \
+            Says online/offline (its last will) on <topic-prefix>/<account>/hosts/<host>, and \
+            writes its status for heraldctl sync status to --status-file. With \
+            home-assistant = yes, publishes Home Assistant's MQTT discovery of the Focus as a \
+            select entity. Never a \
+            notification travels. Settings are read from --config (docs/sync.md, \
+            herald-sync(1)). Runs as the user service herald-sync.service.
             """,
         version: HeraldVersion.string
     )
@@ -26,6 +32,9 @@ struct HeraldSync: ParsableCommand {
 
     @Option(help: ArgumentHelp("heraldd's socket (default: $HERALD_SOCKET, else the first that exists of heraldd's own defaults).", valueName: "path"))
     var socket: String?
+
+    @Option(help: ArgumentHelp("Where to write the status heraldctl sync status reads (default: $XDG_RUNTIME_DIR/herald/sync-status.json).", valueName: "path"))
+    var statusFile: String?
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -41,7 +50,8 @@ struct HeraldSync: ParsableCommand {
             SyncLog.info("\(error)")
             throw ExitCode(1)
         }
-        let status = SyncLoop(configuration: settings, link: link, broker: broker).run()
+        let statusPath = statusFile ?? SyncStatus.defaultPath(environment: environment, uid: getuid())
+        let status = SyncLoop(configuration: settings, link: link, broker: broker, statusPath: statusPath).run()
         if status != 0 { throw ExitCode(status) }
     }
 }

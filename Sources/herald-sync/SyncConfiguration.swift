@@ -14,9 +14,21 @@ struct SyncConfiguration {
     var account = ""
     var hostName = ""
     var topicPrefix = "herald"
+    /// Seconds between MQTT keepalives when nothing else is sent; the broker takes a host
+    /// for gone (and publishes its last will) after one and a half of them without a word.
+    var keepalive = 60
+    /// Whether to publish Home Assistant's MQTT discovery for the Focus, under `discoveryPrefix`.
+    var homeAssistant = false
+    var discoveryPrefix = "homeassistant"
 
     /// The retained topic holding the person's Focus.
     var focusTopic: String { "\(topicPrefix)/\(account)/focus" }
+    /// The filter of every topic of the account, which herald-sync follows.
+    var accountTopics: String { "\(topicPrefix)/\(account)/#" }
+    /// The retained topic of the person's definition whose topic level is `level`.
+    func definitionTopic(_ level: String) -> String { "\(topicPrefix)/\(account)/focuses/\(level)" }
+    /// Where `host` says, retained, whether it is `online` or `offline`.
+    func hostTopic(_ host: String) -> String { "\(topicPrefix)/\(account)/hosts/\(host)" }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -56,10 +68,19 @@ struct SyncConfiguration {
             case "account": account = value
             case "host-name": hostName = value
             case "topic-prefix": topicPrefix = value
+            case "home-assistant":
+                guard ["yes", "no"].contains(value) else { throw Failure(description: "\(place): home-assistant is yes or no") }
+                homeAssistant = value == "yes"
+            case "discovery-prefix": discoveryPrefix = value
+            case "keepalive":
+                guard let seconds = Int(value), (5...3600).contains(seconds) else {
+                    throw Failure(description: "\(place): keepalive is a number of seconds from 5 to 3600")
+                }
+                keepalive = seconds
             default:
                 throw Failure(
                     description:
-                        "\(place): unknown key \(key); the keys are broker-host, broker-port, username, password-file, ca-file, account, host-name, topic-prefix"
+                        "\(place): unknown key \(key); the keys are broker-host, broker-port, username, password-file, ca-file, account, host-name, topic-prefix, keepalive, home-assistant, discovery-prefix"
                 )
             }
         }

@@ -8,38 +8,81 @@ import HeraldSync
 /// and SIGTERM/SIGINT, and moves Focus changes between them.
 ///
 /// Local changes: heraldd tells `active-focus-changed` at each change of the person's
-/// Focus in effect (`get-focus` with `subscribe`); the loop then reads `get-focus` and
-/// publishes what changed. Remote changes: a message newer by the hybrid
-/// clock than the change in effect, from another host, is applied with `set-focus`. The
+/// Focus in effect and `focus-defined` at each change of a definition (`get-focus` with
+/// `subscribe`); the loop reads `get-focus` or takes the definition, and publishes what
+/// changed. Remote changes: a message newer by the hybrid clock than the change in effect,
+/// from another host, is applied with `set-focus`, `define-focus` or `delete-focus`. Each
 /// change in effect remembers its time and host, so an applied change is never published
-/// again as this host's (no echo, no flapping).
+/// again as this host's (no echo, no flapping). The Focus is in SyncLoop+Focus.swift, the
+/// definitions in SyncLoop+Definitions.swift.
 final class SyncLoop {
-    private enum Pending {
+    enum Pending {
+        /// `get-focus` at start, a page at a time: the definitions and the Focus on.
+        case baseline
         case read
-        case apply(FocusMessage, FocusState)
+        /// `set-focus` of another host's change; `defining` names the Focus it defines
+        /// here with the defaults, when this host had no definition of it.
+        case apply(FocusMessage, FocusState, defining: String?)
+        case applyDefinition(DefinitionMessage)
     }
 
-    private let configuration: SyncConfiguration
+    /// A definition in effect here: as heraldd lists it (members sorted; nil: none), and
+    /// the time and host of the change that made it (zero and "" when it was here before).
+    struct Definition: Equatable {
+        var focus: JSONObject?
+        var time: HybridTimestamp
+        var host: String
+        static let unknown = Definition(focus: nil, time: .zero, host: "")
+    }
+
+    let configuration: SyncConfiguration
     private let link: DaemonLink
-    private let broker: Broker
+    let broker: Broker
     private let signals: Int32
     private var pending: [Int: Pending] = [:]
-    private var clock = HybridLogicalClock()
-    /// The Focus on here as last read or applied; nil until the first `get-focus` answers.
-    private var current: FocusState?
+    var clock = HybridLogicalClock()
+    /// The Focus on here as last read or applied; nil until the start's `get-focus` answers.
+    var current: FocusState?
+    /// Why it is on (get-focus's `active.reason`), and when heraldd said it changes next by itself.
+    var currentReason: String?
+    var nextChange: Date?
     /// When, and on which host, the change in effect was made (one being applied included).
-    private var currentTime = HybridTimestamp.zero
-    private var currentHost = ""
+    var currentTime = HybridTimestamp.zero
+    var currentHost = ""
     /// A local change the broker has not taken yet, published again on reconnection.
-    private var unpublished: FocusMessage?
-    private var reading = false
-    private var readAgain = false
-    private var brokerStarted = false
+    var unpublished: FocusMessage?
+    /// This host's last change of the Focus, to publish again when the broker's retained
+    /// copy is older.
+    var lastPublished: FocusMessage?
+    var reading = false
+    var readAgain = false
+    var brokerStarted = false
+    /// The person's definitions by name, tombstones included.
+    var definitions: [String: Definition] = [:] {
+        didSet { announceToHomeAssistant() }
+    }
+    /// The Focuses last told Home Assistant; nil: not told on this connection yet.
+    var announcedFocuses: [String]?
+    /// Definitions changed here that the broker has not taken yet.
+    var unpublishedDefinitions: [String: DefinitionMessage] = [:]
+    /// Other hosts' definitions on their way to heraldd (`define-focus`, `delete-focus`),
+    /// by name: the `focus-defined` that tells one of them is taken in, not published.
+    var expectedDefinitions: [String: [JSONObject?]] = [:]
+    /// `set-focus` requests on their way that define a Focus with the defaults, by name.
+    var defaultDefinitions: [String: Int] = [:]
+    /// What `heraldctl sync status` reads, written to ``statusPath`` at each change.
+    var status: SyncStatus
+    private let statusPath: String
+    private var statusWriteFailed = false
 
-    init(configuration: SyncConfiguration, link: DaemonLink, broker: Broker) {
+    init(configuration: SyncConfiguration, link: DaemonLink, broker: Broker, statusPath: String) {
         self.configuration = configuration
         self.link = link
         self.broker = broker
+        self.statusPath = statusPath
+        status = SyncStatus(
+            pid: getpid(), broker: "\(configuration.brokerHost):\(configuration.brokerPort)", account: configuration.account,
+            host: configuration.hostName, now: Date())
         var mask = sigset_t()
         sigemptyset(&mask)
         sigaddset(&mask, SIGTERM)
@@ -51,8 +94,9 @@ final class SyncLoop {
     /// Runs until a signal (0) or until heraldd or the broker's settings fail (1).
     func run() -> Int32 {
         do {
+            saveStatus()
             reading = true
-            try send("get-focus", ["subscribe": true], .read)
+            try send("get-focus", ["subscribe": true], .baseline)
             while true {
                 var descriptors = [
                     pollfd(fd: link.fd, events: Int16(POLLIN) | (link.hasOutput ? Int16(POLLOUT) : 0), revents: 0),
@@ -64,6 +108,7 @@ final class SyncLoop {
                 if descriptors[2].revents != 0 {
                     SyncLog.info("stopping")
                     broker.stop()
+                    changeLink(.disconnected, reason: "herald-sync stopped")
                     return 0
                 }
                 if descriptors[0].revents & Int16(POLLOUT) != 0 { try link.flushOutput() }
@@ -80,15 +125,92 @@ final class SyncLoop {
             SyncLog.info("\(error)")
         }
         broker.stop()
+        changeLink(.disconnected, reason: "herald-sync stopped")
         return 1
     }
 
-    private func send(_ method: String, _ params: JSONObject, _ purpose: Pending) throws(DaemonLink.Failure) {
+    /// Writes ``status`` for `heraldctl sync status`; a failure is logged once, and the
+    /// Focus goes on travelling.
+    func saveStatus() {
+        do {
+            try status.write(to: statusPath)
+            statusWriteFailed = false
+        } catch {
+            if !statusWriteFailed { SyncLog.info("cannot write the status file \(statusPath): \(error)") }
+            statusWriteFailed = true
+        }
+    }
+
+    func changeLink(_ link: SyncStatus.Link, reason: String?) {
+        status.link = link
+        status.linkReason = reason
+        status.linkSince = Date()
+        saveStatus()
+    }
+
+    /// libmosquitto could not reach the broker, and tries again: said while not connected
+    /// only (the link's own state says the rest), and once for each error.
+    func brokerFailing(_ reason: String) {
+        guard status.link != .connected, status.linkReason != reason else { return }
+        SyncLog.info("cannot connect to the broker: \(reason); trying again")
+        changeLink(.failing, reason: reason)
+    }
+
+    /// Logs a message not taken, and keeps it as the last refused for `heraldctl sync status`.
+    func refuse(on topic: String, _ reason: String) {
+        SyncLog.info("refused a message on \(topic): \(reason)")
+        status.lastRefused = SyncStatus.Event(at: Date(), topic: topic, detail: reason)
+        saveStatus()
+    }
+
+    /// Publishes Home Assistant's discovery of the Focus, retained, when it is asked for
+    /// and the person's Focuses are not those it was last told on this connection.
+    func announceToHomeAssistant() {
+        guard configuration.homeAssistant, status.link == .connected else { return }
+        let focuses = definitions.filter { $0.value.focus != nil }.keys.sorted()
+        guard focuses != announcedFocuses else { return }
+        let discovery = HomeAssistantDiscovery(configuration: configuration, focuses: focuses)
+        do {
+            try broker.publish(discovery.payload, topic: discovery.topic)
+            announcedFocuses = focuses
+        } catch {
+            SyncLog.info("could not publish Home Assistant's discovery: \(error)")
+        }
+    }
+
+    /// The message `read` reads, or nil when it is not well formed or is another account's
+    /// (refused and logged).
+    func accepted<Message: SyncMessage>(on topic: String, _ read: () throws -> Message) -> Message? {
+        let message: Message
+        do {
+            message = try read()
+        } catch {
+            refuse(on: topic, "\(error)")
+            return nil
+        }
+        guard message.account == configuration.account else {
+            refuse(on: topic, "it is account \(message.account)'s, not \(configuration.account)'s")
+            return nil
+        }
+        return message
+    }
+
+    func noteSent(on topic: String, _ detail: String) {
+        status.lastSent = SyncStatus.Event(at: Date(), topic: topic, detail: detail)
+        saveStatus()
+    }
+
+    func noteReceived(on topic: String, _ detail: String) {
+        status.lastReceived = SyncStatus.Event(at: Date(), topic: topic, detail: detail)
+        saveStatus()
+    }
+
+    func send(_ method: String, _ params: JSONObject, _ purpose: Pending) throws(DaemonLink.Failure) {
         pending[try link.request(method, params: params)] = purpose
     }
 
     /// Asks `get-focus`, once at a time: a change while a read is on its way reads again.
-    private func readFocus() throws(DaemonLink.Failure) {
+    func readFocus() throws(DaemonLink.Failure) {
         if reading {
             readAgain = true
             return
@@ -102,25 +224,38 @@ final class SyncLoop {
             SyncLog.info("heraldd sent a line that is not a JSON object")
             return
         }
-        if message["method"]?.stringValue == ActiveFocusChangedNotification.method {
+        switch message["method"]?.stringValue {
+        case ActiveFocusChangedNotification.method?:
             try readFocus()
             return
+        case FocusDefinedNotification.method?:
+            let params = message["params"]?.objectValue
+            if let name = params?["name"]?.stringValue { definitionChanged(name, params?["focus"]?.objectValue) }
+            return
+        default: break
         }
         guard let id = message["id"]?.numberValue?.intValue, let purpose = pending.removeValue(forKey: id) else { return }
         if let error = message["error"]?.objectValue {
             let reason = error["data"]?.objectValue?["reason"]?.stringValue ?? error["message"]?.stringValue ?? "an error"
             switch purpose {
+            case .baseline:
+                throw SyncLoop.Failure(description: "heraldd refused to let herald-sync follow the Focus: \(reason)")
             case .read:
-                guard current != nil else { throw SyncLoop.Failure(description: "heraldd refused to let herald-sync follow the Focus: \(reason)") }
                 reading = false
                 SyncLog.info("get-focus failed: \(reason)")
-            case .apply(let change, _):
+            case .apply(let change, _, let defining):
+                if let defining { defaultDefinitions[defining, default: 1] -= 1 }
                 SyncLog.info("could not apply \(change.host)'s Focus \(change.focus ?? "off"): \(reason)")
+            case .applyDefinition(let change):
+                expectDefinition(change.name, nil, done: change.focus.map(Self.sorted))
+                SyncLog.info("could not apply \(change.host)'s definition of \(change.name): \(reason)")
             }
             return
         }
         let result = message["result"]?.objectValue ?? [:]
         switch purpose {
+        case .baseline:
+            try baselineRead(result)
         case .read:
             reading = false
             try focusRead(result)
@@ -128,62 +263,30 @@ final class SyncLoop {
                 readAgain = false
                 try readFocus()
             }
-        case .apply(let change, let applied):
-            SyncLog.info("applied \(change.host)'s change: Focus \(change.focus ?? "off")")
-            guard currentTime == change.time, currentHost == change.host else {
-                // A change made here was published while this one was on its way, and
-                // set-focus then replaced it: read again, and publish what is on now, so
-                // that every host ends with the same Focus.
-                try readFocus()
-                return
-            }
-            current = applied
+        case .apply(let change, let applied, let defining):
+            if let defining { defaultDefinitions[defining, default: 1] -= 1 }
+            try focusApplied(change, applied)
+        case .applyDefinition(let change):
+            try definitionApplied(change)
         }
     }
 
-    /// The answer of `get-focus`: the first sets the baseline and starts the broker; a later
-    /// one that differs from the Focus in effect is this host's change, published.
-    private func focusRead(_ result: JSONObject) throws {
-        let active = result["active"]?.objectValue
-        let reason = active?["reason"]?.stringValue
-        let state = FocusState(
-            focus: active?["name"]?.stringValue,
-            until: reason == "until" ? active?["endsAt"]?.stringValue.flatMap(RFC3339.parse) : nil
-        )
-        guard let known = current else {
-            current = state
-            if !brokerStarted {
-                brokerStarted = true
-                try broker.start(host: configuration.brokerHost, port: configuration.brokerPort)
-                SyncLog.info("connecting to \(configuration.brokerHost):\(configuration.brokerPort) as host \(configuration.hostName), topic \(configuration.focusTopic)")
-            }
+    /// One page of the start's `get-focus`: its definitions are those in effect here; after
+    /// the last page, the Focus on is taken as it is and the broker is reached.
+    private func baselineRead(_ result: JSONObject) throws {
+        for case .object(let focus) in result["focuses"]?.arrayValue ?? [] {
+            guard let name = focus["name"]?.stringValue else { continue }
+            definitions[name] = Definition(focus: Self.sorted(focus), time: .zero, host: "")
+        }
+        if let cursor = result["nextCursor"]?.stringValue {
+            try send("get-focus", ["cursor": .string(cursor)], .baseline)
             return
         }
-        guard state != known else { return }
-        // A Focus that reached its `until` ends on every host by itself, each on its own
-        // clock: nothing to publish, or every host would publish the same end.
-        if state == .off, let until = known.until, until <= Date() {
-            current = state
-            return
-        }
-        let change = FocusMessage(
-            focus: state.focus, until: state.until, cause: reason, account: configuration.account, host: configuration.hostName,
-            time: clock.tick(now: Self.now())
-        )
-        current = state
-        currentTime = change.time
-        currentHost = change.host
-        publish(change)
-    }
-
-    private func publish(_ change: FocusMessage) {
-        do {
-            try broker.publish(change.encoded(), topic: configuration.focusTopic)
-            unpublished = nil
-            SyncLog.info("published this host's change: Focus \(change.focus ?? "off")")
-        } catch {
-            unpublished = change
-            SyncLog.info("kept this host's change for when the broker is back: \(error)")
+        reading = false
+        try focusRead(result)
+        if readAgain {
+            readAgain = false
+            try readFocus()
         }
     }
 
@@ -191,59 +294,78 @@ final class SyncLoop {
         switch event {
         case .connected:
             SyncLog.info("connected to the broker \(configuration.brokerHost):\(configuration.brokerPort)")
+            changeLink(.connected, reason: nil)
+            announcedFocuses = nil
+            announceToHomeAssistant()
             if let unpublished { publish(unpublished) }
+            for change in unpublishedDefinitions.values.sorted(by: { $0.name < $1.name }) { publish(change) }
         case .refused(let reason):
             SyncLog.info("the broker refused the connection: \(reason)")
+            changeLink(.refused, reason: reason)
+        case .subscriptionRefused(let filter):
+            let reason = "the broker refuses the subscription to \(filter) (its ACL)"
+            SyncLog.info("\(reason); nothing travels until the broker allows it")
+            changeLink(.refused, reason: reason)
+        case .publicationRefused(let reason):
+            let refusal = "the broker refuses publications under \(configuration.topicPrefix)/\(configuration.account)/ (its ACL): \(reason)"
+            SyncLog.info("\(refusal); this host's changes do not travel until the broker allows them")
+            changeLink(.refused, reason: refusal)
+        case .failing(let reason):
+            brokerFailing(reason)
         case .disconnected(let reason):
             SyncLog.info("disconnected from the broker: \(reason); reconnecting")
+            // A refusal or an error stays what the person reads: the disconnection that
+            // follows it says less.
+            if status.link != .refused, status.link != .failing { changeLink(.disconnected, reason: reason) }
         case .message(let topic, let payload):
             try received(payload, on: topic)
         }
     }
 
-    /// A message on the Focus topic: refused (and logged) unless well formed, of this
-    /// account, from another host and newer than the change in effect.
+    /// A message on one of the account's topics: the Focus, a definition, or a host's
+    /// `online`/`offline`.
     private func received(_ payload: [UInt8], on topic: String) throws {
-        guard topic == configuration.focusTopic else {
-            SyncLog.info("refused a message on \(topic): not this account's Focus topic")
-            return
+        let hostsPrefix = configuration.hostTopic("")
+        let definitionsPrefix = configuration.definitionTopic("")
+        if topic.hasPrefix(hostsPrefix) {
+            hostSaid(payload, host: String(topic.dropFirst(hostsPrefix.count)), on: topic)
+        } else if topic.hasPrefix(definitionsPrefix) {
+            try receivedDefinition(payload, on: topic)
+        } else if topic == configuration.focusTopic {
+            try receivedFocus(payload, on: topic)
+        } else {
+            refuse(on: topic, "not a topic herald-sync reads")
         }
-        let change: FocusMessage
-        do {
-            change = try FocusMessage.read(payload)
-        } catch {
-            SyncLog.info("refused a message on \(topic): \(error)")
-            return
-        }
-        guard change.account == configuration.account else {
-            SyncLog.info("refused a message on \(topic): it is account \(change.account)'s, not \(configuration.account)'s")
-            return
-        }
-        clock.witness(change.time, now: Self.now())
-        guard change.host != configuration.hostName else { return }
-        guard change.isNewer(than: currentTime, host: currentHost) else {
-            SyncLog.info("refused a message on \(topic): \(change.host)'s change is not newer than the one in effect")
-            return
-        }
-        var state = change.state
-        var params: JSONObject = ["focus": .null]
-        if let name = state.focus {
-            if let until = state.until, until <= Date() {
-                state = .off
-            } else {
-                var focus: JSONObject = ["name": .string(name)]
-                if let until = state.until { focus["until"] = .string(RFC3339.format(until)) }
-                params = ["focus": .object(focus)]
-            }
-        }
-        // The change in effect from now: a later message must be newer than this one,
-        // even before heraldd has answered.
-        currentTime = change.time
-        currentHost = change.host
-        try send("set-focus", params, .apply(change, state))
     }
 
-    private static func now() -> Int64 { RFC3339.milliseconds(Date()) }
+    /// A host's retained `online` or `offline` (its last will); an empty payload clears it.
+    private func hostSaid(_ payload: [UInt8], host: String, on topic: String) {
+        let said = String(decoding: payload, as: UTF8.self)
+        switch said {
+        case "online", "offline": status.hosts[host] = said
+        case "": status.hosts[host] = nil
+        default:
+            refuse(on: topic, "a host says online or offline")
+            return
+        }
+        if host != configuration.hostName { SyncLog.info("host \(host) is \(said.isEmpty ? "forgotten" : said)") }
+        saveStatus()
+    }
+
+    /// `object` with its members, and those of the objects inside, in name order: two
+    /// listings of one definition compare equal however they were written.
+    static func sorted(_ object: JSONObject) -> JSONObject {
+        func sorted(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .object(let object): return .object(Self.sorted(object))
+            case .array(let elements): return .array(elements.map(sorted))
+            default: return value
+            }
+        }
+        return JSONObject(object.members.sorted { $0.key < $1.key }.map { JSONObject.Member(key: $0.key, value: sorted($0.value)) })
+    }
+
+    static func now() -> Int64 { RFC3339.milliseconds(Date()) }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String

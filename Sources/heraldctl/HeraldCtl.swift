@@ -24,7 +24,7 @@ struct HeraldCtl: ParsableCommand {
             StatusCommand.self, DonateCommand.self, NotifyCommand.self, NotificationsCommand.self, FocusCommand.self, SummaryCommand.self,
             AuthorizationCommand.self, CapabilitiesCommand.self, SuggestCommand.self, DeleteCommand.self,
             RequestFocusCommand.self, SnapshotCommand.self, WatchCommand.self, CallCommand.self, MethodsCommand.self,
-            InspectSnapshotCommand.self, CategoriesCommand.self, RespondCommand.self, ConversationsCommand.self, CooldownCommand.self,
+            InspectSnapshotCommand.self, CategoriesCommand.self, RespondCommand.self, ConversationsCommand.self, CooldownCommand.self, SyncCommand.self,
         ]
     )
 

@@ -37,13 +37,7 @@ struct HeraldSyncEndToEndTests {
     @Test func focusFollowsThePersonBetweenHostsWithoutEchoOrContent() throws {
         let broker = try MosquittoBroker()
         let subscriber = try MosquittoSubscriber(broker, topic: "herald/#")
-        // Subscribed once its own probe comes back: every later message is seen.
-        let deadline = Date().addingTimeInterval(20)
-        while !subscriber.lines.contains("herald/probe ready"), Date() < deadline {
-            try broker.publish("ready", topic: "herald/probe")
-            usleep(100_000)
-        }
-        #expect(subscriber.lines.contains("herald/probe ready"))
+        #expect(try subscriber.waitUntilSubscribed(broker))
 
         let hostA = try HeraldProcess(.standalone)
         let hostB = try HeraldProcess(.standalone)

@@ -6,8 +6,10 @@ import Glibc
 import Musl
 #endif
 
-/// A real `mosquitto` broker for a test: on a free port of 127.0.0.1, anonymous clients
-/// refused, one user with a password (written with `mosquitto_passwd`), nothing persisted.
+/// A real `mosquitto` broker for a test: on a free port of 127.0.0.1 (or, in a network
+/// namespace of its own, on port 1883 of every address there), anonymous clients refused,
+/// its users with passwords (written with `mosquitto_passwd`), optionally an ACL, nothing
+/// persisted.
 package final class MosquittoBroker: @unchecked Sendable {
     package static let broker = "/usr/sbin/mosquitto"
     package static let tools = [broker, "/usr/bin/mosquitto_passwd", "/usr/bin/mosquitto_sub", "/usr/bin/mosquitto_pub"]
@@ -20,6 +22,8 @@ package final class MosquittoBroker: @unchecked Sendable {
     package let password = "correct horse"
     /// A file holding ``password``, as herald-sync's `password-file` reads it.
     package let passwordFile: String
+    /// What runs a program where the broker is: `ip netns exec NAME`, or nothing.
+    let prefix: [String]
     let configuration: String
     let log: String
     var process: ChildProcess
@@ -28,33 +32,55 @@ package final class MosquittoBroker: @unchecked Sendable {
         package var description: String
     }
 
-    package init() throws {
+    /// A broker with the user ann and `otherUsers` (name: password); `acl`, the text of its
+    /// `acl_file`; `namespace`, the network namespace it runs in.
+    package init(otherUsers: [String: String] = [:], acl: String? = nil, namespace: String? = nil, moreConfiguration: String = "") throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-broker-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        prefix = namespace.map(NetworkNamespaces.exec) ?? []
         passwordFile = folder.appendingPathComponent("password").path
         try "\(password)\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
         let users = folder.appendingPathComponent("users").path
-        let made = try ChildProcess("/usr/bin/mosquitto_passwd", ["-c", "-b", users, username, password]).waitForExit(timeout: 20)
-        guard made == 0 else { throw Failure(description: "mosquitto_passwd exited \(String(describing: made))") }
-        port = try Self.freePort()
+        for (index, user) in ([(username, password)] + otherUsers.sorted { $0.key < $1.key }).enumerated() {
+            let made = try ChildProcess("/usr/bin/mosquitto_passwd", (index == 0 ? ["-c"] : []) + ["-b", users, user.0, user.1])
+                .waitForExit(timeout: 20)
+            guard made == 0 else { throw Failure(description: "mosquitto_passwd exited \(String(describing: made))") }
+        }
+        port = namespace == nil ? try Self.freePort() : 1883
         configuration = folder.appendingPathComponent("mosquitto.conf").path
+        var aclLine = ""
+        if let acl {
+            let aclFile = folder.appendingPathComponent("acl").path
+            try acl.write(toFile: aclFile, atomically: true, encoding: .utf8)
+            aclLine = "acl_file \(aclFile)"
+        }
         // `user root`: run as root (the test's user), mosquitto would otherwise switch to
         // its own user, which cannot read the test's folder.
         try """
-            listener \(port) 127.0.0.1
+            listener \(port)\(namespace == nil ? " 127.0.0.1" : "")
             allow_anonymous false
             password_file \(users)
+            \(aclLine)
             persistence false
             user \(String(cString: getpwuid(getuid()).pointee.pw_name))
+            \(moreConfiguration)
             """.write(toFile: configuration, atomically: true, encoding: .utf8)
         log = folder.appendingPathComponent("mosquitto.log").path
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        process = try Self.start(configuration: configuration, log: log, starts: 1)
+        process = try Self.start(prefix: prefix, configuration: configuration, log: log, starts: 1)
+    }
+
+    /// A file holding `password`, for a herald-sync of another user or with a wrong one.
+    package func passwordFile(holding password: String) throws -> String {
+        let path = folder.appendingPathComponent("password-\(UUID().uuidString.prefix(6))").path
+        try "\(password)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 
     /// Starts mosquitto and waits until its log says it runs for the `starts`th time.
-    private static func start(configuration: String, log: String, starts: Int) throws -> ChildProcess {
-        let process = try ChildProcess(Self.broker, ["-c", configuration], standardError: log)
+    private static func start(prefix: [String], configuration: String, log: String, starts: Int) throws -> ChildProcess {
+        let command = prefix + [Self.broker, "-c", configuration]
+        let process = try ChildProcess(command[0], Array(command.dropFirst()), standardError: log)
         let deadline = Date().addingTimeInterval(20)
         while (((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "running").count - 1) < starts {
             guard process.isRunning, Date() < deadline else {
@@ -75,7 +101,7 @@ package final class MosquittoBroker: @unchecked Sendable {
 
     package func start() throws {
         let starts = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "running").count
-        process = try Self.start(configuration: configuration, log: log, starts: starts)
+        process = try Self.start(prefix: prefix, configuration: configuration, log: log, starts: starts)
     }
 
     deinit {
@@ -91,13 +117,13 @@ package final class MosquittoBroker: @unchecked Sendable {
 
     /// Publishes `payload` on `topic` with `mosquitto_pub` (not retained), and waits for it.
     package func publish(_ payload: String, topic: String) throws {
-        let status = try ChildProcess("/usr/bin/mosquitto_pub", clientArguments + ["-q", "1", "-t", topic, "-m", payload])
-            .waitForExit(timeout: 20)
+        let command = prefix + ["/usr/bin/mosquitto_pub"] + clientArguments + ["-q", "1", "-t", topic, "-m", payload]
+        let status = try ChildProcess(command[0], Array(command.dropFirst())).waitForExit(timeout: 20)
         guard status == 0 else { throw Failure(description: "mosquitto_pub exited \(String(describing: status))") }
     }
 
     /// A port of 127.0.0.1 that nothing listens on now: bound to port 0, read, released.
-    static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -123,14 +149,24 @@ package final class MosquittoSubscriber: @unchecked Sendable {
     package init(_ broker: MosquittoBroker, topic: String) throws {
         outputPath = broker.folder.appendingPathComponent("sub-\(UUID().uuidString.prefix(8)).log").path
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        process = try ChildProcess(
-            "/usr/bin/mosquitto_sub", broker.clientArguments + ["-v", "-q", "1", "-t", topic], standardOutput: outputPath
-        )
+        let command = broker.prefix + ["/usr/bin/mosquitto_sub"] + broker.clientArguments + ["-v", "-q", "1", "-t", topic]
+        process = try ChildProcess(command[0], Array(command.dropFirst()), standardOutput: outputPath)
     }
 
     deinit {
         process.signal(SIGKILL)
         _ = process.waitForExit(timeout: 10)
+    }
+
+    /// Publishes probes on `herald/probe` until one comes back (at most 20 s): from then on,
+    /// every message the broker carries on the topic filter is seen. Whether it came back.
+    package func waitUntilSubscribed(_ broker: MosquittoBroker) throws -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while !lines.contains("herald/probe ready"), Date() < deadline {
+            try broker.publish("ready", topic: "herald/probe")
+            usleep(100_000)
+        }
+        return lines.contains("herald/probe ready")
     }
 
     /// The messages received so far, one per line.
@@ -143,28 +179,43 @@ package final class MosquittoSubscriber: @unchecked Sendable {
 package final class HeraldSyncProcess: @unchecked Sendable {
     package let process: ChildProcess
     let stderrPath: String
+    /// Where it writes the status `heraldctl sync status` reads.
+    package let statusFile: String
 
     package static var binaryPath: String {
         URL(fileURLWithPath: HeraldProcess.binaryPath).deletingLastPathComponent().appendingPathComponent("herald-sync").path
     }
 
-    /// herald-sync for `account` as host `hostName`, on heraldd's `socket` and `broker`.
-    package init(broker: MosquittoBroker, socket: String, account: String, hostName: String) throws {
+    /// herald-sync for `account` as host `hostName`, on heraldd's `socket` and `broker`, with
+    /// the broker user's password unless `passwordFile` names another.
+    /// In network namespace `namespace`, reaching the broker at `brokerHost`; as broker user
+    /// `username`; with MQTT keepalive `keepalive` seconds when given.
+    package init(
+        broker: MosquittoBroker, socket: String, account: String, hostName: String, passwordFile: String? = nil,
+        username: String? = nil, namespace: String? = nil, brokerHost: String = "127.0.0.1", keepalive: Int? = nil,
+        brokerPort: Int? = nil, moreSettings: String = ""
+    ) throws {
         let folder = broker.folder.appendingPathComponent("sync-\(hostName)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let configuration = folder.appendingPathComponent("sync.conf").path
         try """
             # herald-sync for the test: the broker's one user, this host's name.
-            broker-host = 127.0.0.1
-            broker-port = \(broker.port)
-            username = \(broker.username)
-            password-file = \(broker.passwordFile)
+            broker-host = \(brokerHost)
+            broker-port = \(brokerPort ?? broker.port)
+            username = \(username ?? broker.username)
+            password-file = \(passwordFile ?? broker.passwordFile)
             account = \(account)
             host-name = \(hostName)
+            \(keepalive.map { "keepalive = \($0)" } ?? "")
+            \(moreSettings)
             """.write(toFile: configuration, atomically: true, encoding: .utf8)
         stderrPath = folder.appendingPathComponent("stderr.log").path
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process = try ChildProcess(Self.binaryPath, ["--config", configuration, "--socket", socket], standardError: stderrPath)
+        statusFile = folder.appendingPathComponent("status.json").path
+        let command = (namespace.map(NetworkNamespaces.exec) ?? []) + [Self.binaryPath]
+        process = try ChildProcess(
+            command[0], Array(command.dropFirst()) + ["--config", configuration, "--socket", socket, "--status-file", statusFile],
+            standardError: stderrPath)
     }
 
     deinit {
@@ -183,6 +234,17 @@ package final class HeraldSyncProcess: @unchecked Sendable {
             usleep(20_000)
         }
         return false
+    }
+
+    /// `heraldctl sync status` on its status file, once `until` holds of its output or after
+    /// 20 s: its last run.
+    package func status(json: Bool = false, until: (Heraldctl.Run) -> Bool = { _ in true }) throws -> Heraldctl.Run {
+        let deadline = Date().addingTimeInterval(20)
+        while true {
+            let run = try Heraldctl.run(["sync", "status", "--status-file", statusFile] + (json ? ["--json"] : []))
+            if until(run) || Date() > deadline { return run }
+            usleep(50_000)
+        }
     }
 
     /// SIGTERM, and the exit status (nil if it did not exit within `timeout` seconds).

@@ -14,7 +14,8 @@ _spec = importlib.util.spec_from_file_location("check_protocol_version", SCRIPT)
 check_protocol_version = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(check_protocol_version)
 
-RELEASED = json.loads((ROOT / "Protocol/released/openrpc-1.0.0.json").read_text(encoding="utf-8"))
+RELEASED_PATH = ROOT / "Protocol/released/openrpc-1.0.0.json"
+RELEASED = json.loads(RELEASED_PATH.read_text(encoding="utf-8"))
 
 
 def method(document, name):
@@ -112,7 +113,8 @@ class ProtocolVersionCheckTests(unittest.TestCase):
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
             json.dump(document, file)
         try:
-            run = subprocess.run([sys.executable, str(SCRIPT), file.name], capture_output=True, text=True)
+            # Against the document it was changed from, not the newest release.
+            run = subprocess.run([sys.executable, str(SCRIPT), file.name, str(RELEASED_PATH)], capture_output=True, text=True)
         finally:
             pathlib.Path(file.name).unlink()
         self.assertEqual(run.returncode, 1)

@@ -42,6 +42,13 @@ package enum ActiveFocusChangedNotification {
     package static let method = "active-focus-changed"
 }
 
+/// The params of `focus-defined`, sent to the same connections: one of the uid's
+/// definitions made, replaced or deleted (`define-focus`, `set-focus` with `focus`,
+/// `delete-focus`) — its name, and the definition now (null: deleted).
+package enum FocusDefinedNotification {
+    package static let method = "focus-defined"
+}
+
 /// Params of a read-back: `uid`, for administrators, another uid's.
 package struct UIDParams: Codable, Sendable, Hashable {
     package var uid: UInt32?

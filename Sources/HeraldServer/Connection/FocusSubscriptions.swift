@@ -81,6 +81,33 @@ final class FocusSubscriptions: Sendable {
         }
     }
 
+    /// Tells each watcher of `uid` that its Focus `name` is now `definition` (nil: deleted).
+    func tellDefined(uid: UInt32, name: String, definition: FocusConfiguration?) {
+        let all = watchers.withLockedValue { $0 }
+        guard all.values.contains(uid) else { return }
+        var line: [UInt8] = []
+        Self.focusDefinedNotification(uid: uid, name: name, definition: definition).write(to: &line)
+        line.append(UInt8(ascii: "\n"))
+        for (connection, watched) in all where watched == uid {
+            SubscriberLine.send(
+                ByteBuffer(bytes: line), to: connection, registry: registry, statistics: statistics, logger: logger,
+                kind: "focus-defined subscriber"
+            )
+        }
+    }
+
+    /// `{"jsonrpc":"2.0","method":"focus-defined","params":{"uid":…,"name":…,"focus":definition|null}}`.
+    static func focusDefinedNotification(uid: UInt32, name: String, definition: FocusConfiguration?) -> JSONValue {
+        .object([
+            "jsonrpc": "2.0",
+            "method": .string(FocusDefinedNotification.method),
+            "params": .object([
+                "uid": .number(JSONNumber(Int(uid))), "name": .string(name),
+                "focus": definition.map { (try? JSONValueEncoder().encode($0)) ?? .null } ?? .null,
+            ]),
+        ])
+    }
+
     /// `{"jsonrpc":"2.0","method":"active-focus-changed","params":{"uid":…,"focus":name|null}}`.
     static func activeFocusNotification(_ change: FocusChange) -> JSONValue {
         .object([

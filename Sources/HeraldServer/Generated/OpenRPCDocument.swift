@@ -9,7 +9,7 @@ package enum OpenRPCDocument {
   "openrpc": "1.3.2",
   "info": {
     "title": "Herald",
-    "version": "1.0.0",
+    "version": "1.1.0",
     "x-herald-daemon-version": "0.1.0",
     "description": "Herald is a local notification gateway for Linux: processes on one host speak JSON-RPC 2.0 to the daemon heraldd over a Unix stream socket (default $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock). Apps donate interactions (messages and calls), turn notification content into communication notifications, and get every delivery decision explained; each uid sets its own Focuses and summary and answers its apps' Focus authorization requests; administrators set capabilities and may act for any uid. Params are by name only. A member that is null counts as absent (set-focus's focus: null turns the Focus off); an unknown member is -32602 naming it in data.pointer. Every error object is {code, message, data: ErrorData}. info.version is the protocol's own semantic version (a minor version adds optional members and methods, a major one may remove or change them; clients ignore result members they do not know); x-herald-daemon-version is the daemon's. Protocol/README.md is the prose: framing, versioning, limits, delivery rules, journal."
   },
@@ -3570,7 +3570,7 @@ package enum OpenRPCDocument {
       "name": "get-focus",
       "x-herald-access": "person",
       "summary": "The caller's Focuses, which one is on and why, and the next change.",
-      "description": "Reads, never changes: evaluated at the time of the request, so a change due but not yet made (the daemon makes each within a second) is shown as it is now. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read. subscribe: true makes this connection receive active-focus-changed (see x-notifications) at each change of the uid's Focus in effect, one Focus to another and the Focus on set again included; a connection follows one uid, the last it asked for, and is never closed for being idle while it does.",
+      "description": "Reads, never changes: evaluated at the time of the request, so a change due but not yet made (the daemon makes each within a second) is shown as it is now. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read. subscribe: true makes this connection receive active-focus-changed (see x-notifications) at each change of the uid's Focus in effect, one Focus to another and the Focus on set again included, and focus-defined at each definition of the uid's made, replaced or deleted; a connection follows one uid, the last it asked for, and is never closed for being idle while it does.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -3591,7 +3591,7 @@ package enum OpenRPCDocument {
         },
         {
           "name": "subscribe",
-          "description": "Receive active-focus-changed notifications on this connection (see x-notifications) at each change of this uid's Focus in effect, for as long as the connection stays open.",
+          "description": "Receive active-focus-changed notifications on this connection (see x-notifications) at each change of this uid's Focus in effect, and focus-defined at each change of its definitions, for as long as the connection stays open.",
           "required": false,
           "schema": {
             "type": "boolean"
@@ -7115,6 +7115,79 @@ package enum OpenRPCDocument {
             {
               "name": "focus",
               "value": "Work"
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "focus-defined",
+      "summary": "Sent by the server to a connection that subscribed with get-focus when one of the uid's Focus definitions is made, replaced or deleted.",
+      "description": "A JSON-RPC notification from the server (no id; do not answer it), written on its own line between responses, to the same connections as active-focus-changed. Sent after each define-focus, each set-focus with focus (which may define or change the Focus it names, or leave it as it was) and each delete-focus of the uid that succeeds, before the active-focus-changed that call caused, if any: the Focus's name and its definition now as get-focus lists it (schedules in, until out), or null when it was deleted. herald-sync follows a person's definitions this way. Bounded like every subscriber's line (--max-unread-bytes). The subscription ends with the connection.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "description": "Whose Focus it is.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        },
+        {
+          "name": "name",
+          "description": "The Focus's name.",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        },
+        {
+          "name": "focus",
+          "description": "Its definition now, as get-focus lists it; null when it was deleted.",
+          "required": true,
+          "schema": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/FocusConfiguration"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        }
+      ],
+      "examples": [
+        {
+          "name": "Evening defined with a schedule",
+          "params": [
+            {
+              "name": "uid",
+              "value": 1000
+            },
+            {
+              "name": "name",
+              "value": "Evening"
+            },
+            {
+              "name": "focus",
+              "value": {
+                "name": "Evening",
+                "allowedPeople": [],
+                "allowedApps": [
+                  "org.example.chat"
+                ],
+                "allowTimeSensitive": true,
+                "allowRepeatedCalls": true,
+                "allowMentions": false,
+                "schedules": [
+                  {
+                    "start": "20:00",
+                    "end": "23:00"
+                  }
+                ]
+              }
             }
           ]
         }

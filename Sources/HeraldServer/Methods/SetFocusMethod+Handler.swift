@@ -6,7 +6,7 @@ extension SetFocusMethod: ServedMethod {
     static func handle(
         _ params: SetFocusParams, _ context: RequestContext, _ services: MethodServices
     ) throws -> MethodOutcome<SetFocusResult> {
-        try FocusChangingCall(services).run { state, now throws(RuleError) in
+        try FocusChangingCall(services).run(defining: params.focus.map { (params.uid ?? context.caller.uid, $0.name) }) { state, now throws(RuleError) in
             try state.setFocus(params, caller: context.caller, now: now, budget: services.environment.focusPage(context))
         }
     }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
-PROTOCOL_VERSION = '1.0.0'
+PROTOCOL_VERSION = '1.1.0'
 """The protocol version this module was generated from (`info.version`)."""
 
 METHODS = (
@@ -55,6 +55,7 @@ METHODS = (
 NOTIFICATIONS = (
     'focus-changed',
     'active-focus-changed',
+    'focus-defined',
     'notification-delivered',
     'summary-delivered',
     'events-skipped',
@@ -863,6 +864,15 @@ class ActiveFocusChangedParams(TypedDict):
     """
     uid: 'Uid'
     focus: Optional[str]
+
+
+class FocusDefinedParams(TypedDict):
+    """Sent by the server to a connection that subscribed with get-focus when one of the uid's
+    Focus definitions is made, replaced or deleted.
+    """
+    uid: 'Uid'
+    name: str
+    focus: Optional['FocusConfiguration']
 
 
 class NotificationDeliveredParams(TypedDict):

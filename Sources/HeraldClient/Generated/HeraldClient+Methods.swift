@@ -4,7 +4,7 @@
 
 extension HeraldClient {
     /// The protocol version this client was generated from (`info.version` of Protocol/openrpc.json).
-    public static let protocolVersion = "1.0.0"
+    public static let protocolVersion = "1.1.0"
 
     /// The methods this client has a call for, in the document's order.
     public static let methods: [String] = [

@@ -11,6 +11,9 @@ public enum HeraldEvent: Sendable, Hashable {
     /// `active-focus-changed`: Sent by the server to a connection that subscribed with get-focus at each change
     /// of the uid's Focus in effect.
     case activeFocusChanged(ActiveFocusChangedParams)
+    /// `focus-defined`: Sent by the server to a connection that subscribed with get-focus when one of the uid's
+    /// Focus definitions is made, replaced or deleted.
+    case focusDefined(FocusDefinedParams)
     /// `notification-delivered`: Sent to presenters when an alert or a quiet notification is decided.
     case notificationDelivered(NotificationDeliveredParams)
     /// `summary-delivered`: Sent to presenters when a uid's scheduled summary is delivered.
@@ -45,6 +48,8 @@ public enum HeraldEvent: Sendable, Hashable {
             if let value = try? params.decode(FocusChangedParams.self) { return .focusChanged(value) }
         case "active-focus-changed":
             if let value = try? params.decode(ActiveFocusChangedParams.self) { return .activeFocusChanged(value) }
+        case "focus-defined":
+            if let value = try? params.decode(FocusDefinedParams.self) { return .focusDefined(value) }
         case "notification-delivered":
             if let value = try? params.decode(NotificationDeliveredParams.self) { return .notificationDelivered(value) }
         case "summary-delivered":

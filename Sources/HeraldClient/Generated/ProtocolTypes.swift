@@ -2012,6 +2012,20 @@ public struct ActiveFocusChangedParams: Codable, Sendable, Hashable {
     }
 }
 
+/// Sent by the server to a connection that subscribed with get-focus when one of the uid's Focus definitions is
+/// made, replaced or deleted.
+public struct FocusDefinedParams: Codable, Sendable, Hashable {
+    public var uid: Uid
+    public var name: String
+    public var focus: FocusConfiguration?
+
+    public init(uid: Uid, name: String, focus: FocusConfiguration? = nil) {
+        self.uid = uid
+        self.name = name
+        self.focus = focus
+    }
+}
+
 /// Sent to presenters when an alert or a quiet notification is decided.
 public struct NotificationDeliveredParams: Codable, Sendable, Hashable {
     public var uid: Uid

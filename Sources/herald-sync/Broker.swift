@@ -1,6 +1,8 @@
 import CMosquitto
-import Foundation
+import FoundationEssentials
+import Glibc
 import HeraldSync
+import Synchronization
 
 /// herald-sync's link to the MQTT broker, through libmosquitto and its own network thread
 /// (`mosquitto_loop_start`), which connects, keeps alive and reconnects by itself.
@@ -23,8 +25,7 @@ final class Broker: @unchecked Sendable {
     /// Readable while events wait in ``takeEvents()``.
     let wakeup: Int32
     private let client: OpaquePointer
-    private let lock = NSLock()
-    private var events: [Event] = []
+    private let events = Mutex<[Event]>([])
     private let subscription: String
     /// Events held for the loop at most: a broker that floods the topic loses the oldest
     /// messages rather than herald-sync's memory growing without end.
@@ -102,7 +103,7 @@ final class Broker: @unchecked Sendable {
     func takeEvents() -> [Event] {
         var counter: UInt64 = 0
         _ = read(wakeup, &counter, 8)
-        return lock.withLock {
+        return events.withLock { events in
             defer { events.removeAll() }
             return events
         }
@@ -120,7 +121,7 @@ final class Broker: @unchecked Sendable {
     }
 
     private func record(_ event: Event) {
-        lock.withLock {
+        events.withLock { events in
             if events.count >= Self.maximumWaitingEvents { events.removeFirst() }
             events.append(event)
         }

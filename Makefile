@@ -18,7 +18,8 @@ SWIFT ?= swift
 # Debian packages the build, the tests and `make run` need.
 APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux iproute2 man-db \
   mosquitto mosquitto-clients libmosquitto-dev python3-paho-mqtt python3-jinja2 \
-  dbus xvfb dunst qemu-system-x86 debootstrap e2fsprogs bubblewrap libnotify-bin libglib2.0-bin xdg-desktop-portal
+  dbus xvfb dunst qemu-system-x86 debootstrap e2fsprogs bubblewrap libnotify-bin libglib2.0-bin xdg-desktop-portal \
+  unicode-data
 BENCH_APT_PACKAGES := redis-server redis-tools dbus xvfb dunst
 RUN_DIR := $(CURDIR)/.run
 SOCKET ?= $(RUN_DIR)/herald.sock
@@ -28,7 +29,7 @@ RUN_ARGS ?=
 RELEASE_FLAGS := -c release --static-swift-stdlib
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: all build release run test test-vm deps bench-deps generate install uninstall verify-units check-man clean format lint bench bench-compare bench-wakeups bench-snapshot bench-search bench-durability fuzz
+.PHONY: all build release run test test-vm deps bench-deps generate generate-folding install uninstall verify-units check-man clean format lint bench bench-compare bench-wakeups bench-snapshot bench-search bench-durability fuzz
 
 all: build
 
@@ -50,6 +51,10 @@ bench-deps:
 ## generate: embed Protocol/openrpc.json into the sources rpc.discover serves it from.
 generate:
 	@sh scripts/embed-openrpc.sh
+
+## generate-folding: the search's folding tables from the Unicode Character Database (unicode-data).
+generate-folding: deps
+	python3 scripts/generate-search-folding.py
 
 build: deps generate
 	$(SWIFT) build

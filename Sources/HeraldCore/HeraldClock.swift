@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The source of "now" for the rules, injected so that tests can set the time.
 package protocol HeraldClock: Sendable {
@@ -50,14 +51,14 @@ package final class ManualClock: HeraldClock, @unchecked Sendable {
     private var current: Date
     private var sleepers: [Sleeper] = []
     private var nextSleeperID: UInt64 = 0
-    private let lock = NSLock()
+    private let lock = Mutex(())
 
     package init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         self.current = start
     }
 
     package func now() -> Date {
-        lock.withLock { current }
+        lock.withLock { _ in current }
     }
 
     package func advance(by seconds: TimeInterval) {
@@ -65,7 +66,7 @@ package final class ManualClock: HeraldClock, @unchecked Sendable {
     }
 
     package func set(_ date: Date) {
-        let due: [Sleeper] = lock.withLock {
+        let due: [Sleeper] = lock.withLock { _ in
             current = date
             let due = sleepers.filter { $0.deadline <= date }
             sleepers.removeAll { $0.deadline <= date }
@@ -77,17 +78,17 @@ package final class ManualClock: HeraldClock, @unchecked Sendable {
     /// How many tasks are asleep on this clock: a test waits for the work it drives to be
     /// asleep before it moves the time.
     package var sleeperCount: Int {
-        lock.withLock { sleepers.count }
+        lock.withLock { _ in sleepers.count }
     }
 
     package func sleep(for seconds: Double) async throws {
-        let id = lock.withLock {
+        let id = lock.withLock { _ in
             nextSleeperID += 1
             return nextSleeperID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let outcome: Result<Void, any Error>? = lock.withLock {
+                let outcome: Result<Void, any Error>? = lock.withLock { _ in
                     if Task.isCancelled { return .failure(CancellationError()) }
                     guard seconds > 0 else { return .success(()) }
                     sleepers.append(Sleeper(id: id, deadline: current + seconds, continuation: continuation))
@@ -96,7 +97,7 @@ package final class ManualClock: HeraldClock, @unchecked Sendable {
                 if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
-            let cancelled: Sleeper? = lock.withLock {
+            let cancelled: Sleeper? = lock.withLock { _ in
                 guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
                 return sleepers.remove(at: index)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldProtocol
 
 /// An app's `.desktop` file, in the words a bubble needs: its name and its icon
 /// (the Desktop Entry Specification's `[Desktop Entry]` group).
@@ -27,15 +28,15 @@ package struct DesktopEntry: Sendable, Hashable {
         var inEntry = false
         var values: [String: String] = [:]
         for rawLine in contents.split(whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingBlanks()
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("[") {
                 inEntry = line == "[Desktop Entry]"
                 continue
             }
             guard inEntry, let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            if values[key] == nil { values[key] = Self.unescape(line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)) }
+            let key = line[..<equals].trimmingBlanks()
+            if values[key] == nil { values[key] = Self.unescape(line[line.index(after: equals)...].trimmingBlanks()) }
         }
         guard values["Hidden"] != "true" else { return nil }
         let name = languages.lazy.compactMap { values["Name[\($0)]"] }.first ?? values["Name"]
@@ -46,7 +47,7 @@ package struct DesktopEntry: Sendable, Hashable {
 
     /// Whether `app` can name a desktop file: one file name, no folder, nothing hidden.
     package static func isFileName(_ app: String) -> Bool {
-        !app.isEmpty && !app.hasPrefix(".") && !app.contains("/") && !app.contains("\0")
+        !app.isEmpty && !app.hasPrefix(".") && !app.contains("/" as Character) && !app.contains("\0" as Character)
     }
 
     /// Where `app`'s desktop file is looked for, first match wins: `$XDG_DATA_HOME/applications`
@@ -89,7 +90,7 @@ package struct DesktopEntry: Sendable, Hashable {
 
     /// A value's escapes: `\s`, `\n`, `\t`, `\r`, `\\`.
     private static func unescape(_ value: String) -> String {
-        guard value.contains("\\") else { return value }
+        guard value.contains("\\" as Character) else { return value }
         var result = ""
         var escaping = false
         for character in value {

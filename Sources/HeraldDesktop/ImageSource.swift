@@ -54,7 +54,7 @@ package enum ImageSource: Sendable, Hashable {
             mimeType = "image/webp"
         } else if bytes.starts(with: Array("BM".utf8)) {
             mimeType = "image/bmp"
-        } else if String(decoding: bytes.prefix(512), as: UTF8.self).contains("<svg") {
+        } else if String(decoding: bytes.prefix(512), as: UTF8.self).firstRange(of: "<svg") != nil {
             mimeType = "image/svg+xml"
         } else {
             return nil

@@ -50,7 +50,7 @@ package enum AppEvidence {
                 path = line.dropFirst(3)
                 break
             }
-            if let range = line.range(of: ":name=systemd:") { path = line[range.upperBound...] }
+            if let range = line.firstRange(of: ":name=systemd:") { path = line[range.upperBound...] }
         }
         guard let path else { return nil }
         guard let unit = path.split(separator: "/").last(where: { $0.hasSuffix(".scope") || $0.hasSuffix(".service") }) else {
@@ -80,7 +80,7 @@ package enum AppEvidence {
         guard parts.count == 1 || parts.count == 2 else { return nil }
         if parts.count == 2 {
             // The launcher names no app: no dots, as in "gnome", "kde", "flatpak".
-            guard !parts[0].isEmpty, !parts[0].contains(".") else { return nil }
+            guard !parts[0].isEmpty, !parts[0].contains("." as Character) else { return nil }
         }
         guard let id = unescapeUnitName(parts[parts.count - 1]), isAppID(id) else { return nil }
         return id

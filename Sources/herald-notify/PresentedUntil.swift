@@ -40,7 +40,7 @@ final class PresentedUntil {
         if let folder {
             path = folder + "/herald-notify/presented-until"
             let text = (try? String(contentsOfFile: path!, encoding: .utf8)) ?? ""
-            date = RFC3339.parse(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            date = RFC3339.parse(text.trimmingWhitespace())
             written = date
         } else {
             path = nil
@@ -87,7 +87,7 @@ final class PresentedUntil {
     }
 
     private static func write(_ date: Date, to path: String) {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let temporary = path + ".\(getpid())"
         let line = Array((RFC3339.format(date) + "\n").utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -105,7 +106,7 @@ final class ReplyPrompt {
         if !exited { exiting.append(prompt.pid) }
         let failed = exited && !((status & 0x7f) == 0 && (status >> 8) & 0xff == 0)
         let line = String(decoding: prompt.output.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
-        let text = line.trimmingCharacters(in: .whitespaces)
+        let text = line.trimmingBlanks()
         guard !failed, !text.isEmpty else { return Log.info("the reply prompt was closed without a reply") }
         prompt.answer(text)
     }

@@ -1,6 +1,8 @@
 import CMosquitto
-import Foundation
+import FoundationEssentials
+import Glibc
 import HeraldSync
+import Synchronization
 
 /// herald-sync's link to the MQTT broker, through libmosquitto and its own network thread
 /// (`mosquitto_loop_start`), which connects, keeps alive and reconnects by itself.
@@ -30,8 +32,7 @@ final class Broker: @unchecked Sendable {
     /// Readable while events wait in ``takeEvents()``.
     let wakeup: Int32
     private let client: OpaquePointer
-    private let lock = NSLock()
-    private var events: [Event] = []
+    private let events = Mutex<[Event]>([])
     /// Every topic of the person's account: their Focus, their definitions, their hosts.
     private let subscription: String
     /// This host's retained `online`/`offline`: `offline` is also the last will, which the
@@ -142,7 +143,7 @@ final class Broker: @unchecked Sendable {
     func takeEvents() -> [Event] {
         var counter: UInt64 = 0
         _ = read(wakeup, &counter, 8)
-        return lock.withLock {
+        return events.withLock { events in
             defer { events.removeAll() }
             return events
         }
@@ -161,7 +162,7 @@ final class Broker: @unchecked Sendable {
     }
 
     private func record(_ event: Event) {
-        lock.withLock {
+        events.withLock { events in
             if events.count >= Self.maximumWaitingEvents { events.removeFirst() }
             events.append(event)
         }

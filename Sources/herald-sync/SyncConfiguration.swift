@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import HeraldProtocol
 
 /// herald-sync's settings, read from `$XDG_CONFIG_HOME/herald/sync.conf` (or `--config`):
 /// one `key = value` a line, `#` starting a comment (docs/sync.md lists the keys).
@@ -48,12 +50,12 @@ struct SyncConfiguration {
         hostName = defaultHostName
         var passwordFile: String?
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingBlanks()
             if line.isEmpty || line.hasPrefix("#") { continue }
             let place = "\(path):\(index + 1)"
             guard let equals = line.firstIndex(of: "=") else { throw Failure(description: "\(place): expected key = value") }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<equals].trimmingBlanks()
+            let value = line[line.index(after: equals)...].trimmingBlanks()
             guard !value.isEmpty else { throw Failure(description: "\(place): \(key) has no value") }
             switch key {
             case "broker-host": brokerHost = value

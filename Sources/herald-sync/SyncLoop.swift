@@ -1,5 +1,6 @@
 import CMosquitto
-import Foundation
+import FoundationEssentials
+import Glibc
 import HeraldDaemonLink
 import HeraldProtocol
 import HeraldSync

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldProtocol
 
 /// Turns a Focus's `--allow` and `--silence` values into people: a handle is sent as
@@ -80,8 +81,9 @@ final class PersonResolver {
         return fold(name) == wanted || name.split(separator: " ").contains { fold(String($0)) == wanted }
     }
 
+    /// `text` folded as the search folds words: case, accents and width.
     private static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        SearchFolding.fold(text)
     }
 
     /// The uid's people, each as its latest outgoing donation named them; read once.

@@ -63,7 +63,7 @@ enum PersonIdentity {
             let digits = phoneDigits(value)
             return digits.isEmpty ? "handle:" + value : "phone:" + digits
         case .unknown:
-            if value.contains("@") {
+            if value.contains("@" as Character) {
                 return "email:" + value.lowercased()
             }
             if looksLikePhoneNumber(value) {

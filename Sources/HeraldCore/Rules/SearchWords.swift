@@ -1,4 +1,3 @@
-import Foundation
 import HeraldProtocol
 
 /// The words a search compares: runs of letters and digits, folded so that case and
@@ -18,7 +17,7 @@ enum SearchWords {
     }
 
     /// Calls `body` with each folded word of `text`. ASCII is folded byte by byte; a word
-    /// with other letters is folded by Foundation (case and diacritics, no locale).
+    /// with other letters by `SearchFolding` (case, diacritics and width, no locale).
     static func forEachWord(in text: String, _ body: (String) -> Void) {
         var text = text
         text.makeContiguousUTF8()
@@ -74,7 +73,7 @@ enum SearchWords {
     /// Folds a word with letters beyond ASCII, and cuts it at `maxWordBytes` on a
     /// character's edge. Folding may split it (a ligature), so its words are passed on.
     private static func foldNonASCII(_ word: String, _ body: (String) -> Void) {
-        let folded = word.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let folded = SearchFolding.fold(word)
         for part in folded.unicodeScalars.split(whereSeparator: { !isWordScalar($0) }) {
             var kept = ""
             for character in String(String.UnicodeScalarView(part)) {

@@ -24,15 +24,21 @@ extension HeraldState {
     /// ``donate(_:caller:now:retry:)`` to keep work out of the lock.
     package mutating func donate(_ p: DonateParams, caller: Caller, now: Date) throws(RuleError) -> MethodOutcome<DonateResult> {
         let donation = try Self.prepareDonation(p)
+        return donation.outcome(try donate(donation, caller: caller, now: now))
+    }
+
+    /// The part of `donate` that needs the state, a retry's comparison made in place: for
+    /// the change log's replay, which holds the state alone.
+    package mutating func donate(_ donation: PreparedDonation, caller: Caller, now: Date) throws(RuleError) -> DonateResult {
         switch try donate(donation, caller: caller, now: now, retry: nil) {
         case .done(let result, _):
-            return donation.outcome(result)
+            return result
         case .compare(let stored):
             let retry = DonationRetry.compare(donation, with: stored)
             guard case .done(let result, _) = try donate(donation, caller: caller, now: now, retry: retry) else {
                 preconditionFailure("A donation given a retry's comparison compares in place.")
             }
-            return donation.outcome(result)
+            return result
         }
     }
 

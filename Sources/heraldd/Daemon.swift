@@ -202,22 +202,23 @@ struct Daemon {
         let generation = recovery.header?.generation ?? 0
         // Replayed in every mode: a log left by a heraldd run with one holds acknowledged changes.
         let folder = ChangeLogFolder(folder: storage.folder)
-        let replay = folder.replay(after: generation)
+        var replay = ChangeLogFolder.Replay()
         var replayLine: String?
-        if !replay.records.isEmpty || replay.problem != nil {
+        if !folder.segmentNumbers().isEmpty {
+            // Read and made ready on a thread of its own while this one applies (docs/performance.md, "Durability").
             let replaying = SharedState(state)
-            let replayer = ChangeReplay(state: replaying)
-            var applied = 0
-            for record in replay.records {
-                let done = replayer.apply(
-                    method: record.method, caller: record.caller, appliedAt: record.appliedAt, params: record.params,
-                    generated: record.generated)
-                if done { applied += 1 }
+            let applied: Int
+            (applied, replay) = ChangeReplay(state: replaying).replay { next in
+                folder.replay(after: generation) { record in
+                    next(record.method, record.caller, record.appliedAt, record.params, record.generated)
+                }
             }
-            state = replaying.copy()
-            folder.cut(replay)
-            writer.submit(PersistenceJournal.replayedEntry(replay, applied: applied, generation: generation, folder: storage.folder))
-            replayLine = PersistenceJournal.replaySummary(replay, applied: applied, generation: generation)
+            if replay.recordCount > 0 || replay.problem != nil {
+                state = replaying.copy()
+                folder.cut(replay)
+                writer.submit(PersistenceJournal.replayedEntry(replay, applied: applied, generation: generation, folder: storage.folder))
+                replayLine = PersistenceJournal.replaySummary(replay, applied: applied, generation: generation)
+            }
         }
         var log: ChangeLog?
         if storage.durabilityMode.logsChanges {

@@ -77,7 +77,7 @@ enum PersistenceJournal {
         try? entry.append(name: "MESSAGE_ID", value: JournalMessageID.changeLogReplayed)
         try? entry.append(name: "HERALD_FOLDER", value: folder)
         try? entry.append(name: "HERALD_GENERATION", value: String(generation))
-        try? entry.append(name: "HERALD_REPLAYED", value: String(replay.records.count))
+        try? entry.append(name: "HERALD_REPLAYED", value: String(replay.recordCount))
         try? entry.append(name: "HERALD_DROPPED_BYTES", value: String(replay.droppedBytes))
         try? entry.append(name: "HERALD_DROPPED_SEGMENTS", value: String(replay.droppedSegments.filter { $0 != replay.stoppedIn?.segment }.count))
         if let problem = replay.problem { try? entry.append(name: "HERALD_PROBLEM", value: problem) }
@@ -86,8 +86,8 @@ enum PersistenceJournal {
 
     /// The replay in words, for the journal and the start-up line.
     static func replaySummary(_ replay: ChangeLogFolder.Replay, applied: Int, generation: UInt64) -> String {
-        var line = "replayed \(replay.records.count) change\(replay.records.count == 1 ? "" : "s") from the change log after generation \(generation)"
-        if applied != replay.records.count { line += " (\(replay.records.count - applied) not applicable)" }
+        var line = "replayed \(replay.recordCount) change\(replay.recordCount == 1 ? "" : "s") from the change log after generation \(generation)"
+        if applied != replay.recordCount { line += " (\(replay.recordCount - applied) not applicable)" }
         if let problem = replay.problem {
             line += "; dropped \(replay.droppedBytes) bytes from \(problem), never applied"
             let later = replay.droppedSegments.filter { $0 != replay.stoppedIn?.segment }.count

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldProtocol
+import HeraldStorage
 import HeraldTesting
 import NIOConcurrencyHelpers
 import Testing
@@ -77,5 +78,91 @@ struct ChangeReplayTests {
         let again = try Self.call(reader, "donate", donation.replacingOccurrences(of: #""direction""#, with: #""identifier":"\#(drawn)","direction""#))
         #expect(again[pointer: "/result/identifier"] == .string(drawn), "\(again)")
         #expect(replayed.read { $0.interactionCount } == 1)
+    }
+
+    /// The state as a snapshot encodes it, every member in a fixed order: two states made
+    /// by the same changes encode alike.
+    static func encoded(_ state: SharedState) throws -> [UInt8] {
+        try SnapshotFile(encoding: state.copy(), generation: 1, now: Date(timeIntervalSince1970: 1_800_000_000)).payload
+    }
+
+    @Test("Replay on two threads, donations a batch at a time, makes the state one record at a time makes, and live made")
+    func pipelinedReplay() throws {
+        var random = SeededRandom(for: "pipelinedReplay")
+        let captured = Captured()
+        let clock = ManualClock()
+        let live = SharedState(HeraldState(configuration: CoreConfiguration())) { change in
+            captured.changes.withLockedValue { $0.append(change) }
+        }
+        let processor = Self.processor(live, clock: clock, capturing: true)
+        let apps = ["org.example.chat", "org.example.mail", "org.example.phone"]
+        // Past one batch several times over (ChangeReplay.batchSize), so that runs of
+        // donations cross batches and other changes fall between them.
+        for step in 0..<(3 * ChangeReplay.batchSize) {
+            clock.advance(by: Double(random.next() % 3))
+            let app = apps[Int(random.next() % 3)]
+            let identifier = random.next() % 4 == 0 ? "" : #""identifier":"i\#(random.next() % 900)","#
+            let params: String
+            switch random.next() % 10 {
+            case 0:
+                params = #"{"app":"\#(app)","content":{"title":"T\#(step)","body":"B"}}"#
+                _ = try Self.call(processor, "update-content", params)
+            case 1:
+                _ = try Self.call(processor, "delete-interactions", #"{"app":"\#(app)","identifiers":["i\#(random.next() % 900)"]}"#)
+            default:
+                // The same identifier again is a retry, or, with another text, refused (and not logged).
+                params =
+                    #"{"app":"\#(app)","interaction":{\#(identifier)"direction":"incoming","intent":{"type":"sendMessage","#
+                    + #""sender":{"displayName":"P\#(random.next() % 7)"},"conversationIdentifier":"c\#(random.next() % 5)","#
+                    + #""content":"m\#(random.next() % 2)"}}}"#
+                _ = try Self.call(processor, "donate", params)
+            }
+        }
+        var changes = captured.changes.withLockedValue { $0 }
+        #expect(changes.filter { $0.method == "donate" }.count > ChangeReplay.batchSize)
+        #expect(Set(changes.map(\.method)) == ["donate", "update-content", "delete-interactions"])
+        // Records no replay applies, and periodic work, among them.
+        let person = Self.person.caller
+        changes.insert(PendingChange(method: "no-such-method", caller: person, params: Array("{}".utf8), appliedAt: clock.now()), at: 5)
+        changes.insert(PendingChange(method: "donate", caller: person, params: Array("{".utf8), appliedAt: clock.now()), at: 9)
+        changes.insert(
+            PendingChange(method: ChangeReplay.pruneTick, caller: ChangeCapture.daemon, params: [], appliedAt: clock.now()),
+            at: changes.count / 2)
+        // As the log keeps them, read back.
+        var bytes = ChangeLogFile.header(baseGeneration: 0, createdAt: clock.now())
+        for change in changes {
+            ChangeLogFile.append(
+                ChangeRecord(
+                    method: change.method, caller: change.caller, appliedAt: change.appliedAt ?? clock.now(), params: change.params,
+                    generated: change.generated),
+                to: &bytes)
+        }
+        let logged = bytes
+        let records = try ChangeLogFile.read(logged).records
+        #expect(records.count == changes.count)
+
+        let oneByOne = SharedState(HeraldState(configuration: CoreConfiguration()))
+        let single = ChangeReplay(state: oneByOne)
+        var appliedOneByOne = 0
+        for record in records {
+            let done = single.apply(
+                method: record.method, caller: record.caller, appliedAt: record.appliedAt, params: record.params,
+                generated: record.generated)
+            if done { appliedOneByOne += 1 }
+        }
+        let pipelined = SharedState(HeraldState(configuration: CoreConfiguration()))
+        let (applied, reading) = ChangeReplay(state: pipelined).replay { next in
+            try? ChangeLogFile.read(logged) { record in
+                next(record.method, record.caller, record.appliedAt, record.params, record.generated)
+            }
+        }
+        #expect(reading?.recordCount == records.count)
+        #expect(applied == records.count - 2)
+        #expect(appliedOneByOne == applied)
+        #expect(pipelined.read { $0.interactionCount } == live.read { $0.interactionCount })
+        #expect(pipelined.read { $0.interactionCount } > 100)
+        let expected = try Self.encoded(live)
+        #expect(try Self.encoded(oneByOne) == expected)
+        #expect(try Self.encoded(pipelined) == expected)
     }
 }

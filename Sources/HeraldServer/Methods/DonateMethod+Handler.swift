@@ -10,13 +10,7 @@ extension DonateMethod: ServedMethod {
         // a second time only for a retry, whose comparison with the stored interaction
         // is linear in its size (an 88,000-member call record takes milliseconds) and
         // so is made between the two.
-        var params = params
-        // Drawn here rather than by the rule, so that the change log records it (replay
-        // gives it back): only while a change is captured, else the rule draws as ever.
-        if params.interaction.identifier == nil, ChangeCapture.current != nil {
-            params.interaction.identifier = ChangeCapture.draw { UUID().uuidString.lowercased() }
-        }
-        let donation = try HeraldState.prepareDonation(params)
+        let donation = try prepare(params)
         var retry: DonationRetry?
         while true {
             // A retry's comparison changes nothing: the record goes with the step that does.
@@ -29,5 +23,17 @@ extension DonateMethod: ServedMethod {
             case .compare(let stored): retry = DonationRetry.compare(donation, with: stored)
             }
         }
+    }
+
+    /// The part of `donate` made before the state's lock: its identifier drawn when it has
+    /// none, and the rules that need no state. Replay makes it on its reading thread.
+    static func prepare(_ params: DonateParams) throws(RuleError) -> PreparedDonation {
+        var params = params
+        // Drawn here rather than by the rule, so that the change log records it (replay
+        // gives it back): only while a change is captured, else the rule draws as ever.
+        if params.interaction.identifier == nil, ChangeCapture.current != nil {
+            params.interaction.identifier = ChangeCapture.draw { UUID().uuidString.lowercased() }
+        }
+        return try HeraldState.prepareDonation(params)
     }
 }

@@ -6,6 +6,11 @@ import HeraldProtocol
 /// through its method's handler, with the caller, params, clock value and drawn
 /// identifiers it had, and heraldd's own periodic work (`tick:` records) at its time. No
 /// connection is told, no result is written, nothing is journalled but what the rules return.
+///
+/// A record is made ready (``prepare(method:caller:appliedAt:params:generated:)``: params
+/// parsed, a donation checked by the rules that need no state) apart from its turn
+/// (``apply(_:)``), so that a restart does the two on two threads at once
+/// (``replay(reading:)``).
 package struct ChangeReplay: Sendable {
     /// Summaries due and snoozed notifications returned (``HeraldServer/deliverDueSummaries(now:)``).
     package static let summariesTick = "tick:summaries"
@@ -34,39 +39,104 @@ package struct ChangeReplay: Sendable {
     /// rule that refuses it again is applied as it was: not at all).
     @discardableResult
     package func apply(method: String, caller: Caller, appliedAt: Date, params: [UInt8], generated: [String]) -> Bool {
+        apply([prepare(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated)]) == 1
+    }
+
+    /// Makes a record ready for its turn, on any thread: its params parsed and, for a
+    /// donation, read and checked by the rules that need no state, so that its turn is the
+    /// store's part alone (``apply(_:)``).
+    package func prepare(method: String, caller: Caller, appliedAt: Date, params: [UInt8], generated: [String]) -> PreparedChange {
         let change = PendingChange(
             method: method, caller: caller, params: params, appliedAt: appliedAt, generated: generated, isReplay: true)
+        if method.hasPrefix("tick:") { return PreparedChange(change, .tick) }
+        guard let entry = methods.entry(named: method), let tape = try? JSONTape.parse(params, maxDepth: 64),
+            tape.root.kind == .object
+        else { return PreparedChange(change, .notApplicable) }
+        guard method == DonateMethod.name else { return PreparedChange(change, .request(entry, tape.root)) }
+        // What the method table's entry does before the handler, then the handler's part
+        // before the lock (``DonateMethod/prepare(_:)``), its identifier handed back.
+        let context = RequestContext(caller: caller)
+        do {
+            try MethodTable.checkCaller(caller, of: method, entry.access, params: tape.root, requireAppIdentity: false)
+            try methods.checkParams(tape.root, context)
+            let params = try DonateMethod.decodeParams(tape.root)
+            let donation = try ChangeCapture.run(change) { () throws(RuleError) in try DonateMethod.prepare(params) }
+            return PreparedChange(change, .donation(donation))
+        } catch {
+            return PreparedChange(change, .refused)
+        }
+    }
+
+    /// Applies `changes` in order; returns how many were applicable (``apply(method:caller:appliedAt:params:generated:)``).
+    /// A run of donations is stored in one hold of the state's lock.
+    package func apply(_ changes: [PreparedChange]) -> Int {
+        var applied = 0
+        var index = changes.startIndex
+        while index < changes.endIndex {
+            if case .donation = changes[index].work {
+                state.withLock { (state: inout HeraldState) -> Void in
+                    while index < changes.endIndex, case .donation(let donation) = changes[index].work {
+                        let change = changes[index].change
+                        // Refused again as it was refused then (an app's room, a conflict): not at all.
+                        _ = try? state.donate(donation, caller: change.caller, now: change.appliedAt ?? Date())
+                        applied += 1
+                        index += 1
+                    }
+                }
+                continue
+            }
+            if apply(changes[index]) { applied += 1 }
+            index += 1
+        }
+        return applied
+    }
+
+    /// Applies one change that is not a donation.
+    private func apply(_ prepared: PreparedChange) -> Bool {
+        let change = prepared.change
+        let appliedAt = change.appliedAt ?? Date()
         return ChangeCapture.run(change) {
-            switch method {
-            case Self.summariesTick:
-                _ = state.withLock(unsharingListOf: nil, reportingChange: { Self.deliverDue(&$0, now: appliedAt) })
-                return true
-            case Self.focusesTick:
-                state.withLock(reportingChange: { state -> (value: Void, changed: Bool) in
-                    guard state.advanceFocuses(now: appliedAt) else { return ((), false) }
-                    _ = (state.takeFocusChanges(), state.takeFocusDigests())
-                    return ((), true)
-                })
-                return true
-            case Self.focusHoldsTick:
-                state.withLock(reportingChange: { state -> (value: Void, changed: Bool) in
-                    guard Self.endHolds(&state, now: appliedAt) else { return ((), false) }
-                    _ = (state.takeFocusChanges(), state.takeFocusDigests())
-                    return ((), true)
-                })
-                return true
-            case Self.pruneTick:
-                Self.prune(state, now: appliedAt)
-                return true
-            default:
-                guard let entry = methods.entry(named: method),
-                    let tape = try? JSONTape.parse(params, maxDepth: 64), tape.root.kind == .object
-                else { return false }
+            switch prepared.work {
+            case .tick:
+                return applyTick(change.method, at: appliedAt)
+            case .request(let entry, let params):
                 var output: [UInt8] = []
-                _ = try? entry.invoke(tape.root, RequestContext(caller: caller), &output)
+                _ = try? entry.invoke(params, RequestContext(caller: change.caller), &output)
                 return true
+            case .donation(let donation):
+                _ = try? state.withLock { state throws(RuleError) in try state.donate(donation, caller: change.caller, now: appliedAt) }
+                return true
+            case .refused:
+                return true
+            case .notApplicable:
+                return false
             }
         }
+    }
+
+    /// heraldd's own periodic work `tick` at `appliedAt`; false for a tick it does not know.
+    private func applyTick(_ tick: String, at appliedAt: Date) -> Bool {
+        switch tick {
+        case Self.summariesTick:
+            _ = state.withLock(unsharingListOf: nil, reportingChange: { Self.deliverDue(&$0, now: appliedAt) })
+        case Self.focusesTick:
+            state.withLock(reportingChange: { state -> (value: Void, changed: Bool) in
+                guard state.advanceFocuses(now: appliedAt) else { return ((), false) }
+                _ = (state.takeFocusChanges(), state.takeFocusDigests())
+                return ((), true)
+            })
+        case Self.focusHoldsTick:
+            state.withLock(reportingChange: { state -> (value: Void, changed: Bool) in
+                guard Self.endHolds(&state, now: appliedAt) else { return ((), false) }
+                _ = (state.takeFocusChanges(), state.takeFocusDigests())
+                return ((), true)
+            })
+        case Self.pruneTick:
+            Self.prune(state, now: appliedAt)
+        default:
+            return false
+        }
+        return true
     }
 
     /// The summaries due and the snoozed notifications to return at `now`.

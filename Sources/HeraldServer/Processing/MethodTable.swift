@@ -104,6 +104,32 @@ package struct MethodTable: Sendable {
         placement(of: JSONTape(request).root)
     }
 
+    /// Refuses a caller who may not call method `name` (`access`), and a verified app whose
+    /// params name another app: checked before the rest of the params are read.
+    static func checkCaller(
+        _ caller: Caller, of name: String, _ access: MethodAccess, params: JSONNode, requireAppIdentity: Bool
+    ) throws(RPCError) {
+        do throws(RuleError) {
+            try caller.checkAccess(to: name, access, requireAppIdentity: requireAppIdentity)
+        } catch {
+            // The request as a whole, so no pointer, as before its params are read.
+            var refusal = RPCError(.permissionDenied, reason: error.reason)
+            refusal.isRoutineRefusal = error.isRoutineRefusal
+            throw refusal
+        }
+        // Before the rest of the params: another app's request is refused as such,
+        // whatever else is wrong with it. An `app` that is no string is the params'
+        // reader's to refuse (-32602).
+        guard access == .app, caller.app != nil else { return }
+        let app = params[member: "app"]
+        guard app == nil || app?.stringValue != nil else { return }
+        do throws(RuleError) {
+            try caller.checkNamedApp(app?.stringValue)
+        } catch {
+            throw RPCError(error)
+        }
+    }
+
     /// Registers `method`, whose handler gets decoded params and returns a typed outcome or
     /// throws a ``RuleError`` (or an `RPCError`); who may call it and where it runs come
     /// from its descriptor.
@@ -123,27 +149,7 @@ package struct MethodTable: Sendable {
         entries[name] = Entry(access: access) {
             (params: JSONNode, context: RequestContext, output: inout [UInt8]) throws(RPCError) -> AuditRecord in
             let caller = context.caller
-            do throws(RuleError) {
-                try caller.checkAccess(to: name, access, requireAppIdentity: requireAppIdentity)
-            } catch {
-                // The request as a whole, so no pointer, as before its params are read.
-                var refusal = RPCError(.permissionDenied, reason: error.reason)
-                refusal.isRoutineRefusal = error.isRoutineRefusal
-                throw refusal
-            }
-            // Before the rest of the params: another app's request is refused as such,
-            // whatever else is wrong with it. An `app` that is no string is the params'
-            // reader's to refuse (-32602).
-            if access == .app, caller.app != nil {
-                let app = params[member: "app"]
-                if app == nil || app?.stringValue != nil {
-                    do throws(RuleError) {
-                        try caller.checkNamedApp(app?.stringValue)
-                    } catch {
-                        throw RPCError(error)
-                    }
-                }
-            }
+            try Self.checkCaller(caller, of: name, access, params: params, requireAppIdentity: requireAppIdentity)
             try checkParams(params, context)
             let decoded = try Method.decodeParams(params)
             // After the client's own mistakes, which are worth fixing either way.

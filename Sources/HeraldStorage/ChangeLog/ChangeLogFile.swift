@@ -30,7 +30,11 @@ package enum ChangeLogFile {
     /// What reading a segment found.
     package struct Reading: Sendable {
         package var header: Header
+        /// The whole records, in order; empty when they were handed on one by one instead
+        /// (``read(_:each:)``).
         package var records: [ChangeRecord]
+        /// How many whole records there were.
+        package var recordCount: Int
         /// Bytes after the last whole record: a torn or damaged tail, dropped.
         package var droppedBytes: Int
         /// The header and the whole records, in bytes.
@@ -92,44 +96,55 @@ package enum ChangeLogFile {
     /// `heraldctl inspect-snapshot` and fuzzing. Never traps; never allocates by a length
     /// beyond what the bytes hold. Throws only for the header.
     package static func read(_ bytes: [UInt8]) throws(SnapshotFileError) -> Reading {
+        var records: [ChangeRecord] = []
+        var reading = try read(bytes) { records.append($0) }
+        reading.records = records
+        return reading
+    }
+
+    /// The same, handing each whole record to `each` as it is read rather than keeping
+    /// them: replay applies them meanwhile, and a million records are never held at once.
+    package static func read(_ bytes: [UInt8], each: (ChangeRecord) -> Void) throws(SnapshotFileError) -> Reading {
         try bytes.withUnsafeBytes { raw in
-            Result { () throws(SnapshotFileError) in try read(raw) }
+            Result { () throws(SnapshotFileError) in try read(raw, each: each) }
         }.get()
     }
 
-    private static func read(_ raw: UnsafeRawBufferPointer) throws(SnapshotFileError) -> Reading {
+    private static func read(_ raw: UnsafeRawBufferPointer, each: (ChangeRecord) -> Void) throws(SnapshotFileError) -> Reading {
         let header = try readHeader(raw)
-        var records: [ChangeRecord] = []
+        var count = 0
         var offset = headerSize
         var problem: String?
         while offset < raw.count {
             guard raw.count - offset >= recordOverhead else {
-                problem = "record \(records.count + 1) is torn: \(raw.count - offset) bytes of its frame"
+                problem = "record \(count + 1) is torn: \(raw.count - offset) bytes of its frame"
                 break
             }
             let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
             let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
             guard length <= maxBodyBytes else {
-                problem = "record \(records.count + 1) states a length of \(length) bytes, past the \(maxBodyBytes) a record may take"
+                problem = "record \(count + 1) states a length of \(length) bytes, past the \(maxBodyBytes) a record may take"
                 break
             }
             guard raw.count - offset - recordOverhead >= length else {
-                problem = "record \(records.count + 1) is torn: \(raw.count - offset - recordOverhead) of its \(length) bytes"
+                problem = "record \(count + 1) is torn: \(raw.count - offset - recordOverhead) of its \(length) bytes"
                 break
             }
             let body = UnsafeRawBufferPointer(rebasing: raw[(offset + recordOverhead)..<(offset + recordOverhead + length)])
             guard CRC32C.checksum(body) == stored else {
-                problem = "record \(records.count + 1)'s checksum does not hold"
+                problem = "record \(count + 1)'s checksum does not hold"
                 break
             }
             guard let record = ChangeRecord(body: body) else {
-                problem = "record \(records.count + 1)'s checksum holds but it does not decode"
+                problem = "record \(count + 1)'s checksum holds but it does not decode"
                 break
             }
-            records.append(record)
+            each(record)
+            count += 1
             offset += recordOverhead + length
         }
         return Reading(
-            header: header, records: records, droppedBytes: raw.count - offset, validLength: offset, problem: problem)
+            header: header, records: [], recordCount: count, droppedBytes: raw.count - offset, validLength: offset,
+            problem: problem)
     }
 }

@@ -30,7 +30,11 @@ package struct ChangeLogFolder: Sendable {
     /// segment that begins at that snapshot, and every later one (each begun for a
     /// snapshot that failed, so they continue one another).
     package struct Replay: Sendable {
+        /// The records to apply, in order; empty when they were handed on one by one
+        /// instead (``replay(after:each:)``).
         package var records: [ChangeRecord] = []
+        /// How many records there were to apply.
+        package var recordCount = 0
         /// Segments read, by number.
         package var segments: [UInt64] = []
         /// Records and bytes past the first torn or damaged record, dropped.
@@ -43,10 +47,21 @@ package struct ChangeLogFolder: Sendable {
         /// The segment the replay stopped in, and the length of its whole records: cut
         /// there (``cut(_:)``) before anything is appended after it.
         package var stoppedIn: (segment: UInt64, validLength: Int)?
+
+        package init() {}
     }
 
     /// Reads the segments to replay after the snapshot of `generation`.
     package func replay(after generation: UInt64) -> Replay {
+        var records: [ChangeRecord] = []
+        var replay = replay(after: generation) { records.append($0) }
+        replay.records = records
+        return replay
+    }
+
+    /// The same, handing each record to `each` in order as it is read, rather than keeping
+    /// them: nothing after the first torn or damaged record is handed on.
+    package func replay(after generation: UInt64, each: (ChangeRecord) -> Void) -> Replay {
         var replay = Replay()
         let numbers = segmentNumbers()
         var headers: [UInt64: ChangeLogFile.Header] = [:]
@@ -71,7 +86,7 @@ package struct ChangeLogFolder: Sendable {
             }
             let reading: ChangeLogFile.Reading
             do throws(SnapshotFileError) {
-                reading = try ChangeLogFile.read(try SnapshotStore.readAll(path(ofSegment: number)))
+                reading = try ChangeLogFile.read(try SnapshotStore.readAll(path(ofSegment: number)), each: each)
             } catch {
                 // A segment begun for a snapshot whose header was torn by a crash: what
                 // follows it cannot be placed, so it ends the replay.
@@ -82,7 +97,7 @@ package struct ChangeLogFolder: Sendable {
                 continue
             }
             replay.segments.append(number)
-            replay.records.append(contentsOf: reading.records)
+            replay.recordCount += reading.recordCount
             if let problem = reading.problem {
                 replay.droppedBytes += reading.droppedBytes
                 replay.problem = "changes.\(number).log: \(problem)"

@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import HeraldCore
+import NIOConcurrencyHelpers
+import Synchronization
+
+extension ChangeReplay {
+    /// Records a reading thread hands on at a time: a restart's replay takes the state's
+    /// lock once per run of donations among them.
+    static let batchSize = 512
+    /// Batches read ahead of the one being applied, at most: what the reading thread may
+    /// hold in memory beyond it.
+    static let batchesAhead = 8
+
+    /// Replays the records `read` hands to its `next`, in order, on two threads: `read` runs
+    /// on a thread of its own, which reads, checks and makes each record ready
+    /// (``prepare(method:caller:appliedAt:params:generated:)``), while the calling thread
+    /// applies them in batches (``apply(_:)``). Returns how many were applicable, and what
+    /// `read` returned. For a start, before anything is served: the calling thread waits.
+    package func replay<Outcome: Sendable>(
+        reading read: @escaping @Sendable (_ next: (_ method: String, _ caller: Caller, _ appliedAt: Date, _ params: [UInt8], _ generated: [String]) -> Void) -> Outcome
+    ) -> (applied: Int, outcome: Outcome) {
+        let handOff = BatchHandOff(capacity: Self.batchesAhead)
+        let outcome = NIOLockedValueBox<Outcome?>(nil)
+        let thread = Thread { [self] in
+            var batch: [PreparedChange] = []
+            batch.reserveCapacity(Self.batchSize)
+            let result = read { method, caller, appliedAt, params, generated in
+                batch.append(prepare(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated))
+                guard batch.count == Self.batchSize else { return }
+                handOff.put(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+            if !batch.isEmpty { handOff.put(batch) }
+            outcome.withLockedValue { $0 = result }
+            handOff.finish()
+        }
+        thread.name = "herald-replay"
+        thread.start()
+        var applied = 0
+        while let batch = handOff.take() {
+            applied += apply(batch)
+        }
+        return (applied, outcome.withLockedValue { $0! })
+    }
+}
+
+/// Batches handed from one thread to another in order, at most `capacity` waiting: the
+/// giver waits while it is full, the taker while it is empty.
+private final class BatchHandOff: Sendable {
+    private let waiting = Mutex<(batches: [[PreparedChange]], finished: Bool)>(([], false))
+    private let room: DispatchSemaphore
+    private let ready = DispatchSemaphore(value: 0)
+
+    init(capacity: Int) {
+        room = DispatchSemaphore(value: capacity)
+    }
+
+    func put(_ batch: [PreparedChange]) {
+        room.wait()
+        waiting.withLock { $0.batches.append(batch) }
+        ready.signal()
+    }
+
+    /// No more batches: ``take()`` returns nil once those waiting are taken.
+    func finish() {
+        waiting.withLock { $0.finished = true }
+        ready.signal()
+    }
+
+    /// The next batch, waiting for it; nil once the giver finished and all are taken.
+    func take() -> [PreparedChange]? {
+        ready.wait()
+        let batch = waiting.withLock { waiting -> [PreparedChange]? in
+            guard !waiting.batches.isEmpty else { return nil }
+            return waiting.batches.removeFirst()
+        }
+        if batch != nil { room.signal() }
+        return batch
+    }
+}

@@ -188,7 +188,7 @@ struct Daemon {
         let store = SnapshotStore(folder: storage.folder)
         let recovery: Recovery
         do {
-            recovery = try store.recover(discardDamaged: storage.discardDamagedState, logger: logger)
+            recovery = try store.recover(discardDamaged: storage.discardDamagedState, configuration: coreConfiguration(), logger: logger)
         } catch {
             throw refuse((error as? RecoveryRefusal)?.description ?? "heraldd cannot use its state folder: \(error)")
         }

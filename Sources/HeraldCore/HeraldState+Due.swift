@@ -29,6 +29,17 @@ extension HeraldState {
         return next
     }
 
+    /// The earliest thing due that a person would see happen: a Focus change, a summary
+    /// time, a snooze's end. An expiry only forgets, and is not counted. `--exit-idle-time`
+    /// waits for one due within it, so that it is done (and journalled) on time; one due
+    /// later is done at the next start, before the first answer.
+    package var nextEventDue: Date? {
+        var next = focuses.nextChange
+        Self.lower(&next, to: notifications.earliestDeliverAt)
+        Self.lower(&next, to: notifications.earliestSnoozeEnd)
+        return next
+    }
+
     private static func lower(_ next: inout Date?, to candidate: Date?) {
         guard let candidate else { return }
         next = min(next ?? candidate, candidate)

@@ -10,9 +10,9 @@ import ServiceLifecycle
 /// Herald's JSON-RPC server on a Unix stream socket, as a `Service`.
 ///
 /// It serves until graceful shutdown (SIGTERM, SIGINT) or until `exitIdleAfter` passes
-/// with no client connected; then it stops accepting, lets each connection finish the
-/// request it is sending (bounded by `drainTimeout`), and returns once every response
-/// has left.
+/// with no client connected and nothing due; then it stops accepting, lets each
+/// connection finish the request it is sending (bounded by `drainTimeout`), and returns
+/// once every response has left.
 package final class HeraldServer: Service, Sendable {
     package let configuration: ServerConfiguration
     package let environment: MethodEnvironment
@@ -20,6 +20,7 @@ package final class HeraldServer: Service, Sendable {
     private let logger: Logger
     private let onReady: @Sendable (String) -> Void
     private let onStopping: @Sendable () -> Void
+    private let onIdleExit: @Sendable (Double) -> Void
     private let registry = ConnectionRegistry()
     private let subscriptions: FocusSubscriptions
     private let presenters: NotificationPresenters
@@ -31,6 +32,8 @@ package final class HeraldServer: Service, Sendable {
 
     /// - Parameter onReady: called once the socket accepts connections, with a one-line
     ///   description of where it listens (for `sd_notify` and the console).
+    /// - Parameter onIdleExit: called before `onStopping` when the server stops because it
+    ///   was idle for `exitIdleAfter` seconds, with that figure.
     /// - Parameter onStopping: called when shutdown begins.
     package init(
         configuration: ServerConfiguration,
@@ -38,6 +41,7 @@ package final class HeraldServer: Service, Sendable {
         recorder: any ResultRecorder,
         logger: Logger,
         onReady: @escaping @Sendable (String) -> Void = { _ in },
+        onIdleExit: @escaping @Sendable (Double) -> Void = { _ in },
         onStopping: @escaping @Sendable () -> Void = {}
     ) {
         self.configuration = configuration
@@ -46,6 +50,7 @@ package final class HeraldServer: Service, Sendable {
         self.logger = logger
         self.onReady = onReady
         self.onStopping = onStopping
+        self.onIdleExit = onIdleExit
         self.subscriptions = FocusSubscriptions(registry: registry, statistics: environment.statistics, logger: logger)
         self.presenters = NotificationPresenters(
             registry: registry, statistics: environment.statistics, logger: logger, maxUnreadBytes: configuration.limits.maxUnreadBytes
@@ -163,7 +168,7 @@ package final class HeraldServer: Service, Sendable {
         // The alarm's rounds are a child of the server's task: they run where it runs (a
         // test's own executor, too), and end with it.
         await withDiscardingTaskGroup { rounds in
-            rounds.addTask { await self.sleepUntilDue(stop: stopSignal.continuation) }
+            rounds.addTask { await self.sleepUntilDue(stop: stopSignal.continuation, listener: serverChannel, group: group) }
             await withGracefulShutdownHandler {
                 for await _ in stopSignal.stream { break }
             } onGracefulShutdown: {
@@ -186,27 +191,66 @@ package final class HeraldServer: Service, Sendable {
         try? await group.shutdownGracefully()
     }
 
-    /// Sleeps until the next thing due, does it, and plans again; stops the daemon once no
-    /// client has been connected for `exitIdleAfter`. Nothing wakes it at rest but what is
-    /// due (docs/operations.md, "At rest").
-    private func sleepUntilDue(stop: AsyncStream<Void>.Continuation) async {
+    /// Sleeps until the next thing due, does it, and plans again; stops the daemon once it
+    /// is idle (``idleExitAllowed(now:)``) and no connection came while it stopped
+    /// accepting. Nothing wakes it at rest but what is due (docs/operations.md, "At rest").
+    private func sleepUntilDue(stop: AsyncStream<Void>.Continuation, listener: any Channel, group: MultiThreadedEventLoopGroup) async {
         let clock = environment.clock
         while !Task.isCancelled {
             let now = clock.now()
             var horizon = Self.horizon(next: runDueWork(now: now), now: now)
-            if configuration.exitIdleAfter > 0, environment.statistics.openConnections == 0 {
-                let idle = ContinuousClock.now - lastClosed.withLockedValue { $0 }
-                let left = configuration.exitIdleAfter - (Double(idle.components.seconds) + Double(idle.components.attoseconds) / 1e18)
-                if left <= 0 {
-                    logger.info("idle for \(configuration.exitIdleAfter) s with no client: exiting")
+            if let idleEnds = idleEnds(now: now) {
+                if idleEnds > now {
+                    horizon = min(horizon, idleEnds)
+                } else if idleExitAllowed(now: now), await stopAcceptingIfStillIdle(listener, group: group) {
+                    onIdleExit(configuration.exitIdleAfter)
                     stop.yield()
                     stop.finish()
                     return
                 }
-                horizon = min(horizon, now.addingTimeInterval(left))
+                // Otherwise a Focus change, summary or snooze end is due within the idle
+                // time (the horizon is at most then), or a connection came: serve on.
             }
             await dueAlarm.sleep(until: horizon, on: clock)
         }
+    }
+
+    /// When the idle time ends with no connection opened meanwhile; nil without
+    /// `exitIdleAfter`, or while a connection is open (its close rings the alarm).
+    private func idleEnds(now: Date) -> Date? {
+        guard configuration.exitIdleAfter > 0, environment.statistics.openConnections == 0, registry.entries.isEmpty else { return nil }
+        let idle = ContinuousClock.now - lastClosed.withLockedValue { $0 }
+        let idleSeconds = Double(idle.components.seconds) + Double(idle.components.attoseconds) / 1e18
+        return now.addingTimeInterval(configuration.exitIdleAfter - idleSeconds)
+    }
+
+    /// Whether nothing a person would see happen is due within the idle time: a Focus
+    /// change, a summary time or a snooze's end due later is done by the next start before
+    /// its first answer, and an expiry only forgets.
+    private func idleExitAllowed(now: Date) -> Bool {
+        guard let next = environment.state.read({ $0.nextEventDue }) else { return true }
+        return next > now.addingTimeInterval(configuration.exitIdleAfter)
+    }
+
+    /// Stops accepting, then looks again: true when still no connection came, so that the
+    /// daemon may leave; else accepts again and returns false. A connection the kernel
+    /// queues after this stays in the listening socket's backlog, which under socket
+    /// activation systemd keeps and hands to the next start.
+    private func stopAcceptingIfStillIdle(_ listener: any Channel, group: MultiThreadedEventLoopGroup) async -> Bool {
+        let closedBefore = lastClosed.withLockedValue { $0 }
+        try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
+        // An accept under way finishes on the listener's loop, its connection's set-up on
+        // its own: two passes through every loop see both done.
+        for _ in 0..<2 {
+            for loop in group.makeIterator() {
+                try? await loop.submit {}.get()
+            }
+        }
+        if registry.entries.isEmpty, environment.statistics.openConnections == 0, lastClosed.withLockedValue({ $0 }) == closedBefore {
+            return true
+        }
+        try? await listener.setOption(ChannelOptions.autoRead, value: true).get()
+        return false
     }
 
     /// The longest the daemon sleeps with nothing due: its one bound on a wall clock's drift

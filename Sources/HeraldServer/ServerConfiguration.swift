@@ -19,7 +19,8 @@ package struct ServerConfiguration: Sendable {
     package var listening: Listening
     package var limits: RequestLimits
     package var administratorPolicy: AdministratorPolicy
-    /// Exit after this many seconds with no client connected; 0 never.
+    /// Exit after this many seconds with no client connected and no Focus change, summary
+    /// or snooze end due within as many; 0 never.
     package var exitIdleAfter: Double
     /// How long shutdown waits for connections to finish the request they are sending.
     package var drainTimeout: Double

@@ -58,13 +58,17 @@ package struct SnapshotFile: Sendable {
     }
 
     /// Verifies and decodes a whole file: the one reader of a snapshot's bytes, for
-    /// recovery and for fuzzing. The state has the default configuration: set it.
+    /// recovery and for fuzzing. The state has `configuration`, whose limits the restore
+    /// keeps (a notification list's bytes): heraldd's own, so that what a raised limit
+    /// kept survives a restart.
     ///
     /// Any input returns a state or throws; it never traps, and never reserves memory by
     /// a count or length the file states beyond what its bytes can hold. Damage throws an
     /// error whose ``SnapshotFileError/isDamage`` is true; only a file whose checksums hold
     /// can throw `.unsupportedVersion`.
-    package static func decode(_ bytes: [UInt8]) throws(SnapshotFileError) -> (header: SnapshotHeader, state: HeraldState) {
+    package static func decode(
+        _ bytes: [UInt8], configuration: CoreConfiguration = CoreConfiguration()
+    ) throws(SnapshotFileError) -> (header: SnapshotHeader, state: HeraldState) {
         let verified = bytes.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) in try verify(raw) }
         }
@@ -72,7 +76,7 @@ package struct SnapshotFile: Sendable {
         let state =
             header.version == 1
             ? try FormatVersion1Payload.decode(bytes)
-            : try SnapshotPayload.decode(bytes, version: header.version)
+            : try SnapshotPayload.decode(bytes, version: header.version, configuration: configuration)
         guard UInt64(state.interactionCount) == header.interactions else {
             throw SnapshotFileError(
                 .undecodable,

@@ -40,7 +40,9 @@ extension SnapshotStore {
     /// When no good snapshot is left but files were there — or one is of a newer format
     /// than this build reads — it refuses (leaving every file where it is) unless
     /// `discardDamaged`, which sets them aside and starts empty.
-    package func recover(discardDamaged: Bool, now: Date = Date(), logger: Logger) throws -> Recovery {
+    package func recover(
+        discardDamaged: Bool, configuration: CoreConfiguration = CoreConfiguration(), now: Date = Date(), logger: Logger
+    ) throws -> Recovery {
         try prepareFolder()
         for stale in [temporaryPath, previousTemporaryPath] where access(stale, F_OK) == 0 {
             logger.notice("removing an unfinished snapshot write", metadata: ["path": "\(stale)"])
@@ -52,7 +54,7 @@ extension SnapshotStore {
         for path in [currentPath, previousPath] where access(path, F_OK) == 0 {
             let loaded: (SnapshotHeader, HeraldState)
             do throws(SnapshotFileError) {
-                loaded = try Self.load(path)
+                loaded = try Self.load(path, configuration: configuration)
             } catch {
                 guard error.isDamage || error.code == .unsupportedVersion else {
                     throw RecoveryRefusal(description: "heraldd cannot read \(path): \(error.reason)")
@@ -99,9 +101,9 @@ extension SnapshotStore {
         }
     }
 
-    /// Reads, verifies and decodes one snapshot file.
-    static func load(_ path: String) throws(SnapshotFileError) -> (SnapshotHeader, HeraldState) {
-        try SnapshotFile.decode(try readAll(path))
+    /// Reads, verifies and decodes one snapshot file into a state with `configuration`.
+    static func load(_ path: String, configuration: CoreConfiguration) throws(SnapshotFileError) -> (SnapshotHeader, HeraldState) {
+        try SnapshotFile.decode(try readAll(path), configuration: configuration)
     }
 
     private func refusal(_ problems: [(path: String, error: SnapshotFileError)]) -> String {

@@ -19,6 +19,8 @@ package enum JournalMessageID {
     package static let daemonStarted = "9b982e1688c74759906d3df869ddc5f7"
     /// heraldd is stopping.
     package static let daemonStopping = "b1f06898e36740e98baa13a47682108f"
+    /// heraldd stops because it was idle for `--exit-idle-time`: `HERALD_IDLE_SECONDS`.
+    package static let idleExit = "9cf95edbba6c44e7ad2eb100ff2f731c"
     /// A uid's scheduled summary was delivered: `HERALD_UID`, `HERALD_COUNT`, `HERALD_NOTIFICATION_IDS`.
     package static let summaryDelivered = "2e3bbe13f87541d5a60724b065dcf374"
     /// A person responded to a notification (`respond-to-notification`): `HERALD_UID`,
@@ -79,6 +81,7 @@ package enum JournalMessageID {
     package static let all: [String] = [
         changeLogReplayed,
         droppedEntries, parseError, invalidRequest, methodNotFound, internalError, daemonStarted, daemonStopping,
+        idleExit,
         summaryDelivered,
         notificationResponse,
         focusChanged,

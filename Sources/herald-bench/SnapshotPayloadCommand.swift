@@ -66,10 +66,12 @@ struct SnapshotPayloadCommand: ParsableCommand {
         try store.prepareFolder()
         try timed("write + fsync + rename") { try store.write(file) }
         let recovered = try timed("restore (read, verify, decode)") {
-            try store.recover(discardDamaged: false, logger: Logger(label: "herald-bench"))
+            try store.recover(discardDamaged: false, configuration: state.configuration, logger: Logger(label: "herald-bench"))
         }
         let bytes = file.header.bytes + file.payload
-        _ = try timed("decode alone") { try SnapshotPayload.decode(bytes, version: file.header.version) }
+        _ = try timed("decode alone") {
+            try SnapshotPayload.decode(bytes, version: file.header.version, configuration: state.configuration)
+        }
         guard recovered.state.interactionCount == interactions else {
             throw ValidationError("Restored \(recovered.state.interactionCount) interactions of \(interactions).")
         }
@@ -99,6 +101,7 @@ struct SnapshotPayloadCommand: ParsableCommand {
     /// notifications of one app, each with its own identifier, a title, a body and a score.
     static func fillNotifications(_ count: Int, into state: inout HeraldState) throws {
         state.configuration.maxNotificationsPerUID = max(10_000, count * 2)
+        state.configuration.maxNotificationBytesPerUID = 1 << 40
         let caller = Caller(uid: 1000, gid: 1000, pid: 1, isAdministrator: false)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         for index in 0..<count {

@@ -75,8 +75,9 @@ struct Daemon {
         )
         let server = try makeServer(
             notifier: notifier, state: state, snapshots: snapshots, health: health, log: log, startup: startup)
-        // A summary time that passed while heraldd was stopped: delivered once, before serving.
-        server.deliverDueSummaries(now: clock.now())
+        // What fell due while heraldd was stopped (a Focus change, a summary time, a snooze's
+        // end, an expiry; --exit-idle-time leaves them to this start): done once, before serving.
+        _ = server.runDueWork(now: clock.now())
         // The holds of the heraldd before ended with its connections.
         server.endHoldsOfTheRunBefore(now: clock.now())
         // The snapshot service comes first so that it is shut down last, after the server
@@ -187,7 +188,7 @@ struct Daemon {
         let store = SnapshotStore(folder: storage.folder)
         let recovery: Recovery
         do {
-            recovery = try store.recover(discardDamaged: storage.discardDamagedState, logger: logger)
+            recovery = try store.recover(discardDamaged: storage.discardDamagedState, configuration: coreConfiguration(), logger: logger)
         } catch {
             throw refuse((error as? RecoveryRefusal)?.description ?? "heraldd cannot use its state folder: \(error)")
         }
@@ -385,7 +386,7 @@ struct Daemon {
             listening: place,
             limits: limits.requestLimits,
             administratorPolicy: AdministratorPolicy(adminGID: listening.adminGroup.flatMap(AdministratorPolicy.groupID)),
-            exitIdleAfter: listening.exitIdleAfter
+            exitIdleAfter: listening.exitIdleSeconds
         )
         configuration.listenBacklog = max(1, limits.listenBacklog)
         configuration.answerGate = log.map { log in
@@ -408,6 +409,13 @@ struct Daemon {
                 notifier.status(health.failure.map { $0.statusLine(health.policy) } ?? "Serving on \(place)")
                 // The console line a person running heraldd in a terminal looks for.
                 FileHandle.standardError.write(Data("heraldd: \(line)\n".utf8))
+            },
+            onIdleExit: { seconds in
+                var entry = Self.lifecycleEntry(
+                    "heraldd exiting: no connection for \(DurationText.number(seconds)) s and nothing due within it; the next connection starts it again",
+                    id: JournalMessageID.idleExit)
+                try? entry.append(name: "HERALD_IDLE_SECONDS", value: DurationText.number(seconds))
+                writer.submit(entry)
             },
             onStopping: {
                 writer.submit(Self.lifecycleEntry("heraldd stopping", id: JournalMessageID.daemonStopping))

@@ -16,8 +16,16 @@ struct ListeningOptions: ParsableArguments {
     @Option(help: "The socket file's mode, in octal.")
     var socketMode: String = "0660"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Exit after this many seconds with no client connected; 0 never.", valueName: "seconds"))
-    var exitIdleAfter: Double = 0
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Snapshot and exit 0 once no connection has been open this long and no Focus change, summary or snooze end is due within it: seconds, or a number with s, m, h or d (10m); 0 never.",
+            discussion: "Under socket activation the next connection starts heraldd again; it does what fell due meanwhile before it answers.",
+            valueName: "duration"))
+    var exitIdleTime: String = "0"
+
+    /// `--exit-idle-time` in seconds; 0 never.
+    var exitIdleSeconds: Double { DurationText.seconds(exitIdleTime) ?? 0 }
 
     @Option(help: ArgumentHelp("Members of this group are administrators, as are uid 0 and the daemon's uid.", valueName: "group"))
     var adminGroup: String?
@@ -38,7 +46,10 @@ struct ListeningOptions: ParsableArguments {
         guard parsedSocketMode != nil else {
             throw ValidationError("--socket-mode must be an octal mode such as 0660, not \(socketMode).")
         }
-        try OptionRange.check("exit-idle-after", exitIdleAfter, 0...31_536_000, "seconds (0: never)")
+        guard let idle = DurationText.seconds(exitIdleTime) else {
+            throw ValidationError("--exit-idle-time must be a duration such as 600, 10m or 1h (0: never), not \(exitIdleTime).")
+        }
+        try OptionRange.check("exit-idle-time", idle, 0...31_536_000, "seconds (0: never)")
         if let adminGroup, AdministratorPolicy.groupID(named: adminGroup) == nil {
             throw ValidationError("--admin-group \(adminGroup): no such group.")
         }

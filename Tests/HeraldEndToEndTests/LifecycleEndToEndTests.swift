@@ -27,9 +27,9 @@ struct LifecycleEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: herald.socketPath))
     }
 
-    @Test("--exit-idle-after exits 0 once no client has been connected for that long")
+    @Test("--exit-idle-time exits 0 once no client has been connected for that long")
     func exitIdle() throws {
-        let herald = try HeraldProcess(arguments: ["--exit-idle-after", "1"])
+        let herald = try HeraldProcess(arguments: ["--exit-idle-time", "1"])
         do {
             let client = try herald.connect()
             _ = try client.call("stats")

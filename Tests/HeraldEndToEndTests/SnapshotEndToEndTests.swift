@@ -132,11 +132,11 @@ struct SnapshotEndToEndTests {
         #expect(try Self.isStored("m2", in: herald))
     }
 
-    @Test("An --exit-idle-after exit writes a final snapshot")
+    @Test("An --exit-idle-time exit writes a final snapshot")
     func finalSnapshotOnIdleExit() throws {
         let folder = StateFolder()
         do {
-            let herald = try folder.start(["--snapshot-interval", "0", "--exit-idle-after", "1"])
+            let herald = try folder.start(["--snapshot-interval", "0", "--exit-idle-time", "1"])
             try Self.donate(["m1"], to: herald)
             #expect(herald.waitForExit(timeout: 20) == 0)
         }

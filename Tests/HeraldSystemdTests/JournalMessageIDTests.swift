@@ -14,7 +14,7 @@ extension SystemdTests {
             #expect(JournalMessageID.focusHoldBegan == "8e745fbbd7ee495ea2767ee64dc6b6a6")
             #expect(JournalMessageID.focusHoldEnded == "b8eec5a30cdc451c90651f7dbb0edea2")
             let all = JournalMessageID.all
-            #expect(all.count == 22)
+            #expect(all.count == 23)
             #expect(Set(all).count == all.count, "ids are unique")
             for id in all {
                 #expect(id.count == 32 && id.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(id) is 128-bit lowercase hex")

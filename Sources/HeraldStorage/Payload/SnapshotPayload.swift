@@ -67,7 +67,9 @@ package enum SnapshotPayload {
     /// Every section of that version must be there, once; one it does not have is damage
     /// (the header's version, not a section, says a file is newer). Pieces newer than the
     /// version stay as a new state has them.
-    package static func decode(_ file: [UInt8], version: UInt32) throws(SnapshotFileError) -> HeraldState {
+    package static func decode(
+        _ file: [UInt8], version: UInt32, configuration: CoreConfiguration = CoreConfiguration()
+    ) throws(SnapshotFileError) -> HeraldState {
         let expected = sections.filter { $0.isIn(version: version) }
         let found = try file.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) -> [(section: any SnapshotSection.Type, range: Range<Int>)] in
@@ -91,7 +93,7 @@ package enum SnapshotPayload {
                 return found
             }
         }.get()
-        var state = HeraldState()
+        var state = HeraldState(configuration: configuration)
         for section in expected {
             if let range = found.first(where: { $0.section.name == section.name })?.range {
                 try section.restore(from: file, range: range, into: &state)

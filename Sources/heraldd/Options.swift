@@ -24,8 +24,16 @@ struct ListeningOptions: ParsableArguments {
             valueName: "duration"))
     var exitIdleTime: String = "0"
 
+    /// The flag's earlier name, still read so that an administrator's unit or drop-in that
+    /// names it keeps working; `--exit-idle-time` wins when both are given.
+    @Option(name: .customLong("exit-idle-after"), parsing: .unconditional, help: .hidden)
+    var exitIdleAfter: String?
+
+    /// What decides: `--exit-idle-time` unless only the earlier name was given.
+    private var exitIdleText: String { exitIdleTime == "0" ? exitIdleAfter ?? exitIdleTime : exitIdleTime }
+
     /// `--exit-idle-time` in seconds; 0 never.
-    var exitIdleSeconds: Double { DurationText.seconds(exitIdleTime) ?? 0 }
+    var exitIdleSeconds: Double { DurationText.seconds(exitIdleText) ?? 0 }
 
     @Option(help: ArgumentHelp("Members of this group are administrators, as are uid 0 and the daemon's uid.", valueName: "group"))
     var adminGroup: String?
@@ -46,8 +54,8 @@ struct ListeningOptions: ParsableArguments {
         guard parsedSocketMode != nil else {
             throw ValidationError("--socket-mode must be an octal mode such as 0660, not \(socketMode).")
         }
-        guard let idle = DurationText.seconds(exitIdleTime) else {
-            throw ValidationError("--exit-idle-time must be a duration such as 600, 10m or 1h (0: never), not \(exitIdleTime).")
+        guard let idle = DurationText.seconds(exitIdleText) else {
+            throw ValidationError("--exit-idle-time must be a duration such as 600, 10m or 1h (0: never), not \(exitIdleText).")
         }
         try OptionRange.check("exit-idle-time", idle, 0...31_536_000, "seconds (0: never)")
         if let adminGroup, AdministratorPolicy.groupID(named: adminGroup) == nil {

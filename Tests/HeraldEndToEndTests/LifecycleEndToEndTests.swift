@@ -27,9 +27,12 @@ struct LifecycleEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: herald.socketPath))
     }
 
-    @Test("--exit-idle-time exits 0 once no client has been connected for that long")
-    func exitIdle() throws {
-        let herald = try HeraldProcess(arguments: ["--exit-idle-time", "1"])
+    /// The flag's earlier name, `--exit-idle-after`, keeps working in administrators' units.
+    @Test(
+        "--exit-idle-time exits 0 once no client has been connected for that long",
+        arguments: ["--exit-idle-time", "--exit-idle-after"])
+    func exitIdle(flag: String) throws {
+        let herald = try HeraldProcess(arguments: [flag, "1"])
         do {
             let client = try herald.connect()
             _ = try client.call("stats")

@@ -55,7 +55,9 @@ package struct FocusMessage: SyncMessage, Equatable, Sendable {
         var until: Date?
         if let untilText {
             guard let date = RFC3339.parse(untilText) else { throw Refusal(description: "/until is not an RFC 3339 time") }
-            until = date
+            // The wire's precision, as every host writes it: a finer time from another client
+            // would otherwise differ from itself once passed on.
+            until = Date(timeIntervalSince1970: Double(RFC3339.milliseconds(date)) / 1000)
         }
         if let cause, !causes.contains(cause) { throw Refusal(description: "/cause is not one of \(causes.sorted())") }
         return FocusMessage(

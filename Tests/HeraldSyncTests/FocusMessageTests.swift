@@ -21,6 +21,15 @@ struct FocusMessageTests {
         #expect(off.state == .off)
     }
 
+    /// Found by the fuzz target: a time finer than a millisecond is taken at the wire's
+    /// precision, so that it reads back as itself once written.
+    @Test func aFinerTimeIsTakenToTheMillisecond() throws {
+        let text = #"{"focus":"Slep","until":"5314-09-29T07:00:00.0001Z","account":"ann","host":"d","hlc":{"ms":2,"counter":7}}"#
+        let message = try FocusMessage.read(Array(text.utf8))
+        #expect(RFC3339.format(try #require(message.until)) == "5314-09-29T07:00:00.000Z")
+        #expect(try FocusMessage.read(message.encoded()) == message)
+    }
+
     @Test func readsTheSchemaExample() throws {
         let text = #"{"focus":"Work","until":null,"cause":"manual","account":"ann","host":"desk","hlc":{"ms":1795923857323,"counter":0}}"#
         let message = try FocusMessage.read(Array(text.utf8))

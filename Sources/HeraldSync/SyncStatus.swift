@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// What herald-sync tells `heraldctl sync status`: whether it is connected, to which
@@ -111,20 +111,10 @@ package struct SyncStatus: Equatable, Sendable {
 
     /// Writes the status to `path` whole or not at all (a file beside it, then renamed),
     /// readable by its owner alone; its folder is made (0700) when missing.
-    package func write(to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    package func write(to path: String) throws(PrivateFile.WriteError) {
         var bytes: [UInt8] = []
         json.write(to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
-        let temporary = "\(path).\(pid).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary]) }
-        let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
+        try PrivateFile.replace(path, with: bytes)
     }
 }

@@ -87,17 +87,10 @@ final class PresentedUntil {
     }
 
     private static func write(_ date: Date, to path: String) {
-        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = path + ".\(getpid())"
-        let line = Array((RFC3339.format(date) + "\n").utf8)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        let whole = descriptor >= 0 && line.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } == line.count
-        if descriptor >= 0 { close(descriptor) }
-        guard whole, rename(temporary, path) == 0 else {
-            Log.info("cannot write \(path): \(String(cString: strerror(errno)))")
-            unlink(temporary)
-            return
+        do {
+            try PrivateFile.replace(path, with: Array((RFC3339.format(date) + "\n").utf8))
+        } catch {
+            Log.info("\(error)")
         }
     }
 }

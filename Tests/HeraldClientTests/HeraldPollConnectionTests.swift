@@ -93,8 +93,8 @@ struct HeraldPollConnectionTests {
         #expect(closed?.kind == .closed)
     }
 
-    @Test("A listen backlog that stays full is unreachable with EAGAIN, not a hang")
-    func fullBacklog() throws {
+    @Test("A listen backlog that stays full is unreachable with EAGAIN for both connections, not a hang")
+    func fullBacklog() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-backlog-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -125,5 +125,9 @@ struct HeraldPollConnectionTests {
         #expect(refusal?.kind == .unreachable)
         #expect(refusal?.systemErrno == EAGAIN)
         #expect(queued.count >= 1, "the backlog took the first connections")
+
+        let asynchronous = await #expect(throws: HeraldError.self) { _ = try await HeraldClient.connect(configuration) }
+        #expect(asynchronous?.kind == .unreachable)
+        #expect(asynchronous?.systemErrno == EAGAIN)
     }
 }

@@ -61,7 +61,8 @@ public final class HeraldPollConnection {
 
     deinit { close() }
 
-    /// Closes the connection: no handler runs after this.
+    /// Closes the connection: no handler runs after this, even for lines already read (a
+    /// handler may close it).
     public func close() {
         guard fileDescriptor >= 0 else { return }
         Glibc.close(fileDescriptor)
@@ -155,7 +156,7 @@ public final class HeraldPollConnection {
         var ended = false
         if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { ended = read() }
         try handleLines()
-        if ended { try connectionEnded() }
+        if ended, fileDescriptor >= 0 { try connectionEnded() }
     }
 
     private func connectionEnded() throws {
@@ -207,7 +208,7 @@ public final class HeraldPollConnection {
             input.removeSubrange(..<start)
             inputScanned = max(0, inputScanned - start)
         }
-        while let newline = input[max(start, inputScanned)...].firstIndex(of: UInt8(ascii: "\n")) {
+        while fileDescriptor >= 0, let newline = input[max(start, inputScanned)...].firstIndex(of: UInt8(ascii: "\n")) {
             let line = input[start..<newline]
             start = newline + 1
             inputScanned = start

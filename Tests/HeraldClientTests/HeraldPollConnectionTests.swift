@@ -93,6 +93,25 @@ struct HeraldPollConnectionTests {
         #expect(closed?.kind == .closed)
     }
 
+    @Test("A handler that closes the connection is the last handler to run")
+    func closingInAHandler() throws {
+        let heraldd = try HeraldProcess()
+        let herald = try HeraldPollConnection(.init(socketPath: heraldd.socketPath))
+        var answered = 0
+        try herald.send(.stats()) { _ in
+            answered += 1
+            herald.close()
+        }
+        try herald.send(.stats()) { _ in answered += 1 }
+        while herald.fileDescriptor >= 0 {
+            var descriptor = pollfd(fd: herald.fileDescriptor, events: herald.pollEvents, revents: 0)
+            guard poll(&descriptor, 1, 30_000) > 0 else { break }
+            try herald.handle(descriptor.revents)
+        }
+        #expect(answered == 1)
+        #expect(herald.fileDescriptor == -1)
+    }
+
     @Test("A listen backlog that stays full is unreachable with EAGAIN for both connections, not a hang")
     func fullBacklog() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-backlog-\(UUID().uuidString.prefix(8))")

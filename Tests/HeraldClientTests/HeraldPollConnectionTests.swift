@@ -12,13 +12,21 @@ import Musl
 private let app = "org.example.chat"
 private let ann = Person(handle: PersonHandle(value: "ann@example.org", type: .emailAddress), displayName: "Ann Lee")
 
+/// heraldd once its socket listens: systemd-socket-activate makes the file before it listens,
+/// and the poll connection, connecting once, would meet that moment.
+private func listeningHeraldd() throws -> HeraldProcess {
+    let heraldd = try HeraldProcess()
+    _ = try heraldd.connect()
+    return heraldd
+}
+
 /// The poll flavour against the real heraldd: the requests the async client sends, from a
 /// loop that polls its descriptor.
 @Suite("HeraldPollConnection against heraldd")
 struct HeraldPollConnectionTests {
     @Test("Typed requests wait for their result; an error has its code and pointer, and the connection goes on")
     func typedCalls() throws {
-        let heraldd = try HeraldProcess()
+        let heraldd = try listeningHeraldd()
         let herald = try HeraldPollConnection(.init(socketPath: heraldd.socketPath))
         #expect(fcntl(herald.fileDescriptor, F_GETFD) & FD_CLOEXEC != 0, "a program the app starts must not inherit the connection")
         let interaction = Interaction(
@@ -40,7 +48,7 @@ struct HeraldPollConnectionTests {
 
     @Test("One poll loop on two connections: answers by id, and the subscription's event as a HeraldEvent")
     func pollLoop() throws {
-        let heraldd = try HeraldProcess()
+        let heraldd = try listeningHeraldd()
         let watcher = try HeraldPollConnection(.init(socketPath: heraldd.socketPath))
         let person = try HeraldPollConnection(.init(socketPath: heraldd.socketPath))
         var focusOn: String?
@@ -72,7 +80,7 @@ struct HeraldPollConnectionTests {
 
     @Test("heraldd stopping is connectionLost: for the answer waiting, from handle, and a request after it is closed")
     func connectionLost() throws {
-        let heraldd = try HeraldProcess()
+        let heraldd = try listeningHeraldd()
         let herald = try HeraldPollConnection(.init(socketPath: heraldd.socketPath))
         _ = try herald.call(.stats())
         _ = heraldd.stop()
@@ -95,7 +103,7 @@ struct HeraldPollConnectionTests {
 
     @Test("A handler that closes the connection is the last handler to run")
     func closingInAHandler() throws {
-        let heraldd = try HeraldProcess()
+        let heraldd = try listeningHeraldd()
         let herald = try HeraldPollConnection(.init(socketPath: heraldd.socketPath))
         var answered = 0
         try herald.send(.stats()) { _ in

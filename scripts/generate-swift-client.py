@@ -377,7 +377,7 @@ class Generator:
 
     def events_file(self) -> str:
         notifications = self.document.get("x-notifications", [])
-        out = HEADER + [""]
+        out = HEADER + ["", "import Foundation", ""]
         out += ["/// What heraldd sends a subscribed connection, one case per notification of the protocol;"]
         out += ["/// `reconnected` when the client connected again and repeated its subscribing calls."]
         out += ["public enum HeraldEvent: Sendable, Hashable {"]
@@ -388,12 +388,16 @@ class Generator:
         out += ["    case other(method: String, params: HeraldJSON)"]
         out += ["    /// The connection was lost and made again; the subscribing calls were repeated, and"]
         out += ["    /// what changed meanwhile is the app's to read again."]
-        out += ["    case reconnected", "", "    /// The event for a notification line's `method` and `params`."]
-        out += ["    static func reading(method: String, params: HeraldJSON) -> HeraldEvent {", "        switch method {"]
+        out += ["    case reconnected", ""]
+        out += ["    /// The event for a notification line's `method` and its `params` as JSON text, read"]
+        out += ["    /// straight into the notification's type (`other` with the params when that fails)."]
+        out += ["    static func reading(method: String, params: Data) -> HeraldEvent {"]
+        out += ["        let decoder = JSONDecoder()", "        switch method {"]
         for notification in notifications:
             out += [f'        case "{notification["name"]}":']
-            out += [f"            if let value = try? params.decode({type_name(notification['name'])}Params.self) {{ return .{bare(member_name(notification['name']))}(value) }}"]
-        out += ["        default: break", "        }", "        return .other(method: method, params: params)", "    }", "}"]
+            out += [f"            if let value = try? decoder.decode({type_name(notification['name'])}Params.self, from: params) {{ return .{bare(member_name(notification['name']))}(value) }}"]
+        out += ["        default: break", "        }"]
+        out += ["        return .other(method: method, params: (try? decoder.decode(HeraldJSON.self, from: params)) ?? .null)", "    }", "}"]
         return "\n".join(out) + "\n"
 
 

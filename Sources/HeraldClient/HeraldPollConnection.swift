@@ -228,11 +228,7 @@ public final class HeraldPollConnection {
         if message.member("id") == nil, let method = message.member("method")?.string {
             let params = message.member("params") ?? .null
             try onNotification?(method, params)
-            if let onEvent {
-                let event = (try? HeraldJSON(reading: params)).map { HeraldEvent.reading(method: method, params: $0) }
-                    ?? .other(method: method, params: .null)
-                try onEvent(event)
-            }
+            if let onEvent { try onEvent(.reading(method: method, params: params)) }
             return
         }
         // An error heraldd could not tie to a request (`"id": null`) concerns no request of ours.

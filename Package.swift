@@ -93,8 +93,8 @@ let package = Package(
             dependencies: ["HeraldCore"],
             swiftSettings: strictSettings
         ),
-        // A person's own client of heraldd's socket: the connection herald-notify and
-        // herald-sync speak JSON-RPC through, and which socket to reach.
+        // herald-notify's connection to heraldd's socket, and which socket to reach, until it
+        // moves onto HeraldClient's HeraldPollConnection as herald-sync has (docs/clients.md).
         .target(
             name: "HeraldDaemonLink",
             dependencies: ["HeraldProtocol"],
@@ -199,7 +199,7 @@ let package = Package(
             name: "herald-sync",
             dependencies: [
                 "CMosquitto",
-                "HeraldDaemonLink",
+                "HeraldClient",
                 "HeraldSync",
                 "HeraldProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -2,8 +2,10 @@
 """Generates the Swift client's protocol surface from Protocol/openrpc.json.
 
 Writes Sources/HeraldClient/Generated/: `ProtocolTypes.swift` (a public Codable type per
-component schema, per inline result and per notification's params), `HeraldClient+Methods.swift`
-(one async call per protocol method) and `HeraldEvent.swift` (one case per notification).
+component schema, per inline result and per notification's params), `HeraldRequest+Methods.swift`
+(one request per protocol method: its name, params and result type, which both connections
+send), `HeraldClient+Methods.swift` (the async client's call per method, sending that
+request) and `HeraldEvent.swift` (one case per notification).
 Nothing there is written by hand, so it cannot drift from the document:
 Tests/HeraldClientTests/GeneratedSurfaceTests.swift runs this script again and compares.
 
@@ -315,41 +317,67 @@ class Generator:
                        or m["name"].startswith("subscribe-")]
         out += ["    static let subscribingMethods: Set<String> = [" + ", ".join(f'"{name}"' for name in subscribing) + "]"]
         for method in self.document["methods"]:
-            params = method.get("params", [])
-            arguments, members = [], []
-            for param in sorted(params, key=lambda p: not p.get("required", False)):
-                swift = self.swift_type(param["schema"], type_name(method["name"]) + type_name(param["name"]))
-                name = member_name(param["name"])
-                if param.get("required", False):
-                    arguments.append(f"{bare(name)}: {swift}")
-                else:
-                    arguments.append(f"{bare(name)}: {swift}? = nil")
-            for param in params:
-                members.append(f'("{param["name"]}", {bare(member_name(param["name"]))})')
-            who = method.get("x-herald-access", "")
-            summary = f"`{method['name']}`: {method.get('summary', '')}" + (f" Who may call it: {who}." if who else "")
-            out += [""] + doc_comment(summary, "    ")
-            signature = f"    public func {method_name(method['name'])}({', '.join(arguments)}) async throws(HeraldError) -> {self.result_type(method)} {{"
-            if len(signature) > 130:
-                out += [f"    public func {method_name(method['name'])}("]
-                out += [f"        {argument}," for argument in arguments[:-1]] + [f"        {arguments[-1]}"]
-                out += [f"    ) async throws(HeraldError) -> {self.result_type(method)} {{"]
+            arguments, forwarded = self.arguments(method)
+            out += [""] + doc_comment(self.summary(method), "    ")
+            out += self.signature(f"    public func {method_name(method['name'])}", arguments,
+                                  f"async throws(HeraldError) -> {self.result_type(method)}")
+            call = f"        try await call(.{method_name(method['name'])}({', '.join(forwarded)}))"
+            if len(call) > 130:
+                out += [f"        try await call(", f"            .{method_name(method['name'])}("]
+                out += [f"                {argument}," for argument in forwarded[:-1]] + [f"                {forwarded[-1]}"]
+                out += ["            )", "        )"]
             else:
-                out += [signature]
-            params_text = "[" + ", ".join(members) + "]" if members else "[]"
-            if len(params_text) > 90:
-                out += ["        try await call(", f'            "{method["name"]}",', "            params: ["]
-                out += [f"                {member}," for member in members]
-                out += ["            ]", "        )"]
-            else:
-                out += [f'        try await call("{method["name"]}", params: {params_text})']
+                out += [call]
             out += ["    }"]
         out += ["}"]
         return "\n".join(out) + "\n"
 
+    def arguments(self, method):
+        """The Swift arguments of a method's call (required first), and the same forwarded by label."""
+        arguments, forwarded = [], []
+        for param in sorted(method.get("params", []), key=lambda p: not p.get("required", False)):
+            swift = self.swift_type(param["schema"], type_name(method["name"]) + type_name(param["name"]))
+            name = bare(member_name(param["name"]))
+            arguments.append(f"{name}: {swift}" if param.get("required", False) else f"{name}: {swift}? = nil")
+            forwarded.append(f"{name}: {name}")
+        return arguments, forwarded
+
+    @staticmethod
+    def summary(method) -> str:
+        who = method.get("x-herald-access", "")
+        return f"`{method['name']}`: {method.get('summary', '')}" + (f" Who may call it: {who}." if who else "")
+
+    @staticmethod
+    def signature(head: str, arguments: list, tail: str) -> list:
+        """`head(arguments) tail {`, one argument a line when it is long."""
+        line = f"{head}({', '.join(arguments)}) {tail} {{"
+        if len(line) <= 130 or not arguments:
+            return [line]
+        indent = head[: len(head) - len(head.lstrip())]
+        return [f"{head}("] + [f"{indent}    {argument}," for argument in arguments[:-1]] + [f"{indent}    {arguments[-1]}", f"{indent}) {tail} {{"]
+
+    def requests_file(self) -> str:
+        """One `HeraldRequest` per method: what both connections (async and polled) send."""
+        out = HEADER
+        for method in self.document["methods"]:
+            arguments, _ = self.arguments(method)
+            members = [f'("{param["name"]}", {bare(member_name(param["name"]))})' for param in method.get("params", [])]
+            out += ["", f"extension HeraldRequest where Result == {self.result_type(method)} {{"]
+            out += doc_comment(self.summary(method), "    ")
+            out += self.signature(f"    public static func {method_name(method['name'])}", arguments, "-> Self")
+            params_text = "[" + ", ".join(members) + "]" if members else "[]"
+            if len(params_text) > 90:
+                out += ["        Self(", f'            "{method["name"]}",', "            params: ["]
+                out += [f"                {member}," for member in members]
+                out += ["            ]", "        )"]
+            else:
+                out += [f'        Self("{method["name"]}", params: {params_text})']
+            out += ["    }", "}"]
+        return "\n".join(out) + "\n"
+
     def events_file(self) -> str:
         notifications = self.document.get("x-notifications", [])
-        out = HEADER + [""]
+        out = HEADER + ["", "import Foundation", ""]
         out += ["/// What heraldd sends a subscribed connection, one case per notification of the protocol;"]
         out += ["/// `reconnected` when the client connected again and repeated its subscribing calls."]
         out += ["public enum HeraldEvent: Sendable, Hashable {"]
@@ -360,12 +388,16 @@ class Generator:
         out += ["    case other(method: String, params: HeraldJSON)"]
         out += ["    /// The connection was lost and made again; the subscribing calls were repeated, and"]
         out += ["    /// what changed meanwhile is the app's to read again."]
-        out += ["    case reconnected", "", "    /// The event for a notification line's `method` and `params`."]
-        out += ["    static func reading(method: String, params: HeraldJSON) -> HeraldEvent {", "        switch method {"]
+        out += ["    case reconnected", ""]
+        out += ["    /// The event for a notification line's `method` and its `params` as JSON text, read"]
+        out += ["    /// straight into the notification's type (`other` with the params when that fails)."]
+        out += ["    static func reading(method: String, params: Data) -> HeraldEvent {"]
+        out += ["        let decoder = JSONDecoder()", "        switch method {"]
         for notification in notifications:
             out += [f'        case "{notification["name"]}":']
-            out += [f"            if let value = try? params.decode({type_name(notification['name'])}Params.self) {{ return .{bare(member_name(notification['name']))}(value) }}"]
-        out += ["        default: break", "        }", "        return .other(method: method, params: params)", "    }", "}"]
+            out += [f"            if let value = try? decoder.decode({type_name(notification['name'])}Params.self, from: params) {{ return .{bare(member_name(notification['name']))}(value) }}"]
+        out += ["        default: break", "        }"]
+        out += ["        return .other(method: method, params: (try? decoder.decode(HeraldJSON.self, from: params)) ?? .null)", "    }", "}"]
         return "\n".join(out) + "\n"
 
 
@@ -381,6 +413,7 @@ def main() -> int:
     (output / "ProtocolTypes.swift").write_text(generator.types_file(), encoding="utf-8")
     (output / "HeraldClient+Methods.swift").write_text(generator.methods_file(), encoding="utf-8")
     (output / "HeraldEvent.swift").write_text(generator.events_file(), encoding="utf-8")
+    (output / "HeraldRequest+Methods.swift").write_text(generator.requests_file(), encoding="utf-8")
     return 0
 
 

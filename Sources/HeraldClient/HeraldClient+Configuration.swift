@@ -16,6 +16,9 @@ extension HeraldClient {
         public var maximumDelay: Duration = .seconds(5)
         /// Reconnection attempts before giving up (calls then fail with ``HeraldError/Kind/unreachable``); nil: no end.
         public var maximumAttempts: Int?
+        /// How long connecting waits while heraldd's listen backlog is full (connections it
+        /// has not accepted yet) before failing with ``HeraldError/Kind/unreachable`` and EAGAIN.
+        public var connectTimeout: Duration = .seconds(5)
         /// Events each ``HeraldClient/events()`` stream keeps unread before dropping the oldest.
         public var eventBuffer = 4096
 

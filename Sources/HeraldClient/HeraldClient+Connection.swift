@@ -56,9 +56,16 @@ extension HeraldClient {
                 )
             }
         }
+        let timeout = configuration.connectTimeout
         let channel: any Channel
         do {
-            channel = try await bootstrap.connect(unixDomainSocketPath: path).get()
+            // NIO's own connect opens its socket without close-on-exec: the socket is ours.
+            let descriptor = try await NIOThreadPool.singleton.runIfActive {
+                try ClientSocket.connected(to: path, timeout: timeout)
+            }
+            channel = try await bootstrap.withConnectedSocket(descriptor).get()
+        } catch let error as HeraldError {
+            return .failure(error)
         } catch let error as IOError {
             return .failure(
                 HeraldError(

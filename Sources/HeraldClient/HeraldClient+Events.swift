@@ -1,3 +1,4 @@
+import Foundation
 import HeraldProtocol
 
 extension HeraldClient {
@@ -59,12 +60,19 @@ extension HeraldClient {
             for stream in lineStreams { stream.yield(message) }
         }
         guard listening else { return }
-        let event = (try? HeraldJSON(reading: params)).map { HeraldEvent.reading(method: method, params: $0) }
-            ?? .other(method: method, params: .null)
-        publish(event)
+        publish(.reading(method: method, params: params))
     }
 
     func publish(_ event: HeraldEvent) {
         for stream in state.withLockedValue({ Array($0.streams.values) }) { stream.yield(event) }
+    }
+}
+
+extension HeraldEvent {
+    /// The event for a notification heraldd sent, its params read once from their JSON text.
+    static func reading(method: String, params: JSONValue) -> HeraldEvent {
+        var text: [UInt8] = []
+        params.write(to: &text)
+        return reading(method: method, params: Data(text))
     }
 }

@@ -74,15 +74,24 @@ public final class HeraldClient: Sendable {
         finishStreams()
     }
 
-    /// Calls `method` with the params that are not nil, and reads its result as `Result`.
+    /// Sends `request` and waits for its result: `try await herald.call(.stats())`.
     ///
-    /// The generated methods (``donate(app:interaction:)`` and the others) call this; it
-    /// calls a method this client has no method for by name.
+    /// The generated methods (``donate(app:interaction:)`` and the others) call this.
+    public func call<Result>(_ request: HeraldRequest<Result>) async throws(HeraldError) -> Result {
+        try await call(request.method, params: request.params)
+    }
+
+    /// Calls `method` with the params that are not nil, and reads its result as `Result`:
+    /// a method this client has no request for, by name.
     public func call<Result: Decodable>(
         _ method: String, params: [(String, (any Encodable & Sendable)?)], as type: Result.Type = Result.self
     ) async throws(HeraldError) -> Result {
         let text = try Self.paramsText(params)
-        let result = try await call(method, paramsText: text)
+        return try Self.reading(Result.self, from: try await call(method, paramsText: text), of: method)
+    }
+
+    /// An answer's `result` read as `Result`.
+    static func reading<Result: Decodable>(_ type: Result.Type, from result: JSONValue, of method: String) throws(HeraldError) -> Result {
         do {
             var bytes: [UInt8] = []
             result.write(to: &bytes)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import HeraldDaemonLink
+import HeraldClient
 import HeraldProtocol
 import HeraldSync
 
@@ -41,18 +41,18 @@ struct HeraldSync: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let path = config ?? SyncConfiguration.defaultPath(environment: environment)
         let settings: SyncConfiguration
-        let link: DaemonLink
+        let heraldd: HeraldPollConnection
         let broker: Broker
         do {
             settings = try SyncConfiguration(path: path, defaultHostName: ProcessInfo.processInfo.hostName)
-            link = try DaemonLink(path: DaemonSocket.path(flag: socket, environment: environment))
+            heraldd = try HeraldPollConnection(HeraldClient.Configuration(socketPath: socket.flatMap { $0.isEmpty ? nil : $0 }))
             broker = try Broker(configuration: settings)
         } catch {
             SyncLog.info("\(error)")
             throw ExitCode(1)
         }
         let statusPath = statusFile ?? SyncStatus.defaultPath(environment: environment, uid: getuid())
-        let status = SyncLoop(configuration: settings, link: link, broker: broker, statusPath: statusPath).run()
+        let status = SyncLoop(configuration: settings, heraldd: heraldd, broker: broker, statusPath: statusPath).run()
         if status != 0 { throw ExitCode(status) }
     }
 }

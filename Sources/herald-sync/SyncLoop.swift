@@ -1,7 +1,7 @@
 import CMosquitto
 import FoundationEssentials
 import Glibc
-import HeraldDaemonLink
+import HeraldClient
 import HeraldProtocol
 import HeraldSync
 
@@ -37,10 +37,9 @@ final class SyncLoop {
     }
 
     let configuration: SyncConfiguration
-    private let link: DaemonLink
+    private let heraldd: HeraldPollConnection
     let broker: Broker
     private let signals: Int32
-    private var pending: [Int: Pending] = [:]
     var clock = HybridLogicalClock()
     /// The Focus on here as last read or applied; nil until the start's `get-focus` answers.
     var current: FocusState?
@@ -76,9 +75,9 @@ final class SyncLoop {
     private let statusPath: String
     private var statusWriteFailed = false
 
-    init(configuration: SyncConfiguration, link: DaemonLink, broker: Broker, statusPath: String) {
+    init(configuration: SyncConfiguration, heraldd: HeraldPollConnection, broker: Broker, statusPath: String) {
         self.configuration = configuration
-        self.link = link
+        self.heraldd = heraldd
         self.broker = broker
         self.statusPath = statusPath
         status = SyncStatus(
@@ -94,13 +93,14 @@ final class SyncLoop {
 
     /// Runs until a signal (0) or until heraldd or the broker's settings fail (1).
     func run() -> Int32 {
+        heraldd.onNotification = { [unowned self] method, params in try self.notified(method, params) }
         do {
             saveStatus()
             reading = true
             try send("get-focus", ["subscribe": true], .baseline)
             while true {
                 var descriptors = [
-                    pollfd(fd: link.fd, events: Int16(POLLIN) | (link.hasOutput ? Int16(POLLOUT) : 0), revents: 0),
+                    pollfd(fd: heraldd.fileDescriptor, events: heraldd.pollEvents, revents: 0),
                     pollfd(fd: broker.wakeup, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                 ]
@@ -112,15 +112,12 @@ final class SyncLoop {
                     changeLink(.disconnected, reason: "herald-sync stopped")
                     return 0
                 }
-                if descriptors[0].revents & Int16(POLLOUT) != 0 { try link.flushOutput() }
-                if descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                    for line in try link.readLines() { try handleDaemonLine(line) }
-                }
+                try handleDaemon(descriptors[0].revents)
                 if descriptors[1].revents != 0 {
                     for event in broker.takeEvents() { try handleBrokerEvent(event) }
                 }
             }
-        } catch let failure as DaemonLink.Failure {
+        } catch let failure as HeraldError {
             SyncLog.info("heraldd: \(failure)")
         } catch {
             SyncLog.info("\(error)")
@@ -206,12 +203,12 @@ final class SyncLoop {
         saveStatus()
     }
 
-    func send(_ method: String, _ params: JSONObject, _ purpose: Pending) throws(DaemonLink.Failure) {
-        pending[try link.request(method, params: params)] = purpose
+    func send(_ method: String, _ params: JSONObject, _ purpose: Pending) throws(HeraldError) {
+        try heraldd.send(method, params: params) { [unowned self] answer in try self.answered(purpose, answer) }
     }
 
     /// Asks `get-focus`, once at a time: a change while a read is on its way reads again.
-    func readFocus() throws(DaemonLink.Failure) {
+    func readFocus() throws(HeraldError) {
         if reading {
             readAgain = true
             return
@@ -220,24 +217,38 @@ final class SyncLoop {
         try send("get-focus", [:], .read)
     }
 
-    private func handleDaemonLine(_ line: ArraySlice<UInt8>) throws {
-        guard let message = try? JSONParser.parse(line).objectValue else {
-            SyncLog.info("heraldd sent a line that is not a JSON object")
-            return
+    /// Hands heraldd's output to the connection's handlers; a line that is not JSON-RPC is
+    /// logged and skipped.
+    private func handleDaemon(_ revents: Int16) throws {
+        var revents = revents
+        while true {
+            do {
+                return try heraldd.handle(revents)
+            } catch let error as HeraldError where error.kind == .unreadable && heraldd.fileDescriptor >= 0 {
+                SyncLog.info("heraldd: \(error)")
+                revents = 0
+            }
         }
-        switch message["method"]?.stringValue {
-        case ActiveFocusChangedNotification.method?:
+    }
+
+    /// A notification of the `get-focus` subscription.
+    private func notified(_ method: String, _ params: JSONValue) throws {
+        switch method {
+        case ActiveFocusChangedNotification.method:
             try readFocus()
-            return
-        case FocusDefinedNotification.method?:
-            let params = message["params"]?.objectValue
+        case FocusDefinedNotification.method:
+            let params = params.objectValue
             if let name = params?["name"]?.stringValue { definitionChanged(name, params?["focus"]?.objectValue) }
-            return
         default: break
         }
-        guard let id = message["id"]?.numberValue?.intValue, let purpose = pending.removeValue(forKey: id) else { return }
-        if let error = message["error"]?.objectValue {
-            let reason = error["data"]?.objectValue?["reason"]?.stringValue ?? error["message"]?.stringValue ?? "an error"
+    }
+
+    /// The answer to a request sent for `purpose`: its result, or heraldd's error.
+    private func answered(_ purpose: Pending, _ answer: Result<JSONValue, HeraldError>) throws {
+        if case .failure(let error) = answer {
+            // The connection's end ends the loop: handle(_:) throws it next.
+            if error.kind == .connectionLost { return }
+            let reason = error.reason ?? error.message
             switch purpose {
             case .baseline:
                 throw SyncLoop.Failure(description: "heraldd refused to let herald-sync follow the Focus: \(reason)")
@@ -253,7 +264,7 @@ final class SyncLoop {
             }
             return
         }
-        let result = message["result"]?.objectValue ?? [:]
+        let result = (try? answer.get())?.objectValue ?? [:]
         switch purpose {
         case .baseline:
             try baselineRead(result)

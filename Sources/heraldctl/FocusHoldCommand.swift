@@ -13,8 +13,8 @@ extension FocusCommand {
     /// Focus on while a command runs, as `systemd-inhibit` keeps a lock.
     ///
     /// The hold lives as long as heraldctl's connection, so it ends however heraldctl ends —
-    /// the command exiting, or heraldctl killed, even with SIGKILL. Every descriptor of
-    /// heraldctl's is close-on-exec for the command: it never holds the connection past heraldctl.
+    /// the command exiting, or heraldctl killed, even with SIGKILL. HeraldClient opens the
+    /// connection close-on-exec: the command never holds it past heraldctl.
     struct Hold: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Keep a Focus on while a command runs.",
@@ -71,7 +71,6 @@ struct CommandRun {
     /// Starts `arguments` (the program found on `PATH`), or fails as a shell would: 127
     /// when it cannot be found, 126 when it cannot be run.
     init(_ arguments: [String]) throws(ExitCode) {
-        Self.keepDescriptorsFromChildren()
         // Blocked from before the spawn, so none is lost (a SIGCHLD not blocked is
         // discarded); the child starts with them unblocked.
         var blocked = sigset_t()
@@ -95,17 +94,6 @@ struct CommandRun {
             throw ExitCode(error == ENOENT ? 127 : 126)
         }
         pid = child
-    }
-
-    /// Marks every descriptor past standard error close-on-exec: the connection holding the
-    /// Focus and the event loop's descriptors (SwiftNIO opens them without the flag) stay
-    /// heraldctl's, so the hold ends when heraldctl does, even while the command runs on.
-    private static func keepDescriptorsFromChildren() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
-        for descriptor in names.compactMap({ Int32($0) }) where descriptor > 2 {
-            let flags = fcntl(descriptor, F_GETFD)
-            if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
-        }
     }
 
     /// Waits for the command, passing on each signal heraldctl receives meanwhile; its

@@ -52,24 +52,24 @@ extension HeraldClient {
 
     /// `rpc.discover`: The OpenRPC document describing every method: this document. Who may call it: anyone.
     public func discover() async throws(HeraldError) -> RpcDiscoverResult {
-        try await call("rpc.discover", params: [])
+        try await call(.discover())
     }
 
     /// `stats`: An administrator: uptime, connections, requests and errors per method; anyone else: their own
     /// figures. Who may call it: person.
     public func stats() async throws(HeraldError) -> StatsResult {
-        try await call("stats", params: [])
+        try await call(.stats())
     }
 
     /// `snapshot`: Write a snapshot of the whole state now. Who may call it: administrator.
     public func snapshot() async throws(HeraldError) -> SnapshotResult {
-        try await call("snapshot", params: [])
+        try await call(.snapshot())
     }
 
     /// `donate`: Record an incoming or outgoing message or call before its notification's content is provided.
     /// Who may call it: app.
     public func donate(app: AppName, interaction: Interaction) async throws(HeraldError) -> DonateResult {
-        try await call("donate", params: [("app", app), ("interaction", interaction)])
+        try await call(.donate(app: app, interaction: interaction))
     }
 
     /// `update-content`: Turn a notification's content into a communication notification and decide its delivery,
@@ -83,15 +83,14 @@ extension HeraldClient {
         gateway: GatewayOrigin? = nil
     ) async throws(HeraldError) -> UpdateContentResult {
         try await call(
-            "update-content",
-            params: [
-                ("app", app),
-                ("identifier", identifier),
-                ("interactionIdentifier", interactionIdentifier),
-                ("content", content),
-                ("payload", payload),
-                ("gateway", gateway),
-            ]
+            .updateContent(
+                app: app,
+                identifier: identifier,
+                interactionIdentifier: interactionIdentifier,
+                content: content,
+                payload: payload,
+                gateway: gateway
+            )
         )
     }
 
@@ -102,7 +101,7 @@ extension HeraldClient {
         requestAuthorization: Bool? = nil,
         subscribe: Bool? = nil
     ) async throws(HeraldError) -> RequestFocusResult {
-        try await call("request-focus", params: [("app", app), ("requestAuthorization", requestAuthorization), ("subscribe", subscribe)])
+        try await call(.requestFocus(app: app, requestAuthorization: requestAuthorization, subscribe: subscribe))
     }
 
     /// `delete-interactions`: Forget donated interactions of this (uid, app): by identifiers, by group, or all.
@@ -113,15 +112,7 @@ extension HeraldClient {
         groupIdentifier: String? = nil,
         all: Bool? = nil
     ) async throws(HeraldError) -> DeleteInteractionsResult {
-        try await call(
-            "delete-interactions",
-            params: [
-                ("app", app),
-                ("identifiers", identifiers),
-                ("groupIdentifier", groupIdentifier),
-                ("all", all),
-            ]
-        )
+        try await call(.deleteInteractions(app: app, identifiers: identifiers, groupIdentifier: groupIdentifier, all: all))
     }
 
     /// `set-focus`: Turn one of the caller's Focuses on by hand, or the Focus off. Who may call it: person.
@@ -131,7 +122,7 @@ extension HeraldClient {
         until: DateTime? = nil,
         uid: Uid? = nil
     ) async throws(HeraldError) -> SetFocusResult {
-        try await call("set-focus", params: [("focus", focus), ("name", name), ("until", until), ("uid", uid)])
+        try await call(.setFocus(focus: focus, name: name, until: until, uid: uid))
     }
 
     /// `set-focus-authorization`: Decide whether a (uid, app) may read the Focus status: the person's answer to
@@ -141,13 +132,13 @@ extension HeraldClient {
         status: AuthorizationStatus,
         uid: Uid? = nil
     ) async throws(HeraldError) -> SetFocusAuthorizationResult {
-        try await call("set-focus-authorization", params: [("app", app), ("uid", uid), ("status", status)])
+        try await call(.setFocusAuthorization(app: app, status: status, uid: uid))
     }
 
     /// `set-summary`: Replace the caller's scheduled summary: which apps it holds and when it is delivered. Who
     /// may call it: person.
     public func setSummary(apps: [AppName], times: [String], uid: Uid? = nil) async throws(HeraldError) -> SummarySchedule {
-        try await call("set-summary", params: [("apps", apps), ("times", times), ("uid", uid)])
+        try await call(.setSummary(apps: apps, times: times, uid: uid))
     }
 
     /// `set-capabilities`: Grant or withdraw a (uid, app)'s communication, timeSensitive and critical
@@ -160,14 +151,13 @@ extension HeraldClient {
         critical: Bool? = nil
     ) async throws(HeraldError) -> SetCapabilitiesResult {
         try await call(
-            "set-capabilities",
-            params: [
-                ("app", app),
-                ("uid", uid),
-                ("communication", communication),
-                ("timeSensitive", timeSensitive),
-                ("critical", critical),
-            ]
+            .setCapabilities(
+                app: app,
+                uid: uid,
+                communication: communication,
+                timeSensitive: timeSensitive,
+                critical: critical
+            )
         )
     }
 
@@ -177,7 +167,7 @@ extension HeraldClient {
         uid: Uid? = nil,
         app: AppName? = nil
     ) async throws(HeraldError) -> SuggestPeopleResult {
-        try await call("suggest-people", params: [("limit", limit), ("uid", uid), ("app", app)])
+        try await call(.suggestPeople(limit: limit, uid: uid, app: app))
     }
 
     /// `list-notifications`: The caller's notification list, newest first. Who may call it: app.
@@ -188,7 +178,7 @@ extension HeraldClient {
         cursor: String? = nil,
         uid: Uid? = nil
     ) async throws(HeraldError) -> ListNotificationsResult {
-        try await call("list-notifications", params: [("app", app), ("state", state), ("limit", limit), ("cursor", cursor), ("uid", uid)])
+        try await call(.listNotifications(app: app, state: state, limit: limit, cursor: cursor, uid: uid))
     }
 
     /// `search-notifications`: The caller's notifications that have the words asked for, newest first. Who may
@@ -204,17 +194,16 @@ extension HeraldClient {
         uid: Uid? = nil
     ) async throws(HeraldError) -> SearchNotificationsResult {
         try await call(
-            "search-notifications",
-            params: [
-                ("query", query),
-                ("app", app),
-                ("state", state),
-                ("since", since),
-                ("until", until),
-                ("limit", limit),
-                ("cursor", cursor),
-                ("uid", uid),
-            ]
+            .searchNotifications(
+                query: query,
+                app: app,
+                state: state,
+                since: since,
+                until: until,
+                limit: limit,
+                cursor: cursor,
+                uid: uid
+            )
         )
     }
 
@@ -226,7 +215,7 @@ extension HeraldClient {
         all: Bool? = nil,
         uid: Uid? = nil
     ) async throws(HeraldError) -> RemoveNotificationsResult {
-        try await call("remove-notifications", params: [("app", app), ("identifiers", identifiers), ("all", all), ("uid", uid)])
+        try await call(.removeNotifications(app: app, identifiers: identifiers, all: all, uid: uid))
     }
 
     /// `snooze-notification`: Put a delivered notification off for a while; it comes back, delivered again. Who
@@ -238,22 +227,13 @@ extension HeraldClient {
         until: DateTime? = nil,
         uid: Uid? = nil
     ) async throws(HeraldError) -> SnoozeNotificationResult {
-        try await call(
-            "snooze-notification",
-            params: [
-                ("app", app),
-                ("identifier", identifier),
-                ("seconds", seconds),
-                ("until", until),
-                ("uid", uid),
-            ]
-        )
+        try await call(.snoozeNotification(app: app, identifier: identifier, seconds: seconds, until: until, uid: uid))
     }
 
     /// `deliver-summary`: Delivers the caller's scheduled notifications now (an administrator's: any uid's). Who
     /// may call it: person.
     public func deliverSummary(uid: Uid? = nil) async throws(HeraldError) -> DeliverSummaryResult {
-        try await call("deliver-summary", params: [("uid", uid)])
+        try await call(.deliverSummary(uid: uid))
     }
 
     /// `subscribe-notifications`: Makes this connection a presenter of a uid's notifications. Who may call it:
@@ -262,7 +242,7 @@ extension HeraldClient {
         uid: Uid? = nil,
         since: DateTime? = nil
     ) async throws(HeraldError) -> SubscribeNotificationsResult {
-        try await call("subscribe-notifications", params: [("uid", uid), ("since", since)])
+        try await call(.subscribeNotifications(uid: uid, since: since))
     }
 
     /// `set-notification-categories`: Replaces the caller's (uid, app)'s set of notification categories. Who may
@@ -271,13 +251,13 @@ extension HeraldClient {
         app: AppName,
         categories: [NotificationCategory]
     ) async throws(HeraldError) -> SetNotificationCategoriesResult {
-        try await call("set-notification-categories", params: [("app", app), ("categories", categories)])
+        try await call(.setNotificationCategories(app: app, categories: categories))
     }
 
     /// `get-notification-categories`: The caller's (uid, app)'s set of notification categories. Who may call it:
     /// app.
     public func getNotificationCategories(app: AppName) async throws(HeraldError) -> GetNotificationCategoriesResult {
-        try await call("get-notification-categories", params: [("app", app)])
+        try await call(.getNotificationCategories(app: app))
     }
 
     /// `respond-to-notification`: A person acted on a notification: tells its app, and removes it from the list.
@@ -290,43 +270,42 @@ extension HeraldClient {
         uid: Uid? = nil
     ) async throws(HeraldError) -> RespondToNotificationResult {
         try await call(
-            "respond-to-notification",
-            params: [
-                ("app", app),
-                ("identifier", identifier),
-                ("actionIdentifier", actionIdentifier),
-                ("userText", userText),
-                ("uid", uid),
-            ]
+            .respondToNotification(
+                app: app,
+                identifier: identifier,
+                actionIdentifier: actionIdentifier,
+                userText: userText,
+                uid: uid
+            )
         )
     }
 
     /// `subscribe-responses`: Makes this connection hear its app's responses. Who may call it: app.
     public func subscribeResponses(app: AppName, observe: Bool? = nil) async throws(HeraldError) -> SubscribeResponsesResult {
-        try await call("subscribe-responses", params: [("app", app), ("observe", observe)])
+        try await call(.subscribeResponses(app: app, observe: observe))
     }
 
     /// `get-app-settings`: A (uid, app)'s Focus authorization and capabilities, and its waiting authorization
     /// request. Who may call it: app.
     public func getAppSettings(app: AppName, uid: Uid? = nil) async throws(HeraldError) -> GetAppSettingsResult {
-        try await call("get-app-settings", params: [("app", app), ("uid", uid)])
+        try await call(.getAppSettings(app: app, uid: uid))
     }
 
     /// `list-authorization-requests`: The Focus authorization requests waiting for a person's answer, oldest
     /// first. Who may call it: person.
     public func listAuthorizationRequests(uid: Uid? = nil) async throws(HeraldError) -> ListAuthorizationRequestsResult {
-        try await call("list-authorization-requests", params: [("uid", uid)])
+        try await call(.listAuthorizationRequests(uid: uid))
     }
 
     /// `define-focus`: Define or replace one of the caller's named Focuses, without turning it on by hand. Who
     /// may call it: person.
     public func defineFocus(focus: FocusConfiguration, uid: Uid? = nil) async throws(HeraldError) -> FocusReadBack {
-        try await call("define-focus", params: [("focus", focus), ("uid", uid)])
+        try await call(.defineFocus(focus: focus, uid: uid))
     }
 
     /// `delete-focus`: Forget one of the caller's named Focuses. Who may call it: person.
     public func deleteFocus(name: String, uid: Uid? = nil) async throws(HeraldError) -> FocusReadBack {
-        try await call("delete-focus", params: [("name", name), ("uid", uid)])
+        try await call(.deleteFocus(name: name, uid: uid))
     }
 
     /// `get-focus`: The caller's Focuses, which one is on and why, and the next change. Who may call it: person.
@@ -335,12 +314,12 @@ extension HeraldClient {
         cursor: String? = nil,
         subscribe: Bool? = nil
     ) async throws(HeraldError) -> FocusReadBack {
-        try await call("get-focus", params: [("uid", uid), ("cursor", cursor), ("subscribe", subscribe)])
+        try await call(.getFocus(uid: uid, cursor: cursor, subscribe: subscribe))
     }
 
     /// `get-summary`: The caller's scheduled summary and its next delivery. Who may call it: person.
     public func getSummary(uid: Uid? = nil) async throws(HeraldError) -> SummarySchedule {
-        try await call("get-summary", params: [("uid", uid)])
+        try await call(.getSummary(uid: uid))
     }
 
     /// `restore-notifications`: Undo a removal: put back notifications the person removed within --undo-window,
@@ -350,7 +329,7 @@ extension HeraldClient {
         identifiers: [String]? = nil,
         uid: Uid? = nil
     ) async throws(HeraldError) -> RestoreNotificationsResult {
-        try await call("restore-notifications", params: [("app", app), ("identifiers", identifiers), ("uid", uid)])
+        try await call(.restoreNotifications(app: app, identifiers: identifiers, uid: uid))
     }
 
     /// `list-removed-notifications`: What restore-notifications can bring back now: the notifications the person
@@ -360,7 +339,7 @@ extension HeraldClient {
         limit: Int? = nil,
         uid: Uid? = nil
     ) async throws(HeraldError) -> ListRemovedNotificationsResult {
-        try await call("list-removed-notifications", params: [("app", app), ("limit", limit), ("uid", uid)])
+        try await call(.listRemovedNotifications(app: app, limit: limit, uid: uid))
     }
 
     /// `set-conversation`: Mute one of the person's conversations, or mark it priority; or undo either. Who may
@@ -374,15 +353,14 @@ extension HeraldClient {
         uid: Uid? = nil
     ) async throws(HeraldError) -> ConversationControl {
         try await call(
-            "set-conversation",
-            params: [
-                ("app", app),
-                ("conversationIdentifier", conversationIdentifier),
-                ("mute", mute),
-                ("unmute", unmute),
-                ("priority", priority),
-                ("uid", uid),
-            ]
+            .setConversation(
+                app: app,
+                conversationIdentifier: conversationIdentifier,
+                mute: mute,
+                unmute: unmute,
+                priority: priority,
+                uid: uid
+            )
         )
     }
 
@@ -394,35 +372,35 @@ extension HeraldClient {
         cursor: String? = nil,
         uid: Uid? = nil
     ) async throws(HeraldError) -> ListConversationsResult {
-        try await call("list-conversations", params: [("app", app), ("limit", limit), ("cursor", cursor), ("uid", uid)])
+        try await call(.listConversations(app: app, limit: limit, cursor: cursor, uid: uid))
     }
 
     /// `get-focus-digest`: What the caller's last Focus silenced, and the Focus on now so far. Who may call it:
     /// person.
     public func getFocusDigest(uid: Uid? = nil) async throws(HeraldError) -> GetFocusDigestResult {
-        try await call("get-focus-digest", params: [("uid", uid)])
+        try await call(.getFocusDigest(uid: uid))
     }
 
     /// `set-cooldown`: Set the caller's burst cooldown: how long a conversation's or an app's notifications that
     /// follow an alert come without sound. Who may call it: person.
     public func setCooldown(seconds: Int, uid: Uid? = nil) async throws(HeraldError) -> Cooldown {
-        try await call("set-cooldown", params: [("seconds", seconds), ("uid", uid)])
+        try await call(.setCooldown(seconds: seconds, uid: uid))
     }
 
     /// `get-cooldown`: The caller's burst cooldown window. Who may call it: person.
     public func getCooldown(uid: Uid? = nil) async throws(HeraldError) -> Cooldown {
-        try await call("get-cooldown", params: [("uid", uid)])
+        try await call(.getCooldown(uid: uid))
     }
 
     /// `hold-focus`: Keep one of the caller's Focuses on for as long as this connection stays open. Who may call
     /// it: person.
     public func holdFocus(name: String, reason: String? = nil) async throws(HeraldError) -> HoldFocusResult {
-        try await call("hold-focus", params: [("name", name), ("reason", reason)])
+        try await call(.holdFocus(name: name, reason: reason))
     }
 
     /// `release-focus-hold`: End one of the caller's Focus holds before its connection closes. Who may call it:
     /// person.
     public func releaseFocusHold(hold: String) async throws(HeraldError) -> ReleaseFocusHoldResult {
-        try await call("release-focus-hold", params: [("hold", hold)])
+        try await call(.releaseFocusHold(hold: hold))
     }
 }

@@ -2,6 +2,8 @@
 // change the document and run the script again.
 // swift-format-ignore-file
 
+import Foundation
+
 /// What heraldd sends a subscribed connection, one case per notification of the protocol;
 /// `reconnected` when the client connected again and repeated its subscribing calls.
 public enum HeraldEvent: Sendable, Hashable {
@@ -41,33 +43,35 @@ public enum HeraldEvent: Sendable, Hashable {
     /// what changed meanwhile is the app's to read again.
     case reconnected
 
-    /// The event for a notification line's `method` and `params`.
-    static func reading(method: String, params: HeraldJSON) -> HeraldEvent {
+    /// The event for a notification line's `method` and its `params` as JSON text, read
+    /// straight into the notification's type (`other` with the params when that fails).
+    static func reading(method: String, params: Data) -> HeraldEvent {
+        let decoder = JSONDecoder()
         switch method {
         case "focus-changed":
-            if let value = try? params.decode(FocusChangedParams.self) { return .focusChanged(value) }
+            if let value = try? decoder.decode(FocusChangedParams.self, from: params) { return .focusChanged(value) }
         case "active-focus-changed":
-            if let value = try? params.decode(ActiveFocusChangedParams.self) { return .activeFocusChanged(value) }
+            if let value = try? decoder.decode(ActiveFocusChangedParams.self, from: params) { return .activeFocusChanged(value) }
         case "focus-defined":
-            if let value = try? params.decode(FocusDefinedParams.self) { return .focusDefined(value) }
+            if let value = try? decoder.decode(FocusDefinedParams.self, from: params) { return .focusDefined(value) }
         case "notification-delivered":
-            if let value = try? params.decode(NotificationDeliveredParams.self) { return .notificationDelivered(value) }
+            if let value = try? decoder.decode(NotificationDeliveredParams.self, from: params) { return .notificationDelivered(value) }
         case "summary-delivered":
-            if let value = try? params.decode(SummaryDeliveredParams.self) { return .summaryDelivered(value) }
+            if let value = try? decoder.decode(SummaryDeliveredParams.self, from: params) { return .summaryDelivered(value) }
         case "events-skipped":
-            if let value = try? params.decode(EventsSkippedParams.self) { return .eventsSkipped(value) }
+            if let value = try? decoder.decode(EventsSkippedParams.self, from: params) { return .eventsSkipped(value) }
         case "notifications-removed":
-            if let value = try? params.decode(NotificationsRemovedParams.self) { return .notificationsRemoved(value) }
+            if let value = try? decoder.decode(NotificationsRemovedParams.self, from: params) { return .notificationsRemoved(value) }
         case "notification-response":
-            if let value = try? params.decode(NotificationResponseParams.self) { return .notificationResponse(value) }
+            if let value = try? decoder.decode(NotificationResponseParams.self, from: params) { return .notificationResponse(value) }
         case "authorization-requested":
-            if let value = try? params.decode(AuthorizationRequestedParams.self) { return .authorizationRequested(value) }
+            if let value = try? decoder.decode(AuthorizationRequestedParams.self, from: params) { return .authorizationRequested(value) }
         case "authorization-answered":
-            if let value = try? params.decode(AuthorizationAnsweredParams.self) { return .authorizationAnswered(value) }
+            if let value = try? decoder.decode(AuthorizationAnsweredParams.self, from: params) { return .authorizationAnswered(value) }
         case "focus-digest":
-            if let value = try? params.decode(FocusDigestParams.self) { return .focusDigest(value) }
+            if let value = try? decoder.decode(FocusDigestParams.self, from: params) { return .focusDigest(value) }
         default: break
         }
-        return .other(method: method, params: params)
+        return .other(method: method, params: (try? decoder.decode(HeraldJSON.self, from: params)) ?? .null)
     }
 }

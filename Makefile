@@ -29,7 +29,7 @@ RUN_ARGS ?=
 RELEASE_FLAGS := -c release --static-swift-stdlib
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: all build release run test test-vm deps bench-deps generate generate-folding install uninstall verify-units check-man clean format lint bench bench-compare bench-wakeups bench-snapshot bench-search bench-durability fuzz
+.PHONY: all build release run test test-vm deps bench-deps generate generate-folding install uninstall verify-units check-man clean format lint bench bench-compare bench-wakeups bench-sync bench-snapshot bench-search bench-durability fuzz
 
 all: build
 
@@ -117,6 +117,13 @@ bench-durability:
 bench-wakeups: bench-deps
 	$(SWIFT) build --product heraldd
 	BASE="$(BASE)" WINDOW="$(or $(WINDOW),60)" NEW="$$($(SWIFT) build --show-bin-path)/heraldd" bash scripts/bench-wakeups.sh
+
+## bench-sync: herald-sync between two hosts over 1,000 changes (CHANGES=) beside the broker's own round trip, and at rest (WINDOW=60).
+bench-sync: bench-deps
+	$(SWIFT) build -c release --scratch-path .build-bench -Xswiftc -g --product heraldd
+	$(SWIFT) build -c release --scratch-path .build-bench -Xswiftc -g --product herald-sync
+	HERALDD="$$($(SWIFT) build -c release --scratch-path .build-bench -Xswiftc -g --show-bin-path)/heraldd" \
+	  CHANGES="$(or $(CHANGES),1000)" WINDOW="$(or $(WINDOW),60)" python3 scripts/bench-sync.py
 
 ## bench-snapshot: snapshot, restore, memory and latency figures for N interactions (default 1,000,000).
 bench-snapshot: deps

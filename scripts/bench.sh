@@ -12,6 +12,7 @@
 #   GATEWAY=beside bash scripts/bench.sh its latency alone: both paths interleaved at 10/s
 #   GATEWAY=steps bash scripts/bench.sh that, after one path traced step by step (perf trace)
 #   BYSTANDER=only bash scripts/bench.sh a bystander uid's figures alone (BYSTANDER=0: without them)
+#   SYNC=0 bash scripts/bench.sh        without herald-sync's figures (scripts/bench-sync.py; make bench-sync: them alone)
 #
 # Builds in release mode (with debug symbols, for the profile) into .build-bench, starts a
 # fresh heraldd per scenario and journal setting, writes every figure as JSON lines and as
@@ -26,6 +27,7 @@ GATEWAY=${GATEWAY:-1}
 # The gateway's figures alone (only), or a part of them alone (beside, steps).
 case "$GATEWAY" in only | beside | steps) GATEWAY_ALONE=1 ;; *) GATEWAY_ALONE=0 ;; esac
 BYSTANDER=${BYSTANDER:-1}
+SYNC=${SYNC:-1}
 SWIFT=${SWIFT:-swift}
 SCRATCH=${SCRATCH:-.build-bench}
 if [ "$QUICK" = 1 ]; then
@@ -53,6 +55,9 @@ fi
 $SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --product herald-bench >&2
 if [ "$GATEWAY" != 0 ] && [ "$BYSTANDER" != only ]; then
   $SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --product herald-notify >&2
+fi
+if [ "$SYNC" != 0 ]; then
+  $SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --product herald-sync >&2
 fi
 BIN=$($SWIFT build -c release --scratch-path "$SCRATCH" -Xswiftc -g --show-bin-path)
 HERALDD=${HERALDD:-$BIN/heraldd}
@@ -433,6 +438,11 @@ fi
 if [ "$PROFILE" != only ] && [ "$BYSTANDER" != only ] && [ "$GATEWAY" != 0 ]; then measure_gateway; fi
 if [ "$PROFILE" != only ] && [ "$GATEWAY_ALONE" = 0 ] && [ "$BYSTANDER" != 0 ]; then measure_bystander; fi
 if [ "$PROFILE" != 0 ] && [ "$GATEWAY_ALONE" = 0 ] && [ "$BYSTANDER" != only ]; then profile; fi
+if [ "$ONLY" = 0 ] && [ "$SYNC" != 0 ]; then
+  say "herald-sync: a change at one host applied at another, beside the broker's round trip; at rest"
+  HERALDD="$HERALDD" HERALD_SYNC="$BIN/herald-sync" WINDOW="$([ "$QUICK" = 1 ] && echo 10 || echo 60)" \
+    CHANGES="$([ "$QUICK" = 1 ] && echo 200 || echo 1000)" python3 scripts/bench-sync.py >&2
+fi
 if [ "$PROFILE" != only ]; then
   "$BENCH" report --input "$LINES" --output "bench-results/$STAMP.json"
   python3 scripts/bench-previous.py "bench-results/$STAMP.json"

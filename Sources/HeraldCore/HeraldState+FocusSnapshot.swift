@@ -13,11 +13,14 @@ extension HeraldState {
             package var name: String?
             package var until: Date?
             package var endsAt: Date?
+            /// The other host it was made on.
+            package var origin: FocusOrigin?
 
-            package init(name: String?, until: Date?, endsAt: Date?) {
+            package init(name: String?, until: Date?, endsAt: Date?, origin: FocusOrigin? = nil) {
                 self.name = name
                 self.until = until
                 self.endsAt = endsAt
+                self.origin = origin
             }
         }
 
@@ -60,7 +63,7 @@ extension HeraldState {
             return StoredFocus(
                 uid: uid,
                 definitions: state.sortedDefinitions.map(\.wire),
-                manual: state.manual.map { StoredFocus.Choice(name: $0.name, until: $0.until, endsAt: $0.endsAt) },
+                manual: state.manual.map { StoredFocus.Choice(name: $0.name, until: $0.until, endsAt: $0.endsAt, origin: $0.origin) },
                 current: state.current.map {
                     StoredFocus.Current(name: $0.name, reason: $0.reason, endsAt: $0.endsAt, activation: $0.activation, windowStart: $0.windowStart)
                 },
@@ -97,7 +100,7 @@ extension HeraldState {
                 stored.uid,
                 FocusState(
                     definitions: definitions,
-                    manual: stored.manual.map { FocusState.ManualChoice(name: $0.name, until: $0.until, endsAt: $0.endsAt) },
+                    manual: stored.manual.map { FocusState.ManualChoice(name: $0.name, until: $0.until, endsAt: $0.endsAt, origin: $0.origin) },
                     current: stored.current.map {
                         FocusState.Active(name: $0.name, reason: $0.reason, endsAt: $0.endsAt, activation: $0.activation, windowStart: $0.windowStart)
                     },

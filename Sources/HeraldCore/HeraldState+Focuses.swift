@@ -20,6 +20,8 @@ extension HeraldState {
     {
         let uid = try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
         let calendar = self.calendar
+        let origin = p.origin
+        if let origin { try Self.checkOrigin(origin) }
         if let name = p.name {
             guard p.focus == nil else {
                 throw .invalidParams("Give focus (to define a Focus and turn it on) or name (to turn on one defined already), not both.", at: ["name"])
@@ -29,7 +31,7 @@ extension HeraldState {
             }
             try Self.checkUntil(p.until, now: now, at: ["until"])
             focuses.update(uid) { state, activations in
-                ((), state.choose(name, until: p.until, at: now, calendar: calendar, activations: &activations))
+                ((), state.choose(name, until: p.until, origin: origin, at: now, calendar: calendar, activations: &activations))
             }
         } else if let update = p.focus {
             let configuration = update.applied(to: focuses[uid].definitions[update.name]?.configuration)
@@ -40,14 +42,14 @@ extension HeraldState {
             try Self.checkUntil(configuration.until, now: now, at: ["focus", "until"])
             focuses.update(uid) { state, activations in
                 _ = state.define(definition, at: now, calendar: calendar, activations: &activations)
-                return ((), state.choose(configuration.name, until: configuration.until, at: now, calendar: calendar, activations: &activations))
+                return ((), state.choose(configuration.name, until: configuration.until, origin: origin, at: now, calendar: calendar, activations: &activations))
             }
         } else {
             guard p.until == nil else {
                 throw .invalidParams("until belongs to a Focus turned on; focus: null turns the Focus off.", at: ["until"])
             }
             focuses.update(uid) { state, activations in
-                ((), state.choose(nil, until: nil, at: now, calendar: calendar, activations: &activations))
+                ((), state.choose(nil, until: nil, origin: origin, at: now, calendar: calendar, activations: &activations))
             }
         }
         return MethodOutcome(result: SetFocusResult(focus: focuses[uid].currentConfiguration), audit: AuditRecord())
@@ -117,7 +119,7 @@ extension HeraldState {
         let page = budget.page(definitions)
         return GetFocusResult(
             uid: uid, focuses: page.items, active: active, nextChange: nextChange, override: override, nextCursor: page.next,
-            holds: state.holds.isEmpty ? nil : state.holds.map(\.wire))
+            holds: state.holds.isEmpty ? nil : state.holds.map(\.wire), origin: state.origin(at: now))
     }
 
     /// `uid`'s definition of the Focus named `name` as `get-focus` shows it; nil: none.
@@ -209,6 +211,17 @@ extension HeraldState {
                 at: path)
         }
         return definition
+    }
+
+    /// A host's name as herald-sync gives it: 1 to 255 bytes, no control characters (it is
+    /// shown to the person and journaled).
+    private static func checkOrigin(_ origin: FocusOrigin) throws(RuleError) {
+        let bytes = origin.host.utf8.count
+        guard bytes > 0, bytes <= FocusOrigin.maxHostBytes, !origin.host.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidParams(
+                "origin.host names the host the choice was made on: 1 to \(FocusOrigin.maxHostBytes) bytes of UTF-8, without control characters.",
+                at: ["origin", "host"])
+        }
     }
 
     private static func checkUntil(_ until: Date?, now: Date, at path: MemberPath) throws(RuleError) {

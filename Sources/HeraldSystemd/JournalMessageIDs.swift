@@ -29,7 +29,8 @@ package enum JournalMessageID {
     package static let notificationResponse = "2b5a8405db4e42cbacec55b8b18bb17c"
     /// A uid's Focus in effect changed — turned on or off by hand, by a schedule, at its
     /// `until`, or by deleting it: `HERALD_UID`, `HERALD_FOCUS`, `HERALD_FOCUS_ON`,
-    /// `HERALD_FOCUS_CAUSE`, `HERALD_ALLOWED_PEOPLE`, `HERALD_ALLOWED_APPS`.
+    /// `HERALD_FOCUS_CAUSE`, `HERALD_ALLOWED_PEOPLE`, `HERALD_ALLOWED_APPS`; for a change by
+    /// hand made on another host, `HERALD_FOCUS_ORIGIN_HOST` and `HERALD_FOCUS_ORIGIN_REASON`.
     package static let focusChanged = "8e4b1c7d2a5f4093b6d8e1f0c3a7b925"
     /// A snoozed notification came back at its time (`snooze-notification`): `HERALD_UID`,
     /// `HERALD_APP`, `HERALD_NOTIFICATION_ID`, `HERALD_PRESENTATION`.

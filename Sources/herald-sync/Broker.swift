@@ -65,7 +65,11 @@ final class Broker: @unchecked Sendable {
             try check(mosquitto_username_pw_set(client, username, configuration.password), "username")
         }
         if let caFile = configuration.caFile {
-            try check(mosquitto_tls_set(client, caFile, nil, nil, nil, nil), "TLS CA file \(caFile)")
+            // An encrypted key is refused rather than asked for on a terminal no one reads.
+            let noPassphrase: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = { _, _, _, _ in 0 }
+            try check(
+                mosquitto_tls_set(client, caFile, nil, configuration.certFile, configuration.keyFile, noPassphrase),
+                configuration.certFile.map { "TLS CA file \(caFile), client certificate \($0)" } ?? "TLS CA file \(caFile)")
         }
         try check(mosquitto_will_set(client, hostTopic, 7, "offline", 1, true), "setting the last will on \(hostTopic)")
         // Tries again after 1 s, then twice as long each time, up to 30 s or the keepalive

@@ -13,6 +13,10 @@ struct SyncConfiguration {
     var password: String?
     /// With a CA file, the broker is reached over TLS and its certificate checked against it.
     var caFile: String?
+    /// This host's client certificate and its key (PEM, the key not encrypted), for a broker
+    /// that asks for one (mosquitto's `require_certificate`); over TLS only, so with `caFile`.
+    var certFile: String?
+    var keyFile: String?
     var account = ""
     var hostName = ""
     var topicPrefix = "herald"
@@ -67,6 +71,8 @@ struct SyncConfiguration {
             case "username": username = value
             case "password-file": passwordFile = value
             case "ca-file": caFile = value
+            case "cert-file": certFile = value
+            case "key-file": keyFile = value
             case "account": account = value
             case "host-name": hostName = value
             case "topic-prefix": topicPrefix = value
@@ -82,7 +88,7 @@ struct SyncConfiguration {
             default:
                 throw Failure(
                     description:
-                        "\(place): unknown key \(key); the keys are broker-host, broker-port, username, password-file, ca-file, account, host-name, topic-prefix, keepalive, home-assistant, discovery-prefix"
+                        "\(place): unknown key \(key); the keys are broker-host, broker-port, username, password-file, ca-file, cert-file, key-file, account, host-name, topic-prefix, keepalive, home-assistant, discovery-prefix"
                 )
             }
         }
@@ -98,5 +104,18 @@ struct SyncConfiguration {
             password = secret.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         }
         if password != nil, username == nil { throw Failure(description: "\(path): password-file needs username") }
+        if (certFile == nil) != (keyFile == nil) {
+            throw Failure(description: "\(path): cert-file and key-file go together: the client certificate and its key")
+        }
+        if certFile != nil, caFile == nil {
+            throw Failure(description: "\(path): cert-file needs ca-file: a client certificate is sent over TLS only")
+        }
+        for (key, file) in [("ca-file", caFile), ("cert-file", certFile), ("key-file", keyFile)] {
+            guard let file else { continue }
+            // Said at start, with the key's name: libmosquitto would only say "Invalid arguments".
+            guard access(file, R_OK) == 0 else {
+                throw Failure(description: "\(path): cannot read the \(key) \(file): \(String(cString: strerror(errno)))")
+            }
+        }
     }
 }

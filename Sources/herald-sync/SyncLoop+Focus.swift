@@ -119,6 +119,11 @@ extension SyncLoop {
                 defaultDefinitions[name, default: 0] += 1
             }
         }
+        // Said to heraldd as a choice made on that host, so that get-focus and the journal
+        // here name it.
+        var origin: JSONObject = ["host": .string(change.host)]
+        if state.focus != nil, let cause = change.cause, FocusReason(rawValue: cause) != nil { origin["reason"] = .string(cause) }
+        params["origin"] = .object(origin)
         // The change in effect from now: a later message must be newer than this one,
         // even before heraldd has answered.
         currentTime = change.time

@@ -57,6 +57,8 @@ final class SyncLoop {
     var reading = false
     var readAgain = false
     var brokerStarted = false
+    /// Whether the broker has taken herald-sync's connection once since it started.
+    var everConnected = false
     /// The person's definitions by name, tombstones included.
     var definitions: [String: Definition] = [:] {
         didSet { announceToHomeAssistant() }
@@ -148,10 +150,27 @@ final class SyncLoop {
 
     /// libmosquitto could not reach the broker, and tries again: said while not connected
     /// only (the link's own state says the rest), and once for each error.
-    func brokerFailing(_ reason: String) {
+    func brokerFailing(_ error: String) {
+        let reason = Self.naming(configuration.certFile, in: error, everConnected: everConnected)
         guard status.link != .connected, status.linkReason != reason else { return }
         SyncLog.info("cannot connect to the broker: \(reason); trying again")
         changeLink(.failing, reason: reason)
+    }
+
+    /// `error` with the client certificate named when it is the broker's TLS alert about
+    /// it (OpenSSL's `tlsv1 alert unknown ca`, `sslv3 alert bad certificate`): the person
+    /// then knows which file the broker refused. Over TLS 1.3 the broker checks the
+    /// certificate after the handshake and closes the connection, which libmosquitto says
+    /// as `Protocol error`: with a certificate, before any connection, that is named too.
+    static func naming(_ certFile: String?, in error: String, everConnected: Bool) -> String {
+        guard let certFile else { return error }
+        if error.contains(" alert "), error.contains("unknown ca") || error.contains("certificate") {
+            return "the broker refused this host's client certificate (cert-file \(certFile)): \(error)"
+        }
+        if error == "Protocol error", !everConnected {
+            return "the broker closed the connection at the TLS handshake (\(error)): it refuses this host's client certificate (cert-file \(certFile)), or is not an MQTT broker"
+        }
+        return error
     }
 
     /// Logs a message not taken, and keeps it as the last refused for `heraldctl sync status`.
@@ -307,6 +326,7 @@ final class SyncLoop {
         case .connected:
             SyncLog.info("connected to the broker \(configuration.brokerHost):\(configuration.brokerPort)")
             changeLink(.connected, reason: nil)
+            everConnected = true
             announcedFocuses = nil
             announceToHomeAssistant()
             if let unpublished { publish(unpublished) }

@@ -119,7 +119,7 @@ struct FocusCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show which Focus is on and why, and every Focus defined.")
+        static let configuration = CommandConfiguration(abstract: "Show which Focus is on and why (and at which of your hosts it was chosen), and every Focus defined.")
         @OptionGroup var client: ClientOptions
         @OptionGroup var owner: Owner
 
@@ -259,6 +259,17 @@ struct FocusCommand: ParsableCommand {
             let by = result["active"] == nil || result["active"] == .null ? "Turned off by hand" : "Turned on by hand"
             let until = (override["endsAt"]?.stringValue).map { " until \($0)" } ?? " until changed by hand"
             lines.append("\(by) over the schedule of “\(Output.text(override["scheduledFocus"]))”\(until).")
+        }
+        if let origin = result["origin"], let host = origin["host"]?.stringValue {
+            let on = result["active"]?.objectValue != nil
+            let why =
+                switch origin["reason"]?.stringValue {
+                case "held": " (held while a command ran there)"
+                case "until": " (by hand, with an end)"
+                case nil: ""
+                default: " (by hand)"
+                }
+            lines.append("\(on ? "Turned on" : "Turned off") at host “\(host)”\(why), and carried here by herald-sync.")
         }
         if let next = result["nextChange"]?.stringValue { lines.append("Next change: \(next)") }
         for hold in result["holds"]?.arrayValue ?? [] {

@@ -5,11 +5,16 @@ import HeraldServer
 import HeraldSystemd
 
 /// The journal entry of a change of a uid's Focus in effect, under its own `MESSAGE_ID`:
-/// the Focus's name, on or off, why, and how many people and apps it allows — never who.
+/// the Focus's name, on or off, why (and on which other host, for a change herald-sync
+/// carried), and how many people and apps it allows — never who.
 enum FocusJournal {
     static func entry(_ change: FocusChange) -> JournalEntry {
         var entry = JournalEntry()
-        var message = "Focus \(change.name) \(change.isOn ? "on" : "off") for uid \(change.uid) (\(change.cause))"
+        var message = "Focus \(change.name) \(change.isOn ? "on" : "off") for uid \(change.uid) (\(change.cause)"
+        if let origin = change.origin {
+            message += " on host \(origin.host)" + (origin.reason.map { ", \($0.rawValue) there" } ?? "")
+        }
+        message += ")"
         if let previous = change.previous { message += ", replacing \(previous)" }
         if change.isOn { message += ": \(change.allowedPeople) allowed people, \(change.allowedApps) allowed apps" }
         try? entry.append(name: "PRIORITY", value: String(JournalPriority.info.rawValue))
@@ -21,6 +26,10 @@ enum FocusJournal {
         try? entry.append(name: "HERALD_FOCUS_CAUSE", value: change.cause)
         if let previous = change.previous { try? entry.append(name: "HERALD_FOCUS_PREVIOUS", value: previous) }
         if let endsAt = change.endsAt { try? entry.append(name: "HERALD_FOCUS_ENDS", value: RFC3339.format(endsAt)) }
+        if let origin = change.origin {
+            try? entry.append(name: "HERALD_FOCUS_ORIGIN_HOST", value: origin.host)
+            if let reason = origin.reason { try? entry.append(name: "HERALD_FOCUS_ORIGIN_REASON", value: reason.rawValue) }
+        }
         try? entry.append(name: "HERALD_ALLOWED_PEOPLE", value: String(change.allowedPeople))
         try? entry.append(name: "HERALD_ALLOWED_APPS", value: String(change.allowedApps))
         return entry

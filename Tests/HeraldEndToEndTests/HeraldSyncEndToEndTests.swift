@@ -40,7 +40,9 @@ struct HeraldSyncEndToEndTests {
         #expect(try subscriber.waitUntilSubscribed(broker))
 
         let hostA = try HeraldProcess(.standalone)
-        let hostB = try HeraldProcess(.standalone)
+        // B journals, to show that a change from A is journaled with A's name.
+        let journal = JournalReader.isAvailable
+        let hostB = try HeraldProcess(.standalone, arguments: journal ? ["--log-target", "journal"] : [])
         let syncA = try HeraldSyncProcess(broker: broker, socket: hostA.socketPath, account: Self.account, hostName: "A")
         let syncB = try HeraldSyncProcess(broker: broker, socket: hostB.socketPath, account: Self.account, hostName: "B")
         #expect(syncA.waitForLog(containing: "connected to the broker"), "\(syncA.stderr)")
@@ -57,6 +59,20 @@ struct HeraldSyncEndToEndTests {
         let on = try hostA.connect().call("set-focus", json(#"{"focus":{"name":"Work"}}"#))
         #expect(on[pointer: "/result"] != nil, "\(on)")
         #expect(try Self.waitForFocus(hostB, "Work"), "\(syncA.stderr)\n\(syncB.stderr)")
+        // B says the Focus came from A, turned on by hand there: in get-focus, heraldctl
+        // focus and its journal. A's own get-focus names no other host.
+        let readAtB = try hostB.connect().call("get-focus")
+        #expect(readAtB[pointer: "/result/origin/host"] == "A" && readAtB[pointer: "/result/origin/reason"] == "manual", "\(readAtB)")
+        #expect(readAtB[pointer: "/result/active/reason"] == "manual", "\(readAtB)")
+        #expect(try hostA.connect().call("get-focus")[pointer: "/result/origin"] == nil)
+        let shownAtB = try Heraldctl.run(["focus", "show", "--socket", hostB.socketPath])
+        #expect(shownAtB.stdout.contains("Turned on at host “A” (by hand), and carried here by herald-sync."), "\(shownAtB)")
+        if journal {
+            let entries = try JournalReader(pid: hostB.process.pid).waitForEntries(
+                count: 1, matching: ["MESSAGE_ID=8e4b1c7d2a5f4093b6d8e1f0c3a7b925", "HERALD_FOCUS_ORIGIN_HOST=A"])
+            #expect(entries.first?.field("HERALD_FOCUS") == "Work" && entries.first?.field("HERALD_FOCUS_ORIGIN_REASON") == "manual")
+            #expect(entries.first?.field("HERALD_FOCUS_CAUSE") == "manual")
+        }
         // A host that starts later takes the retained Focus, and publishes nothing of its own.
         let hostC = try HeraldProcess(.standalone)
         let syncC = try HeraldSyncProcess(broker: broker, socket: hostC.socketPath, account: Self.account, hostName: "C")
@@ -65,6 +81,9 @@ struct HeraldSyncEndToEndTests {
         #expect(off[pointer: "/result"] != nil, "\(off)")
         #expect(try Self.waitForFocus(hostA, nil), "\(syncA.stderr)\n\(syncB.stderr)")
         #expect(try Self.waitForFocus(hostC, nil), "\(syncC.stderr)")
+        // Off at B is off by hand at A, from B (no reason: nothing was on there).
+        let offAtA = try hostA.connect().call("get-focus")
+        #expect(offAtA[pointer: "/result/origin/host"] == "B" && offAtA[pointer: "/result/origin/reason"] == nil, "\(offAtA)")
 
         // No echo, no flapping: the two changes, once each, from the host that made them.
         let changes = Self.focusMessages(subscriber)

@@ -9,8 +9,9 @@ import Glibc
 
 /// `heraldctl sync status` and the hosts' online/offline, with a real mosquitto: two
 /// hosts (heraldd and herald-sync each), a third herald-sync with a wrong password, and a
-/// subscriber reading every message the broker carried; and a TLS listener whose
-/// certificate one CA signed and another did not.
+/// subscriber reading every message the broker carried; a TLS listener whose
+/// certificate one CA signed and another did not; and one that asks each client for a
+/// certificate its CA signed.
 @Suite(.serialized, .enabled(if: MosquittoBroker.available, Comment(rawValue: MosquittoBroker.unavailableReason)))
 struct HeraldSyncStatusEndToEndTests {
     static let account = "ann"
@@ -91,20 +92,31 @@ struct HeraldSyncStatusEndToEndTests {
             .waitForExit(timeout: 60) == 0
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs openssl to make certificates"))
-    func aCertificateTheCADidNotSignIsShownAndTheFocusKeepsWorking() throws {
-        // Two CAs: the broker's certificate (for 127.0.0.1) is signed by the first only.
+    /// Two CAs in a new folder, `ca` and `other-ca`; the broker's certificate (for
+    /// 127.0.0.1, `broker.pem`) signed by `ca`, and a certificate for each of `clients`
+    /// (`NAME.pem`, `NAME.key`) signed by the CA named with it.
+    static func certificates(clients: [(name: String, signer: String)] = []) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-tls-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         for ca in ["ca", "other-ca"] {
             #expect(try Self.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Herald test \(ca)",
                 "-keyout", "@\(ca).key", "-out", "@\(ca).pem"], in: folder))
         }
-        #expect(try Self.openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "@broker.key", "-out", "@broker.csr"], in: folder))
         try "subjectAltName = IP:127.0.0.1\n".write(to: folder.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
-        #expect(try Self.openssl(["x509", "-req", "-in", "@broker.csr", "-CA", "@ca.pem", "-CAkey", "@ca.key", "-CAcreateserial", "-days", "2",
-            "-extfile", "@san.ext", "-out", "@broker.pem"], in: folder))
+        for (name, signer) in [("broker", "ca")] + clients {
+            #expect(try Self.openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=\(name == "broker" ? "127.0.0.1" : name)",
+                "-keyout", "@\(name).key", "-out", "@\(name).csr"], in: folder))
+            #expect(try Self.openssl(["x509", "-req", "-in", "@\(name).csr", "-CA", "@\(signer).pem", "-CAkey", "@\(signer).key", "-CAcreateserial",
+                "-days", "2"] + (name == "broker" ? ["-extfile", "@san.ext"] : []) + ["-out", "@\(name).pem"], in: folder))
+        }
+        return folder
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs openssl to make certificates"))
+    func aCertificateTheCADidNotSignIsShownAndTheFocusKeepsWorking() throws {
+        // Two CAs: the broker's certificate (for 127.0.0.1) is signed by the first only.
+        let folder = try Self.certificates()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let tlsPort = try MosquittoBroker.freePort()
         let broker = try MosquittoBroker(moreConfiguration: """
             listener \(tlsPort) 127.0.0.1
@@ -132,5 +144,56 @@ struct HeraldSyncStatusEndToEndTests {
             moreSettings: "ca-file = \(folder.path)/ca.pem")
         #expect(trusting.waitForLog(containing: "connected to the broker 127.0.0.1:\(tlsPort)"), "\(trusting.stderr)")
         #expect(trusting.stop() == 0, "\(trusting.stderr)")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs openssl to make certificates"))
+    func aBrokerAsksForAClientCertificateItsCASigned() throws {
+        let folder = try Self.certificates(clients: [("desk", "ca"), ("stranger", "other-ca")])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tlsPort = try MosquittoBroker.freePort()
+        let broker = try MosquittoBroker(moreConfiguration: """
+            listener \(tlsPort) 127.0.0.1
+            cafile \(folder.path)/ca.pem
+            certfile \(folder.path)/broker.pem
+            keyfile \(folder.path)/broker.key
+            require_certificate true
+            """)
+        func settings(_ name: String) -> String {
+            "ca-file = \(folder.path)/ca.pem\ncert-file = \(folder.path)/\(name).pem\nkey-file = \(folder.path)/\(name).key"
+        }
+
+        // A certificate another CA signed: the broker refuses it, and the status names it.
+        let host = try HeraldProcess(.standalone)
+        let stranger = try HeraldSyncProcess(
+            broker: broker, socket: host.socketPath, account: Self.account, hostName: "A", brokerPort: tlsPort, moreSettings: settings("stranger"))
+        let refused = try stranger.status { $0.stdout.contains("client certificate") }
+        #expect(refused.status == 1, "\(refused)\n\(stranger.stderr)")
+        #expect(refused.stdout.contains("cannot connect to 127.0.0.1:\(tlsPort): the broker "), "\(refused)\n\(stranger.stderr)")
+        #expect(
+            refused.stdout.contains("this host's client certificate (cert-file \(folder.path)/stranger.pem)"), "\(refused)\n\(stranger.stderr)")
+        #expect(stranger.stderr.contains("client certificate"), "\(stranger.stderr)")
+        let local = try host.connect().call("set-focus", json(#"{"focus":{"name":"Sleep"}}"#))
+        #expect(local[pointer: "/result/focus/name"]?.stringValue == "Sleep", "\(local)")
+        #expect(stranger.stop() == 0, "\(stranger.stderr)")
+
+        // One the broker's CA signed: connected, and the Focus travels.
+        let desk = try HeraldSyncProcess(
+            broker: broker, socket: host.socketPath, account: Self.account, hostName: "B", brokerPort: tlsPort, moreSettings: settings("desk"))
+        #expect(desk.waitForLog(containing: "connected to the broker 127.0.0.1:\(tlsPort)"), "\(desk.stderr)")
+        let connected = try desk.status { $0.stdout.contains("connected to 127.0.0.1:\(tlsPort)") }
+        #expect(connected.status == 0, "\(connected)")
+        #expect(desk.stop() == 0, "\(desk.stderr)")
+
+        // Half the pair, or a file that cannot be read, stops herald-sync at start, named.
+        let halfPair = try HeraldSyncProcess(
+            broker: broker, socket: host.socketPath, account: Self.account, hostName: "C", brokerPort: tlsPort,
+            moreSettings: "ca-file = \(folder.path)/ca.pem\ncert-file = \(folder.path)/desk.pem")
+        #expect(halfPair.process.waitForExit(timeout: 20) == 1)
+        #expect(halfPair.stderr.contains("cert-file and key-file go together"), "\(halfPair.stderr)")
+        let missing = try HeraldSyncProcess(
+            broker: broker, socket: host.socketPath, account: Self.account, hostName: "D", brokerPort: tlsPort,
+            moreSettings: "ca-file = \(folder.path)/ca.pem\ncert-file = \(folder.path)/desk.pem\nkey-file = \(folder.path)/nowhere.key")
+        #expect(missing.process.waitForExit(timeout: 20) == 1)
+        #expect(missing.stderr.contains("cannot read the key-file \(folder.path)/nowhere.key"), "\(missing.stderr)")
     }
 }

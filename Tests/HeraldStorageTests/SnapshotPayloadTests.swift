@@ -58,11 +58,21 @@ struct SnapshotPayloadTests {
             uid: 7, definitions: [FocusConfiguration(name: "Sleep", allowedApps: ["a"], schedules: [FocusSchedule(days: ["mon"], start: "22:00", end: "07:00")])],
             manual: nil, current: .init(name: "Sleep", reason: .schedule, endsAt: F.now, activation: 41, windowStart: F.now - 60), nextChange: F.now
         )
-        let restoredFocus = focusOnly.restoreFocuses(activations: 41, uids: [sleep])
+        // A choice by hand another host made (herald-sync), and one to off.
+        let fromDesk = HeraldState.StoredFocus(
+            uid: 8, definitions: [FocusConfiguration(name: "Work")],
+            manual: .init(name: "Work", until: F.now + 60, endsAt: F.now + 60, origin: FocusOrigin(host: "desk", reason: .until)),
+            current: .init(name: "Work", reason: .until, endsAt: F.now + 60, activation: 40, windowStart: nil), nextChange: F.now + 60
+        )
+        let offFromLaptop = HeraldState.StoredFocus(
+            uid: 9, definitions: [], manual: .init(name: nil, until: nil, endsAt: nil, origin: FocusOrigin(host: "laptop")), current: nil,
+            nextChange: nil
+        )
+        let restoredFocus = focusOnly.restoreFocuses(activations: 41, uids: [sleep, fromDesk, offFromLaptop])
         #expect(restoredFocus)
         let focusBack = try Self.restored(try F.file(focusOnly)).storedFocuses
         #expect(focusBack.activations == 41)
-        #expect(focusBack.uids == [sleep])
+        #expect(focusBack.uids == [sleep, fromDesk, offFromLaptop])
         var marks = HeraldState()
         let marked = marks.restoreSilencedMarks(activation: 3, marks: [.init(uid: 5, app: "a", conversationIdentifier: "c")])
         #expect(marked)

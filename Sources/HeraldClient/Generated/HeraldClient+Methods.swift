@@ -4,7 +4,7 @@
 
 extension HeraldClient {
     /// The protocol version this client was generated from (`info.version` of Protocol/openrpc.json).
-    public static let protocolVersion = "1.1.0"
+    public static let protocolVersion = "1.2.0"
 
     /// The methods this client has a call for, in the document's order.
     public static let methods: [String] = [
@@ -120,9 +120,10 @@ extension HeraldClient {
         focus: FocusConfiguration? = nil,
         name: String? = nil,
         until: DateTime? = nil,
-        uid: Uid? = nil
+        uid: Uid? = nil,
+        origin: FocusOrigin? = nil
     ) async throws(HeraldError) -> SetFocusResult {
-        try await call(.setFocus(focus: focus, name: name, until: until, uid: uid))
+        try await call(.setFocus(focus: focus, name: name, until: until, uid: uid, origin: origin))
     }
 
     /// `set-focus-authorization`: Decide whether a (uid, app) may read the Focus status: the person's answer to

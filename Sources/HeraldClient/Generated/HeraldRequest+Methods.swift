@@ -92,9 +92,10 @@ extension HeraldRequest where Result == SetFocusResult {
         focus: FocusConfiguration? = nil,
         name: String? = nil,
         until: DateTime? = nil,
-        uid: Uid? = nil
+        uid: Uid? = nil,
+        origin: FocusOrigin? = nil
     ) -> Self {
-        Self("set-focus", params: [("focus", focus), ("name", name), ("until", until), ("uid", uid)])
+        Self("set-focus", params: [("focus", focus), ("name", name), ("until", until), ("uid", uid), ("origin", origin)])
     }
 }
 

@@ -1421,6 +1421,22 @@ public struct ActiveFocus: Codable, Sendable, Hashable {
     }
 }
 
+/// FocusOrigin: Another of the person's hosts, where a choice by hand was made before herald-sync carried it here
+/// (docs/sync.md).
+public struct FocusOrigin: Codable, Sendable, Hashable {
+    /// The host's name, as herald-sync there calls it (its host-name): 1 to 255 bytes of UTF-8, without control
+    /// characters.
+    public var host: String
+    /// Why the Focus was on at that host (get-focus's active.reason there: manual, until, held); absent when the
+    /// choice there was every Focus off.
+    public var reason: String?
+
+    public init(host: String, reason: String? = nil) {
+        self.host = host
+        self.reason = reason
+    }
+}
+
 /// Present while a choice made by hand (a Focus on, or off) overrides a schedule whose window is open now.
 public struct FocusReadBackOverride: Codable, Sendable, Hashable {
     /// The Focus the schedule would have on now.
@@ -1438,7 +1454,7 @@ public struct FocusReadBackOverride: Codable, Sendable, Hashable {
 /// FocusReadBack: A uid's Focuses: the definitions (sorted by name, schedules in, never until) — one page of
 /// them, those that fit in --max-response-bytes less 1 KiB and the request's size, with nextCursor when more are
 /// left — the Focus on (null for none), when the Focus changes next by itself, and the schedule a choice by hand
-/// overrides now (override), and the uid's Focus holds (holds).
+/// overrides now (override), the uid's Focus holds (holds), and the host a choice by hand came from (origin).
 public struct FocusReadBack: Codable, Sendable, Hashable {
     public var uid: Uid
     public var focuses: [FocusInEffect]
@@ -1451,8 +1467,11 @@ public struct FocusReadBack: Codable, Sendable, Hashable {
     public var nextCursor: String?
     /// Present while the uid has holds (hold-focus), oldest first.
     public var holds: [FocusHold]?
+    /// Present while the choice by hand deciding the Focus (active on by hand, or none on because it was turned
+    /// off) was made on another of the person's hosts (set-focus's origin).
+    public var origin: FocusOrigin?
 
-    public init(uid: Uid, focuses: [FocusInEffect], active: ActiveFocus? = nil, nextChange: DateTime? = nil, override: FocusReadBackOverride? = nil, nextCursor: String? = nil, holds: [FocusHold]? = nil) {
+    public init(uid: Uid, focuses: [FocusInEffect], active: ActiveFocus? = nil, nextChange: DateTime? = nil, override: FocusReadBackOverride? = nil, nextCursor: String? = nil, holds: [FocusHold]? = nil, origin: FocusOrigin? = nil) {
         self.uid = uid
         self.focuses = focuses
         self.active = active
@@ -1460,6 +1479,7 @@ public struct FocusReadBack: Codable, Sendable, Hashable {
         self.override = override
         self.nextCursor = nextCursor
         self.holds = holds
+        self.origin = origin
     }
 }
 

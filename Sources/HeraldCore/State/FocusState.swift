@@ -41,6 +41,8 @@ struct FocusState: Sendable {
         /// When the choice ends: `until`, else the next schedule start or end after it
         /// was made; nil: when the person changes it.
         var endsAt: Date?
+        /// The other host of the person's it was made on (herald-sync's `set-focus`); nil: here.
+        var origin: FocusOrigin?
     }
 
     /// The Focus in effect.
@@ -119,6 +121,13 @@ struct FocusState: Sendable {
         !silencedPeopleKeys.isEmpty && PersonIdentity.matches(person, anyOf: silencedPeopleKeys)
     }
 
+    /// The host the choice by hand deciding the Focus at `now` was made on, when it was
+    /// another (nil when it was made here, or when a hold or the schedules decide).
+    func origin(at now: Date) -> FocusOrigin? {
+        guard !holds.contains(where: { !$0.overridden }), let manual, manual.endsAt.map({ now < $0 }) ?? true else { return nil }
+        return manual.origin
+    }
+
     // MARK: Evaluation
 
     /// The Focus in effect at `now`: the latest hold not overridden, else the choice by
@@ -174,15 +183,20 @@ struct FocusState: Sendable {
         return reevaluate(at: now, calendar: calendar, activations: &activations, cause: nil)
     }
 
-    /// Turns `name` (defined) on by hand, or every Focus off (nil). The Focus already on
-    /// continues its activation, however it was on; any other is a new activation. A change
-    /// is reported whenever a Focus is on after it, for the journal.
-    mutating func choose(_ name: String?, until: Date?, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change? {
+    /// Turns `name` (defined) on by hand, or every Focus off (nil), here or on the host
+    /// `origin`. The Focus already on continues its activation, however it was on; any
+    /// other is a new activation. A change is reported whenever a Focus is on after it, for
+    /// the journal.
+    mutating func choose(
+        _ name: String?, until: Date?, origin: FocusOrigin? = nil, at now: Date, calendar: Calendar, activations: inout UInt64
+    ) -> Change? {
         let endsAt = until ?? scheduled(at: now, calendar: calendar).nextChange
-        manual = ManualChoice(name: name, until: until, endsAt: endsAt)
+        manual = ManualChoice(name: name, until: until, endsAt: endsAt, origin: origin)
         for index in holds.indices { holds[index].overridden = true }
         let rule: ActivationRule = name != nil && current?.name == name ? .continuing : .fresh
-        return reevaluate(at: now, calendar: calendar, activations: &activations, cause: .manual, activation: rule)
+        var change = reevaluate(at: now, calendar: calendar, activations: &activations, cause: .manual, activation: rule)
+        change?.origin = origin
+        return change
     }
 
     /// Takes `hold` of a defined Focus: it is on from now, continuing its activation if it
@@ -321,6 +335,8 @@ struct FocusState: Sendable {
         var allowedPeople: Int
         var allowedApps: Int
         var at: Date
+        /// The other host a change by hand was made on (herald-sync's `set-focus`).
+        var origin: FocusOrigin?
     }
 
     /// A uid's Focuses as a snapshot restores them.

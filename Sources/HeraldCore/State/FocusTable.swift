@@ -101,6 +101,8 @@ package struct FocusChange: Sendable, Hashable {
     package var allowedPeople: Int
     package var allowedApps: Int
     package var at: Date
+    /// The other host of the person's a change by hand was made on; nil: this one.
+    package var origin: FocusOrigin?
 
     init(uid: UInt32, _ change: FocusState.Change) {
         self.uid = uid
@@ -112,5 +114,6 @@ package struct FocusChange: Sendable, Hashable {
         self.allowedPeople = change.allowedPeople
         self.allowedApps = change.allowedApps
         self.at = change.at
+        self.origin = change.origin
     }
 }

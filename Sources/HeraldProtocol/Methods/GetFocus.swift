@@ -67,7 +67,7 @@ extension UIDParams: ParamsReadable {
 }
 
 /// Why a Focus is on.
-package enum FocusReason: String, Codable, Sendable, Hashable {
+package enum FocusReason: String, JSONEnum, Hashable {
     /// Turned on by hand without `until`: on until turned off, or until the next start or
     /// end of one of the uid's schedules.
     case manual
@@ -123,10 +123,14 @@ package struct GetFocusResult: Codable, Sendable, Hashable {
     /// Present while the uid has holds (`hold-focus`), oldest first: the last one not
     /// `overridden` decides the Focus in effect.
     package var holds: [FocusHoldInfo]?
+    /// Present while a choice made by hand on another of the person's hosts decides the
+    /// Focus here (`set-focus`'s `origin`, given by herald-sync): `active` on by hand, or
+    /// none on because it was turned off there.
+    package var origin: FocusOrigin?
 
     package init(
         uid: UInt32, focuses: [FocusConfiguration], active: ActiveFocus?, nextChange: Date?, override: FocusOverride? = nil,
-        nextCursor: String? = nil, holds: [FocusHoldInfo]? = nil
+        nextCursor: String? = nil, holds: [FocusHoldInfo]? = nil, origin: FocusOrigin? = nil
     ) {
         self.uid = uid
         self.focuses = focuses
@@ -135,10 +139,11 @@ package struct GetFocusResult: Codable, Sendable, Hashable {
         self.override = override
         self.nextCursor = nextCursor
         self.holds = holds
+        self.origin = origin
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uid, focuses, active, nextChange, override, nextCursor, holds
+        case uid, focuses, active, nextChange, override, nextCursor, holds, origin
     }
 
     /// Writes `active: null` rather than leaving it out.
@@ -155,5 +160,6 @@ package struct GetFocusResult: Codable, Sendable, Hashable {
         try container.encodeIfPresent(override, forKey: .override)
         try container.encodeIfPresent(nextCursor, forKey: .nextCursor)
         try container.encodeIfPresent(holds, forKey: .holds)
+        try container.encodeIfPresent(origin, forKey: .origin)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// (`focus`, a partial update: what it leaves out is kept), or naming one defined already
 /// (`name`) — or every Focus off with `focus: null`. Turning on a Focus that is not on starts a
 /// new activation; the choice overrides the uid's Focus holds (`hold-focus`). An administrator
-/// may name another `uid`.
+/// may name another `uid`. herald-sync names the host a choice was made on (`origin`).
 package enum SetFocusMethod: HeraldMethod {
     package static let name = "set-focus"
     package static let access: MethodAccess = .person
@@ -23,17 +23,21 @@ package struct SetFocusParams: Codable, Sendable, Hashable {
     package var until: Date?
     /// Administrators only: another uid's Focus.
     package var uid: UInt32?
+    /// The choice was made on another of the person's hosts: which, and why the Focus was
+    /// on there. Taken from whoever may call `set-focus` (the person, not a verified app).
+    package var origin: FocusOrigin?
 
-    package init(focus: FocusUpdate?, name: String? = nil, until: Date? = nil, uid: UInt32? = nil) {
+    package init(focus: FocusUpdate?, name: String? = nil, until: Date? = nil, uid: UInt32? = nil, origin: FocusOrigin? = nil) {
         self.focus = focus
         self.name = name
         self.until = until
         self.uid = uid
+        self.origin = origin
     }
 
     /// Every setting of `focus` given: the whole Focus replaced.
-    package init(focus: FocusConfiguration, name: String? = nil, until: Date? = nil, uid: UInt32? = nil) {
-        self.init(focus: FocusUpdate(focus), name: name, until: until, uid: uid)
+    package init(focus: FocusConfiguration, name: String? = nil, until: Date? = nil, uid: UInt32? = nil, origin: FocusOrigin? = nil) {
+        self.init(focus: FocusUpdate(focus), name: name, until: until, uid: uid, origin: origin)
     }
 }
 
@@ -45,7 +49,8 @@ extension SetFocusParams: ParamsReadable {
                 focus: try members.optional("focus"),
                 name: try members.optional("name"),
                 until: try members.optional("until"),
-                uid: try members.optional("uid")
+                uid: try members.optional("uid"),
+                origin: try members.optional("origin")
             )
         }
     }

@@ -9,7 +9,7 @@ package enum OpenRPCDocument {
   "openrpc": "1.3.2",
   "info": {
     "title": "Herald",
-    "version": "1.1.0",
+    "version": "1.2.0",
     "x-herald-daemon-version": "0.1.0",
     "description": "Herald is a local notification gateway for Linux: processes on one host speak JSON-RPC 2.0 to the daemon heraldd over a Unix stream socket (default $RUNTIME_DIRECTORY/herald.sock, else $XDG_RUNTIME_DIR/herald/herald.sock, else /run/herald/herald.sock). Apps donate interactions (messages and calls), turn notification content into communication notifications, and get every delivery decision explained; each uid sets its own Focuses and summary and answers its apps' Focus authorization requests; administrators set capabilities and may act for any uid. Params are by name only. A member that is null counts as absent (set-focus's focus: null turns the Focus off); an unknown member is -32602 naming it in data.pointer. Every error object is {code, message, data: ErrorData}. info.version is the protocol's own semantic version (a minor version adds optional members and methods, a major one may remove or change them; clients ignore result members they do not know); x-herald-daemon-version is the daemon's. Protocol/README.md is the prose: framing, versioning, limits, delivery rules, journal."
   },
@@ -1410,7 +1410,7 @@ package enum OpenRPCDocument {
       "name": "set-focus",
       "x-herald-access": "person",
       "summary": "Turn one of the caller's Focuses on by hand, or the Focus off.",
-      "description": "Each uid has its own Focuses. focus defines the named Focus, or changes the one defined already, and turns it on by hand: a partial update, each member given replaces that setting and each member absent (or null) keeps it (the defaults apply to a new Focus only); a list given replaces the whole list, so an explicit empty list empties it; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Turning on a Focus that is not on starts a new activation, so notifyRecipientAnyway only counts messages silenced by this activation; setting the Focus already on (new settings, a new until, or none, even one a schedule turned on) continues the same activation: its digest keeps counting, its marks stay, and no focus-digest is sent until it really ends. until must lie in the future and is never kept. A Focus must fit one page of get-focus (--max-response-bytes less 1 KiB): one larger is -32602 at /focus and stays as it was. A focus without schedules keeps the schedules its name had (schedules: [] removes them). Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "description": "Each uid has its own Focuses. focus defines the named Focus, or changes the one defined already, and turns it on by hand: a partial update, each member given replaces that setting and each member absent (or null) keeps it (the defaults apply to a new Focus only); a list given replaces the whole list, so an explicit empty list empties it; name turns on a Focus defined already, as defined (with until if given); focus: null — or neither focus nor name — turns the Focus off by hand. A choice by hand wins over the schedules until it ends: at its until; without until, at the next start or end of any of the uid's schedule windows (never, without schedules) — so off by hand during a scheduled window lasts until that window ends. Turning on a Focus that is not on starts a new activation, so notifyRecipientAnyway only counts messages silenced by this activation; setting the Focus already on (new settings, a new until, or none, even one a schedule turned on) continues the same activation: its digest keeps counting, its marks stay, and no focus-digest is sent until it really ends. until must lie in the future and is never kept. A Focus must fit one page of get-focus (--max-response-bytes less 1 KiB): one larger is -32602 at /focus and stays as it was. A focus without schedules keeps the schedules its name had (schedules: [] removes them). Subscribers of the uid whose isFocused changes get focus-changed, and each change of the Focus in effect is journaled. With origin, the choice is one made by hand on another of the person's hosts (herald-sync): shown in get-focus's origin and journaled with it. Returns the Focus now in effect, defaults filled in. An administrator may pass uid for another uid's; anyone else naming another uid gets 1006. Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1451,6 +1451,14 @@ package enum OpenRPCDocument {
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/Uid"
+          }
+        },
+        {
+          "name": "origin",
+          "description": "The choice was made on another of the person's hosts, and herald-sync applies it here: that host, and why the Focus was on there. get-focus shows it while the choice decides the Focus, and the journal's Focus changed entry names it (HERALD_FOCUS_ORIGIN_HOST, HERALD_FOCUS_ORIGIN_REASON). Taken from whoever may call set-focus: a verified app is refused set-focus altogether, so it cannot claim another host.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/FocusOrigin"
           }
         }
       ],
@@ -1557,6 +1565,42 @@ package enum OpenRPCDocument {
             {
               "name": "name",
               "value": "Sleep"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "focus": {
+                "name": "Sleep",
+                "allowedPeople": [
+                  {
+                    "handle": {
+                      "value": "ann@example.org",
+                      "type": "emailAddress"
+                    }
+                  }
+                ],
+                "allowedApps": [],
+                "allowTimeSensitive": true,
+                "allowRepeatedCalls": true,
+                "allowMentions": false
+              }
+            }
+          }
+        },
+        {
+          "name": "turn on a Focus as another host of the person's did (herald-sync)",
+          "params": [
+            {
+              "name": "name",
+              "value": "Sleep"
+            },
+            {
+              "name": "origin",
+              "value": {
+                "host": "desk",
+                "reason": "manual"
+              }
             }
           ],
           "result": {
@@ -6542,10 +6586,37 @@ package enum OpenRPCDocument {
         },
         "additionalProperties": false
       },
+      "FocusOrigin": {
+        "title": "FocusOrigin",
+        "type": "object",
+        "description": "Another of the person's hosts, where a choice by hand was made before herald-sync carried it here (docs/sync.md).",
+        "required": [
+          "host"
+        ],
+        "properties": {
+          "host": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255,
+            "description": "The host's name, as herald-sync there calls it (its host-name): 1 to 255 bytes of UTF-8, without control characters."
+          },
+          "reason": {
+            "type": "string",
+            "enum": [
+              "manual",
+              "until",
+              "schedule",
+              "held"
+            ],
+            "description": "Why the Focus was on at that host (get-focus's active.reason there: manual, until, held); absent when the choice there was every Focus off."
+          }
+        },
+        "additionalProperties": false
+      },
       "FocusReadBack": {
         "title": "FocusReadBack",
         "type": "object",
-        "description": "A uid's Focuses: the definitions (sorted by name, schedules in, never until) — one page of them, those that fit in --max-response-bytes less 1 KiB and the request's size, with nextCursor when more are left — the Focus on (null for none), when the Focus changes next by itself, and the schedule a choice by hand overrides now (override), and the uid's Focus holds (holds).",
+        "description": "A uid's Focuses: the definitions (sorted by name, schedules in, never until) — one page of them, those that fit in --max-response-bytes less 1 KiB and the request's size, with nextCursor when more are left — the Focus on (null for none), when the Focus changes next by itself, and the schedule a choice by hand overrides now (override), the uid's Focus holds (holds), and the host a choice by hand came from (origin).",
         "required": [
           "uid",
           "focuses",
@@ -6603,6 +6674,10 @@ package enum OpenRPCDocument {
             "items": {
               "$ref": "#/components/schemas/FocusHold"
             }
+          },
+          "origin": {
+            "$ref": "#/components/schemas/FocusOrigin",
+            "description": "Present while the choice by hand deciding the Focus (active on by hand, or none on because it was turned off) was made on another of the person's hosts (set-focus's origin)."
           }
         },
         "additionalProperties": false

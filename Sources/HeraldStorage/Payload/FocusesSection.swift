@@ -4,7 +4,7 @@ import HeraldProtocol
 /// Each uid's Focuses: its named definitions (with their schedules), the choice made by
 /// hand, the Focus in effect with its activation, and the count of activations:
 /// `{activations, uids: [{current?: {activation, endsAt?, name, reason, windowStart?},
-/// definitions, manual?: {endsAt?, name?, until?}, nextChange?, uid}]}`.
+/// definitions, manual?: {endsAt?, name?, origin?: {host, reason?}, until?}, nextChange?, uid}]}`.
 enum FocusesSection: JSONSnapshotSection {
     static let name = "focuses"
     static let since: UInt32 = 4
@@ -26,9 +26,15 @@ enum FocusesSection: JSONSnapshotSection {
             })
             members.add("definitions", focus.definitions, FocusRecord.json)
             members.add("manual", focus.manual.map { manual in
-                var members = RecordMembers(style, capacity: 3)
+                var members = RecordMembers(style, capacity: 4)
                 members.add("endsAt", manual.endsAt)
                 members.add("name", manual.name)
+                members.add("origin", manual.origin.map { origin in
+                    var members = RecordMembers(style, capacity: 2)
+                    members.add("host", origin.host)
+                    members.add("reason", origin.reason)
+                    return members.value
+                })
                 members.add("until", manual.until)
                 return members.value
             })
@@ -47,7 +53,11 @@ enum FocusesSection: JSONSnapshotSection {
                     uid: try focus.integer("uid"),
                     definitions: try focus.records("definitions", FocusRecord.read),
                     manual: try focus.optionalRecord("manual") { manual throws(RecordDamage) in
-                        .init(name: try manual.optionalString("name"), until: try manual.optionalDate("until"), endsAt: try manual.optionalDate("endsAt"))
+                        .init(
+                            name: try manual.optionalString("name"), until: try manual.optionalDate("until"), endsAt: try manual.optionalDate("endsAt"),
+                            origin: try manual.optionalRecord("origin") { origin throws(RecordDamage) in
+                                FocusOrigin(host: try origin.string("host"), reason: try origin.optionalCase("reason"))
+                            })
                     },
                     current: try focus.optionalRecord("current") { current throws(RecordDamage) in
                         .init(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
-PROTOCOL_VERSION = '1.1.0'
+PROTOCOL_VERSION = '1.2.0'
 """The protocol version this module was generated from (`info.version`)."""
 
 METHODS = (
@@ -582,6 +582,17 @@ class ActiveFocus(_ActiveFocusRequired, total=False):
     endsAt: 'DateTime'
 
 
+class _FocusOriginRequired(TypedDict):
+    host: str
+
+
+class FocusOrigin(_FocusOriginRequired, total=False):
+    """FocusOrigin: Another of the person's hosts, where a choice by hand was made before herald-
+    sync carried it here (docs/sync.md).
+    """
+    reason: Literal['manual', 'until', 'schedule', 'held']
+
+
 class _FocusReadBackRequired(TypedDict):
     uid: 'Uid'
     focuses: List['FocusInEffect']
@@ -592,13 +603,14 @@ class FocusReadBack(_FocusReadBackRequired, total=False):
     """FocusReadBack: A uid's Focuses: the definitions (sorted by name, schedules in, never until)
     — one page of them, those that fit in --max-response-bytes less 1 KiB and the request's
     size, with nextCursor when more are left — the Focus on (null for none), when the Focus
-    changes next by itself, and the schedule a choice by hand overrides now (override), and the
-    uid's Focus holds (holds).
+    changes next by itself, and the schedule a choice by hand overrides now (override), the
+    uid's Focus holds (holds), and the host a choice by hand came from (origin).
     """
     nextChange: 'DateTime'
     override: Dict[str, Any]
     nextCursor: str
     holds: List['FocusHold']
+    origin: 'FocusOrigin'
 
 
 class _SummaryScheduleRequired(TypedDict):
@@ -1036,11 +1048,12 @@ class SyncMethods:
         name: Optional[str] = None,
         until: Optional['DateTime'] = None,
         uid: Optional['Uid'] = None,
+        origin: Optional['FocusOrigin'] = None,
     ) -> SetFocusResult:
         """`set-focus`: Turn one of the caller's Focuses on by hand, or the Focus off. Who may call
         it: person.
         """
-        return self.call('set-focus', _present({'focus': focus, 'name': name, 'until': until, 'uid': uid}))
+        return self.call('set-focus', _present({'focus': focus, 'name': name, 'until': until, 'uid': uid, 'origin': origin}))
 
     def set_focus_authorization(
         self,
@@ -1405,11 +1418,12 @@ class AsyncMethods:
         name: Optional[str] = None,
         until: Optional['DateTime'] = None,
         uid: Optional['Uid'] = None,
+        origin: Optional['FocusOrigin'] = None,
     ) -> SetFocusResult:
         """`set-focus`: Turn one of the caller's Focuses on by hand, or the Focus off. Who may call
         it: person.
         """
-        return await self.call('set-focus', _present({'focus': focus, 'name': name, 'until': until, 'uid': uid}))
+        return await self.call('set-focus', _present({'focus': focus, 'name': name, 'until': until, 'uid': uid, 'origin': origin}))
 
     async def set_focus_authorization(
         self,

@@ -123,7 +123,7 @@ package struct JSONNode: Sendable {
     var index: Int { Int(position) }
 
     /// A value reached from this one, with the same root.
-    func node(at index: Int) -> JSONNode {
+    private func node(at index: Int) -> JSONNode {
         JSONNode(tape: tape, index: index, root: rootPosition)
     }
 
@@ -347,35 +347,6 @@ extension JSONTape {
                     ordinal += 1
                 }
                 return found
-            }
-        }
-    }
-
-    /// Matches the members of the object at `object` to `table`'s names in one pass: each
-    /// slot gets the index of the value of the last member of its name, and stays 0 when
-    /// none has it. Returns whether some member has a name the table does not hold.
-    func matchMembers(
-        of object: Int, to table: ParamsMemberTable, into slots: UnsafeMutableBufferPointer<UInt32>
-    ) -> Bool {
-        entries.withUnsafeBufferPointer { entries in
-            bytes.withUnsafeBufferPointer { bytes in
-                var holdsUnknown = false
-                var position = object + 1
-                let end = Int(entries[object].next)
-                while position < end {
-                    let entry = entries[position]
-                    let slot =
-                        entry.isEscaped
-                        ? table.names.firstIndex(of: string(at: position))
-                        : table.slot(of: UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.end)]))
-                    if let slot {
-                        slots[slot] = UInt32(position + 1)
-                    } else {
-                        holdsUnknown = true
-                    }
-                    position = Int(entries[position + 1].next)
-                }
-                return holdsUnknown
             }
         }
     }

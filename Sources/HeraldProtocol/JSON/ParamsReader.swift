@@ -16,10 +16,7 @@
 ///         }
 ///     }
 ///
-/// and `Params: ParamsReadable` is all `HeraldMethod` asks. A type read on every request
-/// gives its table of member names too (``ParamsMemberTable``, in the order the closure reads
-/// them, passed as `value.object(Self.memberTable) { … }`): its object is then matched to the
-/// names in one pass, and each name read is a slot, not a search of the object. Every member the closure reads
+/// and `Params: ParamsReadable` is all `HeraldMethod` asks. Every member the closure reads
 /// is a known member; any other member of the object is -32602 with `data.pointer` at it
 /// and, when a known name is close, "did you mean …?". The closure only reads: it runs a
 /// second time when an object holds an unknown member, to name it. Leaves (`String`,
@@ -94,32 +91,9 @@ package struct ParamsReader: Sendable {
             // same way, so this pass throws only for the unknown member.
             var recording = ParamsObjectReader(object: node, recordsNames: true)
             _ = try body(&recording)
-            try recording.refuseUnknownMembers(known: recording.knownNames)
+            try recording.refuseUnknownMembers()
         }
         return read
-    }
-
-    /// Reads the members of an object with `body`, which asks for every name of `table`
-    /// in its order: the object's members are matched to the names in one pass first, so
-    /// each name asked is a slot, and an unknown member is known before `body` runs. The
-    /// errors are the same as ``object(_:)``'s, `table`'s names being the known ones.
-    package func object<Value>(
-        _ table: ParamsMemberTable, _ body: (inout ParamsObjectReader) throws(RPCError) -> Value
-    ) throws(RPCError) -> Value {
-        guard node.kind == .object else { throw mismatch(expected: "an object") }
-        let node = self.node
-        let read = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: table.count) { slots in
-            Result { () throws(RPCError) -> Value in
-                slots.initialize(repeating: 0)
-                let holdsUnknown = node.tape.matchMembers(of: node.index, to: table, into: slots)
-                var members = ParamsObjectReader(object: node, table: table, slots: slots)
-                let read = try body(&members)
-                assert(members.askedFromTable == table.count, "A reader asks for every name of its table: \(table.names)")
-                if holdsUnknown { try members.refuseUnknownMembers(known: table.names) }
-                return read
-            }
-        }
-        return try read.get()
     }
 
     /// Reads each element of an array as an `Element`.
@@ -135,17 +109,8 @@ package struct ParamsReader: Sendable {
 }
 
 /// The members of one object in params, read by name; records which names are known.
-package struct ParamsObjectReader {
+package struct ParamsObjectReader: Sendable {
     let object: JSONNode
-    /// The names the reader asks for, when its type has a table; empty otherwise.
-    private let table: ParamsMemberTable
-    /// With a table, the index of each name's value, 0 when absent (see
-    /// ``ParamsReader/object(_:_:)``); empty otherwise.
-    private let slots: UnsafeMutableBufferPointer<UInt32>
-    /// Whether names are read from `slots`, not looked up on the tape.
-    private let readsByTable: Bool
-    /// How many of the table's names were asked for so far.
-    private(set) var askedFromTable = 0
     /// Whether `knownNames` is kept: only on the second pass after the first found fewer
     /// known members than members (see ``ParamsReader/object(_:)``).
     private let recordsNames: Bool
@@ -164,18 +129,6 @@ package struct ParamsObjectReader {
         self.recordsNames = recordsNames
         let count = object.count
         allMembers = count > 64 ? nil : count == 64 ? .max : (1 << UInt64(count)) - 1
-        table = []
-        slots = UnsafeMutableBufferPointer(start: nil, count: 0)
-        readsByTable = false
-    }
-
-    init(object: JSONNode, table: ParamsMemberTable, slots: UnsafeMutableBufferPointer<UInt32>) {
-        self.object = object
-        self.recordsNames = false
-        allMembers = nil
-        self.table = table
-        self.slots = slots
-        readsByTable = true
     }
 
     /// Whether some member was not asked for. Fewer known members present than members
@@ -189,10 +142,6 @@ package struct ParamsObjectReader {
 
     /// The reader of the member `name`, nil when it is absent; `name` becomes known.
     package mutating func member(_ name: String) -> ParamsReader? {
-        if readsByTable {
-            let value = slots[tableSlot(of: name)]
-            return value == 0 ? nil : ParamsReader(object.node(at: Int(value)))
-        }
         if recordsNames { knownNames.append(name) }
         // Most of a type's members are optional and most requests send a few: once each of
         // the object's members has been read, the rest are absent.
@@ -201,20 +150,6 @@ package struct ParamsObjectReader {
         presentCount += 1
         if ordinal < 64 { foundMembers |= 1 << UInt64(ordinal) }
         return ParamsReader(value)
-    }
-
-    /// The slot of `name` in the table: the next one, when names are asked in the
-    /// table's order, as they must be.
-    private mutating func tableSlot(of name: String) -> Int {
-        if askedFromTable < table.count, table.names[askedFromTable] == name {
-            askedFromTable += 1
-            return askedFromTable - 1
-        }
-        guard let slot = table.names.firstIndex(of: name) else {
-            preconditionFailure("`\(name)` is not in the member table \(table.names).")
-        }
-        assertionFailure("`\(name)` is asked out of the member table's order \(table.names).")
-        return slot
     }
 
     /// A member that must be present and not null.
@@ -253,23 +188,23 @@ package struct ParamsObjectReader {
 
     /// Throws for the first member no read asked for: "-32602, unknown member", with the
     /// closest known name when one is close.
-    func refuseUnknownMembers(known: [String]) throws(RPCError) {
-        if let unknown = object.members.first(where: { !known.contains($0.name) }) {
-            throw unknownMember(unknown.name, suggestion: ClosestName.closest(to: unknown.name, among: known), known: known)
+    func refuseUnknownMembers() throws(RPCError) {
+        if let unknown = object.members.first(where: { !knownNames.contains($0.name) }) {
+            throw unknownMember(unknown.name, suggestion: ClosestName.closest(to: unknown.name, among: knownNames))
         }
     }
 
     /// "`/focus/alowedPeople` is not a known member; did you mean `allowedPeople`?", or
-    /// the `known` members when none is close.
-    private func unknownMember(_ name: String, suggestion: String?, known: [String] = []) -> RPCError {
+    /// the known members when none is close.
+    private func unknownMember(_ name: String, suggestion: String?) -> RPCError {
         let pointer = object.pointer(toMember: name)
         var reason = "\(JSONPointer.subject(pointer)) is not a known member"
         if let suggestion {
             reason += "; did you mean `\(suggestion)`?"
-        } else if known.isEmpty {
+        } else if knownNames.isEmpty {
             reason += "; this object takes no members."
         } else {
-            reason += "; the members are \(known.joined(separator: ", "))."
+            reason += "; the members are \(knownNames.joined(separator: ", "))."
         }
         return .invalidParams(reason, at: pointer)
     }

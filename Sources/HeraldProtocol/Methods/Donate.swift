@@ -23,10 +23,8 @@ package struct DonateParams: Codable, Sendable, Hashable {
 }
 
 extension DonateParams: ParamsReadable {
-    private static let memberTable: ParamsMemberTable = ["app", "interaction"]
-
     package init(reading value: ParamsReader) throws(RPCError) {
-        self = try value.object(Self.memberTable) { members throws(RPCError) in
+        self = try value.object { members throws(RPCError) in
             DonateParams(app: try members.required("app"), interaction: try members.required("interaction"))
         }
     }

@@ -26,10 +26,8 @@ package struct RequestFocusParams: Codable, Sendable, Hashable {
 }
 
 extension RequestFocusParams: ParamsReadable {
-    private static let memberTable: ParamsMemberTable = ["app", "requestAuthorization", "subscribe"]
-
     package init(reading value: ParamsReader) throws(RPCError) {
-        self = try value.object(Self.memberTable) { members throws(RPCError) in
+        self = try value.object { members throws(RPCError) in
             RequestFocusParams(
                 app: try members.required("app"),
                 requestAuthorization: try members.optional("requestAuthorization"),

@@ -43,14 +43,10 @@ package struct UpdateContentParams: Codable, Sendable, Hashable {
 }
 
 extension UpdateContentParams: ParamsReadable {
-    private static let memberTable: ParamsMemberTable = [
-        "app", "identifier", "interactionIdentifier", "content", "payload", "gateway",
-    ]
-
     /// `payload` is read as it is: an APNs payload's top-level members are the sender's own
     /// (they become `userInfo`); ``APNsPayload`` reads `aps`.
     package init(reading value: ParamsReader) throws(RPCError) {
-        self = try value.object(Self.memberTable) { members throws(RPCError) in
+        self = try value.object { members throws(RPCError) in
             UpdateContentParams(
                 app: try members.required("app"),
                 identifier: try members.optional("identifier"),

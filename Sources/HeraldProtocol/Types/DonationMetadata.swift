@@ -22,10 +22,8 @@ package struct DonationMetadata: Codable, Sendable, Hashable {
 }
 
 extension DonationMetadata: ParamsReadable {
-    private static let memberTable: ParamsMemberTable = ["recipientCount", "mentionsCurrentUser", "isReplyToCurrentUser", "notifyRecipientAnyway"]
-
     package init(reading value: ParamsReader) throws(RPCError) {
-        self = try value.object(Self.memberTable) { members throws(RPCError) in
+        self = try value.object { members throws(RPCError) in
             DonationMetadata(
                 recipientCount: try members.optional("recipientCount"),
                 mentionsCurrentUser: try members.optional("mentionsCurrentUser"),

@@ -42,17 +42,9 @@ package indirect enum Intent: Codable, Sendable, Hashable {
 }
 
 extension Intent: ParamsReadable {
-    /// `type`, then a message's members.
-    private static let sendMessageMembers = ParamsMemberTable(["type"]).followed(by: SendMessageIntent.memberNames)
-    /// `type`, then a call's members.
-    private static let startCallMembers = ParamsMemberTable(["type"]).followed(by: StartCallIntent.memberNames)
-
-    /// `type` says which intent's members the same object holds, and so which table the
-    /// object is read against; a `type` that is neither is refused before any other member
-    /// is read, whichever table that is.
+    /// `type` says which intent's members the same object holds.
     package init(reading value: ParamsReader) throws(RPCError) {
-        let isCall = value.node[member: "type"]?.stringEquals(IntentType.startCall.rawValue) ?? false
-        self = try value.object(isCall ? Self.startCallMembers : Self.sendMessageMembers) { members throws(RPCError) in
+        self = try value.object { members throws(RPCError) in
             let type = try members.required("type", as: IntentType.self)
             return switch type {
             case .sendMessage: .sendMessage(try SendMessageIntent(reading: &members))

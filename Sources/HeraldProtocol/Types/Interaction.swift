@@ -35,10 +35,8 @@ package enum InteractionDirection: String, JSONEnum, Hashable {
 }
 
 extension Interaction: ParamsReadable {
-    private static let memberTable: ParamsMemberTable = ["identifier", "groupIdentifier", "direction", "date", "intent"]
-
     package init(reading value: ParamsReader) throws(RPCError) {
-        self = try value.object(Self.memberTable) { members throws(RPCError) in
+        self = try value.object { members throws(RPCError) in
             Interaction(
                 identifier: try members.optional("identifier"),
                 groupIdentifier: try members.optional("groupIdentifier"),

@@ -73,16 +73,10 @@ package enum InterruptionLevel: String, JSONEnum, Hashable {
 }
 
 extension NotificationContent: ParamsReadable {
-    private static let memberTable: ParamsMemberTable = [
-        "title", "subtitle", "body", "threadIdentifier", "categoryIdentifier", "targetContentIdentifier",
-        "interruptionLevel", "relevanceScore", "filterCriteria", "badge", "sound", "attachments", "userInfo",
-        "communication",
-    ]
-
     /// `filterCriteria`, `sound`, `attachments` and `userInfo` are the client's own JSON;
     /// `communication` is Herald's, ignored on input.
     package init(reading value: ParamsReader) throws(RPCError) {
-        self = try value.object(Self.memberTable) { members throws(RPCError) in
+        self = try value.object { members throws(RPCError) in
             let content = NotificationContent(
                 title: try members.optional("title"),
                 subtitle: try members.optional("subtitle"),

@@ -29,10 +29,8 @@ package struct NotificationImage: Codable, Sendable, Hashable {
 }
 
 extension NotificationImage: ParamsReadable {
-    private static let memberTable: ParamsMemberTable = ["url", "data", "mimeType"]
-
     package init(reading value: ParamsReader) throws(RPCError) {
-        self = try value.object(Self.memberTable) { members throws(RPCError) in
+        self = try value.object { members throws(RPCError) in
             NotificationImage(
                 url: try members.optional("url"),
                 data: try members.optional("data"),

@@ -82,10 +82,8 @@ package enum PersonSuggestionType: String, JSONEnum, Hashable {
 }
 
 extension Person: ParamsReadable {
-    private static let memberTable: ParamsMemberTable = ["handle", "displayName", "nameComponents", "image", "contactIdentifier", "customIdentifier", "aliases", "suggestionType", "isMe"]
-
     package init(reading value: ParamsReader) throws(RPCError) {
-        self = try value.object(Self.memberTable) { members throws(RPCError) in
+        self = try value.object { members throws(RPCError) in
             Person(
                 handle: try members.optional("handle"),
                 displayName: try members.optional("displayName"),
@@ -102,20 +100,16 @@ extension Person: ParamsReadable {
 }
 
 extension PersonHandle: ParamsReadable {
-    private static let memberTable: ParamsMemberTable = ["value", "type"]
-
     package init(reading value: ParamsReader) throws(RPCError) {
-        self = try value.object(Self.memberTable) { members throws(RPCError) in
+        self = try value.object { members throws(RPCError) in
             PersonHandle(value: try members.required("value"), type: try members.optional("type"))
         }
     }
 }
 
 extension NameComponents: ParamsReadable {
-    private static let memberTable: ParamsMemberTable = ["givenName", "familyName", "nickname"]
-
     package init(reading value: ParamsReader) throws(RPCError) {
-        self = try value.object(Self.memberTable) { members throws(RPCError) in
+        self = try value.object { members throws(RPCError) in
             NameComponents(
                 givenName: try members.optional("givenName"),
                 familyName: try members.optional("familyName"),

@@ -45,12 +45,6 @@ package enum OutgoingMessageType: String, JSONEnum, Hashable {
 }
 
 extension SendMessageIntent {
-    /// The members ``init(reading:)`` reads, in its order.
-    static let memberNames = [
-        "sender", "recipients", "content", "speakableGroupName", "conversationIdentifier", "serviceName",
-        "outgoingMessageType", "groupImage", "donationMetadata",
-    ]
-
     /// Reads its members from the intent's object, beside `type` (see ``Intent``).
     init(reading members: inout ParamsObjectReader) throws(RPCError) {
         self.init(

@@ -52,9 +52,6 @@ package enum CallAudioRoute: String, JSONEnum, Hashable {
 }
 
 extension StartCallIntent {
-    /// The members ``init(reading:)`` reads, in its order.
-    static let memberNames = ["contacts", "callCapability", "destinationType", "audioRoute", "callRecordToCallBack", "groupImage"]
-
     /// Reads its members from the intent's object, beside `type` (see ``Intent``).
     init(reading members: inout ParamsObjectReader) throws(RPCError) {
         self.init(

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The daemon's settings that the rules depend on, set from its command line.
 ///

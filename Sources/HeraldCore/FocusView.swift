@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// What `focus-changed` subscribers are told, read from a copy of the Focuses and the app

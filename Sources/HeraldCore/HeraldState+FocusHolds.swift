@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Holds of a Focus (`hold-focus`, `release-focus-hold`): a Focus kept on while something

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Each uid's named Focuses: `set-focus`, `define-focus`, `delete-focus`, `get-focus`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// All of Herald's state, and the rules that change it: one value type, so a snapshot

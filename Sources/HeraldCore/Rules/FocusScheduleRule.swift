@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// A Focus schedule as the rules read it: the weekdays it starts on and its local start

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// One uid's Focuses: its named definitions, the person's own choice (made by hand), and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Every uid's Focuses (``FocusState``), the activation count they share (so that an

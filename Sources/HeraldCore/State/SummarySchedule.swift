@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// A uid's scheduled summary: which of its apps it holds, and at what local times it is

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// RFC 3339 date-times, read and written by hand: no `DateFormatter`, no shared state,
 /// safe from any thread.

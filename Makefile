@@ -19,7 +19,7 @@ SWIFT ?= swift
 APT_PACKAGES := libsystemd-dev pkg-config socat systemd python3 python3-jsonschema util-linux iproute2 man-db \
   mosquitto mosquitto-clients libmosquitto-dev python3-paho-mqtt python3-jinja2 \
   dbus xvfb dunst qemu-system-x86 debootstrap e2fsprogs bubblewrap libnotify-bin libglib2.0-bin xdg-desktop-portal \
-  unicode-data
+  unicode-data tzdata
 BENCH_APT_PACKAGES := redis-server redis-tools dbus xvfb dunst
 RUN_DIR := $(CURDIR)/.run
 SOCKET ?= $(RUN_DIR)/herald.sock

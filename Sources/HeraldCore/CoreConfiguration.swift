@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The daemon's settings that the rules depend on, set from its command line.
 ///
@@ -10,8 +10,8 @@ package struct CoreConfiguration: Sendable {
     /// How close, in seconds, a second call from the same caller must follow the first to
     /// break through a Focus that allows repeated calls (`--repeated-call-window`).
     package var repeatedCallWindow: TimeInterval
-    /// The zone of the summary's `"HH:MM"` times.
-    package var timeZone: TimeZone
+    /// The zone of the summary's and the Focus schedules' `"HH:MM"` times.
+    package var timeZone: ZoneRules
     /// The most interactions kept (`--max-interactions`). Reached, a donation evicts the
     /// oldest interaction of the uid holding the most — its donor's own when the donor
     /// holds as many — so a uid holding no more than an equal share is never evicted by
@@ -46,7 +46,7 @@ package struct CoreConfiguration: Sendable {
     package init(
         focusAuthorizationPolicy: FocusAuthorizationPolicy = .prompt,
         repeatedCallWindow: TimeInterval = 180,
-        timeZone: TimeZone = .current,
+        timeZone: ZoneRules = .current,
         maxInteractions: Int = 1_000_000,
         retention: TimeInterval = 30 * 24 * 3600,
         maxInteractionsPerUID: Int = 500_000,

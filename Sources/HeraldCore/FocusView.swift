@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// What `focus-changed` subscribers are told, read from a copy of the Focuses and the app
@@ -8,7 +8,7 @@ import HeraldProtocol
 package struct FocusView: Sendable {
     let focuses: FocusTable
     let settings: AppSettings
-    let calendar: Calendar
+    let zone: ZoneRules
 
     /// The (uid, app)'s Focus authorization.
     package func authorizationStatus(uid: UInt32, app: String) -> AuthorizationStatus {
@@ -19,7 +19,7 @@ package struct FocusView: Sendable {
     /// is authorized.
     package func focusStatus(uid: UInt32, app: String, now: Date) -> FocusStatus? {
         guard settings.authorization(uid: uid, app: app) == .authorized else { return nil }
-        let active = focuses[uid].configuration(at: now, calendar: calendar)
+        let active = focuses[uid].configuration(at: now, zone: zone)
         return FocusStatus(isFocused: active.map { $0.focuses(app: app) } ?? false)
     }
 }
@@ -27,6 +27,6 @@ package struct FocusView: Sendable {
 extension HeraldState {
     /// The Focuses and app settings as they are now, for telling subscribers.
     package var focusView: FocusView {
-        FocusView(focuses: focuses, settings: settings, calendar: calendar)
+        FocusView(focuses: focuses, settings: settings, zone: zone)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The source of "now" for the rules, injected so that tests can set the time.

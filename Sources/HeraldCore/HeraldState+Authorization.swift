@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Focus authorization and capabilities: each (uid, app)'s, decided by that uid (the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// The conversations the person controls: `set-conversation`, `list-conversations`. A

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Each uid's burst cooldown (``BurstCooldowns``): `set-cooldown`, `get-cooldown`, and the

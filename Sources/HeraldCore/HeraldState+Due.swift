@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When something in the state falls due by itself, with no request: the daemon sleeps
 /// until then (docs/operations.md, "At rest").

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// "What you missed": the digest of what a uid's Focus silenced, made when it ends

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Holds of a Focus (`hold-focus`, `release-focus-hold`): a Focus kept on while something
@@ -30,9 +30,9 @@ extension HeraldState {
         }
         advanceFocus(uid: uid, now: now)
         let hold = FocusHold(id: id, name: p.name, reason: p.reason, pid: caller.pid, command: command, since: now)
-        let calendar = self.calendar
+        let zone = self.zone
         focuses.update(uid) { state, activations in
-            ((), state.hold(hold, at: now, calendar: calendar, activations: &activations))
+            ((), state.hold(hold, at: now, zone: zone, activations: &activations))
         }
         return MethodOutcome(result: HoldFocusResult(hold: id, focus: focuses[uid].currentConfiguration), audit: AuditRecord())
     }
@@ -43,9 +43,9 @@ extension HeraldState {
         _ p: ReleaseFocusHoldParams, caller: Caller, now: Date
     ) throws(RuleError) -> MethodOutcome<SetFocusResult> {
         let uid = caller.uid
-        let calendar = self.calendar
+        let zone = self.zone
         let found = focuses.update(uid) { state, activations in
-            let change = state.release(p.hold, at: now, calendar: calendar, activations: &activations)
+            let change = state.release(p.hold, at: now, zone: zone, activations: &activations)
             return (change != nil, change ?? nil)
         }
         guard found else {
@@ -63,11 +63,11 @@ extension HeraldState {
     /// change log replayed holds whose heraldd stopped. Whether there was one.
     package mutating func releaseEveryFocusHold(now: Date) -> Bool {
         let held = focuses.byUID.filter { !$0.value.holds.isEmpty }.mapValues { $0.holds.map(\.id) }
-        let calendar = self.calendar
+        let zone = self.zone
         for (uid, ids) in held {
             for id in ids {
                 focuses.update(uid) { state, activations in
-                    ((), state.release(id, at: now, calendar: calendar, activations: &activations) ?? nil)
+                    ((), state.release(id, at: now, zone: zone, activations: &activations) ?? nil)
                 }
             }
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// The narrow snapshot API of the Focuses and summaries (the storage module encodes them):

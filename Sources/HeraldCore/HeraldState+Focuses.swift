@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Each uid's named Focuses: `set-focus`, `define-focus`, `delete-focus`, `get-focus`.
@@ -19,7 +19,7 @@ extension HeraldState {
         -> MethodOutcome<SetFocusResult>
     {
         let uid = try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
-        let calendar = self.calendar
+        let zone = self.zone
         let origin = p.origin
         if let origin { try Self.checkOrigin(origin) }
         if let name = p.name {
@@ -31,7 +31,7 @@ extension HeraldState {
             }
             try Self.checkUntil(p.until, now: now, at: ["until"])
             focuses.update(uid) { state, activations in
-                ((), state.choose(name, until: p.until, origin: origin, at: now, calendar: calendar, activations: &activations))
+                ((), state.choose(name, until: p.until, origin: origin, at: now, zone: zone, activations: &activations))
             }
         } else if let update = p.focus {
             let configuration = update.applied(to: focuses[uid].definitions[update.name]?.configuration)
@@ -41,15 +41,15 @@ extension HeraldState {
             let definition = try focusDefinition(configuration, uid: uid, at: ["focus"], budget: budget)
             try Self.checkUntil(configuration.until, now: now, at: ["focus", "until"])
             focuses.update(uid) { state, activations in
-                _ = state.define(definition, at: now, calendar: calendar, activations: &activations)
-                return ((), state.choose(configuration.name, until: configuration.until, origin: origin, at: now, calendar: calendar, activations: &activations))
+                _ = state.define(definition, at: now, zone: zone, activations: &activations)
+                return ((), state.choose(configuration.name, until: configuration.until, origin: origin, at: now, zone: zone, activations: &activations))
             }
         } else {
             guard p.until == nil else {
                 throw .invalidParams("until belongs to a Focus turned on; focus: null turns the Focus off.", at: ["until"])
             }
             focuses.update(uid) { state, activations in
-                ((), state.choose(nil, until: nil, origin: origin, at: now, calendar: calendar, activations: &activations))
+                ((), state.choose(nil, until: nil, origin: origin, at: now, zone: zone, activations: &activations))
             }
         }
         return MethodOutcome(result: SetFocusResult(focus: focuses[uid].currentConfiguration), audit: AuditRecord())
@@ -66,9 +66,9 @@ extension HeraldState {
             throw .invalidParams("until belongs to turning a Focus on (set-focus), not to its definition.", at: ["focus", "until"])
         }
         let definition = try focusDefinition(p.focus, uid: uid, at: ["focus"], budget: budget)
-        let calendar = self.calendar
+        let zone = self.zone
         focuses.update(uid) { state, activations in
-            ((), state.define(definition, at: now, calendar: calendar, activations: &activations))
+            ((), state.define(definition, at: now, zone: zone, activations: &activations))
         }
         return MethodOutcome(result: focusReadBack(uid: uid, now: now, budget: budget), audit: AuditRecord())
     }
@@ -80,9 +80,9 @@ extension HeraldState {
         -> MethodOutcome<GetFocusResult>
     {
         let uid = try Self.ownerUID(p.uid, caller: caller) ?? caller.uid
-        let calendar = self.calendar
+        let zone = self.zone
         let found = focuses.update(uid) { state, activations in
-            let change = state.delete(p.name, at: now, calendar: calendar, activations: &activations)
+            let change = state.delete(p.name, at: now, zone: zone, activations: &activations)
             return (change != nil, change ?? nil)
         }
         guard found else {
@@ -110,7 +110,7 @@ extension HeraldState {
         let (active, nextChange) = activeFocus(uid: uid, now: now)
         var override: FocusOverride?
         if let manual = state.manual, manual.endsAt.map({ now < $0 }) ?? true,
-            let scheduled = state.scheduled(at: now, calendar: calendar).name, scheduled != manual.name
+            let scheduled = state.scheduled(at: now, zone: zone).name, scheduled != manual.name
         {
             override = FocusOverride(scheduledFocus: scheduled, endsAt: manual.endsAt)
         }
@@ -134,7 +134,7 @@ extension HeraldState {
         guard state.isDue(at: now) else {
             return (state.current.map { ActiveFocus(name: $0.name, reason: $0.reason, endsAt: $0.endsAt) }, state.nextChange)
         }
-        let evaluation = state.evaluate(at: now, calendar: calendar)
+        let evaluation = state.evaluate(at: now, zone: zone)
         return (evaluation.name.map { ActiveFocus(name: $0, reason: evaluation.reason, endsAt: evaluation.endsAt) }, evaluation.nextChange)
     }
 
@@ -142,7 +142,7 @@ extension HeraldState {
     /// Each method that reads a uid's Focus calls this first.
     mutating func advanceFocus(uid: UInt32, now: Date) {
         guard focuses.isDue(uid, at: now) else { return }
-        focuses.advance(uid, to: now, calendar: calendar)
+        focuses.advance(uid, to: now, zone: zone)
     }
 
     /// `isFocused` for `app` of `uid`, after ``advanceFocus(uid:now:)``: a Focus is on and

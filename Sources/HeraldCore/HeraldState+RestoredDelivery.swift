@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// How a notification the person brought back (`restore-notifications`) is presented: as

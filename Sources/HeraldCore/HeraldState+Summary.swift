@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Each uid's scheduled summary: `set-summary`, `get-summary`. A caller acts on its own

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// All of Herald's state, and the rules that change it: one value type, so a snapshot
@@ -57,7 +57,7 @@ package struct HeraldState: Sendable {
     @discardableResult
     package mutating func advanceFocuses(now: Date) -> Bool {
         if let next = focuses.nextChange, now >= next {
-            focuses.advanceAll(to: now, calendar: calendar)
+            focuses.advanceAll(to: now, zone: zone)
         }
         return !focuses.pendingChanges.isEmpty
     }
@@ -71,12 +71,8 @@ package struct HeraldState: Sendable {
     /// How many uids have a Focus on.
     package var focusOnCount: Int { focuses.onCount }
 
-    /// The Gregorian calendar in the daemon's time zone, for schedules.
-    var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = configuration.timeZone
-        return calendar
-    }
+    /// The daemon's time zone, for schedules.
+    var zone: ZoneRules { configuration.timeZone }
 
     /// What `(uid, app)` may know of `uid`'s Focus: nil unless that (uid, app) is
     /// authorized. For `focus-changed` notifications; reads, never changes.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// What a `delete-interactions` call deletes, found without changing anything.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// What `list-notifications` reads: the notification lists and the categories, copied

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// One person's own figures, what `stats` answers a caller who is not an administrator:

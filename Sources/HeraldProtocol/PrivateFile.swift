@@ -20,6 +20,16 @@ package enum PrivateFile {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// Makes `path` and the folders above it that are missing, each with `mode`, as
+    /// `mkdir -p` does; an existing folder is left as it is.
+    package static func makeFolder(_ path: String, mode: mode_t) throws(WriteError) {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return }
+        let parent = folder(of: path)
+        if parent != path, parent != "." { try makeFolder(parent, mode: mode) }
+        guard mkdir(path, mode) == 0 || errno == EEXIST else { throw WriteError(description: String(cString: strerror(errno))) }
+    }
+
     package static func replace(_ path: String, with bytes: [UInt8]) throws(WriteError) {
         try? FileManager.default.createDirectory(
             atPath: folder(of: path), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

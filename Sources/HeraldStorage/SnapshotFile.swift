@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldCore
 
 /// A snapshot's bytes: its header, then the state (``SnapshotPayload``).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The fixed 56 bytes at the start of every snapshot file, little-endian:
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -34,13 +35,9 @@ package struct SnapshotStore: Sendable {
     /// Creates the folder (and its parents) if missing, and makes it 0700.
     package func prepareFolder() throws(SnapshotFileError) {
         do {
-            try FileManager.default.createDirectory(
-                atPath: folder,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
+            try PrivateFile.makeFolder(folder, mode: 0o700)
         } catch {
-            throw SnapshotFileError(.io, "Cannot create the state folder \(folder): \(error.localizedDescription)")
+            throw SnapshotFileError(.io, "Cannot create the state folder \(folder): \(error.description)")
         }
         // A folder already 0700 is left alone: on a read-only file system chmod fails.
         var status = stat()

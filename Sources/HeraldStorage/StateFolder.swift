@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where Herald keeps its snapshots.
 package enum StateFolder {
@@ -11,7 +11,7 @@ package enum StateFolder {
         if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty {
             return "\(xdg)/herald"
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return "\(home)/.local/state/herald"
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -91,7 +92,7 @@ package final class StateFolderLock: Sendable {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = pread(fd, &buffer, buffer.count, 0)
         guard count > 0 else { return nil }
-        let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingWhitespace()
         return Int32(text).flatMap { $0 > 0 ? $0 : nil }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 #if canImport(Glibc)
@@ -49,7 +49,7 @@ package struct UnwrittenStateRecord: Sendable, Hashable {
             "unwrittenChanges=\(unwrittenChanges)",
             "pid=\(pid)",
         ].joined(separator: "\n")
-        let oneLine = cause.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\0", with: " ")
+        let oneLine = cause.replacing("\n", with: " ").replacing("\0", with: " ")
         var bytes = Array("\(head)\ncause=".utf8)
         let room = max(0, limit - bytes.count - 2)
         bytes += Array(String(decoding: Array(oneLine.utf8.prefix(room)), as: UTF8.self).utf8.prefix(room))

@@ -20,7 +20,7 @@ struct DistinctWordsFill {
         var posted = 0
         print("notifications of \(wordsEach) distinct words each, --max-notification-bytes \(byteLimit)")
         for counted in [false, true] {
-            var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+            var configuration = CoreConfiguration(timeZone: .utc)
             configuration.maxNotificationsPerUID = 1 << 22
             configuration.maxNotificationBytesPerUID = counted ? byteLimit : .max
             let before = SearchCommand.allocatedBytes()

@@ -58,7 +58,7 @@ struct SearchCommand: ParsableCommand {
         let people = (0..<300).map { "Person\(Self.word($0 * 7 + 3).capitalized) \(Self.word($0 * 13 + 5).capitalized)" }
         let apps = ["org.example.chat", "org.example.mail", "org.example.phone", "org.example.news", "org.example.pager"]
 
-        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        var configuration = CoreConfiguration(timeZone: .utc)
         configuration.maxNotificationsPerUID = notifications
         configuration.maxNotificationBytesPerUID = .max
         let caller = Caller(uid: 1000, gid: 1000, pid: 1, isAdministrator: false)

@@ -1,5 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HeraldCore
 import HeraldProtocol
 import HeraldServer
@@ -175,7 +181,7 @@ struct Daemon {
     private func refuse(_ message: String) -> ExitCode {
         writer.submit(Self.lifecycleEntry(message, id: JournalMessageID.startRefused, priority: .critical))
         writer.flush(timeout: .seconds(2))
-        FileHandle.standardError.write(Data("heraldd: \(message)\n".utf8))
+        writeToStandardError("heraldd: \(message)\n")
         return ExitCode.failure
     }
 
@@ -408,7 +414,7 @@ struct Daemon {
                 notifier.ready()
                 notifier.status(health.failure.map { $0.statusLine(health.policy) } ?? "Serving on \(place)")
                 // The console line a person running heraldd in a terminal looks for.
-                FileHandle.standardError.write(Data("heraldd: \(line)\n".utf8))
+                writeToStandardError("heraldd: \(line)\n")
             },
             onIdleExit: { seconds in
                 var entry = Self.lifecycleEntry(
@@ -453,4 +459,10 @@ struct Daemon {
         try? entry.append(name: "MESSAGE_ID", value: id)
         return entry
     }
+}
+
+/// Writes `text` to standard error whole, unbuffered.
+private func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }

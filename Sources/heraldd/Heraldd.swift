@@ -1,5 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HeraldCore
 import HeraldProtocol
 import HeraldServer

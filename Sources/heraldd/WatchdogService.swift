@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldProtocol
 import HeraldServer
 import HeraldStorage
 import HeraldSystemd
@@ -25,7 +26,7 @@ struct WatchdogService: Service {
         let (notifier, interval, statistics, lockWatch, health, logger) = (notifier, interval, statistics, lockWatch, health, logger)
         let (seconds, attoseconds) = interval.components
         let sleep = Double(seconds) + Double(attoseconds) / 1e18
-        let thread = Thread {
+        DetachedThread.start(named: "herald-watchdog") {
             var wasWedged = false
             while !stopped.value.load(ordering: .relaxed) {
                 let held = lockWatch.heldFor
@@ -46,11 +47,9 @@ struct WatchdogService: Service {
                         notifier.status("Serving: \(statistics.openConnections) connections open")
                     }
                 }
-                Thread.sleep(forTimeInterval: sleep)
+                DetachedThread.sleep(seconds: sleep)
             }
         }
-        thread.name = "herald-watchdog"
-        thread.start()
         try? await gracefulShutdown()
         stopped.value.store(true, ordering: .relaxed)
     }

@@ -9,7 +9,7 @@ import Testing
     typealias F = Fixtures
 
     static func prompted() -> HeraldState {
-        F.state(CoreConfiguration(focusAuthorizationPolicy: .prompt, timeZone: TimeZone(identifier: "UTC")!, maxAppsPerUID: 2))
+        F.state(CoreConfiguration(focusAuthorizationPolicy: .prompt, timeZone: .utc, maxAppsPerUID: 2))
     }
 
     @discardableResult

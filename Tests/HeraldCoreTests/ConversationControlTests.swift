@@ -173,7 +173,7 @@ import Testing
     }
 
     @Test func theListIsSortedPagedAndEachUIDHoldsAtMostItsShare() throws {
-        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        var configuration = CoreConfiguration(timeZone: .utc)
         configuration.maxConversationsPerUID = 3
         var state = F.state(configuration)
         _ = try set(&state, "c3", priority: true)

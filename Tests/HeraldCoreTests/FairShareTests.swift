@@ -18,7 +18,7 @@ private typealias F = Fixtures
         silenced: Int = 10_000
     ) -> CoreConfiguration {
         CoreConfiguration(
-            timeZone: TimeZone(identifier: "UTC")!,
+            timeZone: .utc,
             maxInteractions: maxInteractions,
             maxInteractionsPerUID: perUID,
             maxAppsPerUID: apps,

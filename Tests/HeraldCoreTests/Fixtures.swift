@@ -69,7 +69,7 @@ enum Fixtures {
     }
 
     static func state(
-        _ configuration: CoreConfiguration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        _ configuration: CoreConfiguration = CoreConfiguration(timeZone: .utc)
     )
         -> HeraldState
     {

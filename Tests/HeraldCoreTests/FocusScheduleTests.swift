@@ -10,7 +10,7 @@ import Testing
 @Suite struct FocusScheduleTests {
     typealias F = Fixtures
 
-    static let berlin = CoreConfiguration(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+    static let berlin = CoreConfiguration(timeZone: ZoneRules(identifier: "Europe/Berlin")!)
 
     /// An instant written in UTC: `"2027-03-26T21:00:00"`.
     static func utc(_ text: String) -> Date {
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func eachUidHasItsOwnFocusAndOnlyAdministratorsNameAnother() throws {
-        var state = F.state(CoreConfiguration(focusAuthorizationPolicy: .allow, timeZone: TimeZone(identifier: "UTC")!))
+        var state = F.state(CoreConfiguration(focusAuthorizationPolicy: .allow, timeZone: .utc))
         _ = try state.setFocus(.init(focus: FocusConfiguration(name: "Work")), caller: F.user, now: F.now)
         for caller in [F.user, F.otherUser] {
             _ = try state.requestFocus(.init(app: F.app, requestAuthorization: true), caller: caller, now: F.now)

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func theNewestDeliveredAfterSinceOldestFirst() throws {
-        var state = F.state(CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        var state = F.state(CoreConfiguration(timeZone: .utc))
         _ = try state.setSummary(.init(apps: [F.app], times: ["09:00"], uid: F.user.uid), caller: F.admin, now: F.now)
         try put(&state, "seen", now: F.now)
         try put(&state, "a1", now: F.now + 1)
@@ -37,7 +37,7 @@ import Testing
     /// Issue 49, finding 5: the scan reads the newest delivered back, at most
     /// ``NotificationListView/missedScanLimit`` of them, never the whole list.
     @Test func theScanLooksAtTheNewestThousandDeliveredOnly() throws {
-        var state = F.state(CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        var state = F.state(CoreConfiguration(timeZone: .utc))
         _ = try state.setSummary(.init(apps: [F.app], times: ["09:00"], uid: F.user.uid), caller: F.admin, now: F.now)
         for index in 0..<30 { try put(&state, "a\(index)", now: F.now + 1) }
         for index in 0..<NotificationListView.missedScanLimit { try put(&state, "s\(index)", app: F.app, now: F.now + 2) }

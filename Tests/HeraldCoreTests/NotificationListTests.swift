@@ -9,7 +9,7 @@ import Testing
 
     /// A state whose summary holds F.app at 09:00 and 18:00 (F.now is 08:00 UTC).
     private func summaryState(_ configure: (inout CoreConfiguration) -> Void = { _ in }) throws -> HeraldState {
-        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        var configuration = CoreConfiguration(timeZone: .utc)
         configure(&configuration)
         var state = F.state(configuration)
         for uid in [F.user.uid, F.otherUser.uid] {

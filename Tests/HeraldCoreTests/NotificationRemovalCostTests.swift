@@ -23,7 +23,7 @@ import Testing
     }
 
     private func filledState() throws -> HeraldState {
-        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        var configuration = CoreConfiguration(timeZone: .utc)
         configuration.maxNotificationsPerUID = Self.notifications
         // Every notification kept: 640,000 distinct words weigh more than 32 MiB as the
         // index counts them, and the cost of removal is the subject here.

@@ -22,7 +22,7 @@ import Testing
     }
 
     static func fill(_ notifications: Int, wordsEach: Int, byteLimit: Int) throws -> HeraldState {
-        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        var configuration = CoreConfiguration(timeZone: .utc)
         configuration.maxNotificationsPerUID = notifications
         configuration.maxNotificationBytesPerUID = byteLimit
         var state = F.state(configuration)
@@ -59,7 +59,7 @@ import Testing
     /// index of the old size (three uids' indexes held 1.66 GB after a restart).
     @Test func aRestoredListIsHeldToItsBytes() throws {
         let stored = try Self.fill(1_000, wordsEach: 64, byteLimit: .max).storedNotifications
-        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        var configuration = CoreConfiguration(timeZone: .utc)
         configuration.maxNotificationBytesPerUID = 2 << 20
         var state = F.state(configuration)
         let restored = state.restoreNotifications(stored)

@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func removedReplacedAndEvictedNotificationsAreNotFound() throws {
-        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        var configuration = CoreConfiguration(timeZone: .utc)
         configuration.maxNotificationsPerUID = 3
         var state = F.state(configuration)
         try add(&state, "a", body: "alpha", at: 1)
@@ -140,7 +140,7 @@ import Testing
     }
 
     @Test func theIndexStaysRightAcrossItsCompaction() throws {
-        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        var configuration = CoreConfiguration(timeZone: .utc)
         configuration.maxNotificationsPerUID = 100
         var state = F.state(configuration)
         // 5,000 through a list of 100: the index drops its gone documents several times.
@@ -153,7 +153,7 @@ import Testing
     }
 
     @Test func aCompactionChangesTheListInPlace() throws {
-        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        var configuration = CoreConfiguration(timeZone: .utc)
         configuration.maxNotificationsPerUID = 100
         var state = F.state(configuration)
         // The list at its limit first, its table grown to its size; then enough more to

@@ -24,7 +24,7 @@ import Testing
 
     @Test func nextSummaryIsInTheConfiguredTimeZone() {
         let schedule = SummarySchedule(apps: [F.app], times: [ClockTime(hour: 9, minute: 0), ClockTime(hour: 20, minute: 15)])
-        let paris = TimeZone(identifier: "Europe/Paris")!  // UTC+1 in January
+        let paris = ZoneRules(identifier: "Europe/Paris")!  // UTC+1 in January
         // 08:00Z is 09:00 in Paris: the next is 20:15 Paris, 19:15Z.
         #expect(schedule.nextDelivery(after: F.now, in: paris) == F.now + 11 * 3600 + 15 * 60)
         // After 20:15 Paris, tomorrow 09:00 Paris (08:00Z).

@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func evictionAndTheSummaryPassASnoozedNotificationBy() throws {
-        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        var configuration = CoreConfiguration(timeZone: .utc)
         configuration.maxNotificationsPerUID = 2
         var state = F.state(configuration)
         try delivered("old", at: 0, state: &state)

@@ -179,7 +179,7 @@ import Testing
         let page = try state.listRemovedNotifications(ListRemovedNotificationsParams(limit: 3), caller: F.user, now: F.now + 1001).result
         #expect(page.notifications.count == 3 && page.more)
 
-        var off = F.state(CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        var off = F.state(CoreConfiguration(timeZone: .utc))
         off.configuration.undoWindow = 0
         try post("n1", state: &off)
         try remove(["n1"], at: 1, state: &off)
@@ -246,7 +246,7 @@ import Testing
     /// Issue 49, finding 11: an undo into a list full of notifications held for the summary
     /// answered `restored: 0` and threw the removal away.
     @Test func anUndoTheListHasNoRoomForKeepsTheRemovalAndSaysWhy() throws {
-        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        var configuration = CoreConfiguration(timeZone: .utc)
         configuration.maxNotificationsPerUID = 3
         var state = F.state(configuration)
         _ = try state.setSummary(SetSummaryParams(apps: [F.app], times: ["09:00"]), caller: F.user, now: F.now)  // F.now is 08:00

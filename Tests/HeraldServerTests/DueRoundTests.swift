@@ -35,7 +35,7 @@ struct DueRoundTests {
     private func deliversOnTimeHere() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))  // 08:00:00 UTC
         let start = clock.now()
-        var configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        var configuration = CoreConfiguration(timeZone: .utc)
         configuration.retention = 3600
         var state = HeraldState(configuration: configuration)
         _ = try state.setSummary(.init(apps: ["org.example.news"], times: ["08:00:10"], uid: Self.user.uid), caller: Self.admin, now: start)

@@ -24,7 +24,7 @@ struct CategoriesAndResponsesSectionTests {
 
     private static func restored(_ state: HeraldState) throws -> HeraldState {
         var state = try SnapshotFile.decode(try F.file(state)).state
-        state.configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        state.configuration = CoreConfiguration(timeZone: .utc)
         return state
     }
 

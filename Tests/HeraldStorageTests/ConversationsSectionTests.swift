@@ -12,7 +12,7 @@ struct ConversationsSectionTests {
 
     @Test("Mutes, their ends and priority come back as they were, and an ended mute stays ended")
     func roundTrip() throws {
-        var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        var state = HeraldState(configuration: CoreConfiguration(timeZone: .utc))
         let set = { (state: inout HeraldState, conversation: String, mute: ConversationMute?, priority: Bool?, caller: Caller) in
             _ = try state.setConversation(
                 SetConversationParams(app: F.app, conversationIdentifier: conversation, mute: mute, priority: priority), caller: caller, now: F.now)

@@ -12,7 +12,7 @@ struct CooldownsSectionTests {
 
     @Test("Each uid's window comes back; the default is not written, and the bursts start afresh")
     func roundTrip() throws {
-        var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        var state = HeraldState(configuration: CoreConfiguration(timeZone: .utc))
         _ = try state.setCooldown(SetCooldownParams(seconds: 0), caller: F.user)
         _ = try state.setCooldown(SetCooldownParams(seconds: 120, uid: 1002), caller: F.admin)
         _ = try state.setCooldown(SetCooldownParams(seconds: 60), caller: F.otherUser)

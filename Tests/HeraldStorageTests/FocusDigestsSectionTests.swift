@@ -13,7 +13,7 @@ struct FocusDigestsSectionTests {
     typealias F = SnapshotFixtures
 
     private static func state() throws -> HeraldState {
-        var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        var state = HeraldState(configuration: CoreConfiguration(timeZone: .utc))
         _ = try state.setFocus(SetFocusParams(focus: FocusConfiguration(name: "Work")), caller: F.user, now: F.now)
         try F.donate(&state, F.message("m1", conversation: "c-team"), at: F.now + 1)
         _ = try state.updateContent(

@@ -16,7 +16,7 @@ struct FormatVersion3Tests {
     /// the host Focus `Work` on until an hour after `now` (activation 7, with a silenced
     /// conversation of uid 1000), and the host summary.
     static func version3File() throws -> [UInt8] {
-        var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        var state = HeraldState(configuration: CoreConfiguration(timeZone: .utc))
         _ = try state.setFocusAuthorization(.init(app: F.app, uid: 1000, status: .authorized), caller: F.admin, now: F.now)
         try F.donate(&state, F.message("m1", conversation: "c-silenced", anyway: true))
         try F.donate(&state, F.call("k1"), app: F.otherApp, caller: F.otherUser)
@@ -55,7 +55,7 @@ struct FormatVersion3Tests {
         let (header, loaded) = try SnapshotFile.decode(try Self.version3File())
         #expect(header.version == 3)
         var state = loaded
-        state.configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        state.configuration = CoreConfiguration(timeZone: .utc)
         let focuses = state.storedFocuses
         #expect(focuses.activations == 7)
         #expect(focuses.uids.map(\.uid) == [1000, 1001, 1002])

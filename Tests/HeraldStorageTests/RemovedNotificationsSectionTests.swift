@@ -13,7 +13,7 @@ struct RemovedNotificationsSectionTests {
 
     @Test("Removals survive a restart in their order, and removals listed out of order are put back in it")
     func roundTrip() throws {
-        var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        var state = HeraldState(configuration: CoreConfiguration(timeZone: .utc))
         for identifier in ["n1", "n2"] {
             _ = try state.updateContent(
                 UpdateContentParams(app: F.app, identifier: identifier, content: NotificationContent(title: "Ann", body: "Lunch?")),
@@ -49,7 +49,7 @@ struct RemovedNotificationsSectionTests {
     @Test("A clock stepped back between two removals: the snapshot loads, the removals intact")
     func clockSteppedBack() throws {
         let clock = ManualClock(F.now)
-        var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        var state = HeraldState(configuration: CoreConfiguration(timeZone: .utc))
         for identifier in ["n1", "n2"] {
             _ = try state.updateContent(
                 UpdateContentParams(app: F.app, identifier: identifier, content: NotificationContent(title: "Ann", body: "Lunch?")),

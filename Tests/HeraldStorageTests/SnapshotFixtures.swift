@@ -66,7 +66,7 @@ enum SnapshotFixtures {
     /// type, calls with a record to call back), a forgotten app's slot, a Focus with an
     /// end and allowed people, a silenced conversation, a summary, settings of two apps.
     static func fullState() throws -> HeraldState {
-        var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        var state = HeraldState(configuration: CoreConfiguration(timeZone: .utc))
         _ = try state.setFocusAuthorization(.init(app: app, uid: 1000, status: .authorized), caller: admin, now: now)
         _ = try state.setCapabilities(.init(app: otherApp, uid: 1001, critical: true), caller: admin, now: now)
         _ = try state.setSummary(.init(apps: ["org.example.news", app], times: ["18:30", "08:00"], uid: 1000), caller: admin, now: now)

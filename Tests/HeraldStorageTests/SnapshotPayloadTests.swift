@@ -14,7 +14,7 @@ struct SnapshotPayloadTests {
 
     static func restored(_ bytes: [UInt8]) throws -> HeraldState {
         var state = try SnapshotFile.decode(bytes).state
-        state.configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        state.configuration = CoreConfiguration(timeZone: .utc)
         return state
     }
 

@@ -12,13 +12,13 @@ struct SnoozeAndSilenceSectionTests {
 
     private static func restored(_ state: HeraldState) throws -> HeraldState {
         var state = try SnapshotFile.decode(try F.file(state)).state
-        state.configuration = CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!)
+        state.configuration = CoreConfiguration(timeZone: .utc)
         return state
     }
 
     @Test("A snoozed notification comes back after a restart at its time, and a Focus keeps what it silences")
     func roundTrip() throws {
-        var state = HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+        var state = HeraldState(configuration: CoreConfiguration(timeZone: .utc))
         _ = try state.updateContent(
             UpdateContentParams(app: F.app, identifier: "n1", content: NotificationContent(title: "Ann", body: "Lunch?")),
             caller: F.user, now: F.now)

@@ -1,16 +1,16 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// A Focus schedule as the rules read it: the weekdays it starts on and its local start
 /// and end times. A window starts on a listed day at `start` and ends at `end` the same
 /// day, or the next day when `end` is not after `start` (spanning midnight).
 ///
-/// Local times are read in the daemon's time zone (`--time-zone`), through `Calendar`: a
-/// time a daylight-saving change skips is taken as the next instant that exists (02:30
-/// on the last Sunday of March in Europe/Berlin is 03:00), a time it repeats as its first
+/// Local times are read in the daemon's time zone (``ZoneRules/current``): a time a
+/// daylight-saving change skips is taken as the next instant that exists (02:30 on the
+/// last Sunday of March in Europe/Berlin is 03:00), a time it repeats as its first
 /// occurrence — as the summary schedule does.
 struct FocusScheduleRule: Sendable, Hashable {
-    /// Calendar weekdays, 1 (Sunday) … 7 (Saturday).
+    /// Weekdays, 1 (Sunday) … 7 (Saturday), as `Calendar` numbers them.
     var weekdays: Set<Int>
     var start: ClockTime
     var end: ClockTime
@@ -62,9 +62,8 @@ struct FocusScheduleRule: Sendable, Hashable {
     /// The window that starts on local `day` (days since 1970-01-01 on the local
     /// calendar), if the schedule has one that day.
     ///
-    /// Local times are turned into instants with the time zone's offsets (``LocalTime``),
-    /// not `Calendar.nextDate`, which costs about a millisecond a call.
-    func window(onDay day: Int, in zone: TimeZone) -> DateInterval? {
+    /// Local times are turned into instants with the time zone's offsets (``LocalTime``).
+    func window(onDay day: Int, in zone: ZoneRules) -> DateInterval? {
         guard weekdays.contains(LocalTime.weekday(of: day)) else { return nil }
         let startDate = LocalTime.instant(day: day, seconds: start.seconds, in: zone)
         let endDate = LocalTime.instant(day: end > start ? day : day + 1, seconds: end.seconds, in: zone)
@@ -75,8 +74,8 @@ struct FocusScheduleRule: Sendable, Hashable {
 /// Local days and times of a time zone as plain arithmetic on its offsets from UTC.
 enum LocalTime {
     /// The local day of `date`: days since 1970-01-01 on the local calendar.
-    static func day(of date: Date, in zone: TimeZone) -> Int {
-        let wall = date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))
+    static func day(of date: Date, in zone: ZoneRules) -> Int {
+        let wall = date.timeIntervalSince1970 + Double(zone.secondsFromUTC(at: date))
         return Int((wall / 86_400).rounded(.down))
     }
 
@@ -88,20 +87,26 @@ enum LocalTime {
     /// The instant the local clock reads `seconds` after the midnight starting `day`: the
     /// first when a daylight-saving change repeats it, the end of the change's gap when
     /// the change skips it (02:30 on a night the clock jumps from 02:00 to 03:00 is 03:00).
-    static func instant(day: Int, seconds: Int, in zone: TimeZone) -> Date {
+    static func instant(day: Int, seconds: Int, in zone: ZoneRules) -> Date {
+        instants(day: day, seconds: seconds, in: zone).first!
+    }
+
+    /// Every instant the local clock reads `seconds` after the midnight starting `day`,
+    /// ascending: two when a change repeats it; the end of the change's gap when one skips it.
+    static func instants(day: Int, seconds: Int, in zone: ZoneRules) -> [Date] {
         let wall = Double(day * 86_400 + seconds)
         // The offsets in force half a day either side hold every candidate.
         let offsets = [
-            zone.secondsFromGMT(for: Date(timeIntervalSince1970: wall - 14 * 3600)),
-            zone.secondsFromGMT(for: Date(timeIntervalSince1970: wall + 14 * 3600)),
+            zone.secondsFromUTC(at: Date(timeIntervalSince1970: wall - 14 * 3600)),
+            zone.secondsFromUTC(at: Date(timeIntervalSince1970: wall + 14 * 3600)),
         ]
         let candidates = Set(offsets).compactMap { offset -> Date? in
             let date = Date(timeIntervalSince1970: wall - Double(offset))
-            return zone.secondsFromGMT(for: date) == offset ? date : nil
+            return zone.secondsFromUTC(at: date) == offset ? date : nil
         }
-        if let first = candidates.min() { return first }
+        if !candidates.isEmpty { return candidates.sorted() }
         // Skipped: the first instant after the change.
         let before = Date(timeIntervalSince1970: wall - Double(offsets.max()!))
-        return zone.nextDaylightSavingTimeTransition(after: before.addingTimeInterval(-1)) ?? before
+        return [zone.nextChange(after: before.addingTimeInterval(-1)) ?? before]
     }
 }

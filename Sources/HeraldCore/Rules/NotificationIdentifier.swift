@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A notification's identifier in its (uid, app)'s list: 1–255 characters, or a
 /// lowercase UUID when the caller gives none — `UNNotificationRequest.identifier`.

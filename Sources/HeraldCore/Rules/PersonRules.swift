@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// The shape rules of a person and an image, wherever they appear: an interaction's

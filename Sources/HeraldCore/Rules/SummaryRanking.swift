@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// The order of a scheduled summary: a `relevanceScore` and media give a notification "a

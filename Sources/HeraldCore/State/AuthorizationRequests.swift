@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// The Focus authorization requests waiting for a person's answer: what `request-focus`

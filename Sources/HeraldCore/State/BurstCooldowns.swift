@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Each uid's burst cooldown, as Android 15's notification cooldown: once a conversation
 /// (or an app, for notifications without one) has alerted, its next notifications within

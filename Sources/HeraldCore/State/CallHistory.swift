@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Incoming calls by caller, so that a repeated call is found without a scan.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The conversations each uid muted or marked priority (`set-conversation`), by app and
 /// conversation identifier.

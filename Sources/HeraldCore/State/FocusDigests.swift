@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// What each uid's Focus activation silenced, counted while it is on, and the digest made

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// A hold of a named Focus (`hold-focus`): it keeps the Focus on while the connection that

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// One uid's Focuses: its named definitions, the person's own choice (made by hand), and
@@ -105,9 +105,9 @@ struct FocusState: Sendable {
 
     /// The Focus in effect at `now`, without changing anything: ``current`` unless a
     /// change is due, else evaluated afresh. For reads from a copy of the state.
-    func configuration(at now: Date, calendar: Calendar) -> FocusConfiguration? {
+    func configuration(at now: Date, zone: ZoneRules) -> FocusConfiguration? {
         guard isDue(at: now) else { return currentConfiguration }
-        guard let name = evaluate(at: now, calendar: calendar).name else { return nil }
+        guard let name = evaluate(at: now, zone: zone).name else { return nil }
         return definitions[name]?.configuration
     }
 
@@ -132,7 +132,7 @@ struct FocusState: Sendable {
 
     /// The Focus in effect at `now`: the latest hold not overridden, else the choice by
     /// hand while it lasts, else the schedules. While held, nothing changes by itself.
-    func evaluate(at now: Date, calendar: Calendar) -> Evaluation {
+    func evaluate(at now: Date, zone: ZoneRules) -> Evaluation {
         if let hold = holds.last(where: { !$0.overridden }) {
             return Evaluation(name: hold.name, reason: .held, endsAt: nil, windowStart: nil, nextChange: nil)
         }
@@ -142,7 +142,7 @@ struct FocusState: Sendable {
                 nextChange: manual.endsAt
             )
         }
-        return scheduled(at: now, calendar: calendar)
+        return scheduled(at: now, zone: zone)
     }
 
     /// What the schedules alone turn on at `now`, and their next start or end after it.
@@ -150,9 +150,8 @@ struct FocusState: Sendable {
     /// Looks day by day from yesterday (a window that started then may still be open)
     /// up to a week ahead (where the next start of any schedule is), and stops after the
     /// day of the first edge found: windows of later days start after it.
-    func scheduled(at now: Date, calendar: Calendar) -> Evaluation {
-        let zone = calendar.timeZone
-        let today = LocalTime.day(of: now, in: zone)
+    func scheduled(at now: Date, zone: ZoneRules) -> Evaluation {
+                let today = LocalTime.day(of: now, in: zone)
         var best: (window: DateInterval, name: String)?
         var next: Date?
         for day in (today - 1)...(today + 7) {
@@ -178,9 +177,9 @@ struct FocusState: Sendable {
     // MARK: Changes
 
     /// Brings ``current`` up to `now` when a change by itself is due; the change, if any.
-    mutating func advance(to now: Date, calendar: Calendar, activations: inout UInt64) -> Change? {
+    mutating func advance(to now: Date, zone: ZoneRules, activations: inout UInt64) -> Change? {
         guard isDue(at: now) else { return nil }
-        return reevaluate(at: now, calendar: calendar, activations: &activations, cause: nil)
+        return reevaluate(at: now, zone: zone, activations: &activations, cause: nil)
     }
 
     /// Turns `name` (defined) on by hand, or every Focus off (nil), here or on the host
@@ -188,32 +187,32 @@ struct FocusState: Sendable {
     /// other is a new activation. A change is reported whenever a Focus is on after it, for
     /// the journal.
     mutating func choose(
-        _ name: String?, until: Date?, origin: FocusOrigin? = nil, at now: Date, calendar: Calendar, activations: inout UInt64
+        _ name: String?, until: Date?, origin: FocusOrigin? = nil, at now: Date, zone: ZoneRules, activations: inout UInt64
     ) -> Change? {
-        let endsAt = until ?? scheduled(at: now, calendar: calendar).nextChange
+        let endsAt = until ?? scheduled(at: now, zone: zone).nextChange
         manual = ManualChoice(name: name, until: until, endsAt: endsAt, origin: origin)
         for index in holds.indices { holds[index].overridden = true }
         let rule: ActivationRule = name != nil && current?.name == name ? .continuing : .fresh
-        var change = reevaluate(at: now, calendar: calendar, activations: &activations, cause: .manual, activation: rule)
+        var change = reevaluate(at: now, zone: zone, activations: &activations, cause: .manual, activation: rule)
         change?.origin = origin
         return change
     }
 
     /// Takes `hold` of a defined Focus: it is on from now, continuing its activation if it
     /// is on already.
-    mutating func hold(_ hold: FocusHold, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change? {
+    mutating func hold(_ hold: FocusHold, at now: Date, zone: ZoneRules, activations: inout UInt64) -> Change? {
         holds.append(hold)
-        return reevaluate(at: now, calendar: calendar, activations: &activations, cause: .held, activation: .sameFocus)
+        return reevaluate(at: now, zone: zone, activations: &activations, cause: .held, activation: .sameFocus)
     }
 
     /// Ends the hold `id`; nil when there is none. When it decided the Focus in effect,
     /// the hold before it, the choice by hand or the schedules decide again: the held
     /// Focus ends as turned off (its digest), unless what decides now has it on too.
-    mutating func release(_ id: String, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change?? {
+    mutating func release(_ id: String, at now: Date, zone: ZoneRules, activations: inout UInt64) -> Change?? {
         guard let index = holds.firstIndex(where: { $0.id == id }) else { return nil }
         let released = holds.remove(at: index)
         guard !released.overridden else { return .some(nil) }
-        return .some(reevaluate(at: now, calendar: calendar, activations: &activations, cause: .released, activation: .sameFocus))
+        return .some(reevaluate(at: now, zone: zone, activations: &activations, cause: .released, activation: .sameFocus))
     }
 
     /// Whether the Focus in effect after a change is the activation that was on.
@@ -230,39 +229,39 @@ struct FocusState: Sendable {
     }
 
     /// Defines or replaces `definition`; a Focus that is on takes it at once.
-    mutating func define(_ definition: Definition, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change? {
+    mutating func define(_ definition: Definition, at now: Date, zone: ZoneRules, activations: inout UInt64) -> Change? {
         definitions[definition.configuration.name] = definition
-        return schedulesChanged(at: now, calendar: calendar, activations: &activations)
+        return schedulesChanged(at: now, zone: zone, activations: &activations)
     }
 
     /// Forgets the Focus `name`; nil when there is none. If it was on, it goes off.
-    mutating func delete(_ name: String, at now: Date, calendar: Calendar, activations: inout UInt64) -> Change?? {
+    mutating func delete(_ name: String, at now: Date, zone: ZoneRules, activations: inout UInt64) -> Change?? {
         guard definitions.removeValue(forKey: name) != nil else { return nil }
         if manual?.name == name { manual = nil }
         for index in holds.indices where holds[index].name == name { holds[index].overridden = true }
-        return .some(schedulesChanged(at: now, calendar: calendar, activations: &activations, cause: .deleted))
+        return .some(schedulesChanged(at: now, zone: zone, activations: &activations, cause: .deleted))
     }
 
     /// After the schedules changed, a choice by hand without `until` lasts until the
     /// next start or end of the new schedules.
     private mutating func schedulesChanged(
-        at now: Date, calendar: Calendar, activations: inout UInt64, cause: Change.Cause? = nil
+        at now: Date, zone: ZoneRules, activations: inout UInt64, cause: Change.Cause? = nil
     ) -> Change? {
         if let held = manual, held.until == nil {
-            let endsAt = scheduled(at: now, calendar: calendar).nextChange
+            let endsAt = scheduled(at: now, zone: zone).nextChange
             manual?.endsAt = endsAt
             if held.name.map({ definitions[$0] == nil }) ?? false { manual = nil }
         }
-        return reevaluate(at: now, calendar: calendar, activations: &activations, cause: cause)
+        return reevaluate(at: now, zone: zone, activations: &activations, cause: cause)
     }
 
     /// Sets ``current`` to what is in effect at `now`; the change when another Focus (or
     /// none, or a new activation) is now in effect, or the Focus on was set again by hand.
     private mutating func reevaluate(
-        at now: Date, calendar: Calendar, activations: inout UInt64, cause: Change.Cause?, activation rule: ActivationRule = .byWindow
+        at now: Date, zone: ZoneRules, activations: inout UInt64, cause: Change.Cause?, activation rule: ActivationRule = .byWindow
     ) -> Change? {
         if let ends = manual?.endsAt, now >= ends { manual = nil }
-        let evaluation = evaluate(at: now, calendar: calendar)
+        let evaluation = evaluate(at: now, zone: zone)
         nextChange = evaluation.nextChange
         let before = current
         if let name = evaluation.name, let definition = definitions[name] {

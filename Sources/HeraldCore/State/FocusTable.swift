@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Every uid's Focuses (``FocusState``), the activation count they share (so that an
@@ -57,15 +57,15 @@ struct FocusTable: Sendable {
     }
 
     /// Brings `uid`'s Focus up to `now` if a change by itself is due.
-    mutating func advance(_ uid: UInt32, to now: Date, calendar: Calendar) {
+    mutating func advance(_ uid: UInt32, to now: Date, zone: ZoneRules) {
         guard byUID[uid]?.isDue(at: now) == true else { return }
-        update(uid) { state, activations in ((), state.advance(to: now, calendar: calendar, activations: &activations)) }
+        update(uid) { state, activations in ((), state.advance(to: now, zone: zone, activations: &activations)) }
     }
 
     /// Brings every uid whose change is due up to `now`.
-    mutating func advanceAll(to now: Date, calendar: Calendar) {
+    mutating func advanceAll(to now: Date, zone: ZoneRules) {
         for uid in byUID.keys where byUID[uid]!.isDue(at: now) {
-            advance(uid, to: now, calendar: calendar)
+            advance(uid, to: now, zone: zone)
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Where an interaction lives: its donor's uid and app, and its identifier.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a page of `list-notifications` stopped: the place of the last notification it
 /// listed, in the list's order (received, then the order it came in). The next page

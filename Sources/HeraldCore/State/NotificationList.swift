@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Every uid's notification list: what `update-content` decided, delivered or scheduled,

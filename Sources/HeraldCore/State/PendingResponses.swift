@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Responses made while no connection of their (uid, app) was subscribed, waiting for the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// The notifications each uid's person removed, kept for `--undo-window` so that

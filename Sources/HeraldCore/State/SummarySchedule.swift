@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// A uid's scheduled summary: which of its apps it holds, and at what local times it is
@@ -24,18 +24,20 @@ struct SummarySchedule: Sendable, Hashable {
 
     /// The first summary time after `now`, in `timeZone`; nil without times.
     ///
-    /// A time that does not exist on a day (skipped by a daylight-saving change) is
-    /// taken as the next instant that does.
-    func nextDelivery(after now: Date, in timeZone: TimeZone) -> Date? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return times.compactMap { time in
-            calendar.nextDate(
-                after: now,
-                matching: DateComponents(hour: time.hour, minute: time.minute, second: time.second),
-                matchingPolicy: .nextTime
-            )
-        }.min()
+    /// A time a daylight-saving change repeats is due at each of its occurrences; a time
+    /// it skips, at the end of the change's gap (``LocalTime/instants(day:seconds:in:)``).
+    /// That is `Calendar.nextDate` with `.nextTime` but for changes that are not one hour
+    /// on the hour or that cross midnight (Chatham, Lord Howe, Troll, Nuuk), where
+    /// `Calendar` takes a later whole hour or misses the time that day.
+    func nextDelivery(after now: Date, in zone: ZoneRules) -> Date? {
+        guard !times.isEmpty else { return nil }
+        let today = LocalTime.day(of: now, in: zone)
+        // A day's times come before the next day's; yesterday's too when the clock was set back.
+        for day in (today - 1)...(today + 2) {
+            let next = times.lazy.flatMap { LocalTime.instants(day: day, seconds: $0.seconds, in: zone) }.filter { $0 > now }.min()
+            if let next { return next }
+        }
+        return nil
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON object type that writes itself straight into JSON text, without `Codable`'s
 /// containers or a `JSONValue` between: the results of hot methods (`donate`,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Encodes `Encodable` types into a `JSONValue`.
 ///

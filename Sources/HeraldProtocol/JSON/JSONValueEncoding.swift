@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `Encoder` behind `JSONValueEncoder`: one per value being encoded, and its own
 /// single-value container.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // The leaves of params, each read one way, with the sentences clients have always seen:
 // "`/app` must be a string, not a number.", "`/uid` must be an integer from 0 to

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// RFC 3339 date-times, read and written by hand: no `DateFormatter`, no shared state,
 /// safe from any thread.
@@ -144,7 +144,7 @@ package enum RFC3339 {
     }
 
     /// Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's algorithm).
-    private static func daysFromCivil(year: Int64, month: Int, day: Int) -> Int64 {
+    package static func daysFromCivil(year: Int64, month: Int, day: Int) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -155,7 +155,7 @@ package enum RFC3339 {
     }
 
     /// The inverse of `daysFromCivil`.
-    private static func civilDate(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
+    package static func civilDate(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

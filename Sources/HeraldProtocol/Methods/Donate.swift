@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `donate`: record an interaction — an incoming or outgoing message or call — before
 /// its notification's content is provided (`INInteraction.donate`).

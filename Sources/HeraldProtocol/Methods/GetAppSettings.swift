@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `get-app-settings`: a (uid, app)'s Focus authorization, its capabilities, and the
 /// authorization request waiting for an answer, if any — what `set-focus-authorization`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `get-focus`: the caller's Focus definitions, which one is on and why, and when that
 /// changes next. An administrator may name another `uid`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `hold-focus`: keeps one of the caller's defined Focuses on for as long as the
 /// connection the request came on stays open — `systemd-inhibit` for a Focus. Holds stack:

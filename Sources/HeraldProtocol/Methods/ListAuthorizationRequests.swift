@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `list-authorization-requests`: the Focus authorization requests waiting for a person's
 /// answer (`request-focus` with `requestAuthorization: true` under the `prompt` policy),

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `list-conversations`: the conversations the person muted or marked priority, by app
 /// then conversation, a page at a time. An administrator may name another `uid`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `list-removed-notifications`: what `restore-notifications` can bring back now — the
 /// notifications the person removed within `--undo-window`, most recently removed first.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `restore-notifications`: the person undoes a removal. Notifications the person removed
 /// (`remove-notifications` called by a caller without a verified app identity) are kept

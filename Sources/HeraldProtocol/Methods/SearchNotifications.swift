@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `search-notifications`: the caller's notifications that have the words asked for, in
 /// their text, sender, conversation or app's name, newest first, a page at a time.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `set-conversation`: the person mutes one of their conversations — for a while, until a
 /// time, or until unmuted — or marks it priority, or undoes either. A conversation is an

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `set-focus`: turn one of the caller's Focuses on by hand — defining or changing it
 /// (`focus`, a partial update: what it leaves out is kept), or naming one defined already

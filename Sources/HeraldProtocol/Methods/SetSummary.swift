@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `set-summary`: which of the caller's apps go to its scheduled summary, and when it
 /// is delivered. Replaces the whole schedule; each uid has its own, and an administrator

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `snooze-notification`: the person puts a delivered notification off for a while. It
 /// leaves the delivered ones (presenters take it down) and comes back at its time, as a

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `subscribe-notifications`: makes this connection a presenter. It then receives
 /// `notification-delivered`, `summary-delivered` and `notifications-removed`, one JSON-RPC

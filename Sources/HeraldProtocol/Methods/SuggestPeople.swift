@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `suggest-people` (the person, for their own uid; administrators for any): the people
 /// the user reaches most, ranked by the frequency and recency of OUTGOING donations —

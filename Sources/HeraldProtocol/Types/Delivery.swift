@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How Herald delivers a notification, and why: the decision `update-content` returns.
 package struct Delivery: Codable, Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A named Focus of one uid (`Work`, `Sleep`): who and what may still interrupt while it
 /// is on, and when it turns on by itself (`schedules`).

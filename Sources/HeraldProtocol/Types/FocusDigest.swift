@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one Focus activation silenced, told to the uid's presenters as `focus-digest` when
 /// it ends ("while Work was on: 12 notifications"), and kept for `get-focus-digest`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `set-focus`'s `focus`: a Focus to define (or change) and turn on. A partial update:
 /// each member given replaces that setting of the Focus of the same name, each member

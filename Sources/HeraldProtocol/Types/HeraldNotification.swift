@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A notification in a uid's notification list: what `update-content` decided, kept until
 /// it is removed, evicted by `--max-notifications` or forgotten by `--retention`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An interaction an app donates: an incoming or outgoing message or call, with its
 /// people (`INInteraction`).

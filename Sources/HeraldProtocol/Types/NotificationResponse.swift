@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `notification-response`: a person acted on one of the app's notifications — Apple's
 /// `UNNotificationResponse`. Sent to the app's connections that called

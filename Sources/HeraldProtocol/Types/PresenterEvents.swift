@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a presenter (`subscribe-notifications`) is told, each the params of one JSON-RPC
 /// notification: `notification-delivered`, `summary-delivered`, `notifications-removed`,

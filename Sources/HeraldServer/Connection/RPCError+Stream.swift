@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// The errors a connection's byte stream can cause before any request in it is read: each
@@ -34,6 +34,6 @@ extension RPCError {
     }
 
     private static func quoted(_ preview: String) -> String {
-        "\"\(preview.trimmingCharacters(in: .whitespacesAndNewlines))\""
+        "\"\(preview.trimmingWhitespace())\""
     }
 }

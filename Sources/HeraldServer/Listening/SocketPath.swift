@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 #if canImport(Glibc)
@@ -22,16 +22,12 @@ package enum SocketPath {
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw ListeningError("The socket path \(path) is longer than a Unix socket address allows (107 bytes).")
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
+        let folder = PrivateFile.folder(of: path)
+        if folder != "." {
             do {
-                try FileManager.default.createDirectory(
-                    atPath: folder,
-                    withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o755]
-                )
+                try PrivateFile.makeFolder(folder, mode: 0o755)
             } catch {
-                throw ListeningError("Cannot create the socket's folder \(folder): \(error.localizedDescription)")
+                throw ListeningError("Cannot create the socket's folder \(folder): \(error.description)")
             }
         }
         var status = stat()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldCore
 
 /// The change a request is making, as the change log keeps it: its method, caller and

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import HeraldProtocol
 import HeraldCore
 import NIOConcurrencyHelpers
 import Synchronization
@@ -22,7 +23,7 @@ extension ChangeReplay {
     ) -> (applied: Int, outcome: Outcome) {
         let handOff = BatchHandOff(capacity: Self.batchesAhead)
         let outcome = NIOLockedValueBox<Outcome?>(nil)
-        let thread = Thread { [self] in
+        DetachedThread.start(named: "herald-replay") { [self] in
             var batch: [PreparedChange] = []
             batch.reserveCapacity(Self.batchSize)
             let result = read { method, caller, appliedAt, params, generated in
@@ -35,8 +36,6 @@ extension ChangeReplay {
             outcome.withLockedValue { $0 = result }
             handOff.finish()
         }
-        thread.name = "herald-replay"
-        thread.start()
         var applied = 0
         while let batch = handOff.take() {
             applied += apply(batch)

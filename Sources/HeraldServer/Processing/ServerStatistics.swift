@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NIOConcurrencyHelpers
 
 /// Counts kept for `stats`: requests and errors per method, open connections, uptime.

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import HeraldProtocol
 import ServiceLifecycle
 import Synchronization
 
@@ -63,12 +64,10 @@ package struct StopDeadline: Service {
             let (seconds, attoseconds) = bound.components
             let interval = Double(seconds) + Double(attoseconds) / 1e18
             let expired = self.expired
-            let thread = Thread {
-                Thread.sleep(forTimeInterval: interval)
+            DetachedThread.start(named: "herald-stop") {
+                DetachedThread.sleep(seconds: interval)
                 expired()
             }
-            thread.name = "herald-stop"
-            thread.start()
         }
     }
 }

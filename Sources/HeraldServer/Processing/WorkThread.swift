@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import HeraldProtocol
 import Synchronization
 
 #if canImport(Glibc)
@@ -81,7 +83,7 @@ package enum WorkThread {
     }
 
     package static func run(named name: String, priority: Priority = .idle, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread {
+        DetachedThread.start(named: name) {
             #if canImport(Glibc)
             if priority == .idle {
                 // 0 is the calling thread.
@@ -91,8 +93,5 @@ package enum WorkThread {
             #endif
             body()
         }
-        thread.name = name
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 }

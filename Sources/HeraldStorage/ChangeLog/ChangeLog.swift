@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import HeraldProtocol
 import Synchronization
 
 #if canImport(Glibc)
@@ -122,9 +123,7 @@ package final class ChangeLog: Sendable {
             fail(error.reason)
         }
         output.withLock { $0.writer = writer }
-        let thread = Thread { [self] in self.writeLoop() }
-        thread.name = "herald-changelog"
-        thread.start()
+        DetachedThread.start(named: "herald-changelog") { [self] in self.writeLoop() }
     }
 
     /// The sequence number of the last record appended.

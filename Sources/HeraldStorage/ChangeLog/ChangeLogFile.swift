@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A change log segment's bytes: a header, then records, each its body's length, its
 /// body's CRC32C and the body (``ChangeRecord``). Format: docs/operations.md, "The change log".

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldCore
 
 /// One acknowledged change, as the change log keeps it: the request that made it, as it

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldCore
 
 /// Reads a snapshot of format version 1 (payload encoding 2): what every heraldd wrote

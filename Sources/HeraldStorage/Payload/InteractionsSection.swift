@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import HeraldCore
 import HeraldProtocol
 
@@ -77,11 +77,11 @@ enum InteractionsSection: SnapshotSection {
         var failure: SnapshotFileError?
         file.withUnsafeBytes { bytes in
             nonisolated(unsafe) let file = bytes
-            Thread {
+            DetachedThread.start(named: "herald-restore") {
                 runOnEveryCore(chunks.count) { index in
                     decoded[index].fill(from: file, range: chunks[index], appCount: appNames.count, rareMembers: rareMembers)
                 }
-            }.start()
+            }
             // The workers read `file`: every one must be done before it goes away.
             defer {
                 for chunk in decoded { chunk.waitUntilFilled() }

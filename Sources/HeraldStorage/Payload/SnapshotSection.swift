@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import HeraldCore
 import HeraldProtocol
 import Synchronization
@@ -21,10 +21,10 @@ package let runOnEveryCore: SnapshotParallelRunner = { count, work in
     let threads = Swift.min(count, Swift.max(1, ProcessInfo.processInfo.activeProcessorCount))
     let finished = DispatchSemaphore(value: 0)
     for first in 0..<threads {
-        Thread {
+        DetachedThread.start(named: "herald-restore") {
             for index in stride(from: first, to: count, by: threads) { work(index) }
             finished.signal()
-        }.start()
+        }
     }
     for _ in 0..<threads { finished.wait() }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads what format version 1 holds outside its record chunks: values of the generic
 /// binary coder Herald wrote then, turned into JSON for Foundation's decoder.

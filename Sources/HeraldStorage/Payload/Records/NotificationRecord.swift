@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// A notification of a uid's list as the snapshot keeps it, by the member names of format

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Who a record's JSON is for: the snapshot file, or a person reading

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// What is wrong with a record's JSON: the members from the section down to the fault, and

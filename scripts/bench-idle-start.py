@@ -4,17 +4,21 @@ answer, with heraldd started as systemd starts it on that connection, beside the
 start with nothing to restore, in one run.
 
     python3 scripts/bench-idle-start.py BIN [INTERACTIONS [NOTIFICATIONS]]
+    REFERENCE=OTHER_BIN python3 scripts/bench-idle-start.py BIN …   # beside another build
 
 BIN holds a release heraldd and herald-bench. `herald-bench snapshot-payload` writes the
 state folder once: INTERACTIONS of bench-snapshot's shape (500,000 by default) and
 NOTIFICATIONS in one uid's list (100,000). Then, RUNS times (5, environment) for each
 folder, the filled one and an empty one in turn: systemd-socket-activate listens, a client
 connects and sends get-focus, which starts heraldd (socket activation, as herald.socket
-does), and the time from connect() to the answer's last byte is taken; heraldd is then
-stopped with SIGTERM (nothing changed: no snapshot to write). Prints the fill's own
-figures for the in-process restore, then the median, fastest and slowest of each, and of
-the CPU time heraldd had used by the answer (all its threads: a figure other load on a
-shared machine disturbs less than the wall time).
+does), and the time from connect() to the answer's last byte is taken; then `stats` on
+the same connection, which needs the interactions and notifications, and the time from the
+same connect() to its answer; heraldd is then stopped with SIGTERM (nothing changed: no
+snapshot to write). Prints the fill's own figures for the in-process restore, then the
+median, fastest and slowest of each, and of the CPU time heraldd had used by the first
+answer (all its threads: a figure other load on a shared machine disturbs less than the
+wall time). With REFERENCE, the heraldd there is started the same way in the same runs,
+in turn with this one, on the same folders: a before and after in one run.
 """
 import os
 import shutil
@@ -30,7 +34,9 @@ BIN = sys.argv[1]
 INTERACTIONS = int(sys.argv[2]) if len(sys.argv) > 2 else 500_000
 NOTIFICATIONS = int(sys.argv[3]) if len(sys.argv) > 3 else 100_000
 RUNS = int(os.environ.get("RUNS", "5"))
-HERALDD = os.path.join(BIN, "heraldd")
+DAEMONS = [("this build", os.path.join(BIN, "heraldd"))]
+if os.environ.get("REFERENCE"):
+    DAEMONS.append(("reference", os.path.join(os.environ["REFERENCE"], "heraldd")))
 # The limits that let one uid's list and store hold what the fill put there.
 LIMITS = [
     "--max-interactions", str(max(1_000_000, INTERACTIONS * 2)),
@@ -47,13 +53,26 @@ def cpu_ms(pid):
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
-def first_answer_ms(folder):
-    """One start on the first connection: milliseconds from connect() to the answer, and
-    the CPU milliseconds heraldd used by then (systemd-socket-activate execs it in place)."""
+def answer(client, request):
+    """The answer line to `request` on `client`."""
+    client.sendall(request)
+    line = b""
+    while not line.endswith(b"\n"):
+        chunk = client.recv(65536)
+        if not chunk:
+            raise SystemExit("heraldd closed without answering")
+        line += chunk
+    return line
+
+
+def first_answer_ms(heraldd, folder):
+    """One start on the first connection: milliseconds from connect() to the answer, the
+    CPU milliseconds heraldd used by then (systemd-socket-activate execs it in place), and
+    milliseconds from the same connect() to the answer of a `stats` sent after it."""
     work = tempfile.mkdtemp(prefix="herald-idle-start-")
     path = os.path.join(work, "herald.sock")
     daemon = subprocess.Popen(
-        ["systemd-socket-activate", f"--listen={path}", "--fdname=herald", HERALDD, "--state-dir", folder,
+        ["systemd-socket-activate", f"--listen={path}", "--fdname=herald", heraldd, "--state-dir", folder,
          "--log-target", "none"] + LIMITS,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -62,19 +81,17 @@ def first_answer_ms(folder):
         client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         start = time.perf_counter()
         client.connect(path)
-        client.sendall(b'{"jsonrpc":"2.0","id":1,"method":"get-focus"}\n')
-        answer = b""
-        while not answer.endswith(b"\n"):
-            chunk = client.recv(65536)
-            if not chunk:
-                raise SystemExit(f"heraldd closed without answering ({folder})")
-            answer += chunk
+        focus = answer(client, b'{"jsonrpc":"2.0","id":1,"method":"get-focus"}\n')
         elapsed = (time.perf_counter() - start) * 1000
         cpu = cpu_ms(daemon.pid)
-        if b'"result"' not in answer:
-            raise SystemExit(f"get-focus answered {answer!r}")
+        if b'"result"' not in focus:
+            raise SystemExit(f"get-focus answered {focus!r}")
+        stats = answer(client, b'{"jsonrpc":"2.0","id":2,"method":"stats"}\n')
+        whole = (time.perf_counter() - start) * 1000
+        if b'"result"' not in stats:
+            raise SystemExit(f"stats answered {stats[:200]!r}")
         client.close()
-        return elapsed, cpu
+        return elapsed, cpu, whole
     finally:
         daemon.send_signal(signal.SIGTERM)
         daemon.wait()
@@ -95,20 +112,25 @@ def main():
         stages = [line.strip() for line in fill.stdout.splitlines()
                   if line.startswith("snapshot payload") or line.strip().startswith(("restore", "decode alone"))]
         os.chmod(filled, 0o700)
-        times = {"filled": [], "empty": []}
+        times = {(daemon, name): [] for daemon, _ in DAEMONS for name in ("filled", "empty")}
         for _ in range(RUNS):
-            times["filled"].append(first_answer_ms(filled))
-            times["empty"].append(first_answer_ms(empty))
+            for daemon, heraldd in DAEMONS:
+                times[(daemon, "filled")].append(first_answer_ms(heraldd, filled))
+                times[(daemon, "empty")].append(first_answer_ms(heraldd, empty))
         print(f"heraldd started on its first connection: {INTERACTIONS:,} interactions and {NOTIFICATIONS:,} "
               f"notifications to restore, beside none ({RUNS} runs each, {os.cpu_count()} CPUs)")
         for line in stages:
             print(f"  {line}")
-        for name, label in (("filled", "with the state"), ("empty", "empty state")):
-            walls = [wall for wall, _ in times[name]]
-            cpus = [cpu for _, cpu in times[name]]
+        for (daemon, name), runs in times.items():
+            label = f"{daemon}, " + ("with the state" if name == "filled" else "empty state")
+            walls = [wall for wall, _, _ in runs]
+            cpus = [cpu for _, cpu, _ in runs]
+            wholes = [whole for _, _, whole in runs]
             print(f"  first connection to first answer, {label}: median {statistics.median(walls):.0f} ms "
                   f"(fastest {min(walls):.0f}, slowest {max(walls):.0f}); heraldd's CPU by then: median "
-                  f"{statistics.median(cpus):.0f} ms (least {min(cpus):.0f}, most {max(cpus):.0f})")
+                  f"{statistics.median(cpus):.0f} ms (least {min(cpus):.0f}, most {max(cpus):.0f}); "
+                  f"to the answer of stats after it: median {statistics.median(wholes):.0f} ms "
+                  f"(fastest {min(wholes):.0f}, slowest {max(wholes):.0f})")
     finally:
         shutil.rmtree(root)
 

@@ -196,3 +196,21 @@ extension HeraldState {
         return true
     }
 }
+
+// MARK: The store, restored after the rest
+
+extension HeraldState {
+    /// Whether this state is ready for its store to be restored apart (``takeStore(from:)``):
+    /// no snapshot of format 3's host settings waits for the uids of the store to be known.
+    package var restoresStoreApart: Bool { legacyHostSettings == nil }
+
+    /// Takes the interactions and notifications of `restored`, a state a snapshot's store
+    /// sections were restored into on their own, in place of this state's, which have none:
+    /// heraldd answers what needs neither while they restore (docs/operations.md, "Exit when
+    /// idle"). Everything else in `restored` is left.
+    package mutating func takeStore(from restored: inout HeraldState) {
+        precondition(interactions.count == 0 && notifications.count == 0, "The store is taken into a state without one.")
+        swap(&interactions, &restored.interactions)
+        swap(&notifications, &restored.notifications)
+    }
+}

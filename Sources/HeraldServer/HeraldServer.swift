@@ -196,6 +196,9 @@ package final class HeraldServer: Service, Sendable {
     /// accepting. Nothing wakes it at rest but what is due (docs/operations.md, "At rest").
     private func sleepUntilDue(stop: AsyncStream<Void>.Continuation, listener: any Channel, group: MultiThreadedEventLoopGroup) async {
         let clock = environment.clock
+        // What fell due while heraldd was stopped is done by the restore of the store, once
+        // it is in; the rounds begin after (a stop meanwhile waits for the restore too).
+        await environment.state.storeRestore.finished()
         while !Task.isCancelled {
             let now = clock.now()
             var horizon = Self.horizon(next: runDueWork(now: now), now: now)

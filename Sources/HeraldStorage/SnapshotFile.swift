@@ -69,21 +69,41 @@ package struct SnapshotFile: Sendable {
     package static func decode(
         _ bytes: [UInt8], configuration: CoreConfiguration = CoreConfiguration()
     ) throws(SnapshotFileError) -> (header: SnapshotHeader, state: HeraldState) {
+        let (header, state, _) = try decode(bytes, configuration: configuration, deferringStore: false)
+        return (header, state)
+    }
+
+    /// The same, with the interactions and notifications left in `store` when
+    /// `deferringStore` (and the file of format 2 or later): the state holds the rest.
+    package static func decode(
+        _ bytes: [UInt8], configuration: CoreConfiguration, deferringStore: Bool
+    ) throws(SnapshotFileError) -> (header: SnapshotHeader, state: HeraldState, store: StoreSections?) {
         let verified = bytes.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) in try verify(raw) }
         }
         let header = try verified.get()
-        let state =
-            header.version == 1
-            ? try FormatVersion1Payload.decode(bytes)
-            : try SnapshotPayload.decode(bytes, version: header.version, configuration: configuration)
-        guard UInt64(state.interactionCount) == header.interactions else {
+        guard header.version != 1 else {
+            let state = try FormatVersion1Payload.decode(bytes)
+            try checkInteractionCount(header.interactions, state)
+            return (header, state, nil)
+        }
+        let (state, sections) = try SnapshotPayload.decode(
+            bytes, version: header.version, configuration: configuration, deferringStore: deferringStore)
+        guard !sections.isEmpty else {
+            try checkInteractionCount(header.interactions, state)
+            return (header, state, nil)
+        }
+        return (header, state, StoreSections(file: bytes, sections: sections, interactions: header.interactions, configuration: configuration))
+    }
+
+    /// Throws unless `state` holds the `interactions` a header counts.
+    static func checkInteractionCount(_ interactions: UInt64, _ state: HeraldState) throws(SnapshotFileError) {
+        guard UInt64(state.interactionCount) == interactions else {
             throw SnapshotFileError(
                 .undecodable,
-                "The header counts \(header.interactions) interactions; the payload holds \(state.interactionCount)."
+                "The header counts \(interactions) interactions; the payload holds \(state.interactionCount)."
             )
         }
-        return (header, state)
     }
 }
 

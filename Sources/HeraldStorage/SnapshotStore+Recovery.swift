@@ -25,6 +25,9 @@ package struct Recovery: Sendable {
     /// in any snapshot's header, set-aside ones included — so that the next snapshot takes
     /// a number above it, not the number of a damaged file that `.previous` stood in for.
     package var highestGeneration: UInt64 = 0
+    /// The loaded snapshot's interactions and notifications, when recovery was asked to
+    /// leave them for later (`deferringStore`): `state` holds everything else.
+    package var store: StoreSections?
 }
 
 /// Why heraldd refuses to start: data exists that it cannot load.
@@ -40,8 +43,13 @@ extension SnapshotStore {
     /// When no good snapshot is left but files were there — or one is of a newer format
     /// than this build reads — it refuses (leaving every file where it is) unless
     /// `discardDamaged`, which sets them aside and starts empty.
+    ///
+    /// With `deferringStore`, the newest good snapshot's interactions and notifications are
+    /// verified but left in ``Recovery/store``, to restore after; damage found there then is
+    /// the caller's to handle.
     package func recover(
-        discardDamaged: Bool, configuration: CoreConfiguration = CoreConfiguration(), now: Date = Date(), logger: Logger
+        discardDamaged: Bool, configuration: CoreConfiguration = CoreConfiguration(), now: Date = Date(),
+        deferringStore: Bool = false, logger: Logger
     ) throws -> Recovery {
         try prepareFolder()
         for stale in [temporaryPath, previousTemporaryPath] where access(stale, F_OK) == 0 {
@@ -52,9 +60,9 @@ extension SnapshotStore {
         let highest = highestGeneration()
         var problems: [(path: String, error: SnapshotFileError)] = []
         for path in [currentPath, previousPath] where access(path, F_OK) == 0 {
-            let loaded: (SnapshotHeader, HeraldState)
+            let loaded: (SnapshotHeader, HeraldState, StoreSections?)
             do throws(SnapshotFileError) {
-                loaded = try Self.load(path, configuration: configuration)
+                loaded = try SnapshotFile.decode(try Self.readAll(path), configuration: configuration, deferringStore: deferringStore)
             } catch {
                 guard error.isDamage || error.code == .unsupportedVersion else {
                     throw RecoveryRefusal(description: "heraldd cannot read \(path): \(error.reason)")
@@ -62,7 +70,7 @@ extension SnapshotStore {
                 problems.append((path, error))
                 continue
             }
-            let (header, state) = loaded
+            let (header, state, store) = loaded
             // A newer file than this one is of a format this build does not know: loading
             // the older one would quietly lose what the newer build wrote.
             if problems.contains(where: { !$0.error.isDamage }) && !discardDamaged {
@@ -79,7 +87,8 @@ extension SnapshotStore {
                 path: path,
                 setAside: aside,
                 needsSnapshot: !aside.isEmpty,
-                highestGeneration: max(highest, header.generation)
+                highestGeneration: max(highest, header.generation),
+                store: store
             )
         }
         if problems.isEmpty {
@@ -101,16 +110,17 @@ extension SnapshotStore {
         }
     }
 
-    /// Reads, verifies and decodes one snapshot file into a state with `configuration`.
-    static func load(_ path: String, configuration: CoreConfiguration) throws(SnapshotFileError) -> (SnapshotHeader, HeraldState) {
-        try SnapshotFile.decode(try readAll(path), configuration: configuration)
-    }
-
     private func refusal(_ problems: [(path: String, error: SnapshotFileError)]) -> String {
         let each = problems.map { "\($0.path): \($0.error.reason)" }.joined(separator: "; ")
         return
             "heraldd refuses to start: the state folder holds snapshots it cannot load (\(each)). "
             + "Restore a good snapshot as \(currentPath), or start with --discard-damaged-state to set them aside and start empty."
+    }
+
+    /// Renames the snapshot at `path` to `<name>.damaged-<time>`, found damaged after
+    /// recovery loaded it; the new path, or nil when it cannot be renamed.
+    package func setAsideDamaged(_ path: String, now: Date) -> String? {
+        try? setAside([(path, SnapshotFileError(.undecodable, "damaged"))], now: now).first?.path
     }
 
     /// Renames each problem file to `<name>.damaged-<time>` or `<name>.unsupported-<time>`.

@@ -68,22 +68,29 @@ struct Daemon {
         if let cause = folderLock.pidRecordFailure {
             health.recordFailure(cause: cause, at: clock.now(), unwrittenChanges: 0)
         }
-        let (state, snapshots, restored, log, replay) = try restoreState(health: health, changeBell: changeBell)
+        let (state, snapshots, recovery, log, replay) = try restoreState(health: health, changeBell: changeBell)
         let startup = StartupSummary(
             folder: storage.folder,
-            restored: restored,
+            restored: recovery.header,
             uncleanPredecessor: folderLock.uncleanPredecessor,
             previousStop: health.previousStop,
             writeFailure: health.failure,
             policy: health.policy,
             now: clock.now(),
-            replay: replay
+            replay: replay,
+            storeRestoresApart: recovery.store != nil
         )
         let server = try makeServer(
             notifier: notifier, state: state, snapshots: snapshots, health: health, log: log, startup: startup)
         // What fell due while heraldd was stopped (a Focus change, a summary time, a snooze's
-        // end, an expiry; --exit-idle-time leaves them to this start): done once, before serving.
-        _ = server.runDueWork(now: clock.now())
+        // end, an expiry; --exit-idle-time leaves them to this start): done once, before
+        // serving, or before a request that needs the store is answered when it restores apart.
+        if let pending = recovery.store {
+            server.advanceFocuses(now: clock.now())
+            restoreApart(pending, into: state, server: server, snapshot: recovery.path)
+        } else {
+            _ = server.runDueWork(now: clock.now())
+        }
         // The holds of the heraldd before ended with its connections.
         server.endHoldsOfTheRunBefore(now: clock.now())
         // The snapshot service comes first so that it is shut down last, after the server
@@ -126,7 +133,7 @@ struct Daemon {
         let logger = self.logger
         services.append(
             .init(
-                service: StopDeadline {
+                service: StopDeadline(afterStoreRestore: { state.storeRestore.whenFinished($0) }) {
                     writer.submit(
                         Self.lifecycleEntry(
                             "stopping took past \(StopDeadline.defaultBound.components.seconds) s (the state's lock held for \(lockWatch.heldFor.components.seconds) s): exiting now without the final snapshot, the last snapshot standing",
@@ -178,7 +185,7 @@ struct Daemon {
     }
 
     /// Says why heraldd does not start, at critical priority and on stderr; the exit 1 to throw.
-    private func refuse(_ message: String) -> ExitCode {
+    func refuse(_ message: String) -> ExitCode {
         writer.submit(Self.lifecycleEntry(message, id: JournalMessageID.startRefused, priority: .critical))
         writer.flush(timeout: .seconds(2))
         writeToStandardError("heraldd: \(message)\n")
@@ -190,14 +197,9 @@ struct Daemon {
     /// after it and opens the log's next segment (``ChangeLog``).
     private func restoreState(
         health: PersistenceHealth, changeBell: ChangeBell
-    ) throws -> (SharedState, SnapshotWriter, SnapshotHeader?, ChangeLog?, String?) {
+    ) throws -> (SharedState, SnapshotWriter, Recovery, ChangeLog?, String?) {
         let store = SnapshotStore(folder: storage.folder)
-        let recovery: Recovery
-        do {
-            recovery = try store.recover(discardDamaged: storage.discardDamagedState, configuration: coreConfiguration(), logger: logger)
-        } catch {
-            throw refuse((error as? RecoveryRefusal)?.description ?? "heraldd cannot use its state folder: \(error)")
-        }
+        let recovery = try recover(store, health: health)
         for aside in recovery.setAside {
             writer.submit(PersistenceJournal.setAsideEntry(aside.path, aside.error))
         }
@@ -241,7 +243,8 @@ struct Daemon {
                 health: health, snapshotBytes: recovery.path.map(Self.fileSize) ?? 0, continuedBytes: continued,
                 now: { clock.now() })
         }
-        let shared = SharedState(state, changeSink: log.map(Self.changeSink), changeBell: changeBell)
+        let shared = SharedState(
+            state, changeSink: log.map(Self.changeSink), changeBell: changeBell, storeRestore: StoreRestore(isFinished: recovery.store == nil))
         let snapshots = SnapshotWriter(
             store: store,
             generation: generation,
@@ -263,7 +266,7 @@ struct Daemon {
                 copying: Self.copyForSnapshot(shared, log: log), writer: snapshots, health: health, log: log, now: clock.now())
             if log == nil, case .success = result { folder.removeSegments(before: .max) }
         }
-        return (shared, snapshots, recovery.header, log, replayLine)
+        return (shared, snapshots, recovery, log, replayLine)
     }
 
     /// The size of the file at `path` in bytes; 0 when it cannot be read.
@@ -282,17 +285,19 @@ struct Daemon {
     }
 
     /// The copy a snapshot of a generation writes: with a change log, the log's next segment
-    /// begins in the same hold of the state's lock.
+    /// begins in the same hold of the state's lock. Taken once the store is restored (on the
+    /// snapshot's own thread): a snapshot without it would lose it.
     private static func copyForSnapshot(_ state: SharedState, log: ChangeLog?) -> @Sendable (UInt64) -> (
         state: HeraldState, changes: UInt64
     ) {
         { generation in
+            state.storeRestore.wait()
             guard let log else { return state.copyWithChangeCount() }
             return state.copyWithChangeCount { log.beginSegment(baseGeneration: generation) }
         }
     }
 
-    private func coreConfiguration() -> CoreConfiguration {
+    func coreConfiguration() -> CoreConfiguration {
         var core = CoreConfiguration()
         core.focusAuthorizationPolicy = rules.policy ?? .prompt
         core.repeatedCallWindow = rules.repeatedCallWindow
@@ -452,7 +457,7 @@ struct Daemon {
     }
 
     /// The entries that mark the daemon's start and stop in the journal, with their catalog ids.
-    private static func lifecycleEntry(_ message: String, id: String, priority: JournalPriority = .notice) -> JournalEntry {
+    static func lifecycleEntry(_ message: String, id: String, priority: JournalPriority = .notice) -> JournalEntry {
         var entry = JournalEntry()
         try? entry.append(name: "PRIORITY", value: String(priority.rawValue))
         try? entry.append(name: "MESSAGE", value: message)

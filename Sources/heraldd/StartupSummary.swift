@@ -19,6 +19,8 @@ struct StartupSummary: CustomStringConvertible {
     /// What the change log's replay did ("replayed 12 changes from the change log"); nil
     /// when nothing was there to replay, or under `--durability snapshot` with no log left.
     var replay: String?
+    /// Whether the snapshot's interactions and notifications restore after serving begins.
+    var storeRestoresApart = false
 
     var description: String {
         var parts = ["state in \(folder)"]
@@ -28,6 +30,9 @@ struct StartupSummary: CustomStringConvertible {
             )
         } else {
             parts.append("no snapshot yet: starting empty")
+        }
+        if storeRestoresApart {
+            parts.append("its interactions and notifications restoring while serving what needs neither")
         }
         if let previousStop, let replay {
             parts.append(Self.previousStop(previousStop, replayed: replay))

@@ -26,6 +26,13 @@ package protocol HeraldMethod: Sendable {
     /// because it takes long (milliseconds and more); its connection waits, the others do not.
     static var placement: MethodPlacement { get }
 
+    /// Whether a request reads or changes the interactions or the notifications. At start
+    /// heraldd answers before a large snapshot's interactions and notifications are
+    /// restored; a request that needs them waits off the event loop until they are (and
+    /// until what fell due while heraldd was stopped is done). True unless a method says
+    /// otherwise, which only one that touches neither may.
+    static var needsStore: Bool { get }
+
     /// Where a request with these `params` is answered: `placement`, unless the method
     /// knows from them that this request is short (`delete-interactions` of a few identifiers).
     /// Read on the event loop for every request: look at a member, build nothing.
@@ -48,6 +55,8 @@ extension HeraldMethod {
     package static var requiresAdministrator: Bool { access == .administrator }
 
     package static var placement: MethodPlacement { .eventLoop }
+
+    package static var needsStore: Bool { true }
 
     package static func placement(for params: JSONNode?) -> MethodPlacement { placement }
 

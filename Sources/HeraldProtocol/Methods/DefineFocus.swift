@@ -3,6 +3,7 @@
 /// on takes the new definition at once. An administrator may name another `uid`.
 package enum DefineFocusMethod: HeraldMethod {
     package static let name = "define-focus"
+    package static let needsStore = false
     package static let access: MethodAccess = .person
     package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "5c0e2f7b9a8d4e21b3c6a41f0d7e9b52", error: "a3f18c6e2d7b4905be1c7d92e4f6a803")
@@ -34,6 +35,7 @@ extension DefineFocusParams: ParamsReadable {
 /// off. An administrator may name another `uid`.
 package enum DeleteFocusMethod: HeraldMethod {
     package static let name = "delete-focus"
+    package static let needsStore = false
     package static let access: MethodAccess = .person
     package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "7d41b0e95c3a4f68a2e7c15b9f0d3e14", error: "e6b2a9d14f704c83b5e08a71c3d9f246")

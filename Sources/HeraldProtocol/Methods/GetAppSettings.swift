@@ -5,6 +5,7 @@ import FoundationEssentials
 /// and `set-capabilities` decide, read back.
 package enum GetAppSettingsMethod: HeraldMethod {
     package static let name = "get-app-settings"
+    package static let needsStore = false
     package static let access: MethodAccess = .app
     package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "9f5790b4f6eb4eac9d58c27b4015170e", error: "b122c313a4a840339240532906bbbf06")

@@ -4,6 +4,7 @@ import FoundationEssentials
 /// changes next. An administrator may name another `uid`.
 package enum GetFocusMethod: HeraldMethod {
     package static let name = "get-focus"
+    package static let needsStore = false
     package static let access: MethodAccess = .person
     package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "0f9c4d2a6e1b47b8953a7c0e8d2f1b64", error: "b85e3c71a0d94f2e8c6b1d4a7e9f0352")

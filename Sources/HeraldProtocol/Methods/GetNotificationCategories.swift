@@ -2,6 +2,7 @@
 /// — Apple's `getNotificationCategories`. Empty when the app set none.
 package enum GetNotificationCategoriesMethod: HeraldMethod {
     package static let name = "get-notification-categories"
+    package static let needsStore = false
     package static let access: MethodAccess = .app
     package static let changesState = false
     package static let journalMessageIDs = JournalMessageIDs(ok: "b137ff2c817245c58a29490218348947", error: "efe6e1b9716845aa8578129880f1ccb6")

@@ -3,6 +3,7 @@
 /// whenever the app's authorization status or (while authorized) its Focus status changes.
 package enum RequestFocusMethod: HeraldMethod {
     package static let name = "request-focus"
+    package static let needsStore = false
     package static let access: MethodAccess = .app
     package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "8c4f6be1eca846229e816323b2b6b8b0", error: "0fd0a2c29e49419cbc354029948fb5ad")

@@ -7,6 +7,7 @@ import FoundationEssentials
 /// may name another `uid`. herald-sync names the host a choice was made on (`origin`).
 package enum SetFocusMethod: HeraldMethod {
     package static let name = "set-focus"
+    package static let needsStore = false
     package static let access: MethodAccess = .person
     package static let changesState = true
     package static let journalMessageIDs = JournalMessageIDs(ok: "3720377470f441fa934dfd9467e2b44a", error: "0585a11238234cadbb817bea3f306a23")

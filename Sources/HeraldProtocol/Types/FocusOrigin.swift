@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Another of the person's hosts, where a choice by hand was made before herald-sync
 /// carried it here: `set-focus`'s `origin`, and `get-focus`'s while that choice decides

@@ -69,6 +69,7 @@ extension MethodTable {
         table.changesRefused = environment.changesRefused
         table.capturesChanges = environment.capturesChanges
         table.writesResults = environment.writesResults
+        table.storeRestore = environment.state.storeRestore
         let services = MethodServices(
             environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds)
         for method in HeraldMethods.all {

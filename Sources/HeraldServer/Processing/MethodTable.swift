@@ -45,6 +45,11 @@ package struct MethodTable: Sendable {
     /// Whether results are written into the response; applies to the methods registered
     /// after it is set.
     package var writesResults = true
+    /// Whether the interactions and notifications are restored: until they are, a request
+    /// for a method that needs them (``needsStore(_:)``) waits for them off the event loop.
+    package var storeRestore = StoreRestore()
+    /// The methods whose descriptor says they need neither interactions nor notifications.
+    private var storeFree: Set<String> = []
 
     package init() {}
 
@@ -99,6 +104,21 @@ package struct MethodTable: Sendable {
         }
     }
 
+    /// Whether `request` (an object, or a batch of them) calls a method that needs the
+    /// interactions or notifications (`HeraldMethod.needsStore`); an unknown method needs
+    /// nothing, its error is answered at once.
+    func needsStore(_ request: JSONNode) -> Bool {
+        switch request.kind {
+        case .object:
+            guard let name = request[member: "method"]?.stringValue, entries[name] != nil else { return false }
+            return !storeFree.contains(name)
+        case .array:
+            return request.elements.contains { needsStore($0) }
+        default:
+            return false
+        }
+    }
+
     /// Where a request built in memory is answered (a test's).
     func placement(of request: JSONValue) -> MethodPlacement {
         placement(of: JSONTape(request).root)
@@ -142,6 +162,7 @@ package struct MethodTable: Sendable {
         let requireAppIdentity = self.requireAppIdentity
         offEventLoop.removeAll { $0.name == name }
         if Method.placement != .eventLoop { offEventLoop.append((name, { Method.placement(for: $0) })) }
+        if Method.needsStore { storeFree.remove(name) } else { storeFree.insert(name) }
         let checkParams = self.checkParams
         let changesRefused: (@Sendable () -> String?)? = Method.changesState ? self.changesRefused : nil
         let captures = Method.changesState && capturesChanges

@@ -50,6 +50,14 @@ package struct RequestProcessor: Sendable {
             return .now
         case .success(let value):
             let placement = methods.placement(of: value)
+            if !methods.storeRestore.isFinished, methods.needsStore(value) {
+                // The store is still restoring at start: wait for it on a thread, not here.
+                let restore = methods.storeRestore
+                return .offEventLoop(max(placement, .thread)) {
+                    restore.wait()
+                    return respond(toParsed: value, context: context, since: start)
+                }
+            }
             guard placement == .eventLoop else {
                 return .offEventLoop(placement) { respond(toParsed: value, context: context, since: start) }
             }
@@ -65,7 +73,9 @@ package struct RequestProcessor: Sendable {
         let context = context.sized(text.count)
         switch parse(.unparsed(ByteBuffer(bytes: text)), context: context, since: start) {
         case .failure(let refusal): return refusal.response
-        case .success(let value): return respond(toParsed: value, context: context, since: start)
+        case .success(let value):
+            if methods.needsStore(value) { methods.storeRestore.wait() }
+            return respond(toParsed: value, context: context, since: start)
         }
     }
 

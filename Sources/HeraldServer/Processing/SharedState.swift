@@ -37,13 +37,25 @@ package final class SharedState: Sendable {
     package let dueAlarm = DueAlarm()
     /// Rung after each change: the snapshot writer waits on it at rest.
     package let changeBell: ChangeBell
+    /// Whether the interactions and notifications are in `state` yet (``takeStore(from:)``).
+    package let storeRestore: StoreRestore
 
     package init(
-        _ state: HeraldState, changeSink: (@Sendable (PendingChange) -> Void)? = nil, changeBell: ChangeBell = ChangeBell()
+        _ state: HeraldState, changeSink: (@Sendable (PendingChange) -> Void)? = nil, changeBell: ChangeBell = ChangeBell(),
+        storeRestore: StoreRestore = StoreRestore()
     ) {
         self.box = AdaptiveLockedValue(Guarded(state: state))
         self.changeSink = changeSink
         self.changeBell = changeBell
+        self.storeRestore = storeRestore
+    }
+
+    /// Puts the interactions and notifications restored apart into the state, under the
+    /// lock and without counting a change: the state is then the snapshot's, with what
+    /// requests changed meanwhile. ``storeRestore`` finishes after, once what fell due is done.
+    package func takeStore(from restored: consuming HeraldState) {
+        var restored = restored
+        hold { $0.state.takeStore(from: &restored) }
     }
 
     /// Returns once the change count passes `count`, or at cancellation: for the snapshot

@@ -26,16 +26,24 @@ package struct StopDeadline: Service {
     let bound: Duration
     let expired: @Sendable () -> Void
     let signals: [Int32]
+    /// Calls back when the clock may start: the daemon's waits for a start's store restore,
+    /// which a stop lets finish (the final snapshot holds the store, and what changed meanwhile).
+    var afterStoreRestore: @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() }
 
     /// `signals` start the clock as they arrive; the group's shutdown starts it too.
-    package init(bound: Duration = Self.defaultBound, signals: [Int32] = [SIGTERM, SIGINT], expired: @escaping @Sendable () -> Void) {
+    package init(
+        bound: Duration = Self.defaultBound, signals: [Int32] = [SIGTERM, SIGINT],
+        afterStoreRestore: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() },
+        expired: @escaping @Sendable () -> Void
+    ) {
         self.bound = bound
         self.signals = signals
+        self.afterStoreRestore = afterStoreRestore
         self.expired = expired
     }
 
     package func run() async throws {
-        let clock = Clock(bound: bound, expired: expired)
+        let clock = Clock(bound: bound, expired: expired, after: afterStoreRestore)
         let queue = DispatchQueue(label: "herald-stop")
         let sources = signals.map { signal in
             let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
@@ -52,11 +60,13 @@ package struct StopDeadline: Service {
     final class Clock: Sendable {
         let bound: Duration
         let expired: @Sendable () -> Void
+        let after: @Sendable (@escaping @Sendable () -> Void) -> Void
         let started = Atomic(false)
 
-        init(bound: Duration, expired: @escaping @Sendable () -> Void) {
+        init(bound: Duration, expired: @escaping @Sendable () -> Void, after: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
             self.bound = bound
             self.expired = expired
+            self.after = after
         }
 
         func start() {
@@ -64,9 +74,11 @@ package struct StopDeadline: Service {
             let (seconds, attoseconds) = bound.components
             let interval = Double(seconds) + Double(attoseconds) / 1e18
             let expired = self.expired
-            DetachedThread.start(named: "herald-stop") {
-                DetachedThread.sleep(seconds: interval)
-                expired()
+            after {
+                DetachedThread.start(named: "herald-stop") {
+                    DetachedThread.sleep(seconds: interval)
+                    expired()
+                }
             }
         }
     }

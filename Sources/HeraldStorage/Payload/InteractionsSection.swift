@@ -13,6 +13,7 @@ import HeraldProtocol
 enum InteractionsSection: SnapshotSection {
     static let name = "interactions"
     static let since: UInt32 = 2
+    static let isStore = true
 
     /// Encodes runs of ``InteractionRecordLayout/chunkSize`` positions of the donation
     /// order, each into a buffer of its own — all at once on `parallel`, one after another

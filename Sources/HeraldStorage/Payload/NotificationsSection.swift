@@ -13,6 +13,7 @@ import HeraldProtocol
 enum NotificationsSection: JSONSnapshotSection {
     static let name = "notifications"
     static let since: UInt32 = 3
+    static let isStore = true
 
     /// Entries encoded or decoded together, on one thread. The fuzz build (`Fuzz/build.sh`)
     /// cuts runs of two, so that the snapshot target's inputs, at most 64 KiB, reach the

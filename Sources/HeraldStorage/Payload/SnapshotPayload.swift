@@ -70,6 +70,42 @@ package enum SnapshotPayload {
     package static func decode(
         _ file: [UInt8], version: UInt32, configuration: CoreConfiguration = CoreConfiguration()
     ) throws(SnapshotFileError) -> HeraldState {
+        try decode(file, version: version, configuration: configuration, deferringStore: false).state
+    }
+
+    /// The same, with the store's sections (``SnapshotSection/isStore``) left out of the
+    /// state when `deferringStore`, for ``StoreSections/restore()`` to restore after: a
+    /// start answers what needs neither meanwhile. A snapshot whose other pieces wait for
+    /// the store's uids (format 3's host settings) restores it at once all the same.
+    static func decode(
+        _ file: [UInt8], version: UInt32, configuration: CoreConfiguration, deferringStore: Bool
+    ) throws(SnapshotFileError) -> (state: HeraldState, store: [(section: any SnapshotSection.Type, range: Range<Int>)]) {
+        let found = try sections(of: file, version: version)
+        var state = HeraldState(configuration: configuration)
+        var store: [(section: any SnapshotSection.Type, range: Range<Int>)] = []
+        for (section, range) in found {
+            if deferringStore, section.isStore {
+                store.append((section, range))
+            } else {
+                try section.restore(from: file, range: range, into: &state)
+            }
+        }
+        if !state.restoresStoreApart {
+            for (section, range) in store { try section.restore(from: file, range: range, into: &state) }
+            store = []
+        }
+        state.finishRestore()
+        return (state, store)
+    }
+
+    /// Each section of format `version` in the payload that fills `file` past its header,
+    /// with where its bytes lie, in the order of ``sections``.
+    ///
+    /// Every section of that version must be there, once; one it does not have is damage
+    /// (the header's version, not a section, says a file is newer).
+    static func sections(
+        of file: [UInt8], version: UInt32
+    ) throws(SnapshotFileError) -> [(section: any SnapshotSection.Type, range: Range<Int>)] {
         let expected = sections.filter { $0.isIn(version: version) }
         let found = try file.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) -> [(section: any SnapshotSection.Type, range: Range<Int>)] in
@@ -93,14 +129,7 @@ package enum SnapshotPayload {
                 return found
             }
         }.get()
-        var state = HeraldState(configuration: configuration)
-        for section in expected {
-            if let range = found.first(where: { $0.section.name == section.name })?.range {
-                try section.restore(from: file, range: range, into: &state)
-            }
-        }
-        state.finishRestore()
-        return state
+        return expected.compactMap { section in found.first(where: { $0.section.name == section.name }) }
     }
 
     /// `state` as JSON, a member per section, for `heraldctl inspect-snapshot --json`:

@@ -71,6 +71,11 @@ protocol SnapshotSection: Sendable {
     /// Whether a snapshot of format `version` has this section.
     static func isIn(version: UInt32) -> Bool
 
+    /// Whether the section holds part of the store (interactions, notifications): at start
+    /// it restores after heraldd begins answering (``StoreSections``). Restored into a state
+    /// of its own, it must need no other section.
+    static var isStore: Bool { get }
+
     /// Appends the piece of `state` to `bytes`.
     static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws
 
@@ -84,6 +89,8 @@ protocol SnapshotSection: Sendable {
 
 extension SnapshotSection {
     static var retiredIn: UInt32? { nil }
+
+    static var isStore: Bool { false }
 
     static func isIn(version: UInt32) -> Bool {
         since <= version && retiredIn.map { version < $0 } ?? true

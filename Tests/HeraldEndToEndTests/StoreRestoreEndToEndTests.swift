@@ -1,0 +1,62 @@
+import Foundation
+import HeraldProtocol
+import HeraldTesting
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Issue 46, item 4: a start with a large store answers what needs neither interactions
+/// nor notifications while they restore, and a stop meanwhile loses nothing.
+@Suite("A large store restored after the first answers, end to end")
+struct StoreRestoreEndToEndTests {
+    static let interactions = 20_000
+    static let notifications = 50_000
+    /// The limits that let uid 1000's list and store hold what the fill put there.
+    static let arguments = [
+        "--log-target", "console", "--max-notifications", "\(notifications * 2)", "--max-notification-bytes", "\(1 << 34)",
+    ]
+
+    /// Writes a snapshot of the store into `held`'s state folder with `herald-bench
+    /// snapshot-payload`, built beside heraldd.
+    static func fill(_ held: HeldSocket) throws {
+        let bench = URL(fileURLWithPath: HeraldProcess.binaryPath).deletingLastPathComponent().appendingPathComponent("herald-bench").path
+        let fill = try ChildProcess(
+            bench,
+            [
+                "snapshot-payload", "--interactions", "\(interactions)", "--notifications", "\(notifications)", "--folder",
+                held.folder.appendingPathComponent("state").path, "--repeats", "1",
+            ])
+        #expect(fill.waitForExit(timeout: 600) == 0)
+    }
+
+    @Test("A stop while the store restores loses nothing: every interaction and notification, and a Focus defined meanwhile")
+    func aStopMidRestoreLosesNothing() throws {
+        let held = try HeldSocket()
+        try Self.fill(held)
+        let first = try held.startDaemon(arguments: Self.arguments)
+        // Answered without the store, most likely before it is in; the stop follows at once.
+        try held.connect().result("define-focus", ["focus": ["name": "Meanwhile"]])
+        first.signal(SIGTERM)
+        // Its status is not the point: in a debug build on a loaded machine the final snapshot
+        // of this store can take past the stop's bound (exit 1, the change log keeping the
+        // change). What the next start finds is.
+        #expect(first.waitForExit(timeout: 600) != nil, "\(held.stderr)")
+        #expect(held.stderr.contains("its interactions and notifications restoring while serving"), "\(held.stderr)")
+
+        let second = try held.startDaemon(arguments: Self.arguments)
+        let client = try held.connect()
+        // Waits for the store: in a debug build, on a loaded machine, a minute or more.
+        try client.send(#"{"jsonrpc":"2.0","id":1,"method":"stats"}"# + "\n")
+        let stats = try #require(try client.readJSON(timeout: 600)?[pointer: "/result"])
+        #expect(stats[pointer: "/interactions"] == .number(JSONNumber(Self.interactions)), "\(stats.compactText.prefix(300))")
+        #expect(stats[pointer: "/notifications"] == .number(JSONNumber(Self.notifications)))
+        let focus = try client.result("get-focus")
+        #expect(focus[pointer: "/focuses"]?.arrayValue?.contains { $0[pointer: "/name"] == "Meanwhile" } == true, "\(focus)")
+        second.signal(SIGTERM)
+        #expect(second.waitForExit(timeout: 600) != nil)
+    }
+}

@@ -1,4 +1,10 @@
 import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HeraldCore
 import HeraldServer
 import HeraldStorage
@@ -68,7 +74,7 @@ extension Daemon {
                     "heraldd stops: the interactions or notifications of \(path ?? "its snapshot") do not decode although its checksums hold (\(error.reason)); the next start recovers from the previous snapshot"
                 writer.submit(Self.lifecycleEntry(message, id: JournalMessageID.startRefused, priority: .critical))
                 writer.flush(timeout: .seconds(2))
-                FileHandle.standardError.write(Data("heraldd: \(message)\n".utf8))
+                writeToStandardError("heraldd: \(message)\n")
                 _exit(1)
             }
             _ = server.runDueWork(now: clock.now())

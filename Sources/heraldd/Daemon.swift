@@ -467,7 +467,7 @@ struct Daemon {
 }
 
 /// Writes `text` to standard error whole, unbuffered.
-private func writeToStandardError(_ text: String) {
+func writeToStandardError(_ text: String) {
     var text = text
     text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }

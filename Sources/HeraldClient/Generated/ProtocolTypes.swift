@@ -1388,10 +1388,10 @@ public struct AuthorizationRequest: Codable, Sendable, Hashable {
     }
 }
 
-/// FocusSchedule: On each of days, from start to end, local times in the daemon's time zone (--time-zone). An end
-/// at or before start ends the next day (a night 22:00–07:00 belongs to the day it starts). A time a daylight-
-/// saving change skips is the next instant that exists; a time it repeats, its first occurrence. start and end
-/// may not be equal.
+/// FocusSchedule: On each of days, from start to end, local times in the daemon's time zone (TZ when the system's
+/// tz database has that zone, else /etc/localtime, else UTC). An end at or before start ends the next day (a
+/// night 22:00–07:00 belongs to the day it starts). A time a daylight-saving change skips is the next instant
+/// that exists; a time it repeats, its first occurrence. start and end may not be equal.
 public struct FocusSchedule: Codable, Sendable, Hashable {
     /// The days a window starts on; absent: every day. Read back in week order from Monday, absent for all seven.
     public var days: [String]?

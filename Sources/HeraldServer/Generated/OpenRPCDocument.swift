@@ -6524,7 +6524,7 @@ package enum OpenRPCDocument {
       "FocusSchedule": {
         "title": "FocusSchedule",
         "type": "object",
-        "description": "On each of days, from start to end, local times in the daemon's time zone (--time-zone). An end at or before start ends the next day (a night 22:00–07:00 belongs to the day it starts). A time a daylight-saving change skips is the next instant that exists; a time it repeats, its first occurrence. start and end may not be equal.",
+        "description": "On each of days, from start to end, local times in the daemon's time zone (TZ when the system's tz database has that zone, else /etc/localtime, else UTC). An end at or before start ends the next day (a night 22:00–07:00 belongs to the day it starts). A time a daylight-saving change skips is the next instant that exists; a time it repeats, its first occurrence. start and end may not be equal.",
         "required": [
           "start",
           "end"

@@ -560,10 +560,11 @@ class _FocusScheduleRequired(TypedDict):
 
 
 class FocusSchedule(_FocusScheduleRequired, total=False):
-    """FocusSchedule: On each of days, from start to end, local times in the daemon's time zone
-    (--time-zone). An end at or before start ends the next day (a night 22:00–07:00 belongs to
-    the day it starts). A time a daylight-saving change skips is the next instant that exists; a
-    time it repeats, its first occurrence. start and end may not be equal.
+    """FocusSchedule: On each of days, from start to end, local times in the daemon's time zone (TZ
+    when the system's tz database has that zone, else /etc/localtime, else UTC). An end at or
+    before start ends the next day (a night 22:00–07:00 belongs to the day it starts). A time a
+    daylight-saving change skips is the next instant that exists; a time it repeats, its first
+    occurrence. start and end may not be equal.
     """
     days: List[Literal['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']]
 

@@ -107,8 +107,20 @@ extension HeraldState {
 /// A donation checked by the rules that need no state, its interaction as the store keeps
 /// it (``HeraldState/prepareDonation(_:)``).
 package struct PreparedDonation: Sendable {
-    let app: String
-    let interaction: Interaction
+    package let app: String
+    package let interaction: Interaction
+
+    init(app: String, interaction: Interaction) {
+        self.app = app
+        self.interaction = interaction
+    }
+
+    /// A donation the change log recorded once it was stored: `interaction` is as the
+    /// store kept it (checked, its identifier drawn, its text a digest), so nothing is
+    /// checked or turned again.
+    package init(recordedApp app: String, interaction: Interaction) {
+        self.init(app: app, interaction: interaction)
+    }
 
     /// `donate`'s answer when the donation was stored, or was a retry of the one stored,
     /// as `result` says, with what the journal records: the interaction as donated, its

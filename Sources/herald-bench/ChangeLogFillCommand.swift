@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldProtocol
 import HeraldStorage
 
 /// `herald-bench change-log-fill`: writes a state folder as a heraldd killed after logging
@@ -23,6 +24,17 @@ struct ChangeLogFillCommand: ParsableCommand {
     @Option(help: "Donations in the change log after the snapshot.")
     var changes = 1_000_000
 
+    /// How the donations are logged.
+    enum RecordFormat: String, ExpressibleByArgument {
+        /// As heraldd logs them: each donation as stored (format version 2).
+        case stored
+        /// As heraldd logged them before: each request's params (format version 1).
+        case params
+    }
+
+    @Option(help: "stored: each donation as stored, as heraldd logs it; params: each request's params, as heraldd before format version 2 did.")
+    var recordFormat = RecordFormat.stored
+
     func run() throws {
         let store = SnapshotStore(folder: folder)
         try store.prepareFolder()
@@ -38,15 +50,24 @@ struct ChangeLogFillCommand: ParsableCommand {
         let caller = Caller(uid: 1000, gid: 1000, pid: 1, isAdministrator: false)
         // Recent enough that --retention keeps them.
         let start = Date().addingTimeInterval(-3600)
-        var bytes = ChangeLogFile.header(baseGeneration: generation, createdAt: Date())
+        let version: UInt16 = recordFormat == .stored ? ChangeLogFile.version : 1
+        var bytes = ChangeLogFile.header(baseGeneration: generation, createdAt: Date(), version: version)
         bytes.reserveCapacity(changes * 330)
         for index in 0..<changes {
             let params =
                 #"{"app":"org.example.chat","interaction":{"identifier":"x\#(index)","direction":"incoming","intent":{"type":"sendMessage","sender":{"handle":{"value":"user\#(index % 5000)@example.org","type":"emailAddress"},"displayName":"User \#(index % 5000)"},"conversationIdentifier":"c\#(index % 20000)","content":"Message number \#(index)"}}}"#
-            ChangeLogFile.append(
-                ChangeRecord(
-                    method: "donate", caller: caller, appliedAt: start.addingTimeInterval(Double(index) / 1000), params: Array(params.utf8)),
-                to: &bytes)
+            let appliedAt = start.addingTimeInterval(Double(index) / 1000)
+            switch recordFormat {
+            case .stored:
+                // What heraldd logs: the donation as the store keeps it.
+                let donation = try HeraldState.prepareDonation(try DonateMethod.decodeParams(try JSONTape.parse(Array(params.utf8), maxDepth: 64).root))
+                ChangeLogFile.append(
+                    ChangeRecord(donationBy: caller, appliedAt: appliedAt, app: donation.app, interaction: donation.interaction),
+                    to: &bytes)
+            case .params:
+                ChangeLogFile.append(
+                    ChangeRecord(method: "donate", caller: caller, appliedAt: appliedAt, params: Array(params.utf8)), to: &bytes, version: 1)
+            }
         }
         let path = logFolder.path(ofSegment: 1)
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {

@@ -29,9 +29,15 @@ enum ChangeLogInspection {
             ]
             for (index, record) in reading.records.enumerated() {
                 let app = record.caller.app.map { " app \($0.id)" } ?? ""
+                let held: String
+                switch record.change {
+                case .request(let params, let generated):
+                    held = "params \(params.count) bytes\(generated.isEmpty ? "" : "  drew \(generated.joined(separator: ","))")"
+                case .donation(let donor, let interaction):
+                    held = "stored \(donor) interaction \(interaction.identifier ?? "")"
+                }
                 lines.append(
-                    "  \(index + 1)  \(RFC3339Date.format(record.appliedAt))  \(record.method)  uid \(record.caller.uid)\(app)  "
-                        + "params \(record.params.count) bytes\(record.generated.isEmpty ? "" : "  drew \(record.generated.joined(separator: ","))")")
+                    "  \(index + 1)  \(RFC3339Date.format(record.appliedAt))  \(record.method)  uid \(record.caller.uid)\(app)  \(held)")
             }
             lines.append(
                 reading.problem.map { "  tail:         \(reading.droppedBytes) bytes dropped at replay: \($0)" }
@@ -43,15 +49,22 @@ enum ChangeLogInspection {
         }
     }
 
-    /// A record as one JSON object: the params as the JSON text they were sent in.
+    /// A record as one JSON object: a request's params as the JSON text they were sent in,
+    /// a donation's app and interaction as stored (`stored`).
     private static func line(_ record: ChangeRecord) -> [UInt8] {
         var members: [String: Any] = [
             "method": record.method, "appliedAt": RFC3339Date.format(record.appliedAt), "uid": record.caller.uid,
             "gid": record.caller.gid, "pid": record.caller.pid, "administrator": record.caller.isAdministrator,
-            "generated": record.generated,
         ]
         if let app = record.caller.app { members["app"] = ["id": app.id, "source": app.source.rawValue] }
-        members["params"] = (try? JSONSerialization.jsonObject(with: Data(record.params))) ?? String(decoding: record.params, as: UTF8.self)
+        switch record.change {
+        case .request(let params, let generated):
+            members["generated"] = generated
+            members["params"] = (try? JSONSerialization.jsonObject(with: Data(params))) ?? String(decoding: params, as: UTF8.self)
+        case .donation(let donor, let interaction):
+            let encoded = (try? JSONEncoder().encode(interaction)).flatMap { try? JSONSerialization.jsonObject(with: $0) }
+            members["stored"] = ["app": donor, "interaction": encoded ?? NSNull()]
+        }
         let data = (try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return [UInt8](data)
     }

@@ -216,10 +216,19 @@ struct Daemon {
         if !folder.segmentNumbers().isEmpty {
             // Read and made ready on a thread of its own while this one applies (docs/performance.md, "Durability").
             let replaying = SharedState(state)
+            let replayer = ChangeReplay(state: replaying)
             let applied: Int
-            (applied, replay) = ChangeReplay(state: replaying).replay { next in
+            (applied, replay) = replayer.replay { next in
                 folder.replay(after: generation) { record in
-                    next(record.method, record.caller, record.appliedAt, record.params, record.generated)
+                    switch record.change {
+                    case .request(let params, let generated):
+                        next(
+                            replayer.prepare(
+                                method: record.method, caller: record.caller, appliedAt: record.appliedAt, params: params,
+                                generated: generated))
+                    case .donation(let app, let interaction):
+                        next(replayer.prepareDonation(caller: record.caller, appliedAt: record.appliedAt, app: app, interaction: interaction))
+                    }
                 }
             }
             if replay.recordCount > 0 || replay.problem != nil {
@@ -274,13 +283,19 @@ struct Daemon {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 
-    /// The change log's record of a request's change.
+    /// The change log's record of a request's change: what a donation stored, the params
+    /// of any other request.
     private static func changeSink(_ log: ChangeLog) -> @Sendable (PendingChange) -> Void {
         { change in
-            log.append(
-                ChangeRecord(
-                    method: change.method, caller: change.caller, appliedAt: change.appliedAt ?? Date(), params: change.params,
-                    generated: change.generated))
+            let appliedAt = change.appliedAt ?? Date()
+            if let donation = change.donation {
+                log.append(ChangeRecord(donationBy: change.caller, appliedAt: appliedAt, app: donation.app, interaction: donation.interaction))
+            } else {
+                log.append(
+                    ChangeRecord(
+                        method: change.method, caller: change.caller, appliedAt: appliedAt, params: change.params,
+                        generated: change.generated))
+            }
         }
     }
 

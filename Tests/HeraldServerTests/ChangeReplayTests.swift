@@ -62,13 +62,12 @@ struct ChangeReplayTests {
         #expect(changes[1].appliedAt == clock.now())
         #expect(changes[0].appliedAt == clock.now().addingTimeInterval(-5))
 
+        // The donation is logged as stored, its drawn identifier in its interaction.
+        #expect(changes[0].donation?.interaction.identifier == drawn)
         let replayed = SharedState(HeraldState(configuration: CoreConfiguration()))
         let replay = ChangeReplay(state: replayed)
         for change in changes {
-            #expect(
-                replay.apply(
-                    method: change.method, caller: change.caller, appliedAt: try #require(change.appliedAt), params: change.params,
-                    generated: change.generated))
+            #expect(replay.apply([Self.prepared(Self.record(change, at: clock.now()), by: replay)]) == 1)
         }
         let reader = Self.processor(replayed, clock: clock, capturing: false)
         let listing = #"{"app":"org.example.chat"}"#
@@ -78,6 +77,26 @@ struct ChangeReplayTests {
         let again = try Self.call(reader, "donate", donation.replacingOccurrences(of: #""direction""#, with: #""identifier":"\#(drawn)","direction""#))
         #expect(again[pointer: "/result/identifier"] == .string(drawn), "\(again)")
         #expect(replayed.read { $0.interactionCount } == 1)
+    }
+
+    /// A change as heraldd logs it: what a donation stored, the params of any other request.
+    static func record(_ change: PendingChange, at now: Date) -> ChangeRecord {
+        if let donation = change.donation {
+            return ChangeRecord(donationBy: change.caller, appliedAt: change.appliedAt ?? now, app: donation.app, interaction: donation.interaction)
+        }
+        return ChangeRecord(
+            method: change.method, caller: change.caller, appliedAt: change.appliedAt ?? now, params: change.params,
+            generated: change.generated)
+    }
+
+    /// A record made ready for replay, as heraldd makes it.
+    static func prepared(_ record: ChangeRecord, by replay: ChangeReplay) -> PreparedChange {
+        switch record.change {
+        case .request(let params, let generated):
+            replay.prepare(method: record.method, caller: record.caller, appliedAt: record.appliedAt, params: params, generated: generated)
+        case .donation(let app, let interaction):
+            replay.prepareDonation(caller: record.caller, appliedAt: record.appliedAt, app: app, interaction: interaction)
+        }
     }
 
     /// The state as a snapshot encodes it, every member in a fixed order: two states made
@@ -128,33 +147,24 @@ struct ChangeReplayTests {
         changes.insert(
             PendingChange(method: ChangeReplay.pruneTick, caller: ChangeCapture.daemon, params: [], appliedAt: clock.now()),
             at: changes.count / 2)
-        // As the log keeps them, read back.
+        // As the log keeps them, read back: donations as stored, the rest as params.
         var bytes = ChangeLogFile.header(baseGeneration: 0, createdAt: clock.now())
-        for change in changes {
-            ChangeLogFile.append(
-                ChangeRecord(
-                    method: change.method, caller: change.caller, appliedAt: change.appliedAt ?? clock.now(), params: change.params,
-                    generated: change.generated),
-                to: &bytes)
-        }
+        for change in changes { ChangeLogFile.append(Self.record(change, at: clock.now()), to: &bytes) }
         let logged = bytes
         let records = try ChangeLogFile.read(logged).records
         #expect(records.count == changes.count)
+        #expect(records.filter { if case .donation = $0.change { true } else { false } }.count > ChangeReplay.batchSize)
 
         let oneByOne = SharedState(HeraldState(configuration: CoreConfiguration()))
         let single = ChangeReplay(state: oneByOne)
         var appliedOneByOne = 0
         for record in records {
-            let done = single.apply(
-                method: record.method, caller: record.caller, appliedAt: record.appliedAt, params: record.params,
-                generated: record.generated)
-            if done { appliedOneByOne += 1 }
+            appliedOneByOne += single.apply([Self.prepared(record, by: single)])
         }
         let pipelined = SharedState(HeraldState(configuration: CoreConfiguration()))
-        let (applied, reading) = ChangeReplay(state: pipelined).replay { next in
-            try? ChangeLogFile.read(logged) { record in
-                next(record.method, record.caller, record.appliedAt, record.params, record.generated)
-            }
+        let pipeline = ChangeReplay(state: pipelined)
+        let (applied, reading) = pipeline.replay { next in
+            try? ChangeLogFile.read(logged) { record in next(Self.prepared(record, by: pipeline)) }
         }
         #expect(reading?.recordCount == records.count)
         #expect(applied == records.count - 2)
@@ -164,5 +174,26 @@ struct ChangeReplayTests {
         let expected = try Self.encoded(live)
         #expect(try Self.encoded(oneByOne) == expected)
         #expect(try Self.encoded(pipelined) == expected)
+
+        // The same changes as a heraldd before format version 2 logged them, every one a
+        // request's params: an upgraded heraldd replays them to the same state.
+        var old = ChangeLogFile.header(baseGeneration: 0, createdAt: clock.now(), version: 1)
+        for change in changes {
+            ChangeLogFile.append(
+                ChangeRecord(
+                    method: change.method, caller: change.caller, appliedAt: change.appliedAt ?? clock.now(), params: change.params,
+                    generated: change.generated),
+                to: &old, version: 1)
+        }
+        let oldLog = old
+        let upgraded = SharedState(HeraldState(configuration: CoreConfiguration()))
+        let upgrade = ChangeReplay(state: upgraded)
+        let (appliedOld, readingOld) = upgrade.replay { next in
+            try? ChangeLogFile.read(oldLog) { record in next(Self.prepared(record, by: upgrade)) }
+        }
+        #expect(readingOld?.header.version == 1)
+        #expect(readingOld?.recordCount == changes.count)
+        #expect(appliedOld == applied)
+        #expect(try Self.encoded(upgraded) == expected)
     }
 }

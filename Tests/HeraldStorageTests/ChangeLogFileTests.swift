@@ -1,17 +1,49 @@
 import Foundation
 import HeraldCore
+import HeraldProtocol
 import Testing
 
 @testable import HeraldStorage
 
-/// Records as a test writes them: a donation's params, a verified app, drawn identifiers.
+/// Records as a test writes them: requests' params, donations as stored (every third),
+/// a verified app, drawn identifiers.
 private func records(_ count: Int) -> [ChangeRecord] {
     (0..<count).map(record)
 }
 
-private func record(_ index: Int) -> ChangeRecord {
+private func caller(_ index: Int) -> Caller {
     let app: AppIdentity? = index % 3 == 0 ? AppIdentity(id: "org.example.chat", source: .flatpak) : nil
-    let caller = Caller(uid: 1000 + UInt32(index), gid: 100, pid: Int32(index), isAdministrator: index == 3, app: app)
+    return Caller(uid: 1000 + UInt32(index), gid: 100, pid: Int32(index), isAdministrator: index == 3, app: app)
+}
+
+private func record(_ index: Int) -> ChangeRecord {
+    index % 3 == 1 ? donation(index) : request(index)
+}
+
+/// A donation's record: a message with its people, or a call, with rare members (a name's
+/// components, donation metadata) among them.
+private func donation(_ index: Int) -> ChangeRecord {
+    let person = Person(
+        handle: PersonHandle(value: "p\(index)@example.org", type: .emailAddress), displayName: "Person \(index)",
+        nameComponents: index % 2 == 0 ? NameComponents(givenName: "Ann", familyName: "Ö") : nil)
+    let intent: Intent =
+        index % 4 == 1
+        ? .sendMessage(
+            SendMessageIntent(
+                sender: person, recipients: [Person(displayName: "Me", isMe: true)], content: "digest-\(index)",
+                conversationIdentifier: "c\(index % 5)", serviceName: "chat",
+                donationMetadata: DonationMetadata(mentionsCurrentUser: true)))
+        : .startCall(StartCallIntent(contacts: [person], callCapability: .videoCall, destinationType: .normal))
+    let interaction = Interaction(
+        identifier: "i\(index)", groupIdentifier: index % 2 == 0 ? "g" : nil, direction: index % 5 == 0 ? .outgoing : .incoming,
+        date: Date(timeIntervalSince1970: 1_799_000_000.5 + Double(index)), intent: intent)
+    return ChangeRecord(
+        donationBy: caller(index), appliedAt: Date(timeIntervalSince1970: 1_800_000_000.25 + Double(index)), app: "org.example.chat",
+        interaction: interaction)
+}
+
+private func request(_ index: Int) -> ChangeRecord {
+    let caller = caller(index)
     let params: [UInt8] = Array("{\"app\":\"org.example.chat\",\"n\":\(index)}".utf8)
     let generated: [String] = index % 2 == 0 ? ["id-\(index)"] : []
     return ChangeRecord(
@@ -77,7 +109,7 @@ struct ChangeLogFileTests {
     @Test("a header of a newer version, a damaged one, a short one and another file are refused")
     func headers() throws {
         var newer = segment([])
-        newer[8] = 2
+        newer[8] = UInt8(ChangeLogFile.version + 1)
         // The checksum over the new version, so that only the version is wrong.
         let checksum = newer.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<28])) }
         withUnsafeBytes(of: checksum.littleEndian) { newer.replaceSubrange(28..<32, with: $0) }
@@ -92,6 +124,51 @@ struct ChangeLogFileTests {
         #expect(throws: SnapshotFileError.self) { try ChangeLogFile.read(damaged) }
         #expect(throws: SnapshotFileError.self) { try ChangeLogFile.read(Array(segment([]).prefix(20))) }
         #expect(throws: SnapshotFileError.self) { try ChangeLogFile.read(Array("HRLDSNAP and more bytes than a header".utf8)) }
+    }
+
+    @Test("a donation's record holds it as stored, in fewer bytes than its params, and reads back equal")
+    func donationRecords() throws {
+        let written = (0..<12).map(donation)
+        let reading = try ChangeLogFile.read(segment(written))
+        #expect(reading.records == written)
+        #expect(reading.problem == nil)
+        #expect(written.allSatisfy { $0.method == "donate" })
+        // A damaged interaction inside a record whose checksum holds is refused, not applied.
+        var body: [UInt8] = []
+        written[1].encodeBody(into: &body)
+        body[body.count - 1] ^= 0xff
+        var bytes = segment([written[0]])
+        bytes.appendLittleEndian(UInt32(body.count))
+        bytes.appendLittleEndian(body.withUnsafeBytes { CRC32C.checksum($0) })
+        bytes += body
+        let damaged = try ChangeLogFile.read(bytes)
+        #expect(damaged.records == [written[0]])
+        #expect(damaged.problem?.contains("does not decode") == true, "\(damaged.problem ?? "")")
+    }
+
+    @Test("a segment of format version 1, as heraldd wrote it before donations were kept as stored, still reads")
+    func versionOne() throws {
+        // Written by heraldd at version 1 (the fuzz corpus's first byte says "a whole segment").
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/change-log/segment-changes.1")
+        let old = Array(try Data(contentsOf: corpus).dropFirst())
+        let reading = try ChangeLogFile.read(old)
+        #expect(reading.header.version == 1)
+        #expect(reading.problem == nil)
+        #expect(reading.records.map(\.method) == ["donate", "update-content"])
+        guard case .request(let params, _) = reading.records.first?.change else {
+            Issue.record("a version 1 record is a request's")
+            return
+        }
+        #expect(String(decoding: params, as: UTF8.self).hasPrefix(#"{"app""#))
+        // Written again at version 1, the same bytes.
+        var again = Array(old.prefix(ChangeLogFile.headerSize))
+        for record in reading.records { ChangeLogFile.append(record, to: &again, version: 1) }
+        #expect(again == old)
+        // And a torn one of them still drops only its tail.
+        let torn = try ChangeLogFile.read(Array(old.dropLast(2)))
+        #expect(torn.records == Array(reading.records.prefix(1)))
+        #expect(torn.problem != nil)
     }
 
     @Test("replay starts at the last segment begun at the snapshot restored, and stops at a torn record")

@@ -11,6 +11,8 @@ extension DonateMethod: ServedMethod {
         // is linear in its size (an 88,000-member call record takes milliseconds) and
         // so is made between the two.
         let donation = try prepare(params)
+        // The log keeps what is stored rather than the params: replay only stores it again.
+        ChangeCapture.current?.donation = donation
         var retry: DonationRetry?
         while true {
             // A retry's comparison changes nothing: the record goes with the step that does.

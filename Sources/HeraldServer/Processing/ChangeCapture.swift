@@ -14,6 +14,8 @@ package final class PendingChange: @unchecked Sendable {
     package let params: [UInt8]
     package private(set) var appliedAt: Date?
     package private(set) var generated: [String]
+    /// What a donation stored: the log keeps it instead of the params (``ChangeRecord``).
+    package internal(set) var donation: PreparedDonation?
     private var nextGenerated = 0
     /// A replayed record: read from, never appended.
     package let isReplay: Bool

@@ -15,19 +15,20 @@ extension ChangeReplay {
 
     /// Replays the records `read` hands to its `next`, in order, on two threads: `read` runs
     /// on a thread of its own, which reads, checks and makes each record ready
-    /// (``prepare(method:caller:appliedAt:params:generated:)``), while the calling thread
+    /// (``prepare(method:caller:appliedAt:params:generated:)``,
+    /// ``prepareDonation(caller:appliedAt:app:interaction:)``), while the calling thread
     /// applies them in batches (``apply(_:)``). Returns how many were applicable, and what
     /// `read` returned. For a start, before anything is served: the calling thread waits.
     package func replay<Outcome: Sendable>(
-        reading read: @escaping @Sendable (_ next: (_ method: String, _ caller: Caller, _ appliedAt: Date, _ params: [UInt8], _ generated: [String]) -> Void) -> Outcome
+        reading read: @escaping @Sendable (_ next: (PreparedChange) -> Void) -> Outcome
     ) -> (applied: Int, outcome: Outcome) {
         let handOff = BatchHandOff(capacity: Self.batchesAhead)
         let outcome = NIOLockedValueBox<Outcome?>(nil)
         DetachedThread.start(named: "herald-replay") { [self] in
             var batch: [PreparedChange] = []
             batch.reserveCapacity(Self.batchSize)
-            let result = read { method, caller, appliedAt, params, generated in
-                batch.append(prepare(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated))
+            let result = read { prepared in
+                batch.append(prepared)
                 guard batch.count == Self.batchSize else { return }
                 handOff.put(batch)
                 batch.removeAll(keepingCapacity: true)

@@ -10,7 +10,9 @@ import HeraldProtocol
 /// A record is made ready (``prepare(method:caller:appliedAt:params:generated:)``: params
 /// parsed, a donation checked by the rules that need no state) apart from its turn
 /// (``apply(_:)``), so that a restart does the two on two threads at once
-/// (``replay(reading:)``).
+/// (``replay(reading:)``). A donation the log kept as stored
+/// (``prepareDonation(caller:appliedAt:app:interaction:)``) needs neither: only the
+/// store's part is left for its turn.
 package struct ChangeReplay: Sendable {
     /// Summaries due and snoozed notifications returned (``HeraldServer/deliverDueSummaries(now:)``).
     package static let summariesTick = "tick:summaries"
@@ -33,13 +35,6 @@ package struct ChangeReplay: Sendable {
         environment.writesResults = false
         self.state = state
         self.methods = .herald(environment, subscriptions: FocusSubscriptions(registry: ConnectionRegistry()))
-    }
-
-    /// Applies one record; false when its method is unknown or its params do not parse (a
-    /// rule that refuses it again is applied as it was: not at all).
-    @discardableResult
-    package func apply(method: String, caller: Caller, appliedAt: Date, params: [UInt8], generated: [String]) -> Bool {
-        apply([prepare(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated)]) == 1
     }
 
     /// Makes a record ready for its turn, on any thread: its params parsed and, for a
@@ -67,8 +62,18 @@ package struct ChangeReplay: Sendable {
         }
     }
 
-    /// Applies `changes` in order; returns how many were applicable (``apply(method:caller:appliedAt:params:generated:)``).
-    /// A run of donations is stored in one hold of the state's lock.
+    /// Makes a donation the log kept as stored ready for its turn: what is left is the
+    /// store's part (the room for its app, a retry, evicting past the limits), run as it
+    /// ran then, so the state after it is the state the donation left.
+    package func prepareDonation(caller: Caller, appliedAt: Date, app: String, interaction: Interaction) -> PreparedChange {
+        let change = PendingChange(method: DonateMethod.name, caller: caller, params: [], appliedAt: appliedAt, isReplay: true)
+        return PreparedChange(change, .donation(PreparedDonation(recordedApp: app, interaction: interaction)))
+    }
+
+    /// Applies `changes` in order; returns how many were applicable: not those whose method
+    /// is unknown or whose params do not parse (a rule that refuses one again applies it as
+    /// it was applied then: not at all). A run of donations is stored in one hold of the
+    /// state's lock.
     package func apply(_ changes: [PreparedChange]) -> Int {
         var applied = 0
         var index = changes.startIndex

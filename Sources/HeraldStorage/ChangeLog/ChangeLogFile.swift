@@ -9,7 +9,10 @@ import FoundationEssentials
 /// drops that one and everything after it: nothing torn is ever applied.
 package enum ChangeLogFile {
     package static let magic: [UInt8] = Array("HRLDCLOG".utf8)
-    package static let version: UInt16 = 1
+    /// The version written. Version 1 (every record a request's params) is still read:
+    /// a heraldd upgraded with a log on disk replays it.
+    package static let version: UInt16 = 2
+    package static let readableVersions: ClosedRange<UInt16> = 1...2
     /// magic (8), version (2), flags (2: bit 0, continues the segment before it), base
     /// generation (8), created at (8), CRC32C of those 28 bytes (4).
     package static let headerSize = 32
@@ -43,7 +46,7 @@ package enum ChangeLogFile {
         package var problem: String?
     }
 
-    package static func header(baseGeneration: UInt64, createdAt: Date, continues: Bool = false) -> [UInt8] {
+    package static func header(baseGeneration: UInt64, createdAt: Date, continues: Bool = false, version: UInt16 = version) -> [UInt8] {
         var bytes = magic
         bytes.appendLittleEndian(version)
         bytes.appendLittleEndian(UInt16(continues ? 1 : 0))
@@ -53,11 +56,11 @@ package enum ChangeLogFile {
         return bytes
     }
 
-    /// Appends one framed record to `bytes`.
-    package static func append(_ record: ChangeRecord, to bytes: inout [UInt8]) {
+    /// Appends one framed record to `bytes`, in a segment of format `version`.
+    package static func append(_ record: ChangeRecord, to bytes: inout [UInt8], version: UInt16 = version) {
         let start = bytes.count
         bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])
-        record.encodeBody(into: &bytes)
+        record.encodeBody(into: &bytes, version: version)
         let bodyCount = bytes.count - start - recordOverhead
         let checksum = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + recordOverhead)...])) }
         bytes.withUnsafeMutableBytes { raw in
@@ -83,9 +86,10 @@ package enum ChangeLogFile {
         guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<(headerSize - 4)])) == stored else {
             throw SnapshotFileError(.checksumMismatch, "The change log's header checksum does not hold.")
         }
-        guard version == Self.version else {
+        guard readableVersions.contains(version) else {
             throw SnapshotFileError(
-                .unsupportedVersion, "The change log is of format version \(version); this heraldd reads version \(Self.version).")
+                .unsupportedVersion,
+                "The change log is of format version \(version); this heraldd reads versions \(readableVersions.lowerBound) to \(readableVersions.upperBound).")
         }
         return Header(
             version: version, baseGeneration: base, createdAt: Date(timeIntervalSince1970: created.isFinite ? created : 0),
@@ -135,7 +139,7 @@ package enum ChangeLogFile {
                 problem = "record \(count + 1)'s checksum does not hold"
                 break
             }
-            guard let record = ChangeRecord(body: body) else {
+            guard let record = ChangeRecord(body: body, version: header.version) else {
                 problem = "record \(count + 1)'s checksum holds but it does not decode"
                 break
             }

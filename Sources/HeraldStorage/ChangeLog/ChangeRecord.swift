@@ -1,12 +1,15 @@
 import FoundationEssentials
 import HeraldCore
+import HeraldProtocol
 
-/// One acknowledged change, as the change log keeps it: the request that made it, as it
-/// was applied. Replaying it runs the same rule with the same caller, params and clock
-/// value, so Core stays pure rules and the log needs no encoding of each change's effect.
+/// One acknowledged change, as the change log keeps it: who made it and when, and either
+/// what it stored (a donation, ``Change/donation(app:interaction:)``) or the request that
+/// made it, to run again through the same rule with the same caller, params and clock
+/// value (``Change/request(params:generated:)``).
 ///
-/// `generated` holds what the request drew at random when it was applied (an identifier
-/// it had none for), in the order drawn: replay hands them back instead of drawing again.
+/// A donation is kept as what the store keeps — its interaction as stored, identifier
+/// drawn and text digested — so that replay stores it with no JSON parse and no rule run
+/// twice; its record is about half the size of its params (docs/performance.md, "Durability").
 package struct ChangeRecord: Sendable, Hashable {
     /// The method's wire name; a name starting with `tick:` is periodic work of heraldd
     /// itself (summaries due, snoozes returned, Focus changes due, retention).
@@ -14,26 +17,58 @@ package struct ChangeRecord: Sendable, Hashable {
     package var caller: Caller
     /// The clock value the rule saw.
     package var appliedAt: Date
-    /// The request's params, as the JSON text it sent.
-    package var params: [UInt8]
-    package var generated: [String]
+    package var change: Change
 
+    /// What a record holds of its change.
+    package enum Change: Sendable, Hashable {
+        /// The request's params, as the JSON text it sent, and what it drew at random when
+        /// it was applied (an identifier it had none for), in the order drawn: replay runs
+        /// the rule again and hands them back instead of drawing again.
+        case request(params: [UInt8], generated: [String])
+        /// A donation stored under the caller's uid and `app`: its interaction as the store
+        /// keeps it (``HeraldCore/PreparedDonation``).
+        case donation(app: String, interaction: Interaction)
+    }
+
+    /// A request's record.
     package init(method: String, caller: Caller, appliedAt: Date, params: [UInt8], generated: [String] = []) {
         self.method = method
         self.caller = caller
         self.appliedAt = appliedAt
-        self.params = params
-        self.generated = generated
+        self.change = .request(params: params, generated: generated)
+    }
+
+    /// A donation's record.
+    package init(donationBy caller: Caller, appliedAt: Date, app: String, interaction: Interaction) {
+        self.method = DonateMethod.name
+        self.caller = caller
+        self.appliedAt = appliedAt
+        self.change = .donation(app: app, interaction: interaction)
     }
 }
 
 extension ChangeRecord {
-    /// The record's body (what its length and checksum cover), format version 1:
+    /// The byte after the caller that says what a format version 2 body holds.
+    private enum Kind {
+        static let request: UInt8 = 0
+        static let donation: UInt8 = 1
+    }
+
+    /// The record's body (what its length and checksum cover), format version 2:
     /// appliedAt (Float64 bits of seconds since 1970, LE), uid, gid (UInt32 LE), pid
     /// (Int32 LE), flags (UInt8: 1 administrator, 2 has an app), app source (UInt8) and
-    /// app id (string), method (string), params (UInt32 length LE + bytes), generated
-    /// (UInt16 count LE, each a string). A string is a UInt16 length LE and UTF-8 bytes.
-    package func encodeBody(into bytes: inout [UInt8]) {
+    /// app id (string), then the kind (UInt8) and what it holds:
+    /// - 0, a request: method (string), params (UInt32 length LE + bytes), generated
+    ///   (UInt16 count LE, each a string);
+    /// - 1, a donation: app (string), then the interaction as a snapshot's interaction
+    ///   record holds it from its flags on (``InteractionRecordLayout``), to the body's end.
+    ///
+    /// A string is a UInt16 length LE and UTF-8 bytes. Format version 1 has no kind: a
+    /// request's members follow the caller (``init(body:version:)`` reads both).
+    ///
+    /// Version 1 is written only to show it is still read (tests, `herald-bench
+    /// change-log-fill --record-format params`), and holds only requests.
+    package func encodeBody(into bytes: inout [UInt8], version: UInt16 = ChangeLogFile.version) {
         bytes.appendLittleEndian(appliedAt.timeIntervalSince1970.bitPattern)
         bytes.appendLittleEndian(caller.uid)
         bytes.appendLittleEndian(caller.gid)
@@ -42,27 +77,29 @@ extension ChangeRecord {
         bytes.append(flags)
         bytes.append(caller.app.map { Self.sourceCode($0.source) } ?? 0)
         bytes.appendShortString(caller.app?.id ?? "")
-        bytes.appendShortString(method)
-        bytes.appendLittleEndian(UInt32(params.count))
-        bytes.append(contentsOf: params)
-        bytes.appendLittleEndian(UInt16(min(generated.count, Int(UInt16.max))))
-        for value in generated.prefix(Int(UInt16.max)) { bytes.appendShortString(value) }
+        switch change {
+        case .request(let params, let generated):
+            if version != 1 { bytes.append(Kind.request) }
+            bytes.appendShortString(method)
+            bytes.appendLittleEndian(UInt32(params.count))
+            bytes.append(contentsOf: params)
+            bytes.appendLittleEndian(UInt16(min(generated.count, Int(UInt16.max))))
+            for value in generated.prefix(Int(UInt16.max)) { bytes.appendShortString(value) }
+        case .donation(let app, let interaction):
+            precondition(version != 1, "Format version 1 holds no donation records.")
+            bytes.append(Kind.donation)
+            bytes.appendShortString(app)
+            InteractionRecordWriter.appending(to: &bytes) { $0.appendInteraction(interaction) }
+        }
     }
 
-    /// Reads a body written by ``encodeBody(into:)``; nil when it does not hold exactly one.
-    package init?(body: UnsafeRawBufferPointer) {
+    /// Reads a body of format `version` (1 or 2); nil when it does not hold exactly one record.
+    package init?(body: UnsafeRawBufferPointer, version: UInt16 = ChangeLogFile.version) {
         var reader = ByteReader(body)
         guard let bits = reader.read(UInt64.self), let uid = reader.read(UInt32.self), let gid = reader.read(UInt32.self),
             let pid = reader.read(UInt32.self), let flags = reader.read(UInt8.self), let source = reader.read(UInt8.self),
-            let appID = reader.readString(), let method = reader.readString(), let paramsCount = reader.read(UInt32.self),
-            let params = reader.readBytes(Int(paramsCount)), let count = reader.read(UInt16.self)
+            let appID = reader.readString(), flags & ~3 == 0
         else { return nil }
-        var generated: [String] = []
-        for _ in 0..<count {
-            guard let value = reader.readString() else { return nil }
-            generated.append(value)
-        }
-        guard reader.isAtEnd, flags & ~3 == 0 else { return nil }
         var app: AppIdentity?
         if flags & 2 != 0 {
             guard let source = Self.source(source), !appID.isEmpty else { return nil }
@@ -70,13 +107,36 @@ extension ChangeRecord {
         }
         let time = Double(bitPattern: bits)
         guard time.isFinite else { return nil }
-        self.init(
-            method: method,
-            caller: Caller(uid: uid, gid: gid, pid: Int32(bitPattern: pid), isAdministrator: flags & 1 != 0, app: app),
-            appliedAt: Date(timeIntervalSince1970: time),
-            params: params,
-            generated: generated
-        )
+        let caller = Caller(uid: uid, gid: gid, pid: Int32(bitPattern: pid), isAdministrator: flags & 1 != 0, app: app)
+        let appliedAt = Date(timeIntervalSince1970: time)
+        let kind = version == 1 ? Kind.request : reader.read(UInt8.self)
+        switch kind {
+        case Kind.request:
+            guard let method = reader.readString(), let paramsCount = reader.read(UInt32.self),
+                let params = reader.readBytes(Int(paramsCount)), let count = reader.read(UInt16.self)
+            else { return nil }
+            var generated: [String] = []
+            for _ in 0..<count {
+                guard let value = reader.readString() else { return nil }
+                generated.append(value)
+            }
+            guard reader.isAtEnd else { return nil }
+            self.init(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated)
+        case Kind.donation:
+            guard let donor = reader.readString(), let interaction = Self.interaction(body, from: reader.offset) else { return nil }
+            self.init(donationBy: caller, appliedAt: appliedAt, app: donor, interaction: interaction)
+        default:
+            return nil
+        }
+    }
+
+    /// The interaction record that fills `body` from `offset`; nil when it does not hold
+    /// exactly one, or holds a time that is not a number.
+    private static func interaction(_ body: UnsafeRawBufferPointer, from offset: Int) -> Interaction? {
+        var reader = InteractionRecordReader(file: body, range: offset..<body.count, appCount: 0, rareMembers: .json)
+        guard let interaction = try? reader.interaction(), reader.isAtEnd else { return nil }
+        if let date = interaction.date, !date.timeIntervalSinceReferenceDate.isFinite { return nil }
+        return interaction
     }
 
     private static func sourceCode(_ source: AppIdentity.Source) -> UInt8 {

@@ -28,12 +28,12 @@ struct PersonRecordFlags: OptionSet {
 }
 
 extension InteractionRecordWriter {
-    mutating func appendPeople(_ people: [Person]) throws {
+    mutating func appendPeople(_ people: [Person]) {
         appendVarint(UInt64(people.count))
-        for person in people { try appendPerson(person) }
+        for person in people { appendPerson(person) }
     }
 
-    mutating func appendPerson(_ person: Person) throws {
+    mutating func appendPerson(_ person: Person) {
         let flagsAt = reserveFlags()
         var flags: PersonRecordFlags = []
         if let handle = person.handle {

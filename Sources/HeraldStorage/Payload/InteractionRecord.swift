@@ -48,11 +48,16 @@ struct InteractionRecordFlags: OptionSet {
 }
 
 extension InteractionRecordWriter {
-    mutating func append(_ record: HeraldState.StoredRecord) throws {
-        let interaction = record.interaction
+    mutating func append(_ record: HeraldState.StoredRecord) {
         appendVarint(UInt64(record.uid))
         appendVarint(UInt64(record.app))
         appendDouble(record.donatedAt.timeIntervalSinceReferenceDate)
+        appendInteraction(record.interaction)
+    }
+
+    /// The interaction's part of a record, from its flags on: what the change log's
+    /// donation records hold too (``ChangeRecord``).
+    mutating func appendInteraction(_ interaction: Interaction) {
         // The flags are known once every member is written: their place is kept and filled in.
         let flagsAt = reserveFlags()
         var flags: InteractionRecordFlags = []
@@ -71,11 +76,11 @@ extension InteractionRecordWriter {
         case .sendMessage(let message):
             if let sender = message.sender {
                 flags.insert(.hasSender)
-                try appendPerson(sender)
+                appendPerson(sender)
             }
             if let recipients = message.recipients {
                 flags.insert(.hasRecipients)
-                try appendPeople(recipients)
+                appendPeople(recipients)
             }
             if let content = message.content {
                 flags.insert(.hasContent)
@@ -104,7 +109,7 @@ extension InteractionRecordWriter {
             }
         case .startCall(let call):
             flags.insert(.startCall)
-            try appendPeople(call.contacts)
+            appendPeople(call.contacts)
             if let capability = call.callCapability {
                 flags.insert(.hasCallCapability)
                 appendCase(capability, of: InteractionRecordLayout.callCapabilities)
@@ -137,6 +142,12 @@ extension InteractionRecordReader {
         let app = try varint()
         guard app < UInt64(appCount) else { throw corrupted(at: start, "a record names app \(app) of \(appCount).") }
         let donatedAt = Date(timeIntervalSinceReferenceDate: try double())
+        return HeraldState.StoredRecord(uid: uid, app: UInt32(app), donatedAt: donatedAt, interaction: try interaction())
+    }
+
+    /// The interaction's part of a record, from its flags on (``appendInteraction(_:)``).
+    mutating func interaction() throws(SnapshotFileError) -> Interaction {
+        let start = input.cursor
         let flags = InteractionRecordFlags(rawValue: try varint())
         guard InteractionRecordFlags.known.isSuperset(of: flags) else { throw corrupted(at: start, "a record has unknown flags.") }
         let identifier = try string()
@@ -180,13 +191,12 @@ extension InteractionRecordReader {
                 )
             )
         }
-        let interaction = Interaction(
+        return Interaction(
             identifier: identifier,
             groupIdentifier: groupIdentifier,
             direction: flags.contains(.outgoing) ? .outgoing : .incoming,
             date: date,
             intent: intent
         )
-        return HeraldState.StoredRecord(uid: uid, app: UInt32(app), donatedAt: donatedAt, interaction: interaction)
     }
 }

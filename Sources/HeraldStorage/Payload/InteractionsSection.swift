@@ -27,8 +27,8 @@ enum InteractionsSection: SnapshotSection {
         let chunks = try runEach(runs.count, on: parallel) { index in
             var buffer: [UInt8] = []
             buffer.reserveCapacity(runs[index].count * 160)
-            try InteractionRecordWriter.appending(to: &buffer) { writer in
-                try state.forEachStoredRecord(at: runs[index]) { record in try writer.append(record) }
+            InteractionRecordWriter.appending(to: &buffer) { writer in
+                state.forEachStoredRecord(at: runs[index]) { record in writer.append(record) }
             }
             return buffer
         }.filter { !$0.isEmpty }

@@ -4,7 +4,7 @@
 
 extension HeraldClient {
     /// The protocol version this client was generated from (`info.version` of Protocol/openrpc.json).
-    public static let protocolVersion = "1.1.0"
+    public static let protocolVersion = "1.2.0"
 
     /// The methods this client has a call for, in the document's order.
     public static let methods: [String] = [
@@ -45,6 +45,7 @@ extension HeraldClient {
         "get-cooldown",
         "hold-focus",
         "release-focus-hold",
+        "release-grants",
     ]
 
     /// The calls that subscribe the connection: repeated after a reconnection when `subscribe` is true.
@@ -80,7 +81,8 @@ extension HeraldClient {
         interactionIdentifier: String? = nil,
         content: NotificationContent? = nil,
         payload: APNsPayload? = nil,
-        gateway: GatewayOrigin? = nil
+        gateway: GatewayOrigin? = nil,
+        grant: GrantUse? = nil
     ) async throws(HeraldError) -> UpdateContentResult {
         try await call(
             "update-content",
@@ -91,6 +93,7 @@ extension HeraldClient {
                 ("content", content),
                 ("payload", payload),
                 ("gateway", gateway),
+                ("grant", grant),
             ]
         )
     }
@@ -424,5 +427,11 @@ extension HeraldClient {
     /// person.
     public func releaseFocusHold(hold: String) async throws(HeraldError) -> ReleaseFocusHoldResult {
         try await call("release-focus-hold", params: [("hold", hold)])
+    }
+
+    /// `release-grants`: The gateway's answer to grants-revoked: it no longer uses its standing grants. Who may
+    /// call it: person.
+    public func releaseGrants(revocation: Int) async throws(HeraldError) -> ReleaseGrantsResult {
+        try await call("release-grants", params: [("revocation", revocation)])
     }
 }

@@ -35,6 +35,9 @@ public enum HeraldEvent: Sendable, Hashable {
     /// `focus-digest`: Sent to presenters when a Focus of their uid ends having silenced something: what it
     /// silenced.
     case focusDigest(FocusDigestParams)
+    /// `grants-revoked`: Sent by the server to the uid's own gateway before a change of the uid while it holds
+    /// standing grants.
+    case grantsRevoked(GrantsRevokedParams)
     /// A notification this client does not know, or whose params it could not read.
     case other(method: String, params: HeraldJSON)
     /// The connection was lost and made again; the subscribing calls were repeated, and
@@ -66,6 +69,8 @@ public enum HeraldEvent: Sendable, Hashable {
             if let value = try? params.decode(AuthorizationAnsweredParams.self) { return .authorizationAnswered(value) }
         case "focus-digest":
             if let value = try? params.decode(FocusDigestParams.self) { return .focusDigest(value) }
+        case "grants-revoked":
+            if let value = try? params.decode(GrantsRevokedParams.self) { return .grantsRevoked(value) }
         default: break
         }
         return .other(method: method, params: params)

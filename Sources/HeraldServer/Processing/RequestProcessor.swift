@@ -49,7 +49,7 @@ package struct RequestProcessor: Sendable {
             output.append(contentsOf: refusal.response)
             return .now
         case .success(let value):
-            let placement = methods.placement(of: value)
+            let placement = methods.placement(of: value, context: context)
             guard placement == .eventLoop else {
                 return .offEventLoop(placement) { respond(toParsed: value, context: context, since: start) }
             }

@@ -49,6 +49,10 @@ package struct AuditRecord: Sendable, Hashable {
     /// verified the app by (nil: named by the notification's hints).
     package var gateway: String?
     package var gatewayAppVerifiedBy: String?
+    /// The standing grant the gateway showed the notification under, and whether the
+    /// decision was what it showed (false: its bubble was replaced or closed).
+    package var grant: Int?
+    package var grantHonoured: Bool?
 
     package init(
         app: String? = nil,

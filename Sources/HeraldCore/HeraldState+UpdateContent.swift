@@ -80,26 +80,9 @@ extension HeraldState {
             )
         }
 
-        var decision = DeliveryDecision(
-            app: p.app,
-            level: level,
-            timeSensitivePermitted: capabilities.timeSensitive,
-            repeatedCallWindow: configuration.repeatedCallWindow
-        )
+        var decision = appDecision(uid: caller.uid, app: p.app, level: level, timeSensitivePermitted: capabilities.timeSensitive, now: now)
         let focus = focuses[caller.uid]
         let activeFocus = focus.currentConfiguration
-        if let activeFocus {
-            decision.focus = DeliveryDecision.FocusFacts(
-                name: activeFocus.name,
-                allowsTimeSensitive: activeFocus.allowTimeSensitive,
-                appAllowed: activeFocus.allowedApps.contains(p.app),
-                silencesNamed: activeFocus.silencesNamed,
-                appSilenced: activeFocus.silencedApps?.contains(p.app) ?? false
-            )
-        }
-        if let summary = summaries[caller.uid], summary.holds(p.app) {
-            decision.nextSummary = summary.nextDelivery(after: now, in: configuration.timeZone)
-        }
 
         var silencedConversation: SilencedConversations.Conversation?
         var communication: (key: InteractionKey, stored: StoredInteraction)?
@@ -163,6 +146,7 @@ extension HeraldState {
         if let reason = unknownCategoryReason(content.categoryIdentifier, uid: caller.uid, app: p.app) {
             delivery.reasons.insert(reason, at: 0)
         }
+        let grantHonoured = p.grant.map { settleGrant($0, uid: caller.uid, app: p.app, delivery: &delivery, audit: &audit, now: now) }
         let held = delivery.presentation == .summary
         let notification = HeraldNotification(
             identifier: identifier, app: p.app, content: content, delivery: delivery,
@@ -188,7 +172,33 @@ extension HeraldState {
         // The answer says whether the sandbox vouched for the app; the list keeps the decision.
         var answered = delivery
         answered.appVerifiedBy = caller.app?.source.rawValue ?? p.gateway?.appVerifiedBy?.rawValue
-        return (MethodOutcome(result: UpdateContentResult(identifier: identifier, content: content, delivery: answered), audit: audit), listing)
+        let result = UpdateContentResult(identifier: identifier, content: content, delivery: answered, grantHonoured: grantHonoured)
+        return (MethodOutcome(result: result, audit: audit), listing)
+    }
+
+    /// The decision's facts for a notification of `app` at `level` that is not a
+    /// communication: the uid's Focus in effect and its summary. A communication adds its
+    /// interaction's facts to them.
+    func appDecision(uid: UInt32, app: String, level: InterruptionLevel, timeSensitivePermitted: Bool, now: Date) -> DeliveryDecision {
+        var decision = DeliveryDecision(
+            app: app,
+            level: level,
+            timeSensitivePermitted: timeSensitivePermitted,
+            repeatedCallWindow: configuration.repeatedCallWindow
+        )
+        if let activeFocus = focuses[uid].currentConfiguration {
+            decision.focus = DeliveryDecision.FocusFacts(
+                name: activeFocus.name,
+                allowsTimeSensitive: activeFocus.allowTimeSensitive,
+                appAllowed: activeFocus.allowedApps.contains(app),
+                silencesNamed: activeFocus.silencesNamed,
+                appSilenced: activeFocus.silencedApps?.contains(app) ?? false
+            )
+        }
+        if let summary = summaries[uid], summary.holds(app) {
+            decision.nextSummary = summary.nextDelivery(after: now, in: configuration.timeZone)
+        }
+        return decision
     }
 
     /// Why no interaction `identifier` is there: never donated (as far as Herald knows), or

@@ -32,6 +32,8 @@ package struct HeraldState: Sendable {
     var conversations = ConversationControls()
     /// Each uid's burst cooldown: its window (kept) and its bursts under way (not kept).
     var cooldowns = BurstCooldowns()
+    /// Each uid's standing grants to its gateway; in memory only.
+    var standingGrants = StandingGrants()
 
     /// Interactions evicted by `maxInteractions` or `maxInteractionsPerUID` since this
     /// value was made; not encoded.

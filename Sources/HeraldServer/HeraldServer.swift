@@ -26,6 +26,7 @@ package final class HeraldServer: Service, Sendable {
     private let presenters: NotificationPresenters
     private let responses: ResponseSubscriptions
     private let holds: FocusHolds
+    private let grants = GrantRevocations()
     private let memoryTrim: MemoryTrim
     /// When the last connection closed (monotonic): where an idle stretch begins.
     private let lastClosed = NIOLockedValueBox(ContinuousClock.now)
@@ -62,7 +63,8 @@ package final class HeraldServer: Service, Sendable {
 
     /// What the method handlers are given, for work of theirs done outside a request.
     private var services: MethodServices {
-        MethodServices(environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds)
+        MethodServices(
+            environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds, grants: grants)
     }
 
     /// The daemon's alarm: set for the next thing due in the state, rung early by changes.
@@ -140,7 +142,7 @@ package final class HeraldServer: Service, Sendable {
 
     package func run() async throws {
         let processor = RequestProcessor(
-            methods: .herald(environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds),
+            methods: .herald(environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds, grants: grants),
             limits: configuration.limits,
             statistics: environment.statistics,
             recorder: recorder
@@ -343,6 +345,7 @@ package final class HeraldServer: Service, Sendable {
                 if presenters.remove(identity) > 0 { memoryTrim.largeWorkDone() }
                 responses.remove(identity)
                 ReleaseFocusHoldMethod.releaseClosed(holds.take(identity), services)
+                services.state.withLock { $0.dropGrantHolder(connection: identity.number) }
                 statistics.closeConnection(uid: caller.uid)
                 if exitsWhenIdle {
                     // An idle stretch may begin: the alarm plans its end.

@@ -62,8 +62,11 @@ final class PresenterLoop {
         case authorization(app: String)
         /// The gateway's `donate` before a message's or call's `update-content`.
         case gatewayDonate
-        /// The gateway's `update-content` of its notification `id`.
-        case gatewayUpdate(id: UInt32, interaction: Bool)
+        /// The gateway's `update-content` of its notification `id`, the `sequence`th of its
+        /// app (``GatewayGrants``), shown already under a standing grant when `granted`.
+        case gatewayUpdate(id: UInt32, interaction: Bool, sequence: Int, granted: Bool)
+        /// `release-grants`, answering `grants-revoked`.
+        case releaseGrants
         /// The gateway's `remove-notifications` for an app's `CloseNotification`.
         case gatewayWithdraw
         /// A page of `list-notifications` after `events-skipped`, of listing `generation`.
@@ -81,6 +84,8 @@ final class PresenterLoop {
         var delivered: Set<NotificationKey> = []
     }
     private var relisting: Relisting?
+    /// heraldd's standing grants to the gateway.
+    private var grants = GatewayGrants()
     private var relistings = 0
     /// The pages one listing reads at most (a page is up to `--max-response-bytes`): past
     /// them, no bubble is closed, since which are gone is not known.
@@ -222,12 +227,13 @@ final class PresenterLoop {
     private func disconnect(retryIn delay: Duration) {
         if subscribed { presentedUntil.recordNow(Date()) }
         subscribed = false
+        grants.dropAll()
         link = nil
         subscribeID = nil
         relisting = nil
         // What heraldd never answered for is shown directly: nothing an app sent is lost.
         let unanswered = pending.values.compactMap { request -> UInt32? in
-            if case .gatewayUpdate(let id, _) = request { id } else { nil }
+            if case .gatewayUpdate(let id, _, _, false) = request { id } else { nil }
         }
         pending = [:]
         for id in unanswered.sorted() { gateway?.showDirectly(id) }
@@ -260,9 +266,14 @@ final class PresenterLoop {
     }
 
     private func event(method: String, params: JSONValue) {
+        if method == GrantsRevoked.method { return grantsRevoked(params) }
         do {
             guard let event = try PresenterEvent(method: method, params: params) else { return }
-            if case .eventsSkipped(let count, let alerts) = event { return skipped(count, alerts: alerts ?? count) }
+            if case .eventsSkipped(let count, let alerts) = event {
+                // A revocation may be among them: its answer is heraldd's 50 ms.
+                grants.dropAll()
+                return skipped(count, alerts: alerts ?? count)
+            }
             presenter.handle(event)
             if case .delivered(_, let notification) = event { presentedUntil.record(notification.deliveredAt ?? notification.receivedAt) }
         } catch {
@@ -328,17 +339,23 @@ final class PresenterLoop {
         case (.authorization(let app), let code?):
             // The prompt stays until the request is answered, so the person may try again.
             Log.info("set-focus-authorization for \(app) failed: \(code) \(message)")
-        case (.gatewayUpdate(let id, true), _?):
+        case (.gatewayUpdate(let id, _, let sequence, true), let code?):
+            // Shown already; heraldd did not take it (its list is full of scheduled ones).
+            let app = gateway?.records[id]?.app ?? "an app"
+            grants.answered(app: app, sequence: sequence, grant: nil)
+            Log.info("heraldd refused a notification of \(app) shown under a standing grant: \(code) \(message)")
+            gateway?.decided(id)
+        case (.gatewayUpdate(let id, true, _, _), _?):
             // Not a communication after all (the donation was refused, the capability is off):
             // the same notification, without its interaction.
             guard let record = gateway?.records[id] else { break }
             submit(record, interaction: false)
-        case (.gatewayUpdate(let id, false), let code?):
+        case (.gatewayUpdate(let id, false, _, _), let code?):
             Log.info("heraldd refused a notification of \(gateway?.records[id]?.app ?? "an app"): \(code) \(message); shown directly")
             gateway?.showDirectly(id)
             gateway?.decided(id)
-        case (.gatewayUpdate(let id, _), nil):
-            gateway?.decided(id)
+        case (.gatewayUpdate(let id, _, let sequence, let granted), nil):
+            gatewayDecided(id, sequence: sequence, granted: granted, result: result?.objectValue)
         case (.gatewayWithdraw, let code?):
             Log.info("remove-notifications for a closed notification failed: \(code) \(message)")
         case (.relist(let generation), let code?):
@@ -350,8 +367,10 @@ final class PresenterLoop {
             Log.info("list-notifications for what \(digest.focus) silenced failed: \(code) \(message)")
         case (.missed(let digest), nil):
             showMissed(digest, result: result)
+        case (.releaseGrants, let code?):
+            Log.info("release-grants failed: \(code) \(message)")
         case (.response, nil), (.authorization, nil), (.snooze, nil), (.muteConversation, nil), (.gatewayDonate, _),
-            (.gatewayWithdraw, nil):
+            (.gatewayWithdraw, nil), (.releaseGrants, nil):
             break
         }
     }
@@ -500,24 +519,70 @@ final class PresenterLoop {
     }
 
     /// Sends a gateway notification to heraldd: a message or a call is donated first, so
-    /// that its notification is a communication. False when it could not be sent.
+    /// that its notification is a communication. A plain one (``FreedesktopNotification/isPlain``)
+    /// of an app with a standing grant is shown first, and heraldd told in the same
+    /// `update-content`. False when it could not be sent.
     @discardableResult
     private func submit(_ record: GatewayRecords.Record, interaction: Bool) -> Bool {
         guard let link else { return false }
         let n = record.notification
         let donation = interaction ? n.donateParams(app: record.app, identifier: record.identifier) : nil
+        let plain = record.portal == nil && n.isPlain
+        let grant = plain ? grants.use(app: record.app) : nil
+        if !plain { grants.drop(app: record.app) }
         do {
             if let donation { pending[try link.request("donate", params: donation)] = .gatewayDonate }
-            let params = n.updateParams(
+            var params = n.updateParams(
                 app: record.app, identifier: record.identifier, interaction: donation != nil, gateway: record.portal == nil ? "freedesktop" : "portal",
                 verifiedBy: record.verifiedBy
             )
-            pending[try link.request("update-content", params: params)] = .gatewayUpdate(id: record.id, interaction: donation != nil)
+            if let grant {
+                showGranted(record, sound: grant.sound)
+                params["grant"] = .object(["id": .number(JSONNumber(grant.id)), "sound": .bool(grant.sound)])
+            }
+            let sequence = grants.sending(app: record.app)
+            pending[try link.request("update-content", params: params)] = .gatewayUpdate(
+                id: record.id, interaction: donation != nil, sequence: sequence, granted: grant != nil)
             return true
         } catch {
             Log.info("lost heraldd at \(linkPath) while passing on a notification: \(error)")
             disconnect(retryIn: backoff.take())
             return false
         }
+    }
+
+    /// Shows a gateway notification under a standing grant, as heraldd's decision would.
+    private func showGranted(_ record: GatewayRecords.Record, sound: Bool) {
+        let now = Date()
+        do {
+            let notification = try record.notification.granted(app: record.app, identifier: record.identifier, sound: sound, at: now)
+            presenter.handle(.delivered(uid: uid, notification: notification))
+            presentedUntil.record(now)
+        } catch {
+            Log.info("could not show a notification of \(record.app) under its grant: \(error.reason)")
+        }
+    }
+
+    /// heraldd decided gateway notification `id`: the app gets its answer, the app's grant
+    /// is renewed, and a notification shown under a grant that heraldd held for the summary
+    /// loses its bubble (any other decision that differs came as its event, replacing it).
+    private func gatewayDecided(_ id: UInt32, sequence: Int, granted: Bool, result: JSONObject?) {
+        gateway?.decided(id)
+        guard let record = gateway?.records[id] else { return }
+        if record.portal == nil { grants.answered(app: record.app, sequence: sequence, grant: result?["grant"]?.objectValue) }
+        if granted, result?["grantHonoured"]?.boolValue == false {
+            Log.info("heraldd decided a notification of \(record.app) otherwise than its standing grant: its bubble follows the decision")
+            if result?["delivery"]?.objectValue?["presentation"]?.stringValue == "summary" { presenter.closeBubbles(of: [record.key]) }
+        }
+    }
+
+    /// heraldd revoked the standing grants before a change: none is used from now on, and
+    /// heraldd hears so (what was shown under them is on its way ahead of this answer).
+    private func grantsRevoked(_ params: JSONValue) {
+        grants.dropAll()
+        guard let revocation = params.objectValue?["revocation"]?.numberValue?.intValue else {
+            return Log.info("ignored a grants-revoked event without its revocation number")
+        }
+        send("release-grants", ["revocation": .number(JSONNumber(revocation))], as: .releaseGrants, while: "answering grants-revoked")
     }
 }

@@ -66,6 +66,8 @@ struct JournalResultRecorder: ResultRecorder {
         }
         // Passed on by the person's gateway: which, and what it verified the app by.
         if let gateway = audit.gateway { fields.append(("HERALD_GATEWAY", gateway)) }
+        if let grant = audit.grant { fields.append(("HERALD_GRANT", String(grant))) }
+        if let honoured = audit.grantHonoured { fields.append(("HERALD_GRANT_HONOURED", honoured ? "1" : "0")) }
         if let source = audit.gatewayAppVerifiedBy { fields.append(("HERALD_APP_SOURCE", source)) }
         if let value = audit.interactionIdentifier { fields.append(("HERALD_INTERACTION_ID", value)) }
         if let value = audit.conversationIdentifier { fields.append(("HERALD_CONVERSATION_ID", value)) }

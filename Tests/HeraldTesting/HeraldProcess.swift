@@ -44,11 +44,13 @@ package final class HeraldProcess: @unchecked Sendable {
     /// A `launcher` (standalone only) is a command that execs heraldd in the same process,
     /// such as `nsenter -t PID -m --`: heraldd keeps the pid the test started.
     package init(
-        _ launch: Launch = .socketActivated, arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = []
+        _ launch: Launch = .socketActivated, arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = [],
+        socketPath givenSocket: String? = nil
     ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        socketPath = folder.appendingPathComponent("herald.sock").path
+        // Another's socket path: a heraldd that comes back where the last one served.
+        self.socketPath = givenSocket ?? folder.appendingPathComponent("herald.sock").path
         stderrPath = folder.appendingPathComponent("stderr.log").path
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
 

@@ -45,6 +45,7 @@ extension HeraldClient {
         "get-cooldown",
         "hold-focus",
         "release-focus-hold",
+        "release-grants",
     ]
 
     /// The calls that subscribe the connection: repeated after a reconnection when `subscribe` is true.
@@ -80,7 +81,8 @@ extension HeraldClient {
         interactionIdentifier: String? = nil,
         content: NotificationContent? = nil,
         payload: APNsPayload? = nil,
-        gateway: GatewayOrigin? = nil
+        gateway: GatewayOrigin? = nil,
+        grant: GrantUse? = nil
     ) async throws(HeraldError) -> UpdateContentResult {
         try await call(
             .updateContent(
@@ -89,7 +91,8 @@ extension HeraldClient {
                 interactionIdentifier: interactionIdentifier,
                 content: content,
                 payload: payload,
-                gateway: gateway
+                gateway: gateway,
+                grant: grant
             )
         )
     }
@@ -403,5 +406,11 @@ extension HeraldClient {
     /// person.
     public func releaseFocusHold(hold: String) async throws(HeraldError) -> ReleaseFocusHoldResult {
         try await call(.releaseFocusHold(hold: hold))
+    }
+
+    /// `release-grants`: The gateway's answer to grants-revoked: it no longer uses its standing grants. Who may
+    /// call it: person.
+    public func releaseGrants(revocation: Int) async throws(HeraldError) -> ReleaseGrantsResult {
+        try await call(.releaseGrants(revocation: revocation))
     }
 }

@@ -37,6 +37,9 @@ public enum HeraldEvent: Sendable, Hashable {
     /// `focus-digest`: Sent to presenters when a Focus of their uid ends having silenced something: what it
     /// silenced.
     case focusDigest(FocusDigestParams)
+    /// `grants-revoked`: Sent by the server to the uid's own gateway before a change of the uid while it holds
+    /// standing grants.
+    case grantsRevoked(GrantsRevokedParams)
     /// A notification this client does not know, or whose params it could not read.
     case other(method: String, params: HeraldJSON)
     /// The connection was lost and made again; the subscribing calls were repeated, and
@@ -70,6 +73,8 @@ public enum HeraldEvent: Sendable, Hashable {
             if let value = try? decoder.decode(AuthorizationAnsweredParams.self, from: params) { return .authorizationAnswered(value) }
         case "focus-digest":
             if let value = try? decoder.decode(FocusDigestParams.self, from: params) { return .focusDigest(value) }
+        case "grants-revoked":
+            if let value = try? decoder.decode(GrantsRevokedParams.self, from: params) { return .grantsRevoked(value) }
         default: break
         }
         return .other(method: method, params: (try? decoder.decode(HeraldJSON.self, from: params)) ?? .null)

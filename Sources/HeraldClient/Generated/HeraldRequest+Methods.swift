@@ -41,7 +41,8 @@ extension HeraldRequest where Result == UpdateContentResult {
         interactionIdentifier: String? = nil,
         content: NotificationContent? = nil,
         payload: APNsPayload? = nil,
-        gateway: GatewayOrigin? = nil
+        gateway: GatewayOrigin? = nil,
+        grant: GrantUse? = nil
     ) -> Self {
         Self(
             "update-content",
@@ -52,6 +53,7 @@ extension HeraldRequest where Result == UpdateContentResult {
                 ("content", content),
                 ("payload", payload),
                 ("gateway", gateway),
+                ("grant", grant),
             ]
         )
     }
@@ -415,5 +417,13 @@ extension HeraldRequest where Result == ReleaseFocusHoldResult {
     /// person.
     public static func releaseFocusHold(hold: String) -> Self {
         Self("release-focus-hold", params: [("hold", hold)])
+    }
+}
+
+extension HeraldRequest where Result == ReleaseGrantsResult {
+    /// `release-grants`: The gateway's answer to grants-revoked: it no longer uses its standing grants. Who may
+    /// call it: person.
+    public static func releaseGrants(revocation: Int) -> Self {
+        Self("release-grants", params: [("revocation", revocation)])
     }
 }

@@ -1653,6 +1653,48 @@ public struct FocusHold: Codable, Sendable, Hashable {
     }
 }
 
+/// heraldd's word to the uid's own gateway (herald-notify --gateway) that the app's next plain notifications
+/// (urgency normal, no im.* or call.* category, no actions, replacing nothing) are delivered as alerts: the first
+/// soundAlerts with sound, the rest without (the burst cooldown). Made by heraldd's own rules on the app's plain
+/// notification in the current state, so there is none while a Focus silences the app, the summary holds it, a
+/// Focus hold stands or a revocation is under way. It ends after alerts notifications or seconds, whichever comes
+/// first, or at grants-revoked; each update-content answer renews it. The gateway shows such a notification first
+/// and tells heraldd in the same update-content (grant).
+public struct StandingGrant: Codable, Sendable, Hashable {
+    /// The grant's number, unique for the life of the daemon.
+    public var id: Int
+    public var app: AppName
+    /// How many notifications it covers.
+    public var alerts: Int
+    /// How many of the first of them come with sound; the rest come without, cooled down.
+    public var soundAlerts: Int
+    /// How long it holds from this answer: it ends a second before the next change due (a Focus schedule or end,
+    /// a summary, a snoozed notification's return) and before the app's burst could cool (its cooldown window).
+    public var seconds: Double
+
+    public init(id: Int, app: AppName, alerts: Int, soundAlerts: Int, seconds: Double) {
+        self.id = id
+        self.app = app
+        self.alerts = alerts
+        self.soundAlerts = soundAlerts
+        self.seconds = seconds
+    }
+}
+
+/// update-content's grant: the gateway already showed this notification under standing grant id, with sound or
+/// without (sound).
+public struct GrantUse: Codable, Sendable, Hashable {
+    /// The StandingGrant's id.
+    public var id: Int
+    /// Whether the gateway's bubble came with sound.
+    public var sound: Bool
+
+    public init(id: Int, sound: Bool) {
+        self.id = id
+        self.sound = sound
+    }
+}
+
 public struct RpcDiscoverResult: Codable, Sendable, Hashable {
     public var openrpc: String
     public var info: HeraldJSON
@@ -1710,11 +1752,20 @@ public struct UpdateContentResult: Codable, Sendable, Hashable {
     public var identifier: String
     public var content: NotificationContent
     public var delivery: Delivery
+    /// To the uid's own gateway passing on a notification that is not a message or call (gateway freedesktop):
+    /// its standing grant for this app from now on, replacing any before; absent when the rules would not deliver
+    /// the app's next plain notification as an alert (the app's next notification then goes through heraldd
+    /// first).
+    public var grant: StandingGrant?
+    /// With grant in the params: whether the decision is what the gateway showed.
+    public var grantHonoured: Bool?
 
-    public init(identifier: String, content: NotificationContent, delivery: Delivery) {
+    public init(identifier: String, content: NotificationContent, delivery: Delivery, grant: StandingGrant? = nil, grantHonoured: Bool? = nil) {
         self.identifier = identifier
         self.content = content
         self.delivery = delivery
+        self.grant = grant
+        self.grantHonoured = grantHonoured
     }
 }
 
@@ -2007,6 +2058,15 @@ public struct ReleaseFocusHoldResult: Codable, Sendable, Hashable {
     }
 }
 
+public struct ReleaseGrantsResult: Codable, Sendable, Hashable {
+    /// Whether a change was still waiting for this answer (false: it waited 50 ms and went on).
+    public var awaited: Bool
+
+    public init(awaited: Bool) {
+        self.awaited = awaited
+    }
+}
+
 /// Sent by the server to a connection that subscribed with request-focus when the app's authorizationStatus or
 /// focusStatus changes.
 public struct FocusChangedParams: Codable, Sendable, Hashable {
@@ -2123,3 +2183,14 @@ public struct AuthorizationAnsweredParams: Codable, Sendable, Hashable {
 
 /// Sent to presenters when a Focus of their uid ends having silenced something: what it silenced.
 public typealias FocusDigestParams = FocusDigest
+
+/// Sent by the server to the uid's own gateway before a change of the uid while it holds standing grants.
+public struct GrantsRevokedParams: Codable, Sendable, Hashable {
+    public var uid: Uid
+    public var revocation: Int
+
+    public init(uid: Uid, revocation: Int) {
+        self.uid = uid
+        self.revocation = revocation
+    }
+}

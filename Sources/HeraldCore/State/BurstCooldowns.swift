@@ -99,6 +99,12 @@ struct BurstCooldowns: Sendable {
         return nil
     }
 
+    /// The latest arrival of `source`'s burst, if it has one: its next alert within the
+    /// window of it is cooled down. Nothing changes (a standing grant reads it).
+    func lastArrival(uid: UInt32, source: Source) -> Date? {
+        bursts[uid]?[source]?.lastArrivalAt
+    }
+
     /// How many sources `uid` remembers.
     func sourceCount(uid: UInt32) -> Int {
         bursts[uid]?.count ?? 0

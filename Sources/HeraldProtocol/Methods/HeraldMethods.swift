@@ -43,6 +43,7 @@ package enum HeraldMethods {
         GetCooldownMethod.self,
         HoldFocusMethod.self,
         ReleaseFocusHoldMethod.self,
+        ReleaseGrantsMethod.self,
     ]
 
     /// Each method's journal message ids, by wire name.

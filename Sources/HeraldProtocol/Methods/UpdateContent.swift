@@ -24,6 +24,8 @@ package struct UpdateContentParams: Codable, Sendable, Hashable {
     package var payload: JSONValue?
     /// The gateway that passed the notification on for the app: the person's only.
     package var gateway: GatewayOrigin?
+    /// Given only by the uid's own gateway: the standing grant it showed the notification under.
+    package var grant: GrantUse?
 
     package init(
         app: String,
@@ -31,7 +33,8 @@ package struct UpdateContentParams: Codable, Sendable, Hashable {
         interactionIdentifier: String? = nil,
         content: NotificationContent? = nil,
         payload: JSONValue? = nil,
-        gateway: GatewayOrigin? = nil
+        gateway: GatewayOrigin? = nil,
+        grant: GrantUse? = nil
     ) {
         self.app = app
         self.identifier = identifier
@@ -39,6 +42,7 @@ package struct UpdateContentParams: Codable, Sendable, Hashable {
         self.content = content
         self.payload = payload
         self.gateway = gateway
+        self.grant = grant
     }
 }
 
@@ -53,7 +57,8 @@ extension UpdateContentParams: ParamsReadable {
                 interactionIdentifier: try members.optional("interactionIdentifier"),
                 content: try members.optional("content"),
                 payload: try members.optional("payload"),
-                gateway: try members.optional("gateway")
+                gateway: try members.optional("gateway"),
+                grant: try members.optional("grant")
             )
         }
     }
@@ -64,11 +69,21 @@ package struct UpdateContentResult: Codable, Sendable, Hashable {
     package var identifier: String
     package var content: NotificationContent
     package var delivery: Delivery
+    /// To the uid's own gateway: its standing grant for this app from now on (absent: none;
+    /// the app's next notifications go through heraldd first).
+    package var grant: StandingGrant?
+    /// With `grant` in the params: whether heraldd's decision is what the gateway showed
+    /// (false: the gateway's bubble is replaced by the decision's, or closed).
+    package var grantHonoured: Bool?
 
-    package init(identifier: String, content: NotificationContent, delivery: Delivery) {
+    package init(
+        identifier: String, content: NotificationContent, delivery: Delivery, grant: StandingGrant? = nil, grantHonoured: Bool? = nil
+    ) {
         self.identifier = identifier
         self.content = content
         self.delivery = delivery
+        self.grant = grant
+        self.grantHonoured = grantHonoured
     }
 }
 
@@ -78,5 +93,7 @@ extension UpdateContentResult: JSONDirectEncodable {
         members.add("identifier", identifier)
         members.add("content", content)
         members.add("delivery", delivery)
+        members.add("grant", grant)
+        members.add("grantHonoured", grantHonoured)
     }
 }

@@ -165,8 +165,23 @@ final class NotificationPresenters: Sendable {
         if closes { closeUnread(connection) }
     }
 
-    func delivered(_ event: NotificationDelivered) {
-        send(NotificationDelivered.method, event, uid: event.uid, burst: newBurst(), alert: Self.isAlert(event.notification))
+    func delivered(_ event: NotificationDelivered, except shownBy: ConnectionIdentity? = nil) {
+        send(NotificationDelivered.method, event, uid: event.uid, burst: newBurst(), alert: Self.isAlert(event.notification), except: shownBy)
+    }
+
+    /// Whether `connection` presents its own uid `uid`'s notifications alone: the person's
+    /// gateway, the one connection that may hold standing grants.
+    func presentsOwn(_ connection: ConnectionIdentity, uid: UInt32) -> Bool {
+        presenters.withLockedValue { table in
+            guard let presenter = table.presenters[connection] else { return false }
+            return presenter.uid == uid && presenter.owner == uid
+        }
+    }
+
+    /// Tells the gateway on `connection` that its standing grants are revoked.
+    func grantsRevoked(_ event: GrantsRevoked, to connection: ConnectionIdentity) {
+        guard let line = (try? JSONValueEncoder().encode(event)).map({ SubscriberLine.line(method: GrantsRevoked.method, params: $0) }) else { return }
+        offer(line, burst: newBurst(), to: [connection])
     }
 
     /// Whether a delivered notification is an alert: what a skipped one's count tells the
@@ -220,14 +235,17 @@ final class NotificationPresenters: Sendable {
 
     /// The same for params that write themselves: a notification, a summary (`alert` when
     /// delivered as one).
-    private func send(_ method: String, _ params: some JSONDirectEncodable, uid: UInt32, burst: UInt64, alert: Bool) {
-        send(uid: uid, burst: burst, alert: alert) { SubscriberLine.line(method: method, params: params) }
+    private func send(_ method: String, _ params: some JSONDirectEncodable, uid: UInt32, burst: UInt64, alert: Bool, except: ConnectionIdentity? = nil) {
+        send(uid: uid, burst: burst, alert: alert, except: except) { SubscriberLine.line(method: method, params: params) }
     }
 
-    /// Sends the line `makeLine` makes (only when some presenter will get it).
-    private func send(uid: UInt32, burst: UInt64, alert: Bool = false, makeLine: () -> ByteBuffer?) {
+    /// Sends the line `makeLine` makes (only when some presenter will get it), to every
+    /// presenter of `uid` but `except` (the gateway that showed it under a standing grant).
+    private func send(uid: UInt32, burst: UInt64, alert: Bool = false, except: ConnectionIdentity? = nil, makeLine: () -> ByteBuffer?) {
         let recipients = presenters.withLockedValue { table in
-            table.presenters.compactMap { connection, presenter in presenter.uid == nil || presenter.uid == uid ? connection : nil }
+            table.presenters.compactMap { connection, presenter in
+                (presenter.uid == nil || presenter.uid == uid) && connection != except ? connection : nil
+            }
         }
         guard !recipients.isEmpty, let line = makeLine() else { return }
         offer(line, burst: burst, alert: alert, to: recipients)

@@ -591,6 +591,14 @@ package enum OpenRPCDocument {
           "schema": {
             "$ref": "#/components/schemas/GatewayOrigin"
           }
+        },
+        {
+          "name": "grant",
+          "description": "Given only by the uid's own gateway (the connection that subscribed to its own uid's notifications and passes them on with gateway freedesktop; 1006 at /grant otherwise): the standing grant it showed this notification under. heraldd decides the notification as any other; when its decision is what was shown (an alert, with sound or cooled as shown), the decision's last reason says it was decided by the gateway's standing grant N, and the gateway gets no notification-delivered for it (it shows it already); otherwise (grantHonoured false) the gateway gets the decision's notification-delivered, which replaces or closes its bubble. The journal entry carries HERALD_GRANT and HERALD_GRANT_HONOURED.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/GrantUse"
+          }
         }
       ],
       "result": {
@@ -614,6 +622,14 @@ package enum OpenRPCDocument {
             },
             "delivery": {
               "$ref": "#/components/schemas/Delivery"
+            },
+            "grant": {
+              "$ref": "#/components/schemas/StandingGrant",
+              "description": "To the uid's own gateway passing on a notification that is not a message or call (gateway freedesktop): its standing grant for this app from now on, replacing any before; absent when the rules would not deliver the app's next plain notification as an alert (the app's next notification then goes through heraldd first)."
+            },
+            "grantHonoured": {
+              "type": "boolean",
+              "description": "With grant in the params: whether the decision is what the gateway showed."
             }
           }
         }
@@ -4602,6 +4618,67 @@ package enum OpenRPCDocument {
           }
         }
       ]
+    },
+    {
+      "name": "release-grants",
+      "x-herald-access": "person",
+      "summary": "The gateway's answer to grants-revoked: it no longer uses its standing grants.",
+      "description": "Sent by the uid's own gateway on the connection that got grants-revoked. What it showed under a grant before is on the connection ahead of this answer, so heraldd decides those before the change that revoked the grants. The change waits for this answer 50 ms at most; after that the grants are void, and a notification shown under one is decided again as it arrives (grantHonoured false when the decision differs). Who may call: the person — any connection of the uid without a verified app identity — and administrators; a verified app gets 1006, checked before the params are read.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "revocation",
+          "description": "The number grants-revoked gave.",
+          "required": true,
+          "schema": {
+            "type": "integer"
+          }
+        }
+      ],
+      "result": {
+        "name": "released",
+        "required": true,
+        "schema": {
+          "type": "object",
+          "required": [
+            "awaited"
+          ],
+          "properties": {
+            "awaited": {
+              "type": "boolean",
+              "description": "Whether a change was still waiting for this answer (false: it waited 50 ms and went on)."
+            }
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/PermissionDenied"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a change waits for it",
+          "params": [
+            {
+              "name": "revocation",
+              "value": 3
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "awaited": true
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -6948,6 +7025,63 @@ package enum OpenRPCDocument {
           }
         },
         "additionalProperties": false
+      },
+      "StandingGrant": {
+        "type": "object",
+        "description": "heraldd's word to the uid's own gateway (herald-notify --gateway) that the app's next plain notifications (urgency normal, no im.* or call.* category, no actions, replacing nothing) are delivered as alerts: the first soundAlerts with sound, the rest without (the burst cooldown). Made by heraldd's own rules on the app's plain notification in the current state, so there is none while a Focus silences the app, the summary holds it, a Focus hold stands or a revocation is under way. It ends after alerts notifications or seconds, whichever comes first, or at grants-revoked; each update-content answer renews it. The gateway shows such a notification first and tells heraldd in the same update-content (grant).",
+        "required": [
+          "id",
+          "app",
+          "alerts",
+          "soundAlerts",
+          "seconds"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The grant's number, unique for the life of the daemon."
+          },
+          "app": {
+            "$ref": "#/components/schemas/AppName"
+          },
+          "alerts": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 64,
+            "description": "How many notifications it covers."
+          },
+          "soundAlerts": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 64,
+            "description": "How many of the first of them come with sound; the rest come without, cooled down."
+          },
+          "seconds": {
+            "type": "number",
+            "minimum": 1,
+            "description": "How long it holds from this answer: it ends a second before the next change due (a Focus schedule or end, a summary, a snoozed notification's return) and before the app's burst could cool (its cooldown window)."
+          }
+        }
+      },
+      "GrantUse": {
+        "type": "object",
+        "description": "update-content's grant: the gateway already showed this notification under standing grant id, with sound or without (sound).",
+        "required": [
+          "id",
+          "sound"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The StandingGrant's id."
+          },
+          "sound": {
+            "type": "boolean",
+            "description": "Whether the gateway's bubble came with sound."
+          }
+        }
       }
     },
     "errors": {
@@ -7911,6 +8045,46 @@ package enum OpenRPCDocument {
             {
               "name": "unlisted",
               "value": 0
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "grants-revoked",
+      "summary": "Sent by the server to the uid's own gateway before a change of the uid while it holds standing grants.",
+      "description": "A JSON-RPC notification from the server (no id; do not answer it as a response). heraldd is about to apply a change of the uid that could change what its standing grants promise — any request that changes the state from another connection of the uid (set-focus, hold-focus, set-summary, set-conversation, set-cooldown, an app's own update-content, …), or an administrator's — and has dropped them; it issues none until the change is applied. The gateway stops using them and answers with release-grants {revocation}.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "uid",
+          "description": "The uid whose grants are revoked.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/Uid"
+          }
+        },
+        {
+          "name": "revocation",
+          "description": "The number to answer with release-grants.",
+          "required": true,
+          "schema": {
+            "type": "integer",
+            "minimum": 1
+          }
+        }
+      ],
+      "examples": [
+        {
+          "name": "before a set-focus",
+          "params": [
+            {
+              "name": "uid",
+              "value": 1000
+            },
+            {
+              "name": "revocation",
+              "value": 3
             }
           ]
         }

@@ -40,6 +40,8 @@ struct MethodServices: Sendable {
     var presenters: NotificationPresenters
     var responses: ResponseSubscriptions
     var holds: FocusHolds
+    /// The revocations of gateways' standing grants that changes wait for.
+    var grants = GrantRevocations()
 
     var state: SharedState { environment.state }
     var clock: any HeraldClock { environment.clock }
@@ -51,7 +53,8 @@ extension MethodTable {
         _ environment: MethodEnvironment, subscriptions: FocusSubscriptions,
         presenters: NotificationPresenters = NotificationPresenters(registry: ConnectionRegistry()),
         responses: ResponseSubscriptions = ResponseSubscriptions(registry: ConnectionRegistry()),
-        holds: FocusHolds = FocusHolds(registry: ConnectionRegistry())
+        holds: FocusHolds = FocusHolds(registry: ConnectionRegistry()),
+        grants: GrantRevocations = GrantRevocations()
     ) -> MethodTable {
         var table = MethodTable()
         let maxStringBytes = environment.maxStringBytes
@@ -71,7 +74,11 @@ extension MethodTable {
         table.writesResults = environment.writesResults
         table.storeRestore = environment.state.storeRestore
         let services = MethodServices(
-            environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds)
+            environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds,
+            grants: grants)
+        let state = environment.state
+        table.mustRevokeGrants = { context in grants.mustRevoke(context, state: state) }
+        table.revokeGrants = { context in grants.revoke(before: context, state: state, presenters: presenters) }
         for method in HeraldMethods.all {
             guard let served = method as? any ServedMethod.Type else {
                 preconditionFailure(

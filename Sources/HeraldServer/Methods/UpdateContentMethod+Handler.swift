@@ -25,17 +25,39 @@ extension UpdateContentMethod: ServedMethod {
         var params = params
         if params.identifier == nil { params.identifier = ChangeCapture.draw { HeraldState.newNotificationIdentifier() } }
         let presenting = !services.presenters.isEmpty
+        // Standing grants are the uid's own gateway's: the presenter of its uid alone that
+        // passes an app's notification on.
+        let uid = context.caller.uid
+        let gateway = params.gateway?.name == .freedesktop ? context.connection.flatMap { services.presenters.presentsOwn($0, uid: uid) ? $0 : nil } : nil
+        if params.grant != nil, gateway == nil {
+            throw RPCError(
+                .permissionDenied,
+                reason: "grant is for the uid's own gateway (herald-notify --gateway, subscribed to its uid's notifications) passing an app's notification on.",
+                pointer: "/grant")
+        }
         // The presenters' copy is made, and the notification the list evicted freed,
         // after the lock: a list at --max-notifications evicts one on every call.
-        let (outcome, listing) = try state.withLock(unsharingListOf: context.caller.uid) { state throws(RuleError) in
-            try state.updateContentListing(params, payloadContent: payloadContent, caller: context.caller, now: services.clock.now())
+        var (outcome, listing) = try state.withLock(unsharingListOf: uid) { state throws(RuleError) in
+            let now = services.clock.now()
+            var answer = try state.updateContentListing(params, payloadContent: payloadContent, caller: context.caller, now: now)
+            if let gateway {
+                if params.interactionIdentifier == nil {
+                    answer.outcome.result.grant = state.renewGrant(uid: uid, app: params.app, holder: gateway.number, now: now)
+                } else {
+                    state.dropGrant(uid: uid, app: params.app)
+                }
+            }
+            return answer
         }
+        outcome.audit.grant = params.grant?.id
         if presenting, outcome.result.delivery.presentation != .summary {
             var delivered = listing.notification(outcome.result, app: params.app)
             if delivered.content.categoryIdentifier != nil {
-                delivered = state.read { [delivered] in $0.presented(delivered, uid: context.caller.uid) }
+                delivered = state.read { [delivered] in $0.presented(delivered, uid: uid) }
             }
-            services.presenters.delivered(NotificationDelivered(uid: context.caller.uid, notification: delivered))
+            // The gateway showed it already, as decided.
+            let shownBy = outcome.result.grantHonoured == true ? gateway : nil
+            services.presenters.delivered(NotificationDelivered(uid: uid, notification: delivered), except: shownBy)
         }
         return outcome
     }

@@ -50,6 +50,13 @@ package struct MethodTable: Sendable {
     package var storeRestore = StoreRestore()
     /// The methods whose descriptor says they need neither interactions nor notifications.
     private var storeFree: Set<String> = []
+    /// Whether a change by this caller must first revoke a gateway's standing grants
+    /// (``GrantRevocations``): such a request leaves the event loop to wait for it.
+    package var mustRevokeGrants: @Sendable (RequestContext) -> Bool = { _ in false }
+    /// Revokes them before a change; returns what to run once the change is applied.
+    package var revokeGrants: @Sendable (RequestContext) -> (@Sendable () -> Void)? = { _ in nil }
+    /// The methods that change the state.
+    private var changingMethods: Set<String> = []
 
     package init() {}
 
@@ -89,6 +96,27 @@ package struct MethodTable: Sendable {
 
     /// Where `request` (an object, or a batch of them) is answered: off the event loop when
     /// it calls a method placed there; a batch goes where its most demanding request does.
+    /// Where `request` runs for `context`: off the event loop also when it changes a uid
+    /// whose gateway holds standing grants, since the change waits for their revocation.
+    func placement(of request: JSONNode, context: RequestContext) -> MethodPlacement {
+        let placement = placement(of: request)
+        guard placement == .eventLoop, !changingMethods.isEmpty, changes(request), mustRevokeGrants(context) else { return placement }
+        return .thread
+    }
+
+    /// Whether `request` (or one of its batch) calls a method that changes the state.
+    private func changes(_ request: JSONNode) -> Bool {
+        switch request.kind {
+        case .object:
+            guard let method = request[member: "method"]?.stringValue else { return false }
+            return changingMethods.contains(method)
+        case .array:
+            return request.elements.contains { changes($0) }
+        default:
+            return false
+        }
+    }
+
     func placement(of request: JSONNode) -> MethodPlacement {
         guard !offEventLoop.isEmpty else { return .eventLoop }
         switch request.kind {
@@ -166,6 +194,8 @@ package struct MethodTable: Sendable {
         let checkParams = self.checkParams
         let changesRefused: (@Sendable () -> String?)? = Method.changesState ? self.changesRefused : nil
         let captures = Method.changesState && capturesChanges
+        let revokeGrants: (@Sendable (RequestContext) -> (@Sendable () -> Void)?)? = Method.changesState ? self.revokeGrants : nil
+        if Method.changesState { changingMethods.insert(name) } else { changingMethods.remove(name) }
         let writesResults = self.writesResults
         entries[name] = Entry(access: access) {
             (params: JSONNode, context: RequestContext, output: inout [UInt8]) throws(RPCError) -> AuditRecord in
@@ -177,6 +207,8 @@ package struct MethodTable: Sendable {
             if let reason = changesRefused?() {
                 throw RPCError(.stateNotWritable, reason: reason)
             }
+            let grantsBack = revokeGrants?(context)
+            defer { grantsBack?() }
             let outcome: MethodOutcome<Method.Result>
             do {
                 if captures, ChangeCapture.current == nil {

@@ -49,7 +49,7 @@ package struct RequestProcessor: Sendable {
             output.append(contentsOf: refusal.response)
             return .now
         case .success(let value):
-            let placement = methods.placement(of: value)
+            let placement = methods.placement(of: value, context: context)
             if !methods.storeRestore.isFinished, methods.needsStore(value) {
                 // The store is still restoring at start: wait for it on a thread, not here.
                 let restore = methods.storeRestore

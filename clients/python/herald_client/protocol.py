@@ -49,6 +49,7 @@ METHODS = (
     'get-cooldown',
     'hold-focus',
     'release-focus-hold',
+    'release-grants',
 )
 """Every method of PROTOCOL_VERSION, in the document's order."""
 
@@ -64,6 +65,7 @@ NOTIFICATIONS = (
     'authorization-requested',
     'authorization-answered',
     'focus-digest',
+    'grants-revoked',
 )
 """Every notification the daemon sends (an `Event`'s `method`)."""
 
@@ -714,6 +716,31 @@ class FocusHold(_FocusHoldRequired, total=False):
     command: str
 
 
+class StandingGrant(TypedDict):
+    """heraldd's word to the uid's own gateway (herald-notify --gateway) that the app's next plain
+    notifications (urgency normal, no im.* or call.* category, no actions, replacing nothing)
+    are delivered as alerts: the first soundAlerts with sound, the rest without (the burst
+    cooldown). Made by heraldd's own rules on the app's plain notification in the current state,
+    so there is none while a Focus silences the app, the summary holds it, a Focus hold stands
+    or a revocation is under way. It ends after alerts notifications or seconds, whichever comes
+    first, or at grants-revoked; each update-content answer renews it. The gateway shows such a
+    notification first and tells heraldd in the same update-content (grant).
+    """
+    id: int
+    app: 'AppName'
+    alerts: int
+    soundAlerts: int
+    seconds: float
+
+
+class GrantUse(TypedDict):
+    """update-content's grant: the gateway already showed this notification under standing grant
+    id, with sound or without (sound).
+    """
+    id: int
+    sound: bool
+
+
 class _RpcDiscoverResultRequired(TypedDict):
     openrpc: Literal['1.3.2']
     info: Dict[str, Any]
@@ -732,10 +759,15 @@ class DonateResult(TypedDict):
     donatedAt: 'DateTime'
 
 
-class UpdateContentResult(TypedDict):
+class _UpdateContentResultRequired(TypedDict):
     identifier: str
     content: 'NotificationContent'
     delivery: 'Delivery'
+
+
+class UpdateContentResult(_UpdateContentResultRequired, total=False):
+    grant: 'StandingGrant'
+    grantHonoured: bool
 
 
 class RequestFocusResult(TypedDict):
@@ -862,6 +894,10 @@ class ReleaseFocusHoldResult(TypedDict):
     focus: Optional['FocusInEffect']
 
 
+class ReleaseGrantsResult(TypedDict):
+    awaited: bool
+
+
 class FocusChangedParams(TypedDict):
     """Sent by the server to a connection that subscribed with request-focus when the app's
     authorizationStatus or focusStatus changes.
@@ -969,6 +1005,14 @@ class FocusDigestParams(_FocusDigestParamsRequired, total=False):
     endedBy: Literal['turnedOff', 'ended', 'deleted', 'replaced']
 
 
+class GrantsRevokedParams(TypedDict):
+    """Sent by the server to the uid's own gateway before a change of the uid while it holds
+    standing grants.
+    """
+    uid: 'Uid'
+    revocation: int
+
+
 def _present(params: Dict[str, Any]) -> Dict[str, Any]:
     """The params without the members left as None: an older daemon never sees a member it may not know."""
     return {name: value for name, value in params.items() if value is not None}
@@ -1011,11 +1055,12 @@ class SyncMethods:
         content: Optional['NotificationContent'] = None,
         payload: Optional['APNsPayload'] = None,
         gateway: Optional['GatewayOrigin'] = None,
+        grant: Optional['GrantUse'] = None,
     ) -> UpdateContentResult:
         """`update-content`: Turn a notification's content into a communication notification and
         decide its delivery, explained. Who may call it: app.
         """
-        return self.call('update-content', _present({'app': app, 'identifier': identifier, 'interactionIdentifier': interactionIdentifier, 'content': content, 'payload': payload, 'gateway': gateway}))
+        return self.call('update-content', _present({'app': app, 'identifier': identifier, 'interactionIdentifier': interactionIdentifier, 'content': content, 'payload': payload, 'gateway': gateway, 'grant': grant}))
 
     def request_focus(
         self,
@@ -1343,6 +1388,12 @@ class SyncMethods:
         """
         return self.call('release-focus-hold', _present({'hold': hold}))
 
+    def release_grants(self, *, revocation: int) -> ReleaseGrantsResult:
+        """`release-grants`: The gateway's answer to grants-revoked: it no longer uses its standing
+        grants. Who may call it: person.
+        """
+        return self.call('release-grants', _present({'revocation': revocation}))
+
 
 class AsyncMethods:
     """One coroutine per protocol method, over `call` (AsyncClient)."""
@@ -1381,11 +1432,12 @@ class AsyncMethods:
         content: Optional['NotificationContent'] = None,
         payload: Optional['APNsPayload'] = None,
         gateway: Optional['GatewayOrigin'] = None,
+        grant: Optional['GrantUse'] = None,
     ) -> UpdateContentResult:
         """`update-content`: Turn a notification's content into a communication notification and
         decide its delivery, explained. Who may call it: app.
         """
-        return await self.call('update-content', _present({'app': app, 'identifier': identifier, 'interactionIdentifier': interactionIdentifier, 'content': content, 'payload': payload, 'gateway': gateway}))
+        return await self.call('update-content', _present({'app': app, 'identifier': identifier, 'interactionIdentifier': interactionIdentifier, 'content': content, 'payload': payload, 'gateway': gateway, 'grant': grant}))
 
     async def request_focus(
         self,
@@ -1721,3 +1773,9 @@ class AsyncMethods:
         Who may call it: person.
         """
         return await self.call('release-focus-hold', _present({'hold': hold}))
+
+    async def release_grants(self, *, revocation: int) -> ReleaseGrantsResult:
+        """`release-grants`: The gateway's answer to grants-revoked: it no longer uses its standing
+        grants. Who may call it: person.
+        """
+        return await self.call('release-grants', _present({'revocation': revocation}))

@@ -66,6 +66,17 @@ import Testing
         #expect(!state.hasGrantHolder(uid: F.user.uid))
     }
 
+    @Test func aGatewayThatClosesDuringARevocationIsForgottenWhenItEnds() throws {
+        var state = F.state()
+        #expect(state.renewGrant(uid: F.user.uid, app: F.app, holder: Self.gateway, now: F.now) != nil)
+        let revocation = state.revokeGrants(uid: F.user.uid)
+        state.dropGrantHolder(connection: Self.gateway)
+        #expect(state.hasGrantHolder(uid: F.user.uid), "kept while the change waits")
+        state.endGrantRevocation(revocation)
+        // Otherwise every later change of the uid would leave the event loop to revoke nothing.
+        #expect(!state.hasGrantHolder(uid: F.user.uid))
+    }
+
     @Test func aScheduledChangeEndsTheGrantASecondBefore() throws {
         var state = F.state()
         _ = try state.setCooldown(SetCooldownParams(seconds: 0), caller: F.user)

@@ -22,6 +22,8 @@ struct StandingGrants: Sendable {
         var grants: [String: Grant] = [:]
         /// Revocations under way: while one is, no grant is issued.
         var revoking = 0
+        /// The connection closed while a revocation was under way: the holder goes when it ends.
+        var closed = false
     }
 
     private(set) var holders: [UInt32: Holder] = [:]
@@ -82,15 +84,23 @@ struct StandingGrants: Sendable {
     /// The change that `revocation` was for is applied: its uids may have grants again.
     mutating func endRevocation(_ revocation: GrantRevocation) {
         for key in revocation.uids {
-            guard let revoking = holders[key]?.revoking else { continue }
-            holders[key]?.revoking = max(0, revoking - 1)
+            guard var holder = holders[key] else { continue }
+            holder.revoking = max(0, holder.revoking - 1)
+            // A closed holder kept only for its revocation would otherwise send every later
+            // change of the uid off the event loop, with nothing to revoke.
+            holders[key] = holder.closed && holder.revoking == 0 ? nil : holder
         }
     }
 
     /// The holder's connection closed: its grants go (a revocation under way still ends).
     mutating func dropHolder(connection: UInt64) {
         for (uid, holder) in holders where holder.connection == connection {
-            if holder.revoking == 0 { holders[uid] = nil } else { holders[uid]?.grants = [:] }
+            if holder.revoking == 0 {
+                holders[uid] = nil
+            } else {
+                holders[uid]?.grants = [:]
+                holders[uid]?.closed = true
+            }
         }
     }
 

@@ -33,7 +33,7 @@ private let fuzzCaller = Caller(uid: 1000, gid: 1000, pid: 1, isAdministrator: f
 private let fuzzNow = Date(timeIntervalSince1970: 1_800_000_000)
 
 private func fuzzState() -> HeraldState {
-    HeraldState(configuration: CoreConfiguration(timeZone: TimeZone(identifier: "UTC")!))
+    HeraldState(configuration: CoreConfiguration(timeZone: .utc))
 }
 
 private func snoozeAndComeBack(_ params: SnoozeNotificationParams) {

@@ -19,7 +19,8 @@ final class Broker: @unchecked Sendable {
         /// The broker refused one of herald-sync's publications (its ACL), with its reason.
         case publicationRefused(String)
         /// libmosquitto could not reach the broker: its error (a TLS certificate the CA did
-        /// not sign, a connection refused), said before it tries again.
+        /// not sign, a connection refused, a broker that closed before it answered), said
+        /// before it tries again.
         case failing(String)
         case disconnected(String)
         case message(topic: String, payload: [UInt8])
@@ -33,6 +34,9 @@ final class Broker: @unchecked Sendable {
     let wakeup: Int32
     private let client: OpaquePointer
     private let events = Mutex<[Event]>([])
+    /// What the connection attempt under way has said so far: an attempt ends at a
+    /// disconnection, and one that ends before the broker answered failed.
+    private let attempt = Mutex<(answered: Bool, failureSaid: Bool)>((false, false))
     /// Every topic of the person's account: their Focus, their definitions, their hosts.
     private let subscription: String
     /// This host's retained `online`/`offline`: `offline` is also the last will, which the
@@ -79,7 +83,7 @@ final class Broker: @unchecked Sendable {
             Broker.from(object).connected(code: code)
         }
         mosquitto_disconnect_callback_set(client) { _, object, code in
-            Broker.from(object).record(.disconnected(String(cString: mosquitto_strerror(code))))
+            Broker.from(object).disconnected(String(cString: mosquitto_strerror(code)))
         }
         mosquitto_subscribe_callback_set(client) { _, object, _, count, granted in
             // A reason code from 0x80 up instead of a QoS: refused.
@@ -93,7 +97,9 @@ final class Broker: @unchecked Sendable {
         }
         mosquitto_log_callback_set(client) { _, object, level, text in
             guard level & MOSQ_LOG_ERR != 0, let text else { return }
-            Broker.from(object).record(.failing(String(cString: text)))
+            let broker = Broker.from(object)
+            broker.attempt.withLock { $0.failureSaid = true }
+            broker.record(.failing(String(cString: text)))
         }
         mosquitto_message_callback_set(client) { _, object, message in
             guard let message = message?.pointee, let topic = message.topic else { return }
@@ -154,6 +160,7 @@ final class Broker: @unchecked Sendable {
     }
 
     private func connected(code: Int32) {
+        attempt.withLock { $0.answered = true }
         guard code == 0 else {
             record(.refused(String(cString: mosquitto_reason_string(code))))
             return
@@ -163,6 +170,22 @@ final class Broker: @unchecked Sendable {
         _ = mosquitto_subscribe(client, nil, subscription, 1)
         _ = mosquitto_publish(client, nil, hostTopic, 6, "online", 1, true)
         record(.connected)
+    }
+
+    /// The end of a connection attempt. One the broker never answered (no CONNACK) is a
+    /// connect that failed, however libmosquitto says it: a broker that closes at the TLS
+    /// handshake, as TLS 1.3 does when it refuses the client certificate after it, is
+    /// `Protocol error` here. When libmosquitto's log already said why, that stays.
+    private func disconnected(_ reason: String) {
+        let ended = attempt.withLock { attempt in
+            defer { attempt = (false, false) }
+            return attempt
+        }
+        if ended.answered {
+            record(.disconnected(reason))
+        } else if !ended.failureSaid {
+            record(.failing(reason))
+        }
     }
 
     private func record(_ event: Event) {

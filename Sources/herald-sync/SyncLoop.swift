@@ -344,11 +344,6 @@ final class SyncLoop {
             changeLink(.refused, reason: refusal)
         case .failing(let reason):
             brokerFailing(reason)
-        case .disconnected(let reason) where !everConnected:
-            // Never connected: a broker that closes at the TLS handshake (TLS 1.3 checks the
-            // client certificate after it) is a connection that failed, however libmosquitto
-            // happens to say it. A refusal or an error already shown says more, and stays.
-            if status.link != .refused, status.link != .failing { brokerFailing(reason) }
         case .disconnected(let reason):
             SyncLog.info("disconnected from the broker: \(reason); reconnecting")
             // A refusal or an error stays what the person reads: the disconnection that

@@ -58,13 +58,13 @@ struct HeraldSyncStatusEndToEndTests {
         _ = syncB.process.waitForExit(timeout: 10)
         let willSeen = try syncA.status { $0.stdout.contains("B offline") }
         #expect(willSeen.stdout.contains("hosts:         A online, B offline"), "\(willSeen)")
-        #expect(subscriber.lines.contains("herald/ann/hosts/B offline"), "\(subscriber.lines)")
+        #expect(subscriber.waitForLine("herald/ann/hosts/B offline"), "\(subscriber.lines)")
         let stale = try syncB.status()
         #expect(stale.status == 69 && stale.stdout.contains("herald-sync is not running"), "\(stale)")
 
         // Stopped, A says goodbye itself: retained, so a client arriving later reads it.
         #expect(syncA.stop() == 0, "\(syncA.stderr)")
-        #expect(subscriber.lines.contains("herald/ann/hosts/A offline"), "\(subscriber.lines)")
+        #expect(subscriber.waitForLine("herald/ann/hosts/A offline"), "\(subscriber.lines)")
         let later = try MosquittoSubscriber(broker, topic: "herald/ann/hosts/+")
         let retained = Date().addingTimeInterval(20)
         while later.lines.count < 2, Date() < retained { usleep(50_000) }

@@ -41,10 +41,12 @@ struct StoreRestoreEndToEndTests {
         // Answered without the store, most likely before it is in; the stop follows at once.
         try held.connect().result("define-focus", ["focus": ["name": "Meanwhile"]])
         first.signal(SIGTERM)
-        // Its status is not the point: in a debug build on a loaded machine the final snapshot
-        // of this store can take past the stop's bound (exit 1, the change log keeping the
-        // change). What the next start finds is.
-        #expect(first.waitForExit(timeout: 600) != nil, "\(held.stderr)")
+        // A clean stop exits 0. In a debug build on a loaded machine the final snapshot of
+        // this store can take past the stop's bound: then it exits 1 and says so, the change
+        // log keeping the change. Nothing else will do, and what the next start finds must
+        // hold either way.
+        let status = first.waitForExit(timeout: 600)
+        #expect(status == 0 || (status == 1 && held.stderr.contains("stopping took past")), "\(String(describing: status)): \(held.stderr)")
         #expect(held.stderr.contains("its interactions and notifications restoring while serving"), "\(held.stderr)")
 
         let second = try held.startDaemon(arguments: Self.arguments)

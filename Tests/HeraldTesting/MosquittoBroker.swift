@@ -169,6 +169,15 @@ package final class MosquittoSubscriber: @unchecked Sendable {
         return lines.contains("herald/probe ready")
     }
 
+    /// Waits up to `timeout` seconds until the messages received hold `line` (the
+    /// subscriber is a process of its own, a moment behind whoever published): whether
+    /// they do.
+    package func waitForLine(_ line: String, timeout: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !lines.contains(line), Date() < deadline { usleep(50_000) }
+        return lines.contains(line)
+    }
+
     /// The messages received so far, one per line.
     package var lines: [String] {
         ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)

@@ -40,16 +40,7 @@ package struct SnapshotFile: Sendable {
     /// Checks a whole file — header, length, payload checksum — without decoding the state.
     package static func verify(_ bytes: UnsafeRawBufferPointer) throws(SnapshotFileError) -> SnapshotHeader {
         let header = try SnapshotHeader(parsing: bytes)
-        let available = UInt64(bytes.count - SnapshotHeader.size)
-        guard available >= header.payloadLength else {
-            throw SnapshotFileError(
-                .truncated,
-                "The header promises \(header.payloadLength) bytes of payload; the file holds \(available)."
-            )
-        }
-        guard available == header.payloadLength else {
-            throw SnapshotFileError(.checksumMismatch, "The file has \(available - header.payloadLength) bytes past its payload.")
-        }
+        try checkLength(header, available: bytes.count - SnapshotHeader.size)
         let payload = UnsafeRawBufferPointer(rebasing: bytes[SnapshotHeader.size...])
         guard CRC32C.checksum(payload) == header.payloadChecksum else {
             throw SnapshotFileError(.checksumMismatch, "The payload's checksum does not hold.")
@@ -93,7 +84,59 @@ package struct SnapshotFile: Sendable {
             try checkInteractionCount(header.interactions, state)
             return (header, state, nil)
         }
-        return (header, state, StoreSections(file: bytes, sections: sections, interactions: header.interactions, configuration: configuration))
+        return (header, state, StoreSections(read: bytes, sections: sections, interactions: header.interactions, configuration: configuration))
+    }
+
+    /// A start's read of a snapshot of format 6 or later: the header, then only the sections
+    /// before the store, checked against their own checksum (``LeadingChecksumSection``),
+    /// and the state they hold. The store's sections, and the payload's checksum over all
+    /// of it, are left to ``StoreSections/restore()``, which reads the rest of `source`.
+    /// Nil for a file of an earlier format, which is read whole as before.
+    ///
+    /// Damage in what it reads throws as ``decode(_:configuration:deferringStore:)`` would;
+    /// damage past it is found by the store's restore.
+    package static func decodeLeading(
+        _ source: OpenSnapshotFile, configuration: CoreConfiguration
+    ) throws(SnapshotFileError) -> (header: SnapshotHeader, state: HeraldState, store: StoreSections)? {
+        // The header, and the leading checksum's section: its name (a byte of length and the
+        // name's bytes), its length (8) and its 12 bytes.
+        let leadingName = LeadingChecksumSection.name.utf8.count
+        let start = try source.prefix(SnapshotHeader.size + 1 + leadingName + 8 + LeadingChecksumSection.byteCount)
+        let header = try start.withUnsafeBytes { raw in Result { () throws(SnapshotFileError) in try SnapshotHeader(parsing: raw) } }.get()
+        try checkLength(header, available: source.size - SnapshotHeader.size)
+        guard header.version >= LeadingChecksumSection.since else { return nil }
+        let covered = try start.withUnsafeBytes { raw in
+            Result { () throws(SnapshotFileError) -> Range<Int> in
+                var input = PayloadReader(raw, range: SnapshotHeader.size..<raw.count)
+                let name = try input.string()
+                let length = try input.fixed(8)
+                guard name == LeadingChecksumSection.name, length == UInt64(LeadingChecksumSection.byteCount) else {
+                    throw input.damaged(at: SnapshotHeader.size, "the payload does not begin with its \(LeadingChecksumSection.name) section.")
+                }
+                let coveredLength = try input.fixed(8)
+                _ = try input.fixed(4)
+                guard coveredLength <= UInt64(source.size - input.cursor) else {
+                    throw SnapshotFileError(.checksumMismatch, "The \(LeadingChecksumSection.name) section covers \(coveredLength) bytes; the file is shorter.")
+                }
+                return input.cursor..<(input.cursor + Int(coveredLength))
+            }
+        }.get()
+        let leading = try source.prefix(covered.upperBound)
+        _ = try LeadingChecksumSection.covered(in: leading, range: (covered.lowerBound - LeadingChecksumSection.byteCount)..<covered.lowerBound)
+        guard
+            let state = try SnapshotPayload.leadingState(of: leading, covered: covered, version: header.version, configuration: configuration)
+        else { return nil }
+        return (header, state, StoreSections(unread: source, header: header, from: covered.upperBound, configuration: configuration))
+    }
+
+    /// Throws unless the payload's length in `header` is what the file holds past it.
+    static func checkLength(_ header: SnapshotHeader, available: Int) throws(SnapshotFileError) {
+        guard UInt64(available) >= header.payloadLength else {
+            throw SnapshotFileError(.truncated, "The header promises \(header.payloadLength) bytes of payload; the file holds \(available).")
+        }
+        guard UInt64(available) == header.payloadLength else {
+            throw SnapshotFileError(.checksumMismatch, "The file has \(UInt64(available) - header.payloadLength) bytes past its payload.")
+        }
     }
 
     /// Throws unless `state` holds the `interactions` a header counts.

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// | offset | size | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `HERALDSS` |
-/// | 8 | 4 | format version (2; 1 is still read) |
+/// | 8 | 4 | format version (6; 1–5 are still read) |
 /// | 12 | 4 | payload encoding (3 in version 2: sections, ``SnapshotPayload``; 2 in version 1: the generic binary coder with interactions in record chunks, ``FormatVersion1Payload``) |
 /// | 16 | 8 | generation: 1 for the first snapshot, one more for each after |
 /// | 24 | 8 | creation time, milliseconds since 1970 |

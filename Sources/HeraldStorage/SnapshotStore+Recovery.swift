@@ -45,8 +45,10 @@ extension SnapshotStore {
     /// `discardDamaged`, which sets them aside and starts empty.
     ///
     /// With `deferringStore`, the newest good snapshot's interactions and notifications are
-    /// verified but left in ``Recovery/store``, to restore after; damage found there then is
-    /// the caller's to handle.
+    /// left in ``Recovery/store``, to restore after; damage found there then is the
+    /// caller's to handle. In a file of format 6 or later they are not even read yet: only
+    /// the sections before them, checked by their own checksum (``LeadingChecksumSection``);
+    /// the store's restore reads the rest and checks the whole file's.
     package func recover(
         discardDamaged: Bool, configuration: CoreConfiguration = CoreConfiguration(), now: Date = Date(),
         deferringStore: Bool = false, logger: Logger
@@ -62,7 +64,7 @@ extension SnapshotStore {
         for path in [currentPath, previousPath] where access(path, F_OK) == 0 {
             let loaded: (SnapshotHeader, HeraldState, StoreSections?)
             do throws(SnapshotFileError) {
-                loaded = try SnapshotFile.decode(try Self.readAll(path), configuration: configuration, deferringStore: deferringStore)
+                loaded = try Self.load(path, configuration: configuration, deferringStore: deferringStore)
             } catch {
                 guard error.isDamage || error.code == .unsupportedVersion else {
                     throw RecoveryRefusal(description: "heraldd cannot read \(path): \(error.reason)")
@@ -99,6 +101,20 @@ extension SnapshotStore {
         }
         let aside = try setAside(problems, now: now)
         return Recovery(state: HeraldState(), header: nil, path: nil, setAside: aside, needsSnapshot: true, highestGeneration: highest)
+    }
+
+    /// The snapshot at `path`, decoded. `deferringStore`: only as far as the store when its
+    /// format allows (6 and later), the rest read by the store's restore; otherwise whole.
+    private static func load(
+        _ path: String, configuration: CoreConfiguration, deferringStore: Bool
+    ) throws(SnapshotFileError) -> (SnapshotHeader, HeraldState, StoreSections?) {
+        guard deferringStore else {
+            let (header, state, _) = try SnapshotFile.decode(try readAll(path), configuration: configuration, deferringStore: false)
+            return (header, state, nil)
+        }
+        let file = try OpenSnapshotFile(path: path)
+        if let leading = try SnapshotFile.decodeLeading(file, configuration: configuration) { return leading }
+        return try SnapshotFile.decode(try file.prefix(file.size), configuration: configuration, deferringStore: true)
     }
 
     /// The highest of `state.generation` and every readable header among the folder's

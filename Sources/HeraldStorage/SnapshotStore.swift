@@ -171,7 +171,6 @@ package struct SnapshotStore: Sendable {
     }
 
     static func ioError(_ what: String) -> SnapshotFileError {
-        let code = errno
-        return SnapshotFileError(.io, "\(what): \(String(cString: strerror(code))) (errno \(code)).")
+        SnapshotFileError.io(what)
     }
 }

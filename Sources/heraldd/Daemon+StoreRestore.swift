@@ -10,10 +10,11 @@ import HeraldServer
 import HeraldStorage
 import HeraldSystemd
 
-/// A start that answers before a large store is in: the snapshot is read and verified whole,
-/// everything but its interactions and notifications restored, and heraldd serves the
-/// methods that need neither (`HeraldMethod.needsStore`) while they restore on a thread of
-/// their own (docs/operations.md, "Exit when idle, and come back").
+/// A start that answers before a large store is in: the snapshot is read as far as its
+/// interactions and notifications (format 6 and later; older formats are read and
+/// verified whole), everything but those restored, and heraldd serves the methods that need
+/// neither (`HeraldMethod.needsStore`) while the rest is read, verified and restored on a
+/// thread of its own (docs/operations.md, "Exit when idle, and come back").
 extension Daemon {
     /// The store's bytes from which it restores after the first answers: below, it takes
     /// milliseconds, and restores before serving as the rest does.
@@ -56,10 +57,11 @@ extension Daemon {
     /// Restores `pending` into `state` on a thread of its own, does what fell due while
     /// heraldd was stopped, then lets the requests that wait for the store go on.
     ///
-    /// Damage past the snapshot's checksums (a file no heraldd wrote) is found only now,
-    /// after answers were given from the rest of it: heraldd sets the file aside, says so
-    /// at critical priority and exits 1, and the next start recovers from
-    /// `state.snapshot.previous`. What was changed meanwhile is lost unless the change log kept it.
+    /// Damage in the store (its bytes changed on disk, or a file no heraldd wrote) is found
+    /// only now, after answers were given from the rest of it, which its own checksum held:
+    /// heraldd sets the file aside, says so at critical priority and exits 1, and the next
+    /// start recovers from `state.snapshot.previous`. What was changed meanwhile is lost
+    /// unless the change log kept it.
     func restoreApart(_ pending: StoreSections, into state: SharedState, server: HeraldServer, snapshot path: String?) {
         let writer = self.writer
         let clock = self.clock
@@ -70,8 +72,9 @@ extension Daemon {
             } catch {
                 let aside = path.flatMap { SnapshotStore(folder: folder).setAsideDamaged($0, now: clock.now()) }
                 if let aside { writer.submit(PersistenceJournal.setAsideEntry(aside, error)) }
+                let damage = error.code == .undecodable ? "do not decode although its checksums hold" : "are damaged"
                 let message =
-                    "heraldd stops: the interactions or notifications of \(path ?? "its snapshot") do not decode although its checksums hold (\(error.reason)); the next start recovers from the previous snapshot"
+                    "heraldd stops: the interactions or notifications of \(path ?? "its snapshot") \(damage) (\(error.reason)); the next start recovers from the previous snapshot"
                 writer.submit(Self.lifecycleEntry(message, id: JournalMessageID.startRefused, priority: .critical))
                 writer.flush(timeout: .seconds(2))
                 writeToStandardError("heraldd: \(message)\n")

@@ -33,6 +33,31 @@ struct StoreRestoreEndToEndTests {
         #expect(fill.waitForExit(timeout: 600) == 0)
     }
 
+    @Test("Damage in the store is found once heraldd serves: the file set aside, said at crit, exit 1")
+    func damageInTheStoreIsFoundWhileServing() throws {
+        let held = try HeldSocket()
+        try Self.fill(held)
+        // A byte near the end: in the notifications, the last section, which a start reads
+        // only after it answers (format 6).
+        let path = held.folder.appendingPathComponent("state/state.snapshot").path
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count - 100] ^= 0x40
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        // heraldd serves before it reads the store, and then finds the damage: which of that
+        // and a first get-focus comes first is the machine's to say, so the order is read
+        // from what heraldd wrote.
+        let daemon = try held.startDaemon(arguments: Self.arguments)
+        #expect(daemon.waitForExit(timeout: 600) == 1, "\(held.stderr)")
+        let stderr = held.stderr
+        let serving = try #require(stderr.range(of: "its interactions and notifications restoring while serving"), "\(stderr)")
+        let damage = try #require(stderr.range(of: "are damaged (The payload's checksum does not hold.)"), "\(stderr)")
+        #expect(serving.upperBound < damage.lowerBound, "\(stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: held.folder.appendingPathComponent("state").path)
+        #expect(names.contains { $0.hasPrefix("state.snapshot.damaged-") }, "\(names)")
+        #expect(!names.contains("state.snapshot"), "\(names)")
+    }
+
     @Test("A stop while the store restores loses nothing: every interaction and notification, and a Focus defined meanwhile")
     func aStopMidRestoreLosesNothing() throws {
         let held = try HeldSocket()

@@ -120,14 +120,26 @@ enum SnapshotFixtures {
         return header.bytes + payload
     }
 
-    /// A payload of sections named and filled as given, in order.
+    /// A payload of sections named and filled as given, in order. A `leading-checksum`
+    /// section among them is sealed again over the sections after it up to the first of
+    /// the store's, as heraldd writes it, so that a test's change to one is not damage.
     static func payload(_ sections: [(name: String, bytes: [UInt8])]) -> [UInt8] {
         var payload: [UInt8] = []
+        var leading: Range<Int>?
+        let storeNames = Set(SnapshotPayload.sections.filter { $0.isStore }.map { $0.name })
         for section in sections {
+            if let range = leading, storeNames.contains(section.name) {
+                LeadingChecksumSection.seal(&payload, at: range, covering: payload.count - range.upperBound)
+                leading = nil
+            }
             payload.appendString(section.name)
             payload.appendFixed(UInt64(section.bytes.count), size: 8)
             payload += section.bytes
+            if section.name == LeadingChecksumSection.name, section.bytes.count == LeadingChecksumSection.byteCount {
+                leading = (payload.count - section.bytes.count)..<payload.count
+            }
         }
+        if let range = leading { LeadingChecksumSection.seal(&payload, at: range, covering: payload.count - range.upperBound) }
         return payload
     }
 

@@ -299,13 +299,13 @@ printf '%s\n' '[Service]' 'TimeoutStartSec=15min' 'ExecStart=' \
     'ExecStart=/usr/bin/heraldd --exit-idle-time 5 --max-interactions-per-uid 1000000 --max-notifications 200000 --max-notification-bytes 17179869184' \
     >/run/systemd/system/herald.service.d/idle.conf
 systemctl daemon-reload
-first_answer() { # LABEL: one get-focus on a fresh connection; says how long from connect to answer
-    local began answer took
+first_answer() { # LABEL [WHAT]: one get-focus on a fresh connection; says how long from connect to answer
+    local began answer took what="${2:-500,000 interactions and 100,000 notifications to restore}"
     began=$(date +%s%N)
     answer="$(runuser -u alice -- socat -t 900 -T 900 - "UNIX-CONNECT:$SOCK" <<<'{"jsonrpc":"2.0","id":1,"method":"get-focus"}' 2>&1)"
     took=$((($(date +%s%N) - began) / 1000000))
     [[ "$answer" == *'"result"'* ]] || fail "$1: get-focus answered: $answer"
-    say "# first connection to first answer, 500,000 interactions and 100,000 notifications to restore, $1: $took ms (under TCG)"
+    say "# first connection to first answer, $what, $1: $took ms (under TCG)"
 }
 first_answer "after systemctl stop"
 wait_for 600 sh -c '[ "$(systemctl show -P ActiveState herald.service)" = inactive ]' \
@@ -321,6 +321,12 @@ if [ -s "$state/state.snapshot" ]; then
         | sed -n 's/.*"interactions":\([0-9]*\).*/\1/p')"
     [ "${interactions:-0}" -ge 500000 ] || fail "stats counts ${interactions:-no} interactions after the idle exit"
 fi
+systemctl stop herald.service
+rm -rf "$state"
+mkdir -m 0700 "$state"
+chown --reference="$state.before" "$state"
+# The same start with nothing to restore: the floor the figures above compare with.
+first_answer "after systemctl stop" "an empty state folder"
 systemctl stop herald.service
 rm -rf /run/systemd/system/herald.service.d "$state"
 mv "$state.before" "$state"

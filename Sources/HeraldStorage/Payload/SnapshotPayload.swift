@@ -23,6 +23,7 @@ package enum SnapshotPayload {
     /// and the old one a `retiredIn` of that version: old snapshots are read through it,
     /// new ones never have it.
     static let sections: [any SnapshotSection.Type] = [
+        LeadingChecksumSection.self,
         InteractionsSection.self,
         FocusSection.self,
         SilencedSection.self,
@@ -43,13 +44,22 @@ package enum SnapshotPayload {
     /// The format version snapshots are written in: the newest section's.
     static let formatVersion: UInt32 = sections.map { $0.since }.max()!
 
-    /// The sections a snapshot of ``formatVersion`` has, the ones written.
-    static let writtenSections = sections.filter { $0.isIn(version: formatVersion) }
+    /// The sections a snapshot of ``formatVersion`` has, in the order written: the leading
+    /// checksum, the sections it covers, then the store's (``LeadingChecksumSection``).
+    static let writtenSections: [any SnapshotSection.Type] = {
+        let written = sections.filter { $0.isIn(version: formatVersion) && $0 != LeadingChecksumSection.self }
+        return [LeadingChecksumSection.self] + written.filter { !$0.isStore } + written.filter { $0.isStore }
+    }()
 
     /// The payload of `state`; record chunks are encoded on `parallel` when given.
     package static func encode(_ state: HeraldState, parallel: SnapshotParallelRunner?) throws -> [UInt8] {
         var bytes: [UInt8] = []
+        var leading: Range<Int>?
         for section in writtenSections {
+            if section.isStore, let range = leading {
+                LeadingChecksumSection.seal(&bytes, at: range, covering: bytes.count - range.upperBound)
+                leading = nil
+            }
             bytes.appendString(section.name)
             let lengthAt = bytes.count
             bytes.appendFixed(0, size: 8)
@@ -58,7 +68,9 @@ package enum SnapshotPayload {
             for index in 0..<8 {
                 bytes[lengthAt + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt64(index)))
             }
+            if section == LeadingChecksumSection.self { leading = (lengthAt + 8)..<bytes.count }
         }
+        if let range = leading { LeadingChecksumSection.seal(&bytes, at: range, covering: bytes.count - range.upperBound) }
         return bytes
     }
 
@@ -81,6 +93,7 @@ package enum SnapshotPayload {
         _ file: [UInt8], version: UInt32, configuration: CoreConfiguration, deferringStore: Bool
     ) throws(SnapshotFileError) -> (state: HeraldState, store: [(section: any SnapshotSection.Type, range: Range<Int>)]) {
         let found = try sections(of: file, version: version)
+        try checkLeadingChecksum(found, in: file)
         var state = HeraldState(configuration: configuration)
         var store: [(section: any SnapshotSection.Type, range: Range<Int>)] = []
         for (section, range) in found {
@@ -106,10 +119,17 @@ package enum SnapshotPayload {
     static func sections(
         of file: [UInt8], version: UInt32
     ) throws(SnapshotFileError) -> [(section: any SnapshotSection.Type, range: Range<Int>)] {
-        let expected = sections.filter { $0.isIn(version: version) }
+        try walk(file, range: SnapshotHeader.size..<file.count, version: version, expected: sections.filter { $0.isIn(version: version) })
+    }
+
+    /// The sections in `range` of `file`, which must be `expected`'s, each once, in the
+    /// order of `expected`.
+    private static func walk(
+        _ file: [UInt8], range: Range<Int>, version: UInt32, expected: [any SnapshotSection.Type]
+    ) throws(SnapshotFileError) -> [(section: any SnapshotSection.Type, range: Range<Int>)] {
         let found = try file.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) -> [(section: any SnapshotSection.Type, range: Range<Int>)] in
-                var input = PayloadReader(raw, range: SnapshotHeader.size..<raw.count)
+                var input = PayloadReader(raw, range: range)
                 var found: [(section: any SnapshotSection.Type, range: Range<Int>)] = []
                 while !input.isAtEnd {
                     let start = input.cursor
@@ -132,10 +152,46 @@ package enum SnapshotPayload {
         return expected.compactMap { section in found.first(where: { $0.section.name == section.name }) }
     }
 
+    /// Checks that the leading checksum of a payload of format 6 or later holds and covers
+    /// exactly the sections that are not the store's, which follow it: what a start reads
+    /// alone (``leadingState(of:version:configuration:)``) is then what a whole read has.
+    static func checkLeadingChecksum(
+        _ found: [(section: any SnapshotSection.Type, range: Range<Int>)], in file: [UInt8]
+    ) throws(SnapshotFileError) {
+        guard let leading = found.first(where: { $0.section == LeadingChecksumSection.self }) else { return }
+        let covered = try LeadingChecksumSection.covered(in: file, range: leading.range)
+        for (section, range) in found where section != LeadingChecksumSection.self {
+            let inside = range.lowerBound >= covered.lowerBound && range.upperBound <= covered.upperBound
+            guard section.isStore ? range.lowerBound > covered.upperBound : inside else {
+                throw SnapshotFileError(
+                    .undecodable,
+                    "The checksums hold but the state does not decode: the \(section.name) section lies \(section.isStore ? "inside" : "outside") the bytes the \(LeadingChecksumSection.name) section covers."
+                )
+            }
+        }
+    }
+
+    /// The sections of format `version` that are not the store's, restored from the bytes
+    /// of `file` (the file's first bytes, up to the end of `covered`) that the leading
+    /// checksum covers, that checksum checked: a start's state before its store is read.
+    /// Nil when the state's pieces wait for the store (``HeraldState/restoresStoreApart``).
+    static func leadingState(
+        of file: [UInt8], covered: Range<Int>, version: UInt32, configuration: CoreConfiguration
+    ) throws(SnapshotFileError) -> HeraldState? {
+        let expected = sections.filter { $0.isIn(version: version) && !$0.isStore && $0 != LeadingChecksumSection.self }
+        let found = try walk(file, range: covered, version: version, expected: expected)
+        var state = HeraldState(configuration: configuration)
+        for (section, range) in found { try section.restore(from: file, range: range, into: &state) }
+        guard state.restoresStoreApart else { return nil }
+        state.finishRestore()
+        return state
+    }
+
     /// `state` as JSON, a member per section, for `heraldctl inspect-snapshot --json`:
     /// dates in ISO 8601, the sections by name.
     static func inspectionJSON(_ state: HeraldState) -> [UInt8] {
-        let sections = writtenSections.sorted { $0.name < $1.name }.map { JSONObject.Member(key: $0.name, value: $0.inspection(of: state)) }
+        let pieces = writtenSections.filter { $0 != LeadingChecksumSection.self }
+        let sections = pieces.sorted { $0.name < $1.name }.map { JSONObject.Member(key: $0.name, value: $0.inspection(of: state)) }
         var bytes: [UInt8] = []
         JSONValue.object(JSONObject(sections)).write(to: &bytes)
         return bytes

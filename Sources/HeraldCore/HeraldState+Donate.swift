@@ -30,16 +30,23 @@ extension HeraldState {
     /// The part of `donate` that needs the state, a retry's comparison made in place: for
     /// the change log's replay, which holds the state alone.
     package mutating func donate(_ donation: PreparedDonation, caller: Caller, now: Date) throws(RuleError) -> DonateResult {
-        switch try donate(donation, caller: caller, now: now, retry: nil) {
-        case .done(let result, _):
-            return result
-        case .compare(let stored):
-            let retry = DonationRetry.compare(donation, with: stored)
-            guard case .done(let result, _) = try donate(donation, caller: caller, now: now, retry: retry) else {
-                preconditionFailure("A donation given a retry's comparison compares in place.")
-            }
-            return result
+        var released = ReleasedInteractions()
+        return try donate(donation, caller: caller, now: now, releasing: &released)
+    }
+
+    /// The same, adding what the donation evicted to `released` for whoever frees it.
+    package mutating func donate(
+        _ donation: PreparedDonation, caller: Caller, now: Date, releasing released: inout ReleasedInteractions
+    ) throws(RuleError) -> DonateResult {
+        var step = try donate(donation, caller: caller, now: now, retry: nil)
+        if case .compare(let stored) = step {
+            step = try donate(donation, caller: caller, now: now, retry: DonationRetry.compare(donation, with: stored))
         }
+        guard case .done(let result, let evicted) = consume step else {
+            preconditionFailure("A donation given a retry's comparison compares in place.")
+        }
+        released.add(evicted)
+        return result
     }
 
     /// The part of `donate` that needs the state: the app's Focus authorization, the

@@ -159,6 +159,12 @@ package struct ReleasedInteractions: Sendable {
         }
     }
 
+    /// Holds `other`'s too.
+    package mutating func add(_ other: consuming ReleasedInteractions) {
+        if let stored = other.first.take() { add(stored) }
+        others.append(contentsOf: other.others)
+    }
+
     /// How many are held.
     package var count: Int { (first == nil ? 0 : 1) + others.count }
 }

@@ -31,8 +31,8 @@ extension Daemon {
         if pending.byteCount >= Self.storeRestoredApartFrom, recovery.setAside.isEmpty, !health.holdsPreviousRecord,
             health.failure == nil
         {
-            let replay = ChangeLogFolder(folder: storage.folder).replay(after: recovery.header?.generation ?? 0) { _ in }
-            if replay.recordCount == 0, replay.problem == nil { return recovery }
+            // Headers and sizes only: a replay reads and checks the whole log, once, later.
+            if !ChangeLogFolder(folder: storage.folder).holdsRecords(after: recovery.header?.generation ?? 0) { return recovery }
         }
         recovery.store = nil
         do {

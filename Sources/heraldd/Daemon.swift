@@ -199,14 +199,18 @@ struct Daemon {
         health: PersistenceHealth, changeBell: ChangeBell
     ) throws -> (SharedState, SnapshotWriter, Recovery, ChangeLog?, String?) {
         let store = SnapshotStore(folder: storage.folder)
-        let recovery = try recover(store, health: health)
+        var recovery = try recover(store, health: health)
         for aside in recovery.setAside {
             writer.submit(PersistenceJournal.setAsideEntry(aside.path, aside.error))
         }
         if recovery.header == nil, !recovery.setAside.isEmpty {
             writer.submit(PersistenceJournal.startingEmptyEntry(folder: storage.folder))
         }
+        // Taken out, not shared: held twice, the replay would copy each part of the store it
+        // changes, and freeing the parts left behind would delay the first answer
+        // (docs/performance.md, "Durability").
         var state = recovery.state
+        recovery.state = HeraldState(configuration: CoreConfiguration())
         state.configuration = coreConfiguration()
         let generation = recovery.header?.generation ?? 0
         // Replayed in every mode: a log left by a heraldd run with one holds acknowledged changes.
@@ -216,6 +220,7 @@ struct Daemon {
         if !folder.segmentNumbers().isEmpty {
             // Read and made ready on a thread of its own while this one applies (docs/performance.md, "Durability").
             let replaying = SharedState(state)
+            state = HeraldState(configuration: CoreConfiguration())
             let replayer = ChangeReplay(state: replaying)
             let applied: Int
             (applied, replay) = replayer.replay { next in
@@ -231,8 +236,8 @@ struct Daemon {
                     }
                 }
             }
+            state = replaying.copy()
             if replay.recordCount > 0 || replay.problem != nil {
-                state = replaying.copy()
                 folder.cut(replay)
                 writer.submit(PersistenceJournal.replayedEntry(replay, applied: applied, generation: generation, folder: storage.folder))
                 replayLine = PersistenceJournal.replaySummary(replay, applied: applied, generation: generation)

@@ -51,6 +51,13 @@ private func request(_ index: Int) -> ChangeRecord {
         appliedAt: Date(timeIntervalSince1970: 1_800_000_000.25 + Double(index)), params: params, generated: generated)
 }
 
+/// A new empty folder for a test's segments, for it to remove.
+private func temporaryFolder() throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-changelog-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
+}
+
 private func segment(_ records: [ChangeRecord], base: UInt64 = 4) -> [UInt8] {
     var bytes = ChangeLogFile.header(baseGeneration: base, createdAt: Date(timeIntervalSince1970: 1_800_000_000))
     for record in records { ChangeLogFile.append(record, to: &bytes) }
@@ -173,8 +180,7 @@ struct ChangeLogFileTests {
 
     @Test("replay starts at the last segment begun at the snapshot restored, and stops at a torn record")
     func folderReplay() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-changelog-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let log = ChangeLogFolder(folder: folder)
         let all = records(6)
@@ -197,5 +203,28 @@ struct ChangeLogFileTests {
         #expect(again.records == [all[1], all[2], all[3]])
         #expect(again.problem == nil)
         #expect(log.replay(after: 7).records.isEmpty)
+    }
+
+    @Test("whether a replay finds records, from headers and sizes: empty segments do not count, a torn one does")
+    func folderHoldsRecords() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let log = ChangeLogFolder(folder: folder)
+        #expect(!log.holdsRecords(after: 0))
+        // 1: records after generation 3; 2: begun at snapshot 4, nothing logged since.
+        _ = FileManager.default.createFile(atPath: log.path(ofSegment: 1), contents: Data(segment(records(2), base: 3)))
+        _ = FileManager.default.createFile(atPath: log.path(ofSegment: 2), contents: Data(segment([], base: 4)))
+        #expect(log.holdsRecords(after: 3) == (log.replay(after: 3).recordCount > 0))
+        #expect(log.holdsRecords(after: 3))
+        #expect(!log.holdsRecords(after: 4))
+        #expect(!log.holdsRecords(after: 5))
+        // 3: begun at a snapshot 5 that failed, continuing 2, torn in its first record.
+        _ = FileManager.default.createFile(atPath: log.path(ofSegment: 3), contents: Data(segment(records(1), base: 5).dropLast(3)))
+        #expect(log.holdsRecords(after: 4))
+        #expect(log.replay(after: 4).problem != nil)
+        // A header torn by a crash: the safe side.
+        _ = FileManager.default.createFile(atPath: log.path(ofSegment: 3), contents: Data(segment([], base: 5).prefix(20)))
+        #expect(log.holdsRecords(after: 4))
+        #expect(log.replay(after: 4).problem != nil)
     }
 }

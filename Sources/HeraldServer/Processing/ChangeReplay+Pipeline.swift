@@ -19,6 +19,9 @@ extension ChangeReplay {
     /// ``prepareDonation(caller:appliedAt:app:interaction:)``), while the calling thread
     /// applies them in batches (``apply(_:)``). Returns how many were applicable, and what
     /// `read` returned. For a start, before anything is served: the calling thread waits.
+    ///
+    /// Applying bounds a restart, so each batch applied, and the interactions its donations
+    /// evicted, go back to the reading thread to be freed there (docs/performance.md, "Durability").
     package func replay<Outcome: Sendable>(
         reading read: @escaping @Sendable (_ next: (PreparedChange) -> Void) -> Outcome
     ) -> (applied: Int, outcome: Outcome) {
@@ -38,28 +41,45 @@ extension ChangeReplay {
             handOff.finish()
         }
         var applied = 0
-        while let batch = handOff.take() {
-            applied += apply(batch)
+        while var batch = handOff.take() {
+            var released = ReleasedInteractions()
+            applied += apply(&batch, releasing: &released)
+            handOff.retire(batch, released)
         }
         return (applied, outcome.withLockedValue { $0! })
     }
 }
 
 /// Batches handed from one thread to another in order, at most `capacity` waiting: the
-/// giver waits while it is full, the taker while it is empty.
+/// giver waits while it is full, the taker while it is empty. What the taker is done with
+/// goes back, and the giver frees it at its next batch.
 private final class BatchHandOff: Sendable {
     private let waiting = Mutex<(batches: [[PreparedChange]], finished: Bool)>(([], false))
     private let room: DispatchSemaphore
     private let ready = DispatchSemaphore(value: 0)
+    private let retired = Mutex<[(batch: [PreparedChange], released: ReleasedInteractions)]>([])
 
     init(capacity: Int) {
         room = DispatchSemaphore(value: capacity)
     }
 
     func put(_ batch: [PreparedChange]) {
+        freeRetired()
         room.wait()
         waiting.withLock { $0.batches.append(batch) }
         ready.signal()
+    }
+
+    /// Frees what the taker retired, on the calling thread and out of the lock.
+    private func freeRetired() {
+        var done: [(batch: [PreparedChange], released: ReleasedInteractions)] = []
+        retired.withLock { swap(&done, &$0) }
+    }
+
+    /// A batch the taker applied and what it released, for the giver to free.
+    func retire(_ batch: consuming [PreparedChange], _ released: consuming ReleasedInteractions) {
+        let done = (batch, released)
+        retired.withLock { $0.append(done) }
     }
 
     /// No more batches: ``take()`` returns nil once those waiting are taken.

@@ -56,7 +56,7 @@ package struct ChangeReplay: Sendable {
             try methods.checkParams(tape.root, context)
             let params = try DonateMethod.decodeParams(tape.root)
             let donation = try ChangeCapture.run(change) { () throws(RuleError) in try DonateMethod.prepare(params) }
-            return PreparedChange(change, .donation(donation))
+            return PreparedChange(donationBy: caller, appliedAt: appliedAt, donation)
         } catch {
             return PreparedChange(change, .refused)
         }
@@ -66,8 +66,7 @@ package struct ChangeReplay: Sendable {
     /// store's part (the room for its app, a retry, evicting past the limits), run as it
     /// ran then, so the state after it is the state the donation left.
     package func prepareDonation(caller: Caller, appliedAt: Date, app: String, interaction: Interaction) -> PreparedChange {
-        let change = PendingChange(method: DonateMethod.name, caller: caller, params: [], appliedAt: appliedAt, isReplay: true)
-        return PreparedChange(change, .donation(PreparedDonation(recordedApp: app, interaction: interaction)))
+        PreparedChange(donationBy: caller, appliedAt: appliedAt, PreparedDonation(recordedApp: app, interaction: interaction))
     }
 
     /// Applies `changes` in order; returns how many were applicable: not those whose method
@@ -75,15 +74,26 @@ package struct ChangeReplay: Sendable {
     /// it was applied then: not at all). A run of donations is stored in one hold of the
     /// state's lock.
     package func apply(_ changes: [PreparedChange]) -> Int {
+        var changes = changes
+        var released = ReleasedInteractions()
+        return apply(&changes, releasing: &released)
+    }
+
+    /// The same, adding what the donations evicted to `released` rather than freeing it,
+    /// and moving each donation's interaction into the store, leaving its place in
+    /// `changes` empty: a restart frees both on its reading thread, which has time to spare
+    /// (docs/performance.md, "Durability").
+    func apply(_ changes: inout [PreparedChange], releasing released: inout ReleasedInteractions) -> Int {
         var applied = 0
         var index = changes.startIndex
         while index < changes.endIndex {
             if case .donation = changes[index].work {
                 state.withLock { (state: inout HeraldState) -> Void in
-                    while index < changes.endIndex, case .donation(let donation) = changes[index].work {
-                        let change = changes[index].change
+                    while index < changes.endIndex, case .donation = changes[index].work {
+                        guard case .donation(let donation) = changes[index].takeWork() else { break }
                         // Refused again as it was refused then (an app's room, a conflict): not at all.
-                        _ = try? state.donate(donation, caller: change.caller, now: change.appliedAt ?? Date())
+                        _ = try? state.donate(
+                            donation, caller: changes[index].caller, now: changes[index].appliedAt, releasing: &released)
                         applied += 1
                         index += 1
                     }
@@ -98,8 +108,8 @@ package struct ChangeReplay: Sendable {
 
     /// Applies one change that is not a donation.
     private func apply(_ prepared: PreparedChange) -> Bool {
-        let change = prepared.change
-        let appliedAt = change.appliedAt ?? Date()
+        guard let change = prepared.change else { return false }
+        let appliedAt = prepared.appliedAt
         return ChangeCapture.run(change) {
             switch prepared.work {
             case .tick:

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import HeraldCore
 import HeraldProtocol
 
@@ -18,12 +19,34 @@ package struct PreparedChange: Sendable {
         case notApplicable
     }
 
-    /// The record's method, caller, clock value and drawn identifiers.
-    let change: PendingChange
-    let work: Work
+    let caller: Caller
+    /// The clock value the rule saw.
+    let appliedAt: Date
+    /// The record's method, params and drawn identifiers, for work run as its request ran;
+    /// nil for a donation, whose turn needs none of them (one allocation less a record).
+    let change: PendingChange?
+    var work: Work
 
     init(_ change: PendingChange, _ work: Work) {
+        self.caller = change.caller
+        self.appliedAt = change.appliedAt ?? Date()
         self.change = change
         self.work = work
+    }
+
+    /// Moves the work out, leaving ``Work/refused``: what it holds is handed on without a
+    /// copy, which would retain each of an interaction's strings once more.
+    mutating func takeWork() -> Work {
+        var work = Work.refused
+        swap(&work, &self.work)
+        return work
+    }
+
+    /// A donation ready for the store's part.
+    init(donationBy caller: Caller, appliedAt: Date, _ donation: PreparedDonation) {
+        self.caller = caller
+        self.appliedAt = appliedAt
+        self.change = nil
+        self.work = .donation(donation)
     }
 }

@@ -59,10 +59,24 @@ package struct ChangeLogFolder: Sendable {
         return replay
     }
 
-    /// The same, handing each record to `each` in order as it is read, rather than keeping
-    /// them: nothing after the first torn or damaged record is handed on.
-    package func replay(after generation: UInt64, each: (ChangeRecord) -> Void) -> Replay {
-        var replay = Replay()
+    /// Whether a replay after the snapshot of `generation` would apply records or drop a
+    /// torn tail, from the segments' headers and sizes alone: a segment it would read that
+    /// is longer than its header, or whose header does not read, counts (the safe side).
+    /// A start asks this before deciding whether the store may restore after the first
+    /// answers, without reading and checksumming the whole log for it.
+    package func holdsRecords(after generation: UInt64) -> Bool {
+        let (numbers, headers) = segmentHeaders()
+        guard let first = firstReplayed(after: generation, numbers, headers) else { return false }
+        return numbers.contains { number in
+            guard number >= first else { return false }
+            var status = stat()
+            guard headers[number] != nil, stat(path(ofSegment: number), &status) == 0 else { return true }
+            return Int(status.st_size) > ChangeLogFile.headerSize
+        }
+    }
+
+    /// The segments' numbers, lowest first, and the headers of those whose header reads.
+    private func segmentHeaders() -> (numbers: [UInt64], headers: [UInt64: ChangeLogFile.Header]) {
         let numbers = segmentNumbers()
         var headers: [UInt64: ChangeLogFile.Header] = [:]
         for number in numbers {
@@ -72,8 +86,21 @@ package struct ChangeLogFolder: Sendable {
                 headers[number] = header
             }
         }
-        guard let first = numbers.last(where: { headers[$0]?.baseGeneration == generation && headers[$0]?.continues == false })
-        else {
+        return (numbers, headers)
+    }
+
+    /// The segment a replay after the snapshot of `generation` begins with: the last begun
+    /// at that snapshot. Nil when there is none, and nothing is replayed.
+    private func firstReplayed(after generation: UInt64, _ numbers: [UInt64], _ headers: [UInt64: ChangeLogFile.Header]) -> UInt64? {
+        numbers.last { headers[$0]?.baseGeneration == generation && headers[$0]?.continues == false }
+    }
+
+    /// The same, handing each record to `each` in order as it is read, rather than keeping
+    /// them: nothing after the first torn or damaged record is handed on.
+    package func replay(after generation: UInt64, each: (ChangeRecord) -> Void) -> Replay {
+        var replay = Replay()
+        let (numbers, headers) = segmentHeaders()
+        guard let first = firstReplayed(after: generation, numbers, headers) else {
             replay.ignored = numbers
             return replay
         }

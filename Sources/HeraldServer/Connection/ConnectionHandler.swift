@@ -14,9 +14,7 @@ import NIOCore
 ///
 /// The responses to the texts of one read are gathered and written once, at the flush that
 /// ends the read (``ConnectionOutput``); a line written by another part of the server (a
-/// subscription's) leaves after what was gathered before it. The texts of a read that may
-/// share one hold of the state's lock (``RequestRun``: its `donate`s) are answered
-/// together, before anything else the connection writes or sends, and at the end of the read.
+/// subscription's) leaves after what was gathered before it.
 ///
 /// Output is bounded: while more than `--max-unread-bytes` wait unread in the socket, the
 /// connection reads nothing more and answers none of the texts it has framed, so a client
@@ -60,9 +58,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var response: [UInt8] = []
     /// `--read-timeout` and the stall check.
     var timers = ConnectionTimers()
-    /// The texts of this read whose calls share one hold of the state's lock: answered
-    /// before anything else is written or sent, and at the end of the read.
-    private var run = RequestRun()
 
     init(processor: RequestProcessor, context: RequestContext, hooks: ConnectionHooks = ConnectionHooks()) {
         self.processor = processor
@@ -93,7 +88,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        answerRun(context: context)
         guard case .flush(let then) = state.readComplete(hasPartialText: hasPartialText) else { return }
         flushOutput(context: context)
         switch then {
@@ -151,8 +145,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        // Answered though no one reads it: its changes and records are made as sent.
-        answerRun(context: context)
         timers.disarmAll()
         waiting.removeAll()
         context.fireChannelInactive()
@@ -227,30 +219,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func answer(_ text: RequestText, context: ChannelHandlerContext) {
         state.textFramed()
         if text.byteCount >= Self.largeWorkBytes { hooks.largeWorkDone() }
-        if processor.joinsRun(text, context: requestContext) {
-            run.append(text)
-            if run.isFull { answerRun(context: context) }
-            return
-        }
-        answerRun(context: context)
-        reply(to: text, context: context)
-    }
-
-    /// Answers the texts of the run, if any: a run of one as any text.
-    private func answerRun(context: ChannelHandlerContext) {
-        guard !run.isEmpty else { return }
-        let texts = run.take()
-        guard texts.count > 1 else {
-            reply(to: texts[0], context: context)
-            return
-        }
-        processor.reply(toRun: texts, context: requestContext, appendingTo: &response)
-        guard !response.isEmpty else { return }
-        write(response, context: context)
-        ConnectionOutput.clear(&response)
-    }
-
-    private func reply(to text: RequestText, context: ChannelHandlerContext) {
         switch processor.reply(to: text, context: requestContext, appendingTo: &response) {
         case .now:
             guard !response.isEmpty else { break }
@@ -290,9 +258,8 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     // MARK: Output
 
-    /// Adds a response to the output, as the state machine says, after the run's.
+    /// Adds a response to the output, as the state machine says.
     private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
-        answerRun(context: context)
         switch state.output(forResponseOf: bytes.count, gathered: output.gatheredBytes) {
         case .gather:
             output.gather(bytes, allocator: context.channel.allocator)
@@ -307,7 +274,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Passes the responses gathered so far on to the channel, unflushed.
     func sendOutput(context: ChannelHandlerContext) {
-        answerRun(context: context)
         guard let gathered = output.takeGathered() else { return }
         context.write(wrapOutboundOut(gathered), promise: nil)
     }

@@ -73,7 +73,6 @@ extension MethodTable {
         table.capturesChanges = environment.capturesChanges
         table.writesResults = environment.writesResults
         table.storeRestore = environment.state.storeRestore
-        table.state = environment.state
         let services = MethodServices(
             environment: environment, subscriptions: subscriptions, presenters: presenters, responses: responses, holds: holds,
             grants: grants)

@@ -17,9 +17,6 @@ package struct MethodTable: Sendable {
         package var access: MethodAccess
         package var requiresAdministrator: Bool { access == .administrator }
         package var invoke: @Sendable (JSONNode, RequestContext, inout [UInt8]) throws(RPCError) -> AuditRecord
-        /// For a method whose call has its parts around the state's lock (``LockedCall``):
-        /// the call read and prepared, for a hold shared with the other requests of its read.
-        var stage: (@Sendable (JSONNode, RequestContext) throws(RPCError) -> any StagedRequest)? = nil
     }
 
     private var entries: [String: Entry] = [:]
@@ -60,10 +57,6 @@ package struct MethodTable: Sendable {
     package var revokeGrants: @Sendable (RequestContext) -> (@Sendable () -> Void)? = { _ in nil }
     /// The methods that change the state.
     private var changingMethods: Set<String> = []
-    /// The methods whose calls are staged (``Entry/stage``), and the state their steps
-    /// share a hold of (``RequestRun``): without it, none is.
-    private var stagedMethods: [String] = []
-    package var state: SharedState?
 
     package init() {}
 
@@ -185,23 +178,6 @@ package struct MethodTable: Sendable {
         }
     }
 
-    /// Whether `request` (one object) calls a method whose call is staged, so that it may
-    /// share a hold of the state's lock with the requests read with it.
-    func isStaged(_ request: JSONNode) -> Bool {
-        guard state != nil, request.kind == .object, let method = request[member: "method"] else { return false }
-        return stagedMethods.contains { method.stringEquals($0) }
-    }
-
-    /// The `RPCError` a handler's error is answered with: a broken rule as its code, the
-    /// protocol's own as it is, anything else as an internal error.
-    static func rpcError(_ error: any Error, calling name: String) -> RPCError {
-        switch error {
-        case let error as RuleError: RPCError(error)
-        case let error as RPCError: error
-        default: RPCError(.internalError, reason: "Herald could not answer \(name): \(error).")
-        }
-    }
-
     /// Registers `method`, whose handler gets decoded params and returns a typed outcome or
     /// throws a ``RuleError`` (or an `RPCError`); who may call it and where it runs come
     /// from its descriptor.
@@ -210,106 +186,51 @@ package struct MethodTable: Sendable {
         _ handler: @escaping @Sendable (Method.Params, RequestContext) throws -> MethodOutcome<Method.Result>
     ) {
         let name = Method.name
+        let access = Method.access
+        let requireAppIdentity = self.requireAppIdentity
         offEventLoop.removeAll { $0.name == name }
         if Method.placement != .eventLoop { offEventLoop.append((name, { Method.placement(for: $0) })) }
         if Method.needsStore { storeFree.remove(name) } else { storeFree.insert(name) }
+        let checkParams = self.checkParams
+        let changesRefused: (@Sendable () -> String?)? = Method.changesState ? self.changesRefused : nil
+        let captures = Method.changesState && capturesChanges
+        let revokeGrants: (@Sendable (RequestContext) -> (@Sendable () -> Void)?)? = Method.changesState ? self.revokeGrants : nil
         if Method.changesState { changingMethods.insert(name) } else { changingMethods.remove(name) }
-        stagedMethods.removeAll { $0 == name }
-        let call = MethodCall<Method>(self)
-        entries[name] = Entry(access: Method.access) {
+        let writesResults = self.writesResults
+        entries[name] = Entry(access: access) {
             (params: JSONNode, context: RequestContext, output: inout [UInt8]) throws(RPCError) -> AuditRecord in
-            let decoded = try call.admit(params, context)
-            let grantsBack = call.revokeGrants?(context)
+            let caller = context.caller
+            try Self.checkCaller(caller, of: name, access, params: params, requireAppIdentity: requireAppIdentity)
+            try checkParams(params, context)
+            let decoded = try Method.decodeParams(params)
+            // After the client's own mistakes, which are worth fixing either way.
+            if let reason = changesRefused?() {
+                throw RPCError(.stateNotWritable, reason: reason)
+            }
+            let grantsBack = revokeGrants?(context)
             defer { grantsBack?() }
             let outcome: MethodOutcome<Method.Result>
             do {
-                if let change = call.change(params, context) {
+                if captures, ChangeCapture.current == nil {
+                    let change = PendingChange(method: name, caller: caller, params: params.containerText)
                     outcome = try ChangeCapture.run(change) { try handler(decoded, context) }
                 } else {
                     outcome = try handler(decoded, context)
                 }
+            } catch let error as RuleError {
+                throw RPCError(error)
+            } catch let error as RPCError {
+                throw error
             } catch {
-                throw Self.rpcError(error, calling: name)
+                throw RPCError(.internalError, reason: "Herald could not answer \(name): \(error).")
             }
-            return try call.write(outcome, to: &output)
-        }
-    }
-
-    /// Registers `method` as ``register(_:_:)`` does, its calls also staged (``LockedCall``):
-    /// `prepare` reads a call before the lock, for a hold shared with the requests read
-    /// with it.
-    mutating func register<Method: HeraldMethod, Call: LockedCall>(
-        _ method: Method.Type,
-        _ handler: @escaping @Sendable (Method.Params, RequestContext) throws -> MethodOutcome<Method.Result>,
-        staged prepare: @escaping @Sendable (Method.Params, RequestContext) throws -> Call
-    ) where Call.MethodResult == Method.Result {
-        register(method, handler)
-        let name = Method.name
-        let call = MethodCall<Method>(self)
-        entries[name]?.stage = { (params: JSONNode, context: RequestContext) throws(RPCError) -> any StagedRequest in
-            let decoded = try call.admit(params, context)
-            let grantsBack = call.revokeGrants?(context)
-            let change = call.change(params, context)
+            guard writesResults else { return outcome.audit }
             do {
-                let prepared = try change.map { change in try ChangeCapture.run(change) { try prepare(decoded, context) } } ?? prepare(decoded, context)
-                return StagedCall<Method, Call>(prepared, change: change, grantsBack: grantsBack, method: call)
+                try Method.writeResult(outcome.result, to: &output)
             } catch {
-                grantsBack?()
-                throw Self.rpcError(error, calling: name)
+                throw RPCError(.internalError, reason: "Herald could not encode the result of \(name): \(error).")
             }
+            return outcome.audit
         }
-        stagedMethods.append(name)
-    }
-}
-
-/// What every call of a method goes through besides its handler, as the table was set
-/// when the method was registered: the caller's and params' checks before, the change
-/// log's capture around, the result's writing after.
-struct MethodCall<Method: HeraldMethod>: Sendable {
-    let requireAppIdentity: Bool
-    let checkParams: @Sendable (JSONNode, RequestContext) throws(RPCError) -> Void
-    let changesRefused: (@Sendable () -> String?)?
-    let captures: Bool
-    let revokeGrants: (@Sendable (RequestContext) -> (@Sendable () -> Void)?)?
-    let writesResults: Bool
-
-    init(_ table: MethodTable) {
-        requireAppIdentity = table.requireAppIdentity
-        checkParams = table.checkParams
-        changesRefused = Method.changesState ? table.changesRefused : nil
-        captures = Method.changesState && table.capturesChanges
-        revokeGrants = Method.changesState ? table.revokeGrants : nil
-        writesResults = table.writesResults
-    }
-
-    /// The params decoded, once the caller may call the method, the params pass the
-    /// table's check and the state takes changes.
-    func admit(_ params: JSONNode, _ context: RequestContext) throws(RPCError) -> Method.Params {
-        try MethodTable.checkCaller(context.caller, of: Method.name, Method.access, params: params, requireAppIdentity: requireAppIdentity)
-        try checkParams(params, context)
-        let decoded = try Method.decodeParams(params)
-        // After the client's own mistakes, which are worth fixing either way.
-        if let reason = changesRefused?() {
-            throw RPCError(.stateNotWritable, reason: reason)
-        }
-        return decoded
-    }
-
-    /// The change the log records for this call, when changes are captured and no change
-    /// is being made around it already.
-    func change(_ params: JSONNode, _ context: RequestContext) -> PendingChange? {
-        guard captures, ChangeCapture.current == nil else { return nil }
-        return PendingChange(method: Method.name, caller: context.caller, params: params.containerText)
-    }
-
-    /// Writes `outcome`'s result into the response; returns its audit.
-    func write(_ outcome: MethodOutcome<Method.Result>, to output: inout [UInt8]) throws(RPCError) -> AuditRecord {
-        guard writesResults else { return outcome.audit }
-        do {
-            try Method.writeResult(outcome.result, to: &output)
-        } catch {
-            throw RPCError(.internalError, reason: "Herald could not encode the result of \(Method.name): \(error).")
-        }
-        return outcome.audit
     }
 }

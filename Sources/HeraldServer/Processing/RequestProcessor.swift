@@ -235,52 +235,37 @@ package struct RequestProcessor: Sendable {
 
     /// Appends the response to one request object (alone or from a batch); nothing for a
     /// notification. Returns whether it wrote a response.
+    ///
+    /// A result is written by its method straight after the response's opening; a method
+    /// that fails has what it wrote dropped, and the error written instead.
     private func respond(
         to element: JSONNode, context: RequestContext, since start: ContinuousClock.Instant, appendingTo output: inout [UInt8]
     ) -> Bool {
+        let envelope: RequestEnvelope
         switch RequestEnvelope.read(element) {
-        case .success(let envelope):
-            return answer(envelope, context: context, since: start, appendingTo: &output) { output throws(RPCError) in
-                guard let entry = methods.entry(named: envelope.method) else {
-                    throw RPCError(.methodNotFound, reason: methods.unknownMethodReason(envelope.method))
-                }
-                return try entry.invoke(try Self.paramsObject(envelope), context, &output)
-            }
+        case .success(let read):
+            envelope = read
         case .failure(let invalid):
-            refuse(invalid, context: context, since: start, appendingTo: &output)
+            finish(method: invalid.method, id: invalid.id, error: invalid.error, audit: AuditRecord(), context: context, since: start)
+            ResponseObject.writeError(id: invalid.id, error: invalid.error, to: &output)
             return true
         }
-    }
 
-    /// Appends the error answering an element that is no request object.
-    func refuse(
-        _ invalid: RequestEnvelope.Invalid, context: RequestContext, since start: ContinuousClock.Instant,
-        appendingTo output: inout [UInt8]
-    ) {
-        finish(method: invalid.method, id: invalid.id, error: invalid.error, audit: AuditRecord(), context: context, since: start)
-        ResponseObject.writeError(id: invalid.id, error: invalid.error, to: &output)
-    }
-
-    /// A request's params: an object, empty when absent.
-    static func paramsObject(_ envelope: RequestEnvelope) throws(RPCError) -> JSONNode {
-        let params = envelope.params ?? JSONTape.emptyObject.root
-        guard params.kind == .object else {
-            throw RPCError(.invalidParams, reason: "Herald takes params by name only: send an object, not an array.", pointer: "")
-        }
-        return params
-    }
-
-    /// Appends the response to `envelope`, whose result `call` writes straight after the
-    /// response's opening; nothing for a notification. A call that fails has what it
-    /// wrote dropped, and the error written instead. Returns whether it wrote a response.
-    func answer(
-        _ envelope: RequestEnvelope, context: RequestContext, since start: ContinuousClock.Instant, appendingTo output: inout [UInt8],
-        _ call: (inout [UInt8]) throws(RPCError) -> AuditRecord
-    ) -> Bool {
         let responseStart = output.count
         do throws(RPCError) {
+            guard let entry = methods.entry(named: envelope.method) else {
+                throw RPCError(.methodNotFound, reason: methods.unknownMethodReason(envelope.method))
+            }
+            let params = envelope.params ?? JSONTape.emptyObject.root
+            guard params.kind == .object else {
+                throw RPCError(
+                    .invalidParams,
+                    reason: "Herald takes params by name only: send an object, not an array.",
+                    pointer: ""
+                )
+            }
             if let id = envelope.id { ResponseObject.writeResultOpening(id: id, to: &output) }
-            let audit = try call(&output)
+            let audit = try entry.invoke(params, context, &output)
             finish(
                 method: envelope.method, countedAs: envelope.method, id: envelope.id, error: nil, audit: audit, context: context,
                 since: start)
@@ -309,7 +294,7 @@ package struct RequestProcessor: Sendable {
 
     /// Counts and records one result, under `countedAs` when the caller already knows the
     /// statistics key (saving a second look-up of the method).
-    func finish(
+    private func finish(
         method: String?,
         countedAs knownKey: String? = nil,
         id: JSONValue?,

@@ -10,8 +10,7 @@ import Glibc
 /// Herald's state, shared by every connection behind one lock.
 ///
 /// Handlers hold the lock only for the rule itself: params are decoded before and
-/// results encoded after, outside it. The steps of the requests a client pipelined in one
-/// read share one hold (``withLock(applying:from:)``, ``RequestRun``).
+/// results encoded after, outside it.
 ///
 /// Each `withLock` counts as a change, so that the snapshot writer can tell whether
 /// anything happened since its last snapshot; reads that change nothing use `read`.
@@ -20,8 +19,6 @@ package final class SharedState: Sendable {
         var state: HeraldState
         /// Calls that could have changed `state`.
         var changes: UInt64 = 0
-        /// Holds of the lock, this one's included.
-        var holds: UInt64 = 0
     }
 
     private let box: AdaptiveLockedValue<Guarded>
@@ -81,13 +78,7 @@ package final class SharedState: Sendable {
     /// Hands the current request's change to the log, once; under the lock.
     @inline(__always)
     private func logChange() {
-        guard let change = ChangeCapture.current else { return }
-        logChange(change)
-    }
-
-    @inline(__always)
-    private func logChange(_ change: PendingChange) {
-        guard let changeSink, !change.appended, !change.isReplay else { return }
+        guard let changeSink, let change = ChangeCapture.current, !change.appended, !change.isReplay else { return }
         change.appended = true
         changeSink(change)
     }
@@ -118,7 +109,6 @@ package final class SharedState: Sendable {
     private func hold<Result>(_ body: (inout Guarded) throws -> Result) rethrows -> Result {
         try box.withLockedValue { guarded in
             holdBegan.store(Self.monotonicNanoseconds(), ordering: .relaxed)
-            guarded.holds &+= 1
             defer {
                 grantHolders.store(guarded.state.grantHolderCount, ordering: .releasing)
                 holdBegan.store(0, ordering: .relaxed)
@@ -153,29 +143,6 @@ package final class SharedState: Sendable {
         case .success(let value): return value
         case .failure(let error): throw error
         }
-    }
-
-    /// Applies the steps of `requests`, from `start` on, in one hold of the lock: each
-    /// counted as a change and given to the change log as its own, in order. The hold ends
-    /// after the last, or after one that leaves work for after it (``StagedRequest``);
-    /// returns the index after the last step applied.
-    func withLock(applying requests: [any StagedRequest], from start: Int) -> Int {
-        var nextDue: Date?
-        let end = hold { guarded in
-            var index = start
-            while index < requests.count {
-                let request = requests[index]
-                index += 1
-                guarded.changes &+= 1
-                let step = request.step(&guarded.state)
-                if step.logsChange, let change = request.change { logChange(change) }
-                if !step.holdGoesOn { break }
-            }
-            nextDue = guarded.state.nextStoredDue
-            return index
-        }
-        changed(nextDue: nextDue)
-        return end
     }
 
     /// Runs `body` with the state locked and `uid`'s notification list the state's alone.
@@ -298,12 +265,6 @@ package final class SharedState: Sendable {
             alongside()
             return (guarded.state, guarded.changes)
         }
-    }
-
-    /// How many times the lock was taken so far, this time included: the requests of one
-    /// read share a hold (``RequestRun``).
-    package var holdCount: UInt64 {
-        hold { $0.holds }
     }
 
     /// How many calls could have changed the state so far.

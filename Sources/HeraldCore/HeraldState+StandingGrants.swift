@@ -88,6 +88,12 @@ extension HeraldState {
         standingGrants.hasHolder(uid: uid)
     }
 
+    /// How many uids have a gateway that holds (or held) grants: zero on a desktop whose
+    /// gateway holds none, where no change waits for a revocation.
+    package var grantHolderCount: Int {
+        standingGrants.holders.count
+    }
+
     /// `uid`'s grants outstanding.
     package func grantCount(uid: UInt32) -> Int {
         standingGrants.grantCount(uid: uid)

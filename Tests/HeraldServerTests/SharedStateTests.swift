@@ -58,6 +58,24 @@ import Testing
     }
 }
 
+/// Whether a gateway holds grants is known without the lock, so a change asks it for free.
+@Suite struct SharedStateGrantHolderTests {
+    @Test func aHolderIsSeenWithoutTheLockFromItsFirstGrantUntilItsConnectionCloses() throws {
+        let shared = SharedState(HeraldState(configuration: CoreConfiguration(timeZone: .utc)))
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(!shared.hasGrantHolders)
+        let grant = shared.withLock { $0.renewGrant(uid: 1000, app: "org.example.chat", holder: 7, now: now) }
+        #expect(grant != nil)
+        #expect(shared.hasGrantHolders)
+        // A revocation keeps its holder until it ends, grants or not.
+        let revocation = shared.withLock { $0.revokeGrants(uid: nil) }
+        shared.withLock { $0.dropGrantHolder(connection: 7) }
+        #expect(shared.hasGrantHolders)
+        shared.withLock { $0.endGrantRevocation(revocation) }
+        #expect(!shared.hasGrantHolders)
+    }
+}
+
 /// Issue 49, finding 4: a change to a list a reader holds copies it after the lock.
 @Suite struct SharedStateUnsharingTests {
     static let person = Caller(uid: 1000, gid: 1000, pid: 10, isAdministrator: false)

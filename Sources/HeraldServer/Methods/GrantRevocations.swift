@@ -28,8 +28,10 @@ final class GrantRevocations: Sendable {
     }
 
     /// Whether a change by `context` has grants to revoke first: it then leaves the event
-    /// loop, to wait there.
+    /// loop, to wait there. Asked twice a change (where it runs, and before it), so the
+    /// common case, no gateway holding grants, takes no lock.
     func mustRevoke(_ context: RequestContext, state: SharedState) -> Bool {
+        guard state.hasGrantHolders else { return false }
         let uid = Self.uid(context)
         return state.read { state in
             guard state.hasGrantHolder(uid: uid) else { return false }

@@ -25,6 +25,10 @@ package final class SharedState: Sendable {
     /// When the current hold of the lock began, in nanoseconds of the monotonic clock; 0
     /// while the lock is free. Read without the lock by the watchdog (``heldFor``).
     private let holdBegan = Atomic<UInt64>(0)
+    /// How many uids have a gateway holding grants (``HeraldState/grantHolderCount``), as
+    /// of the last hold of the lock: read without the lock by every change
+    /// (``hasGrantHolders``).
+    private let grantHolders = Atomic<Int>(0)
     /// Lists a reader held that a change copied after the lock (``withLock(unsharingListOf:_:)``).
     private let listsCopiedAfterTheLock = Atomic<Int>(0)
 
@@ -79,6 +83,13 @@ package final class SharedState: Sendable {
         changeSink(change)
     }
 
+    /// Whether any uid has a gateway holding grants, read without the lock: when none has
+    /// (the common case), a change has nothing to revoke (``GrantRevocations``). A read
+    /// under the lock was no more current: the lock was let go before the change took it.
+    package var hasGrantHolders: Bool {
+        grantHolders.load(ordering: .acquiring) > 0
+    }
+
     /// How long the current hold of the lock has lasted; zero while it is free. A wedged
     /// daemon is one whose lock stays held: the watchdog stops pinging past a bound.
     package var heldFor: Duration {
@@ -98,7 +109,10 @@ package final class SharedState: Sendable {
     private func hold<Result>(_ body: (inout Guarded) throws -> Result) rethrows -> Result {
         try box.withLockedValue { guarded in
             holdBegan.store(Self.monotonicNanoseconds(), ordering: .relaxed)
-            defer { holdBegan.store(0, ordering: .relaxed) }
+            defer {
+                grantHolders.store(guarded.state.grantHolderCount, ordering: .releasing)
+                holdBegan.store(0, ordering: .relaxed)
+            }
             return try body(&guarded)
         }
     }

@@ -152,6 +152,7 @@ let package = Package(
             name: "herald-bench",
             dependencies: [
                 "CSystemd",
+                "HeraldClient",
                 "HeraldProtocol",
                 "HeraldCore",
                 "HeraldServer",

@@ -115,14 +115,24 @@ final class ClosedLoop: @unchecked Sendable {
             let now = MonotonicClock.now
             while sent < inFlight && mayStillSend(now) { try sendLine(at: now) }
             while connection.answersWaiting > 0 {
+                // The clock is read once per read, at its first answer: the lines of one
+                // read arrived together.
+                var readAt: UInt64 = 0
                 try connection.handle(Int16(POLLIN | POLLOUT)) { answer in
-                    let now = MonotonicClock.now
+                    if readAt == 0 { readAt = MonotonicClock.now }
+                    let now = readAt
                     let line = UInt64((answer.firstID - 1) / perLine)
-                    if let error = answer.error { fail("line \(line): \(error)") }
+                    let answered: Bool
+                    if let error = answer.error {
+                        fail("line \(line): \(error)")
+                        answered = false
+                    } else {
+                        answered = true
+                    }
                     if answer.parsed != nil { outcome.fullyParsed += 1 }
                     let sentAt = sendTimes[Int(line % inFlight)]
                     // Only correct answers count: a server that fails fast must not look fast.
-                    if answer.error == nil && sentAt >= measureFrom && now <= measureUntil {
+                    if answered && sentAt >= measureFrom && now <= measureUntil {
                         outcome.measuredLines += 1
                         _ = outcome.latency.record(now - sentAt)
                     }

@@ -40,18 +40,22 @@ public final class HeraldPollConnection {
     /// Past this much queued and not yet written, ``isCongested``.
     public static let congestionBytes = 256 << 10
 
+    // The state read and changed for every line is not checked for exclusive access at
+    // run time: one thread uses the connection, and no access to it spans a handler's
+    // call. The checks cost a load generator a few percent (docs/performance.md, "The
+    // load generator's own cost").
     private typealias Answer = (Result<JSONValue, HeraldError>) throws -> Void
     private var waiting: [Int: Answer] = [:]
     /// The rendered lines waiting for their answer.
-    var rendered = RenderedLines()
-    var nextID = 1
-    var output: [UInt8] = []
-    private var outputStart = 0
+    @exclusivity(unchecked) var rendered = RenderedLines()
+    @exclusivity(unchecked) var nextID = 1
+    @exclusivity(unchecked) var output: [UInt8] = []
+    @exclusivity(unchecked) private var outputStart = 0
     /// A write failed: heraldd is gone, and reading finds the connection's end.
     private var writeFailed = false
-    private var input: [UInt8] = []
+    @exclusivity(unchecked) private var input: [UInt8] = []
     /// Where the search for the next line's end goes on: a long line is searched once.
-    private var inputScanned = 0
+    @exclusivity(unchecked) private var inputScanned = 0
     private var chunk = [UInt8](repeating: 0, count: 64 << 10)
 
     /// Connects to heraldd (``HeraldClient/Configuration/socketPath``), waiting at most

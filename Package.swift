@@ -93,13 +93,6 @@ let package = Package(
             dependencies: ["HeraldCore"],
             swiftSettings: strictSettings
         ),
-        // herald-notify's connection to heraldd's socket, and which socket to reach, until it
-        // moves onto HeraldClient's HeraldPollConnection as herald-sync has (docs/clients.md).
-        .target(
-            name: "HeraldDaemonLink",
-            dependencies: ["HeraldProtocol"],
-            swiftSettings: strictSettings
-        ),
         // The Swift client library for apps: async calls generated from Protocol/openrpc.json,
         // typed errors, events as AsyncSequences, reconnection. heraldctl speaks through it.
         .target(
@@ -159,6 +152,7 @@ let package = Package(
             name: "herald-bench",
             dependencies: [
                 "CSystemd",
+                "HeraldClient",
                 "HeraldProtocol",
                 "HeraldCore",
                 "HeraldServer",
@@ -179,7 +173,7 @@ let package = Package(
                 "CSystemd",
                 "HeraldDesktop",
                 "HeraldBus",
-                "HeraldDaemonLink",
+                "HeraldClient",
                 "HeraldProtocol",
                 "HeraldProcessIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -34,20 +34,28 @@ public final class HeraldPollConnection {
     public var onEvent: ((HeraldEvent) throws -> Void)?
     /// Runs inside ``handle(_:)`` for each notification, as heraldd wrote it (`method`, `params`).
     package var onNotification: ((String, JSONValue) throws -> Void)?
+    /// Runs inside ``handle(_:)`` for each answer to a line of ``sendRendered(count:decoding:_:)``.
+    package var onRenderedAnswer: ((RenderedAnswer) throws -> Void)?
 
     /// Past this much queued and not yet written, ``isCongested``.
     public static let congestionBytes = 256 << 10
 
+    // The state read and changed for every line is not checked for exclusive access at
+    // run time: one thread uses the connection, and no access to it spans a handler's
+    // call. The checks cost a load generator a few percent (docs/performance.md, "The
+    // load generator's own cost").
     private typealias Answer = (Result<JSONValue, HeraldError>) throws -> Void
     private var waiting: [Int: Answer] = [:]
-    private var nextID = 1
-    private var output: [UInt8] = []
-    private var outputStart = 0
+    /// The rendered lines waiting for their answer.
+    @exclusivity(unchecked) var rendered = RenderedLines()
+    @exclusivity(unchecked) var nextID = 1
+    @exclusivity(unchecked) var output: [UInt8] = []
+    @exclusivity(unchecked) private var outputStart = 0
     /// A write failed: heraldd is gone, and reading finds the connection's end.
     private var writeFailed = false
-    private var input: [UInt8] = []
+    @exclusivity(unchecked) private var input: [UInt8] = []
     /// Where the search for the next line's end goes on: a long line is searched once.
-    private var inputScanned = 0
+    @exclusivity(unchecked) private var inputScanned = 0
     private var chunk = [UInt8](repeating: 0, count: 64 << 10)
 
     /// Connects to heraldd (``HeraldClient/Configuration/socketPath``), waiting at most
@@ -59,6 +67,14 @@ public final class HeraldPollConnection {
         _ = fcntl(fileDescriptor, F_SETFL, fcntl(fileDescriptor, F_GETFL) | O_NONBLOCK)
     }
 
+    /// A connection whose ``handle(_:)`` waits in `read` for heraldd's next lines and in
+    /// `send` until its requests are written, when `waitsInRead`: for a thread with nothing
+    /// else to poll (herald-bench's load), which so makes no `poll` call per read.
+    package convenience init(_ configuration: HeraldClient.Configuration, waitsInRead: Bool) throws(HeraldError) {
+        try self.init(configuration)
+        if waitsInRead { _ = fcntl(fileDescriptor, F_SETFL, fcntl(fileDescriptor, F_GETFL) & ~O_NONBLOCK) }
+    }
+
     deinit { close() }
 
     /// Closes the connection: no handler runs after this, even for lines already read (a
@@ -68,6 +84,7 @@ public final class HeraldPollConnection {
         Glibc.close(fileDescriptor)
         fileDescriptor = -1
         waiting.removeAll()
+        _ = rendered.removeAll()
     }
 
     /// What to poll ``fileDescriptor`` for: `POLLIN`, and `POLLOUT` while requests wait to be written.
@@ -80,8 +97,8 @@ public final class HeraldPollConnection {
     /// program that takes work from others (herald-notify's gateway) takes no more for now.
     public var isCongested: Bool { output.count - outputStart > Self.congestionBytes }
 
-    /// How many requests wait for their answer.
-    public var answersWaiting: Int { waiting.count }
+    /// How many requests wait for their answer (a rendered line counts once).
+    public var answersWaiting: Int { waiting.count + rendered.count }
 
     /// Queues `request`, writes what the socket takes now, and returns its `id`; `answer`
     /// runs inside a later ``handle(_:)`` with its result, heraldd's error, or
@@ -142,7 +159,8 @@ public final class HeraldPollConnection {
     }
 
     /// Acts on what `poll` said of ``fileDescriptor`` (its `revents`): writes what is
-    /// queued, reads what came, and runs a handler for each complete line.
+    /// queued, reads what came, runs a handler for each complete line, and writes what
+    /// those handlers queued.
     ///
     /// When heraldd closed the connection, handles the lines it wrote before, closes, runs
     /// the handlers of the answers still waiting with ``HeraldError/Kind/connectionLost``
@@ -151,21 +169,33 @@ public final class HeraldPollConnection {
     /// next call (with 0, when the program goes on without another `poll`). A line that is
     /// not a JSON-RPC object throws ``HeraldError/Kind/unreadable`` and is skipped.
     public func handle(_ revents: Int16) throws {
+        try handle(revents) { answer in try onRenderedAnswer?(answer) }
+    }
+
+    /// ``handle(_:)``, with the answers to rendered lines handed to `renderedAnswer` rather
+    /// than to ``onRenderedAnswer``: a closure that is not kept, so a load generator's
+    /// counters in it are a function's own variables, not a stored closure's.
+    package func handle(_ revents: Int16, renderedAnswer: (RenderedAnswer) throws -> Void) throws {
         guard fileDescriptor >= 0 else { throw HeraldError(kind: .closed, message: "the connection was closed") }
         if revents & Int16(POLLOUT) != 0 { flush() }
         var ended = false
         if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { ended = read() }
-        try handleLines()
-        if ended, fileDescriptor >= 0 { try connectionEnded() }
+        try handleLines(renderedAnswer)
+        if ended, fileDescriptor >= 0 { try connectionEnded(renderedAnswer) }
+        if hasOutput, fileDescriptor >= 0 { flush() }
     }
 
-    private func connectionEnded() throws {
+    private func connectionEnded(_ renderedAnswer: (RenderedAnswer) throws -> Void) throws {
         let lost = HeraldError(kind: .connectionLost, message: "heraldd closed the connection before answering")
         let answers = waiting.sorted { $0.key < $1.key }.map(\.value)
+        let renderedAnswers = renderedLost(lost)
         close()
         var first: (any Error)?
         for answer in answers {
             do { try answer(.failure(lost)) } catch { first = first ?? error }
+        }
+        for answer in renderedAnswers {
+            do { try renderedAnswer(answer) } catch { first = first ?? error }
         }
         throw first ?? HeraldError(kind: .connectionLost, message: "heraldd closed the connection")
     }
@@ -202,17 +232,17 @@ public final class HeraldPollConnection {
     }
 
     /// Runs the handler of each complete line read, removing it before it runs.
-    private func handleLines() throws {
+    private func handleLines(_ renderedAnswer: (RenderedAnswer) throws -> Void) throws {
         var start = 0
         defer {
             input.removeSubrange(..<start)
             inputScanned = max(0, inputScanned - start)
         }
-        while fileDescriptor >= 0, let newline = input[max(start, inputScanned)...].firstIndex(of: UInt8(ascii: "\n")) {
+        while fileDescriptor >= 0, let newline = newline(from: max(start, inputScanned)) {
             let line = input[start..<newline]
             start = newline + 1
             inputScanned = start
-            try handleLine(line)
+            try handleLine(line, renderedAnswer)
         }
         inputScanned = input.count
         guard input.count - start <= LineFrameDecoder.maximumLineBytes else {
@@ -221,8 +251,25 @@ public final class HeraldPollConnection {
         }
     }
 
-    private func handleLine(_ line: ArraySlice<UInt8>) throws {
-        guard let message = try? JSONParser.parse(line, maxDepth: AnswerRouter.maximumDepth), case .object = message else {
+    /// The index of the first newline read at or after `start`.
+    private func newline(from start: Int) -> Int? {
+        input.withUnsafeBytes { bytes in
+            guard start < bytes.count else { return nil }
+            guard let found = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\n")), bytes.count - start) else { return nil }
+            return bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
+        }
+    }
+
+    private func handleLine(_ line: ArraySlice<UInt8>, _ renderedAnswer: (RenderedAnswer) throws -> Void) throws {
+        if !rendered.isEmpty, try handleRenderedLine(line, renderedAnswer) { return }
+        let message = try? JSONParser.parse(line, maxDepth: AnswerRouter.maximumDepth)
+        // Rendered requests' answers not in heraldd's own shape (a floor server's, say).
+        if let message, !rendered.isEmpty, let id = (message.member("id") ?? message.arrayValue?.first?.member("id"))?.integer,
+            rendered.line(id) != nil
+        {
+            return try answerRendered(id, bytes: line.count, parsed: message, renderedAnswer)
+        }
+        guard let message, case .object = message else {
             throw HeraldError(kind: .unreadable, message: "heraldd sent a line that is not a JSON-RPC object")
         }
         if message.member("id") == nil, let method = message.member("method")?.string {

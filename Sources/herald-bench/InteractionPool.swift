@@ -1,41 +1,34 @@
+import Glibc
+import HeraldClient
+
 /// Donates the interactions an `update-content` run refers to: `pool-0` … `pool-<n-1>`,
 /// 64 to a batch line, each answer checked.
 enum InteractionPool {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
     static func donate(socketPath: String, count: UInt64) throws {
-        let socket = try UnixSocket.connect(to: socketPath)
-        defer { socket.close() }
+        let heraldd = try HeraldPollConnection(HeraldClient.Configuration(socketPath: socketPath), waitsInRead: true)
+        defer { heraldd.close() }
         let template = RequestTemplate(Scenario.donation(identifier: "pool-{KEY}"))
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var failure: HeraldError?
+        heraldd.onRenderedAnswer = { answer in failure = failure ?? answer.error }
         var next: UInt64 = 0
         while next < count {
             let first = next
             let end = min(count, next + 64)
-            var line: [UInt8] = [UInt8(ascii: "[")]
-            while next < end {
-                if next > first { line.append(UInt8(ascii: ",")) }
-                template.render(id: next + 1, key: next, into: &line)
-                next += 1
-            }
-            line += [UInt8(ascii: "]"), 0x0A]
-            guard socket.writeAll(line) else { throw UnixSocket.Failure(description: "pool: write failed") }
-            var filled = 0
-            while filled == 0 || buffer[filled - 1] != 0x0A {
-                let count = buffer.withUnsafeMutableBytes {
-                    socket.read(into: $0.baseAddress! + filled, count: $0.count - filled)
+            try heraldd.sendRendered(count: Int(end - first)) { firstID, output in
+                output.append(UInt8(ascii: "["))
+                for key in first..<end {
+                    if key > first { output.append(UInt8(ascii: ",")) }
+                    template.render(id: UInt64(firstID) + key - first, key: key, into: &output)
                 }
-                guard count > 0 else { throw UnixSocket.Failure(description: "pool: no answer") }
-                filled += count
+                output.append(UInt8(ascii: "]"))
             }
-            let failure = buffer.withUnsafeBytes {
-                ResponseCheck.failure(
-                    line: UnsafeRawBufferPointer(rebasing: $0[..<(filled - 1)]),
-                    firstID: first + 1,
-                    count: Int(end - first),
-                    batch: true,
-                    fullParse: false
-                )
-            }
-            if let failure { throw UnixSocket.Failure(description: "pool: \(failure)") }
+            next = end
+            while heraldd.answersWaiting > 0 { try heraldd.handle(Int16(POLLIN | POLLOUT)) }
+            if let failure { throw Failure(description: "pool: \(failure)") }
         }
     }
 }

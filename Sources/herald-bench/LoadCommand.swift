@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldClient
 import Histogram
 
 /// `herald-bench load`: N connections, P lines in flight each, for a duration or a count.
@@ -51,16 +52,17 @@ struct LoadCommand: ParsableCommand {
         if scenario.needsPool {
             try InteractionPool.donate(socketPath: socket, count: Scenario.poolSize)
         }
-        let sockets = try (0..<connections).map { _ in try UnixSocket.connect(to: socket) }
+        let configuration = HeraldClient.Configuration(socketPath: socket)
+        let heraldd = try (0..<connections).map { _ in try HeraldPollConnection(configuration, waitsInRead: true) }
         let journalBefore = stats ? try StatsProbe.journal(socketPath: socket) : nil
         let start = MonotonicClock.now
         let measureFrom = lines == nil ? start + UInt64(warmup * 1e9) : start
         let measureUntil = lines == nil ? measureFrom + UInt64(duration * 1e9) : UInt64.max
-        let stop: LoadConnection.Stop = lines.map { .afterLines($0) } ?? .at(measureUntil)
-        let loads = sockets.enumerated().map { index, socket in
-            LoadConnection(
+        let stop: ClosedLoop.Stop = lines.map { .afterLines($0) } ?? .at(measureUntil)
+        let loads = heraldd.enumerated().map { index, connection in
+            ClosedLoop(
                 index: index,
-                socket: socket,
+                connection: connection,
                 scenario: scenario,
                 inFlight: inFlight,
                 measureFrom: measureFrom,

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Nanoseconds from `CLOCK_MONOTONIC`: cheap enough to read once per read() of responses.
+/// Nanoseconds from `CLOCK_MONOTONIC`: cheap enough to read once per read() of answers.
 enum MonotonicClock {
     static var now: UInt64 {
         var spec = timespec()

@@ -1,5 +1,4 @@
-import Glibc
-import HeraldProtocol
+import HeraldClient
 
 /// Reads Herald's `stats` over a connection of its own: the journal's written and dropped counts.
 enum StatsProbe {
@@ -8,26 +7,16 @@ enum StatsProbe {
         var dropped: UInt64
     }
 
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
     static func journal(socketPath: String) throws -> Journal {
-        let socket = try UnixSocket.connect(to: socketPath)
-        defer { socket.close() }
-        guard socket.writeAll(Array(#"{"jsonrpc":"2.0","id":1,"method":"stats"}"#.utf8) + [0x0A]) else {
-            throw UnixSocket.Failure(description: "stats: write failed")
+        let heraldd = try HeraldPollConnection(HeraldClient.Configuration(socketPath: socketPath))
+        defer { heraldd.close() }
+        guard case .stats(let stats) = try heraldd.call(.stats()), let journal = stats.journal else {
+            throw Failure(description: "stats: no journal counts (is this heraldd's administrator?)")
         }
-        var line: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while !line.contains(0x0A) {
-            let count = chunk.withUnsafeMutableBytes { socket.read(into: $0.baseAddress!, count: $0.count) }
-            guard count > 0 else { throw UnixSocket.Failure(description: "stats: no answer") }
-            line += chunk[..<count]
-        }
-        let value = try JSONParser.parse(line[..<line.firstIndex(of: 0x0A)!])
-        guard let journal = value.objectValue?["result"]?.objectValue?["journal"]?.objectValue,
-            let written = journal["written"]?.numberValue?.intValue,
-            let dropped = journal["dropped"]?.numberValue?.intValue
-        else {
-            throw UnixSocket.Failure(description: "stats: no journal counts in \(String(decoding: line, as: UTF8.self))")
-        }
-        return Journal(written: UInt64(written), dropped: UInt64(dropped))
+        return Journal(written: UInt64(journal.written), dropped: UInt64(journal.dropped))
     }
 }

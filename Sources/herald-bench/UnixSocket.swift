@@ -1,32 +1,15 @@
 import Glibc
 
-/// A Unix stream socket as a plain file descriptor: connect, listen, accept, write all.
+/// A floor server's Unix stream socket as a plain file descriptor: listen, accept, write all.
 ///
-/// The benchmark keeps its own I/O to blocking POSIX calls, one thread per connection, so
-/// the generator costs as little as the kernel allows and is never what is being measured.
+/// The floor keeps its I/O to blocking POSIX calls, one thread per connection, so that it
+/// costs as little as the kernel allows: what any server on this machine could not beat.
 struct UnixSocket {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
     let fd: Int32
-
-    /// Connects to `path`, retrying for up to `timeout` seconds while the server starts.
-    static func connect(to path: String, timeout: Double = 10) throws -> UnixSocket {
-        let deadline = MonotonicClock.now + UInt64(timeout * 1e9)
-        while true {
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw Failure(description: "socket(): \(errnoText())") }
-            let status = withAddress(path) { address, length in Glibc.connect(fd, address, length) }
-            if status == 0 { return UnixSocket(fd: fd) }
-            let failure = errnoText()
-            Glibc.close(fd)
-            if MonotonicClock.now >= deadline {
-                throw Failure(description: "connect(\(path)): \(failure)")
-            }
-            usleep(20_000)
-        }
-    }
 
     /// Binds and listens on `path`, replacing a stale socket file.
     static func listen(on path: String) throws -> UnixSocket {

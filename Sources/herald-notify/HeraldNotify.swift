@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldBus
-import HeraldDaemonLink
+import class HeraldClient.HeraldClient
 import HeraldDesktop
 import HeraldProtocol
 
@@ -91,7 +91,10 @@ struct HeraldNotify: ParsableCommand {
         }
         let flag = socket
         let loop = PresenterLoop(
-            socket: { DaemonSocket.path(flag: flag, environment: environment) },
+            // Asked again at each attempt: a socket-activated heraldd's socket may appear later.
+            socket: {
+                flag.flatMap { $0.isEmpty ? nil : $0 } ?? HeraldClient.Configuration.defaultSocketPath(environment: environment)
+            },
             uid: getuid(),
             buses: renderer === bus ? [bus] : [renderer, bus],
             presenter: presenter,

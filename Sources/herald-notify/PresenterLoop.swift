@@ -1,7 +1,9 @@
 import CSystemd
 import Foundation
 import HeraldBus
-import HeraldDaemonLink
+import class HeraldClient.HeraldClient
+import class HeraldClient.HeraldPollConnection
+import struct HeraldClient.HeraldError
 import HeraldDesktop
 import HeraldProtocol
 
@@ -30,15 +32,12 @@ final class PresenterLoop {
     let presentedUntil: PresentedUntil
     /// The person's prompt for replies (`--reply-command`), when one is given.
     var replyPrompt: ReplyPrompt?
-    private var link: DaemonLink?
+    private var link: HeraldPollConnection?
     private var linkPath = ""
-    private var subscribeID: Int?
     /// Whether heraldd answered the subscription: what it delivers from then on is presented here.
     private var subscribed = false
     /// heraldd answered -32602 at `/since` (it predates it): subscribe without it.
     private var sinceUnknown = false
-    /// The requests sent besides `subscribe-notifications`, by id, until heraldd answers.
-    private var pending: [Int: Pending] = [:]
     private var backoff = Backoff()
     private var reconnectAt = ContinuousClock.now
     /// Whether "heraldd is unreachable" was logged since the last subscription (once per outage).
@@ -49,6 +48,7 @@ final class PresenterLoop {
     /// How long to wait before asking again a heraldd that has no `subscribe-notifications`.
     static let olderDaemonRetry: Duration = .seconds(30)
 
+    /// What a request besides `subscribe-notifications` was sent for: its answer's handler acts on it.
     private enum Pending {
         /// `respond-to-notification` for an action on a bubble.
         case response(NotificationKey)
@@ -121,7 +121,7 @@ final class PresenterLoop {
     /// Runs until SIGTERM or SIGINT (0), or until the session bus is lost (1).
     ///
     /// The gateway's bus (the person's) is paused while heraldd has not read what was
-    /// written to it (``DaemonLink/isCongested``), or while the renderer has not taken what
+    /// written to it (``HeraldPollConnection/isCongested``), or while the renderer has not taken what
     /// was shown: an app that floods waits in the bus, and nothing here waits on either.
     func run() -> Int32 {
         var moreWaiting = false
@@ -137,7 +137,7 @@ final class PresenterLoop {
                 if busTimeout >= 0 { timeout = timeout < 0 ? busTimeout : min(timeout, busTimeout) }
             }
             let linkIndex = link.map { link in
-                fds.append(pollfd(fd: link.fd, events: Int16(POLLIN) | (link.hasOutput ? Int16(POLLOUT) : 0), revents: 0))
+                fds.append(pollfd(fd: link.fileDescriptor, events: link.pollEvents, revents: 0))
                 return fds.count - 1
             }
             let promptIndex = replyPrompt?.fileDescriptor.map { fd in
@@ -163,9 +163,7 @@ final class PresenterLoop {
                 presentedUntil.finishWriting()
                 return 0
             }
-            let linkEvents = linkIndex.map { fds[$0].revents } ?? 0
-            if linkEvents & Int16(POLLOUT) != 0 { writeToDaemon() }
-            if linkEvents & ~Int16(POLLOUT) != 0 { readFromDaemon() }
+            if let linkIndex, fds[linkIndex].revents != 0 { handleDaemon(fds[linkIndex].revents) }
             if let promptIndex, fds[promptIndex].revents != 0 { replyPrompt?.read() }
             do {
                 for (index, bus) in buses.enumerated() {
@@ -195,24 +193,18 @@ final class PresenterLoop {
     }
     static let maximumBacklog = 256
 
-    private func writeToDaemon() {
-        do {
-            try link?.flushOutput()
-        } catch {
-            Log.info("lost heraldd at \(linkPath): \(error); reconnecting")
-            disconnect(retryIn: backoff.take())
-        }
-    }
-
     private func connect() {
         let path = socket()
         do {
-            let link = try DaemonLink(path: path)
+            let link = try HeraldPollConnection(HeraldClient.Configuration(socketPath: path))
+            // Read as HeraldDesktop's PresenterEvent from heraldd's parsed JSON, not as a
+            // HeraldEvent: each delivery is on the gateway's path (docs/clients.md).
+            link.onNotification = { [unowned self] method, params in event(method: method, params: params) }
             var params = JSONObject()
             params["uid"] = .number(JSONNumber(Int(uid)))
             // What heraldd delivered since this desktop last presented comes first, once.
             if let since = presentedUntil.date, !sinceUnknown { params["since"] = .string(RFC3339.format(since)) }
-            subscribeID = try link.request("subscribe-notifications", params: params)
+            try link.send("subscribe-notifications", params: params) { [unowned self] answer in subscriptionAnswered(answer) }
             self.link = link
             linkPath = path
         } catch {
@@ -224,44 +216,37 @@ final class PresenterLoop {
         }
     }
 
+    /// Closes the connection: no answer to it is handled after this. The gateway's
+    /// notifications heraldd never answered for were shown directly by their handlers,
+    /// which the connection ran with `connectionLost` when heraldd closed it; while it is
+    /// closed here (heraldd refused the subscription), the gateway has sent none.
     private func disconnect(retryIn delay: Duration) {
         if subscribed { presentedUntil.recordNow(Date()) }
         subscribed = false
         grants.dropAll()
+        link?.close()
         link = nil
-        subscribeID = nil
         relisting = nil
-        // What heraldd never answered for is shown directly: nothing an app sent is lost.
-        let unanswered = pending.values.compactMap { request -> UInt32? in
-            if case .gatewayUpdate(let id, _, _, false) = request { id } else { nil }
-        }
-        pending = [:]
-        for id in unanswered.sorted() { gateway?.showDirectly(id) }
         gateway?.sendHeldReplies(all: true)
         reconnectAt = .now + delay
     }
 
-    private func readFromDaemon() {
-        guard let link else { return }
-        let lines: [ArraySlice<UInt8>]
-        do {
-            lines = try link.readLines()
-        } catch {
-            Log.info("lost heraldd at \(linkPath): \(error); reconnecting")
-            loggedUnreachable = true
-            return disconnect(retryIn: backoff.take())
-        }
-        for line in lines where !line.isEmpty {
-            guard let message = try? JSONParser.parse(line).objectValue else {
-                Log.info("heraldd sent a line that is not a JSON object; ignored")
-                continue
+    /// Hands what `poll` said of heraldd's socket to the connection, which writes what is
+    /// queued and runs the handlers of the lines that came; a line that is not JSON-RPC is
+    /// logged and skipped.
+    private func handleDaemon(_ revents: Int16) {
+        var revents = revents
+        while let link {
+            do {
+                return try link.handle(revents)
+            } catch let error as HeraldError where error.kind == .unreadable && link.fileDescriptor >= 0 {
+                Log.info("heraldd sent a line that is not a JSON-RPC object; ignored")
+                revents = 0
+            } catch {
+                Log.info("lost heraldd at \(linkPath): \(error); reconnecting")
+                loggedUnreachable = true
+                return disconnect(retryIn: backoff.take())
             }
-            if let method = message["method"]?.stringValue, message["id"] == nil {
-                event(method: method, params: message["params"] ?? .object(JSONObject()))
-            } else if let id = message["id"]?.numberValue?.intValue {
-                reply(id: id, result: message["result"], error: message["error"]?.objectValue)
-            }
-            if self.link == nil { return }
         }
     }
 
@@ -281,15 +266,9 @@ final class PresenterLoop {
         }
     }
 
-    private func reply(id: Int, result: JSONValue?, error: JSONObject?) {
-        let code = error?["code"]?.numberValue?.intValue
-        let message = error?["message"]?.stringValue ?? ""
-        guard id == subscribeID else {
-            if let request = pending.removeValue(forKey: id) { answered(request, result: result, code: code, message: message) }
-            return
-        }
-        switch code {
-        case nil:
+    /// heraldd's answer to `subscribe-notifications`.
+    private func subscriptionAnswered(_ answer: Result<JSONValue, HeraldError>) {
+        guard case .failure(let error) = answer else {
             Log.info("presenting uid \(uid)'s notifications from heraldd at \(linkPath)")
             subscribed = true
             gateway?.reachedHeraldd()
@@ -297,7 +276,12 @@ final class PresenterLoop {
             backoff.reset()
             loggedUnreachable = false
             listWaitingRequests()
-        case -32602 where (error?["data"]?.objectValue?["pointer"]?.stringValue == "/since"):
+            return
+        }
+        // The connection's end: handle(_:) throws it next, and the loop reconnects.
+        guard error.kind == .answered else { return }
+        switch error.code {
+        case -32602 where error.pointer == "/since":
             Log.info("heraldd at \(linkPath) does not know subscribe-notifications' since: what it delivered before is not shown")
             sinceUnknown = true
             disconnect(retryIn: .zero)
@@ -305,12 +289,27 @@ final class PresenterLoop {
             Log.info("heraldd at \(linkPath) has no subscribe-notifications (it predates the notification list); asking again in \(Self.olderDaemonRetry)")
             disconnect(retryIn: Self.olderDaemonRetry)
         default:
-            Log.info("subscribe-notifications failed: \(code!) \(message); reconnecting")
+            Log.info("subscribe-notifications failed: \(error.code) \(error.message); reconnecting")
             disconnect(retryIn: backoff.take())
         }
     }
 
-    private func answered(_ request: Pending, result: JSONValue?, code: Int?, message: String) {
+    /// heraldd's answer to a request sent for `request`.
+    private func answered(_ request: Pending, _ answer: Result<JSONValue, HeraldError>) {
+        let result: JSONValue?
+        let code: Int?
+        let message: String
+        switch answer {
+        case .success(let value):
+            (result, code, message) = (value, nil, "")
+        case .failure(let error) where error.kind == .answered:
+            (result, code, message) = (nil, error.code, error.message)
+        case .failure:
+            // heraldd closed the connection first: what it never answered for of the
+            // gateway's is shown directly, so nothing an app sent is lost.
+            if case .gatewayUpdate(let id, _, _, false) = request { gateway?.showDirectly(id) }
+            return
+        }
         switch (request, code) {
         case (.response, -32601):
             if !loggedNoResponses {
@@ -462,7 +461,7 @@ final class PresenterLoop {
     private func send(_ method: String, _ params: JSONObject, as request: Pending, while doing: String) {
         guard let link else { return Log.info("heraldd is not connected: not \(doing)") }
         do {
-            pending[try link.request(method, params: params)] = request
+            try link.send(method, params: params) { [unowned self] answer in answered(request, answer) }
         } catch {
             Log.info("lost heraldd at \(linkPath) while \(doing): \(error)")
             disconnect(retryIn: backoff.take())
@@ -531,7 +530,7 @@ final class PresenterLoop {
         let grant = plain ? grants.use(app: record.app) : nil
         if !plain { grants.drop(app: record.app) }
         do {
-            if let donation { pending[try link.request("donate", params: donation)] = .gatewayDonate }
+            if let donation { try link.send("donate", params: donation) { [unowned self] answer in answered(.gatewayDonate, answer) } }
             var params = n.updateParams(
                 app: record.app, identifier: record.identifier, interaction: donation != nil, gateway: record.portal == nil ? "freedesktop" : "portal",
                 verifiedBy: record.verifiedBy
@@ -540,9 +539,9 @@ final class PresenterLoop {
                 showGranted(record, sound: grant.sound)
                 params["grant"] = .object(["id": .number(JSONNumber(grant.id)), "sound": .bool(grant.sound)])
             }
-            let sequence = grants.sending(app: record.app)
-            pending[try link.request("update-content", params: params)] = .gatewayUpdate(
-                id: record.id, interaction: donation != nil, sequence: sequence, granted: grant != nil)
+            let update = Pending.gatewayUpdate(
+                id: record.id, interaction: donation != nil, sequence: grants.sending(app: record.app), granted: grant != nil)
+            try link.send("update-content", params: params) { [unowned self] answer in answered(update, answer) }
             return true
         } catch {
             Log.info("lost heraldd at \(linkPath) while passing on a notification: \(error)")

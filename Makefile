@@ -59,8 +59,10 @@ generate-folding: deps
 build: deps generate
 	$(SWIFT) build
 
+## release: the four programs, and `herald`: heraldd, heraldctl and herald-notify as one, which make install installs.
 release: deps generate
 	$(SWIFT) build $(RELEASE_FLAGS)
+	sh scripts/link-multicall.sh "$(RELEASE_BIN)" "$(RELEASE_BIN)/herald"
 
 ## run: build in release mode and run heraldd in the foreground on $(SOCKET).
 run: release
@@ -152,9 +154,9 @@ install: release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(SYSUSERSDIR) \
 	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) \
 	  $(DESTDIR)$(DOCDIR)/Protocol $(DESTDIR)$(DOCDIR)/docs
-	install -m 0755 -s $(RELEASE_BIN)/heraldd $(DESTDIR)$(BINDIR)/heraldd
-	install -m 0755 -s $(RELEASE_BIN)/heraldctl $(DESTDIR)$(BINDIR)/heraldctl
-	install -m 0755 -s $(RELEASE_BIN)/herald-notify $(DESTDIR)$(BINDIR)/herald-notify
+	# One program under three names, hard links to it (docs/operations.md, "One program, three names").
+	install -m 0755 -s $(RELEASE_BIN)/herald $(DESTDIR)$(BINDIR)/heraldd
+	for program in heraldctl herald-notify; do ln -f $(DESTDIR)$(BINDIR)/heraldd $(DESTDIR)$(BINDIR)/$$program; done
 	install -m 0755 -s $(RELEASE_BIN)/herald-sync $(DESTDIR)$(BINDIR)/herald-sync
 	install -m 0644 man/heraldd.8 $(DESTDIR)$(MANDIR)/man8/heraldd.8
 	install -m 0644 man/heraldctl.1 $(DESTDIR)$(MANDIR)/man1/heraldctl.1

@@ -29,7 +29,7 @@ RUN_ARGS ?=
 RELEASE_FLAGS := -c release --static-swift-stdlib
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: all build release run test test-vm deps bench-deps generate generate-folding install uninstall verify-units check-man clean format lint bench bench-compare bench-wakeups bench-sync bench-snapshot bench-search bench-durability fuzz
+.PHONY: all build release multicall run test test-vm deps bench-deps generate generate-folding install uninstall verify-units check-man clean format lint bench bench-compare bench-wakeups bench-sync bench-snapshot bench-search bench-durability fuzz
 
 all: build
 
@@ -59,9 +59,11 @@ generate-folding: deps
 build: deps generate
 	$(SWIFT) build
 
-## release: the four programs, and `herald`: heraldd, heraldctl and herald-notify as one, which make install installs.
 release: deps generate
 	$(SWIFT) build $(RELEASE_FLAGS)
+
+## multicall: `herald`, heraldd, heraldctl and herald-notify linked as one program, which make install installs.
+multicall: release
 	sh scripts/link-multicall.sh "$(RELEASE_BIN)" "$(RELEASE_BIN)/herald"
 
 ## run: build in release mode and run heraldd in the foreground on $(SOCKET).
@@ -150,7 +152,7 @@ check-man:
 	  [ -n "$$(MANWIDTH=80 man -l $$page 2>/dev/null)" ] || { echo "$$page renders empty" >&2; exit 1; }; \
 	done
 
-install: release
+install: multicall
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(SYSUSERSDIR) \
 	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) \
 	  $(DESTDIR)$(DOCDIR)/Protocol $(DESTDIR)$(DOCDIR)/docs

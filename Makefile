@@ -29,7 +29,7 @@ RUN_ARGS ?=
 RELEASE_FLAGS := -c release --static-swift-stdlib
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: all build release run test test-vm deps bench-deps generate generate-folding install uninstall verify-units check-man clean format lint bench bench-compare bench-wakeups bench-sync bench-snapshot bench-search bench-durability fuzz
+.PHONY: all build release multicall run test test-vm deps bench-deps generate generate-folding install uninstall verify-units check-man clean format lint bench bench-compare bench-wakeups bench-sync bench-snapshot bench-search bench-durability fuzz
 
 all: build
 
@@ -61,6 +61,10 @@ build: deps generate
 
 release: deps generate
 	$(SWIFT) build $(RELEASE_FLAGS)
+
+## multicall: `herald`, heraldd, heraldctl and herald-notify linked as one program, which make install installs.
+multicall: release
+	sh scripts/link-multicall.sh "$(RELEASE_BIN)" "$(RELEASE_BIN)/herald"
 
 ## run: build in release mode and run heraldd in the foreground on $(SOCKET).
 run: release
@@ -148,13 +152,13 @@ check-man:
 	  [ -n "$$(MANWIDTH=80 man -l $$page 2>/dev/null)" ] || { echo "$$page renders empty" >&2; exit 1; }; \
 	done
 
-install: release
+install: multicall
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(CATALOGDIR) $(DESTDIR)$(SYSUSERSDIR) \
 	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) \
 	  $(DESTDIR)$(DOCDIR)/Protocol $(DESTDIR)$(DOCDIR)/docs
-	install -m 0755 -s $(RELEASE_BIN)/heraldd $(DESTDIR)$(BINDIR)/heraldd
-	install -m 0755 -s $(RELEASE_BIN)/heraldctl $(DESTDIR)$(BINDIR)/heraldctl
-	install -m 0755 -s $(RELEASE_BIN)/herald-notify $(DESTDIR)$(BINDIR)/herald-notify
+	# One program under three names, hard links to it (docs/operations.md, "One program, three names").
+	install -m 0755 -s $(RELEASE_BIN)/herald $(DESTDIR)$(BINDIR)/heraldd
+	for program in heraldctl herald-notify; do ln -f $(DESTDIR)$(BINDIR)/heraldd $(DESTDIR)$(BINDIR)/$$program; done
 	install -m 0755 -s $(RELEASE_BIN)/herald-sync $(DESTDIR)$(BINDIR)/herald-sync
 	install -m 0644 man/heraldd.8 $(DESTDIR)$(MANDIR)/man8/heraldd.8
 	install -m 0644 man/heraldctl.1 $(DESTDIR)$(MANDIR)/man1/heraldctl.1

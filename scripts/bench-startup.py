@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Start-up times of Herald's programs, for builds side by side.
+"""Size, start-up times and resting memory of Herald's programs, for builds side by side.
 
-For each folder given (one holding heraldd, heraldctl and herald-notify), prints the
+For each folder given (one holding heraldd, heraldctl, herald-notify and herald-sync),
+prints each program's size (the disk its distinct files take: hard links count once), the
 median of 20 runs of each program's --version and of 10 starts of heraldd until its first
-answer on a socket (get-focus).
+answer on a socket (get-focus), and heraldd's memory at rest: 5 s after a start with no
+client, VmRSS, RssAnon and RssFile from /proc/PID/status and, from /proc/PID/smaps, the
+resident part of heraldd's own file (all of it, and its executable segment).
 
 Usage: scripts/bench-startup.py DIR [DIR…]
   e.g. a stripped static build (as make install installs) beside a dynamic one.
@@ -44,6 +47,55 @@ def first_answer_ms(heraldd, runs=10):
     return statistics.median(times) * 1000
 
 
+def resting_memory(heraldd, settle=5.0):
+    """heraldd's resident memory, in kB, `settle` seconds after it started with no client."""
+    folder = tempfile.mkdtemp()
+    daemon = subprocess.Popen([heraldd, "--socket", os.path.join(folder, "h.sock"), "--state-dir", os.path.join(folder, "state"),
+                               "--log-target", "none"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(settle)
+    status = {}
+    with open(f"/proc/{daemon.pid}/status") as lines:
+        for line in lines:
+            name, _, value = line.partition(":")
+            if name in ("VmRSS", "RssAnon", "RssFile"):
+                status[name] = int(value.split()[0])
+    program = os.path.realpath(f"/proc/{daemon.pid}/exe")
+    own = own_executable = 0
+    mapping_is_own = mapping_is_executable = False
+    with open(f"/proc/{daemon.pid}/smaps") as lines:
+        for line in lines:
+            fields = line.split()
+            if "-" in fields[0] and len(fields) >= 5 and all(c in "0123456789abcdef-" for c in fields[0]):
+                mapping_is_own = len(fields) >= 6 and fields[5] == program
+                mapping_is_executable = "x" in fields[1]
+            elif fields[0] == "Rss:" and mapping_is_own:
+                own += int(fields[1])
+                if mapping_is_executable:
+                    own_executable += int(fields[1])
+    daemon.terminate()
+    daemon.wait()
+    shutil.rmtree(folder)
+    return status, own, own_executable
+
+
+def megabytes(kilobytes):
+    return f"{kilobytes / 1000:.1f} MB"
+
+
+PROGRAMS = ("heraldd", "heraldctl", "herald-notify", "herald-sync")
+
 for folder in sys.argv[1:]:
+    files = {}
+    for name in PROGRAMS:
+        path = os.path.join(folder, name)
+        if os.path.exists(path):
+            status = os.stat(path)
+            files[(status.st_dev, status.st_ino)] = status.st_size
+    sizes = ", ".join(f"{name} {os.path.getsize(os.path.join(folder, name)) / 1e6:.1f} MB" for name in PROGRAMS
+                      if os.path.exists(os.path.join(folder, name)))
+    print(f"{folder}: size {sizes}; on disk {sum(files.values()) / 1e6:.1f} MB")
     figures = ", ".join(f"{name} --version {version_ms(os.path.join(folder, name)):.1f} ms" for name in ("heraldd", "heraldctl", "herald-notify"))
     print(f"{folder}: {figures}, heraldd start to first answer {first_answer_ms(os.path.join(folder, 'heraldd')):.1f} ms")
+    status, own, own_executable = resting_memory(os.path.join(folder, "heraldd"))
+    print(f"{folder}: heraldd at rest VmRSS {megabytes(status['VmRSS'])}, RssAnon {megabytes(status['RssAnon'])}, "
+          f"RssFile {megabytes(status['RssFile'])}; its own file {megabytes(own)}, of which executable {megabytes(own_executable)}")

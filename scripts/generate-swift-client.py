@@ -377,7 +377,7 @@ class Generator:
 
     def events_file(self) -> str:
         notifications = self.document.get("x-notifications", [])
-        out = HEADER + ["", "import Foundation", ""]
+        out = HEADER + ["", "import FoundationEssentials", ""]
         out += ["/// What heraldd sends a subscribed connection, one case per notification of the protocol;"]
         out += ["/// `reconnected` when the client connected again and repeated its subscribing calls."]
         out += ["public enum HeraldEvent: Sendable, Hashable {"]

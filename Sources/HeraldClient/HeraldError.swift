@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Why a call failed: heraldd's error answer (its `code`, `message`, and `data`'s `reason`,

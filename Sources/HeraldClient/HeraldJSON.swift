@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Any JSON value: what the client hands over where the protocol leaves a member open
 /// (`rpc.discover`'s document, an alternative this client does not know).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// What travels on `<prefix>/<account>/focuses/<name>`: one of the person's Focus

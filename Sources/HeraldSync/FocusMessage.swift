@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// What travels on `<prefix>/<account>/focus`: which of the person's Focuses is on, until

@@ -1,6 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `heraldctl authorization show|allow|deny|set|requests`: an app's Focus authorization,
 /// the person's answer to its request, and the requests waiting for one.

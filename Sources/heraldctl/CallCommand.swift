@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldClient
 import HeraldProtocol
 
@@ -17,10 +17,10 @@ struct CallCommand: ParsableCommand {
     func run() throws {
         var parsed: JSONValue?
         if let params {
-            let data = params == "-" ? FileHandle.standardInput.readDataToEndOfFile() : Data(params.utf8)
+            let data = params == "-" ? StandardStreams.readInput() : Array(params.utf8)
             do {
                 // Parsed only to say early what is wrong; the params go as written, numbers and all.
-                parsed = try JSONParser.parse([UInt8](data), maxDepth: HeraldClient.deepestInput)
+                parsed = try JSONParser.parse(data, maxDepth: HeraldClient.deepestInput)
             } catch {
                 throw CtlFailure(.usage, ["heraldctl: the params are not valid JSON: \(String(decoding: data.prefix(80), as: UTF8.self))"])
             }
@@ -53,7 +53,7 @@ struct MethodsCommand: ParsableCommand {
         let width = methods.map { ($0["name"]?.stringValue ?? "").count }.max() ?? 0
         Output.print(methods.map { method in
             let name = method["name"]?.stringValue ?? "?"
-            return "\(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(method["summary"]?.stringValue ?? "")"
+            return "\(name.padded(to: width))  \(method["summary"]?.stringValue ?? "")"
         })
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldClient
 import HeraldProtocol
 
@@ -28,18 +28,18 @@ struct CategoriesCommand: ParsableCommand {
         @Option(help: ArgumentHelp("The JSON file of categories, or - for standard input.", valueName: "file")) var file: String
 
         func run() throws {
-            let data: Data
+            let data: [UInt8]
             if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
+                data = StandardStreams.readInput()
             } else {
                 guard let read = FileManager.default.contents(atPath: file) else {
                     throw CtlFailure(.usage, ["heraldctl: cannot read \(file)"])
                 }
-                data = read
+                data = [UInt8](read)
             }
             let parsed: JSONValue
             do {
-                parsed = try JSONParser.parse([UInt8](data), maxDepth: HeraldClient.deepestInput)
+                parsed = try JSONParser.parse(data, maxDepth: HeraldClient.deepestInput)
             } catch {
                 throw CtlFailure(.usage, ["heraldctl: \(file) is not valid JSON: \(String(decoding: data.prefix(80), as: UTF8.self))"])
             }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldProtocol
 import HeraldStorage
 
 /// `heraldctl inspect-snapshot` on a change log segment (`changes.N.log`): its header, one
@@ -18,13 +19,13 @@ enum ChangeLogInspection {
         if json {
             var out: [UInt8] = []
             for record in reading.records { out += line(record) + [UInt8(ascii: "\n")] }
-            FileHandle.standardOutput.write(Data(out))
+            StandardStreams.writeOutput(out)
         } else {
             let header = reading.header
             var lines = [
                 "Herald change log, format version \(header.version), \(bytes.count) bytes",
                 "  follows:      generation \(header.baseGeneration)\(header.continues ? " (continues the segment before it)" : "")",
-                "  created:      \(RFC3339Date.format(header.createdAt))",
+                "  created:      \(RFC3339.format(header.createdAt))",
                 "  records:      \(reading.records.count)",
             ]
             for (index, record) in reading.records.enumerated() {
@@ -37,7 +38,7 @@ enum ChangeLogInspection {
                     held = "stored \(donor) interaction \(interaction.identifier ?? "")"
                 }
                 lines.append(
-                    "  \(index + 1)  \(RFC3339Date.format(record.appliedAt))  \(record.method)  uid \(record.caller.uid)\(app)  \(held)")
+                    "  \(index + 1)  \(RFC3339.format(record.appliedAt))  \(record.method)  uid \(record.caller.uid)\(app)  \(held)")
             }
             lines.append(
                 reading.problem.map { "  tail:         \(reading.droppedBytes) bytes dropped at replay: \($0)" }
@@ -52,20 +53,19 @@ enum ChangeLogInspection {
     /// A record as one JSON object: a request's params as the JSON text they were sent in,
     /// a donation's app and interaction as stored (`stored`).
     private static func line(_ record: ChangeRecord) -> [UInt8] {
-        var members: [String: Any] = [
-            "method": record.method, "appliedAt": RFC3339Date.format(record.appliedAt), "uid": record.caller.uid,
-            "gid": record.caller.gid, "pid": record.caller.pid, "administrator": record.caller.isAdministrator,
+        var members: [String: JSONValue] = [
+            "method": record.method.json, "appliedAt": RFC3339.format(record.appliedAt).json, "uid": record.caller.uid.json,
+            "gid": record.caller.gid.json, "pid": Int(record.caller.pid).json, "administrator": record.caller.isAdministrator.json,
         ]
-        if let app = record.caller.app { members["app"] = ["id": app.id, "source": app.source.rawValue] }
+        if let app = record.caller.app { members["app"] = .members(["id": app.id.json, "source": app.source.rawValue.json]) }
         switch record.change {
         case .request(let params, let generated):
-            members["generated"] = generated
-            members["params"] = (try? JSONSerialization.jsonObject(with: Data(params))) ?? String(decoding: params, as: UTF8.self)
+            members["generated"] = generated.json
+            members["params"] = (try? JSONParser.parse(params)) ?? String(decoding: params, as: UTF8.self).json
         case .donation(let donor, let interaction):
-            let encoded = (try? JSONEncoder().encode(interaction)).flatMap { try? JSONSerialization.jsonObject(with: $0) }
-            members["stored"] = ["app": donor, "interaction": encoded ?? NSNull()]
+            let encoded = (try? JSONEncoder().encode(interaction)).flatMap { try? JSONParser.parse([UInt8]($0)) }
+            members["stored"] = .members(["app": donor.json, "interaction": encoded ?? .null])
         }
-        let data = (try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return [UInt8](data)
+        return Array(Output.jsonText(.members(members)).utf8)
     }
 }

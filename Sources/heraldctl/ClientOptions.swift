@@ -1,7 +1,13 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldClient
 import HeraldProtocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The options every subcommand that talks to heraldd takes.
 struct ClientOptions: ParsableArguments {
@@ -74,7 +80,7 @@ enum Output {
         fflush(nil)
     }
 
-    /// `value` as one line of JSON, members sorted by name (``jsonKeyOrder(_:_:)``); `pretty`, indented as
+    /// `value` as one line of JSON, members sorted by name (``JSONKeyOrder``); `pretty`, indented as
     /// Foundation's `JSONSerialization` indented it (`"name" : value`, two spaces a level).
     static func jsonText(_ value: JSONValue, pretty: Bool = false) -> String {
         var text: [UInt8] = []
@@ -115,7 +121,7 @@ enum Output {
             for member in object.members { last[member.key] = member.value }
             text.append(UInt8(ascii: "{"))
             newline(indent + 1)
-            for (index, key) in last.keys.sorted(by: jsonKeyOrder).enumerated() {
+            for (index, key) in last.keys.sorted(by: JSONKeyOrder.precedes).enumerated() {
                 if index > 0 {
                     text.append(UInt8(ascii: ","))
                     newline(indent + 1)
@@ -129,13 +135,6 @@ enum Output {
         case .null, .bool, .number, .string:
             value.write(to: &text)
         }
-    }
-
-    /// The order `JSONSerialization`'s `sortedKeys` gave members, which scripts may have come
-    /// to expect: digits by value, case and width ignored (`a9` before `a10`, `allowedApps`
-    /// before `allowMentions`).
-    private static func jsonKeyOrder(_ left: String, _ right: String) -> Bool {
-        left.compare(right, options: [.numeric, .caseInsensitive, .forcedOrdering, .widthInsensitive]) == .orderedAscending
     }
 
     /// Whether a member is `true`.

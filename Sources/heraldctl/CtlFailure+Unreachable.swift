@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import HeraldClient
+import HeraldProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -31,12 +32,12 @@ extension CtlFailure {
     /// Joining root's group is never the advice: a socket or folder of group root means the
     /// installation is not as herald.socket makes it (root:herald, 0660, in a 0755 folder).
     private static func permissionDenied(path: String) -> [String] {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PrivateFile.folder(of: path)
         var status = stat()
         let what: String
         if stat(path, &status) == 0 {
             what = "the socket \(path)"
-        } else if stat(folder.isEmpty ? "." : folder, &status) == 0 {
+        } else if stat(folder, &status) == 0 {
             what = "its folder \(folder)"
         } else {
             return [

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// heraldctl's exit statuses, as documented in the README and the man page.
@@ -62,6 +62,6 @@ struct CtlFailure: Error {
     }
 
     func report() {
-        FileHandle.standardError.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+        StandardStreams.writeError(lines.map { $0 + "\n" }.joined())
     }
 }

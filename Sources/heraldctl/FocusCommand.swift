@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import HeraldCore
 import HeraldProtocol
 
 /// `heraldctl focus on|off|show|define|delete|missed|hold` (`set-focus`, `get-focus`, `define-focus`,
@@ -101,7 +102,7 @@ struct FocusCommand: ParsableCommand {
         func run() throws {
             let people = PersonResolver(client: client, uid: owner.uid)
             var focus = try definition.focus(named: name, people: people)
-            if let untilText = until.flatMap({ UntilTime.date($0) }).map(RFC3339Date.format) { focus["until"] = untilText.json }
+            if let untilText = until.flatMap({ UntilTime.date($0) }).map(RFC3339.format) { focus["until"] = untilText.json }
             people.sayChoices()
             try client.run("set-focus", params: owner.adding(to: ["focus": focus.json]), flags: FocusCommand.flags, human: FocusCommand.lines)
         }
@@ -347,10 +348,17 @@ enum UntilTime {
         if parts.count == 2, text.count == 5, let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour),
             (0..<60).contains(minute)
         {
-            let calendar = Calendar.current
-            return calendar.nextDate(
-                after: now, matching: DateComponents(hour: hour, minute: minute, second: 0), matchingPolicy: .nextTime)
+            // As the summary's times: the first such instant after now in the local zone,
+            // the end of the gap when a daylight-saving change skips it.
+            let zone = ZoneRules.current
+            let today = LocalTime.day(of: now, in: zone)
+            for day in today...(today + 2) {
+                if let next = LocalTime.instants(day: day, seconds: hour * 3600 + minute * 60, in: zone).first(where: { $0 > now }) {
+                    return next
+                }
+            }
+            return nil
         }
-        return RFC3339Date.parse(text)
+        return RFC3339.parse(text)
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 #if canImport(Glibc)
@@ -90,7 +90,7 @@ struct CommandRun {
         let error = posix_spawnp(&child, arguments[0], nil, &attributes, argv, environ)
         guard error == 0 else {
             pthread_sigmask(SIG_UNBLOCK, &blocked, nil)
-            FileHandle.standardError.write(Data("heraldctl: cannot run \(arguments[0]): \(String(cString: strerror(error)))\n".utf8))
+            StandardStreams.writeError("heraldctl: cannot run \(arguments[0]): \(String(cString: strerror(error)))\n")
             throw ExitCode(error == ENOENT ? 127 : 126)
         }
         pid = child

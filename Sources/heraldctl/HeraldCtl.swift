@@ -1,6 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `heraldctl`: Herald from the shell, for people and for scripts.
 ///
@@ -35,15 +41,15 @@ struct HeraldCtl: ParsableCommand {
             try command.run()
         } catch let failure as CtlFailure {
             failure.report()
-            Foundation.exit(failure.status.rawValue)
+            Glibc.exit(failure.status.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success || code == .failure || error is ExitCode {
                 exit(withError: error)
             }
             // A usage error (argument-parser says 64): the message, then status 2.
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(CtlStatus.usage.rawValue)
+            StandardStreams.writeError(fullMessage(for: error) + "\n")
+            Glibc.exit(CtlStatus.usage.rawValue)
         }
     }
 }

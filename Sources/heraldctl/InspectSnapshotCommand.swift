@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import HeraldProtocol
 
 /// `heraldctl inspect-snapshot FILE`: what a snapshot file holds, read without a daemon.
 struct InspectSnapshotCommand: ParsableCommand {
@@ -26,7 +27,7 @@ struct InspectSnapshotCommand: ParsableCommand {
             do {
                 let state = try SnapshotReading.stateJSON(bytes)
                 if json {
-                    FileHandle.standardOutput.write(Data(state.json + [UInt8(ascii: "\n")]))
+                    StandardStreams.writeOutput(state.json + [UInt8(ascii: "\n")])
                 } else {
                     Output.print(Self.lines(summary, fileSize: bytes.count) + [
                         "  checksums:    good; the state decodes (\(state.interactions) interactions)"
@@ -55,7 +56,7 @@ struct InspectSnapshotCommand: ParsableCommand {
         return [
             "Herald snapshot, format version \(summary.version), \(encoding) encoding, \(fileSize) bytes",
             "  generation:   \(summary.generation)",
-            "  created:      \(RFC3339Date.format(summary.createdAt)) (\(Duration.words(age)) ago)",
+            "  created:      \(RFC3339.format(summary.createdAt)) (\(Duration.words(age)) ago)",
             "  interactions: \(summary.interactions)",
             "  payload:      \(summary.payloadLength) bytes",
         ]

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldCore
 import HeraldClient
 import HeraldProtocol
@@ -97,8 +97,8 @@ struct NotificationsCommand: ParsableCommand {
             if let app { params["app"] = app.json }
             if let state { params["state"] = state.rawValue.json }
             let now = Date()
-            if let since = since.flatMap({ PastTime.date($0, now: now) }) { params["since"] = RFC3339Date.format(since).json }
-            if let until = until.flatMap({ PastTime.date($0, now: now) }) { params["until"] = RFC3339Date.format(until).json }
+            if let since = since.flatMap({ PastTime.date($0, now: now) }) { params["since"] = RFC3339.format(since).json }
+            if let until = until.flatMap({ PastTime.date($0, now: now) }) { params["until"] = RFC3339.format(until).json }
             if let uid { params["uid"] = uid.json }
             let notifications = try List.allPages(
                 of: params, limit: limit, method: "search-notifications", maxPage: 500, connection: client.connect())

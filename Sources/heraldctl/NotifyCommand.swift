@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// `heraldctl notify`: hands heraldd a notification's content (`update-content`) and
@@ -58,7 +58,7 @@ struct NotifyCommand: ParsableCommand {
         var lines: [String] = []
         let labels = [("title", "title"), ("subtitle", "subtitle"), ("body", "body"), ("threadIdentifier", "thread"), ("categoryIdentifier", "category")]
         for (key, label) in labels {
-            if let value = content[key]?.stringValue { lines.append("\(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)") }
+            if let value = content[key]?.stringValue { lines.append("\(label.padded(to: 9)) \(value)") }
         }
         if let communication = content["communication"], communication.objectValue != nil {
             let group = Output.bool(communication["isGroup"]) ? " (a group)" : ""

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import ArgumentParser
 import HeraldCore
+import HeraldProtocol
 
 /// A time as a person writes it for `--since` and `--until`: how long ago (`90s`, `15m`,
 /// `1h`, `2d`, as `DurationText` reads durations) or an RFC 3339 date-time.
@@ -9,7 +10,7 @@ enum PastTime {
     /// 3339 date-time.
     static func date(_ text: String, now: Date = Date()) -> Date? {
         if let seconds = DurationText.seconds(text) { return seconds >= 0 ? now.addingTimeInterval(-seconds) : nil }
-        return RFC3339Date.parse(text)
+        return RFC3339.parse(text)
     }
 
     /// The usage error for `flag` given `text` that ``date(_:now:)`` does not read.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// A person as written on the command line: `Name <email>`, `+phone`, or a bare handle.
@@ -6,9 +6,9 @@ enum PersonArgument {
     /// `Ann Lee <ann@example.org>` → a handle and a display name; `+15551234` → a phone
     /// number; a value with `@` → an email address; anything else → a handle of unknown type.
     static func parse(_ text: String) -> JSONValue {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         if trimmed.hasSuffix(">"), let open = trimmed.lastIndex(of: "<") {
-            let name = trimmed[..<open].trimmingCharacters(in: .whitespaces)
+            let name = trimmed[..<open].trimmingBlanks()
             let handle = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
             var person: [String: JSONValue] = ["handle": handleObject(handle).json]
             if !name.isEmpty { person["displayName"] = name.json }

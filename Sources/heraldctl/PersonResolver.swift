@@ -1,6 +1,12 @@
-import Foundation
+import FoundationEssentials
 import HeraldCore
 import HeraldProtocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Turns a Focus's `--allow` and `--silence` values into people: a handle is sent as
 /// written, a name is looked up among the people Herald knows (`suggest-people`, the uid's
@@ -26,7 +32,7 @@ final class PersonResolver {
 
     /// The person `text` names, as `set-focus` takes one.
     func person(_ text: String, flag: String) throws(CtlFailure) -> JSONValue {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         if Self.isHandle(trimmed) { return PersonArgument.parse(trimmed) }
         let people = try knownPeople()
         if let same = people.first(where: { Self.fold($0["handle"]["value"]?.stringValue ?? "") == Self.fold(trimmed) }) {
@@ -75,7 +81,7 @@ final class PersonResolver {
     static func isNamed(_ person: JSONValue, _ text: String) -> Bool {
         guard person["handle"]["value"]?.stringValue?.isEmpty == false else { return false }
         let described = PersonArgument.describe(person)
-        let name = described.firstIndex(of: "<").map { String(described[..<$0]).trimmingCharacters(in: .whitespaces) } ?? ""
+        let name = described.firstIndex(of: "<").map { String(described[..<$0]).trimmingBlanks() } ?? ""
         guard !name.isEmpty else { return false }
         let wanted = fold(text)
         return fold(name) == wanted || name.split(separator: " ").contains { fold(String($0)) == wanted }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// `heraldctl respond APP ID ACTION [--text T]`: answer a notification as a person would

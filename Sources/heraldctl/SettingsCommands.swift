@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// `heraldctl suggest` (`suggest-people`): the caller's own uid's; an administrator's every uid's.
@@ -33,7 +33,7 @@ struct SuggestCommand: ParsableCommand {
     /// decays with every second since the last donation.
     static func score(_ value: JSONValue?) -> String {
         guard let number = value?.doubleValue else { return Output.text(value) }
-        return String(format: "%.3g", number)
+        return number.printed("%.3g")
     }
 }
 

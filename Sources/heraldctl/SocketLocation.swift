@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// Where heraldctl finds heraldd's socket: `--socket`, else `$HERALD_SOCKET`, else the

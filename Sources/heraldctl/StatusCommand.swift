@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// `heraldctl status`: is heraldd reachable, and its state at a glance, from `stats`: the
@@ -74,7 +74,7 @@ struct StatusCommand: ParsableCommand {
         if let snapshot = stats["snapshot"], snapshot.objectValue != nil {
             let generation = Output.text(snapshot["generation"])
             var line = "  snapshot:     generation \(generation)"
-            if let lastAt = snapshot["lastAt"]?.stringValue, let date = RFC3339Date.parse(lastAt) {
+            if let lastAt = snapshot["lastAt"]?.stringValue, let date = RFC3339.parse(lastAt) {
                 line += ", written \(Duration.words(now.timeIntervalSince(date))) ago"
             } else {
                 line += ", none written since start"
@@ -121,26 +121,10 @@ enum Duration {
     static func words(_ seconds: Double) -> String {
         let whole = Int(max(0, seconds))
         switch whole {
-        case ..<60: return String(format: "%.1f s", max(0, seconds))
+        case ..<60: return max(0, seconds).printed("%.1f") + " s"
         case ..<3600: return "\(whole / 60) min \(whole % 60) s"
         case ..<86400: return "\(whole / 3600) h \(whole % 3600 / 60) min"
         default: return "\(whole / 86400) d \(whole % 86400 / 3600) h"
         }
-    }
-}
-
-enum RFC3339Date {
-    static func parse(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
-    }
-
-    static func format(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
     }
 }

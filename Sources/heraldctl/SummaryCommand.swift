@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 
 /// `heraldctl summary set HH:MM… --app APP`, `summary off`, `summary show` (`set-summary`,

@@ -1,7 +1,13 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HeraldProtocol
 import HeraldSync
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `heraldctl sync status`: herald-sync's link to the broker, read from the status file it
 /// keeps (``SyncStatus``); heraldd is not asked, as it knows nothing of the network.

@@ -1,7 +1,15 @@
 import ArgumentParser
-import Foundation
+import Dispatch
+import FoundationEssentials
+import HeraldCore
 import HeraldClient
 import HeraldProtocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `heraldctl watch`: subscribes and prints each server notification as one line, until
 /// interrupted (SIGINT and SIGTERM exit 0).
@@ -97,10 +105,12 @@ struct WatchCommand: ParsableCommand {
         }
     }
 
-    static func time() -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: Date())
+    /// The local time of day, `HH:mm:ss`, in the system's zone.
+    static func time(_ now: Date = Date(), in zone: ZoneRules = .current) -> String {
+        let wall = Int64((now.timeIntervalSince1970 + Double(zone.secondsFromUTC(at: now))).rounded(.down))
+        let second = Int((wall % 86_400 + 86_400) % 86_400)
+        func two(_ value: Int) -> String { (value < 10 ? "0" : "") + String(value) }
+        return "\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"
     }
 }
 

@@ -80,6 +80,11 @@ fi
 for program in heraldd heraldctl herald-notify; do
     version="$("$program" --version 2>&1)" || fail "$program --version failed on a host without Swift: $version"
 done
+# make install installs the three as one program, hard links to one file.
+for program in heraldctl herald-notify; do
+    [ "$(stat -c %i "$(command -v "$program")")" = "$(stat -c %i "$(command -v heraldd)")" ] \
+        || fail "$program is not a link to heraldd's file, as make install makes it"
+done
 end
 
 begin "the units' documentation is installed"

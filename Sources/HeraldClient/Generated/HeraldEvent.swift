@@ -2,7 +2,7 @@
 // change the document and run the script again.
 // swift-format-ignore-file
 
-import Foundation
+import FoundationEssentials
 
 /// What heraldd sends a subscribed connection, one case per notification of the protocol;
 /// `reconnected` when the client connected again and repeated its subscribing calls.

@@ -72,9 +72,9 @@ struct FocusScheduleRule: Sendable, Hashable {
 }
 
 /// Local days and times of a time zone as plain arithmetic on its offsets from UTC.
-enum LocalTime {
+package enum LocalTime {
     /// The local day of `date`: days since 1970-01-01 on the local calendar.
-    static func day(of date: Date, in zone: ZoneRules) -> Int {
+    package static func day(of date: Date, in zone: ZoneRules) -> Int {
         let wall = date.timeIntervalSince1970 + Double(zone.secondsFromUTC(at: date))
         return Int((wall / 86_400).rounded(.down))
     }
@@ -93,7 +93,7 @@ enum LocalTime {
 
     /// Every instant the local clock reads `seconds` after the midnight starting `day`,
     /// ascending: two when a change repeats it; the end of the change's gap when one skips it.
-    static func instants(day: Int, seconds: Int, in zone: ZoneRules) -> [Date] {
+    package static func instants(day: Int, seconds: Int, in zone: ZoneRules) -> [Date] {
         let wall = Double(day * 86_400 + seconds)
         // The offsets in force half a day either side hold every candidate.
         let offsets = [

@@ -246,7 +246,7 @@ struct HeraldctlEndToEndTests {
 
         let human = try Heraldctl.run(["inspect-snapshot", path])
         #expect(human.status == 0, "\(human)")
-        for line in ["Herald snapshot, format version 5, sectioned binary encoding", "  generation:   1", "  interactions: 1", "  checksums:    good"] {
+        for line in ["Herald snapshot, format version 6, sectioned binary encoding", "  generation:   1", "  interactions: 1", "  checksums:    good"] {
             #expect(human.stdout.contains(line), "\(line): \(human)")
         }
         let json = try Heraldctl.run(["inspect-snapshot", path, "--json"])

@@ -40,12 +40,12 @@ public final class HeraldPollConnection {
     /// Past this much queued and not yet written, ``isCongested``.
     public static let congestionBytes = 256 << 10
 
+    private typealias Answer = (Result<JSONValue, HeraldError>) throws -> Void
+    private var waiting: [Int: Answer] = [:]
     // The state read and changed for every line is not checked for exclusive access at
     // run time: one thread uses the connection, and no access to it spans a handler's
     // call. The checks cost a load generator a few percent (docs/performance.md, "The
     // load generator's own cost").
-    private typealias Answer = (Result<JSONValue, HeraldError>) throws -> Void
-    private var waiting: [Int: Answer] = [:]
     /// The rendered lines waiting for their answer.
     @exclusivity(unchecked) var rendered = RenderedLines()
     @exclusivity(unchecked) var nextID = 1

@@ -150,24 +150,8 @@ package struct SnapshotStore: Sendable {
 
     /// The first `count` bytes of the file at `path` (fewer if it is shorter), or all of it.
     static func readPrefix(_ path: String, count: Int?) throws(SnapshotFileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ioError("Cannot open \(path)") }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw ioError("Cannot stat \(path)") }
-        let size = min(Int(status.st_size), count ?? Int.max)
-        var failure: SnapshotFileError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            while initialized < size {
-                let got = read(fd, buffer.baseAddress! + initialized, size - initialized)
-                if got < 0, errno == EINTR { continue }
-                if got < 0 { failure = ioError("Cannot read \(path)") }
-                if got <= 0 { break }  // A file that shrank meanwhile reads as truncated.
-                initialized += got
-            }
-        }
-        if let failure { throw failure }
-        return bytes
+        let file = try OpenSnapshotFile(path: path)
+        return try file.prefix(count ?? file.size)
     }
 
     static func ioError(_ what: String) -> SnapshotFileError {

@@ -36,6 +36,18 @@ final class ClosedLoop: @unchecked Sendable {
             highestTrackableValue: 120_000_000_000,
             numberOfSignificantValueDigits: .three
         )
+
+        /// Adds `other`'s figures, keeping at most five error samples.
+        mutating func add(_ other: Outcome) {
+            measuredLines += other.measuredLines
+            answeredLines += other.answeredLines
+            answeredBytes += other.answeredBytes
+            errors += other.errors
+            errorSamples += other.errorSamples.prefix(max(0, 5 - errorSamples.count))
+            fullyParsed += other.fullyParsed
+            lastAnswer = max(lastAnswer, other.lastAnswer)
+            latency.add(other.latency)
+        }
     }
 
     private let index: Int

@@ -105,29 +105,10 @@ struct LoadCommand: ParsableCommand {
             drained = (written, changedAt)
         }
 
-        var latency = Histogram<UInt64>(
-            lowestDiscernibleValue: 1,
-            highestTrackableValue: 120_000_000_000,
-            numberOfSignificantValueDigits: .three
-        )
-        var measured: UInt64 = 0
-        var answered: UInt64 = 0
-        var bytes: UInt64 = 0
-        var errors: UInt64 = 0
-        var samples: [String] = []
-        var parsed: UInt64 = 0
-        var last: UInt64 = start
-        for load in loads {
-            let outcome = load.outcome
-            latency.add(outcome.latency)
-            measured += outcome.measuredLines
-            answered += outcome.answeredLines
-            bytes += outcome.answeredBytes
-            errors += outcome.errors
-            samples += outcome.errorSamples.prefix(max(0, 5 - samples.count))
-            parsed += outcome.fullyParsed
-            last = max(last, outcome.lastAnswer)
-        }
+        var total = ClosedLoop.Outcome()
+        for load in loads { total.add(load.outcome) }
+        let (latency, measured, answered, bytes) = (total.latency, total.measuredLines, total.answeredLines, total.answeredBytes)
+        let last = max(start, total.lastAnswer)
         let seconds = lines == nil ? duration : Double(last - start) / 1e9
         let linesPerSecond = Double(measured) / seconds
         var figures = LoadFigures(
@@ -146,9 +127,9 @@ struct LoadCommand: ParsableCommand {
             maxUs: Double(latency.max) / 1000,
             meanUs: latency.mean / 1000,
             answeredLines: answered,
-            errors: errors,
-            errorSamples: samples,
-            fullyParsed: parsed,
+            errors: total.errors,
+            errorSamples: total.errorSamples,
+            fullyParsed: total.fullyParsed,
             responseBytes: answered > 0 ? Int((Double(bytes) / Double(answered)).rounded()) : 0
         )
         if let journalBefore, let journalAfter {

@@ -4,9 +4,10 @@
 For each folder given (one holding heraldd, heraldctl, herald-notify and herald-sync),
 prints each program's size (the disk its distinct files take: hard links count once), the
 median of 20 runs of each program's --version and of 10 starts of heraldd until its first
-answer on a socket (get-focus), and heraldd's memory at rest: 5 s after a start with no
-client, VmRSS, RssAnon and RssFile from /proc/PID/status and, from /proc/PID/smaps, the
-resident part of heraldd's own file (all of it, and its executable segment).
+answer on a socket (get-focus), and heraldd's memory 5 s after a start with no client and
+again at rest (30 s later, when it has let go of its code pages): VmRSS, RssAnon and RssFile
+from /proc/PID/status and, from /proc/PID/smaps, the resident part of heraldd's own file
+(all of it, and its executable segment).
 
 Usage: scripts/bench-startup.py DIR [DIR…]
   e.g. a stripped static build (as make install installs) beside a dynamic one.
@@ -47,22 +48,19 @@ def first_answer_ms(heraldd, runs=10):
     return statistics.median(times) * 1000
 
 
-def resting_memory(heraldd, settle=5.0):
-    """heraldd's resident memory, in kB, `settle` seconds after it started with no client."""
-    folder = tempfile.mkdtemp()
-    daemon = subprocess.Popen([heraldd, "--socket", os.path.join(folder, "h.sock"), "--state-dir", os.path.join(folder, "state"),
-                               "--log-target", "none"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(settle)
+def memory_of(pid):
+    """`pid`'s VmRSS, RssAnon and RssFile, and the resident part of its own program file (all
+    of it, and its executable segment), in kB."""
     status = {}
-    with open(f"/proc/{daemon.pid}/status") as lines:
+    with open(f"/proc/{pid}/status") as lines:
         for line in lines:
             name, _, value = line.partition(":")
             if name in ("VmRSS", "RssAnon", "RssFile"):
                 status[name] = int(value.split()[0])
-    program = os.path.realpath(f"/proc/{daemon.pid}/exe")
+    program = os.path.realpath(f"/proc/{pid}/exe")
     own = own_executable = 0
     mapping_is_own = mapping_is_executable = False
-    with open(f"/proc/{daemon.pid}/smaps") as lines:
+    with open(f"/proc/{pid}/smaps") as lines:
         for line in lines:
             fields = line.split()
             if "-" in fields[0] and len(fields) >= 5 and all(c in "0123456789abcdef-" for c in fields[0]):
@@ -72,10 +70,28 @@ def resting_memory(heraldd, settle=5.0):
                 own += int(fields[1])
                 if mapping_is_executable:
                     own_executable += int(fields[1])
+    return status, own, own_executable
+
+
+# heraldd comes to rest a whole spell (MemoryTrim.restAfter, 30 s) after its last request;
+# with no client, 30 s after its start.
+REST_AFTER = 30.0
+
+
+def resting_memory(heraldd, settle=5.0):
+    """heraldd's memory (``memory_of``) `settle` seconds after it started with no client, and
+    again once it came to rest (`settle` seconds after ``REST_AFTER``)."""
+    folder = tempfile.mkdtemp()
+    daemon = subprocess.Popen([heraldd, "--socket", os.path.join(folder, "h.sock"), "--state-dir", os.path.join(folder, "state"),
+                               "--log-target", "none"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(settle)
+    started = memory_of(daemon.pid)
+    time.sleep(REST_AFTER)
+    rested = memory_of(daemon.pid)
     daemon.terminate()
     daemon.wait()
     shutil.rmtree(folder)
-    return status, own, own_executable
+    return started, rested
 
 
 def megabytes(kilobytes):
@@ -96,6 +112,6 @@ for folder in sys.argv[1:]:
     print(f"{folder}: size {sizes}; on disk {sum(files.values()) / 1e6:.1f} MB")
     figures = ", ".join(f"{name} --version {version_ms(os.path.join(folder, name)):.1f} ms" for name in ("heraldd", "heraldctl", "herald-notify"))
     print(f"{folder}: {figures}, heraldd start to first answer {first_answer_ms(os.path.join(folder, 'heraldd')):.1f} ms")
-    status, own, own_executable = resting_memory(os.path.join(folder, "heraldd"))
-    print(f"{folder}: heraldd at rest VmRSS {megabytes(status['VmRSS'])}, RssAnon {megabytes(status['RssAnon'])}, "
-          f"RssFile {megabytes(status['RssFile'])}; its own file {megabytes(own)}, of which executable {megabytes(own_executable)}")
+    for when, (status, own, own_executable) in zip(("after start", "at rest"), resting_memory(os.path.join(folder, "heraldd"))):
+        print(f"{folder}: heraldd {when} VmRSS {megabytes(status['VmRSS'])}, RssAnon {megabytes(status['RssAnon'])}, "
+              f"RssFile {megabytes(status['RssFile'])}; its own file {megabytes(own)}, of which executable {megabytes(own_executable)}")

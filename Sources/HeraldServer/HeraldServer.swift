@@ -58,7 +58,9 @@ package final class HeraldServer: Service, Sendable {
         )
         self.responses = ResponseSubscriptions(registry: registry, statistics: environment.statistics, logger: logger)
         self.holds = FocusHolds(registry: registry)
-        self.memoryTrim = MemoryTrim(alarm: environment.state.dueAlarm, clock: environment.clock)
+        self.memoryTrim = MemoryTrim(alarm: environment.state.dueAlarm, clock: environment.clock) { [logger] unmapped in
+            logger.debug("at rest: code unmapped", metadata: ["kilobytes": "\(unmapped.map(String.init) ?? "unknown")"])
+        }
     }
 
     /// What the method handlers are given, for work of theirs done outside a request.
@@ -130,14 +132,16 @@ package final class HeraldServer: Service, Sendable {
         environment.capturingTick(ChangeReplay.pruneTick, now: now) { ChangeReplay.prune(environment.state, now: now) }
     }
 
-    /// The alarm's round at `now`: trims memory after large work, makes the Focus changes,
-    /// summaries and snooze ends due, prunes; returns when the next thing is due.
+    /// The alarm's round at `now`: makes the Focus changes, summaries and snooze ends due,
+    /// prunes, trims memory after large work or at rest; returns when the next thing is due.
     package func runDueWork(now: Date) -> Date? {
-        memoryTrim.trimIfDue()
         advanceFocuses(now: now)
         deliverDueSummaries(now: now)
         pruneExpired(now: now)
-        return environment.state.read { $0.nextDue }
+        memoryTrim.trimIfDue(now: now)
+        let next = environment.state.read { $0.nextDue }
+        guard let restCheck = memoryTrim.nextDue else { return next }
+        return min(next ?? restCheck, restCheck)
     }
 
     package func run() async throws {
@@ -359,7 +363,8 @@ package final class HeraldServer: Service, Sendable {
                     subscriptions.holds(identity) || presenters.holds(identity) || responses.holds(identity) || holds.holds(identity)
                 },
                 closedIdle: { statistics.recordIdleClose() },
-                largeWorkDone: { memoryTrim.largeWorkDone() }
+                largeWorkDone: { memoryTrim.largeWorkDone() },
+                requestsRead: { memoryTrim.requestsRead() }
             )
             return channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandlers(

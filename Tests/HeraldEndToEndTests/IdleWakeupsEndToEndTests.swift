@@ -96,4 +96,43 @@ struct IdleWakeupsEndToEndTests {
         #expect(wakeups <= Self.allowed, "herald-notify woke \(wakeups) times in \(Int(Self.window)) s at rest: \(threads)")
         #expect(notify.process.isRunning)
     }
+
+    /// The kilobytes resident of `pid`'s own program file, from `/proc/PID/smaps`.
+    static func programResidentKB(pid: Int32) throws -> Int {
+        let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        let smaps = try String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8)
+        var total = 0
+        var inProgram = false
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard let first = fields.first else { continue }
+            if !first.hasSuffix(":") {
+                inProgram = fields.count >= 6 && fields[5...].joined(separator: " ") == program
+            } else if inProgram, first == "Rss:", fields.count >= 2 {
+                total += Int(fields[1]) ?? 0
+            }
+        }
+        return total
+    }
+
+    @Test("At rest, heraldd lets go of the pages of its program that start-up mapped, and answers after")
+    func restingHeralddUnmapsItsCode() throws {
+        let herald = try HeraldProcess(.standalone, arguments: ["--log-target", "none"])
+        let pid = herald.process.pid
+        // No request: the rest comes a whole spell after the start.
+        Thread.sleep(forTimeInterval: 2)
+        let started = try Self.programResidentKB(pid: pid)
+        var rested = started
+        let deadline = Date().addingTimeInterval(30 + 60)
+        while rested * 2 > started, Date() < deadline {
+            Thread.sleep(forTimeInterval: 1)
+            rested = try Self.programResidentKB(pid: pid)
+        }
+        print("heraldd's program resident: \(started) kB after start, \(rested) kB at rest")
+        #expect(rested * 2 <= started, "at rest heraldd still maps \(rested) kB of its program (\(started) kB after start)")
+        let (wakeups, threads) = ContextSwitches.over(seconds: 5, pid: pid)
+        #expect(wakeups <= Self.allowed, "heraldd woke \(wakeups) times in 5 s after its rest: \(threads)")
+        let focus = try herald.connect().result("get-focus", [:])
+        #expect(focus[pointer: "/active"] != nil, "an answer after the rest: \(focus.compactText)")
+    }
 }

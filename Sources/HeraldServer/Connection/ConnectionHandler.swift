@@ -74,6 +74,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !state.isClosing, context.channel.isActive else { return }
+        hooks.requestsRead()
         let framed = unwrapInboundIn(data)
         if case .underway(let unfinished) = framed {
             underway = unfinished

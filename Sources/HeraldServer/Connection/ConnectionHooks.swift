@@ -6,6 +6,8 @@ struct ConnectionHooks: Sendable {
     var closedIdle: @Sendable () -> Void = {}
     /// Called after a large request or response.
     var largeWorkDone: @Sendable () -> Void = {}
+    /// Called when the connection read requests: heraldd is not at rest.
+    var requestsRead: @Sendable () -> Void = {}
 }
 
 /// Asks a connection to finish the request it is reading (if any) and close: the daemon

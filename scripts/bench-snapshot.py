@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The snapshot benchmark: fills a release heraldd with N interactions over its socket,
 then measures a snapshot's duration and size, the restart that restores it, resident
-memory per interaction, and donate's latency with and without a snapshot being written.
+memory per interaction (and per notification, with NOTIFICATIONS), and donate's latency with and without a snapshot being written.
 
     python3 scripts/bench-snapshot.py HERALDD [N]        (make bench-snapshot)
 
@@ -166,9 +166,13 @@ def main():
         time.sleep(0.5)
         empty_rss = rss_kib(process.pid)
         fill_seconds = fill(client, N)
+        time.sleep(0.5)
+        interactions_rss = rss_kib(process.pid)
         fill_notifications(client, NOTIFICATIONS)
         time.sleep(0.5)
         full_rss = rss_kib(process.pid)
+        # --max-notification-bytes keeps fewer than were sent: the memory is of those kept.
+        kept_notifications = client.call("stats").get("notifications", 0)
 
         began = time.monotonic()
         result = client.call("snapshot")
@@ -206,7 +210,8 @@ def main():
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=120)
 
-        per_interaction = (full_rss - empty_rss) * 1024 / N
+        per_interaction = (interactions_rss - empty_rss) * 1024 / N
+        per_notification = (full_rss - interactions_rss) * 1024 / kept_notifications if kept_notifications else None
         q50, q99 = percentile(quiet, 0.50), percentile(quiet, 0.99)
         d50, d99 = percentile(during, 0.50), percentile(during, 0.99)
         print(f"heraldd snapshot benchmark: {N:,} interactions, {NOTIFICATIONS:,} notifications ({os.cpu_count()} CPUs)")
@@ -219,6 +224,8 @@ def main():
         print(f"  resident memory:           empty {empty_rss / 1024:.0f} MiB, full {full_rss / 1024:.0f} MiB,"
               f" restored {restored_rss / 1024:.0f} MiB")
         print(f"  memory per interaction:    {per_interaction:.0f} B   target <= 1536 B")
+        if per_notification is not None:
+            print(f"  memory per notification:   {per_notification:.0f} B ({kept_notifications:,} kept of {NOTIFICATIONS:,})")
         print(f"  donate latency, quiet:     p50 {q50:.0f} us, p99 {q99:.0f} us, max {max(quiet):.0f} us ({len(quiet):,} requests)")
         print(f"  donate latency, snapshot:  p50 {d50:.0f} us, p99 {d99:.0f} us, max {max(during):.0f} us ({len(during):,} requests)")
         print(f"  p99 ratio:                 {d99 / q99:.2f}x   target <= 2x (p50 ratio {d50 / q50:.2f}x)")

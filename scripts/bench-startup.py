@@ -7,7 +7,8 @@ median of 20 runs of each program's --version and of 10 starts of heraldd until 
 answer on a socket (get-focus), and heraldd's memory 5 s after a start with no client and
 again at rest (30 s later, when it has let go of its code pages): VmRSS, RssAnon and RssFile
 from /proc/PID/status and, from /proc/PID/smaps, the resident part of heraldd's own file
-(all of it, and its executable segment).
+(all of it, and its executable segment); then the time of the first three requests after
+the rest, each on a connection of its own (the first maps again the code it runs).
 
 Usage: scripts/bench-startup.py DIR [DIR…]
   e.g. a stripped static build (as make install installs) beside a dynamic one.
@@ -88,10 +89,25 @@ def resting_memory(heraldd, settle=5.0):
     started = memory_of(daemon.pid)
     time.sleep(REST_AFTER)
     rested = memory_of(daemon.pid)
+    # What the rest costs the next request: its code mapped again, page by page.
+    answers = [answer_ms(os.path.join(folder, "h.sock")) for _ in range(3)]
     daemon.terminate()
     daemon.wait()
     shutil.rmtree(folder)
-    return started, rested
+    return started, rested, answers
+
+
+def answer_ms(path):
+    """The time of one get-focus on a new connection to `path`, in ms."""
+    start = time.perf_counter()
+    client = socket.socket(socket.AF_UNIX)
+    client.connect(path)
+    client.sendall(b'{"jsonrpc":"2.0","id":1,"method":"get-focus"}\n')
+    reply = b""
+    while b"\n" not in reply:
+        reply += client.recv(65536)
+    client.close()
+    return (time.perf_counter() - start) * 1000
 
 
 def megabytes(kilobytes):
@@ -112,6 +128,8 @@ for folder in sys.argv[1:]:
     print(f"{folder}: size {sizes}; on disk {sum(files.values()) / 1e6:.1f} MB")
     figures = ", ".join(f"{name} --version {version_ms(os.path.join(folder, name)):.1f} ms" for name in ("heraldd", "heraldctl", "herald-notify"))
     print(f"{folder}: {figures}, heraldd start to first answer {first_answer_ms(os.path.join(folder, 'heraldd')):.1f} ms")
-    for when, (status, own, own_executable) in zip(("after start", "at rest"), resting_memory(os.path.join(folder, "heraldd"))):
+    started, rested, answers = resting_memory(os.path.join(folder, "heraldd"))
+    for when, (status, own, own_executable) in (("after start", started), ("at rest", rested)):
         print(f"{folder}: heraldd {when} VmRSS {megabytes(status['VmRSS'])}, RssAnon {megabytes(status['RssAnon'])}, "
               f"RssFile {megabytes(status['RssFile'])}; its own file {megabytes(own)}, of which executable {megabytes(own_executable)}")
+    print(f"{folder}: heraldd's first three answers after its rest: " + ", ".join(f"{ms:.2f} ms" for ms in answers))

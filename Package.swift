@@ -40,6 +40,8 @@ let package = Package(
         ),
         // SSE4.2's crc32 instruction for the snapshots' and the change log's checksums.
         .systemLibrary(name: "CCRC32C"),
+        // Swift concurrency's global executor hook, where a static program's dlsym cannot reach it.
+        .systemLibrary(name: "CConcurrencyHook"),
         // The state folder and its snapshots on disk: atomic writes, recovery, retention.
         .target(
             name: "HeraldStorage",
@@ -109,6 +111,7 @@ let package = Package(
         .target(
             name: "HeraldServer",
             dependencies: [
+                "CConcurrencyHook",
                 "HeraldProtocol",
                 "HeraldCore",
                 "HeraldProcessIdentity",

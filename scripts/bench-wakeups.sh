@@ -6,8 +6,9 @@
 # Starts each heraldd (BASE optional; NEW defaults to this tree's debug build) on a socket of
 # its own with a Focus schedule, a summary time, a snooze and a mute pending (each an hour or
 # more away) and no client connected, and a `dbus-daemon --session` beside them; after
-# SETTLE seconds (default 35: past the periodic snapshot due --snapshot-interval, 30 s,
-# after those changes), counts the context switches of every thread of each process over
+# SETTLE seconds (default 65: past the periodic snapshot due --snapshot-interval, 30 s,
+# after those changes, and past heraldd's coming to rest, 30–60 s after its last request,
+# which costs one round of its alarm once), counts the context switches of every thread of each process over
 # WINDOW seconds (voluntary + nonvoluntary, /proc/PID/task/*/status, read at the start and
 # the end of the same window for all). No WATCHDOG_USEC: no watchdog pings to count.
 set -euo pipefail
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/.."
 NEW=${NEW:-$(swift build --show-bin-path)/heraldd}
 BASE=${BASE:-}
 WINDOW=${WINDOW:-60}
-SETTLE=${SETTLE:-35}
+SETTLE=${SETTLE:-65}
 RUN=$(mktemp -d /tmp/herald-wakeups.XXXXXX)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$RUN"; }

@@ -197,6 +197,19 @@ while [ $((SECONDS - started_at)) -lt 36 ]; do sleep 1; done
 [ "$(systemctl show -P NRestarts herald.service)" = 0 ] || fail "NRestarts is $(systemctl show -P NRestarts herald.service)"
 end
 
+begin "at rest, the installed heraldd sleeps: no timer a second"
+# The installed program links the Swift runtime statically; its concurrency must still run
+# on SwiftNIO's event loops, not on Dispatch's queues, whose pool monitor wakes the process
+# every second (docs/operations.md, "At rest"). Over 20 s: the watchdog's pings (every
+# 15 s), and once its coming to rest; a second's timer would add 20.
+switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/ctxt_switches/ { s += $2 } END { print s + 0 }'; }
+before="$(switches "$main_pid")"
+sleep 20
+woke=$(($(switches "$main_pid") - before))
+say "# heraldd woke $woke times in 20 s at rest"
+[ "$woke" -le 8 ] || fail "heraldd woke $woke times in 20 s at rest"
+end
+
 begin "the list survives systemctl restart"
 systemctl restart herald.service || fail "systemctl restart failed"
 answer="$(rpc alice '{"jsonrpc":"2.0","id":6,"method":"list-notifications","params":{"app":"'$APP'"}}')"

@@ -1,3 +1,4 @@
+import CConcurrencyHook
 import NIOCore
 import NIOPosix
 
@@ -14,6 +15,23 @@ package enum EventLoopConcurrency {
     /// thread, once, before any task runs on the global executor.
     @discardableResult
     package static func takeOver() -> Bool {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        if NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() { return true }
+        return installHook()
+    }
+
+    /// The runtime's hook: `(job, original) -> Void`, in Swift's calling convention.
+    private typealias EnqueueGlobal = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
+
+    /// What SwiftNIO's take-over does, for a program linked with the Swift runtime statically
+    /// (as `make install` installs heraldd), where SwiftNIO cannot find the hook: each job
+    /// goes to one of the singleton event loops. Without it such a heraldd woke every second
+    /// at rest (docs/performance.md, "At rest").
+    private static func installHook() -> Bool {
+        guard let hook = herald_enqueue_global_hook(), hook.pointee == nil else { return false }
+        let enqueue: EnqueueGlobal = { job, _ in
+            MultiThreadedEventLoopGroup.singleton.any().executor.enqueue(ExecutorJob(job))
+        }
+        hook.pointee = unsafeBitCast(enqueue, to: UnsafeMutableRawPointer.self)
+        return true
     }
 }

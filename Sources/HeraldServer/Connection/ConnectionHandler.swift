@@ -74,7 +74,6 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !state.isClosing, context.channel.isActive else { return }
-        hooks.requestsRead()
         let framed = unwrapInboundIn(data)
         if case .underway(let unfinished) = framed {
             underway = unfinished
@@ -89,6 +88,7 @@ final class ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
+        hooks.requestsRead()
         guard case .flush(let then) = state.readComplete(hasPartialText: hasPartialText) else { return }
         flushOutput(context: context)
         switch then {

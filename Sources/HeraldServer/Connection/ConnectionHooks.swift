@@ -6,7 +6,7 @@ struct ConnectionHooks: Sendable {
     var closedIdle: @Sendable () -> Void = {}
     /// Called after a large request or response.
     var largeWorkDone: @Sendable () -> Void = {}
-    /// Called when the connection read requests: heraldd is not at rest.
+    /// Called at the end of each read of the connection: heraldd is not at rest.
     var requestsRead: @Sendable () -> Void = {}
 }
 

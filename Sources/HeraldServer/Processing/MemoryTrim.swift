@@ -46,8 +46,8 @@ final class MemoryTrim: Sendable {
         alarm.ring()
     }
 
-    /// Marks that a connection read requests: one atomic load, but for the first read after
-    /// a rest check, which plans the next if none is.
+    /// Marks that a connection read: one atomic load, but for the first read after a rest
+    /// check, which plans the next if none is.
     func requestsRead() {
         guard !readSinceCheck.load(ordering: .relaxed) else { return }
         readSinceCheck.store(true, ordering: .relaxed)

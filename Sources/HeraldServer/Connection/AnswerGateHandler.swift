@@ -69,6 +69,9 @@ final class AnswerGateHandler: ChannelOutboundHandler {
     func flush(context: ChannelHandlerContext) {
         if gate.written() < gate.appended() { askForCommit(context: context) }
         guard !held.isEmpty else { return context.flush() }
+        // The turn's commit releases them: waiting now would have them released by whichever
+        // loop writes first, a hop to this one from another thread.
+        guard !commitAsked else { return }
         release(context: context)
     }
 
@@ -80,17 +83,19 @@ final class AnswerGateHandler: ChannelOutboundHandler {
         if gate.written() < gate.appended() { gate.commit() }
     }
 
-    /// Commits the log once the event loop has run every read of this turn: the tasks
-    /// `execute` queues run after them (one commit per connection that flushed; all but
-    /// the first find nothing left to write).
+    /// Commits the log once the event loop has run every read of this turn — the tasks
+    /// `execute` queues run after them; one per connection that flushed, all but the first
+    /// finding nothing left to write — then lets go what it may and waits for the rest.
     private func askForCommit(context: ChannelHandlerContext) {
         guard !commitAsked else { return }
         commitAsked = true
-        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let gate = self.gate
         context.eventLoop.execute {
-            loopBound.value.commitAsked = false
+            let (handler, context) = loopBound.value
+            handler.commitAsked = false
             gate.commit()
+            handler.release(context: context)
         }
     }
 

@@ -7,6 +7,8 @@
 #   bash scripts/bench-durability.sh                  5 s per measurement, 3 rounds
 #   DURATION=2 ROUNDS=1 bash scripts/bench-durability.sh
 #   BIN=/some/release/bin bash scripts/bench-durability.sh   those binaries, no build
+#   BINS="base=/one/bin new=/other/bin" bash scripts/bench-durability.sh
+#                                                     two builds, alternated in each round
 #
 # Builds heraldd and herald-bench in release mode; the journal is off (--log-target none),
 # so the figures are the durability's own. Every process it starts it stops.
@@ -21,12 +23,15 @@ SCENARIOS=${SCENARIOS:-"donate update-content"}
 SWIFT=${SWIFT:-swift}
 
 say() { echo "bench-durability: $*" >&2; }
-if [ -z "${BIN:-}" ]; then
+if [ -z "${BIN:-}" ] && [ -z "${BINS:-}" ]; then
   say "building heraldd and herald-bench (release)"
   $SWIFT build -c release --product heraldd >&2
   $SWIFT build -c release --product herald-bench >&2
   BIN=$($SWIFT build -c release --show-bin-path)
 fi
+# Each build as name=folder; one build unnamed when BIN is given.
+BINS=${BINS:-"=$BIN"}
+BIN=${BINS%% *}; BIN=${BIN#*=}
 say "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 RUN=$(mktemp -d /tmp/herald-durability.XXXXXX)
@@ -56,20 +61,23 @@ LINES="$RUN/lines"
 for round in $(seq 1 "$ROUNDS"); do
   for scenario in $SCENARIOS; do
     for mode in $MODES; do
-      rm -rf "$RUN/state" "$RUN/sock"
-      "$BIN/heraldd" --socket "$RUN/sock" --state-dir "$RUN/state" --log-target none --durability "$mode" 2>"$RUN/heraldd.err" &
-      PID=$!
-      for _ in $(seq 100); do [ -S "$RUN/sock" ] && break; sleep 0.05; done
-      "$BIN/herald-bench" load --socket "$RUN/sock" --scenario "$scenario" --connections 16 --in-flight 16 \
-        --duration "$DURATION" --warmup "$WARMUP" --target "$mode" >"$RUN/load.json" &
-      gen=$!
-      sleep "$WARMUP"
-      before=$(cpu_ticks "$PID"); read -r w0 s0 < <(stats "$RUN/sock")
-      wait "$gen"
-      after=$(cpu_ticks "$PID"); read -r w1 s1 < <(stats "$RUN/sock")
-      python3 - "$(cat "$RUN/load.json")" "$mode" "$round" "$before" "$after" "$(getconf CLK_TCK)" "$w0" "$w1" "$s0" "$s1" "$scenario" >>"$LINES" <<'PY'
+      for build in $BINS; do
+        name=${build%%=*}; dir=${build#*=}
+        rm -rf "$RUN/state" "$RUN/sock"
+        "$dir/heraldd" --socket "$RUN/sock" --state-dir "$RUN/state" --log-target none --durability "$mode" 2>"$RUN/heraldd.err" &
+        PID=$!
+        for _ in $(seq 100); do [ -S "$RUN/sock" ] && break; sleep 0.05; done
+        "$BIN/herald-bench" load --socket "$RUN/sock" --scenario "$scenario" --connections 16 --in-flight 16 \
+          --duration "$DURATION" --warmup "$WARMUP" --target "$mode" >"$RUN/load.json" &
+        gen=$!
+        sleep "$WARMUP"
+        before=$(cpu_ticks "$PID"); read -r w0 s0 < <(stats "$RUN/sock")
+        wait "$gen"
+        after=$(cpu_ticks "$PID"); read -r w1 s1 < <(stats "$RUN/sock")
+        python3 - "$(cat "$RUN/load.json")" "$mode" "$round" "$before" "$after" "$(getconf CLK_TCK)" "$w0" "$w1" "$s0" "$s1" "$scenario" "$name" >>"$LINES" <<'PY'
 import json, sys
 f = json.loads(sys.argv[1]); mode, rnd = sys.argv[2], int(sys.argv[3])
+if sys.argv[12]: mode = f"{mode} ({sys.argv[12]})"
 b, a, tck, w0, w1, s0, s1 = (int(x) for x in sys.argv[4:11])
 req = f["answeredLines"] * f["requestsPerLine"]
 print(json.dumps({"scenario": sys.argv[11], "mode": mode, "round": rnd, "requestsPerSecond": f.get("requestsPerSecond"),
@@ -77,8 +85,9 @@ print(json.dumps({"scenario": sys.argv[11], "mode": mode, "round": rnd, "request
   "writesPerRequest": round((w1 - w0) / max(req, 1), 4), "syncsPerRequest": round((s1 - s0) / max(req, 1), 5),
   "p99Us": f.get("p99Us"), "requests": req}))
 PY
-      kill "$PID"; wait "$PID" 2>/dev/null || true; PID=
-      say "$(tail -1 "$LINES")"
+        kill "$PID"; wait "$PID" 2>/dev/null || true; PID=
+        say "$(tail -1 "$LINES")"
+      done
     done
   done
 done
@@ -96,9 +105,12 @@ def med(scenario, mode, key):
     return statistics.median(vals) if vals else None
 print("| scenario | --durability | req/s | CPU µs/request | vs snapshot: req/s, CPU | log writes/request | fdatasyncs/request |")
 print("|---|---|---|---|---|---|---|")
+def snapshot_of(m):
+    """The snapshot row of the same build: "snapshot (name)" for "log (name)"."""
+    return "snapshot" + (m[m.index(" "):] if " " in m else "")
 for s in scenarios:
-    base_rps, base_cpu = med(s, "snapshot", "requestsPerSecond"), med(s, "snapshot", "cpuUsPerRequest")
     for m in modes:
+        base_rps, base_cpu = med(s, snapshot_of(m), "requestsPerSecond"), med(s, snapshot_of(m), "cpuUsPerRequest")
         rps, cpu = med(s, m, "requestsPerSecond"), med(s, m, "cpuUsPerRequest")
         ratio = f"{rps / base_rps:.2f}×, {cpu / base_cpu:.2f}×" if base_rps and rps and cpu else "—"
         print(f"| `{s}` | `{m}` | {rps:,.0f} | {cpu:.1f} | {ratio} | {med(s, m, 'writesPerRequest'):.4f} | {med(s, m, 'syncsPerRequest'):.5f} |")

@@ -289,17 +289,19 @@ struct Daemon {
     }
 
     /// The change log's record of a request's change: what a donation stored, the params
-    /// of any other request.
+    /// of any other request. Encoded from the change itself, under the state's lock: a
+    /// ``ChangeRecord`` built first would copy the donation's interaction.
     private static func changeSink(_ log: ChangeLog) -> @Sendable (PendingChange) -> Void {
         { change in
             let appliedAt = change.appliedAt ?? Date()
             if let donation = change.donation {
-                log.append(ChangeRecord(donationBy: change.caller, appliedAt: appliedAt, app: donation.app, interaction: donation.interaction))
+                log.append(answered: change.isAnswered) { ChangeRecord.encodeDonation(by: change.caller, appliedAt: appliedAt, app: donation.app, interaction: donation.interaction, into: &$0) }
             } else {
-                log.append(
-                    ChangeRecord(
-                        method: change.method, caller: change.caller, appliedAt: appliedAt, params: change.params,
-                        generated: change.generated))
+                let params = change.params
+                log.append(answered: change.isAnswered) {
+                    ChangeRecord.encodeRequest(
+                        method: change.method, caller: change.caller, appliedAt: appliedAt, params: params, generated: change.generated, into: &$0)
+                }
             }
         }
     }
@@ -423,7 +425,7 @@ struct Daemon {
         configuration.answerGate = log.map { log in
             AnswerGate(
                 appended: { log.appendedSequence }, written: { log.writtenSequence },
-                whenWritten: { sequence, callback in log.whenWritten(sequence, callback) }, writeNow: { log.writeNow() })
+                whenWritten: { sequence, callback in log.whenWritten(sequence, callback) }, commit: { log.commit() })
         }
         return HeraldServer(
             configuration: configuration,

@@ -11,9 +11,9 @@ import Testing
 @Suite("Answer gate")
 struct AnswerGateHandlerTests {
     /// A read's answers past 16 KiB are passed on in pieces before its flush: the event
-    /// loop writes the log once, at the flush, for all of them. (The log's own thread may
-    /// write too, at its once-a-second sync: the test counts the loop's writes only.)
-    @Test("Answers passed on in pieces before a flush share one write of the log, made at the flush")
+    /// loop writes the log once for all of them, at the end of its turn. (The log's own
+    /// thread may write too, at its once-a-second sync: the test counts the loop's commits.)
+    @Test("Answers passed on in pieces before a flush share one write of the log, made at the end of the loop's turn")
     func piecesShareOneWrite() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-gate-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -26,9 +26,9 @@ struct AnswerGateHandlerTests {
         let gate = AnswerGate(
             appended: { log.appendedSequence }, written: { log.writtenSequence },
             whenWritten: { sequence, callback in log.whenWritten(sequence, callback) },
-            writeNow: {
+            commit: {
                 loopWrites.add(1, ordering: .relaxed)
-                log.writeNow()
+                log.commit()
             })
         let channel = EmbeddedChannel(handler: AnswerGateHandler(gate: gate))
         let caller = Caller(uid: 1000, gid: 1000, pid: 10, isAdministrator: false)
@@ -41,9 +41,13 @@ struct AnswerGateHandlerTests {
         #expect(try channel.readOutbound(as: ByteBuffer.self) == nil)
 
         channel.flush()
-        #expect(loopWrites.load(ordering: .relaxed) <= 1)
-        // Written by the flush, or by the log's thread if it held the file meanwhile: then
-        // the answers leave on the loop's next turn.
+        channel.flush()
+        // The commit waits for the end of the turn, after every flush of it.
+        #expect(loopWrites.load(ordering: .relaxed) == 0)
+        channel.embeddedEventLoop.run()
+        #expect(loopWrites.load(ordering: .relaxed) == 1)
+        // Written by the turn's commit, or by the log's thread if it held the file
+        // meanwhile: then the answers leave on the loop's next turn.
         log.waitUntilWritten(log.appendedSequence)
         channel.embeddedEventLoop.run()
         var answers: [String] = []

@@ -8,19 +8,21 @@ package struct AnswerGate: Sendable {
     package var written: @Sendable () -> UInt64
     /// Calls the closure, on any thread, once the sequence number is written.
     package var whenWritten: @Sendable (UInt64, @escaping @Sendable () -> Void) -> Void
-    /// Writes what is appended now, on the calling event loop, when the mode lets an event
-    /// loop write (`log-everysec`: one `write()`, never a sync) and no one else is writing.
-    package var writeNow: @Sendable () -> Void
+    /// Has what is appended now written (and synced, when the mode says so), at the end of
+    /// an event loop's turn: on the calling event loop when the mode lets an event loop
+    /// write (`log-everysec`: one `write()`, never a sync) and no one else is writing, else
+    /// by the log's thread. Never a wait.
+    package var commit: @Sendable () -> Void
 
     package init(
         appended: @escaping @Sendable () -> UInt64, written: @escaping @Sendable () -> UInt64,
         whenWritten: @escaping @Sendable (UInt64, @escaping @Sendable () -> Void) -> Void,
-        writeNow: @escaping @Sendable () -> Void = {}
+        commit: @escaping @Sendable () -> Void = {}
     ) {
         self.appended = appended
         self.written = written
         self.whenWritten = whenWritten
-        self.writeNow = writeNow
+        self.commit = commit
     }
 }
 
@@ -29,12 +31,13 @@ package struct AnswerGate: Sendable {
 ///
 /// The sequence an answer waits for is the log's last at the time it is written — every
 /// change made before it, this connection's among them — so the event loop never asks
-/// which request made which change, and the answers to one read wait for one write of
-/// the log (group commit), made at the read's flush: answers passed on in pieces before
-/// it (a read's answers past 16 KiB) share it. Under `log-everysec` the event loop makes
-/// that write itself, one `write()` to the page cache, when no other thread is writing
-/// (measured: docs/performance.md, "Durability"); it never syncs, opens a segment or
-/// waits: held bytes leave, in order, once the log says they may.
+/// which request made which change. The log is committed once at the end of the event
+/// loop's turn, after every connection it read in that turn has flushed, so that the
+/// answers of all of them wait for one write of the log (group commit), and with `log`
+/// for one `fdatasync`. Under `log-everysec` the event loop makes that write itself, one
+/// `write()` to the page cache, when no other thread is writing (measured:
+/// docs/performance.md, "Durability"); it never syncs, opens a segment or waits: held
+/// bytes leave, in order, once the log says they may.
 final class AnswerGateHandler: ChannelOutboundHandler {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -43,12 +46,14 @@ final class AnswerGateHandler: ChannelOutboundHandler {
     private var held = CircularBuffer<(data: NIOAny, promise: EventLoopPromise<Void>?, sequence: UInt64)>()
     /// The sequence a callback is registered for; 0 for none.
     private var awaited: UInt64 = 0
+    /// A commit is asked for at the end of this turn of the event loop.
+    private var commitAsked = false
 
     init(gate: AnswerGate) {
         self.gate = gate
     }
 
-    /// Held until the flush, which writes the log for every answer held meanwhile.
+    /// Held until the flush, after which the turn's commit writes the log for every answer held.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let needed = gate.appended()
         if held.isEmpty, gate.written() >= needed {
@@ -58,17 +63,39 @@ final class AnswerGateHandler: ChannelOutboundHandler {
         held.append((data, promise, needed))
     }
 
-    /// Writes the log for the answers held (one `write()` under `log-everysec`), then lets
-    /// go what it may; ``release(context:)`` flushes that and waits for the rest.
+    /// Asks for the turn's commit when the log holds changes not yet written — the
+    /// answers held, or a change that has none (a JSON-RPC notification) — then lets go
+    /// what it may; ``release(context:)`` flushes that and waits for the rest.
     func flush(context: ChannelHandlerContext) {
-        guard let last = held.last else { return context.flush() }
-        if gate.written() < last.sequence { gate.writeNow() }
+        if gate.written() < gate.appended() { askForCommit(context: context) }
+        guard !held.isEmpty else { return context.flush() }
+        // The turn's commit releases them: waiting now would have them released by whichever
+        // loop writes first, a hop to this one from another thread.
+        guard !commitAsked else { return }
         release(context: context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         while let entry = held.popFirst() {
             entry.promise?.fail(ChannelError.ioOnClosedChannel)
+        }
+        // A change whose answer never came to a flush is committed all the same.
+        if gate.written() < gate.appended() { gate.commit() }
+    }
+
+    /// Commits the log once the event loop has run every read of this turn — the tasks
+    /// `execute` queues run after them; one per connection that flushed, all but the first
+    /// finding nothing left to write — then lets go what it may and waits for the rest.
+    private func askForCommit(context: ChannelHandlerContext) {
+        guard !commitAsked else { return }
+        commitAsked = true
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let gate = self.gate
+        context.eventLoop.execute {
+            let (handler, context) = loopBound.value
+            handler.commitAsked = false
+            gate.commit()
+            handler.release(context: context)
         }
     }
 
@@ -78,6 +105,11 @@ final class AnswerGateHandler: ChannelOutboundHandler {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
         gate.whenWritten(sequence) {
+            // Here when the loop's own commit wrote it: on, within the same turn.
+            if eventLoop.inEventLoop {
+                let (handler, context) = loopBound.value
+                return handler.release(context: context)
+            }
             eventLoop.execute {
                 let (handler, context) = loopBound.value
                 handler.release(context: context)

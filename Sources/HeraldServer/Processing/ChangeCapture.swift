@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HeraldCore
+import HeraldProtocol
 
 /// The change a request is making, as the change log keeps it: its method, caller and
 /// params, the clock value its rule saw and what it drew at random. The method table sets
@@ -11,7 +12,10 @@ package final class PendingChange: @unchecked Sendable {
     // One thread's while a request runs: never shared.
     package let method: String
     package let caller: Caller
-    package let params: [UInt8]
+    /// The params as the request sent them, parsed: their JSON text is copied out only for
+    /// a record that keeps it (``params``), never for a donation's.
+    private let parsedParams: JSONNode?
+    private let paramsText: [UInt8]
     package private(set) var appliedAt: Date?
     package private(set) var generated: [String]
     /// What a donation stored: the log keeps it instead of the params (``ChangeRecord``).
@@ -19,16 +23,35 @@ package final class PendingChange: @unchecked Sendable {
     private var nextGenerated = 0
     /// A replayed record: read from, never appended.
     package let isReplay: Bool
+    /// Made by a connection's request, whose answer commits the change log at the end of
+    /// its event loop's turn (``AnswerGate/commit``); any other change is committed at once.
+    package let isAnswered: Bool
     var appended = false
 
     package init(method: String, caller: Caller, params: [UInt8], appliedAt: Date? = nil, generated: [String] = [], isReplay: Bool = false) {
         self.method = method
         self.caller = caller
-        self.params = params
+        self.parsedParams = nil
+        self.paramsText = params
         self.appliedAt = appliedAt
         self.generated = generated
         self.isReplay = isReplay
+        self.isAnswered = false
     }
+
+    /// A live request's change, its params as the method table parsed them.
+    package init(method: String, caller: Caller, parsedParams: JSONNode) {
+        self.method = method
+        self.caller = caller
+        self.parsedParams = parsedParams
+        self.paramsText = []
+        self.generated = []
+        self.isReplay = false
+        self.isAnswered = true
+    }
+
+    /// The params' JSON text, as the request sent it.
+    package var params: [UInt8] { parsedParams?.containerText ?? paramsText }
 
     /// The request's one clock value: the first read fixes it.
     func now(_ clock: any HeraldClock) -> Date {

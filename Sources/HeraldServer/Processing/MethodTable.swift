@@ -212,7 +212,7 @@ package struct MethodTable: Sendable {
             let outcome: MethodOutcome<Method.Result>
             do {
                 if captures, ChangeCapture.current == nil {
-                    let change = PendingChange(method: name, caller: caller, params: params.containerText)
+                    let change = PendingChange(method: name, caller: caller, parsedParams: params)
                     outcome = try ChangeCapture.run(change) { try handler(decoded, context) }
                 } else {
                     outcome = try handler(decoded, context)

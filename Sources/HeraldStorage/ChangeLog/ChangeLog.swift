@@ -8,10 +8,11 @@ import Glibc
 #endif
 
 /// The change log as heraldd writes it: records are appended in memory under the state's
-/// lock (so the log's order is the order changes were applied), and one thread of its own
-/// writes whatever gathered since its last write with one `write()` — the requests
-/// processed meanwhile share it (group commit) — then `fdatasync`s per ``Durability``.
-/// Answers wait for ``writtenSequence`` (the server's gate), never an event loop.
+/// lock (so the log's order is the order changes were applied), and at each ``commit()``
+/// whatever gathered since the last write is written with one `write()` — the requests
+/// processed meanwhile share it (group commit) — then `fdatasync`ed per ``Durability``.
+/// Connections commit at the end of their event loop's turn; answers wait for
+/// ``writtenSequence`` (the server's gate), never an event loop.
 ///
 /// A snapshot begins a new segment when it copies the state (``beginSegment(baseGeneration:)``,
 /// under the same lock); once the snapshot is durable, ``snapshotWritten(generation:)``
@@ -77,6 +78,8 @@ package final class ChangeLog: Sendable {
     private let writtenAtomic = Atomic<UInt64>(0)
     /// The writing thread waits without a timeout: an append must wake it.
     private let writerAsleep = Atomic<Bool>(false)
+    /// Under `log`: the writing thread is woken to write and sync, and has not yet begun.
+    private let syncAsked = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
     private let counters = Mutex(Counters())
@@ -158,13 +161,22 @@ package final class ChangeLog: Sendable {
     /// Appends `record`; call it under the state's lock, right after the change, so that
     /// records are in the order changes were applied. Returns its sequence number.
     @discardableResult
-    package func append(_ record: ChangeRecord) -> UInt64 {
+    package func append(_ record: ChangeRecord, answered: Bool = false) -> UInt64 {
+        append(answered: answered) { record.encodeBody(into: &$0) }
+    }
+
+    /// Appends the record whose body `encodeBody` appends (``ChangeRecord/encodeDonation(by:appliedAt:app:interaction:into:)``,
+    /// ``ChangeRecord/encodeRequest(method:caller:appliedAt:params:generated:into:version:)``):
+    /// made from the change's parts, with no record holding a copy of them. `answered`: a
+    /// connection answers the change, and commits the log at the end of its event loop's
+    /// turn (``commit()``); any other change is committed at once.
+    @discardableResult
+    package func append(answered: Bool = false, encodingBody encodeBody: (inout [UInt8]) -> Void) -> UInt64 {
         // Encoded straight into the part's buffer: the state's lock is held either way.
-        let (sequence, wasEmpty, pastBound) = pending.withLock { pending in
-            let wasEmpty = pending.isEmpty
+        let (sequence, pastBound) = pending.withLock { pending in
             let last = pending.parts.count - 1
             let before = pending.parts[last].bytes.count
-            ChangeLogFile.append(record, to: &pending.parts[last].bytes)
+            ChangeLogFile.appendRecord(to: &pending.parts[last].bytes, encodeBody)
             var pastBound: (@Sendable () -> Void)?
             if pending.bound.appended(pending.parts[last].bytes.count - before), let handler = pending.pastBound {
                 pending.compactions += 1
@@ -174,13 +186,15 @@ package final class ChangeLog: Sendable {
             pending.records += 1
             pending.parts[last].lastSequence = pending.appended
             appendedAtomic.store(pending.appended, ordering: .releasing)
-            return (pending.appended, wasEmpty, pastBound)
+            return (pending.appended, pastBound)
         }
         pastBound?()
-        // With `log`, the thread writes and syncs every group. With `log-everysec`, the
-        // connections' answers write (``writeNow()``); the thread is woken only from its
-        // sleep without a timeout, for changes no answer waits for (`tick:` records).
-        if durability == .log ? wasEmpty : writerAsleep.exchange(false, ordering: .acquiringAndReleasing) {
+        // A connection's answer commits its change (``commit()``). With `log`, the thread
+        // writes and syncs any other change at once; with `log-everysec`, it is woken only
+        // from its sleep without a timeout (`tick:` records), and writes within a second.
+        if durability == .log {
+            if !answered { askForSync() }
+        } else if writerAsleep.exchange(false, ordering: .acquiringAndReleasing) {
             wake.signal()
         }
         return sequence
@@ -200,37 +214,43 @@ package final class ChangeLog: Sendable {
         wake.signal()
     }
 
-    /// Under `log-everysec`: writes what is pending now, on the calling thread, unless
-    /// another thread is writing (which then writes it, or the writing thread within a
-    /// second). One `write()` to the page cache, never a sync, nor a segment's opening:
-    /// what an event loop may do before it answers, as redis writes its AOF before replying.
-    package func writeNow() {
-        guard durability == .logEverysec else { return }
+    /// Has what is appended now written, and with `log` synced: a connection calls it at
+    /// the end of its event loop's turn, so that the answers of every request the loop read
+    /// in that turn share one write (group commit; docs/performance.md, "Durability").
+    ///
+    /// Under `log-everysec` it writes on the calling thread unless another thread is
+    /// writing (which may have taken its parts already: the writing thread then writes at
+    /// once) — one `write()` to the page cache, never a sync, nor a segment's opening: what
+    /// an event loop may do before it answers, as redis writes its AOF before replying.
+    /// Under `log` it wakes the writing thread, which writes and syncs; never a wait.
+    package func commit() {
+        guard durability == .logEverysec else { return askForSync() }
         let result = output.withLockIfAvailable { output in pass(&output, onEventLoop: true) }
-        guard let (callbacks, wrote) = result else { return }
+        guard let (callbacks, wrote) = result else {
+            writerAsleep.store(false, ordering: .releasing)
+            wake.signal()
+            return
+        }
         for callback in callbacks { callback() }
         // Dirty now: the thread syncs within a second, even if it slept without a timeout.
         if wrote, writerAsleep.exchange(false, ordering: .acquiringAndReleasing) { wake.signal() }
     }
 
-    /// Calls `callback` (on the writing thread, or here) once `sequence` is written.
+    /// Under `log`: wakes the writing thread, unless it is asked already and has not yet
+    /// taken what is pending.
+    private func askForSync() {
+        if !syncAsked.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }
+    }
+
+    /// Calls `callback` (on the thread that writes it, or here) once `sequence` is written;
+    /// ``commit()`` has it written.
     package func whenWritten(_ sequence: UInt64, _ callback: @escaping @Sendable () -> Void) {
         let now = pending.withLock { pending -> Bool in
             if pending.written >= sequence { return true }
             pending.waiters.append((sequence, callback))
             return false
         }
-        if now { return callback() }
-        guard durability == .logEverysec else { return }
-        // Whoever writes next takes it; when another thread holds the output meanwhile it
-        // may have taken its parts already: the writing thread then writes it at once.
-        let wrote = output.withLockIfAvailable { output in pass(&output, onEventLoop: true) }
-        if let (callbacks, _) = wrote {
-            for callback in callbacks { callback() }
-        } else {
-            writerAsleep.store(false, ordering: .releasing)
-            wake.signal()
-        }
+        if now { callback() }
     }
 
     /// Blocks until `sequence` is written: for threads that may wait (never an event loop).
@@ -238,6 +258,7 @@ package final class ChangeLog: Sendable {
         guard writtenSequence < sequence else { return }
         let done = DispatchSemaphore(value: 0)
         whenWritten(sequence) { done.signal() }
+        commit()
         done.wait()
     }
 
@@ -291,6 +312,7 @@ package final class ChangeLog: Sendable {
                 }
             } else {
                 wake.wait()
+                syncAsked.store(false, ordering: .releasing)
             }
             let (callbacks, _, stopping) = output.withLock { output in
                 let (callbacks, wrote) = pass(&output, onEventLoop: false)

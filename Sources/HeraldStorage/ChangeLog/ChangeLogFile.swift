@@ -58,9 +58,15 @@ package enum ChangeLogFile {
 
     /// Appends one framed record to `bytes`, in a segment of format `version`.
     package static func append(_ record: ChangeRecord, to bytes: inout [UInt8], version: UInt16 = version) {
+        appendRecord(to: &bytes) { record.encodeBody(into: &$0, version: version) }
+    }
+
+    /// Appends one framed record whose body `encodeBody` appends (a ``ChangeRecord``'s
+    /// encoding, made from its parts).
+    package static func appendRecord(to bytes: inout [UInt8], _ encodeBody: (inout [UInt8]) -> Void) {
         let start = bytes.count
         bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])
-        record.encodeBody(into: &bytes, version: version)
+        encodeBody(&bytes)
         let bodyCount = bytes.count - start - recordOverhead
         let checksum = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + recordOverhead)...])) }
         bytes.withUnsafeMutableBytes { raw in

@@ -69,28 +69,49 @@ extension ChangeRecord {
     /// Version 1 is written only to show it is still read (tests, `herald-bench
     /// change-log-fill --record-format params`), and holds only requests.
     package func encodeBody(into bytes: inout [UInt8], version: UInt16 = ChangeLogFile.version) {
+        switch change {
+        case .request(let params, let generated):
+            Self.encodeRequest(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated, into: &bytes, version: version)
+        case .donation(let app, let interaction):
+            precondition(version != 1, "Format version 1 holds no donation records.")
+            Self.encodeDonation(by: caller, appliedAt: appliedAt, app: app, interaction: interaction, into: &bytes)
+        }
+    }
+
+    /// A request's body, encoded from its parts (``Change/request(params:generated:)``).
+    package static func encodeRequest(
+        method: String, caller: Caller, appliedAt: Date, params: some Collection<UInt8>, generated: [String], into bytes: inout [UInt8],
+        version: UInt16 = ChangeLogFile.version
+    ) {
+        encodeCaller(caller, appliedAt: appliedAt, into: &bytes)
+        if version != 1 { bytes.append(Kind.request) }
+        bytes.appendShortString(method)
+        bytes.appendLittleEndian(UInt32(params.count))
+        bytes.append(contentsOf: params)
+        bytes.appendLittleEndian(UInt16(min(generated.count, Int(UInt16.max))))
+        for value in generated.prefix(Int(UInt16.max)) { bytes.appendShortString(value) }
+    }
+
+    /// A donation's body, encoded from the interaction as stored rather than from a record
+    /// holding a copy of it: heraldd encodes it under the state's lock, where a copy would
+    /// retain each of its strings once more (docs/performance.md, "Durability").
+    package static func encodeDonation(by caller: Caller, appliedAt: Date, app: String, interaction: Interaction, into bytes: inout [UInt8]) {
+        encodeCaller(caller, appliedAt: appliedAt, into: &bytes)
+        bytes.append(Kind.donation)
+        bytes.appendShortString(app)
+        InteractionRecordWriter.appending(to: &bytes) { $0.appendInteraction(interaction) }
+    }
+
+    /// What every body begins with: the time, then the caller.
+    private static func encodeCaller(_ caller: Caller, appliedAt: Date, into bytes: inout [UInt8]) {
         bytes.appendLittleEndian(appliedAt.timeIntervalSince1970.bitPattern)
         bytes.appendLittleEndian(caller.uid)
         bytes.appendLittleEndian(caller.gid)
         bytes.appendLittleEndian(UInt32(bitPattern: caller.pid))
         let flags: UInt8 = (caller.isAdministrator ? 1 : 0) | (caller.app != nil ? 2 : 0)
         bytes.append(flags)
-        bytes.append(caller.app.map { Self.sourceCode($0.source) } ?? 0)
+        bytes.append(caller.app.map { sourceCode($0.source) } ?? 0)
         bytes.appendShortString(caller.app?.id ?? "")
-        switch change {
-        case .request(let params, let generated):
-            if version != 1 { bytes.append(Kind.request) }
-            bytes.appendShortString(method)
-            bytes.appendLittleEndian(UInt32(params.count))
-            bytes.append(contentsOf: params)
-            bytes.appendLittleEndian(UInt16(min(generated.count, Int(UInt16.max))))
-            for value in generated.prefix(Int(UInt16.max)) { bytes.appendShortString(value) }
-        case .donation(let app, let interaction):
-            precondition(version != 1, "Format version 1 holds no donation records.")
-            bytes.append(Kind.donation)
-            bytes.appendShortString(app)
-            InteractionRecordWriter.appending(to: &bytes) { $0.appendInteraction(interaction) }
-        }
     }
 
     /// Reads a body of format `version` (1 or 2); nil when it does not hold exactly one record.

@@ -40,12 +40,12 @@ private typealias F = Fixtures
     /// Donations from three uids and four apps with identifiers drawn from a small pool (so
     /// the same one comes again, as a retry or after an eviction), calls among them, and
     /// now and then another change ending the run; one long run in the middle.
-    static func steps(_ random: inout SeededRandom, count: Int) -> [Step] {
+    static func steps(_ random: inout SeededRandom, count: Int, from callers: [Caller] = callers) -> [Step] {
         var steps: [Step] = []
         var now = F.now
         for index in 0..<count {
             now += Double(random.next() % 2)
-            let caller = callers[Int(random.next() % 3)]
+            let caller = callers[Int(random.next() % UInt64(callers.count))]
             let app = apps[Int(random.next() % UInt64(caller.uid == 0 ? 4 : 3))]
             let isQuiet = index > count / 3 && index < 2 * count / 3
             if !isQuiet, random.next() % 25 == 0 {
@@ -145,6 +145,17 @@ private typealias F = Fixtures
             break
         }
         #expect(oneByOne.first != nil)
+    }
+
+    @Test(arguments: [Limits(total: 50, perUID: 1_000, apps: 256), Limits(total: 30, perUID: 40, apps: 256)])
+    func aRunOfOneUidAtTheTotalLimitEvictsItsOwnOldest(_ limits: Limits) {
+        // One uid holding everything: the run, not the store, makes the total limit's choice.
+        var random = SeededRandom(for: "aRunOfOneUidAtTheTotalLimitEvictsItsOwnOldest \(limits)")
+        let steps = Self.steps(&random, count: 2000, from: [F.user])
+        let oneByOne = Self.apply(steps, limits, inRuns: false)
+        let inRuns = Self.apply(steps, limits, inRuns: true)
+        #expect(oneByOne.fairShares.evictedAtLimit > 0)
+        #expect(Self.described(inRuns) == Self.described(oneByOne))
     }
 
     @Test func aRunStoresWhatSurvivesItOnly() {

@@ -296,5 +296,16 @@ struct ChangeReplayTests {
             // The limits the live heraldd had: the state it made.
             #expect(try Self.encoded(pipelined) == Self.encoded(live))
         }
+        // Why an interaction is unknown (deleted, evicted) is not in a snapshot: asked of both
+        // (last: an interaction found makes a notification in each).
+        let (oneByOneReader, pipelinedReader) = (
+            Self.processor(oneByOne, clock: clock, capturing: false), Self.processor(pipelined, clock: clock, capturing: false)
+        )
+        for identifier in 0..<300 {
+            let params = #"{"app":"org.example.chat","interactionIdentifier":"i\#(identifier)","content":{"body":"B"}}"#
+            #expect(
+                try Self.call(pipelinedReader, "update-content", params)[pointer: "/error"]
+                    == Self.call(oneByOneReader, "update-content", params)[pointer: "/error"])
+        }
     }
 }

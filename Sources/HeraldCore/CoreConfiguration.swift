@@ -14,8 +14,8 @@ package struct CoreConfiguration: Sendable {
     package var timeZone: ZoneRules
     /// The most interactions kept (`--max-interactions`). Reached, a donation evicts the
     /// oldest interaction of the uid holding the most — its donor's own when the donor
-    /// holds as many — so a uid holding no more than an equal share is never evicted by
-    /// another's donations.
+    /// holds as many, else the lowest uid's of those holding as many — so a uid holding no
+    /// more than an equal share is never evicted by another's donations.
     package var maxInteractions: Int
     /// The most interactions one uid holds (`--max-interactions-per-uid`); a uid at it
     /// evicts its own oldest, never another's.

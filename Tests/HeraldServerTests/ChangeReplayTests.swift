@@ -27,9 +27,9 @@ struct ChangeReplayTests {
 
     static let person = RequestContext(caller: Caller(uid: 1000, gid: 1000, pid: 43, isAdministrator: false))
 
-    static func call(_ processor: RequestProcessor, _ method: String, _ params: String) throws -> JSONValue {
+    static func call(_ processor: RequestProcessor, _ method: String, _ params: String, as context: RequestContext = person) throws -> JSONValue {
         let text = #"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":\#(params)}"#
-        let bytes = try #require(processor.process(text: Array(text.utf8), context: person))
+        let bytes = try #require(processor.process(text: Array(text.utf8), context: context))
         return try IndependentJSON.parse(String(decoding: bytes.dropLast(), as: UTF8.self))
     }
 
@@ -89,6 +89,24 @@ struct ChangeReplayTests {
             generated: change.generated)
     }
 
+    /// A live state whose changes are captured as heraldd logs them, on a manual clock,
+    /// and a processor answering requests on it.
+    static func recording() -> (Captured, ManualClock, SharedState, RequestProcessor) {
+        let captured = Captured()
+        let clock = ManualClock()
+        let live = SharedState(HeraldState(configuration: CoreConfiguration())) { change in
+            captured.changes.withLockedValue { $0.append(change) }
+        }
+        return (captured, clock, live, processor(live, clock: clock, capturing: true))
+    }
+
+    /// `changes` as a change log segment holds them.
+    static func logged(_ changes: [PendingChange], at now: Date) -> [UInt8] {
+        var bytes = ChangeLogFile.header(baseGeneration: 0, createdAt: now)
+        for change in changes { ChangeLogFile.append(record(change, at: now), to: &bytes) }
+        return bytes
+    }
+
     /// A record made ready for replay, as heraldd makes it.
     static func prepared(_ record: ChangeRecord, by replay: ChangeReplay) -> PreparedChange {
         switch record.change {
@@ -108,12 +126,7 @@ struct ChangeReplayTests {
     @Test("Replay on two threads, donations a batch at a time, makes the state one record at a time makes, and live made")
     func pipelinedReplay() throws {
         var random = SeededRandom(for: "pipelinedReplay")
-        let captured = Captured()
-        let clock = ManualClock()
-        let live = SharedState(HeraldState(configuration: CoreConfiguration())) { change in
-            captured.changes.withLockedValue { $0.append(change) }
-        }
-        let processor = Self.processor(live, clock: clock, capturing: true)
+        let (captured, clock, live, processor) = Self.recording()
         let apps = ["org.example.chat", "org.example.mail", "org.example.phone"]
         // Past one batch several times over (ChangeReplay.batchSize), so that runs of
         // donations cross batches and other changes fall between them.
@@ -148,9 +161,7 @@ struct ChangeReplayTests {
             PendingChange(method: ChangeReplay.pruneTick, caller: ChangeCapture.daemon, params: [], appliedAt: clock.now()),
             at: changes.count / 2)
         // As the log keeps them, read back: donations as stored, the rest as params.
-        var bytes = ChangeLogFile.header(baseGeneration: 0, createdAt: clock.now())
-        for change in changes { ChangeLogFile.append(Self.record(change, at: clock.now()), to: &bytes) }
-        let logged = bytes
+        let logged = Self.logged(changes, at: clock.now())
         let records = try ChangeLogFile.read(logged).records
         #expect(records.count == changes.count)
         #expect(records.filter { if case .donation = $0.change { true } else { false } }.count > ChangeReplay.batchSize)
@@ -195,5 +206,106 @@ struct ChangeReplayTests {
         #expect(readingOld?.recordCount == changes.count)
         #expect(appliedOld == applied)
         #expect(try Self.encoded(upgraded) == expected)
+    }
+
+    /// A restart's limits, lower than the live heraldd's: what the log's donations evict and
+    /// refuse at replay.
+    struct Limits: CustomStringConvertible, Sendable {
+        var total = 1_000_000
+        var perUID = 500_000
+        var apps = 256
+        var description: String { "total \(total), per uid \(perUID), apps \(apps)" }
+
+        var configuration: CoreConfiguration {
+            var configuration = CoreConfiguration()
+            configuration.maxInteractions = total
+            configuration.maxInteractionsPerUID = perUID
+            configuration.maxAppsPerUID = apps
+            return configuration
+        }
+    }
+
+    @Test(
+        "Replay on two threads, its donations held in runs, makes the state one record at a time makes, whatever the limits evict or refuse",
+        arguments: [
+            Limits(),
+            Limits(perUID: 300),
+            Limits(total: 700),
+            Limits(total: 500, perUID: 400),
+            Limits(apps: 2),
+        ])
+    func pipelinedReplayUnderLimits(_ limits: Limits) throws {
+        var random = SeededRandom(for: "pipelinedReplayUnderLimits \(limits)")
+        let (captured, clock, live, processor) = Self.recording()
+        let apps = ["org.example.chat", "org.example.mail", "org.example.phone"]
+        let people = [1000, 1001, 0].map { RequestContext(caller: Caller(uid: $0, gid: $0, pid: 43, isAdministrator: $0 == 0)) }
+        // A long run, held past ChangeReplay.parallelRunSize, with requests
+        // between shorter runs before and after it.
+        let count = ChangeReplay.parallelRunSize * 3 / 2 + 2000
+        for step in 0..<count {
+            clock.advance(by: Double(random.next() % 2))
+            let person = people[Int(random.next() % 3)]
+            let app = apps[Int(random.next() % 3)]
+            let isLongRun = step >= 1000 && step < count - 1000
+            switch isLongRun ? 9 : random.next() % 20 {
+            case 0:
+                _ = try Self.call(processor, "update-content", #"{"app":"\#(app)","content":{"title":"T\#(step)","body":"B"}}"#, as: person)
+            case 1:
+                _ = try Self.call(
+                    processor, "delete-interactions", #"{"app":"\#(app)","identifiers":["i\#(random.next() % 3000)"]}"#, as: person)
+            default:
+                // An identifier donated before is a retry; one with another text is refused
+                // (and not logged); one evicted since is donated anew.
+                let intent =
+                    random.next() % 5 == 0
+                    ? #"{"type":"startCall","contacts":[{"displayName":"C\#(random.next() % 4)"}]}"#
+                    : #"{"type":"sendMessage","sender":{"displayName":"P\#(random.next() % 7)"},"conversationIdentifier":"c\#(random.next() % 5)","content":"m"}"#
+                _ = try Self.call(
+                    processor, "donate",
+                    #"{"app":"\#(app)","interaction":{"identifier":"i\#(random.next() % 3000)","direction":"incoming","intent":\#(intent)}}"#,
+                    as: person)
+            }
+        }
+        let changes = captured.changes.withLockedValue { $0 }
+        let logged = Self.logged(changes, at: clock.now())
+        let records = try ChangeLogFile.read(logged).records
+        #expect(records.count == changes.count)
+
+        let oneByOne = SharedState(HeraldState(configuration: limits.configuration))
+        let single = ChangeReplay(state: oneByOne)
+        var appliedOneByOne = 0
+        for record in records {
+            appliedOneByOne += single.apply([Self.prepared(record, by: single)])
+        }
+        let pipelined = SharedState(HeraldState(configuration: limits.configuration))
+        let pipeline = ChangeReplay(state: pipelined)
+        let (applied, _) = pipeline.replay { next in
+            try? ChangeLogFile.read(logged) { record in next(Self.prepared(record, by: pipeline)) }
+        }
+        #expect(applied == records.count)
+        #expect(appliedOneByOne == applied)
+        #expect(try Self.encoded(pipelined) == Self.encoded(oneByOne))
+        #expect(pipelined.read { $0.fairShares } == oneByOne.read { $0.fairShares })
+        #expect(pipelined.read { $0.interactionCount } == oneByOne.read { $0.interactionCount })
+        #expect(pipelined.read { $0.interactionCount } > 100)
+        if limits.total < 1_000_000 || limits.perUID < 500_000 {
+            #expect(pipelined.read { $0.evictedCount } > 0)
+        } else if limits.apps < 256 {
+            #expect(pipelined.read { $0.fairShares.appsRefused } > 0)
+        } else {
+            // The limits the live heraldd had: the state it made.
+            #expect(try Self.encoded(pipelined) == Self.encoded(live))
+        }
+        // Why an interaction is unknown (deleted, evicted) is not in a snapshot: asked of both
+        // (last: an interaction found makes a notification in each).
+        let (oneByOneReader, pipelinedReader) = (
+            Self.processor(oneByOne, clock: clock, capturing: false), Self.processor(pipelined, clock: clock, capturing: false)
+        )
+        for identifier in 0..<300 {
+            let params = #"{"app":"org.example.chat","interactionIdentifier":"i\#(identifier)","content":{"body":"B"}}"#
+            #expect(
+                try Self.call(pipelinedReader, "update-content", params)[pointer: "/error"]
+                    == Self.call(oneByOneReader, "update-content", params)[pointer: "/error"])
+        }
     }
 }

@@ -30,22 +30,25 @@ struct StoredInteraction: Hashable, Sendable {
 /// interactions deleted out of order are skipped as stale, and compacted away, a few
 /// positions per change, once they outnumber the live ones. Each uid's share (``UIDShare``)
 /// keeps its own donation order, so a uid's oldest is found without looking at anyone else's.
+///
+/// Its tables change here and, for a replay's run of donations, in
+/// InteractionStore+DonationRun.swift, nowhere else.
 struct InteractionStore: Sendable {
-    private(set) var apps = AppNameTable()
-    private var records = ShardedRecords()
-    private var order = DonationOrder()
-    private var nextSequence: UInt64 = 0
+    var apps = AppNameTable()
+    var records = ShardedRecords()
+    var order = DonationOrder()
+    var nextSequence: UInt64 = 0
     /// Derived from the interactions, so a snapshot does not carry it.
-    private(set) var calls = CallHistory()
+    var calls = CallHistory()
     /// The interactions forgotten recently and why, for an error that says so.
-    private(set) var forgotten = ForgottenInteractions()
+    var forgotten = ForgottenInteractions()
     /// Each uid's count, apps and donation order; derived, like `calls`.
-    private var shares: [UInt32: UIDShare] = [:]
+    var shares: [UInt32: UIDShare] = [:]
 
     /// No stored interaction was donated before this; nil when none was since the last
     /// look at the oldest. A lower bound: removals do not raise it (``noteEarliestDonation()``
     /// does), so that the earliest expiry is known after every donation without a look.
-    private(set) var earliestDonation: Date?
+    var earliestDonation: Date?
 
     init() {}
 
@@ -93,7 +96,7 @@ struct InteractionStore: Sendable {
     }
 
     /// `interaction` as the store would keep it, with the next sequence.
-    private func storable(_ interaction: consuming Interaction, donatedAt: Date) -> StoredInteraction {
+    func storable(_ interaction: consuming Interaction, donatedAt: Date) -> StoredInteraction {
         StoredInteraction(interaction: ContentDigest.storing(interaction), donatedAt: donatedAt, sequence: nextSequence)
     }
 
@@ -146,11 +149,19 @@ struct InteractionStore: Sendable {
         shares[uid]?.count ?? 0
     }
 
-    /// The uid holding the most interactions; `preferred` when it holds as many.
+    /// The uid holding the most interactions; `preferred` when it holds as many, else the
+    /// lowest of those holding as many: never the table's order, so that a replay makes
+    /// the choice the live heraldd made.
     func largestShare(preferring preferred: UInt32) -> UInt32? {
         var largest: (uid: UInt32, count: Int)? = shares[preferred].map { (preferred, $0.count) }
-        for (uid, share) in shares where share.count > largest?.count ?? 0 {
-            largest = (uid, share.count)
+        for (uid, share) in shares {
+            guard let chosen = largest else {
+                largest = (uid, share.count)
+                continue
+            }
+            if share.count > chosen.count || (share.count == chosen.count && chosen.uid != preferred && uid < chosen.uid) {
+                largest = (uid, share.count)
+            }
         }
         return largest?.uid
     }
@@ -304,7 +315,7 @@ struct InteractionStore: Sendable {
     /// Drops order entries of removed interactions once they outnumber the live ones, a
     /// few positions for each of `changes` insertions or removals (``DonationOrder``): the
     /// compaction ends before stale entries can grow by more than a fraction.
-    private mutating func compactIfStale(after changes: Int = 1) {
+    mutating func compactIfStale(after changes: Int = 1) {
         let records = self.records
         order.compact(liveCount: records.count, threshold: 1024, budget: Self.compactionPositionsPerChange * changes) {
             records[$0.key]?.sequence == $0.sequence

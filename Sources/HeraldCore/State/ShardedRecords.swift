@@ -59,4 +59,68 @@ struct ShardedRecords: Sendable {
             shards[index].reserveCapacity(each)
         }
     }
+
+    /// A record for ``insertAbsent(_:parallel:)``, taken out (nil) once stored.
+    struct Insertion: Sendable {
+        let key: InteractionKey
+        var stored: StoredInteraction?
+    }
+
+    /// Stores each of `insertions` at its key, none of which is stored yet, and leaves
+    /// them empty: grouped by shard, each shard made room for once and filled at once,
+    /// the shards split among `parallel`'s threads when given — where inserting them one
+    /// by one reaches a random shard each time (docs/performance.md, "Durability").
+    mutating func insertAbsent(_ insertions: inout [Insertion], parallel: ParallelWork?) {
+        let total = insertions.count
+        guard total > 0 else { return }
+        let run: ParallelWork = parallel ?? { count, work in
+            for index in 0..<count { work(index) }
+        }
+        let parts = parallel == nil ? 1 : 64
+        // Each record's shard, its key hashed on every thread.
+        var shardOf = [UInt16](repeating: 0, count: total)
+        insertions.withUnsafeBufferPointer { insertions in
+            shardOf.withUnsafeMutableBufferPointer { shardOf in
+                nonisolated(unsafe) let (insertions, shardOf) = (insertions, shardOf)
+                run(parts) { part in
+                    for index in Self.slice(part, of: parts, total) {
+                        shardOf[index] = UInt16(truncatingIfNeeded: Self.shard(of: insertions[index].key))
+                    }
+                }
+            }
+        }
+        // The records of shard `s` are `byShard[starts[s]..<starts[s + 1]]`, in the order given.
+        var starts = [Int](repeating: 0, count: Self.shardCount + 1)
+        for shard in shardOf { starts[Int(shard) + 1] += 1 }
+        for shard in 0..<Self.shardCount { starts[shard + 1] += starts[shard] }
+        var byShard = [Int32](repeating: 0, count: total)
+        var next = starts
+        for index in 0..<total {
+            let shard = Int(shardOf[index])
+            byShard[next[shard]] = Int32(index)
+            next[shard] += 1
+        }
+        shards.withUnsafeMutableBufferPointer { shards in
+            insertions.withUnsafeMutableBufferPointer { insertions in
+                nonisolated(unsafe) let (shards, insertions) = (shards, insertions)
+                let (starts, byShard) = (starts, byShard)
+                run(parts) { part in
+                    for shard in Self.slice(part, of: parts, Self.shardCount) where starts[shard] < starts[shard + 1] {
+                        let range = starts[shard]..<starts[shard + 1]
+                        shards[shard].reserveCapacity(shards[shard].count + range.count)
+                        for position in range {
+                            let index = Int(byShard[position])
+                            shards[shard][insertions[index].key] = insertions[index].stored.take()
+                        }
+                    }
+                }
+            }
+        }
+        count += total
+    }
+
+    /// Part `part` of `parts` equal parts of `0..<total`.
+    private static func slice(_ part: Int, of parts: Int, _ total: Int) -> Range<Int> {
+        (total * part / parts)..<(total * (part + 1) / parts)
+    }
 }

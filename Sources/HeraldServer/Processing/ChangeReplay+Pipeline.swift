@@ -17,8 +17,9 @@ extension ChangeReplay {
     /// on a thread of its own, which reads, checks and makes each record ready
     /// (``prepare(method:caller:appliedAt:params:generated:)``,
     /// ``prepareDonation(caller:appliedAt:app:interaction:)``), while the calling thread
-    /// applies them in batches (``apply(_:)``). Returns how many were applicable, and what
-    /// `read` returned. For a start, before anything is served: the calling thread waits.
+    /// applies them in batches, each run of donations held until it ends and then stored
+    /// at once (``DonationRun``). Returns how many were applicable, and what `read`
+    /// returned. For a start, before anything is served: the calling thread waits.
     ///
     /// Applying bounds a restart, so each batch applied, and the interactions its donations
     /// evicted, go back to the reading thread to be freed there (docs/performance.md, "Durability").
@@ -41,11 +42,13 @@ extension ChangeReplay {
             handOff.finish()
         }
         var applied = 0
+        var run: DonationRun? = DonationRun()
         while var batch = handOff.take() {
             var released = ReleasedInteractions()
-            applied += apply(&batch, releasing: &released)
+            applied += apply(&batch, in: &run, releasing: &released)
             handOff.retire(batch, released)
         }
+        storeRun(&run!)
         return (applied, outcome.withLockedValue { $0! })
     }
 }

@@ -12,7 +12,8 @@ import HeraldProtocol
 /// (``apply(_:)``), so that a restart does the two on two threads at once
 /// (``replay(reading:)``). A donation the log kept as stored
 /// (``prepareDonation(caller:appliedAt:app:interaction:)``) needs neither: only the
-/// store's part is left for its turn.
+/// store's part is left for its turn, and a restart holds a run of them until it ends, so
+/// that what a later donation of the run evicts is never stored (``DonationRun``).
 package struct ChangeReplay: Sendable {
     /// Summaries due and snoozed notifications returned (``HeraldServer/deliverDueSummaries(now:)``).
     package static let summariesTick = "tick:summaries"
@@ -69,21 +70,27 @@ package struct ChangeReplay: Sendable {
         PreparedChange(donationBy: caller, appliedAt: appliedAt, PreparedDonation(recordedApp: app, interaction: interaction))
     }
 
-    /// Applies `changes` in order; returns how many were applicable: not those whose method
-    /// is unknown or whose params do not parse (a rule that refuses one again applies it as
-    /// it was applied then: not at all). A run of donations is stored in one hold of the
-    /// state's lock.
+    /// Applies `changes` in order, one at a time; returns how many were applicable: not
+    /// those whose method is unknown or whose params do not parse (a rule that refuses one
+    /// again applies it as it was applied then: not at all). A run of donations is stored
+    /// in one hold of the state's lock.
     package func apply(_ changes: [PreparedChange]) -> Int {
         var changes = changes
         var released = ReleasedInteractions()
-        return apply(&changes, releasing: &released)
+        var run: DonationRun?
+        return apply(&changes, in: &run, releasing: &released)
     }
 
     /// The same, adding what the donations evicted to `released` rather than freeing it,
-    /// and moving each donation's interaction into the store, leaving its place in
-    /// `changes` empty: a restart frees both on its reading thread, which has time to spare
+    /// and moving each donation's interaction out of `changes`, leaving its place empty: a
+    /// restart frees both on its reading thread, which has time to spare
     /// (docs/performance.md, "Durability").
-    func apply(_ changes: inout [PreparedChange], releasing released: inout ReleasedInteractions) -> Int {
+    ///
+    /// With a `run`, donations are held in it across calls rather than stored one at a
+    /// time (``HeraldState/donate(_:caller:now:in:releasing:)``): what a later donation of
+    /// the run evicts is never stored. The run is stored before any other change, and
+    /// ``storeRun(_:)`` stores what is left once the last batch is applied.
+    func apply(_ changes: inout [PreparedChange], in run: inout DonationRun?, releasing released: inout ReleasedInteractions) -> Int {
         var applied = 0
         var index = changes.startIndex
         while index < changes.endIndex {
@@ -91,19 +98,38 @@ package struct ChangeReplay: Sendable {
                 state.withLock { (state: inout HeraldState) -> Void in
                     while index < changes.endIndex, case .donation = changes[index].work {
                         guard case .donation(let donation) = changes[index].takeWork() else { break }
-                        // Refused again as it was refused then (an app's room, a conflict): not at all.
-                        _ = try? state.donate(
-                            donation, caller: changes[index].caller, now: changes[index].appliedAt, releasing: &released)
+                        let (caller, now) = (changes[index].caller, changes[index].appliedAt)
+                        if run != nil {
+                            state.donate(donation, caller: caller, now: now, in: &run!, releasing: &released)
+                        } else {
+                            // Refused again as it was refused then (an app's room, a conflict): not at all.
+                            _ = try? state.donate(donation, caller: caller, now: now, releasing: &released)
+                        }
                         applied += 1
                         index += 1
                     }
                 }
                 continue
             }
+            if run != nil { storeRun(&run!) }
             if apply(changes[index]) { applied += 1 }
             index += 1
         }
         return applied
+    }
+
+    /// Runs of at least this many donations are stored on every core.
+    static let parallelRunSize = 4096
+
+    /// Stores the donations `run` holds (``HeraldState/storeDonationRun(_:parallel:)``),
+    /// on every core when they are many, and empties it.
+    func storeRun(_ run: inout DonationRun) {
+        guard !run.isEmpty else { return }
+        let parallel: ParallelWork? =
+            run.count < Self.parallelRunSize
+            ? nil
+            : { count, work in WorkThread.concurrentPerform(iterations: count, named: "herald-store", priority: .normal, work) }
+        state.withLock { (state: inout HeraldState) -> Void in state.storeDonationRun(&run, parallel: parallel) }
     }
 
     /// Applies one change that is not a donation.

@@ -17,7 +17,7 @@ package struct SnapshotFile: Sendable {
         encoding state: HeraldState,
         generation: UInt64,
         now: Date,
-        parallel: SnapshotParallelRunner? = nil
+        parallel: ParallelWork? = nil
     ) throws(SnapshotFileError) {
         do {
             payload = try SnapshotPayload.encode(state, parallel: parallel)

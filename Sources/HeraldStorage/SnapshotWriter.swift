@@ -21,7 +21,7 @@ package struct SnapshotOutcome: Sendable, Hashable {
 package final class SnapshotWriter: Sendable {
     package let store: SnapshotStore
     /// Where record chunks are encoded in parallel; nil for the calling thread alone.
-    package let parallel: SnapshotParallelRunner?
+    package let parallel: ParallelWork?
 
     private struct Figures: Sendable {
         /// The generation of the newest snapshot loaded or written.
@@ -47,7 +47,7 @@ package final class SnapshotWriter: Sendable {
         store: SnapshotStore,
         generation: UInt64,
         highestGeneration: UInt64 = 0,
-        parallel: SnapshotParallelRunner? = nil
+        parallel: ParallelWork? = nil
     ) {
         self.store = store
         self.parallel = parallel

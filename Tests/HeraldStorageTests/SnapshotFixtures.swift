@@ -101,7 +101,7 @@ enum SnapshotFixtures {
     }
 
     /// The bytes of a snapshot file of `state`.
-    static func file(_ state: HeraldState, parallel: SnapshotParallelRunner? = nil) throws -> [UInt8] {
+    static func file(_ state: HeraldState, parallel: ParallelWork? = nil) throws -> [UInt8] {
         let file = try SnapshotFile(encoding: state, generation: 3, now: now, parallel: parallel)
         return file.header.bytes + file.payload
     }

@@ -121,14 +121,16 @@ package struct ChangeReplay: Sendable {
     /// Runs of at least this many donations are stored on every core.
     static let parallelRunSize = 4096
 
+    /// How a long run is stored: on every core, at the process's priority (a start waits for it).
+    private static let onEveryCore: ParallelWork = { count, work in
+        WorkThread.concurrentPerform(iterations: count, named: "herald-store", priority: .normal, work)
+    }
+
     /// Stores the donations `run` holds (``HeraldState/storeDonationRun(_:parallel:)``),
     /// on every core when they are many, and empties it.
     func storeRun(_ run: inout DonationRun) {
         guard !run.isEmpty else { return }
-        let parallel: ParallelWork? =
-            run.count < Self.parallelRunSize
-            ? nil
-            : { count, work in WorkThread.concurrentPerform(iterations: count, named: "herald-store", priority: .normal, work) }
+        let parallel = run.count < Self.parallelRunSize ? nil : Self.onEveryCore
         state.withLock { (state: inout HeraldState) -> Void in state.storeDonationRun(&run, parallel: parallel) }
     }
 
@@ -144,10 +146,8 @@ package struct ChangeReplay: Sendable {
                 var output: [UInt8] = []
                 _ = try? entry.invoke(params, RequestContext(caller: change.caller), &output)
                 return true
-            case .donation(let donation):
-                _ = try? state.withLock { state throws(RuleError) in try state.donate(donation, caller: change.caller, now: appliedAt) }
-                return true
-            case .refused:
+            case .refused, .donation:
+                // A donation never comes here: the runs above store every one.
                 return true
             case .notApplicable:
                 return false

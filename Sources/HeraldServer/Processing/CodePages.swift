@@ -54,7 +54,9 @@ enum CodePages {
             // A mapping's header: "start-end perms offset device inode path".
             if let done = current { mappings.append(done) }
             current = nil
-            guard fields.count >= 6, fields[1] == "r-xp" || fields[1] == "r--p", fields[4] != "0", fields[5].hasPrefix("/") else { continue }
+            guard fields.count >= 6, fields[1] == "r-xp" || fields[1] == "r--p", fields[4] != "0", fields[5].hasPrefix("/") else {
+                continue
+            }
             let bounds = first.split(separator: "-")
             guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16), end > start
             else { continue }

@@ -19,7 +19,7 @@ final class MemoryTrim: Sendable {
     static let restAfter: TimeInterval = 30
 
     private let pending = Atomic<Bool>(false)
-    /// Whether a request was read since the planned rest check was planned.
+    /// Whether a connection read since the rest check now planned was planned.
     private let readSinceCheck = Atomic<Bool>(false)
     /// When the rest check is due; nil at rest, when none is planned.
     private let restCheck: Mutex<Date?>

@@ -19,7 +19,7 @@ enum InteractionsSection: SnapshotSection {
     /// order, each into a buffer of its own — all at once on `parallel`, one after another
     /// without it — then appends the buffers in order. (A run holds fewer records where
     /// some were removed; an empty one is left out.)
-    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws {
+    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: ParallelWork?) throws {
         let positions = state.storedRecordPositions
         let runs = stride(from: positions.lowerBound, to: positions.upperBound, by: InteractionRecordLayout.chunkSize).map {
             $0..<Swift.min($0 + InteractionRecordLayout.chunkSize, positions.upperBound)

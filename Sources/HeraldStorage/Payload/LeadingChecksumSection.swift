@@ -14,7 +14,7 @@ enum LeadingChecksumSection: SnapshotSection {
     static let since: UInt32 = 6
     static let byteCount = 12
 
-    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws {
+    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: ParallelWork?) throws {
         bytes.appendFixed(0, size: byteCount)
     }
 

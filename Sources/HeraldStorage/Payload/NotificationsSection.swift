@@ -52,7 +52,7 @@ enum NotificationsSection: JSONSnapshotSection {
     }
 
     /// Writes the entries in runs, on `parallel` when given, spliced into one list.
-    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws {
+    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: ParallelWork?) throws {
         let entries = state.storedNotifications
         let runs = stride(from: 0, to: entries.count, by: entriesPerRun).map { $0..<min($0 + entriesPerRun, entries.count) }
         let texts = try runEach(runs.count, on: parallel) { index in

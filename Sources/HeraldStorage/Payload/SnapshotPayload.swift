@@ -52,7 +52,7 @@ package enum SnapshotPayload {
     }()
 
     /// The payload of `state`; record chunks are encoded on `parallel` when given.
-    package static func encode(_ state: HeraldState, parallel: SnapshotParallelRunner?) throws -> [UInt8] {
+    package static func encode(_ state: HeraldState, parallel: ParallelWork?) throws -> [UInt8] {
         var bytes: [UInt8] = []
         var leading: Range<Int>?
         for section in writtenSections {

@@ -4,11 +4,6 @@ import HeraldCore
 import HeraldProtocol
 import Synchronization
 
-/// Runs `work(0)` … `work(count - 1)` at once and returns when every one is done: how a
-/// snapshot encodes its record chunks on several threads (the daemon's run below the
-/// event loops' priority).
-package typealias SnapshotParallelRunner = @Sendable (_ count: Int, _ work: @escaping @Sendable (Int) -> Void) -> Void
-
 /// All at once on threads of their own, as many as there are cores: for work nothing else
 /// waits on (a restore at start-up, a benchmark, a test). Not on Dispatch's global queues,
 /// whose first thread starts a monitor that wakes heraldd every second for good
@@ -17,7 +12,7 @@ package typealias SnapshotParallelRunner = @Sendable (_ count: Int, _ work: @esc
 ///
 /// Thread `t` of `n` takes `t`, `t + n`, `t + 2n` …: the low indexes first, which a restore
 /// inserts first.
-package let runOnEveryCore: SnapshotParallelRunner = { count, work in
+package let runOnEveryCore: ParallelWork = { count, work in
     let threads = Swift.min(count, Swift.max(1, ProcessInfo.processInfo.activeProcessorCount))
     let finished = DispatchSemaphore(value: 0)
     for first in 0..<threads {
@@ -32,7 +27,7 @@ package let runOnEveryCore: SnapshotParallelRunner = { count, work in
 /// The results of `work(0)` … `work(count - 1)`, in order: run all at once on `parallel`, or
 /// one after another without it. The first error thrown is rethrown once every run is done.
 func runEach<Output: Sendable>(
-    _ count: Int, on parallel: SnapshotParallelRunner?, _ work: @escaping @Sendable (Int) throws -> Output
+    _ count: Int, on parallel: ParallelWork?, _ work: @escaping @Sendable (Int) throws -> Output
 ) throws -> [Output] {
     let runner = parallel ?? { count, work in
         for index in 0..<count { work(index) }
@@ -77,7 +72,7 @@ protocol SnapshotSection: Sendable {
     static var isStore: Bool { get }
 
     /// Appends the piece of `state` to `bytes`.
-    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws
+    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: ParallelWork?) throws
 
     /// Restores the piece from `range` of `file` (a whole snapshot file) into `state`,
     /// which holds the sections before this one.
@@ -116,7 +111,7 @@ protocol JSONSnapshotSection: SnapshotSection {
 let sectionMaximumDepth = 512
 
 extension JSONSnapshotSection {
-    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: SnapshotParallelRunner?) throws {
+    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: ParallelWork?) throws {
         json(of: state, .snapshot).write(to: &bytes)
     }
 

@@ -18,8 +18,9 @@ cd "$(dirname "$0")/.."
 OUT=${FUZZ_BUILD:-.build-fuzz}
 SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT"
-# HERALD_FUZZ: the notifications section is cut into runs of two, not 2,048, so that an
-# input of a few notifications reaches its decoding in runs (NotificationsSection).
+# HERALD_FUZZ: the notification sections are cut into runs and chunks of two, not 2,048 and
+# 4,096, so that an input of a few notifications reaches their decoding in runs
+# (NotificationsSection, format 6 and before) and in chunks (NotificationRecordsSection).
 # CCRC32C (SSE4.2's crc32 for HeraldStorage) is a header, found through its module map.
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -package-name herald
   -D HERALD_FUZZ -I "$OUT" -L "$OUT" -Xcc -fmodule-map-file=Sources/CCRC32C/module.modulemap)

@@ -35,8 +35,9 @@ public func fuzzSnapshot(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         guard decoded.state.interactionCount == state.interactionCount else {
             fatalError("A snapshot re-encoded with \(state.interactionCount) interactions decodes with \(decoded.state.interactionCount).")
         }
-        // The notifications section is written and read in runs (of two in this build):
-        // the same list, in the same order, must come back.
+        // The notification list is written and read in chunks of records (of two in this
+        // build; runs of JSON in a file of format 6 or before): the same list, in the same
+        // order, must come back.
         let notifications = state.storedNotifications.map { "\($0.uid) \($0.notification.app) \($0.notification.identifier)" }
         let notificationsAgain = decoded.state.storedNotifications.map { "\($0.uid) \($0.notification.app) \($0.notification.identifier)" }
         guard notificationsAgain == notifications else {

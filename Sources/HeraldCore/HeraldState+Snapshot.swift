@@ -182,18 +182,43 @@ extension HeraldState {
     /// is dropped, rather than the snapshot refused. The count is not held to
     /// `--max-notifications`: the next new notification evicts.
     package mutating func restoreNotifications(_ stored: [StoredNotification]) -> Bool {
-        var restored = NotificationList()
+        var restore = notificationListRestore()
         for entry in stored {
+            guard restore.add(entry) else { return false }
+        }
+        restoreNotifications(restore)
+        return true
+    }
+
+    /// A notification list restored one entry at a time, in the order of
+    /// ``storedNotifications``, as the entries are read: a snapshot's reader inserts each run
+    /// of them while the next is still being decoded. ``restoreNotifications(_:)-([StoredNotification])``
+    /// says what is kept.
+    package struct NotificationListRestore {
+        fileprivate var list = NotificationList()
+        fileprivate let byteLimit: Int
+
+        /// False when the entry is listed already or names no app: damage, not a list to serve.
+        package mutating func add(_ entry: StoredNotification) -> Bool {
             let notification = entry.notification
             // A name starting with a NUL is no app's (the list's app table keeps such names for free numbers).
             guard notification.app.utf8.first != 0,
-                restored.notification(uid: entry.uid, app: notification.app, identifier: notification.identifier) == nil
+                list.notification(uid: entry.uid, app: notification.app, identifier: notification.identifier) == nil
             else { return false }
             // Only the byte limit refuses here; what it refuses is left out.
-            _ = try? restored.insert(notification, uid: entry.uid, limit: .max, byteLimit: configuration.maxNotificationBytesPerUID)
+            _ = try? list.insert(notification, uid: entry.uid, limit: .max, byteLimit: byteLimit)
+            return true
         }
-        notifications = restored
-        return true
+    }
+
+    /// An empty list to restore into, held to this state's byte limit.
+    package func notificationListRestore() -> NotificationListRestore {
+        NotificationListRestore(byteLimit: configuration.maxNotificationBytesPerUID)
+    }
+
+    /// Takes `restore`'s list as the notification list.
+    package mutating func restoreNotifications(_ restore: consuming NotificationListRestore) {
+        notifications = restore.list
     }
 }
 

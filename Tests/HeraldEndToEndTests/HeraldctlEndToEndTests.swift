@@ -241,18 +241,25 @@ struct HeraldctlEndToEndTests {
     func inspectSnapshot() throws {
         let herald = try daemon()
         _ = try ctl(herald, ["donate", "--app", "org.example.chat", "--from", "ann@example.org", "--conversation", "c", "--id", "m-1"])
+        let notified = try ctl(herald, ["notify", "--app", "org.example.chat", "--identifier", "n-1", "--title", "Lunch at noon"])
+        #expect(notified.status == 0, "\(notified)")
         let written = try ctl(herald, ["snapshot", "--json"])
         let path = try #require(object(written)["path"] as? String, "\(written)")
 
         let human = try Heraldctl.run(["inspect-snapshot", path])
         #expect(human.status == 0, "\(human)")
-        for line in ["Herald snapshot, format version 6, sectioned binary encoding", "  generation:   1", "  interactions: 1", "  checksums:    good"] {
+        for line in ["Herald snapshot, format version 7, sectioned binary encoding", "  generation:   1", "  interactions: 1", "  checksums:    good"] {
             #expect(human.stdout.contains(line), "\(line): \(human)")
         }
         let json = try Heraldctl.run(["inspect-snapshot", path, "--json"])
         #expect(json.status == 0, "\(json)")
         #expect(json.stdout.contains("m-1") && json.stdout.contains("ann@example.org"), "\(json)")
         #expect(json.jsonLines.first is [String: Any], "\(json)")
+        // The notification list, kept as records, shown as before under `notifications`.
+        let listed = ((json.jsonLines.first as? [String: Any])?["notifications"] as? [String: Any])?["notifications"] as? [[String: Any]]
+        let notification = listed?.first?["notification"] as? [String: Any]
+        #expect(notification?["identifier"] as? String == "n-1", "\(json)")
+        #expect((notification?["content"] as? [String: Any])?["title"] as? String == "Lunch at noon", "\(json)")
         // Times to the millisecond, as heraldd's answers write them; none to the second.
         #expect(json.stdout.range(of: #"T\d{2}:\d{2}:\d{2}\.\d{3}Z""#, options: .regularExpression) != nil, "\(json)")
         #expect(json.stdout.range(of: #"T\d{2}:\d{2}:\d{2}Z""#, options: .regularExpression) == nil, "\(json)")

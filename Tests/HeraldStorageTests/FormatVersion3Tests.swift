@@ -25,7 +25,7 @@ struct FormatVersion3Tests {
             caller: Caller(uid: 1002, gid: 1002, pid: 12, isAdministrator: false),
             now: F.now
         )
-        let current = try F.sections(of: try F.file(state))
+        let current = try F.sectionsOfFormat6(state)
         let until = F.now.timeIntervalSinceReferenceDate + 3600
         let focus = #"{"activation":7,"configuration":{"allowMentions":false,"allowRepeatedCalls":true,"allowTimeSensitive":true,"#
             + #""allowedApps":["org.example.phone"],"allowedPeople":[{"handle":{"value":"cy"}}],"name":"Work","until":\#(until)}}"#

@@ -128,7 +128,7 @@ struct FormatVersion4Tests {
         for index in 0..<3 {
             _ = try state.updateContent(UpdateContentParams(app: F.app, identifier: "d\(index)", content: content), caller: F.user, now: F.now)
         }
-        let file = try F.file(state)
+        let file = try F.fileOfFormat6(state)
         let noReceivedAt = try SnapshotPayloadDamageTests.resealed(file) { payload in
             let needle = Array(#""receivedAt":"#.utf8)
             let at = payload.indices.first { payload[$0...].starts(with: needle) }!

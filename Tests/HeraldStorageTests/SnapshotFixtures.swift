@@ -106,6 +106,22 @@ enum SnapshotFixtures {
         return file.header.bytes + file.payload
     }
 
+    /// The sections of a file this build wrote for `state`, with the notification list as
+    /// formats 3 to 6 kept it: JSON, in place of its records.
+    static func sectionsOfFormat6(_ state: HeraldState) throws -> [(name: String, bytes: [UInt8])] {
+        try sections(of: try file(state)).map { section in
+            guard section.name == NotificationRecordsSection.name else { return section }
+            var json: [UInt8] = []
+            try NotificationsSection.write(state, to: &json, parallel: nil)
+            return (NotificationsSection.name, json)
+        }
+    }
+
+    /// A file of `state` as a heraldd of format 6 wrote it.
+    static func fileOfFormat6(_ state: HeraldState) throws -> [UInt8] {
+        sealed(payload(try sectionsOfFormat6(state)), interactions: state.interactionCount, version: 6)
+    }
+
     /// A file of `payload` behind a header whose checksums hold, counting `interactions`.
     static func sealed(_ payload: [UInt8], interactions: Int, version: UInt32 = SnapshotHeader.currentVersion) -> [UInt8] {
         var header = SnapshotHeader(

@@ -44,7 +44,7 @@ struct StoreSectionsTests {
         // The store's sections come last, after every section the leading checksum covers.
         let names = try F.sections(of: file).map(\.name)
         #expect(names.first == LeadingChecksumSection.name)
-        #expect(Array(names.suffix(2)) == [InteractionsSection.name, NotificationsSection.name])
+        #expect(Array(names.suffix(2)) == [InteractionsSection.name, NotificationRecordsSection.name])
         #expect(storeBytes > 0 && storeBytes < file.count)
     }
 
@@ -90,7 +90,7 @@ struct StoreSectionsTests {
     func formatFiveIsReadWhole() throws {
         let state = try F.fullState()
         let file = try F.file(state)
-        let sections = try F.sections(of: file).filter { $0.name != LeadingChecksumSection.name }
+        let sections = try F.sectionsOfFormat6(state).filter { $0.name != LeadingChecksumSection.name }
         let version5 = F.sealed(F.payload(sections), interactions: state.interactionCount, version: 5)
         #expect(try SnapshotFile.decodeLeading(OpenSnapshotFile(bytes: version5), configuration: CoreConfiguration()) == nil)
         let (header, whole) = try SnapshotFile.decode(version5)

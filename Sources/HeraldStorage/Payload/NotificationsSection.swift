@@ -1,9 +1,12 @@
 import HeraldCore
 import HeraldProtocol
 
-/// Each uid's notification list: one entry per notification, each uid's delivered ones in
-/// the order they were delivered, then its scheduled ones, so the list restored is the
-/// list written. A snapshot of an earlier format has no lists, and restores them empty.
+/// Each uid's notification list as JSON, in snapshots of formats 3 to 6: one entry per
+/// notification, each uid's delivered ones in the order they were delivered, then its
+/// scheduled ones, so the list restored is the list written. A snapshot of an earlier
+/// format has no lists, and restores them empty; format 7 keeps them as binary records
+/// (``NotificationRecordsSection``), which restore in a fraction of the time. Read from
+/// older files only; its writer is kept for the tests that make such files.
 ///
 /// The section is `{"notifications":[{"notification":…,"uid":…}, …]}`, each notification a
 /// ``NotificationRecord``. A full list (100,000 notifications) is written and read in runs
@@ -13,6 +16,7 @@ import HeraldProtocol
 enum NotificationsSection: JSONSnapshotSection {
     static let name = "notifications"
     static let since: UInt32 = 3
+    static let retiredIn: UInt32? = 7
     static let isStore = true
 
     /// Entries encoded or decoded together, on one thread. The fuzz build (`Fuzz/build.sh`)

@@ -39,6 +39,7 @@ package enum SnapshotPayload {
         ConversationsSection.self,
         FocusDigestsSection.self,
         CooldownsSection.self,
+        NotificationRecordsSection.self,
     ]
 
     /// The format version snapshots are written in: the newest section's.
@@ -188,10 +189,12 @@ package enum SnapshotPayload {
     }
 
     /// `state` as JSON, a member per section, for `heraldctl inspect-snapshot --json`:
-    /// dates in ISO 8601, the sections by name.
+    /// dates in ISO 8601, the sections by their ``SnapshotSection/inspectionMember``.
     static func inspectionJSON(_ state: HeraldState) -> [UInt8] {
         let pieces = writtenSections.filter { $0 != LeadingChecksumSection.self }
-        let sections = pieces.sorted { $0.name < $1.name }.map { JSONObject.Member(key: $0.name, value: $0.inspection(of: state)) }
+        let sections = pieces.sorted { $0.inspectionMember < $1.inspectionMember }.map {
+            JSONObject.Member(key: $0.inspectionMember, value: $0.inspection(of: state))
+        }
         var bytes: [UInt8] = []
         JSONValue.object(JSONObject(sections)).write(to: &bytes)
         return bytes

@@ -46,9 +46,13 @@ func runEach<Output: Sendable>(
 /// One piece of the state a snapshot keeps, in a section of its own: the piece's name,
 /// and its bytes in whatever form suits it.
 protocol SnapshotSection: Sendable {
-    /// Unique among ``SnapshotPayload/sections``; also the piece's member in
-    /// `heraldctl inspect-snapshot --json` and, for the pieces it had, in format version 1.
+    /// Unique among ``SnapshotPayload/sections``; also, for the pieces it had, the piece's
+    /// member in format version 1.
     static var name: String { get }
+
+    /// The piece's member in `heraldctl inspect-snapshot --json`: its `name`, unless a
+    /// section that replaced another keeps the old one's member.
+    static var inspectionMember: String { get }
 
     /// The format version that first wrote this section. The format version a snapshot
     /// is written in is the highest of its sections', so a heraldd that predates a piece
@@ -84,6 +88,8 @@ protocol SnapshotSection: Sendable {
 
 extension SnapshotSection {
     static var retiredIn: UInt32? { nil }
+
+    static var inspectionMember: String { name }
 
     static var isStore: Bool { false }
 

@@ -1,0 +1,138 @@
+import Dispatch
+import HeraldCore
+import HeraldProtocol
+
+/// Each uid's notification list as binary records (format 7 on): the app-name table (a
+/// count, then each name), then the record chunks (a count, then each chunk's length and
+/// bytes). A chunk holds up to ``NotificationRecordLayout/chunkSize`` notifications, laid
+/// out as `NotificationRecordCoding.swift` says, in the order of the list
+/// (``HeraldState/storedNotifications``), so the list restored is the list written.
+///
+/// Chunks are independent: a snapshot encodes them and a start decodes them on every core
+/// at once, while one thread inserts each chunk into the list as soon as it is decoded.
+/// Snapshots of formats 3 to 6 keep the list as JSON (``NotificationsSection``).
+enum NotificationRecordsSection: SnapshotSection {
+    static let name = "notification-records"
+    static let since: UInt32 = 7
+    static let isStore = true
+    /// The same member, and the same JSON, as the JSON section's: `heraldctl
+    /// inspect-snapshot --json` reads the same whichever format the file has.
+    static let inspectionMember = NotificationsSection.name
+
+    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: ParallelWork?) throws {
+        let entries = state.storedNotifications
+        var numbers: [String: Int] = [:]
+        var apps: [String] = []
+        let appNumbers = entries.map { entry in
+            let app = entry.notification.app
+            if let number = numbers[app] { return number }
+            numbers[app] = apps.count
+            apps.append(app)
+            return apps.count - 1
+        }
+        let chunkSize = NotificationRecordLayout.chunkSize
+        let runs = stride(from: 0, to: entries.count, by: chunkSize).map { $0..<Swift.min($0 + chunkSize, entries.count) }
+        let chunks = try runEach(runs.count, on: parallel) { index in
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(runs[index].count * 192)
+            InteractionRecordWriter.appending(to: &buffer) { writer in
+                for position in runs[index] { writer.appendNotification(entries[position], app: appNumbers[position]) }
+            }
+            return buffer
+        }
+        bytes.reserveCapacity(bytes.count + chunks.reduce(0) { $0 + $1.count + 5 } + apps.reduce(9) { $0 + $1.utf8.count + 2 })
+        bytes.appendStrings(apps)
+        bytes.appendVarint(UInt64(chunks.count))
+        for chunk in chunks { bytes.appendLengthPrefixed(chunk) }
+    }
+
+    static func restore(from file: [UInt8], range: Range<Int>, into state: inout HeraldState) throws(SnapshotFileError) {
+        let (apps, chunks) = try file.withUnsafeBytes { raw in
+            Result { () throws(SnapshotFileError) in
+                var input = PayloadReader(raw, range: range)
+                let apps = try input.strings()
+                let count = try input.count()
+                var chunks: [Range<Int>] = []
+                for _ in 0..<count { chunks.append(try input.lengthPrefixed()) }
+                guard input.isAtEnd else { throw input.damaged(at: input.cursor, "the \(name) section has bytes past its last chunk.") }
+                return (apps, chunks)
+            }
+        }.get()
+        let decoded = chunks.map { DecodedNotifications(expecting: $0.count) }
+        var list = state.notificationListRestore()
+        var failure: SnapshotFileError?
+        file.withUnsafeBytes { bytes in
+            nonisolated(unsafe) let file = bytes
+            DetachedThread.start(named: "herald-restore") {
+                runOnEveryCore(chunks.count) { index in decoded[index].fill(from: file, range: chunks[index], apps: apps) }
+            }
+            // The workers read `file`: every one must be done before it goes away.
+            defer {
+                for chunk in decoded { chunk.waitUntilFilled() }
+            }
+            for (chunk, range) in zip(decoded, chunks) {
+                chunk.waitUntilFilled()
+                if let error = chunk.failure {
+                    failure = error
+                    return
+                }
+                for entry in chunk.takeEntries() where !list.add(entry) {
+                    failure = SnapshotFileError(
+                        .undecodable,
+                        "The checksums hold but the state does not decode: the chunk of notifications at file byte \(range.lowerBound) lists \(entry.notification.app) \(entry.notification.identifier) again, or names no app."
+                    )
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        state.restoreNotifications(list)
+    }
+
+    static func inspection(of state: HeraldState) -> JSONValue {
+        NotificationsSection.inspection(of: state)
+    }
+}
+
+/// The notifications of one chunk, decoded by one worker and then taken by the thread
+/// that inserts them: the worker writes `entries` and `failure`, then signals `filled`;
+/// the inserting thread reads them only after waiting for it, which orders the two.
+final class DecodedNotifications: @unchecked Sendable {
+    private var entries: [HeraldState.StoredNotification] = []
+    private(set) var failure: SnapshotFileError?
+    private let expected: Int
+    private let filled = DispatchSemaphore(value: 0)
+    private var waited = false
+
+    /// Room for the notifications a chunk of `byteCount` bytes can hold, at most a full
+    /// chunk's: a damaged payload cannot make the decoder reserve more than its own size.
+    init(expecting byteCount: Int) {
+        expected = Swift.max(1, Swift.min(NotificationRecordLayout.chunkSize, byteCount / NotificationRecordLayout.minimumRecordSize))
+    }
+
+    /// Decodes the notifications in `range` of `file`; on a worker thread.
+    func fill(from file: UnsafeRawBufferPointer, range: Range<Int>, apps: [String]) {
+        defer { filled.signal() }
+        entries.reserveCapacity(expected)
+        do throws(SnapshotFileError) {
+            var reader = InteractionRecordReader(file: file, range: range, appCount: apps.count, rareMembers: .json)
+            while !reader.isAtEnd { entries.append(try reader.nextNotification(apps: apps)) }
+        } catch {
+            failure = error
+        }
+    }
+
+    /// Returns once `fill` is done; at once if it was waited for already.
+    func waitUntilFilled() {
+        guard !waited else { return }
+        filled.wait()
+        waited = true
+    }
+
+    /// The decoded notifications, first to last; the chunk is left empty.
+    func takeEntries() -> [HeraldState.StoredNotification] {
+        var taken: [HeraldState.StoredNotification] = []
+        swap(&taken, &entries)
+        return taken
+    }
+}

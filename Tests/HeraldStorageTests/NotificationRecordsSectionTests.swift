@@ -102,14 +102,19 @@ struct NotificationRecordsSectionTests {
         entries[0].notification.delivery.appVerifiedBy = "flatpak"
         entries[3].notification.content.userInfo = .null
         let apps = [F.app, F.otherApp]
+        let reasonLists = entries.map(\.notification.delivery.reasons)
         var bytes: [UInt8] = []
         InteractionRecordWriter.appending(to: &bytes) { writer in
-            for entry in entries { writer.appendNotification(entry, app: apps.firstIndex(of: entry.notification.app)!) }
+            for (number, entry) in entries.enumerated() { writer.appendNotification(entry, app: apps.firstIndex(of: entry.notification.app)!, reasons: number) }
+            for list in reasonLists { writer.appendReasons(list) }
         }
         let back = try bytes.withUnsafeBytes { raw in
             var reader = InteractionRecordReader(file: raw, range: raw.indices, appCount: apps.count, rareMembers: .json)
             var back: [HeraldState.StoredNotification] = []
-            while !reader.isAtEnd { back.append(try reader.nextNotification(apps: apps)) }
+            for _ in entries { back.append(try reader.nextNotification(apps: apps, reasonLists: reasonLists)) }
+            // The reason lists, as the section's table holds them.
+            for list in reasonLists { #expect(try reader.reasons() == list) }
+            #expect(reader.isAtEnd)
             return back
         }
         #expect(back == entries)
@@ -176,6 +181,9 @@ struct NotificationRecordsSectionTests {
         let bytes = try Self.section(state, parallel: runOnEveryCore)
         let back = try Self.restored(bytes)
         #expect(back.storedNotifications == state.storedNotifications)
+        // The few reason lists are written once, not in each record (whose reason message
+        // alone, "Delivered as an alert, …", would be over 40 bytes).
+        #expect(bytes.count < total * 48, "\(bytes.count) bytes")
 
         // The first record listed again at the end of the chunk.
         var entries = state.storedNotifications
@@ -185,15 +193,21 @@ struct NotificationRecordsSectionTests {
         #expect("\(String(describing: error))".contains("lists org.example.chat n0 again"), "\(String(describing: error))")
     }
 
-    /// A section holding `entries` as written, duplicates and all.
+    /// A section holding `entries` as written, duplicates and all, in one chunk.
     static func sectionOf(_ entries: [HeraldState.StoredNotification]) throws -> [UInt8] {
         let apps = Array(Set(entries.map(\.notification.app))).sorted()
         var chunk: [UInt8] = []
+        var reasons: [UInt8] = []
         InteractionRecordWriter.appending(to: &chunk) { writer in
-            for entry in entries { writer.appendNotification(entry, app: apps.firstIndex(of: entry.notification.app)!) }
+            for (number, entry) in entries.enumerated() { writer.appendNotification(entry, app: apps.firstIndex(of: entry.notification.app)!, reasons: number) }
+        }
+        InteractionRecordWriter.appending(to: &reasons) { writer in
+            writer.appendVarint(UInt64(entries.count))
+            for entry in entries { writer.appendReasons(entry.notification.delivery.reasons) }
         }
         var bytes: [UInt8] = []
         bytes.appendStrings(apps)
+        bytes.appendLengthPrefixed(reasons)
         bytes.appendVarint(1)
         bytes.appendLengthPrefixed(chunk)
         return bytes
@@ -225,6 +239,7 @@ struct NotificationRecordsSectionTests {
         let error = #expect(throws: SnapshotFileError.self) {
             var withUnknownFlag: [UInt8] = []
             withUnknownFlag.appendStrings([F.app])
+            withUnknownFlag.appendLengthPrefixed([0])
             var chunk: [UInt8] = [0, 0]
             chunk.appendVarint(1 << 40)
             withUnknownFlag.appendVarint(1)

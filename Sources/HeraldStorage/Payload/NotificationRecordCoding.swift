@@ -16,9 +16,10 @@ import HeraldProtocol
 ///   `userInfo` (rare members, JSON), each when set; then the communication when set: its
 ///   `type`, `conversationIdentifier` and `sender` when set, `recipients` (a count of
 ///   people), `avatar` (rare) when set, its booleans being flags;
-/// - the delivery: `presentation`, `deliverAt` when set, the `reasons` (a count, then each
-///   one's code, message, and causes as a varint, 0 for none or their count plus one,
-///   then each cause), `appVerifiedBy` when set, its booleans being flags;
+/// - the delivery: `presentation`, `deliverAt` when set, the `reasons` (their list's number
+///   in the section's table of reason lists, since a few lists, their messages up to a few
+///   hundred bytes, serve most notifications), `appVerifiedBy` when set, its booleans
+///   being flags;
 /// - `actions` (rare: a JSON array of ``CategoryRecord`` actions) and `categoryOptions` (a
 ///   count, then each) when set.
 extension NotificationRecordFlags {
@@ -54,8 +55,9 @@ extension NotificationRecordFlags {
 }
 
 extension InteractionRecordWriter {
-    /// Appends `entry`, whose app is number `app` of the section's app table.
-    mutating func appendNotification(_ entry: HeraldState.StoredNotification, app: Int) {
+    /// Appends `entry`, whose app is number `app` of the section's app table and whose
+    /// delivery's reasons are list number `reasons` of its table of reason lists.
+    mutating func appendNotification(_ entry: HeraldState.StoredNotification, app: Int, reasons: Int) {
         let notification = entry.notification
         appendVarint(UInt64(entry.uid))
         appendVarint(UInt64(app))
@@ -90,13 +92,7 @@ extension InteractionRecordWriter {
         let delivery = notification.delivery
         appendCase(delivery.presentation, of: NotificationRecordLayout.presentations)
         if let date = delivery.deliverAt { appendDouble(date.timeIntervalSinceReferenceDate) }
-        appendVarint(UInt64(delivery.reasons.count))
-        for reason in delivery.reasons {
-            appendCase(reason.code, of: NotificationRecordLayout.reasonCodes)
-            appendString(reason.message)
-            appendVarint(reason.causes.map { UInt64($0.count) + 1 } ?? 0)
-            for cause in reason.causes ?? [] { appendCase(cause, of: NotificationRecordLayout.silencedCauses) }
-        }
+        appendVarint(UInt64(reasons))
         if let verifiedBy = delivery.appVerifiedBy { appendString(verifiedBy) }
 
         if let actions = notification.actions { appendRare(.array(actions.map { CategoryRecord.actionJSON($0, .snapshot) })) }
@@ -105,11 +101,25 @@ extension InteractionRecordWriter {
             for option in options { appendCase(option, of: NotificationRecordLayout.categoryOptions) }
         }
     }
+
+    /// Appends a list of a delivery's reasons, for the section's table: a count, then each
+    /// one's code, message, and causes as a varint (0 for none, else their count plus one)
+    /// followed by each cause.
+    mutating func appendReasons(_ reasons: [DeliveryReason]) {
+        appendVarint(UInt64(reasons.count))
+        for reason in reasons {
+            appendCase(reason.code, of: NotificationRecordLayout.reasonCodes)
+            appendString(reason.message)
+            appendVarint(reason.causes.map { UInt64($0.count) + 1 } ?? 0)
+            for cause in reason.causes ?? [] { appendCase(cause, of: NotificationRecordLayout.silencedCauses) }
+        }
+    }
 }
 
 extension InteractionRecordReader {
-    /// The next notification, its app named by `apps`, the section's app table.
-    mutating func nextNotification(apps: [String]) throws(SnapshotFileError) -> HeraldState.StoredNotification {
+    /// The next notification, its app named by `apps` and its reasons listed in
+    /// `reasonLists`, the section's tables.
+    mutating func nextNotification(apps: [String], reasonLists: [[DeliveryReason]]) throws(SnapshotFileError) -> HeraldState.StoredNotification {
         let start = input.cursor
         guard let uid = UInt32(exactly: try varint()) else { throw corrupted(at: start, "a notification's uid is out of range.") }
         let app = try varint()
@@ -131,7 +141,7 @@ extension InteractionRecordReader {
         let deliveredAt = flags.contains(.hasDeliveredAt) ? Date(timeIntervalSinceReferenceDate: try double()) : nil
         let snoozedUntil = flags.contains(.hasSnoozedUntil) ? Date(timeIntervalSinceReferenceDate: try double()) : nil
         var notification = HeraldNotification(
-            identifier: identifier, app: apps[Int(app)], content: try content(flags), delivery: try delivery(flags), state: state,
+            identifier: identifier, app: apps[Int(app)], content: try content(flags), delivery: try delivery(flags, reasonLists: reasonLists), state: state,
             receivedAt: receivedAt, deliveredAt: deliveredAt, snoozedUntil: snoozedUntil
         )
         if flags.contains(.hasActions) {
@@ -192,9 +202,27 @@ extension InteractionRecordReader {
         )
     }
 
-    private mutating func delivery(_ flags: NotificationRecordFlags) throws(SnapshotFileError) -> Delivery {
+    private mutating func delivery(_ flags: NotificationRecordFlags, reasonLists: [[DeliveryReason]]) throws(SnapshotFileError) -> Delivery {
         let presentation = try enumCase(NotificationRecordLayout.presentations)
         let deliverAt = flags.contains(.hasDeliverAt) ? Date(timeIntervalSinceReferenceDate: try double()) : nil
+        let reasonsAt = input.cursor
+        let number = try varint()
+        guard number < UInt64(reasonLists.count) else {
+            throw corrupted(at: reasonsAt, "a notification names reason list \(number) of \(reasonLists.count).")
+        }
+        // The table's array itself: every notification of the list shares its storage.
+        let reasons = reasonLists[Int(number)]
+        var delivery = Delivery(
+            presentation: presentation, deliverAt: deliverAt, sound: flags.contains(.playsSound), lightsScreen: flags.contains(.lightsScreen),
+            breaksThroughFocus: flags.contains(.breaksThroughFocus), breaksThroughSummary: flags.contains(.breaksThroughSummary),
+            bypassesRinger: flags.contains(.bypassesRinger), announce: flags.contains(.announce), reasons: reasons
+        )
+        if flags.contains(.hasAppVerifiedBy) { delivery.appVerifiedBy = try string() }
+        return delivery
+    }
+
+    /// A list of a delivery's reasons, of the section's table (``appendReasons(_:)``).
+    mutating func reasons() throws(SnapshotFileError) -> [DeliveryReason] {
         let count = try self.count()
         var reasons: [DeliveryReason] = []
         reasons.reserveCapacity(count)
@@ -215,12 +243,6 @@ extension InteractionRecordReader {
             }
             reasons.append(DeliveryReason(code: code, message: message, causes: causes))
         }
-        var delivery = Delivery(
-            presentation: presentation, deliverAt: deliverAt, sound: flags.contains(.playsSound), lightsScreen: flags.contains(.lightsScreen),
-            breaksThroughFocus: flags.contains(.breaksThroughFocus), breaksThroughSummary: flags.contains(.breaksThroughSummary),
-            bypassesRinger: flags.contains(.bypassesRinger), announce: flags.contains(.announce), reasons: reasons
-        )
-        if flags.contains(.hasAppVerifiedBy) { delivery.appVerifiedBy = try string() }
-        return delivery
+        return reasons
     }
 }

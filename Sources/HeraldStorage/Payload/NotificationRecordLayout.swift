@@ -83,7 +83,7 @@ enum NotificationRecordLayout {
     #endif
 
     /// The fewest bytes the reader accepts as a record: uid, app, flags, an empty
-    /// identifier, the state, the presentation and an empty list of reasons a byte each,
-    /// the time received eight. Bounds what a chunk's byte count lets the decoder reserve.
+    /// identifier, the state, the presentation and the number of its reasons' list a byte
+    /// each, the time received eight. Bounds what a chunk's byte count lets the decoder reserve.
     static let minimumRecordSize = 15
 }

@@ -69,12 +69,12 @@ private typealias F = Fixtures
 
     /// `steps` applied one donation at a time, or with the donations of each run held in a
     /// ``DonationRun`` and stored at its end.
-    static func apply(_ steps: [Step], _ limits: Limits, inRuns: Bool) -> HeraldState {
+    static func apply(_ steps: [Step], _ limits: Limits, inRuns: Bool, expecting: Int? = nil) -> HeraldState {
         var state = F.state(
             CoreConfiguration(
                 timeZone: .utc, maxInteractions: limits.total, retention: 3600, maxInteractionsPerUID: limits.perUID,
                 maxAppsPerUID: limits.apps))
-        var run = DonationRun()
+        var run = expecting.map { DonationRun(expecting: $0) } ?? DonationRun()
         var released = ReleasedInteractions()
         for step in steps {
             if case .donation(let donation, let caller, let now) = step {
@@ -145,6 +145,25 @@ private typealias F = Fixtures
             break
         }
         #expect(oneByOne.first != nil)
+    }
+
+    @Test(arguments: [Limits(total: 1_000_000, perUID: 5_000, apps: 256), Limits(total: 1_000_000, perUID: 500_000, apps: 256)])
+    func aRunLongerThanAChunkOfItsQueueLeavesTheStateOneDonationAtATimeLeaves(_ limits: Limits) {
+        // One uid's 12,000 donations, a fifth of them retries of one of the 6,000 before:
+        // held, evicted and retried across the queue's chunks of 4,096.
+        var random = SeededRandom(for: "aRunLongerThanAChunk \(limits)")
+        var steps: [Step] = []
+        for index in 0..<12_000 {
+            let identifier = index > 0 && random.next() % 5 == 0 ? "n\(index - 1 - Int(random.next() % UInt64(min(index, 6_000))))" : "n\(index)"
+            let donation = PreparedDonation(recordedApp: F.app, interaction: ContentDigest.storing(F.message(identifier)))
+            steps.append(.donation(donation, F.user, F.now + Double(index)))
+        }
+        let oneByOne = Self.described(Self.apply(steps, limits, inRuns: false))
+        #expect(Self.described(Self.apply(steps, limits, inRuns: true)) == oneByOne)
+        // Its table of keys sized up front, too small and large enough.
+        #expect(Self.described(Self.apply(steps, limits, inRuns: true, expecting: 100)) == oneByOne)
+        #expect(Self.described(Self.apply(steps, limits, inRuns: true, expecting: 20_000)) == oneByOne)
+        #expect(oneByOne.first?.hasPrefix("\(F.user.uid) ") == true)
     }
 
     @Test(arguments: [Limits(total: 50, perUID: 1_000, apps: 256), Limits(total: 30, perUID: 40, apps: 256)])

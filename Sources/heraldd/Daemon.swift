@@ -223,8 +223,7 @@ struct Daemon {
             state = HeraldState(configuration: CoreConfiguration())
             let replayer = ChangeReplay(state: replaying)
             let applied: Int
-            let logBytes = folder.segmentNumbers().reduce(0) { $0 + Self.fileSize(folder.path(ofSegment: $1)) }
-            (applied, replay) = replayer.replay(logBytes: logBytes) { next in
+            (applied, replay) = replayer.replay { next in
                 folder.replay(after: generation) { (record: consuming ChangeRecord) in
                     let (method, caller, appliedAt) = (record.method, record.caller, record.appliedAt)
                     // Moved out of the record, not copied: a copy retains each of an interaction's strings once more.

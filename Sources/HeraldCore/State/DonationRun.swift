@@ -37,16 +37,6 @@ package struct DonationRun: Sendable {
 
     package init() {}
 
-    /// A run expected to hold up to about `donations`: the table of their keys is made
-    /// that large at once, rather than grown a doubling at a time, each moving every key
-    /// again (docs/performance.md, "Durability").
-    package init(expecting donations: Int) {
-        sequences.reserve(Swift.min(Swift.max(donations, 0), Self.largestReserve))
-    }
-
-    /// The most a run reserves for at once: 16M keys, 512 MiB of table.
-    static let largestReserve = 1 << 24
-
     package var isEmpty: Bool { count == 0 }
 
     /// Where `uid`'s queue is in ``queueList``; nil when it has none.
@@ -158,14 +148,6 @@ struct HeldSequences: Sendable {
             slot = (slot + 1) & mask
         }
         return false
-    }
-
-    /// Room for `count` entries without growing.
-    mutating func reserve(_ count: Int) {
-        var capacity = 1024
-        while capacity < count * 2 { capacity *= 2 }
-        guard capacity > hashes.count else { return }
-        resize(to: capacity)
     }
 
     mutating func insert(_ sequence: UInt64, hash: Int) {

@@ -12,10 +12,6 @@ extension ChangeReplay {
     /// Batches read ahead of the one being applied, at most: what the reading thread may
     /// hold in memory beyond it.
     static let batchesAhead = 8
-    /// About what a logged donation takes, framed (`herald-bench change-log-fill`'s take
-    /// 116 bytes): a log of smaller records grows the run's table as it goes, one of
-    /// larger ones reserves more than it needs.
-    static let expectedDonationBytes = 128
 
     /// Replays the records `read` hands to its `next`, in order, on two threads: `read` runs
     /// on a thread of its own, which reads, checks and makes each record ready
@@ -28,12 +24,7 @@ extension ChangeReplay {
     /// The interactions the donations evicted are freed by whichever thread would
     /// otherwise wait, and what is left at the end after the first answer; the batches go
     /// back to the reading thread to be filled again (docs/performance.md, "Durability").
-    ///
-    /// `logBytes`, the size of the segments `read` reads, sizes the run's table of keys
-    /// up front for as many donations as that many bytes can hold at
-    /// ``expectedDonationBytes`` each.
     package func replay<Outcome: Sendable>(
-        logBytes: Int = 0,
         reading read: @escaping @Sendable (_ next: (consuming PreparedChange) -> Void) -> Outcome
     ) -> (applied: Int, outcome: Outcome) {
         let handOff = BatchHandOff(capacity: Self.batchesAhead)
@@ -51,7 +42,7 @@ extension ChangeReplay {
             handOff.finish()
         }
         var applied = 0
-        var run: DonationRun? = DonationRun(expecting: logBytes / Self.expectedDonationBytes)
+        var run: DonationRun? = DonationRun()
         while var batch = handOff.take() {
             var released = ReleasedInteractions()
             applied += apply(&batch, in: &run, releasing: &released)

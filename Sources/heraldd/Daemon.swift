@@ -284,7 +284,10 @@ struct Daemon {
 
     /// The size of the file at `path` in bytes; 0 when it cannot be read.
     private static func fileSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        // stat(2) itself: FoundationEssentials' attributes hold the size as a UInt, which
+        // `as? Int` never matched, so every size read 0.
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 
     /// The change log's record of a request's change: what a donation stored, the params

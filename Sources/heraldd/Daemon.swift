@@ -224,15 +224,14 @@ struct Daemon {
             let replayer = ChangeReplay(state: replaying)
             let applied: Int
             (applied, replay) = replayer.replay { next in
-                folder.replay(after: generation) { record in
-                    switch record.change {
+                folder.replay(after: generation) { (record: consuming ChangeRecord) in
+                    let (method, caller, appliedAt) = (record.method, record.caller, record.appliedAt)
+                    // Moved out of the record, not copied: a copy retains each of an interaction's strings once more.
+                    switch (consume record).change {
                     case .request(let params, let generated):
-                        next(
-                            replayer.prepare(
-                                method: record.method, caller: record.caller, appliedAt: record.appliedAt, params: params,
-                                generated: generated))
+                        next(replayer.prepare(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated))
                     case .donation(let app, let interaction):
-                        next(replayer.prepareDonation(caller: record.caller, appliedAt: record.appliedAt, app: app, interaction: interaction))
+                        next(replayer.prepareDonation(caller: caller, appliedAt: appliedAt, app: app, interaction: interaction))
                     }
                 }
             }
@@ -285,7 +284,10 @@ struct Daemon {
 
     /// The size of the file at `path` in bytes; 0 when it cannot be read.
     private static func fileSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        // stat(2) itself: FoundationEssentials' attributes hold the size as a UInt, which
+        // `as? Int` never matched, so every size read 0.
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 
     /// The change log's record of a request's change: what a donation stored, the params

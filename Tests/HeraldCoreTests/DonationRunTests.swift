@@ -147,6 +147,22 @@ private typealias F = Fixtures
         #expect(oneByOne.first != nil)
     }
 
+    @Test(arguments: [Limits(total: 1_000_000, perUID: 5_000, apps: 256), Limits(total: 1_000_000, perUID: 500_000, apps: 256)])
+    func aRunLongerThanAChunkOfItsQueueLeavesTheStateOneDonationAtATimeLeaves(_ limits: Limits) {
+        // One uid's 12,000 donations, a fifth of them retries of one of the 6,000 before:
+        // held, evicted and retried across the queue's chunks of 4,096.
+        var random = SeededRandom(for: "aRunLongerThanAChunk \(limits)")
+        var steps: [Step] = []
+        for index in 0..<12_000 {
+            let identifier = index > 0 && random.next() % 5 == 0 ? "n\(index - 1 - Int(random.next() % UInt64(min(index, 6_000))))" : "n\(index)"
+            let donation = PreparedDonation(recordedApp: F.app, interaction: ContentDigest.storing(F.message(identifier)))
+            steps.append(.donation(donation, F.user, F.now + Double(index)))
+        }
+        let oneByOne = Self.described(Self.apply(steps, limits, inRuns: false))
+        #expect(Self.described(Self.apply(steps, limits, inRuns: true)) == oneByOne)
+        #expect(oneByOne.first?.hasPrefix("\(F.user.uid) ") == true)
+    }
+
     @Test(arguments: [Limits(total: 50, perUID: 1_000, apps: 256), Limits(total: 30, perUID: 40, apps: 256)])
     func aRunOfOneUidAtTheTotalLimitEvictsItsOwnOldest(_ limits: Limits) {
         // One uid holding everything: the run, not the store, makes the total limit's choice.

@@ -153,6 +153,42 @@ struct ChangeLogFileTests {
         #expect(damaged.problem?.contains("does not decode") == true, "\(damaged.problem ?? "")")
     }
 
+    @Test("an app name is reused from the record before only when its bytes are the same, and is never unvalidated UTF-8")
+    func appNamesReused() throws {
+        let interaction = Interaction(
+            identifier: "i", direction: .incoming, intent: .sendMessage(SendMessageIntent(content: "digest", conversationIdentifier: "c")))
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        let chat = AppIdentity(id: "org.example.chat", source: .flatpak)
+        // The same length as the name before, one byte apart: its own name, not the one before.
+        let written = [
+            ChangeRecord(donationBy: caller(0), appliedAt: at, app: "org.example.chat", interaction: interaction),
+            ChangeRecord(donationBy: caller(0), appliedAt: at, app: "org.example.chad", interaction: interaction),
+            ChangeRecord(
+                donationBy: Caller(uid: 1, gid: 1, pid: 1, isAdministrator: false, app: AppIdentity(id: "org.example.chaT", source: .snap)),
+                appliedAt: at, app: "org.example.chad", interaction: interaction),
+            ChangeRecord(donationBy: caller(0), appliedAt: at, app: "org.example.chat", interaction: interaction),
+        ]
+        let reading = try ChangeLogFile.read(segment(written))
+        #expect(reading.records == written)
+        #expect(reading.records.map { $0.caller.app } == [chat, chat, AppIdentity(id: "org.example.chaT", source: .snap), chat])
+        // After a record naming "org.example.chat", one whose app is those bytes with the
+        // last not UTF-8 (its checksum holding) is refused, and nothing after it is read.
+        var body: [UInt8] = []
+        written[0].encodeBody(into: &body)
+        let name = Array("org.example.chat".utf8)
+        let at16 = try #require((0...(body.count - name.count)).last { Array(body[$0..<($0 + name.count)]) == name })
+        body[at16 + name.count - 1] = 0xff
+        var bytes = segment([written[0]])
+        bytes.appendLittleEndian(UInt32(body.count))
+        bytes.appendLittleEndian(body.withUnsafeBytes { CRC32C.checksum($0) })
+        bytes += body
+        bytes += segment([written[3]]).dropFirst(ChangeLogFile.headerSize)
+        let damaged = try ChangeLogFile.read(bytes)
+        #expect(damaged.records == [written[0]])
+        #expect(damaged.recordCount == 1)
+        #expect(damaged.problem?.contains("record 2's checksum holds but it does not decode") == true, "\(damaged.problem ?? "")")
+    }
+
     @Test("a segment of format version 1, as heraldd wrote it before donations were kept as stored, still reads")
     func versionOne() throws {
         // Written by heraldd at version 1 (the fuzz corpus's first byte says "a whole segment").

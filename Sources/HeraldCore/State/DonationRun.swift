@@ -19,66 +19,17 @@ package struct DonationRun: Sendable {
         var stored: StoredInteraction?
     }
 
-    /// One uid's donations held, oldest first: its evictions take them from the front.
-    struct Queue: Sendable {
-        private(set) var held: [Held] = []
-        /// The first still held; those before it were evicted.
-        private(set) var head = 0
-        /// Held donations by app.
-        private(set) var apps: [AppNameTable.ID: Int] = [:]
-
-        var count: Int { held.count - head }
-
-        /// The sequence of the oldest still held.
-        var oldestSequence: UInt64? { head < held.count ? held[head].sequence : nil }
-
-        mutating func append(_ stored: consuming StoredInteraction, at key: InteractionKey) {
-            apps[key.app, default: 0] += 1
-            let sequence = stored.sequence
-            held.append(Held(key: key, sequence: sequence, stored: stored))
-        }
-
-        /// The key of the donation held with `sequence`; nil when none is.
-        func key(of sequence: UInt64) -> InteractionKey? {
-            // In donation order: a binary search.
-            var (low, high) = (head, held.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if held[middle].sequence < sequence { low = middle + 1 } else { high = middle }
-            }
-            return low < held.count && held[low].sequence == sequence && held[low].stored != nil ? held[low].key : nil
-        }
-
-        /// Takes out the oldest held, which the limits evict.
-        mutating func removeOldest() -> (key: InteractionKey, stored: StoredInteraction)? {
-            guard head < held.count, let stored = held[head].stored.take() else { return nil }
-            let key = held[head].key
-            head += 1
-            if let left = apps[key.app], left > 1 {
-                apps[key.app] = left - 1
-            } else {
-                apps.removeValue(forKey: key.app)
-            }
-            // The evicted part dropped once it is most of the array: amortized, each held
-            // record moves at most once more.
-            if head >= 1024, head * 2 >= held.count {
-                held.removeFirst(head)
-                head = 0
-            }
-            return (key, stored)
-        }
-
-        /// Takes out every donation still held, oldest first.
-        mutating func takeAll(_ body: (InteractionKey, UInt64, consuming StoredInteraction) -> Void) {
-            for index in head..<held.count {
-                if let stored = held[index].stored.take() { body(held[index].key, held[index].sequence, stored) }
-            }
-            self = Queue()
-        }
-    }
-
-    /// Each uid's held donations.
-    private(set) var queues: [UInt32: Queue] = [:]
+    /// Each uid's held donations, in the order the uids first donated.
+    private var queueList: [Queue] = []
+    /// The uid of each of ``queueList``.
+    private var queueUIDs: [UInt32] = []
+    /// Where each uid's queue is in ``queueList``.
+    private var queueIndex: [UInt32: Int] = [:]
+    /// The uid that last donated, and where its queue is: a run is mostly one uid's
+    /// donations after another's, and each donation asks for its uid's queue several
+    /// times, each a look-up that hashes the uid (docs/performance.md, "Durability").
+    private var lastUID: UInt32?
+    private var lastQueue = 0
     /// The sequence of the donation held under each key, by the key's hash.
     private var sequences = HeldSequences()
     /// How many donations are held, all uids together.
@@ -88,52 +39,78 @@ package struct DonationRun: Sendable {
 
     package var isEmpty: Bool { count == 0 }
 
+    /// Where `uid`'s queue is in ``queueList``; nil when it has none.
+    private func index(of uid: UInt32) -> Int? {
+        uid == lastUID ? lastQueue : queueIndex[uid]
+    }
+
+    /// Where `uid`'s queue is, made when it has none, and remembered as the last.
+    private mutating func queue(of uid: UInt32) -> Int {
+        let index: Int
+        if let found = self.index(of: uid) {
+            index = found
+        } else {
+            index = queueList.count
+            queueList.append(Queue())
+            queueUIDs.append(uid)
+            queueIndex[uid] = index
+        }
+        (lastUID, lastQueue) = (uid, index)
+        return index
+    }
+
+    /// `uid`'s held donations' apps and counts; empty when it has none.
+    func apps(of uid: UInt32) -> [AppNameTable.ID: Int] {
+        index(of: uid).map { queueList[$0].apps } ?? [:]
+    }
+
     /// How many donations `uid` has held.
     func count(of uid: UInt32) -> Int {
-        queues[uid]?.count ?? 0
+        index(of: uid).map { queueList[$0].count } ?? 0
     }
 
     /// Whether `uid` has a donation of `app` held.
     func holds(uid: UInt32, app: AppNameTable.ID) -> Bool {
-        queues[uid]?.apps[app] != nil
+        guard let index = index(of: uid) else { return false }
+        return queueList[index].apps[app] != nil
     }
 
     /// Whether a donation is held under `key`, whose hash is `hash`.
     func holds(_ key: InteractionKey, hash: Int) -> Bool {
-        guard let queue = queues[key.uid], let oldest = queue.oldestSequence else { return false }
-        return sequences.contains(hash: hash) { sequence in sequence >= oldest && queue.key(of: sequence) == key }
+        guard let index = index(of: key.uid), let oldest = queueList[index].oldestSequence else { return false }
+        return sequences.contains(hash: hash) { sequence in sequence >= oldest && queueList[index].key(of: sequence) == key }
     }
 
     /// Whether every donation held is `uid`'s.
     func holdsOnly(_ uid: UInt32) -> Bool {
-        queues.allSatisfy { $0.key == uid || $0.value.count == 0 }
+        queueList.indices.allSatisfy { queueUIDs[$0] == uid || queueList[$0].count == 0 }
     }
 
     /// Holds `stored` under `key`, whose hash is `hash`, and which no donation held or
     /// stored has.
     mutating func append(_ stored: consuming StoredInteraction, at key: InteractionKey, hash: Int) {
         sequences.insert(stored.sequence, hash: hash)
-        queues[key.uid, default: Queue()].append(stored, at: key)
+        queueList[queue(of: key.uid)].append(stored, at: key)
         count += 1
     }
 
     /// Takes out `uid`'s oldest held donation.
     mutating func removeOldest(of uid: UInt32) -> (key: InteractionKey, stored: StoredInteraction)? {
-        guard let removed = queues[uid]?.removeOldest() else { return nil }
+        guard let index = index(of: uid), let removed = queueList[index].removeOldest() else { return nil }
         count -= 1
         return removed
     }
 
     /// Takes out every held donation in donation order, and empties the run.
     mutating func takeAll(_ body: (InteractionKey, UInt64, consuming StoredInteraction) -> Void) {
-        if queues.count == 1, var only = queues.first?.value {
-            queues = [:]
+        if queueList.count == 1 {
+            var only = queueList.removeLast()
             only.takeAll(body)
         } else {
             var all: [Held] = []
             all.reserveCapacity(count)
-            for uid in Array(queues.keys) {
-                queues[uid]!.takeAll { key, sequence, stored in all.append(Held(key: key, sequence: sequence, stored: stored)) }
+            for index in queueList.indices {
+                queueList[index].takeAll { key, sequence, stored in all.append(Held(key: key, sequence: sequence, stored: stored)) }
             }
             all.sort { $0.sequence < $1.sequence }
             for index in all.indices {
@@ -174,7 +151,7 @@ struct HeldSequences: Sendable {
     }
 
     mutating func insert(_ sequence: UInt64, hash: Int) {
-        if (count + 1) * 2 > hashes.count { grow() }
+        if (count + 1) * 2 > hashes.count { resize(to: Swift.max(1024, hashes.count * 2)) }
         Self.place(Self.stored(hash), sequence, in: &hashes, &sequences)
         count += 1
     }
@@ -187,8 +164,7 @@ struct HeldSequences: Sendable {
         sequences[slot] = sequence
     }
 
-    private mutating func grow() {
-        let capacity = Swift.max(1024, hashes.count * 2)
+    private mutating func resize(to capacity: Int) {
         var newHashes = [UInt64](repeating: 0, count: capacity)
         var newSequences = [UInt64](repeating: 0, count: capacity)
         for slot in hashes.indices where hashes[slot] != 0 {

@@ -369,7 +369,7 @@ extension InteractionStore {
     /// How many apps `uid` holds interactions of, stored or held in `run`.
     func appCount(of uid: UInt32, with run: DonationRun) -> Int {
         let stored = shares[uid]?.apps ?? [:]
-        let held = run.queues[uid]?.apps.keys.filter { stored[$0] == nil }.count ?? 0
+        let held = run.apps(of: uid).keys.filter { stored[$0] == nil }.count
         return stored.count + held
     }
 

@@ -114,17 +114,18 @@ package enum ChangeLogFile {
 
     /// The same, handing each whole record to `each` as it is read rather than keeping
     /// them: replay applies them meanwhile, and a million records are never held at once.
-    package static func read(_ bytes: [UInt8], each: (ChangeRecord) -> Void) throws(SnapshotFileError) -> Reading {
+    package static func read(_ bytes: [UInt8], each: (consuming ChangeRecord) -> Void) throws(SnapshotFileError) -> Reading {
         try bytes.withUnsafeBytes { raw in
             Result { () throws(SnapshotFileError) in try read(raw, each: each) }
         }.get()
     }
 
-    private static func read(_ raw: UnsafeRawBufferPointer, each: (ChangeRecord) -> Void) throws(SnapshotFileError) -> Reading {
+    private static func read(_ raw: UnsafeRawBufferPointer, each: (consuming ChangeRecord) -> Void) throws(SnapshotFileError) -> Reading {
         let header = try readHeader(raw)
         var count = 0
         var offset = headerSize
         var problem: String?
+        var names = ChangeRecord.RecentNames()
         while offset < raw.count {
             guard raw.count - offset >= recordOverhead else {
                 problem = "record \(count + 1) is torn: \(raw.count - offset) bytes of its frame"
@@ -145,11 +146,11 @@ package enum ChangeLogFile {
                 problem = "record \(count + 1)'s checksum does not hold"
                 break
             }
-            guard let record = ChangeRecord(body: body, version: header.version) else {
+            guard let record = ChangeRecord(body: body, version: header.version, names: &names) else {
                 problem = "record \(count + 1)'s checksum holds but it does not decode"
                 break
             }
-            each(record)
+            each(consume record)
             count += 1
             offset += recordOverhead + length
         }

@@ -97,7 +97,7 @@ package struct ChangeLogFolder: Sendable {
 
     /// The same, handing each record to `each` in order as it is read, rather than keeping
     /// them: nothing after the first torn or damaged record is handed on.
-    package func replay(after generation: UInt64, each: (ChangeRecord) -> Void) -> Replay {
+    package func replay(after generation: UInt64, each: (consuming ChangeRecord) -> Void) -> Replay {
         var replay = Replay()
         let (numbers, headers) = segmentHeaders()
         guard let first = firstReplayed(after: generation, numbers, headers) else {

@@ -114,13 +114,30 @@ extension ChangeRecord {
         bytes.appendShortString(caller.app?.id ?? "")
     }
 
+    /// The app names the records read so far ended with, for the next record's read to
+    /// reuse (``ByteReader/readString(reusing:)``).
+    package struct RecentNames {
+        var callerApp = ""
+        var donor = ""
+
+        package init() {}
+    }
+
     /// Reads a body of format `version` (1 or 2); nil when it does not hold exactly one record.
     package init?(body: UnsafeRawBufferPointer, version: UInt16 = ChangeLogFile.version) {
+        var names = RecentNames()
+        self.init(body: body, version: version, names: &names)
+    }
+
+    /// The same, reusing the app names of the record before (`names`) and leaving this
+    /// one's there.
+    package init?(body: UnsafeRawBufferPointer, version: UInt16 = ChangeLogFile.version, names: inout RecentNames) {
         var reader = ByteReader(body)
         guard let bits = reader.read(UInt64.self), let uid = reader.read(UInt32.self), let gid = reader.read(UInt32.self),
             let pid = reader.read(UInt32.self), let flags = reader.read(UInt8.self), let source = reader.read(UInt8.self),
-            let appID = reader.readString(), flags & ~3 == 0
+            let appID = reader.readString(reusing: names.callerApp), flags & ~3 == 0
         else { return nil }
+        names.callerApp = appID
         var app: AppIdentity?
         if flags & 2 != 0 {
             guard let source = Self.source(source), !appID.isEmpty else { return nil }
@@ -144,7 +161,9 @@ extension ChangeRecord {
             guard reader.isAtEnd else { return nil }
             self.init(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated)
         case Kind.donation:
-            guard let donor = reader.readString(), let interaction = Self.interaction(body, from: reader.offset) else { return nil }
+            guard let donor = reader.readString(reusing: names.donor), let interaction = Self.interaction(body, from: reader.offset)
+            else { return nil }
+            names.donor = donor
             self.init(donationBy: caller, appliedAt: appliedAt, app: donor, interaction: interaction)
         default:
             return nil
@@ -219,8 +238,27 @@ struct ByteReader {
         return [UInt8](UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]))
     }
 
+    /// A UInt16 length and that many bytes of UTF-8, validated where they lie: no array
+    /// between, and none of the generic validation's type look-ups (docs/performance.md,
+    /// "Durability"). Nil when they are short or not UTF-8.
     mutating func readString() -> String? {
-        guard let count = read(UInt16.self), let utf8 = readBytes(Int(count)) else { return nil }
-        return String(validating: utf8, as: UTF8.self)
+        guard let utf8 = readUTF8() else { return nil }
+        return try? String(copying: UTF8Span(validating: utf8.span))
+    }
+
+    /// The same, `previous` itself when the bytes are its own: a log's donations name
+    /// the same few apps again and again, and each would be an allocation of its own.
+    mutating func readString(reusing previous: String) -> String? {
+        guard let utf8 = readUTF8() else { return nil }
+        var previous = previous
+        if previous.withUTF8({ $0.elementsEqual(utf8) }) { return previous }
+        return try? String(copying: UTF8Span(validating: utf8.span))
+    }
+
+    /// A UInt16 length, then where that many bytes lie; moves past them.
+    private mutating func readUTF8() -> UnsafeBufferPointer<UInt8>? {
+        guard let count = read(UInt16.self), remaining >= Int(count) else { return nil }
+        defer { offset += Int(count) }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Int(count)]).assumingMemoryBound(to: UInt8.self)
     }
 }

@@ -302,6 +302,55 @@ struct InteractionStore: Sendable {
         }
     }
 
+    /// The interactions still stored at some positions of the donation order, found
+    /// without a look-up per position (``placedRuns(_:)``).
+    struct PlacedRun: Sendable {
+        fileprivate var places: [(sequence: UInt64, place: ShardedRecords.Place)] = []
+
+        var count: Int { places.count }
+    }
+
+    /// The interactions still stored at each of `runs` — ranges of positions of the
+    /// donation order, each beginning where the one before ends — for ``forEach(in:_:)``.
+    ///
+    /// Each table is read once in memory order and each record put in its run by its
+    /// sequence (sequences rise with position in the order), where a visit by position
+    /// hashes every key and probes a random shard for it: most of a snapshot's encoding
+    /// (docs/performance.md, "Snapshots").
+    func placedRuns(_ runs: [Range<Int>]) -> [PlacedRun] {
+        var placed = runs.map { run -> PlacedRun in
+            var placed = PlacedRun()
+            placed.places.reserveCapacity(run.count)
+            return placed
+        }
+        guard let first = runs.first, let last = runs.last, first.lowerBound < order.end else { return placed }
+        precondition(first.lowerBound >= order.head && last.upperBound <= order.end, "Runs of positions within the order.")
+        // The sequence each run begins at, and the one past the last run.
+        let starts = runs.map { order[$0.lowerBound].sequence }
+        let end = last.upperBound < order.end ? order[last.upperBound].sequence : UInt64.max
+        records.forEachPlace { sequence, place in
+            guard sequence >= starts[0], sequence < end else { return }
+            // The last run beginning at or before `sequence`.
+            var low = 0
+            var high = starts.count
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if starts[middle] <= sequence { low = middle } else { high = middle }
+            }
+            placed[low].places.append((sequence, place))
+        }
+        return placed
+    }
+
+    /// The interactions of `run` (of this store: ``placedRuns(_:)``), oldest first.
+    func forEach(in run: PlacedRun, _ body: (InteractionKey, StoredInteraction) throws -> Void) rethrows {
+        let places = run.places.sorted { $0.sequence < $1.sequence }
+        for entry in places {
+            let (key, stored) = records[entry.place]
+            try body(key, stored)
+        }
+    }
+
     /// Makes room for `count` interactions, so that loading a snapshot does not grow the
     /// tables a doubling at a time.
     mutating func reserveCapacity(_ count: Int) {

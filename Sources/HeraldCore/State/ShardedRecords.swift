@@ -18,6 +18,32 @@ struct ShardedRecords: Sendable {
         shards[Self.shard(of: key)][key]
     }
 
+    /// Where a record sits in its shard, for visiting records in an order of the caller's
+    /// without hashing their keys again (``forEachPlace(_:)``); good while the shard is
+    /// unchanged, as in a snapshot's copy.
+    struct Place: Sendable {
+        fileprivate let shard: Int
+        fileprivate let index: [InteractionKey: StoredInteraction].Index
+    }
+
+    /// Calls `body` with each record's sequence and place, a shard at a time, each shard
+    /// read in memory order: no key is hashed and no table is probed.
+    func forEachPlace(_ body: (_ sequence: UInt64, _ place: Place) -> Void) {
+        for shard in shards.indices {
+            let records = shards[shard].values
+            var index = records.startIndex
+            while index != records.endIndex {
+                body(records[index].sequence, Place(shard: shard, index: index))
+                records.formIndex(after: &index)
+            }
+        }
+    }
+
+    /// The record at `place`.
+    subscript(place: Place) -> (key: InteractionKey, value: StoredInteraction) {
+        shards[place.shard][place.index]
+    }
+
     /// Stores `stored` at `key` unless a record is stored there already; returns that
     /// record, or nil when it stored `stored`. One hash lookup either way: a donation looks
     /// for its identifier and takes its place at once.

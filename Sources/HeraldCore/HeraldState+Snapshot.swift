@@ -68,8 +68,8 @@ extension HeraldState {
         in runs: StoredRecordRuns, at index: Int,
         _ body: (_ uid: UInt32, _ app: UInt32, _ donatedAt: Date, _ interaction: Interaction) throws -> Void
     ) rethrows {
-        try interactions.forEach(in: runs.runs[index]) { key, stored in
-            try body(key.uid, key.app, stored.donatedAt, stored.interaction)
+        try interactions.forEach(in: runs.runs[index]) { uid, app, stored in
+            try body(uid, app, stored.donatedAt, stored.interaction)
         }
     }
 

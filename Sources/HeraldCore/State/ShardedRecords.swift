@@ -24,24 +24,33 @@ struct ShardedRecords: Sendable {
     struct Place: Sendable {
         fileprivate let shard: Int
         fileprivate let index: [InteractionKey: StoredInteraction].Index
+        /// The key's uid and app, read with the place: a visit then reads only the record.
+        let uid: UInt32
+        let app: AppNameTable.ID
     }
 
     /// Calls `body` with each record's sequence and place, a shard at a time, each shard
     /// read in memory order: no key is hashed and no table is probed.
     func forEachPlace(_ body: (_ sequence: UInt64, _ place: Place) -> Void) {
         for shard in shards.indices {
-            let records = shards[shard].values
-            var index = records.startIndex
-            while index != records.endIndex {
-                body(records[index].sequence, Place(shard: shard, index: index))
-                records.formIndex(after: &index)
+            let table = shards[shard]
+            var index = table.startIndex
+            while index != table.endIndex {
+                let key = table.keys[index]
+                body(table.values[index].sequence, Place(shard: shard, index: index, uid: key.uid, app: key.app))
+                table.formIndex(after: &index)
             }
         }
     }
 
+    /// The sequence of the record at `place`: a read of the record alone, without a copy.
+    func sequence(at place: Place) -> UInt64 {
+        shards[place.shard].values[place.index].sequence
+    }
+
     /// The record at `place`.
-    subscript(place: Place) -> (key: InteractionKey, value: StoredInteraction) {
-        shards[place.shard][place.index]
+    subscript(place: Place) -> StoredInteraction {
+        shards[place.shard].values[place.index]
     }
 
     /// Stores `stored` at `key` unless a record is stored there already; returns that

@@ -42,6 +42,37 @@ extension HeraldState {
         }
     }
 
+    /// The interactions stored at runs of positions of the donation order, found at once
+    /// for all of them (``storedRecordRuns(_:)``), to visit run by run, on several threads
+    /// at once, with ``forEachStoredRecord(in:_:)``. Good only for the state that made them,
+    /// unchanged: a snapshot's copy.
+    package struct StoredRecordRuns: Sendable {
+        fileprivate let runs: [InteractionStore.PlacedRun]
+
+        package var count: Int { runs.count }
+
+        /// How many interactions run `index` holds.
+        package func recordCount(at index: Int) -> Int { runs[index].count }
+    }
+
+    /// The interactions stored at each of `runs`, ranges of ``storedRecordPositions`` each
+    /// beginning where the one before ends.
+    package func storedRecordRuns(_ runs: [Range<Int>]) -> StoredRecordRuns {
+        StoredRecordRuns(runs: interactions.placedRuns(runs))
+    }
+
+    /// The interactions of run `index` of `runs` (made from this state), oldest first, each
+    /// with its donor's uid, its app by number in ``storedAppNames`` and when it was donated:
+    /// no ``StoredRecord`` is built for each.
+    package func forEachStoredRecord(
+        in runs: StoredRecordRuns, at index: Int,
+        _ body: (_ uid: UInt32, _ app: UInt32, _ donatedAt: Date, _ interaction: Interaction) throws -> Void
+    ) rethrows {
+        try interactions.forEach(in: runs.runs[index]) { uid, app, stored in
+            try body(uid, app, stored.donatedAt, stored.interaction)
+        }
+    }
+
     /// Takes the app names of an empty store, by number; false when one is listed twice
     /// (records refer to apps by position: a name twice would shift them).
     package mutating func restoreAppNames(_ names: [String]) -> Bool {

@@ -257,7 +257,8 @@ struct Daemon {
                 now: { clock.now() })
         }
         let shared = SharedState(
-            state, changeSink: log.map(Self.changeSink), changeBell: changeBell, storeRestore: StoreRestore(isFinished: recovery.store == nil))
+            state, changeSink: log.map(Self.changeSink), changeBell: changeBell, storeRestore: StoreRestore(isFinished: recovery.store == nil),
+            changePreparer: log == nil ? nil : Self.prepareChangeRecord)
         let snapshots = SnapshotWriter(
             store: store,
             generation: generation,
@@ -290,13 +291,22 @@ struct Daemon {
         return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 
+    /// A donation's record, all but its time, encoded before the state's lock.
+    @Sendable private static func prepareChangeRecord(_ change: PendingChange) {
+        guard let donation = change.donation else { return }
+        change.preparedRecord = ChangeRecord.preparedDonation(by: change.caller, app: donation.app, interaction: donation.interaction)
+    }
+
     /// The change log's record of a request's change: what a donation stored, the params
     /// of any other request. Encoded from the change itself, under the state's lock: a
-    /// ``ChangeRecord`` built first would copy the donation's interaction.
+    /// ``ChangeRecord`` built first would copy the donation's interaction. A donation's was
+    /// encoded before the lock (``prepareChangeRecord(_:)``): only its time is written in.
     private static func changeSink(_ log: ChangeLog) -> @Sendable (PendingChange) -> Void {
         { change in
             let appliedAt = change.appliedAt ?? Date()
-            if let donation = change.donation {
+            if var record = change.preparedRecord.take() {
+                log.append(prepared: &record, appliedAt: appliedAt, answered: change.isAnswered)
+            } else if let donation = change.donation {
                 log.append(answered: change.isAnswered) { ChangeRecord.encodeDonation(by: change.caller, appliedAt: appliedAt, app: donation.app, interaction: donation.interaction, into: &$0) }
             } else {
                 let params = change.params

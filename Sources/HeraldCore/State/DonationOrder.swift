@@ -1,6 +1,7 @@
 /// The keys of stored interactions in donation order, with a moving head: the oldest
 /// leaves in O(1), and entries of interactions removed out of order stay behind as stale
-/// until compaction drops them.
+/// until compaction drops them. Sequences rise with position: entries are appended in
+/// donation order, and compaction keeps their order.
 ///
 /// Kept in blocks of 16,384 entries rather than one array, for the same reason as
 /// ``ShardedRecords``: after a snapshot's copy, an append copies the last block, not a

@@ -302,6 +302,90 @@ struct InteractionStore: Sendable {
         }
     }
 
+    /// The interactions still stored at some positions of the donation order, found
+    /// without a look-up per position (``placedRuns(_:)``).
+    struct PlacedRun: Sendable {
+        fileprivate var places: [(sequence: UInt64, place: ShardedRecords.Place)] = []
+
+        var count: Int { places.count }
+
+        /// The places in donation order, gathered in one tight loop.
+        fileprivate func inDonationOrder() -> [ShardedRecords.Place] {
+            indicesInDonationOrder().map { places[$0].place }
+        }
+
+        /// The indices of `places` in donation order: counted into a slot per sequence where
+        /// the run's sequences are dense (a few stale positions among them), sorted otherwise.
+        private func indicesInDonationOrder() -> [Int] {
+            guard let low = places.lazy.map(\.sequence).min(), let high = places.lazy.map(\.sequence).max() else { return [] }
+            let span = high - low + 1
+            guard span <= 4 * UInt64(places.count) else {
+                return places.indices.sorted { places[$0].sequence < places[$1].sequence }
+            }
+            var slots = [Int32](repeating: -1, count: Int(span))
+            for index in places.indices { slots[Int(places[index].sequence - low)] = Int32(index) }
+            var indices: [Int] = []
+            indices.reserveCapacity(places.count)
+            for slot in slots where slot >= 0 { indices.append(Int(slot)) }
+            return indices
+        }
+    }
+
+    /// The interactions still stored at each of `runs` — ranges of positions of the
+    /// donation order, each beginning where the one before ends — for ``forEach(in:_:)``.
+    ///
+    /// Each table is read once in memory order and each record put in its run by its
+    /// sequence (sequences rise with position in the order), where a visit by position
+    /// hashes every key and probes a random shard for it: most of a snapshot's encoding
+    /// (docs/performance.md, "Snapshots").
+    func placedRuns(_ runs: [Range<Int>]) -> [PlacedRun] {
+        var placed = runs.map { run -> PlacedRun in
+            var placed = PlacedRun()
+            placed.places.reserveCapacity(run.count)
+            return placed
+        }
+        guard let first = runs.first, let last = runs.last, first.lowerBound < order.end else { return placed }
+        precondition(first.lowerBound >= order.head && last.upperBound <= order.end, "Runs of positions within the order.")
+        // The sequence each run begins at, and the one past the last run.
+        let starts = runs.map { order[$0.lowerBound].sequence }
+        let end = last.upperBound < order.end ? order[last.upperBound].sequence : UInt64.max
+        records.forEachPlace { sequence, place in
+            guard sequence >= starts[0], sequence < end else { return }
+            // The last run beginning at or before `sequence`.
+            var low = 0
+            var high = starts.count
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if starts[middle] <= sequence { low = middle } else { high = middle }
+            }
+            placed[low].places.append((sequence, place))
+        }
+        return placed
+    }
+
+    /// The interactions of `run` (of this store: ``placedRuns(_:)``), oldest first, with
+    /// their uid and app.
+    ///
+    /// Records are far apart in memory: a batch of them is touched before it is visited,
+    /// so that its cache misses overlap rather than come one after another (about a third
+    /// of a snapshot's encoding: docs/performance.md, "Snapshots").
+    func forEach(in run: PlacedRun, _ body: (_ uid: UInt32, _ app: AppNameTable.ID, _ stored: StoredInteraction) throws -> Void) rethrows {
+        let places = run.inDonationOrder()
+        for start in stride(from: 0, to: places.count, by: 16) {
+            let batch = start..<Swift.min(start + 16, places.count)
+            var touched: UInt64 = 0
+            for index in batch { touched &+= records.sequence(at: places[index]) }
+            Self.keep(touched)
+            for index in batch {
+                try body(places[index].uid, places[index].app, records[places[index]])
+            }
+        }
+    }
+
+    /// Uses `value`, so that the loads that made it are not optimized away.
+    @inline(never)
+    private static func keep(_ value: UInt64) {}
+
     /// Makes room for `count` interactions, so that loading a snapshot does not grow the
     /// tables a doubling at a time.
     mutating func reserveCapacity(_ count: Int) {

@@ -18,6 +18,41 @@ struct ShardedRecords: Sendable {
         shards[Self.shard(of: key)][key]
     }
 
+    /// Where a record sits in its shard, for visiting records in an order of the caller's
+    /// without hashing their keys again (``forEachPlace(_:)``); good while the shard is
+    /// unchanged, as in a snapshot's copy.
+    struct Place: Sendable {
+        fileprivate let shard: Int
+        fileprivate let index: [InteractionKey: StoredInteraction].Index
+        /// The key's uid and app, read with the place: a visit then reads only the record.
+        let uid: UInt32
+        let app: AppNameTable.ID
+    }
+
+    /// Calls `body` with each record's sequence and place, a shard at a time, each shard
+    /// read in memory order: no key is hashed and no table is probed.
+    func forEachPlace(_ body: (_ sequence: UInt64, _ place: Place) -> Void) {
+        for shard in shards.indices {
+            let table = shards[shard]
+            var index = table.startIndex
+            while index != table.endIndex {
+                let key = table.keys[index]
+                body(table.values[index].sequence, Place(shard: shard, index: index, uid: key.uid, app: key.app))
+                table.formIndex(after: &index)
+            }
+        }
+    }
+
+    /// The sequence of the record at `place`: a read of the record alone, without a copy.
+    func sequence(at place: Place) -> UInt64 {
+        shards[place.shard].values[place.index].sequence
+    }
+
+    /// The record at `place`.
+    subscript(place: Place) -> StoredInteraction {
+        shards[place.shard].values[place.index]
+    }
+
     /// Stores `stored` at `key` unless a record is stored there already; returns that
     /// record, or nil when it stored `stored`. One hash lookup either way: a donation looks
     /// for its identifier and takes its place at once.

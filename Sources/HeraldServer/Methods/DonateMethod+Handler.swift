@@ -13,6 +13,7 @@ extension DonateMethod: ServedMethod {
         let donation = try prepare(params)
         // The log keeps what is stored rather than the params: replay only stores it again.
         ChangeCapture.current?.donation = donation
+        services.state.prepareChangeRecord()
         var retry: DonationRetry?
         while true {
             // A retry's comparison changes nothing: the record goes with the step that does.

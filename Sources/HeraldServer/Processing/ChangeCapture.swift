@@ -20,6 +20,9 @@ package final class PendingChange: @unchecked Sendable {
     package private(set) var generated: [String]
     /// What a donation stored: the log keeps it instead of the params (``ChangeRecord``).
     package internal(set) var donation: PreparedDonation?
+    /// The change log's record of ``donation``, encoded before the state's lock
+    /// (``SharedState/prepareChangeRecord()``); taken out when it is appended.
+    package var preparedRecord: [UInt8]?
     private var nextGenerated = 0
     /// A replayed record: read from, never appended.
     package let isReplay: Bool

@@ -35,6 +35,10 @@ package final class SharedState: Sendable {
     /// Given each request's change (``PendingChange``) under the lock, after the first hold
     /// that changed the state: the change log's append. Nil without a change log.
     private let changeSink: (@Sendable (PendingChange) -> Void)?
+    /// Given the current request's change before the lock (``prepareChangeRecord()``): the
+    /// change log encodes there what it can of the record, so the sink under the lock has
+    /// less to do. Nil without a change log.
+    private let changePreparer: (@Sendable (PendingChange) -> Void)?
 
     /// Told, after each change, when the next thing kept in the state falls due
     /// (``HeraldState/nextStoredDue``): the daemon's sleep ends early for one due sooner.
@@ -46,10 +50,11 @@ package final class SharedState: Sendable {
 
     package init(
         _ state: HeraldState, changeSink: (@Sendable (PendingChange) -> Void)? = nil, changeBell: ChangeBell = ChangeBell(),
-        storeRestore: StoreRestore = StoreRestore()
+        storeRestore: StoreRestore = StoreRestore(), changePreparer: (@Sendable (PendingChange) -> Void)? = nil
     ) {
         self.box = AdaptiveLockedValue(Guarded(state: state))
         self.changeSink = changeSink
+        self.changePreparer = changePreparer
         self.changeBell = changeBell
         self.storeRestore = storeRestore
     }
@@ -73,6 +78,13 @@ package final class SharedState: Sendable {
     private func changed(nextDue: Date?) {
         dueAlarm.due(at: nextDue)
         changeBell.ring()
+    }
+
+    /// Has the change log encode what it can of the current request's record before the
+    /// lock: a donation's, once the donation is prepared (all of it but its time).
+    package func prepareChangeRecord() {
+        guard let changePreparer, let change = ChangeCapture.current, !change.isReplay else { return }
+        changePreparer(change)
     }
 
     /// Hands the current request's change to the log, once; under the lock.

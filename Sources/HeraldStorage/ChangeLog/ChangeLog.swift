@@ -173,10 +173,25 @@ package final class ChangeLog: Sendable {
     @discardableResult
     package func append(answered: Bool = false, encodingBody encodeBody: (inout [UInt8]) -> Void) -> UInt64 {
         // Encoded straight into the part's buffer: the state's lock is held either way.
+        appendFramed(answered: answered) { ChangeLogFile.appendRecord(to: &$0, encodeBody) }
+    }
+
+    /// Appends a donation's record made before the state's lock
+    /// (``ChangeRecord/preparedDonation(by:app:interaction:)``), with the time the rule saw:
+    /// under the lock only that time and the checksum are written, and the bytes copied.
+    @discardableResult
+    package func append(prepared record: inout [UInt8], appliedAt: Date, answered: Bool = false) -> UInt64 {
+        ChangeRecord.seal(&record, appliedAt: appliedAt)
+        return appendFramed(answered: answered) { $0.append(contentsOf: record) }
+    }
+
+    /// Appends the framed record `write` appends to the pending part, and wakes whoever
+    /// writes it.
+    private func appendFramed(answered: Bool, _ write: (inout [UInt8]) -> Void) -> UInt64 {
         let (sequence, pastBound) = pending.withLock { pending in
             let last = pending.parts.count - 1
             let before = pending.parts[last].bytes.count
-            ChangeLogFile.appendRecord(to: &pending.parts[last].bytes, encodeBody)
+            write(&pending.parts[last].bytes)
             var pastBound: (@Sendable () -> Void)?
             if pending.bound.appended(pending.parts[last].bytes.count - before), let handler = pending.pastBound {
                 pending.compactions += 1

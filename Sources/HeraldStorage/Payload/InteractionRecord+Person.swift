@@ -30,7 +30,10 @@ struct PersonRecordFlags: OptionSet {
 extension InteractionRecordWriter {
     mutating func appendPeople(_ people: [Person]) {
         appendVarint(UInt64(people.count))
-        for person in people { appendPerson(person) }
+        // In place: a loop over the array would copy each person (a retain of each string).
+        people.withUnsafeBufferPointer { people in
+            for index in people.indices { appendPerson(people[index]) }
+        }
     }
 
     mutating func appendPerson(_ person: Person) {
@@ -67,10 +70,12 @@ extension InteractionRecordWriter {
         if let aliases = person.aliases {
             flags.insert(.hasAliases)
             appendVarint(UInt64(aliases.count))
-            for alias in aliases {
-                bytes.append(alias.type == nil ? 0 : 1)
-                appendString(alias.value)
-                if let type = alias.type { appendCase(type, of: InteractionRecordLayout.handleTypes) }
+            aliases.withUnsafeBufferPointer { aliases in
+                for index in aliases.indices {
+                    bytes.append(aliases[index].type == nil ? 0 : 1)
+                    appendString(aliases[index].value)
+                    if let type = aliases[index].type { appendCase(type, of: InteractionRecordLayout.handleTypes) }
+                }
             }
         }
         if let suggestion = person.suggestionType {

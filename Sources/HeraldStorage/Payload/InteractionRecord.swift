@@ -48,11 +48,12 @@ struct InteractionRecordFlags: OptionSet {
 }
 
 extension InteractionRecordWriter {
-    mutating func append(_ record: HeraldState.StoredRecord) {
-        appendVarint(UInt64(record.uid))
-        appendVarint(UInt64(record.app))
-        appendDouble(record.donatedAt.timeIntervalSinceReferenceDate)
-        appendInteraction(record.interaction)
+    /// A whole record: the donor's uid, the app's number, when it was donated, then the interaction.
+    mutating func append(uid: UInt32, app: UInt32, donatedAt: Date, interaction: Interaction) {
+        appendVarint(UInt64(uid))
+        appendVarint(UInt64(app))
+        appendDouble(donatedAt.timeIntervalSinceReferenceDate)
+        appendInteraction(interaction)
     }
 
     /// The interaction's part of a record, from its flags on: what the change log's

@@ -22,18 +22,20 @@ struct InteractionRecordWriter {
     /// ``InteractionRecordLayout/flagsWidth`` bytes, filled in by `fillFlags`.
     mutating func reserveFlags() -> Int {
         let at = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: InteractionRecordLayout.flagsWidth))
+        for _ in 0..<InteractionRecordLayout.flagsWidth { bytes.append(0) }
         return at
     }
 
     /// Writes `flags` as a varint padded to ``InteractionRecordLayout/flagsWidth`` bytes:
     /// every byte but the last has its continuation bit set, so any varint reader reads it.
     mutating func fillFlags(_ flags: UInt64, at offset: Int) {
-        var value = flags
-        for index in 0..<InteractionRecordLayout.flagsWidth {
-            let last = index == InteractionRecordLayout.flagsWidth - 1
-            bytes[offset + index] = UInt8(truncatingIfNeeded: value & 0x7F) | (last ? 0 : 0x80)
-            value >>= 7
+        bytes.withUnsafeMutableBufferPointer { bytes in
+            var value = flags
+            for index in 0..<InteractionRecordLayout.flagsWidth {
+                let last = index == InteractionRecordLayout.flagsWidth - 1
+                bytes[offset + index] = UInt8(truncatingIfNeeded: value & 0x7F) | (last ? 0 : 0x80)
+                value >>= 7
+            }
         }
     }
 
@@ -41,12 +43,19 @@ struct InteractionRecordWriter {
         bytes.appendVarint(value)
     }
 
+    /// Its bit pattern, little-endian, in one append.
     mutating func appendDouble(_ value: Double) {
-        bytes.appendDouble(value)
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Its length, then its UTF-8 bytes in one copy (a native string's, without copying
+    /// the string itself).
     mutating func appendString(_ value: String) {
-        bytes.appendString(value)
+        let appended: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            bytes.appendVarint(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+        if appended == nil { bytes.appendString(value) }
     }
 
     mutating func appendCase<T: Equatable>(_ value: T, of table: [T]) {

@@ -18,17 +18,22 @@ enum InteractionsSection: SnapshotSection {
     /// Encodes runs of ``InteractionRecordLayout/chunkSize`` positions of the donation
     /// order, each into a buffer of its own — all at once on `parallel`, one after another
     /// without it — then appends the buffers in order. (A run holds fewer records where
-    /// some were removed; an empty one is left out.)
+    /// some were removed; an empty one is left out.) The runs' records are found in one
+    /// pass over the store (``HeraldState/storedRecordRuns(_:)``), not looked up one
+    /// position at a time.
     static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: ParallelWork?) throws {
         let positions = state.storedRecordPositions
-        let runs = stride(from: positions.lowerBound, to: positions.upperBound, by: InteractionRecordLayout.chunkSize).map {
-            $0..<Swift.min($0 + InteractionRecordLayout.chunkSize, positions.upperBound)
-        }
+        let runs = state.storedRecordRuns(
+            stride(from: positions.lowerBound, to: positions.upperBound, by: InteractionRecordLayout.chunkSize).map {
+                $0..<Swift.min($0 + InteractionRecordLayout.chunkSize, positions.upperBound)
+            })
         let chunks = try runEach(runs.count, on: parallel) { index in
             var buffer: [UInt8] = []
-            buffer.reserveCapacity(runs[index].count * 160)
+            buffer.reserveCapacity(runs.recordCount(at: index) * 160)
             InteractionRecordWriter.appending(to: &buffer) { writer in
-                state.forEachStoredRecord(at: runs[index]) { record in writer.append(record) }
+                state.forEachStoredRecord(in: runs, at: index) { uid, app, donatedAt, interaction in
+                    writer.append(uid: uid, app: app, donatedAt: donatedAt, interaction: interaction)
+                }
             }
             return buffer
         }.filter { !$0.isEmpty }

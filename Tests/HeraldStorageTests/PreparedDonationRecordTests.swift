@@ -1,0 +1,60 @@
+import Foundation
+import HeraldProtocol
+import HeraldTesting
+import Testing
+
+@testable import HeraldCore
+@testable import HeraldStorage
+
+/// A donation's change-log record made before the state's lock and sealed under it is the
+/// record made whole under the lock, and reads back as the donation.
+@Suite("A donation's record prepared before the lock")
+struct PreparedDonationRecordTests {
+    typealias F = SnapshotFixtures
+
+    @Test("Prepared, then sealed with the time, it is byte for byte the record encoded at once")
+    func sealedEqualsEncoded() throws {
+        var random = SeededRandom(seed: 4_404)
+        let callers = [F.user, F.admin, Caller(uid: 7, gid: 8, pid: -3, isAdministrator: false, app: AppIdentity(id: "org.example.Snap", source: .flatpak))]
+        for index in 0..<300 {
+            let interaction = InteractionRecordBytesTests.interaction(index, &random)
+            let caller = callers[index % callers.count]
+            let app = index % 2 == 0 ? F.app : "org.example.ünïcode"
+            let appliedAt = F.now + Double(index) * 0.125
+            var encoded: [UInt8] = []
+            ChangeLogFile.appendRecord(to: &encoded) {
+                ChangeRecord.encodeDonation(by: caller, appliedAt: appliedAt, app: app, interaction: interaction, into: &$0)
+            }
+            var prepared = ChangeRecord.preparedDonation(by: caller, app: app, interaction: interaction)
+            ChangeRecord.seal(&prepared, appliedAt: appliedAt)
+            #expect(prepared == encoded, "interaction \(index)")
+        }
+    }
+
+    @Test("A log of prepared records reads back as the donations, in order")
+    func preparedRecordsReadBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-prepared-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let log = ChangeLog(
+            folder: folder, durability: .logEverysec, baseGeneration: 0, continuing: false,
+            health: PersistenceHealth(folder: folder, policy: .refuse, startedAt: Date()))
+        var random = SeededRandom(seed: 17)
+        var donations: [Interaction] = []
+        for index in 0..<50 {
+            let interaction = InteractionRecordBytesTests.interaction(index, &random)
+            donations.append(interaction)
+            var record = ChangeRecord.preparedDonation(by: F.user, app: F.app, interaction: interaction)
+            log.append(prepared: &record, appliedAt: F.now + Double(index), answered: true)
+        }
+        log.commit()
+        log.stop()
+        var read: [ChangeRecord] = []
+        let replay = ChangeLogFolder(folder: folder).replay(after: 0) { read.append($0) }
+        #expect(replay.problem == nil)
+        #expect(read.count == donations.count)
+        for (index, record) in read.enumerated() {
+            #expect(record == ChangeRecord(donationBy: F.user, appliedAt: F.now + Double(index), app: F.app, interaction: donations[index]))
+        }
+    }
+}

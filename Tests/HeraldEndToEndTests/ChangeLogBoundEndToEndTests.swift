@@ -102,7 +102,17 @@ struct ChangeLogBoundEndToEndTests {
         print(
             "logStaysBounded: \(logged) bytes logged, \(samples.count) samples; the log's files at most \(String(format: "%.2f", largest))× the bound; snapshot \(samples.last?.snapshot ?? 0) bytes"
         )
+        // The bound a restart starts from counts the snapshot it loads: were that snapshot's
+        // size read as 0, the bound would sit at its floor and every MiB logged would ask for
+        // a snapshot of the whole state.
+        let loaded = Self.size(folder.path + "/state.snapshot")
         let herald = try folder.start()
+        let restarted = try herald.connect().call("stats")
+        let compactAt = try #require(restarted[pointer: "/result/changeLog/compactAtBytes"]?.numberValue?.intValue)
+        #expect(compactAt > floor, "\(restarted)")
+        if restarted[pointer: "/result/changeLog/compactions"]?.numberValue?.intValue == 0 {
+            #expect(compactAt == 2 * loaded, "the bound after a restart onto a snapshot of \(loaded) bytes: \(restarted)")
+        }
         #expect(acknowledged.count == 1500)
         #expect(try Kill.missing(acknowledged, in: herald).isEmpty)
         let focus = try herald.connect().call("get-focus")

@@ -65,13 +65,24 @@ package enum ChangeLogFile {
     /// encoding, made from its parts).
     package static func appendRecord(to bytes: inout [UInt8], _ encodeBody: (inout [UInt8]) -> Void) {
         let start = bytes.count
-        bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])
+        appendUnsealedRecord(to: &bytes, encodeBody)
+        sealRecord(&bytes, at: start)
+    }
+
+    /// Appends a record's frame, left zero, and its body: ``sealRecord(_:at:)`` fills the
+    /// frame in once the body is final.
+    package static func appendUnsealedRecord(to bytes: inout [UInt8], _ encodeBody: (inout [UInt8]) -> Void) {
+        bytes.append(contentsOf: repeatElement(0, count: recordOverhead))
         encodeBody(&bytes)
-        let bodyCount = bytes.count - start - recordOverhead
-        let checksum = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + recordOverhead)...])) }
+    }
+
+    /// Writes the frame of the record that begins at `start` of `bytes` and runs to their
+    /// end: its body's length and checksum.
+    package static func sealRecord(_ bytes: inout [UInt8], at start: Int) {
         bytes.withUnsafeMutableBytes { raw in
-            raw.storeBytes(of: UInt32(bodyCount).littleEndian, toByteOffset: start, as: UInt32.self)
-            raw.storeBytes(of: checksum.littleEndian, toByteOffset: start + 4, as: UInt32.self)
+            let body = UnsafeRawBufferPointer(rebasing: raw[(start + recordOverhead)...])
+            raw.storeBytes(of: UInt32(body.count).littleEndian, toByteOffset: start, as: UInt32.self)
+            raw.storeBytes(of: CRC32C.checksum(body).littleEndian, toByteOffset: start + 4, as: UInt32.self)
         }
     }
 

@@ -102,29 +102,27 @@ extension ChangeRecord {
         InteractionRecordWriter.appending(to: &bytes) { $0.appendInteraction(interaction) }
     }
 
-    /// A donation's whole framed record but its time and checksum, encoded before the
-    /// state's lock: ``ChangeLog/append(prepared:appliedAt:answered:)`` writes in the time
-    /// the rule saw and the checksum under it, and copies the bytes. Under the lock that
-    /// replaces walking the interaction (docs/performance.md, "Durability").
+    /// A donation's whole record but its time and frame, encoded before the state's lock:
+    /// ``ChangeLog/append(prepared:appliedAt:answered:)`` writes in the time the rule saw
+    /// and seals it under the lock (``seal(_:appliedAt:)``), then copies the bytes. Under the
+    /// lock that replaces walking the interaction (docs/performance.md, "Durability").
     package static func preparedDonation(by caller: Caller, app: String, interaction: Interaction) -> [UInt8] {
-        var record: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0]
+        var record: [UInt8] = []
         record.reserveCapacity(256)
-        encodeDonation(by: caller, appliedAt: Date(timeIntervalSince1970: 0), app: app, interaction: interaction, into: &record)
-        record.withUnsafeMutableBytes { raw in
-            raw.storeBytes(of: UInt32(raw.count - ChangeLogFile.recordOverhead).littleEndian, toByteOffset: 0, as: UInt32.self)
+        ChangeLogFile.appendUnsealedRecord(to: &record) {
+            encodeDonation(by: caller, appliedAt: Date(timeIntervalSince1970: 0), app: app, interaction: interaction, into: &$0)
         }
         return record
     }
 
     /// Writes `appliedAt` into a record of ``preparedDonation(by:app:interaction:)`` — the
-    /// first member of its body — and then its checksum.
+    /// first member of its body — and then its frame.
     package static func seal(_ record: inout [UInt8], appliedAt: Date) {
         record.withUnsafeMutableBytes { raw in
-            let body = ChangeLogFile.recordOverhead
-            raw.storeBytes(of: appliedAt.timeIntervalSince1970.bitPattern.littleEndian, toByteOffset: body, as: UInt64.self)
-            let checksum = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[body...]))
-            raw.storeBytes(of: checksum.littleEndian, toByteOffset: 4, as: UInt32.self)
+            raw.storeBytes(
+                of: appliedAt.timeIntervalSince1970.bitPattern.littleEndian, toByteOffset: ChangeLogFile.recordOverhead, as: UInt64.self)
         }
+        ChangeLogFile.sealRecord(&record, at: 0)
     }
 
     /// What every body begins with: the time, then the caller.
@@ -267,8 +265,7 @@ struct ByteReader {
     /// between, and none of the generic validation's type look-ups (docs/performance.md,
     /// "Durability"). Nil when they are short or not UTF-8.
     mutating func readString() -> String? {
-        guard let utf8 = readUTF8() else { return nil }
-        return try? String(copying: UTF8Span(validating: utf8.span))
+        readString(reusing: "")
     }
 
     /// The same, `previous` itself when the bytes are its own: a log's donations name

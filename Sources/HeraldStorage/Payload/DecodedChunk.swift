@@ -1,26 +1,28 @@
 import Dispatch
 import HeraldCore
 
-/// The records of one chunk, decoded by one worker and then moved into the store one by
-/// one by another thread: in memory of its own, because an array would copy each record
-/// (a retain of every string) and then release it.
+/// The records of one chunk of a store section — interactions
+/// (``HeraldState/StoredRecord``) or notifications (``HeraldState/StoredNotification``) —
+/// decoded by one worker and then moved into the state one by one by another thread: in
+/// memory of its own, because an array would copy each record (a retain of every string)
+/// and then release it.
 ///
 /// The worker writes `records`, `count` and `failure`, then signals `filled`; the inserting
 /// thread reads them only after waiting for it, which orders the two.
-final class DecodedChunk: @unchecked Sendable {
-    private var records: UnsafeMutablePointer<HeraldState.StoredRecord>
+final class DecodedChunk<Record>: @unchecked Sendable {
+    private var records: UnsafeMutablePointer<Record>
     private var capacity: Int
     private(set) var count = 0
     private(set) var failure: SnapshotFileError?
     private let filled = DispatchSemaphore(value: 0)
     private var waited = false
 
-    /// Room for the records a chunk of `byteCount` bytes can hold: a full chunk's, unless
-    /// the bytes are too few for that many (a record takes at least
-    /// ``InteractionRecordLayout/minimumRecordSize`` bytes). So a damaged payload of many
-    /// small chunks cannot make the decoder reserve more than its own size.
-    init(expecting byteCount: Int) {
-        capacity = Swift.max(1, Swift.min(InteractionRecordLayout.chunkSize, byteCount / InteractionRecordLayout.minimumRecordSize))
+    /// Room for the records a chunk of `byteCount` bytes can hold: a full chunk's
+    /// (`chunkSize`), unless the bytes are too few for that many (a record takes at least
+    /// `minimumRecordSize` bytes). So a damaged payload of many small chunks cannot make the
+    /// decoder reserve more than its own size.
+    init(expecting byteCount: Int, chunkSize: Int, minimumRecordSize: Int) {
+        capacity = Swift.max(1, Swift.min(chunkSize, byteCount / minimumRecordSize))
         records = .allocate(capacity: capacity)
     }
 
@@ -29,13 +31,13 @@ final class DecodedChunk: @unchecked Sendable {
         records.deallocate()
     }
 
-    /// Decodes the records in `range` of `file`; on a worker thread.
-    func fill(from file: UnsafeRawBufferPointer, range: Range<Int>, appCount: Int, rareMembers: InteractionRecordReader.RareMembers) {
+    /// Decodes records with `next` until `reader` is at its end; on a worker thread.
+    func fill(_ reader: consuming InteractionRecordReader, next: (inout InteractionRecordReader) throws(SnapshotFileError) -> Record) {
         defer { filled.signal() }
+        var reader = reader
         do throws(SnapshotFileError) {
-            var reader = InteractionRecordReader(file: file, range: range, appCount: appCount, rareMembers: rareMembers)
             while !reader.isAtEnd {
-                append(try reader.next())
+                append(try next(&reader))
             }
         } catch {
             failure = error
@@ -49,10 +51,10 @@ final class DecodedChunk: @unchecked Sendable {
         waited = true
     }
 
-    private func append(_ record: consuming HeraldState.StoredRecord) {
+    private func append(_ record: consuming Record) {
         if count == capacity {
             // Only a damaged chunk holds more records than its bytes were expected to.
-            let grown = UnsafeMutablePointer<HeraldState.StoredRecord>.allocate(capacity: capacity * 2)
+            let grown = UnsafeMutablePointer<Record>.allocate(capacity: capacity * 2)
             grown.moveInitialize(from: records, count: count)
             records.deallocate()
             records = grown
@@ -63,7 +65,7 @@ final class DecodedChunk: @unchecked Sendable {
     }
 
     /// Hands each record to `body`, first to last, and leaves the chunk empty.
-    func removeAll(_ body: (consuming HeraldState.StoredRecord) -> Void) {
+    func removeAll(_ body: (consuming Record) -> Void) {
         let taken = count
         count = 0
         for index in 0..<taken {

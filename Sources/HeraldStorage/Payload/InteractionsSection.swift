@@ -78,14 +78,19 @@ enum InteractionsSection: SnapshotSection {
         guard state.restoreAppNames(appNames) else {
             throw SnapshotFileError(.undecodable, "The checksums hold but the state does not decode: an app name is listed twice.")
         }
-        let decoded = chunks.map { DecodedChunk(expecting: $0.count) }
+        let decoded = chunks.map {
+            DecodedChunk<HeraldState.StoredRecord>(
+                expecting: $0.count, chunkSize: InteractionRecordLayout.chunkSize, minimumRecordSize: InteractionRecordLayout.minimumRecordSize)
+        }
         var restored = 0
         var failure: SnapshotFileError?
         file.withUnsafeBytes { bytes in
             nonisolated(unsafe) let file = bytes
             DetachedThread.start(named: "herald-restore") {
                 runOnEveryCore(chunks.count) { index in
-                    decoded[index].fill(from: file, range: chunks[index], appCount: appNames.count, rareMembers: rareMembers)
+                    decoded[index].fill(
+                        InteractionRecordReader(file: file, range: chunks[index], appCount: appNames.count, rareMembers: rareMembers)
+                    ) { reader throws(SnapshotFileError) in try reader.next() }
                 }
             }
             // The workers read `file`: every one must be done before it goes away.

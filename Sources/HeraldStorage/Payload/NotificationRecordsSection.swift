@@ -1,4 +1,3 @@
-import Dispatch
 import HeraldCore
 import HeraldProtocol
 
@@ -66,14 +65,19 @@ enum NotificationRecordsSection: SnapshotSection {
                 return (apps, reasonLists, chunks)
             }
         }.get()
-        let decoded = chunks.map { DecodedNotifications(expecting: $0.count) }
+        let decoded = chunks.map {
+            DecodedChunk<HeraldState.StoredNotification>(
+                expecting: $0.count, chunkSize: NotificationRecordLayout.chunkSize, minimumRecordSize: NotificationRecordLayout.minimumRecordSize)
+        }
         var list = state.notificationListRestore()
         var failure: SnapshotFileError?
         file.withUnsafeBytes { bytes in
             nonisolated(unsafe) let file = bytes
             DetachedThread.start(named: "herald-restore") {
                 runOnEveryCore(chunks.count) { index in
-                    decoded[index].fill(from: file, range: chunks[index], apps: apps, reasonLists: reasonLists)
+                    decoded[index].fill(InteractionRecordReader(file: file, range: chunks[index], appCount: apps.count, rareMembers: .json)) {
+                        reader throws(SnapshotFileError) in try reader.nextNotification(apps: apps, reasonLists: reasonLists)
+                    }
                 }
             }
             // The workers read `file`: every one must be done before it goes away.
@@ -86,13 +90,14 @@ enum NotificationRecordsSection: SnapshotSection {
                     failure = error
                     return
                 }
-                for entry in chunk.takeEntries() where !list.add(entry) {
+                chunk.removeAll { entry in
+                    guard failure == nil, !list.add(entry) else { return }
                     failure = SnapshotFileError(
                         .undecodable,
                         "The checksums hold but the state does not decode: the chunk of notifications at file byte \(range.lowerBound) lists \(entry.notification.app) \(entry.notification.identifier) again, or names no app."
                     )
-                    return
                 }
+                if failure != nil { return }
             }
         }
         if let failure { throw failure }
@@ -118,48 +123,5 @@ enum NotificationRecordsSection: SnapshotSection {
             return values.count - 1
         }
         return (values, entryNumbers)
-    }
-}
-
-/// The notifications of one chunk, decoded by one worker and then taken by the thread
-/// that inserts them: the worker writes `entries` and `failure`, then signals `filled`;
-/// the inserting thread reads them only after waiting for it, which orders the two.
-final class DecodedNotifications: @unchecked Sendable {
-    private var entries: [HeraldState.StoredNotification] = []
-    private(set) var failure: SnapshotFileError?
-    private let expected: Int
-    private let filled = DispatchSemaphore(value: 0)
-    private var waited = false
-
-    /// Room for the notifications a chunk of `byteCount` bytes can hold, at most a full
-    /// chunk's: a damaged payload cannot make the decoder reserve more than its own size.
-    init(expecting byteCount: Int) {
-        expected = Swift.max(1, Swift.min(NotificationRecordLayout.chunkSize, byteCount / NotificationRecordLayout.minimumRecordSize))
-    }
-
-    /// Decodes the notifications in `range` of `file`; on a worker thread.
-    func fill(from file: UnsafeRawBufferPointer, range: Range<Int>, apps: [String], reasonLists: [[DeliveryReason]]) {
-        defer { filled.signal() }
-        entries.reserveCapacity(expected)
-        do throws(SnapshotFileError) {
-            var reader = InteractionRecordReader(file: file, range: range, appCount: apps.count, rareMembers: .json)
-            while !reader.isAtEnd { entries.append(try reader.nextNotification(apps: apps, reasonLists: reasonLists)) }
-        } catch {
-            failure = error
-        }
-    }
-
-    /// Returns once `fill` is done; at once if it was waited for already.
-    func waitUntilFilled() {
-        guard !waited else { return }
-        filled.wait()
-        waited = true
-    }
-
-    /// The decoded notifications, first to last; the chunk is left empty.
-    func takeEntries() -> [HeraldState.StoredNotification] {
-        var taken: [HeraldState.StoredNotification] = []
-        swap(&taken, &entries)
-        return taken
     }
 }

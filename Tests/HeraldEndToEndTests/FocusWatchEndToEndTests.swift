@@ -43,7 +43,11 @@ struct FocusWatchEndToEndTests {
         let watcher = try herald.connect()
         #expect(try watcher.call("get-focus", json(#"{"subscribe":true}"#))[pointer: "/result"] != nil)
         let person = try herald.connect()
-        let define = #"{"focus":{"name":"Evening","allowedApps":["org.example.chat"],"schedules":[{"start":"20:00","end":"21:00"}]}}"#
+        // A window hours away, whenever the test runs: a fixed one (20:00-21:00) was in
+        // effect for a run at 20:00 UTC, and its active-focus-changed came between.
+        let start = NotificationListEndToEndTests.clockTime(in: 2 * 3600)
+        let end = NotificationListEndToEndTests.clockTime(in: 3 * 3600)
+        let define = #"{"focus":{"name":"Evening","allowedApps":["org.example.chat"],"schedules":[{"start":"\#(start)","end":"\#(end)"}]}}"#
         #expect(try person.call("define-focus", json(define))[pointer: "/result"] != nil)
         #expect(try person.call("delete-focus", json(#"{"name":"Evening"}"#))[pointer: "/result"] != nil)
         // A refused definition tells nothing.
@@ -53,7 +57,7 @@ struct FocusWatchEndToEndTests {
         #expect(made?[pointer: "/method"] == .string("focus-defined"), "\(String(describing: made))")
         #expect(made?[pointer: "/params/name"] == .string("Evening"))
         #expect(made?[pointer: "/params/focus/allowedApps/0"] == .string("org.example.chat"), "\(String(describing: made))")
-        #expect(made?[pointer: "/params/focus/schedules/0/start"] == .string("20:00"), "\(String(describing: made))")
+        #expect(made?[pointer: "/params/focus/schedules/0/start"] == .string(start), "\(String(describing: made))")
         #expect(made?[pointer: "/params/focus/until"] == nil)
         let deleted = try watcher.readJSON()
         #expect(deleted?[pointer: "/method"] == .string("focus-defined"), "\(String(describing: deleted))")

@@ -636,21 +636,4 @@ struct NotificationList: Sendable {
         expired += pruned
         return (pruned, isComplete)
     }
-
-    /// Every notification with its uid, oldest stamp first: the order that restores the list as it is.
-    func forEachInOrder(_ body: (UInt32, HeraldNotification) throws -> Void) rethrows {
-        for uid in lists.keys.sorted() {
-            let list = lists[uid]!
-            // Delivered ones in the order they were delivered (eviction's order), then the
-            // scheduled and the snoozed.
-            var delivered: [Entry] = []
-            var scheduled: [Entry] = []
-            for entry in list.entries.values {
-                if entry.deliveredStamp != nil { delivered.append(entry) } else { scheduled.append(entry) }
-            }
-            delivered.sort { $0.deliveredStamp! < $1.deliveredStamp! }
-            scheduled.sort { $0.stamp < $1.stamp }
-            for entry in delivered + scheduled { try body(uid, entry.notification(app: list.apps.name(of: entry.app))) }
-        }
-    }
 }

@@ -23,11 +23,10 @@ import HeraldProtocol
 /// - `actions` (rare: a JSON array of ``CategoryRecord`` actions) and `categoryOptions` (a
 ///   count, then each) when set.
 extension NotificationRecordFlags {
-    /// The flags of `notification`'s members.
-    init(of notification: HeraldNotification) {
+    /// The flags of `notification`'s members, its `content` and `delivery` read once by
+    /// the caller (a list's entry makes a copy of them at each read).
+    init(of notification: some NotificationRecordSource, content: NotificationContent, delivery: Delivery) {
         self = []
-        let content = notification.content
-        let delivery = notification.delivery
         let present: [(Bool, NotificationRecordFlags)] = [
             (notification.deliveredAt != nil, .hasDeliveredAt), (notification.snoozedUntil != nil, .hasSnoozedUntil),
             (notification.actions != nil, .hasActions), (notification.categoryOptions != nil, .hasCategoryOptions),
@@ -54,21 +53,43 @@ extension NotificationRecordFlags {
     }
 }
 
+/// What a notification's record is written from: a list's entry where the list keeps it
+/// (a snapshot's), or a notification.
+protocol NotificationRecordSource {
+    var identifier: String { get }
+    var content: NotificationContent { get }
+    var delivery: Delivery { get }
+    var state: NotificationState { get }
+    var receivedAt: Date { get }
+    var deliveredAt: Date? { get }
+    var snoozedUntil: Date? { get }
+    var actions: [NotificationAction]? { get }
+    var categoryOptions: [NotificationCategoryOption]? { get }
+}
+
+extension HeraldNotification: NotificationRecordSource {}
+extension HeraldState.StoredNotificationEntry: NotificationRecordSource {}
+
 extension InteractionRecordWriter {
     /// Appends `entry`, whose app is number `app` of the section's app table and whose
     /// delivery's reasons are list number `reasons` of its table of reason lists.
     mutating func appendNotification(_ entry: HeraldState.StoredNotification, app: Int, reasons: Int) {
-        let notification = entry.notification
-        appendVarint(UInt64(entry.uid))
+        appendNotification(entry.notification, uid: entry.uid, app: app, reasons: reasons)
+    }
+
+    /// Appends `notification` of `uid`'s list, as ``appendNotification(_:app:reasons:)``.
+    mutating func appendNotification(_ notification: some NotificationRecordSource, uid: UInt32, app: Int, reasons: Int) {
+        let content = notification.content
+        let delivery = notification.delivery
+        appendVarint(UInt64(uid))
         appendVarint(UInt64(app))
-        appendVarint(NotificationRecordFlags(of: notification).rawValue)
+        appendVarint(NotificationRecordFlags(of: notification, content: content, delivery: delivery).rawValue)
         appendString(notification.identifier)
         appendCase(notification.state, of: NotificationRecordLayout.states)
         appendDouble(notification.receivedAt.timeIntervalSinceReferenceDate)
         if let date = notification.deliveredAt { appendDouble(date.timeIntervalSinceReferenceDate) }
         if let date = notification.snoozedUntil { appendDouble(date.timeIntervalSinceReferenceDate) }
 
-        let content = notification.content
         let texts = [
             content.title, content.subtitle, content.body, content.threadIdentifier, content.categoryIdentifier, content.targetContentIdentifier,
         ]
@@ -89,7 +110,6 @@ extension InteractionRecordWriter {
             if let avatar = communication.avatar { appendRare(ImageRecord.json(avatar, .snapshot)) }
         }
 
-        let delivery = notification.delivery
         appendCase(delivery.presentation, of: NotificationRecordLayout.presentations)
         if let date = delivery.deliverAt { appendDouble(date.timeIntervalSinceReferenceDate) }
         appendVarint(UInt64(reasons))

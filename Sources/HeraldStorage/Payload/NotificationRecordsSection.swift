@@ -20,27 +20,30 @@ enum NotificationRecordsSection: SnapshotSection {
     static let inspectionMember = NotificationsSection.name
 
     static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: ParallelWork?) throws {
-        let entries = state.storedNotifications
-        let (apps, appNumbers) = table(of: entries) { $0.notification.app }
-        let (reasonLists, reasonNumbers) = table(of: entries) { $0.notification.delivery.reasons }
+        // The entries where the list keeps them, in its order: no copy of each is made.
+        let order = state.storedNotificationOrder
+        let tables = Tables(of: state, order)
         let chunkSize = NotificationRecordLayout.chunkSize
-        let runs = stride(from: 0, to: entries.count, by: chunkSize).map { $0..<Swift.min($0 + chunkSize, entries.count) }
+        let runs = stride(from: 0, to: order.count, by: chunkSize).map { $0..<Swift.min($0 + chunkSize, order.count) }
         let chunks = try runEach(runs.count, on: parallel) { index in
             var buffer: [UInt8] = []
             buffer.reserveCapacity(runs[index].count * 192)
+            var position = runs[index].lowerBound
             InteractionRecordWriter.appending(to: &buffer) { writer in
-                for position in runs[index] {
-                    writer.appendNotification(entries[position], app: appNumbers[position], reasons: reasonNumbers[position])
+                state.forEachStoredNotification(in: order, at: runs[index]) { entry in
+                    writer.appendNotification(
+                        entry, uid: entry.uid, app: Int(tables.appNumbers[position]), reasons: Int(tables.reasonNumbers[position]))
+                    position += 1
                 }
             }
             return buffer
         }
-        bytes.reserveCapacity(bytes.count + chunks.reduce(0) { $0 + $1.count + 5 } + apps.reduce(9) { $0 + $1.utf8.count + 2 })
-        bytes.appendStrings(apps)
+        bytes.reserveCapacity(bytes.count + chunks.reduce(0) { $0 + $1.count + 5 } + tables.apps.reduce(9) { $0 + $1.utf8.count + 2 })
+        bytes.appendStrings(tables.apps)
         var reasons: [UInt8] = []
         InteractionRecordWriter.appending(to: &reasons) { writer in
-            writer.appendVarint(UInt64(reasonLists.count))
-            for list in reasonLists { writer.appendReasons(list) }
+            writer.appendVarint(UInt64(tables.reasonLists.count))
+            for list in tables.reasonLists { writer.appendReasons(list) }
         }
         bytes.appendLengthPrefixed(reasons)
         bytes.appendVarint(UInt64(chunks.count))
@@ -108,20 +111,60 @@ enum NotificationRecordsSection: SnapshotSection {
         NotificationsSection.inspection(of: state)
     }
 
-    /// The distinct values `key` gives the entries, in order of first use, and each entry's
-    /// number among them.
-    private static func table<Value: Hashable>(
-        of entries: [HeraldState.StoredNotification], _ key: (HeraldState.StoredNotification) -> Value
-    ) -> (values: [Value], numbers: [Int]) {
-        var numbers: [Value: Int] = [:]
-        var values: [Value] = []
-        let entryNumbers = entries.map { entry in
-            let value = key(entry)
-            if let number = numbers[value] { return number }
-            numbers[value] = values.count
-            values.append(value)
-            return values.count - 1
+    /// The section's app names and reason lists, each in order of first use in the list,
+    /// and each notification's numbers among them, by its position in the list's order.
+    struct Tables: Sendable {
+        var apps: [String] = []
+        var reasonLists: [[DeliveryReason]] = []
+        var appNumbers: [UInt32] = []
+        var reasonNumbers: [UInt32] = []
+
+        /// A uid's app is looked up by its number in the uid's table, its name hashed once;
+        /// a reason list by its storage, which the list shares between the notifications
+        /// decided alike, and by its value only the first time that storage is met.
+        init(of state: HeraldState, _ order: HeraldState.StoredNotificationOrder) {
+            appNumbers.reserveCapacity(order.count)
+            reasonNumbers.reserveCapacity(order.count)
+            var appsOfUIDs: [UInt64: UInt32] = [:]
+            var appsByName: [String: UInt32] = [:]
+            var listsByStorage: [UInt: UInt32] = [:]
+            var listsByValue: [[DeliveryReason]: UInt32] = [:]
+            var last: (app: UInt64, appNumber: UInt32, storage: UInt, reasons: UInt32)?
+            state.forEachStoredNotification(in: order, at: 0..<order.count) { entry in
+                let appOfUID = UInt64(entry.uid) << 32 | UInt64(entry.appNumber)
+                let app: UInt32
+                if let last, last.app == appOfUID {
+                    app = last.appNumber
+                } else if let known = appsOfUIDs[appOfUID] {
+                    app = known
+                } else {
+                    app = appsByName[entry.app] ?? UInt32(apps.count)
+                    if app == apps.count {
+                        apps.append(entry.app)
+                        appsByName[entry.app] = app
+                    }
+                    appsOfUIDs[appOfUID] = app
+                }
+                let list = entry.delivery.reasons
+                // Empty, a list may have no storage of its own (0): found by its value.
+                let storage = list.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+                let reasons: UInt32
+                if storage != 0, let last, last.storage == storage {
+                    reasons = last.reasons
+                } else if storage != 0, let known = listsByStorage[storage] {
+                    reasons = known
+                } else {
+                    reasons = listsByValue[list] ?? UInt32(reasonLists.count)
+                    if reasons == reasonLists.count {
+                        reasonLists.append(list)
+                        listsByValue[list] = reasons
+                    }
+                    if storage != 0 { listsByStorage[storage] = reasons }
+                }
+                last = (appOfUID, app, storage, reasons)
+                appNumbers.append(app)
+                reasonNumbers.append(reasons)
+            }
         }
-        return (values, entryNumbers)
     }
 }

@@ -2,7 +2,7 @@
 # `make bench-durability`: donate and update-content 16×16 against heraldd in each
 # --durability mode, side by side, alternating the modes for ROUNDS rounds: requests a
 # second, heraldd's CPU time per request, and the change log's writes and fdatasyncs per
-# request (stats.changeLog).
+# request, and the compactions meanwhile (stats.changeLog).
 #
 #   bash scripts/bench-durability.sh                  5 s per measurement, 3 rounds
 #   DURATION=2 ROUNDS=1 bash scripts/bench-durability.sh
@@ -53,7 +53,7 @@ data = b""
 while not data.endswith(b"\n"):
     data += s.recv(65536)
 log = json.loads(data)["result"].get("changeLog", {})
-print(log.get("writes", 0), log.get("syncs", 0))
+print(log.get("writes", 0), log.get("syncs", 0), log.get("compactions", 0))
 PY
 }
 
@@ -71,10 +71,10 @@ for round in $(seq 1 "$ROUNDS"); do
           --duration "$DURATION" --warmup "$WARMUP" --target "$mode" >"$RUN/load.json" &
         gen=$!
         sleep "$WARMUP"
-        before=$(cpu_ticks "$PID"); read -r w0 s0 < <(stats "$RUN/sock")
+        before=$(cpu_ticks "$PID"); read -r w0 s0 c0 < <(stats "$RUN/sock")
         wait "$gen"
-        after=$(cpu_ticks "$PID"); read -r w1 s1 < <(stats "$RUN/sock")
-        python3 - "$(cat "$RUN/load.json")" "$mode" "$round" "$before" "$after" "$(getconf CLK_TCK)" "$w0" "$w1" "$s0" "$s1" "$scenario" "$name" >>"$LINES" <<'PY'
+        after=$(cpu_ticks "$PID"); read -r w1 s1 c1 < <(stats "$RUN/sock")
+        python3 - "$(cat "$RUN/load.json")" "$mode" "$round" "$before" "$after" "$(getconf CLK_TCK)" "$w0" "$w1" "$s0" "$s1" "$scenario" "$name" "$c0" "$c1" >>"$LINES" <<'PY'
 import json, sys
 f = json.loads(sys.argv[1]); mode, rnd = sys.argv[2], int(sys.argv[3])
 if sys.argv[12]: mode = f"{mode} ({sys.argv[12]})"
@@ -83,7 +83,7 @@ req = f["answeredLines"] * f["requestsPerLine"]
 print(json.dumps({"scenario": sys.argv[11], "mode": mode, "round": rnd, "requestsPerSecond": f.get("requestsPerSecond"),
   "cpuUsPerRequest": round((a - b) * 1e6 / tck / max(req, 1), 2),
   "writesPerRequest": round((w1 - w0) / max(req, 1), 4), "syncsPerRequest": round((s1 - s0) / max(req, 1), 5),
-  "p99Us": f.get("p99Us"), "requests": req}))
+  "p99Us": f.get("p99Us"), "requests": req, "compactions": int(sys.argv[14]) - int(sys.argv[13])}))
 PY
         kill "$PID"; wait "$PID" 2>/dev/null || true; PID=
         say "$(tail -1 "$LINES")"
@@ -103,8 +103,8 @@ for r in rows:
 def med(scenario, mode, key):
     vals = [r[key] for r in rows if r["scenario"] == scenario and r["mode"] == mode and r[key] is not None]
     return statistics.median(vals) if vals else None
-print("| scenario | --durability | req/s | CPU µs/request | vs snapshot: req/s, CPU | log writes/request | fdatasyncs/request |")
-print("|---|---|---|---|---|---|---|")
+print("| scenario | --durability | req/s | CPU µs/request | vs snapshot: req/s, CPU | log writes/request | fdatasyncs/request | compactions a run |")
+print("|---|---|---|---|---|---|---|---|")
 def snapshot_of(m):
     """The snapshot row of the same build: "snapshot (name)" for "log (name)"."""
     return "snapshot" + (m[m.index(" "):] if " " in m else "")
@@ -113,7 +113,7 @@ for s in scenarios:
         base_rps, base_cpu = med(s, snapshot_of(m), "requestsPerSecond"), med(s, snapshot_of(m), "cpuUsPerRequest")
         rps, cpu = med(s, m, "requestsPerSecond"), med(s, m, "cpuUsPerRequest")
         ratio = f"{rps / base_rps:.2f}×, {cpu / base_cpu:.2f}×" if base_rps and rps and cpu else "—"
-        print(f"| `{s}` | `{m}` | {rps:,.0f} | {cpu:.1f} | {ratio} | {med(s, m, 'writesPerRequest'):.4f} | {med(s, m, 'syncsPerRequest'):.5f} |")
+        print(f"| `{s}` | `{m}` | {rps:,.0f} | {cpu:.1f} | {ratio} | {med(s, m, 'writesPerRequest'):.4f} | {med(s, m, 'syncsPerRequest'):.5f} | {med(s, m, 'compactions'):g} |")
 PY
 
 # Restart time (issue 44's goal: a restart replays 1M logged changes in under 1 s). The

@@ -44,7 +44,7 @@ package struct SnapshotFileError: Error, Sendable, CustomStringConvertible {
     package var description: String { "\(code): \(reason)" }
 
     /// `what` failed with the current `errno`, which it names.
-    static func io(_ what: String) -> SnapshotFileError {
+    package static func io(_ what: String) -> SnapshotFileError {
         let code = errno
         return SnapshotFileError(.io, "\(what): \(String(cString: strerror(code))) (errno \(code)).")
     }

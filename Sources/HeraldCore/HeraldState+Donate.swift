@@ -119,15 +119,27 @@ extension HeraldState {
 /// record.
 package struct PreparedDonation: Sendable {
     package let app: String
-    package let interaction: Interaction
     /// `interaction` encoded: what the store keeps, and the change log's record holds.
     package let record: EncodedInteraction
+    /// The interaction, unless it came from the change log as its record's bytes.
+    private let decoded: Interaction?
 
     init(app: String, interaction: Interaction) {
         precondition(interaction.identifier != nil, "A prepared donation has an identifier.")
         self.app = app
-        self.interaction = interaction
+        self.decoded = interaction
         self.record = EncodedInteraction(interaction)
+    }
+
+    /// The interaction, as the store keeps it: decoded from the record when the donation
+    /// came from the change log (a replay needs it only for a retry).
+    package var interaction: Interaction { decoded ?? record.interaction }
+
+    /// Whether it asks to notify its recipient anyway, which takes the app's Focus
+    /// authorization: for a logged one, read only when its record has donation metadata.
+    var asksToNotifyRecipientAnyway: Bool {
+        if let decoded { return decoded.intent.asksToNotifyRecipientAnyway }
+        return record.flags.contains(.hasDonationMetadata) && record.interaction.intent.asksToNotifyRecipientAnyway
     }
 
     /// A donation the change log recorded once it was stored: `interaction` is as the
@@ -140,12 +152,12 @@ package struct PreparedDonation: Sendable {
     /// The same, from the log's bytes of the interaction, kept as the store's record.
     package init(recordedApp app: String, record: EncodedInteraction) {
         self.app = app
-        self.interaction = record.interaction
+        self.decoded = nil
         self.record = record
     }
 
     /// Its identifier (set by ``HeraldState/prepareDonation(_:)``).
-    package var identifier: String { interaction.identifier! }
+    package var identifier: String { decoded?.identifier ?? record.identifier }
 
     /// `donate`'s answer when the donation was stored, or was a retry of the one stored,
     /// as `result` says, with what the journal records: the interaction as donated, its

@@ -20,9 +20,9 @@ extension HeraldState {
         releasing released: inout ReleasedInteractions
     ) {
         let uid = caller.uid
-        guard
-            (try? DonationRules.validateAuthorization(
-                donation.interaction, authorization: settings.authorization(uid: uid, app: donation.app))) != nil
+        // As DonationRules.validateAuthorization, without decoding a record that has no
+        // donation metadata.
+        guard !donation.asksToNotifyRecipientAnyway || settings.authorization(uid: uid, app: donation.app) == .authorized
         else { return }
         let knownApp = interactions.apps.id(of: donation.app)
         if !(knownApp.map { interactions.holds(uid: uid, app: $0, with: run) } ?? false) {

@@ -13,7 +13,7 @@ struct InteractionKey: Hashable, Sendable {
 
 /// A donated interaction as the store keeps it: its record's bytes, one allocation, and
 /// beside them only what the store's order needs (docs/performance.md, "Stored
-/// interactions").
+/// interactions as their records").
 struct StoredInteraction: Hashable, Sendable {
     /// As donated, with its identifier filled in when it was generated.
     var record: EncodedInteraction

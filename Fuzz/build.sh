@@ -54,7 +54,7 @@ target() {
 
 module HeraldProtocol "" $(find Sources/HeraldProtocol -name '*.swift' | sort)
 module HeraldCore "HeraldProtocol" $(find Sources/HeraldCore -name '*.swift' | sort)
-module HeraldStorage "HeraldProtocol HeraldCore" Sources/HeraldStorage/{CRC32C,OpenSnapshotFile,SnapshotFile,SnapshotFileError,SnapshotHeader}.swift \
+module HeraldStorage "HeraldProtocol HeraldCore" Sources/HeraldStorage/{CRC32C,OpenSnapshotFile,SnapshotFile,SnapshotFileError+IO,SnapshotHeader}.swift \
   Sources/HeraldStorage/ChangeLog/{ChangeRecord,ChangeLogFile}.swift $(find Sources/HeraldStorage/Payload -name '*.swift' | sort)
 
 # HeraldBus imports libsystemd's sd-bus through the CSystemd module map.

@@ -5,10 +5,15 @@ extension HeraldState {
     /// Checks a donation by every rule that needs no state, and turns its interaction into
     /// what the store keeps (a message's text as its digest, ``ContentDigest``): the part
     /// of `donate` made before the state's lock is taken.
+    ///
+    /// An interaction without an identifier is given one here, so that its record (what
+    /// the store keeps, ``EncodedInteraction``) is encoded once and before the lock.
     package static func prepareDonation(_ p: DonateParams) throws(RuleError) -> PreparedDonation {
         try AppName.validate(p.app)
         try DonationRules.validate(p.interaction)
-        return PreparedDonation(app: p.app, interaction: ContentDigest.storing(p.interaction))
+        var interaction = ContentDigest.storing(p.interaction)
+        if interaction.identifier == nil { interaction.identifier = UUID().uuidString.lowercased() }
+        return PreparedDonation(app: p.app, interaction: interaction)
     }
 
     /// `donate`: validates the interaction by ``DonationRules``, then stores it under the
@@ -67,7 +72,6 @@ extension HeraldState {
             donation.interaction, authorization: settings.authorization(uid: caller.uid, app: donation.app)
         )
 
-        var interaction = donation.interaction
         let knownApp = interactions.apps.id(of: donation.app)
         // A uid holding nothing of the app holds nothing under the identifier either; only
         // then is there an app to make room for.
@@ -75,13 +79,12 @@ extension HeraldState {
             try requireRoomForApp(donation.app, holding: interactions.appCount(of: caller.uid))
         }
 
-        let identifier = interaction.identifier ?? UUID().uuidString.lowercased()
-        interaction.identifier = identifier
+        let identifier = donation.identifier
         let key = InteractionKey(uid: caller.uid, app: knownApp ?? interactions.appID(interning: donation.app), identifier: identifier)
-        if let existing = interactions.insertIfAbsent(interaction, at: key, donatedAt: now) {
+        if let existing = interactions.insertIfAbsent(donation.record, at: key, donatedAt: now) {
             guard let retry else { return .compare(StoredDonation(stored: existing)) }
             let isIdentical =
-                retry.sequence == existing.sequence ? retry.isIdentical : existing.interaction == interaction
+                retry.sequence == existing.sequence ? retry.isIdentical : DonationRetry.isIdentical(donation, existing)
             guard isIdentical else {
                 throw RuleError(
                     .identifierConflict,
@@ -112,14 +115,31 @@ extension HeraldState {
 }
 
 /// A donation checked by the rules that need no state, its interaction as the store keeps
-/// it (``HeraldState/prepareDonation(_:)``).
+/// it (``HeraldState/prepareDonation(_:)``): its identifier set, and encoded as the store's
+/// record.
 package struct PreparedDonation: Sendable {
     package let app: String
-    package let interaction: Interaction
+    /// `interaction` encoded: what the store keeps, and the change log's record holds.
+    package let record: EncodedInteraction
+    /// The interaction, unless it came from the change log as its record's bytes.
+    private let decoded: Interaction?
 
     init(app: String, interaction: Interaction) {
+        precondition(interaction.identifier != nil, "A prepared donation has an identifier.")
         self.app = app
-        self.interaction = interaction
+        self.decoded = interaction
+        self.record = EncodedInteraction(interaction)
+    }
+
+    /// The interaction, as the store keeps it: decoded from the record when the donation
+    /// came from the change log (a replay needs it only for a retry).
+    package var interaction: Interaction { decoded ?? record.interaction }
+
+    /// Whether it asks to notify its recipient anyway, which takes the app's Focus
+    /// authorization: for a logged one, read only when its record has donation metadata.
+    var asksToNotifyRecipientAnyway: Bool {
+        if let decoded { return decoded.intent.asksToNotifyRecipientAnyway }
+        return record.flags.contains(.hasDonationMetadata) && record.interaction.intent.asksToNotifyRecipientAnyway
     }
 
     /// A donation the change log recorded once it was stored: `interaction` is as the
@@ -128,6 +148,16 @@ package struct PreparedDonation: Sendable {
     package init(recordedApp app: String, interaction: Interaction) {
         self.init(app: app, interaction: interaction)
     }
+
+    /// The same, from the log's bytes of the interaction, kept as the store's record.
+    package init(recordedApp app: String, record: EncodedInteraction) {
+        self.app = app
+        self.decoded = nil
+        self.record = record
+    }
+
+    /// Its identifier (set by ``HeraldState/prepareDonation(_:)``).
+    package var identifier: String { decoded?.identifier ?? record.identifier }
 
     /// `donate`'s answer when the donation was stored, or was a retry of the one stored,
     /// as `result` says, with what the journal records: the interaction as donated, its
@@ -167,6 +197,12 @@ package struct DonationRetry: Sendable {
 
     /// Compares the donation's interaction, as the store keeps it, with `stored`.
     package static func compare(_ donation: PreparedDonation, with stored: StoredDonation) -> DonationRetry {
-        DonationRetry(sequence: stored.stored.sequence, isIdentical: stored.stored.interaction == donation.interaction)
+        DonationRetry(sequence: stored.stored.sequence, isIdentical: isIdentical(donation, stored.stored))
+    }
+
+    /// Whether `donation` is the interaction `stored` holds: the same bytes, else the same
+    /// value decoded (one encoding of two equal values can differ, a date of -0 and of 0).
+    static func isIdentical(_ donation: PreparedDonation, _ stored: StoredInteraction) -> Bool {
+        stored.record == donation.record || stored.interaction == donation.interaction
     }
 }

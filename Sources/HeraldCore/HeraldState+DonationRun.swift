@@ -12,7 +12,7 @@ extension HeraldState {
     /// counted and forgotten — added to `released`.
     ///
     /// Where the store's own path must decide — the total limit choosing among several
-    /// uids' shares, a donation with no identifier — `run` is stored first and the
+    /// uids' shares — `run` is stored first and the
     /// donation goes one at a time. Call ``storeDonationRun(_:parallel:)`` before
     /// anything else reads or changes the state.
     package mutating func donate(
@@ -20,19 +20,15 @@ extension HeraldState {
         releasing released: inout ReleasedInteractions
     ) {
         let uid = caller.uid
-        guard
-            (try? DonationRules.validateAuthorization(
-                donation.interaction, authorization: settings.authorization(uid: uid, app: donation.app))) != nil
+        // As DonationRules.validateAuthorization, without decoding a record that has no
+        // donation metadata.
+        guard !donation.asksToNotifyRecipientAnyway || settings.authorization(uid: uid, app: donation.app) == .authorized
         else { return }
         let knownApp = interactions.apps.id(of: donation.app)
         if !(knownApp.map { interactions.holds(uid: uid, app: $0, with: run) } ?? false) {
             guard (try? requireRoomForApp(donation.app, holding: interactions.appCount(of: uid, with: run))) != nil else { return }
         }
-        guard let identifier = donation.interaction.identifier else {
-            storeDonationRun(&run, parallel: nil)
-            _ = try? donate(donation, caller: caller, now: now, releasing: &released)
-            return
-        }
+        let identifier = donation.identifier
         let key = InteractionKey(uid: uid, app: knownApp ?? interactions.appID(interning: donation.app), identifier: identifier)
         // A retry, or a conflict refused: nothing changes.
         let hash = key.hashValue
@@ -48,7 +44,7 @@ extension HeraldState {
             _ = try? donate(donation, caller: caller, now: now, releasing: &released)
             return
         }
-        interactions.hold(donation.interaction, at: key, hash: hash, donatedAt: now, in: &run)
+        interactions.hold(donation.record, at: key, hash: hash, donatedAt: now, in: &run)
         // As evictBeyondLimits(donor:releasing:): the uid's own oldest, then, the uid
         // holding everything, its oldest again for the total.
         while interactions.count(of: uid, with: run) > perUIDLimit, let evicted = interactions.removeOldest(of: uid, with: &run) {

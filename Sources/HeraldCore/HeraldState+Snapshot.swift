@@ -15,14 +15,26 @@ extension HeraldState {
         package var uid: UInt32
         package var app: UInt32
         package var donatedAt: Date
-        package var interaction: Interaction
+        /// The interaction as the store keeps it, and a snapshot's record holds it.
+        package var record: EncodedInteraction
+        /// The record's identifier, the key's last part: read where the record is read,
+        /// on a restore's decoding threads rather than the one inserting.
+        package var identifier: String
 
-        package init(uid: UInt32, app: UInt32, donatedAt: Date, interaction: Interaction) {
+        package init(uid: UInt32, app: UInt32, donatedAt: Date, record: EncodedInteraction, identifier: String? = nil) {
             self.uid = uid
             self.app = app
             self.donatedAt = donatedAt
-            self.interaction = interaction
+            self.record = record
+            self.identifier = identifier ?? record.identifier
         }
+
+        package init(uid: UInt32, app: UInt32, donatedAt: Date, interaction: Interaction) {
+            self.init(uid: uid, app: app, donatedAt: donatedAt, record: EncodedInteraction(interaction))
+        }
+
+        /// The interaction, decoded.
+        package var interaction: Interaction { record.interaction }
     }
 
     // MARK: Interactions
@@ -38,7 +50,7 @@ extension HeraldState {
     /// The interactions still stored at `positions` of the donation order, oldest first.
     package func forEachStoredRecord(at positions: Range<Int>, _ body: (StoredRecord) throws -> Void) rethrows {
         try interactions.forEach(at: positions) { key, stored in
-            try body(StoredRecord(uid: key.uid, app: key.app, donatedAt: stored.donatedAt, interaction: stored.interaction))
+            try body(StoredRecord(uid: key.uid, app: key.app, donatedAt: stored.donatedAt, record: stored.record, identifier: key.identifier))
         }
     }
 
@@ -66,10 +78,10 @@ extension HeraldState {
     /// no ``StoredRecord`` is built for each.
     package func forEachStoredRecord(
         in runs: StoredRecordRuns, at index: Int,
-        _ body: (_ uid: UInt32, _ app: UInt32, _ donatedAt: Date, _ interaction: Interaction) throws -> Void
+        _ body: (_ uid: UInt32, _ app: UInt32, _ donatedAt: Date, _ record: EncodedInteraction) throws -> Void
     ) rethrows {
         try interactions.forEach(in: runs.runs[index]) { uid, app, stored in
-            try body(uid, app, stored.donatedAt, stored.interaction)
+            try body(uid, app, stored.donatedAt, stored.record)
         }
     }
 
@@ -93,8 +105,8 @@ extension HeraldState {
     /// not in ``storedAppNames`` or it has no identifier. A record whose key is stored
     /// already replaces it: compare ``interactionCount`` with the records restored.
     package mutating func restoreRecord(_ record: consuming StoredRecord) -> Bool {
-        guard Int(record.app) < interactions.apps.names.count, record.interaction.identifier != nil else { return false }
-        interactions.insert(record.interaction, uid: record.uid, app: record.app, donatedAt: record.donatedAt)
+        guard Int(record.app) < interactions.apps.names.count else { return false }
+        interactions.insert(record.record, identifier: record.identifier, uid: record.uid, app: record.app, donatedAt: record.donatedAt)
         return true
     }
 

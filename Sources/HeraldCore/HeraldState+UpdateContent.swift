@@ -96,8 +96,10 @@ extension HeraldState {
                     at: ["interactionIdentifier"]
                 )
             }
-            audit.describe(stored.interaction)
-            guard stored.interaction.direction == .incoming else {
+            // Decoded once, here: the store keeps it as its record's bytes.
+            let interaction = stored.interaction
+            audit.describe(interaction)
+            guard interaction.direction == .incoming else {
                 throw RuleError(
                     .cannotProvideContent,
                     "Interaction \(identifier) is outgoing; only incoming interactions provide notification content.",
@@ -110,13 +112,13 @@ extension HeraldState {
                     at: ["interactionIdentifier"]
                 )
             }
-            content = CommunicationContent.make(from: content, for: stored.interaction)
+            content = CommunicationContent.make(from: content, for: interaction)
             decision.isCommunication = true
             communication = (key, stored)
             if let activeFocus, let facts = decision.focus {
-                decision.focus = focusFacts(facts, focus: activeFocus, allowing: focus, stored: stored, key: key)
+                decision.focus = focusFacts(facts, focus: activeFocus, allowing: focus, stored: stored, interaction: interaction, key: key)
             }
-            if case .sendMessage(let message) = stored.interaction.intent {
+            if case .sendMessage(let message) = interaction.intent {
                 let conversation = SilencedConversations.Conversation(
                     uid: caller.uid,
                     app: p.app,
@@ -129,7 +131,7 @@ extension HeraldState {
                 }
                 silencedConversation = conversation
             }
-            if case .sendMessage(let message) = stored.interaction.intent,
+            if case .sendMessage(let message) = interaction.intent,
                 let control = conversationControl(uid: caller.uid, app: p.app, conversationIdentifier: message.conversationIdentifier, now: now)
             {
                 decision.focus?.priorityConversation = control.priority
@@ -221,10 +223,11 @@ extension HeraldState {
         focus activeFocus: FocusConfiguration,
         allowing focus: FocusState,
         stored: StoredInteraction,
+        interaction: Interaction,
         key: InteractionKey
     ) -> DeliveryDecision.FocusFacts {
         var facts = facts
-        switch stored.interaction.intent {
+        switch interaction.intent {
         case .sendMessage(let message):
             facts.senderAllowed = message.sender.map(focus.allows) ?? false
             facts.senderSilenced = message.sender.map(focus.silences) ?? false

@@ -71,7 +71,7 @@ extension HeraldState {
         if let identifiers = p.identifiers {
             entries = Set(identifiers).compactMap { interactions.entry(at: InteractionKey(uid: caller.uid, app: app, identifier: $0)) }
         } else if let group = p.groupIdentifier {
-            entries = interactions.select(uid: caller.uid, app: app) { $0.interaction.groupIdentifier == group }
+            entries = interactions.select(uid: caller.uid, app: app) { $0.record.groupIdentifier == group }
         } else {
             entries = interactions.select(uid: caller.uid, app: app) { _ in true }
         }

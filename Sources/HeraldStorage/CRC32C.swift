@@ -1,4 +1,5 @@
 import CCRC32C
+import HeraldCore
 
 /// CRC-32C (Castagnoli, the polynomial of iSCSI and ext4), which each snapshot carries
 /// over its header and over its payload, and each change log record over its body.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HeraldCore
 
 /// The fixed 56 bytes at the start of every snapshot file, little-endian:
 ///

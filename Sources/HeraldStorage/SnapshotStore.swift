@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HeraldCore
 import HeraldProtocol
 
 #if canImport(Glibc)

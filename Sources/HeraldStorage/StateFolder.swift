@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HeraldCore
 
 /// Where Herald keeps its snapshots.
 package enum StateFolder {

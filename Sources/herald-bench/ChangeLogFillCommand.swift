@@ -62,7 +62,7 @@ struct ChangeLogFillCommand: ParsableCommand {
                 // What heraldd logs: the donation as the store keeps it.
                 let donation = try HeraldState.prepareDonation(try DonateMethod.decodeParams(try JSONTape.parse(Array(params.utf8), maxDepth: 64).root))
                 ChangeLogFile.append(
-                    ChangeRecord(donationBy: caller, appliedAt: appliedAt, app: donation.app, interaction: donation.interaction),
+                    ChangeRecord(donationBy: caller, appliedAt: appliedAt, app: donation.app, record: donation.record),
                     to: &bytes)
             case .params:
                 ChangeLogFile.append(

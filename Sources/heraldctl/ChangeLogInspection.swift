@@ -34,8 +34,8 @@ enum ChangeLogInspection {
                 switch record.change {
                 case .request(let params, let generated):
                     held = "params \(params.count) bytes\(generated.isEmpty ? "" : "  drew \(generated.joined(separator: ","))")"
-                case .donation(let donor, let interaction):
-                    held = "stored \(donor) interaction \(interaction.identifier ?? "")"
+                case .donation(let donor, let record):
+                    held = "stored \(donor) interaction \(record.identifier)"
                 }
                 lines.append(
                     "  \(index + 1)  \(RFC3339.format(record.appliedAt))  \(record.method)  uid \(record.caller.uid)\(app)  \(held)")
@@ -62,8 +62,8 @@ enum ChangeLogInspection {
         case .request(let params, let generated):
             members["generated"] = generated.json
             members["params"] = (try? JSONParser.parse(params)) ?? String(decoding: params, as: UTF8.self).json
-        case .donation(let donor, let interaction):
-            let encoded = (try? JSONEncoder().encode(interaction)).flatMap { try? JSONParser.parse([UInt8]($0)) }
+        case .donation(let donor, let record):
+            let encoded = (try? JSONEncoder().encode(record.interaction)).flatMap { try? JSONParser.parse([UInt8]($0)) }
             members["stored"] = .members(["app": donor.json, "interaction": encoded ?? .null])
         }
         return Array(Output.jsonText(.members(members)).utf8)

@@ -230,8 +230,8 @@ struct Daemon {
                     switch (consume record).change {
                     case .request(let params, let generated):
                         next(replayer.prepare(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated))
-                    case .donation(let app, let interaction):
-                        next(replayer.prepareDonation(caller: caller, appliedAt: appliedAt, app: app, interaction: interaction))
+                    case .donation(let app, let record):
+                        next(replayer.prepareDonation(caller: caller, appliedAt: appliedAt, app: app, record: record))
                     }
                 }
             }
@@ -294,7 +294,7 @@ struct Daemon {
     /// A donation's record, all but its time, encoded before the state's lock.
     @Sendable private static func prepareChangeRecord(_ change: PendingChange) {
         guard let donation = change.donation else { return }
-        change.preparedRecord = ChangeRecord.preparedDonation(by: change.caller, app: donation.app, interaction: donation.interaction)
+        change.preparedRecord = ChangeRecord.preparedDonation(by: change.caller, app: donation.app, record: donation.record)
     }
 
     /// The change log's record of a request's change: what a donation stored, the params
@@ -307,7 +307,7 @@ struct Daemon {
             if var record = change.preparedRecord.take() {
                 log.append(prepared: &record, appliedAt: appliedAt, answered: change.isAnswered)
             } else if let donation = change.donation {
-                log.append(answered: change.isAnswered) { ChangeRecord.encodeDonation(by: change.caller, appliedAt: appliedAt, app: donation.app, interaction: donation.interaction, into: &$0) }
+                log.append(answered: change.isAnswered) { ChangeRecord.encodeDonation(by: change.caller, appliedAt: appliedAt, app: donation.app, record: donation.record, into: &$0) }
             } else {
                 let params = change.params
                 log.append(answered: change.isAnswered) {

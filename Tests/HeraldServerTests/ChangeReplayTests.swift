@@ -113,7 +113,7 @@ struct ChangeReplayTests {
         case .request(let params, let generated):
             replay.prepare(method: record.method, caller: record.caller, appliedAt: record.appliedAt, params: params, generated: generated)
         case .donation(let app, let interaction):
-            replay.prepareDonation(caller: record.caller, appliedAt: record.appliedAt, app: app, interaction: interaction)
+            replay.prepareDonation(caller: record.caller, appliedAt: record.appliedAt, app: app, record: interaction)
         }
     }
 

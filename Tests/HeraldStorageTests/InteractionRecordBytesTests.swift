@@ -50,7 +50,7 @@ struct InteractionRecordBytesTests {
         for index in 0..<200 {
             let interaction = Self.interaction(index, &random)
             var body: [UInt8] = []
-            ChangeRecord.encodeDonation(by: F.user, appliedAt: F.now, app: F.app, interaction: interaction, into: &body)
+            ChangeRecord.encodeDonation(by: F.user, appliedAt: F.now, app: F.app, record: EncodedInteraction(interaction), into: &body)
             var plain = PlainLayout()
             plain.interaction(interaction)
             #expect(body.suffix(plain.bytes.count).elementsEqual(plain.bytes))

@@ -23,9 +23,9 @@ struct PreparedDonationRecordTests {
             let appliedAt = F.now + Double(index) * 0.125
             var encoded: [UInt8] = []
             ChangeLogFile.appendRecord(to: &encoded) {
-                ChangeRecord.encodeDonation(by: caller, appliedAt: appliedAt, app: app, interaction: interaction, into: &$0)
+                ChangeRecord.encodeDonation(by: caller, appliedAt: appliedAt, app: app, record: EncodedInteraction(interaction), into: &$0)
             }
-            var prepared = ChangeRecord.preparedDonation(by: caller, app: app, interaction: interaction)
+            var prepared = ChangeRecord.preparedDonation(by: caller, app: app, record: EncodedInteraction(interaction))
             ChangeRecord.seal(&prepared, appliedAt: appliedAt)
             #expect(prepared == encoded, "interaction \(index)")
         }
@@ -44,7 +44,7 @@ struct PreparedDonationRecordTests {
         for index in 0..<50 {
             let interaction = InteractionRecordBytesTests.interaction(index, &random)
             donations.append(interaction)
-            var record = ChangeRecord.preparedDonation(by: F.user, app: F.app, interaction: interaction)
+            var record = ChangeRecord.preparedDonation(by: F.user, app: F.app, record: EncodedInteraction(interaction))
             log.append(prepared: &record, appliedAt: F.now + Double(index), answered: true)
         }
         log.commit()

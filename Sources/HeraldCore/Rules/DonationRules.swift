@@ -124,7 +124,7 @@ extension Person {
 extension Intent {
     /// Whether a message's `donationMetadata.notifyRecipientAnyway` is true; read without
     /// copying the message out.
-    fileprivate var asksToNotifyRecipientAnyway: Bool {
+    var asksToNotifyRecipientAnyway: Bool {
         guard case .sendMessage(let message) = self else { return false }
         return message.donationMetadata?.notifyRecipientAnyway == true
     }

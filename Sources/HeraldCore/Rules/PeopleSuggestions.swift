@@ -40,7 +40,7 @@ struct PeopleSuggestions {
 
     /// Counts `stored` if it is outgoing.
     mutating func add(_ stored: StoredInteraction) {
-        guard stored.interaction.direction == .outgoing else { return }
+        guard stored.record.isOutgoing else { return }
         let date = stored.effectiveDate
         let weight = exp2(-max(0, now.timeIntervalSince(date)) / Self.halfLife)
         switch stored.interaction.intent {

@@ -29,7 +29,7 @@ struct CallHistory: Sendable {
 
     /// Files `stored` if it is an incoming call.
     mutating func record(_ stored: StoredInteraction, at key: InteractionKey) {
-        guard let caller = Self.caller(of: stored.interaction) else { return }
+        guard stored.record.isIncomingCall, let caller = Self.caller(of: stored.interaction) else { return }
         let date = stored.effectiveDate
         for identity in PersonIdentity.keys(of: caller) {
             let callKey = Key(uid: key.uid, app: key.app, caller: identity)
@@ -41,7 +41,7 @@ struct CallHistory: Sendable {
 
     /// Forgets `stored` when it is deleted, evicted or expired.
     mutating func forget(_ stored: StoredInteraction, at key: InteractionKey) {
-        guard let caller = Self.caller(of: stored.interaction) else { return }
+        guard stored.record.isIncomingCall, let caller = Self.caller(of: stored.interaction) else { return }
         for identity in PersonIdentity.keys(of: caller) {
             let callKey = Key(uid: key.uid, app: key.app, caller: identity)
             guard calls[callKey]?.removeValue(forKey: key.identifier) != nil else { continue }
@@ -76,9 +76,10 @@ struct CallHistory: Sendable {
         return false
     }
 
-    /// Whether `stored` is filed here: an incoming call.
+    /// Whether `stored` is filed here: an incoming call (whose first contact is its caller;
+    /// a call has one at least), read from its record's flags without decoding it.
     static func isFiled(_ stored: StoredInteraction) -> Bool {
-        caller(of: stored.interaction) != nil
+        stored.record.isIncomingCall
     }
 
     /// The caller of an incoming call: its first contact.

@@ -11,16 +11,21 @@ struct InteractionKey: Hashable, Sendable {
     var identifier: String
 }
 
-/// A donated interaction as the store keeps it.
+/// A donated interaction as the store keeps it: its record's bytes, one allocation, and
+/// beside them only what the store's order needs (docs/performance.md, "Stored
+/// interactions as their records").
 struct StoredInteraction: Hashable, Sendable {
     /// As donated, with its identifier filled in when it was generated.
-    var interaction: Interaction
+    var record: EncodedInteraction
     var donatedAt: Date
     /// Donation order; the oldest (lowest) is evicted first.
     var sequence: UInt64
 
+    /// The interaction, decoded from its record.
+    var interaction: Interaction { record.interaction }
+
     /// The interaction's own date, else its donation time.
-    var effectiveDate: Date { interaction.date ?? donatedAt }
+    var effectiveDate: Date { record.date ?? donatedAt }
 }
 
 /// Every donated interaction, by (uid, app, identifier), in donation order, and the
@@ -68,33 +73,52 @@ struct InteractionStore: Sendable {
         records[key]
     }
 
-    /// Adds an interaction whose identifier is set and not yet stored; a message's text
-    /// is kept only as its digest (``ContentDigest``).
+    /// Adds the interaction `record` holds, under `identifier` (its own), not yet stored; a
+    /// message's text in it is only its digest (``ContentDigest``).
     @discardableResult
-    mutating func insert(_ interaction: consuming Interaction, uid: UInt32, app: AppNameTable.ID, donatedAt: Date) -> InteractionKey {
-        precondition(interaction.identifier != nil, "A stored interaction has an identifier.")
-        let key = InteractionKey(uid: uid, app: app, identifier: interaction.identifier!)
-        let stored = storable(interaction, donatedAt: donatedAt)
+    mutating func insert(
+        _ record: EncodedInteraction, identifier: String, uid: UInt32, app: AppNameTable.ID, donatedAt: Date
+    ) -> InteractionKey {
+        let key = InteractionKey(uid: uid, app: app, identifier: identifier)
+        let stored = storable(record, donatedAt: donatedAt)
         let filing = Self.filing(stored)
         records.updateValue(consume stored, forKey: key)
         didInsert(filing, at: key)
         return key
     }
 
-    /// Adds an interaction at `key`, its identifier's, as ``insert(_:uid:app:donatedAt:)``
-    /// does, unless one is stored there: then changes nothing and returns that one.
-    mutating func insertIfAbsent(_ interaction: consuming Interaction, at key: InteractionKey, donatedAt: Date) -> StoredInteraction? {
+    /// Adds an interaction whose identifier is set and not yet stored, encoded as the store
+    /// keeps it: a message's text only as its digest (``ContentDigest``).
+    @discardableResult
+    mutating func insert(_ interaction: Interaction, uid: UInt32, app: AppNameTable.ID, donatedAt: Date) -> InteractionKey {
+        precondition(interaction.identifier != nil, "A stored interaction has an identifier.")
+        return insert(Self.record(of: interaction), identifier: interaction.identifier!, uid: uid, app: app, donatedAt: donatedAt)
+    }
+
+    /// ``insertIfAbsent(_:at:donatedAt:)`` for an interaction not yet encoded.
+    mutating func insertIfAbsent(_ interaction: Interaction, at key: InteractionKey, donatedAt: Date) -> StoredInteraction? {
         precondition(interaction.identifier == key.identifier, "An interaction is stored under its identifier.")
-        let stored = storable(interaction, donatedAt: donatedAt)
+        return insertIfAbsent(Self.record(of: interaction), at: key, donatedAt: donatedAt)
+    }
+
+    /// `interaction` encoded as the store keeps it.
+    static func record(of interaction: Interaction) -> EncodedInteraction {
+        EncodedInteraction(ContentDigest.storing(interaction))
+    }
+
+    /// Adds an interaction at `key`, its identifier's, as ``insert(_:identifier:uid:app:donatedAt:)``
+    /// does, unless one is stored there: then changes nothing and returns that one.
+    mutating func insertIfAbsent(_ record: EncodedInteraction, at key: InteractionKey, donatedAt: Date) -> StoredInteraction? {
+        let stored = storable(record, donatedAt: donatedAt)
         let filing = Self.filing(stored)
         if let existing = records.insertIfAbsent(consume stored, forKey: key) { return existing }
         didInsert(filing, at: key)
         return nil
     }
 
-    /// `interaction` as the store would keep it, with the next sequence.
-    private func storable(_ interaction: consuming Interaction, donatedAt: Date) -> StoredInteraction {
-        StoredInteraction(interaction: ContentDigest.storing(interaction), donatedAt: donatedAt, sequence: nextSequence)
+    /// `record` as the store keeps it, with the next sequence.
+    private func storable(_ record: EncodedInteraction, donatedAt: Date) -> StoredInteraction {
+        StoredInteraction(record: record, donatedAt: donatedAt, sequence: nextSequence)
     }
 
     /// What ``didInsert(_:at:)`` needs of `stored`, taken before the record moves into the
@@ -466,9 +490,9 @@ extension InteractionStore {
     /// `run` holds, in `run`: what ``insert(_:uid:app:donatedAt:)`` does at its turn (its
     /// sequence, the earliest donation, its app's count), the tables left for the run's end.
     mutating func hold(
-        _ interaction: consuming Interaction, at key: InteractionKey, hash: Int, donatedAt: Date, in run: inout DonationRun
+        _ record: EncodedInteraction, at key: InteractionKey, hash: Int, donatedAt: Date, in run: inout DonationRun
     ) {
-        let stored = storable(interaction, donatedAt: donatedAt)
+        let stored = storable(record, donatedAt: donatedAt)
         earliestDonation = Swift.min(earliestDonation ?? donatedAt, donatedAt)
         nextSequence += 1
         apps.retain(key.app)

@@ -66,8 +66,8 @@ package struct ChangeReplay: Sendable {
     /// Makes a donation the log kept as stored ready for its turn: what is left is the
     /// store's part (the room for its app, a retry, evicting past the limits), run as it
     /// ran then, so the state after it is the state the donation left.
-    package func prepareDonation(caller: Caller, appliedAt: Date, app: consuming String, interaction: consuming Interaction) -> PreparedChange {
-        PreparedChange(donationBy: caller, appliedAt: appliedAt, PreparedDonation(recordedApp: app, interaction: interaction))
+    package func prepareDonation(caller: Caller, appliedAt: Date, app: consuming String, record: EncodedInteraction) -> PreparedChange {
+        PreparedChange(donationBy: caller, appliedAt: appliedAt, PreparedDonation(recordedApp: app, record: record))
     }
 
     /// Applies `changes` in order, one at a time; returns how many were applicable: not

@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import HeraldCore
 import HeraldProtocol
 import Synchronization
 

@@ -1,3 +1,4 @@
+import HeraldCore
 /// When the change log asks for the snapshot that compacts it: once the log after the last
 /// snapshot's copy passes twice that snapshot's size, and never below ``floor`` — as redis
 /// rewrites its append-only file once it has doubled (`auto-aof-rewrite-percentage 100`).

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HeraldCore
 
 /// A change log segment's bytes: a header, then records, each its body's length, its
 /// body's CRC32C and the body (``ChangeRecord``). Format: docs/operations.md, "The change log".

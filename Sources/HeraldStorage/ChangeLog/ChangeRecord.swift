@@ -26,8 +26,8 @@ package struct ChangeRecord: Sendable, Hashable {
         /// the rule again and hands them back instead of drawing again.
         case request(params: [UInt8], generated: [String])
         /// A donation stored under the caller's uid and `app`: its interaction as the store
-        /// keeps it (``HeraldCore/PreparedDonation``).
-        case donation(app: String, interaction: Interaction)
+        /// keeps it, the store's own record (``HeraldCore/PreparedDonation``).
+        case donation(app: String, record: EncodedInteraction)
     }
 
     /// A request's record.
@@ -39,11 +39,16 @@ package struct ChangeRecord: Sendable, Hashable {
     }
 
     /// A donation's record.
-    package init(donationBy caller: Caller, appliedAt: Date, app: String, interaction: Interaction) {
+    package init(donationBy caller: Caller, appliedAt: Date, app: String, record: EncodedInteraction) {
         self.method = DonateMethod.name
         self.caller = caller
         self.appliedAt = appliedAt
-        self.change = .donation(app: app, interaction: interaction)
+        self.change = .donation(app: app, record: record)
+    }
+
+    /// A donation's record, its interaction encoded.
+    package init(donationBy caller: Caller, appliedAt: Date, app: String, interaction: Interaction) {
+        self.init(donationBy: caller, appliedAt: appliedAt, app: app, record: EncodedInteraction(interaction))
     }
 }
 
@@ -72,9 +77,9 @@ extension ChangeRecord {
         switch change {
         case .request(let params, let generated):
             Self.encodeRequest(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated, into: &bytes, version: version)
-        case .donation(let app, let interaction):
+        case .donation(let app, let record):
             precondition(version != 1, "Format version 1 holds no donation records.")
-            Self.encodeDonation(by: caller, appliedAt: appliedAt, app: app, interaction: interaction, into: &bytes)
+            Self.encodeDonation(by: caller, appliedAt: appliedAt, app: app, record: record, into: &bytes)
         }
     }
 
@@ -92,25 +97,24 @@ extension ChangeRecord {
         for value in generated.prefix(Int(UInt16.max)) { bytes.appendShortString(value) }
     }
 
-    /// A donation's body, encoded from the interaction as stored rather than from a record
-    /// holding a copy of it: heraldd encodes it under the state's lock, where a copy would
-    /// retain each of its strings once more (docs/performance.md, "Durability").
-    package static func encodeDonation(by caller: Caller, appliedAt: Date, app: String, interaction: Interaction, into bytes: inout [UInt8]) {
+    /// A donation's body: the store's record of the interaction (``EncodedInteraction``),
+    /// copied as it is.
+    package static func encodeDonation(by caller: Caller, appliedAt: Date, app: String, record: EncodedInteraction, into bytes: inout [UInt8]) {
         encodeCaller(caller, appliedAt: appliedAt, into: &bytes)
         bytes.append(Kind.donation)
         bytes.appendShortString(app)
-        InteractionRecordWriter.appending(to: &bytes) { $0.appendInteraction(interaction) }
+        bytes.append(contentsOf: record.bytes)
     }
 
     /// A donation's whole record but its time and frame, encoded before the state's lock:
     /// ``ChangeLog/append(prepared:appliedAt:answered:)`` writes in the time the rule saw
     /// and seals it under the lock (``seal(_:appliedAt:)``), then copies the bytes. Under the
     /// lock that replaces walking the interaction (docs/performance.md, "Durability").
-    package static func preparedDonation(by caller: Caller, app: String, interaction: Interaction) -> [UInt8] {
+    package static func preparedDonation(by caller: Caller, app: String, record interaction: EncodedInteraction) -> [UInt8] {
         var record: [UInt8] = []
-        record.reserveCapacity(256)
+        record.reserveCapacity(interaction.bytes.count + 64 + app.utf8.count)
         ChangeLogFile.appendUnsealedRecord(to: &record) {
-            encodeDonation(by: caller, appliedAt: Date(timeIntervalSince1970: 0), app: app, interaction: interaction, into: &$0)
+            encodeDonation(by: caller, appliedAt: Date(timeIntervalSince1970: 0), app: app, record: interaction, into: &$0)
         }
         return record
     }
@@ -184,22 +188,22 @@ extension ChangeRecord {
             guard reader.isAtEnd else { return nil }
             self.init(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated)
         case Kind.donation:
-            guard let donor = reader.readString(reusing: names.donor), let interaction = Self.interaction(body, from: reader.offset)
+            guard let donor = reader.readString(reusing: names.donor), let record = Self.interaction(body, from: reader.offset)
             else { return nil }
             names.donor = donor
-            self.init(donationBy: caller, appliedAt: appliedAt, app: donor, interaction: interaction)
+            self.init(donationBy: caller, appliedAt: appliedAt, app: donor, record: record)
         default:
             return nil
         }
     }
 
-    /// The interaction record that fills `body` from `offset`; nil when it does not hold
-    /// exactly one, or holds a time that is not a number.
-    private static func interaction(_ body: UnsafeRawBufferPointer, from offset: Int) -> Interaction? {
+    /// The interaction record that fills `body` from `offset`, checked and its bytes kept;
+    /// nil when it does not hold exactly one, or holds a time that is not a number.
+    private static func interaction(_ body: UnsafeRawBufferPointer, from offset: Int) -> EncodedInteraction? {
         var reader = InteractionRecordReader(file: body, range: offset..<body.count, appCount: 0, rareMembers: .json)
-        guard let interaction = try? reader.interaction(), reader.isAtEnd else { return nil }
-        if let date = interaction.date, !date.timeIntervalSinceReferenceDate.isFinite { return nil }
-        return interaction
+        guard let record = try? EncodedInteraction(reading: &reader), reader.isAtEnd else { return nil }
+        if let date = record.date, !date.timeIntervalSinceReferenceDate.isFinite { return nil }
+        return record
     }
 
     private static func sourceCode(_ source: AppIdentity.Source) -> UInt8 {

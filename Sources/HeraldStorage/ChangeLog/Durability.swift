@@ -1,3 +1,4 @@
+import HeraldCore
 /// How heraldd keeps what it acknowledged (`--durability`), as redis's `appendfsync` does.
 package enum Durability: String, Sendable, Hashable, CaseIterable {
     /// Each change is written to the change log before its answer leaves, and the log is

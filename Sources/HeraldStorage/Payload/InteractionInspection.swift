@@ -1,3 +1,4 @@
+import HeraldCore
 import HeraldProtocol
 
 /// An interaction as `heraldctl inspect-snapshot --json` shows it: its members by name, the

@@ -31,8 +31,8 @@ enum InteractionsSection: SnapshotSection {
             var buffer: [UInt8] = []
             buffer.reserveCapacity(runs.recordCount(at: index) * 160)
             InteractionRecordWriter.appending(to: &buffer) { writer in
-                state.forEachStoredRecord(in: runs, at: index) { uid, app, donatedAt, interaction in
-                    writer.append(uid: uid, app: app, donatedAt: donatedAt, interaction: interaction)
+                state.forEachStoredRecord(in: runs, at: index) { uid, app, donatedAt, record in
+                    writer.append(uid: uid, app: app, donatedAt: donatedAt, record: record)
                 }
             }
             return buffer

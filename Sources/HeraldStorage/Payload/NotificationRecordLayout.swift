@@ -1,3 +1,4 @@
+import HeraldCore
 import HeraldProtocol
 
 /// Which members a notification record has: its flags, a varint after its uid and app.

@@ -111,11 +111,6 @@ protocol JSONSnapshotSection: SnapshotSection {
     static func restore(_ json: JSONValue, into state: inout HeraldState) throws(SnapshotFileError)
 }
 
-/// The deepest nesting a section's JSON may have: a client's JSON (its objects two levels
-/// each, as ``ClientJSON`` pairs) inside a notification inside a response. Foundation's
-/// decoder, which read the sections before, stopped at the same depth.
-let sectionMaximumDepth = 512
-
 extension JSONSnapshotSection {
     static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: ParallelWork?) throws {
         json(of: state, .snapshot).write(to: &bytes)

@@ -1,3 +1,4 @@
+import HeraldCore
 import HeraldProtocol
 
 /// A notification category and its actions as the snapshot keeps them.

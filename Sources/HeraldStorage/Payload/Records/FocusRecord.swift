@@ -1,3 +1,4 @@
+import HeraldCore
 import HeraldProtocol
 
 /// A Focus's definition as the snapshot keeps it: who and what it allows or silences, its

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HeraldCore
 import HeraldProtocol
 
 /// A notification of a uid's list as the snapshot keeps it, by the member names of format

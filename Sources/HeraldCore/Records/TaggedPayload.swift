@@ -12,24 +12,24 @@ import FoundationEssentials
 /// no longer writes it; this reads what the last build that did (0.1.0's main) left on
 /// disk. Every read is bounds-checked, nesting is limited to ``maximumDepth``, and a
 /// damaged value throws ``SnapshotFileError`` naming the file byte.
-struct TaggedPayload {
-    static let maximumDepth = 256
+package struct TaggedPayload {
+    package static let maximumDepth = 256
 
     private enum Tag: UInt8 {
         case null = 0, `false`, `true`, int, uint, double, float, string, keyed, unkeyed, bytes
     }
 
-    let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     /// What offset 0 of `bytes` is in the file, for errors.
     private let fileOffset: Int
     private let end: Int
     private(set) var keys: [String] = []
     /// Where the root value starts.
-    private(set) var root = 0
+    package private(set) var root = 0
 
     /// Reads the key table of the payload that fills `range` of `bytes`, and checks that
     /// one value fills the rest.
-    init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>, fileOffset: Int = 0) throws(SnapshotFileError) {
+    package init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>, fileOffset: Int = 0) throws(SnapshotFileError) {
         self.bytes = bytes
         self.fileOffset = fileOffset
         self.end = range.upperBound
@@ -41,12 +41,12 @@ struct TaggedPayload {
 
     /// A whole payload of the generic coder (a rarely set member of a version-1 record),
     /// as JSON; `fileOffset` is where it starts in the file.
-    static func json(of payload: UnsafeRawBufferPointer, fileOffset: Int) throws(SnapshotFileError) -> Data {
+    package static func json(of payload: UnsafeRawBufferPointer, fileOffset: Int) throws(SnapshotFileError) -> Data {
         let tagged = try TaggedPayload(payload, range: 0..<payload.count, fileOffset: fileOffset)
         return try tagged.json(at: tagged.root)
     }
 
-    func damaged(at offset: Int, _ reason: String) -> SnapshotFileError {
+    package func damaged(at offset: Int, _ reason: String) -> SnapshotFileError {
         SnapshotFileError(
             .undecodable,
             "The checksums hold but the state does not decode: at file byte \(fileOffset + offset), \(reason)"
@@ -56,7 +56,7 @@ struct TaggedPayload {
     // MARK: Containers
 
     /// The members of the keyed container at `offset`, by name; a name twice is damage.
-    func members(ofKeyedAt offset: Int) throws(SnapshotFileError) -> [String: Int] {
+    package func members(ofKeyedAt offset: Int) throws(SnapshotFileError) -> [String: Int] {
         var (input, _) = try body(ofContainerAt: offset, .keyed)
         var members: [String: Int] = [:]
         while !input.isAtEnd {
@@ -70,7 +70,7 @@ struct TaggedPayload {
     }
 
     /// The offsets of the elements of the unkeyed container at `offset`.
-    func elements(ofUnkeyedAt offset: Int) throws(SnapshotFileError) -> [Int] {
+    package func elements(ofUnkeyedAt offset: Int) throws(SnapshotFileError) -> [Int] {
         var (input, count) = try body(ofContainerAt: offset, .unkeyed)
         var elements: [Int] = []
         while !input.isAtEnd {
@@ -83,14 +83,14 @@ struct TaggedPayload {
         return elements
     }
 
-    func string(at offset: Int) throws(SnapshotFileError) -> String {
+    package func string(at offset: Int) throws(SnapshotFileError) -> String {
         var input = PayloadReader(bytes, range: offset..<end)
         guard try input.byte() == Tag.string.rawValue else { throw damaged(at: offset, "a string was expected.") }
         return try input.string()
     }
 
     /// Where the bytes of the byte string at `offset` lie.
-    func byteString(at offset: Int) throws(SnapshotFileError) -> Range<Int> {
+    package func byteString(at offset: Int) throws(SnapshotFileError) -> Range<Int> {
         var input = PayloadReader(bytes, range: offset..<end)
         guard try input.byte() == Tag.bytes.rawValue else { throw damaged(at: offset, "a byte string was expected.") }
         return try input.span(try input.fixed(4))
@@ -100,7 +100,7 @@ struct TaggedPayload {
 
     /// The value at `offset` as JSON text: an object for a keyed container, an array for
     /// an unkeyed one; a double in its shortest form that reads back the same.
-    func json(at offset: Int) throws(SnapshotFileError) -> Data {
+    package func json(at offset: Int) throws(SnapshotFileError) -> Data {
         var out: [UInt8] = []
         var input = PayloadReader(bytes, range: offset..<end)
         try writeJSON(&input, depth: 0, to: &out)

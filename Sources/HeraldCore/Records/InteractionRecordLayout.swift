@@ -10,25 +10,25 @@ import HeraldProtocol
 /// binary coder Herald had then, which ``TaggedPayload`` reads). Absent members take no
 /// bytes at all, which is what makes a record of a typical message about 200 bytes and
 /// its encoding a few hundred nanoseconds.
-enum InteractionRecordLayout {
+package enum InteractionRecordLayout {
     // The numbers of enum cases, by position. Snapshots depend on them: only append.
     // A test checks that each table holds every case once.
-    static let handleTypes: [PersonHandleType] = [.unknown, .emailAddress, .phoneNumber]
-    static let suggestionTypes: [PersonSuggestionType] = [.none, .socialProfile, .instantMessageAddress]
-    static let outgoingMessageTypes: [OutgoingMessageType] = [.text, .audio]
-    static let callCapabilities: [CallCapability] = [.audioCall, .videoCall]
-    static let destinationTypes: [CallDestinationType] = [.unknown, .normal, .emergency, .voicemail, .redial, .callBack]
-    static let audioRoutes: [CallAudioRoute] = [.unknown, .speakerphone, .bluetooth]
+    package static let handleTypes: [PersonHandleType] = [.unknown, .emailAddress, .phoneNumber]
+    package static let suggestionTypes: [PersonSuggestionType] = [.none, .socialProfile, .instantMessageAddress]
+    package static let outgoingMessageTypes: [OutgoingMessageType] = [.text, .audio]
+    package static let callCapabilities: [CallCapability] = [.audioCall, .videoCall]
+    package static let destinationTypes: [CallDestinationType] = [.unknown, .normal, .emergency, .voicemail, .redial, .callBack]
+    package static let audioRoutes: [CallAudioRoute] = [.unknown, .speakerphone, .bluetooth]
 
     /// Records per chunk. Chunks are decoded in parallel at start.
-    static let chunkSize = 1 << 16
+    package static let chunkSize = 1 << 16
 
     /// The fewest bytes the reader accepts as a record: uid, app, flags, an empty
     /// identifier and an empty conversation (or no contacts) a byte each, the donation
     /// time eight. Bounds what a chunk's byte count lets the decoder reserve.
-    static let minimumRecordSize = 13
+    package static let minimumRecordSize = 13
 
     /// The bytes a record's or a person's flags take: a varint padded to three bytes
     /// (21 bits), so that the writer can fill them in after the members.
-    static let flagsWidth = 3
+    package static let flagsWidth = 3
 }

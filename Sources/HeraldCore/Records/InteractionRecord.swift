@@ -1,5 +1,4 @@
 import FoundationEssentials
-import HeraldCore
 import HeraldProtocol
 
 /// One stored interaction in a record chunk: which members it has (``InteractionRecordFlags``),
@@ -20,45 +19,52 @@ import HeraldProtocol
 /// A member added to `Interaction` or to an intent is a flag, a write and a read, all in
 /// this file (a person's members are `InteractionRecord+Person.swift`'s). Flags and enum
 /// numbers are only ever appended: snapshots depend on them.
-struct InteractionRecordFlags: OptionSet {
-    let rawValue: UInt64
+package struct InteractionRecordFlags: OptionSet {
+    package let rawValue: UInt64
 
-    static let hasGroupIdentifier = InteractionRecordFlags(rawValue: 1 << 0)
-    static let hasDate = InteractionRecordFlags(rawValue: 1 << 1)
-    static let outgoing = InteractionRecordFlags(rawValue: 1 << 2)
-    static let startCall = InteractionRecordFlags(rawValue: 1 << 3)
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    package static let hasGroupIdentifier = InteractionRecordFlags(rawValue: 1 << 0)
+    package static let hasDate = InteractionRecordFlags(rawValue: 1 << 1)
+    package static let outgoing = InteractionRecordFlags(rawValue: 1 << 2)
+    package static let startCall = InteractionRecordFlags(rawValue: 1 << 3)
     // A message's members.
-    static let hasSender = InteractionRecordFlags(rawValue: 1 << 4)
-    static let hasRecipients = InteractionRecordFlags(rawValue: 1 << 5)
-    static let hasContent = InteractionRecordFlags(rawValue: 1 << 6)
-    static let hasSpeakableGroupName = InteractionRecordFlags(rawValue: 1 << 7)
-    static let hasServiceName = InteractionRecordFlags(rawValue: 1 << 8)
-    static let hasOutgoingMessageType = InteractionRecordFlags(rawValue: 1 << 9)
-    static let hasMessageGroupImage = InteractionRecordFlags(rawValue: 1 << 10)
-    static let hasDonationMetadata = InteractionRecordFlags(rawValue: 1 << 11)
+    package static let hasSender = InteractionRecordFlags(rawValue: 1 << 4)
+    package static let hasRecipients = InteractionRecordFlags(rawValue: 1 << 5)
+    package static let hasContent = InteractionRecordFlags(rawValue: 1 << 6)
+    package static let hasSpeakableGroupName = InteractionRecordFlags(rawValue: 1 << 7)
+    package static let hasServiceName = InteractionRecordFlags(rawValue: 1 << 8)
+    package static let hasOutgoingMessageType = InteractionRecordFlags(rawValue: 1 << 9)
+    package static let hasMessageGroupImage = InteractionRecordFlags(rawValue: 1 << 10)
+    package static let hasDonationMetadata = InteractionRecordFlags(rawValue: 1 << 11)
     // A call's members.
-    static let hasCallCapability = InteractionRecordFlags(rawValue: 1 << 12)
-    static let hasDestinationType = InteractionRecordFlags(rawValue: 1 << 13)
-    static let hasAudioRoute = InteractionRecordFlags(rawValue: 1 << 14)
-    static let hasCallRecordToCallBack = InteractionRecordFlags(rawValue: 1 << 15)
-    static let hasCallGroupImage = InteractionRecordFlags(rawValue: 1 << 16)
+    package static let hasCallCapability = InteractionRecordFlags(rawValue: 1 << 12)
+    package static let hasDestinationType = InteractionRecordFlags(rawValue: 1 << 13)
+    package static let hasAudioRoute = InteractionRecordFlags(rawValue: 1 << 14)
+    package static let hasCallRecordToCallBack = InteractionRecordFlags(rawValue: 1 << 15)
+    package static let hasCallGroupImage = InteractionRecordFlags(rawValue: 1 << 16)
 
     /// Every bit this build knows; a record with another is refused as damaged.
-    static let known = InteractionRecordFlags(rawValue: (1 << 17) - 1)
+    package static let known = InteractionRecordFlags(rawValue: (1 << 17) - 1)
 }
 
 extension InteractionRecordWriter {
     /// A whole record: the donor's uid, the app's number, when it was donated, then the interaction.
-    mutating func append(uid: UInt32, app: UInt32, donatedAt: Date, interaction: Interaction) {
+    package mutating func append(uid: UInt32, app: UInt32, donatedAt: Date, interaction: Interaction) {
+        append(uid: uid, app: app, donatedAt: donatedAt, record: EncodedInteraction(interaction))
+    }
+
+    /// A whole record around an interaction already encoded: its bytes copied as they are.
+    package mutating func append(uid: UInt32, app: UInt32, donatedAt: Date, record: EncodedInteraction) {
         appendVarint(UInt64(uid))
         appendVarint(UInt64(app))
         appendDouble(donatedAt.timeIntervalSinceReferenceDate)
-        appendInteraction(interaction)
+        bytes.append(contentsOf: record.bytes)
     }
 
     /// The interaction's part of a record, from its flags on: what the change log's
     /// donation records hold too (``ChangeRecord``).
-    mutating func appendInteraction(_ interaction: Interaction) {
+    package mutating func appendInteraction(_ interaction: Interaction) {
         // The flags are known once every member is written: their place is kept and filled in.
         let flagsAt = reserveFlags()
         var flags: InteractionRecordFlags = []
@@ -137,17 +143,17 @@ extension InteractionRecordWriter {
 }
 
 extension InteractionRecordReader {
-    mutating func next() throws(SnapshotFileError) -> HeraldState.StoredRecord {
+    package mutating func next() throws(SnapshotFileError) -> HeraldState.StoredRecord {
         let start = input.cursor
         guard let uid = UInt32(exactly: try varint()) else { throw corrupted(at: start, "a record's uid is out of range.") }
         let app = try varint()
         guard app < UInt64(appCount) else { throw corrupted(at: start, "a record names app \(app) of \(appCount).") }
         let donatedAt = Date(timeIntervalSinceReferenceDate: try double())
-        return HeraldState.StoredRecord(uid: uid, app: UInt32(app), donatedAt: donatedAt, interaction: try interaction())
+        return HeraldState.StoredRecord(uid: uid, app: UInt32(app), donatedAt: donatedAt, record: try EncodedInteraction(reading: &self))
     }
 
     /// The interaction's part of a record, from its flags on (``appendInteraction(_:)``).
-    mutating func interaction() throws(SnapshotFileError) -> Interaction {
+    package mutating func interaction() throws(SnapshotFileError) -> Interaction {
         let start = input.cursor
         let flags = InteractionRecordFlags(rawValue: try varint())
         guard InteractionRecordFlags.known.isSuperset(of: flags) else { throw corrupted(at: start, "a record has unknown flags.") }

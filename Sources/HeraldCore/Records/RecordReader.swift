@@ -3,24 +3,24 @@ import HeraldProtocol
 
 /// What is wrong with a record's JSON: the members from the section down to the fault, and
 /// a sentence. The section turns it into ``SnapshotFileError``.
-struct RecordDamage: Error {
+package struct RecordDamage: Error {
     /// Member names and array positions, outermost first.
-    var path: [String]
-    var reason: String
+    package var path: [String]
+    package var reason: String
 
-    init(_ reason: String) {
+    package init(_ reason: String) {
         self.path = []
         self.reason = reason
     }
 
     /// The same damage, one step further out.
-    func within(_ step: String) -> RecordDamage {
+    package func within(_ step: String) -> RecordDamage {
         var outer = self
         outer.path.insert(step, at: 0)
         return outer
     }
 
-    var description: String {
+    package var description: String {
         path.isEmpty ? reason : "\(path.joined(separator: ".")): \(reason)"
     }
 }
@@ -32,49 +32,49 @@ struct RecordDamage: Error {
 /// An optional member may be absent or null; members it does not know are ignored, as
 /// Foundation's decoder, which wrote and read the format before, ignored them. The path to
 /// a fault is built only when one is thrown.
-struct RecordReader {
-    let object: JSONObject
+package struct RecordReader {
+    package let object: JSONObject
 
-    init(_ value: JSONValue) throws(RecordDamage) {
+    package init(_ value: JSONValue) throws(RecordDamage) {
         guard case .object(let object) = value else { throw RecordDamage("an object was expected, not \(value.kindDescription).") }
         self.object = object
     }
 
     /// The member named `key`, or nil when it is absent or null.
-    func optionalValue(_ key: String) -> JSONValue? {
+    package func optionalValue(_ key: String) -> JSONValue? {
         switch object[key] {
         case nil, .null?: nil
         case let value?: value
         }
     }
 
-    func value(_ key: String) throws(RecordDamage) -> JSONValue {
+    package func value(_ key: String) throws(RecordDamage) -> JSONValue {
         guard let value = optionalValue(key) else { throw RecordDamage("the member is missing.").within(key) }
         return value
     }
 
     // MARK: Leaves
 
-    func optionalString(_ key: String) throws(RecordDamage) -> String? {
+    package func optionalString(_ key: String) throws(RecordDamage) -> String? {
         try optionalValue(key).map { value throws(RecordDamage) in try Self.string(value, key) }
     }
 
-    func string(_ key: String) throws(RecordDamage) -> String {
+    package func string(_ key: String) throws(RecordDamage) -> String {
         try Self.string(try value(key), key)
     }
 
-    func optionalBool(_ key: String) throws(RecordDamage) -> Bool? {
+    package func optionalBool(_ key: String) throws(RecordDamage) -> Bool? {
         guard let value = optionalValue(key) else { return nil }
         guard case .bool(let bool) = value else { throw RecordDamage("a boolean was expected, not \(value.kindDescription).").within(key) }
         return bool
     }
 
-    func bool(_ key: String) throws(RecordDamage) -> Bool {
+    package func bool(_ key: String) throws(RecordDamage) -> Bool {
         guard let bool = try optionalBool(key) else { throw RecordDamage("the member is missing.").within(key) }
         return bool
     }
 
-    func optionalInteger<T: FixedWidthInteger>(_ key: String, as type: T.Type = T.self) throws(RecordDamage) -> T? {
+    package func optionalInteger<T: FixedWidthInteger>(_ key: String, as type: T.Type = T.self) throws(RecordDamage) -> T? {
         guard let value = optionalValue(key) else { return nil }
         guard case .number(let number) = value, let integer = T(number.literal) else {
             throw RecordDamage("an integer of \(T.self) was expected, not \(value.compactText.prefix(40)).").within(key)
@@ -82,12 +82,12 @@ struct RecordReader {
         return integer
     }
 
-    func integer<T: FixedWidthInteger>(_ key: String, as type: T.Type = T.self) throws(RecordDamage) -> T {
+    package func integer<T: FixedWidthInteger>(_ key: String, as type: T.Type = T.self) throws(RecordDamage) -> T {
         guard let integer = try optionalInteger(key, as: T.self) else { throw RecordDamage("the member is missing.").within(key) }
         return integer
     }
 
-    func optionalDouble(_ key: String) throws(RecordDamage) -> Double? {
+    package func optionalDouble(_ key: String) throws(RecordDamage) -> Double? {
         guard let value = optionalValue(key) else { return nil }
         guard case .number(let number) = value, let double = number.doubleValue, double.isFinite else {
             throw RecordDamage("a finite number was expected, not \(value.compactText.prefix(40)).").within(key)
@@ -97,33 +97,33 @@ struct RecordReader {
 
     /// A date, as ``RecordMembers`` writes it: seconds since 2001-01-01 (Foundation's
     /// reference date), so that it comes back exactly.
-    func optionalDate(_ key: String) throws(RecordDamage) -> Date? {
+    package func optionalDate(_ key: String) throws(RecordDamage) -> Date? {
         try optionalDouble(key).map { Date(timeIntervalSinceReferenceDate: $0) }
     }
 
-    func date(_ key: String) throws(RecordDamage) -> Date {
+    package func date(_ key: String) throws(RecordDamage) -> Date {
         guard let date = try optionalDate(key) else { throw RecordDamage("the member is missing.").within(key) }
         return date
     }
 
-    func optionalCase<T: RawRepresentable<String>>(_ key: String, as type: T.Type = T.self) throws(RecordDamage) -> T? {
+    package func optionalCase<T: RawRepresentable<String>>(_ key: String, as type: T.Type = T.self) throws(RecordDamage) -> T? {
         try optionalValue(key).map { value throws(RecordDamage) in try Self.enumCase(value, T.self, key) }
     }
 
-    func enumCase<T: RawRepresentable<String>>(_ key: String, as type: T.Type = T.self) throws(RecordDamage) -> T {
+    package func enumCase<T: RawRepresentable<String>>(_ key: String, as type: T.Type = T.self) throws(RecordDamage) -> T {
         try Self.enumCase(try value(key), T.self, key)
     }
 
     // MARK: Arrays and nested records
 
-    func optionalArray(_ key: String) throws(RecordDamage) -> [JSONValue]? {
+    package func optionalArray(_ key: String) throws(RecordDamage) -> [JSONValue]? {
         guard let value = optionalValue(key) else { return nil }
         guard case .array(let elements) = value else { throw RecordDamage("an array was expected, not \(value.kindDescription).").within(key) }
         return elements
     }
 
     /// The elements of the array `key`, each read by `read`; nil when it is absent.
-    func optionalEach<T>(_ key: String, _ read: (JSONValue) throws(RecordDamage) -> T) throws(RecordDamage) -> [T]? {
+    package func optionalEach<T>(_ key: String, _ read: (JSONValue) throws(RecordDamage) -> T) throws(RecordDamage) -> [T]? {
         guard let elements = try optionalArray(key) else { return nil }
         do {
             return try Self.each(elements, read)
@@ -133,7 +133,7 @@ struct RecordReader {
     }
 
     /// `read` of each of `elements`; damage names the element's position.
-    static func each<T>(_ elements: [JSONValue], _ read: (JSONValue) throws(RecordDamage) -> T) throws(RecordDamage) -> [T] {
+    package static func each<T>(_ elements: [JSONValue], _ read: (JSONValue) throws(RecordDamage) -> T) throws(RecordDamage) -> [T] {
         var results: [T] = []
         results.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
@@ -147,17 +147,17 @@ struct RecordReader {
     }
 
     /// `read` of each element of `value`, an array of objects: a section that is an array.
-    static func records<T>(in value: JSONValue, _ read: (RecordReader) throws(RecordDamage) -> T) throws(RecordDamage) -> [T] {
+    package static func records<T>(in value: JSONValue, _ read: (RecordReader) throws(RecordDamage) -> T) throws(RecordDamage) -> [T] {
         guard case .array(let elements) = value else { throw RecordDamage("an array was expected, not \(value.kindDescription).") }
         return try each(elements) { element throws(RecordDamage) in try read(try RecordReader(element)) }
     }
 
-    func each<T>(_ key: String, _ read: (JSONValue) throws(RecordDamage) -> T) throws(RecordDamage) -> [T] {
+    package func each<T>(_ key: String, _ read: (JSONValue) throws(RecordDamage) -> T) throws(RecordDamage) -> [T] {
         guard let results = try optionalEach(key, read) else { throw RecordDamage("the member is missing.").within(key) }
         return results
     }
 
-    func optionalRecord<T>(_ key: String, _ read: (RecordReader) throws(RecordDamage) -> T) throws(RecordDamage) -> T? {
+    package func optionalRecord<T>(_ key: String, _ read: (RecordReader) throws(RecordDamage) -> T) throws(RecordDamage) -> T? {
         guard let value = optionalValue(key) else { return nil }
         do {
             return try read(try RecordReader(value))
@@ -166,36 +166,36 @@ struct RecordReader {
         }
     }
 
-    func record<T>(_ key: String, _ read: (RecordReader) throws(RecordDamage) -> T) throws(RecordDamage) -> T {
+    package func record<T>(_ key: String, _ read: (RecordReader) throws(RecordDamage) -> T) throws(RecordDamage) -> T {
         guard let result = try optionalRecord(key, read) else { throw RecordDamage("the member is missing.").within(key) }
         return result
     }
 
     /// `read` of each element of the array `key`, each an object.
-    func optionalRecords<T>(_ key: String, _ read: (RecordReader) throws(RecordDamage) -> T) throws(RecordDamage) -> [T]? {
+    package func optionalRecords<T>(_ key: String, _ read: (RecordReader) throws(RecordDamage) -> T) throws(RecordDamage) -> [T]? {
         try optionalEach(key) { element throws(RecordDamage) in try read(try RecordReader(element)) }
     }
 
-    func records<T>(_ key: String, _ read: (RecordReader) throws(RecordDamage) -> T) throws(RecordDamage) -> [T] {
+    package func records<T>(_ key: String, _ read: (RecordReader) throws(RecordDamage) -> T) throws(RecordDamage) -> [T] {
         guard let results = try optionalRecords(key, read) else { throw RecordDamage("the member is missing.").within(key) }
         return results
     }
 
-    func optionalStrings(_ key: String) throws(RecordDamage) -> [String]? {
+    package func optionalStrings(_ key: String) throws(RecordDamage) -> [String]? {
         try optionalEach(key) { element throws(RecordDamage) in try Self.string(element, nil) }
     }
 
-    func strings(_ key: String) throws(RecordDamage) -> [String] {
+    package func strings(_ key: String) throws(RecordDamage) -> [String] {
         try each(key) { element throws(RecordDamage) in try Self.string(element, nil) }
     }
 
-    func optionalCases<T: RawRepresentable<String>>(_ key: String, as type: T.Type = T.self) throws(RecordDamage) -> [T]? {
+    package func optionalCases<T: RawRepresentable<String>>(_ key: String, as type: T.Type = T.self) throws(RecordDamage) -> [T]? {
         try optionalEach(key) { element throws(RecordDamage) in try Self.enumCase(element, T.self, nil) }
     }
 
     /// A client's own JSON (`userInfo`, `sound`, a call record), as ``RecordMembers/addClientJSON(_:_:)``
     /// writes it.
-    func optionalClientJSON(_ key: String) throws(RecordDamage) -> JSONValue? {
+    package func optionalClientJSON(_ key: String) throws(RecordDamage) -> JSONValue? {
         guard let value = optionalValue(key) else { return nil }
         do {
             return try ClientJSON.read(value)
@@ -222,3 +222,8 @@ struct RecordReader {
         return known
     }
 }
+
+/// The deepest nesting a section's JSON may have: a client's JSON (its objects two levels
+/// each, as ``ClientJSON`` pairs) inside a notification inside a response. Foundation's
+/// decoder, which read the sections before, stopped at the same depth.
+package let sectionMaximumDepth = 512

@@ -4,34 +4,34 @@
 /// A damaged file throws ``SnapshotFileError`` `.undecodable` naming the file byte at
 /// fault; it never traps, and no count it reads can claim more elements than the bytes
 /// left hold.
-struct PayloadReader {
-    let bytes: UnsafeRawBufferPointer
-    private(set) var cursor: Int
-    let end: Int
+package struct PayloadReader {
+    package let bytes: UnsafeRawBufferPointer
+    package private(set) var cursor: Int
+    package let end: Int
 
     /// Reads `range` of `bytes`, a whole snapshot file.
-    init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>) {
+    package init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>) {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count)
         self.bytes = bytes
         self.cursor = range.lowerBound
         self.end = range.upperBound
     }
 
-    var isAtEnd: Bool { cursor >= end }
-    var remaining: Int { end - cursor }
+    package var isAtEnd: Bool { cursor >= end }
+    package var remaining: Int { end - cursor }
 
     /// Damage at file byte `offset`.
-    func damaged(at offset: Int, _ reason: String) -> SnapshotFileError {
+    package func damaged(at offset: Int, _ reason: String) -> SnapshotFileError {
         SnapshotFileError(.undecodable, "The checksums hold but the state does not decode: at file byte \(offset), \(reason)")
     }
 
-    mutating func byte() throws(SnapshotFileError) -> UInt8 {
+    package mutating func byte() throws(SnapshotFileError) -> UInt8 {
         guard cursor < end else { throw damaged(at: cursor, "a value runs past its section.") }
         defer { cursor += 1 }
         return bytes[cursor]
     }
 
-    mutating func varint() throws(SnapshotFileError) -> UInt64 {
+    package mutating func varint() throws(SnapshotFileError) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -44,7 +44,7 @@ struct PayloadReader {
     }
 
     /// A count of elements, each at least a byte long, so never more than the bytes left.
-    mutating func count() throws(SnapshotFileError) -> Int {
+    package mutating func count() throws(SnapshotFileError) -> Int {
         let start = cursor
         let count = try varint()
         guard count <= UInt64(remaining) else { throw damaged(at: start, "a count of \(count) is larger than the bytes left.") }
@@ -52,7 +52,7 @@ struct PayloadReader {
     }
 
     /// `size` bytes, little-endian.
-    mutating func fixed(_ size: Int) throws(SnapshotFileError) -> UInt64 {
+    package mutating func fixed(_ size: Int) throws(SnapshotFileError) -> UInt64 {
         guard remaining >= size else { throw damaged(at: cursor, "a value runs past its section.") }
         var value: UInt64 = 0
         for index in 0..<size {
@@ -62,31 +62,31 @@ struct PayloadReader {
         return value
     }
 
-    mutating func double() throws(SnapshotFileError) -> Double {
+    package mutating func double() throws(SnapshotFileError) -> Double {
         guard remaining >= 8 else { throw damaged(at: cursor, "a value runs past its section.") }
         defer { cursor += 8 }
         return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)))
     }
 
     /// Where the next `length` bytes lie; moves past them.
-    mutating func span(_ length: UInt64) throws(SnapshotFileError) -> Range<Int> {
+    package mutating func span(_ length: UInt64) throws(SnapshotFileError) -> Range<Int> {
         guard length <= UInt64(remaining) else { throw damaged(at: cursor, "a value of \(length) bytes runs past its section.") }
         defer { cursor += Int(length) }
         return cursor..<(cursor + Int(length))
     }
 
     /// A varint length, then that many bytes: where they lie.
-    mutating func lengthPrefixed() throws(SnapshotFileError) -> Range<Int> {
+    package mutating func lengthPrefixed() throws(SnapshotFileError) -> Range<Int> {
         try span(try varint())
     }
 
-    mutating func string() throws(SnapshotFileError) -> String {
+    package mutating func string() throws(SnapshotFileError) -> String {
         let range = try lengthPrefixed()
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// A count, then that many strings.
-    mutating func strings() throws(SnapshotFileError) -> [String] {
+    package mutating func strings() throws(SnapshotFileError) -> [String] {
         let count = try count()
         var strings: [String] = []
         strings.reserveCapacity(count)
@@ -97,7 +97,7 @@ struct PayloadReader {
 
 /// The writing side of ``PayloadReader``'s primitives.
 extension [UInt8] {
-    mutating func appendVarint(_ value: UInt64) {
+    package mutating func appendVarint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
             append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -106,17 +106,17 @@ extension [UInt8] {
         append(UInt8(value))
     }
 
-    mutating func appendFixed(_ value: UInt64, size: Int) {
+    package mutating func appendFixed(_ value: UInt64, size: Int) {
         for index in 0..<size {
             append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))))
         }
     }
 
-    mutating func appendDouble(_ value: Double) {
+    package mutating func appendDouble(_ value: Double) {
         appendFixed(value.bitPattern, size: 8)
     }
 
-    mutating func appendString(_ value: String) {
+    package mutating func appendString(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             appendVarint(UInt64(utf8.count))
@@ -124,13 +124,13 @@ extension [UInt8] {
         }
     }
 
-    mutating func appendStrings(_ values: [String]) {
+    package mutating func appendStrings(_ values: [String]) {
         appendVarint(UInt64(values.count))
         for value in values { appendString(value) }
     }
 
     /// A varint length, then `bytes`.
-    mutating func appendLengthPrefixed(_ bytes: some Collection<UInt8>) {
+    package mutating func appendLengthPrefixed(_ bytes: some Collection<UInt8>) {
         appendVarint(UInt64(bytes.count))
         append(contentsOf: bytes)
     }

@@ -9,26 +9,28 @@ import HeraldProtocol
 /// `image`, `contactIdentifier`, `customIdentifier`, `aliases` (a count, then each alias as
 /// a byte saying whether a type follows, its value and its type), `suggestionType`; `isMe`
 /// is two flags.
-struct PersonRecordFlags: OptionSet {
-    let rawValue: UInt64
+package struct PersonRecordFlags: OptionSet {
+    package let rawValue: UInt64
 
-    static let hasHandle = PersonRecordFlags(rawValue: 1 << 0)
-    static let hasHandleType = PersonRecordFlags(rawValue: 1 << 1)
-    static let hasDisplayName = PersonRecordFlags(rawValue: 1 << 2)
-    static let hasNameComponents = PersonRecordFlags(rawValue: 1 << 3)
-    static let hasImage = PersonRecordFlags(rawValue: 1 << 4)
-    static let hasContactIdentifier = PersonRecordFlags(rawValue: 1 << 5)
-    static let hasCustomIdentifier = PersonRecordFlags(rawValue: 1 << 6)
-    static let hasAliases = PersonRecordFlags(rawValue: 1 << 7)
-    static let hasSuggestionType = PersonRecordFlags(rawValue: 1 << 8)
-    static let hasIsMe = PersonRecordFlags(rawValue: 1 << 9)
-    static let isMe = PersonRecordFlags(rawValue: 1 << 10)
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
 
-    static let known = PersonRecordFlags(rawValue: (1 << 11) - 1)
+    package static let hasHandle = PersonRecordFlags(rawValue: 1 << 0)
+    package static let hasHandleType = PersonRecordFlags(rawValue: 1 << 1)
+    package static let hasDisplayName = PersonRecordFlags(rawValue: 1 << 2)
+    package static let hasNameComponents = PersonRecordFlags(rawValue: 1 << 3)
+    package static let hasImage = PersonRecordFlags(rawValue: 1 << 4)
+    package static let hasContactIdentifier = PersonRecordFlags(rawValue: 1 << 5)
+    package static let hasCustomIdentifier = PersonRecordFlags(rawValue: 1 << 6)
+    package static let hasAliases = PersonRecordFlags(rawValue: 1 << 7)
+    package static let hasSuggestionType = PersonRecordFlags(rawValue: 1 << 8)
+    package static let hasIsMe = PersonRecordFlags(rawValue: 1 << 9)
+    package static let isMe = PersonRecordFlags(rawValue: 1 << 10)
+
+    package static let known = PersonRecordFlags(rawValue: (1 << 11) - 1)
 }
 
 extension InteractionRecordWriter {
-    mutating func appendPeople(_ people: [Person]) {
+    package mutating func appendPeople(_ people: [Person]) {
         appendVarint(UInt64(people.count))
         // In place: a loop over the array would copy each person (a retain of each string).
         people.withUnsafeBufferPointer { people in
@@ -36,7 +38,7 @@ extension InteractionRecordWriter {
         }
     }
 
-    mutating func appendPerson(_ person: Person) {
+    package mutating func appendPerson(_ person: Person) {
         let flagsAt = reserveFlags()
         var flags: PersonRecordFlags = []
         if let handle = person.handle {
@@ -91,15 +93,19 @@ extension InteractionRecordWriter {
 }
 
 extension InteractionRecordReader {
-    mutating func people() throws(SnapshotFileError) -> [Person] {
+    package mutating func people() throws(SnapshotFileError) -> [Person] {
         let count = try self.count()
+        guard !checksOnly else {
+            for _ in 0..<count { _ = try person() }
+            return []
+        }
         var people: [Person] = []
         people.reserveCapacity(count)
         for _ in 0..<count { people.append(try person()) }
         return people
     }
 
-    mutating func person() throws(SnapshotFileError) -> Person {
+    package mutating func person() throws(SnapshotFileError) -> Person {
         let start = input.cursor
         let flags = PersonRecordFlags(rawValue: try varint())
         guard PersonRecordFlags.known.isSuperset(of: flags) else { throw corrupted(at: start, "a person has unknown flags.") }

@@ -4,8 +4,8 @@ import HeraldProtocol
 /// Focus's allowed people), with the small values it holds: handles, name components,
 /// images. The interaction records keep people in bytes of their own
 /// (`InteractionRecord+Person.swift`) and the rarely set members as these records' JSON.
-enum PersonRecord {
-    static func json(_ person: Person, _ style: RecordStyle) -> JSONValue {
+package enum PersonRecord {
+    package static func json(_ person: Person, _ style: RecordStyle) -> JSONValue {
         var members = RecordMembers(style, capacity: 9)
         members.add("aliases", person.aliases, HandleRecord.json)
         members.add("contactIdentifier", person.contactIdentifier)
@@ -19,7 +19,7 @@ enum PersonRecord {
         return members.value
     }
 
-    static func read(_ record: RecordReader) throws(RecordDamage) -> Person {
+    package static func read(_ record: RecordReader) throws(RecordDamage) -> Person {
         Person(
             handle: try record.optionalRecord("handle", HandleRecord.read),
             displayName: try record.optionalString("displayName"),
@@ -34,21 +34,21 @@ enum PersonRecord {
     }
 }
 
-enum HandleRecord {
-    static func json(_ handle: PersonHandle, _ style: RecordStyle) -> JSONValue {
+package enum HandleRecord {
+    package static func json(_ handle: PersonHandle, _ style: RecordStyle) -> JSONValue {
         var members = RecordMembers(style, capacity: 2)
         members.add("type", handle.type)
         members.add("value", handle.value)
         return members.value
     }
 
-    static func read(_ record: RecordReader) throws(RecordDamage) -> PersonHandle {
+    package static func read(_ record: RecordReader) throws(RecordDamage) -> PersonHandle {
         PersonHandle(value: try record.string("value"), type: try record.optionalCase("type"))
     }
 }
 
-enum NameComponentsRecord {
-    static func json(_ name: NameComponents, _ style: RecordStyle) -> JSONValue {
+package enum NameComponentsRecord {
+    package static func json(_ name: NameComponents, _ style: RecordStyle) -> JSONValue {
         var members = RecordMembers(style, capacity: 3)
         members.add("familyName", name.familyName)
         members.add("givenName", name.givenName)
@@ -56,7 +56,7 @@ enum NameComponentsRecord {
         return members.value
     }
 
-    static func read(_ record: RecordReader) throws(RecordDamage) -> NameComponents {
+    package static func read(_ record: RecordReader) throws(RecordDamage) -> NameComponents {
         NameComponents(
             givenName: try record.optionalString("givenName"),
             familyName: try record.optionalString("familyName"),
@@ -65,8 +65,8 @@ enum NameComponentsRecord {
     }
 }
 
-enum ImageRecord {
-    static func json(_ image: NotificationImage, _ style: RecordStyle) -> JSONValue {
+package enum ImageRecord {
+    package static func json(_ image: NotificationImage, _ style: RecordStyle) -> JSONValue {
         var members = RecordMembers(style, capacity: 3)
         members.add("data", image.data)
         members.add("mimeType", image.mimeType)
@@ -74,13 +74,13 @@ enum ImageRecord {
         return members.value
     }
 
-    static func read(_ record: RecordReader) throws(RecordDamage) -> NotificationImage {
+    package static func read(_ record: RecordReader) throws(RecordDamage) -> NotificationImage {
         NotificationImage(url: try record.optionalString("url"), data: try record.optionalString("data"), mimeType: try record.optionalString("mimeType"))
     }
 }
 
-enum DonationMetadataRecord {
-    static func json(_ metadata: DonationMetadata, _ style: RecordStyle) -> JSONValue {
+package enum DonationMetadataRecord {
+    package static func json(_ metadata: DonationMetadata, _ style: RecordStyle) -> JSONValue {
         var members = RecordMembers(style, capacity: 4)
         members.add("isReplyToCurrentUser", metadata.isReplyToCurrentUser)
         members.add("mentionsCurrentUser", metadata.mentionsCurrentUser)
@@ -89,7 +89,7 @@ enum DonationMetadataRecord {
         return members.value
     }
 
-    static func read(_ record: RecordReader) throws(RecordDamage) -> DonationMetadata {
+    package static func read(_ record: RecordReader) throws(RecordDamage) -> DonationMetadata {
         DonationMetadata(
             recipientCount: try record.optionalInteger("recipientCount"),
             mentionsCurrentUser: try record.optionalBool("mentionsCurrentUser"),

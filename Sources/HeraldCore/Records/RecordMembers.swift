@@ -3,7 +3,7 @@ import HeraldProtocol
 
 /// Who a record's JSON is for: the snapshot file, or a person reading
 /// `heraldctl inspect-snapshot --json`.
-enum RecordStyle {
+package enum RecordStyle {
     /// Dates as seconds since 2001-01-01, so that they come back exactly; a client's JSON
     /// objects as ``ClientJSON`` pairs, so that their order survives.
     case snapshot
@@ -16,66 +16,66 @@ enum RecordStyle {
 /// Records add their members in alphabetical order: the order Foundation's encoder
 /// (`sortedKeys`) wrote before Storage had records of its own, so equal states are written
 /// equally, and as before.
-struct RecordMembers {
+package struct RecordMembers {
     private var members: [JSONObject.Member] = []
-    let style: RecordStyle
+    package let style: RecordStyle
 
-    init(_ style: RecordStyle, capacity: Int = 8) {
+    package init(_ style: RecordStyle, capacity: Int = 8) {
         self.style = style
         members.reserveCapacity(capacity)
     }
 
-    var value: JSONValue { .object(JSONObject(members)) }
+    package var value: JSONValue { .object(JSONObject(members)) }
 
-    mutating func add(_ key: String, _ value: JSONValue?) {
+    package mutating func add(_ key: String, _ value: JSONValue?) {
         if let value { members.append(JSONObject.Member(key: key, value: value)) }
     }
 
-    mutating func add(_ key: String, _ value: String?) {
+    package mutating func add(_ key: String, _ value: String?) {
         add(key, value.map(JSONValue.string))
     }
 
-    mutating func add(_ key: String, _ value: Bool?) {
+    package mutating func add(_ key: String, _ value: Bool?) {
         add(key, value.map(JSONValue.bool))
     }
 
-    mutating func add(_ key: String, _ value: (some BinaryInteger)?) {
+    package mutating func add(_ key: String, _ value: (some BinaryInteger)?) {
         add(key, value.map { JSONValue.number(JSONNumber(literal: String($0))) })
     }
 
     /// A finite number, in the fewest digits that read back as the same `Double`.
-    mutating func add(_ key: String, _ value: Double?) {
+    package mutating func add(_ key: String, _ value: Double?) {
         add(key, value.map { JSONValue.number(JSONNumber($0)) })
     }
 
-    mutating func add(_ key: String, _ value: Date?) {
+    package mutating func add(_ key: String, _ value: Date?) {
         add(key, value.map(date))
     }
 
-    mutating func add<T: RawRepresentable<String>>(_ key: String, _ value: T?) {
+    package mutating func add<T: RawRepresentable<String>>(_ key: String, _ value: T?) {
         add(key, value.map { JSONValue.string($0.rawValue) })
     }
 
-    mutating func add(_ key: String, _ values: [String]?) {
+    package mutating func add(_ key: String, _ values: [String]?) {
         add(key, values.map { JSONValue.array($0.map(JSONValue.string)) })
     }
 
-    mutating func add<T: RawRepresentable<String>>(_ key: String, _ values: [T]?) {
+    package mutating func add<T: RawRepresentable<String>>(_ key: String, _ values: [T]?) {
         add(key, values.map { JSONValue.array($0.map { .string($0.rawValue) }) })
     }
 
     /// Each element's record, written by `write` in this style.
-    mutating func add<T>(_ key: String, _ values: [T]?, _ write: (T, RecordStyle) -> JSONValue) {
+    package mutating func add<T>(_ key: String, _ values: [T]?, _ write: (T, RecordStyle) -> JSONValue) {
         let style = style
         add(key, values.map { JSONValue.array($0.map { write($0, style) }) })
     }
 
     /// A client's own JSON (`userInfo`, `sound`, a call record).
-    mutating func addClientJSON(_ key: String, _ value: JSONValue?) {
+    package mutating func addClientJSON(_ key: String, _ value: JSONValue?) {
         add(key, value.map { style == .snapshot ? ClientJSON.pairs($0) : $0 })
     }
 
-    func date(_ date: Date) -> JSONValue {
+    package func date(_ date: Date) -> JSONValue {
         switch style {
         case .snapshot:
             .number(JSONNumber(date.timeIntervalSinceReferenceDate))
@@ -90,10 +90,10 @@ struct RecordMembers {
 /// members as `[name, value]` pairs, so that their order and duplicate names survive
 /// (`JSONValue`'s `Codable` wrote it so before Storage had records of its own, and format 4
 /// keeps it). Plain objects, as the earliest snapshots hold them, are read too.
-enum ClientJSON {
-    static let membersKey = "\u{0}members"
+package enum ClientJSON {
+    package static let membersKey = "\u{0}members"
 
-    static func pairs(_ value: JSONValue) -> JSONValue {
+    package static func pairs(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let object):
             let pairs = object.members.map { JSONValue.array([.string($0.key), Self.pairs($0.value)]) }
@@ -105,7 +105,7 @@ enum ClientJSON {
         }
     }
 
-    static func read(_ value: JSONValue) throws(RecordDamage) -> JSONValue {
+    package static func read(_ value: JSONValue) throws(RecordDamage) -> JSONValue {
         switch value {
         case .object(let object):
             if object.count == 1, object.members[0].key == membersKey {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Why a snapshot file cannot be loaded or written.
 ///
 /// An opaque struct with a code rather than an enum, so that new reasons can be added.
@@ -42,10 +36,4 @@ package struct SnapshotFileError: Error, Sendable, CustomStringConvertible {
     }
 
     package var description: String { "\(code): \(reason)" }
-
-    /// `what` failed with the current `errno`, which it names.
-    static func io(_ what: String) -> SnapshotFileError {
-        let code = errno
-        return SnapshotFileError(.io, "\(what): \(String(cString: strerror(code))) (errno \(code)).")
-    }
 }

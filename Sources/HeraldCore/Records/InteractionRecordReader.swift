@@ -1,4 +1,3 @@
-import HeraldCore
 import HeraldProtocol
 
 /// Reads what ``InteractionRecordWriter`` wrote, from a range of a snapshot file: the
@@ -8,39 +7,48 @@ import HeraldProtocol
 /// Every read is bounds-checked against the range, every count against the bytes left,
 /// and every flag and enum number against what this build knows: a damaged chunk throws
 /// ``SnapshotFileError`` naming the file byte; it never traps.
-struct InteractionRecordReader {
+package struct InteractionRecordReader {
     /// How the rarely set members are written: JSON now; a payload of the generic binary
     /// coder in format version 1 (``TaggedPayload`` reads it).
-    enum RareMembers {
+    package enum RareMembers {
         case json, tagged
     }
 
-    var input: PayloadReader
-    let appCount: Int
-    private let rareMembers: RareMembers
+    package var input: PayloadReader
+    package let appCount: Int
+    package let rareMembers: RareMembers
+    /// Whether it only checks what it reads, for a record kept as its bytes
+    /// (``EncodedInteraction/init(reading:)``): a string is passed over (read as empty)
+    /// and a list of people checked but not kept, so that the check allocates nothing
+    /// for them. Every check and every error is the same.
+    package var checksOnly = false
 
     /// Reads the records in `range` of `file`, whose apps number fewer than `appCount`.
-    init(file: UnsafeRawBufferPointer, range: Range<Int>, appCount: Int, rareMembers: RareMembers) {
+    package init(file: UnsafeRawBufferPointer, range: Range<Int>, appCount: Int, rareMembers: RareMembers) {
         self.input = PayloadReader(file, range: range)
         self.appCount = appCount
         self.rareMembers = rareMembers
     }
 
-    var isAtEnd: Bool { input.isAtEnd }
+    package var isAtEnd: Bool { input.isAtEnd }
 
     // MARK: Primitives
 
-    func corrupted(at offset: Int, _ reason: String) -> SnapshotFileError {
+    package func corrupted(at offset: Int, _ reason: String) -> SnapshotFileError {
         input.damaged(at: offset, reason)
     }
 
-    mutating func byte() throws(SnapshotFileError) -> UInt8 { try input.byte() }
-    mutating func varint() throws(SnapshotFileError) -> UInt64 { try input.varint() }
-    mutating func count() throws(SnapshotFileError) -> Int { try input.count() }
-    mutating func double() throws(SnapshotFileError) -> Double { try input.double() }
-    mutating func string() throws(SnapshotFileError) -> String { try input.string() }
+    package mutating func byte() throws(SnapshotFileError) -> UInt8 { try input.byte() }
+    package mutating func varint() throws(SnapshotFileError) -> UInt64 { try input.varint() }
+    package mutating func count() throws(SnapshotFileError) -> Int { try input.count() }
+    package mutating func double() throws(SnapshotFileError) -> Double { try input.double() }
+    package mutating func string() throws(SnapshotFileError) -> String {
+        guard checksOnly else { return try input.string() }
+        _ = try input.lengthPrefixed()
+        return ""
+    }
 
-    mutating func enumCase<T>(_ table: [T]) throws(SnapshotFileError) -> T {
+    package mutating func enumCase<T>(_ table: [T]) throws(SnapshotFileError) -> T {
         let code = try byte()
         guard Int(code) < table.count else { throw corrupted(at: input.cursor - 1, "unknown \(T.self) number \(code).") }
         return table[Int(code)]
@@ -48,7 +56,7 @@ struct InteractionRecordReader {
 
     /// A rarely set member: JSON, or in format version 1 a generic binary payload, read
     /// as JSON by ``TaggedPayload``; `read` makes it a value.
-    mutating func rare<T>(_ read: (JSONValue) throws(RecordDamage) -> T) throws(SnapshotFileError) -> T {
+    package mutating func rare<T>(_ read: (JSONValue) throws(RecordDamage) -> T) throws(SnapshotFileError) -> T {
         let start = input.cursor
         let range = try input.lengthPrefixed()
         let member = UnsafeRawBufferPointer(rebasing: input.bytes[range])
@@ -71,7 +79,7 @@ struct InteractionRecordReader {
     }
 
     /// A rarely set member that is a record: an object, read by `read`.
-    mutating func rareRecord<T>(_ read: (RecordReader) throws(RecordDamage) -> T) throws(SnapshotFileError) -> T {
+    package mutating func rareRecord<T>(_ read: (RecordReader) throws(RecordDamage) -> T) throws(SnapshotFileError) -> T {
         try rare { json throws(RecordDamage) in try read(try RecordReader(json)) }
     }
 }

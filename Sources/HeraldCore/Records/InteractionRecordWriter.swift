@@ -1,15 +1,14 @@
-import HeraldCore
 import HeraldProtocol
 
 /// Appends stored interactions to a byte buffer in ``InteractionRecordLayout``: the
 /// buffer and the primitives. What a record holds is written by `append(_:)` in
 /// `InteractionRecord.swift`, a person by `appendPerson(_:)` in `InteractionRecord+Person.swift`.
-struct InteractionRecordWriter {
-    var bytes: [UInt8] = []
+package struct InteractionRecordWriter {
+    package var bytes: [UInt8] = []
 
     /// Runs `body` with a writer that appends to `buffer` in place: the buffer moves into
     /// the writer and back, so what it already holds is never copied.
-    static func appending(to buffer: inout [UInt8], _ body: (inout InteractionRecordWriter) throws -> Void) rethrows {
+    package static func appending(to buffer: inout [UInt8], _ body: (inout InteractionRecordWriter) throws -> Void) rethrows {
         var writer = InteractionRecordWriter()
         swap(&writer.bytes, &buffer)
         defer { swap(&writer.bytes, &buffer) }
@@ -20,7 +19,7 @@ struct InteractionRecordWriter {
 
     /// Keeps the place of a record's or a person's flags: a varint of exactly
     /// ``InteractionRecordLayout/flagsWidth`` bytes, filled in by `fillFlags`.
-    mutating func reserveFlags() -> Int {
+    package mutating func reserveFlags() -> Int {
         let at = bytes.count
         for _ in 0..<InteractionRecordLayout.flagsWidth { bytes.append(0) }
         return at
@@ -28,7 +27,7 @@ struct InteractionRecordWriter {
 
     /// Writes `flags` as a varint padded to ``InteractionRecordLayout/flagsWidth`` bytes:
     /// every byte but the last has its continuation bit set, so any varint reader reads it.
-    mutating func fillFlags(_ flags: UInt64, at offset: Int) {
+    package mutating func fillFlags(_ flags: UInt64, at offset: Int) {
         bytes.withUnsafeMutableBufferPointer { bytes in
             var value = flags
             for index in 0..<InteractionRecordLayout.flagsWidth {
@@ -39,18 +38,18 @@ struct InteractionRecordWriter {
         }
     }
 
-    mutating func appendVarint(_ value: UInt64) {
+    package mutating func appendVarint(_ value: UInt64) {
         bytes.appendVarint(value)
     }
 
     /// Its bit pattern, little-endian, in one append.
-    mutating func appendDouble(_ value: Double) {
+    package mutating func appendDouble(_ value: Double) {
         withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// Its length, then its UTF-8 bytes in one copy (a native string's, without copying
     /// the string itself).
-    mutating func appendString(_ value: String) {
+    package mutating func appendString(_ value: String) {
         let appended: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
             bytes.appendVarint(UInt64(utf8.count))
             bytes.append(contentsOf: utf8)
@@ -58,7 +57,7 @@ struct InteractionRecordWriter {
         if appended == nil { bytes.appendString(value) }
     }
 
-    mutating func appendCase<T: Equatable>(_ value: T, of table: [T]) {
+    package mutating func appendCase<T: Equatable>(_ value: T, of table: [T]) {
         guard let index = table.firstIndex(of: value) else {
             preconditionFailure("\(value) is missing from its table in InteractionRecordLayout.")
         }
@@ -66,7 +65,7 @@ struct InteractionRecordWriter {
     }
 
     /// A member that is rarely set: the JSON of its record (`Records/`), length-prefixed.
-    mutating func appendRare(_ json: JSONValue) {
+    package mutating func appendRare(_ json: JSONValue) {
         let lengthAt = bytes.count
         json.write(to: &bytes)
         let length = bytes.count - lengthAt

@@ -29,7 +29,7 @@ extension HeraldState {
     /// the notification it took out (at `--max-notifications` every new one evicts one) is
     /// freed when it is dropped.
     package mutating func updateContentListing(
-        _ p: UpdateContentParams, payloadContent: NotificationContent? = nil, caller: Caller, now: Date
+        _ p: UpdateContentParams, payloadContent: NotificationContent? = nil, decoded: DecodedInteraction? = nil, caller: Caller, now: Date
     ) throws(RuleError)
         -> (outcome: MethodOutcome<UpdateContentResult>, listing: NotificationListing)
     {
@@ -96,8 +96,9 @@ extension HeraldState {
                     at: ["interactionIdentifier"]
                 )
             }
-            // Decoded once, here: the store keeps it as its record's bytes.
-            let interaction = stored.interaction
+            // The store keeps it as its record's bytes: decoded before the lock when the
+            // server could, else here, once.
+            let interaction = decoded.flatMap { $0.sequence == stored.sequence ? $0.interaction : nil } ?? stored.interaction
             audit.describe(interaction)
             guard interaction.direction == .incoming else {
                 throw RuleError(
@@ -245,5 +246,29 @@ extension HeraldState {
                     than: key, caller: caller, date: stored.effectiveDate, window: configuration.repeatedCallWindow, inAnotherApp: true)
         }
         return facts
+    }
+}
+
+/// The interaction an `update-content` names, decoded from its record outside the state's
+/// lock: the rules take it when the store still holds that donation (the same sequence),
+/// and decode the record again under the lock otherwise.
+package struct DecodedInteraction: Sendable {
+    let sequence: UInt64
+    let interaction: Interaction
+}
+
+extension HeraldState {
+    /// The record `update-content` would name, to decode after the lock: a copy of its
+    /// bytes' reference and its sequence, nothing decoded under the lock.
+    package func storedRecord(uid: UInt32, app: String, identifier: String) -> (sequence: UInt64, record: EncodedInteraction)? {
+        guard let key = interactions.key(uid: uid, app: app, identifier: identifier), let stored = interactions[key] else { return nil }
+        return (stored.sequence, stored.record)
+    }
+}
+
+extension DecodedInteraction {
+    /// Decodes `found`'s record.
+    package init(_ found: (sequence: UInt64, record: EncodedInteraction)) {
+        self.init(sequence: found.sequence, interaction: found.record.interaction)
     }
 }

@@ -80,7 +80,8 @@ struct NotificationRecordsInPlaceTests {
         let apps = [F.app, F.otherApp, "org.example.news", "org.example.mail"]
         let levels: [InterruptionLevel?] = [nil, .passive, .active, .timeSensitive]
         var now = F.now + 10
-        for step in 0..<(3 * NotificationRecordLayout.chunkSize + 500) {
+        let steps = 3 * NotificationRecordLayout.chunkSize + 500
+        for step in 0..<steps {
             now += Double(random.next() % 1000) / 1000
             let caller = callers[Int(random.next() % 3)]
             let app = apps[Int(random.next() % 4)]
@@ -99,6 +100,9 @@ struct NotificationRecordsInPlaceTests {
                 _ = try? state.snoozeNotification(
                     SnoozeNotificationParams(app: app, identifier: "n\(random.next() % 6000)", seconds: 60), caller: caller, now: now)
             default:
+                // None in the last steps, so that some notifications stay scheduled
+                // whatever the seed (a summary delivered late could take them all).
+                guard step < steps - 2000 else { break }
                 _ = try? state.deliverSummary(DeliverSummaryParams(), caller: caller, now: now)
             }
         }

@@ -42,10 +42,7 @@ package struct EncodedInteraction: Hashable, Sendable {
             self.init(try reader.interaction())
             return
         }
-        let checksOnly = reader.checksOnly
-        reader.checksOnly = true
-        defer { reader.checksOnly = checksOnly }
-        _ = try reader.interaction()
+        try reader.checkInteraction()
         self.init(bytes: Array(UnsafeRawBufferPointer(rebasing: file[start..<reader.input.cursor])))
     }
 

@@ -95,10 +95,6 @@ extension InteractionRecordWriter {
 extension InteractionRecordReader {
     package mutating func people() throws(SnapshotFileError) -> [Person] {
         let count = try self.count()
-        guard !checksOnly else {
-            for _ in 0..<count { _ = try person() }
-            return []
-        }
         var people: [Person] = []
         people.reserveCapacity(count)
         for _ in 0..<count { people.append(try person()) }
@@ -135,5 +131,38 @@ extension InteractionRecordReader {
         if flags.contains(.hasSuggestionType) { person.suggestionType = try enumCase(InteractionRecordLayout.suggestionTypes) }
         if flags.contains(.hasIsMe) { person.isMe = flags.contains(.isMe) }
         return person
+    }
+}
+
+extension InteractionRecordReader {
+    /// Checks a list of people as ``people()`` reads it, keeping none.
+    mutating func checkPeople() throws(SnapshotFileError) {
+        for _ in 0..<(try count()) { try checkPerson() }
+    }
+
+    /// Checks a person as ``person()`` reads it — each member in the same order, with the
+    /// same checks and errors — without building it.
+    mutating func checkPerson() throws(SnapshotFileError) {
+        let start = input.cursor
+        let flags = PersonRecordFlags(rawValue: try varint())
+        guard PersonRecordFlags.known.isSuperset(of: flags) else { throw corrupted(at: start, "a person has unknown flags.") }
+        if flags.contains(.hasHandle) {
+            try skipString()
+            if flags.contains(.hasHandleType) { _ = try enumCase(InteractionRecordLayout.handleTypes) }
+        }
+        if flags.contains(.hasDisplayName) { try skipString() }
+        if flags.contains(.hasNameComponents) { _ = try rareRecord(NameComponentsRecord.read) }
+        if flags.contains(.hasImage) { _ = try rareRecord(ImageRecord.read) }
+        if flags.contains(.hasContactIdentifier) { try skipString() }
+        if flags.contains(.hasCustomIdentifier) { try skipString() }
+        if flags.contains(.hasAliases) {
+            for _ in 0..<(try count()) {
+                let hasType = try byte()
+                guard hasType <= 1 else { throw input.damaged(at: input.cursor - 1, "an alias starts with \(hasType).") }
+                try skipString()
+                if hasType == 1 { _ = try enumCase(InteractionRecordLayout.handleTypes) }
+            }
+        }
+        if flags.contains(.hasSuggestionType) { _ = try enumCase(InteractionRecordLayout.suggestionTypes) }
     }
 }

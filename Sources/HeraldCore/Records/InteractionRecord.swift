@@ -207,3 +207,37 @@ extension InteractionRecordReader {
         )
     }
 }
+
+extension InteractionRecordReader {
+    /// Checks the interaction's part of a record as ``interaction()`` reads it — every
+    /// bound, flag, count, enum number and rare member, in the same order, with the same
+    /// errors at the same bytes — without building it: what a record kept as its bytes
+    /// needs (``EncodedInteraction/init(reading:)``), at a restart a million times.
+    mutating func checkInteraction() throws(SnapshotFileError) {
+        let start = input.cursor
+        let flags = InteractionRecordFlags(rawValue: try varint())
+        guard InteractionRecordFlags.known.isSuperset(of: flags) else { throw corrupted(at: start, "a record has unknown flags.") }
+        try skipString()
+        if flags.contains(.hasGroupIdentifier) { try skipString() }
+        if flags.contains(.hasDate) { _ = try double() }
+
+        if flags.contains(.startCall) {
+            try checkPeople()
+            if flags.contains(.hasCallCapability) { _ = try enumCase(InteractionRecordLayout.callCapabilities) }
+            if flags.contains(.hasDestinationType) { _ = try enumCase(InteractionRecordLayout.destinationTypes) }
+            if flags.contains(.hasAudioRoute) { _ = try enumCase(InteractionRecordLayout.audioRoutes) }
+            if flags.contains(.hasCallRecordToCallBack) { _ = try rare(ClientJSON.read) }
+            if flags.contains(.hasCallGroupImage) { _ = try rareRecord(ImageRecord.read) }
+        } else {
+            if flags.contains(.hasSender) { try checkPerson() }
+            if flags.contains(.hasRecipients) { try checkPeople() }
+            if flags.contains(.hasContent) { try skipString() }
+            if flags.contains(.hasSpeakableGroupName) { try skipString() }
+            try skipString()
+            if flags.contains(.hasServiceName) { try skipString() }
+            if flags.contains(.hasOutgoingMessageType) { _ = try enumCase(InteractionRecordLayout.outgoingMessageTypes) }
+            if flags.contains(.hasMessageGroupImage) { _ = try rareRecord(ImageRecord.read) }
+            if flags.contains(.hasDonationMetadata) { _ = try rareRecord(DonationMetadataRecord.read) }
+        }
+    }
+}

@@ -17,11 +17,6 @@ package struct InteractionRecordReader {
     package var input: PayloadReader
     package let appCount: Int
     package let rareMembers: RareMembers
-    /// Whether it only checks what it reads, for a record kept as its bytes
-    /// (``EncodedInteraction/init(reading:)``): a string is passed over (read as empty)
-    /// and a list of people checked but not kept, so that the check allocates nothing
-    /// for them. Every check and every error is the same.
-    package var checksOnly = false
 
     /// Reads the records in `range` of `file`, whose apps number fewer than `appCount`.
     package init(file: UnsafeRawBufferPointer, range: Range<Int>, appCount: Int, rareMembers: RareMembers) {
@@ -42,11 +37,10 @@ package struct InteractionRecordReader {
     package mutating func varint() throws(SnapshotFileError) -> UInt64 { try input.varint() }
     package mutating func count() throws(SnapshotFileError) -> Int { try input.count() }
     package mutating func double() throws(SnapshotFileError) -> Double { try input.double() }
-    package mutating func string() throws(SnapshotFileError) -> String {
-        guard checksOnly else { return try input.string() }
-        _ = try input.lengthPrefixed()
-        return ""
-    }
+    package mutating func string() throws(SnapshotFileError) -> String { try input.string() }
+
+    /// Passes over a string, checked as ``string()`` checks it.
+    package mutating func skipString() throws(SnapshotFileError) { _ = try input.lengthPrefixed() }
 
     package mutating func enumCase<T>(_ table: [T]) throws(SnapshotFileError) -> T {
         let code = try byte()

@@ -4,7 +4,8 @@ import HeraldStorage
 /// The change log reader. An input whose first byte is even is a whole segment, as found
 /// on disk; an odd one is records, given a header with the right checksum so that the
 /// record reader is reached. Whatever reads must write back into a segment that reads the
-/// same records, and a segment cut anywhere must read as a prefix of them.
+/// same records, read in windows it must read the same, and a segment cut anywhere must
+/// read as a prefix of them.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzChangeLog(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
@@ -22,6 +23,15 @@ public func fuzzChangeLog(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     for record in reading.records { ChangeLogFile.append(record, to: &again) }
     guard let reread = try? ChangeLogFile.read(again), reread.records == reading.records, reread.problem == nil else {
         fatalError("\(reading.records.count) records written back do not read back the same.")
+    }
+    // Read from a file a window at a time (a restart's way), the same reading.
+    let window = 1 + Int(bytes[0]) * 13 % 97
+    var windowed: [ChangeRecord] = []
+    guard let inWindows = try? ChangeLogFile.read(OpenSnapshotFile(bytes: file), window: window, each: { windowed.append($0) }),
+        windowed == reading.records, inWindows.validLength == reading.validLength, inWindows.droppedBytes == reading.droppedBytes,
+        inWindows.problem == reading.problem
+    else {
+        fatalError("A segment read in windows of \(window) bytes does not read as the whole one.")
     }
     // A tear anywhere keeps a prefix of the records, never a partial or a different one.
     let cut = ChangeLogFile.headerSize + Int(bytes[0]) * 7 % max(1, reading.validLength - ChangeLogFile.headerSize + 1)

@@ -47,12 +47,18 @@ package final class OpenSnapshotFile: Sendable {
 
     /// The first `count` bytes (fewer if the file is shorter): the whole file for `size`.
     package func prefix(_ count: Int) throws(SnapshotFileError) -> [UInt8] {
-        let count = max(0, min(count, size))
-        guard let descriptor else { return Array(bytes[0..<count]) }
+        try bytes(at: 0, count: count)
+    }
+
+    /// The `count` bytes from `offset` (fewer if the file is shorter).
+    package func bytes(at offset: Int, count: Int) throws(SnapshotFileError) -> [UInt8] {
+        let offset = max(0, min(offset, size))
+        let count = max(0, min(count, size - offset))
+        guard let descriptor else { return Array(bytes[offset..<offset + count]) }
         var failure: SnapshotFileError?
         let read = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             while initialized < count {
-                let got = pread(descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(initialized))
+                let got = pread(descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
                 if got < 0, errno == EINTR { continue }
                 if got < 0 { failure = SnapshotFileError.io("Cannot read \(path)") }
                 if got <= 0 { break }  // A file that shrank meanwhile reads as truncated.

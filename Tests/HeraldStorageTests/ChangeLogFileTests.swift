@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldProtocol
+import HeraldTesting
 import Testing
 
 @testable import HeraldStorage
@@ -111,6 +112,42 @@ struct ChangeLogFileTests {
         let reading = try ChangeLogFile.read(bytes)
         #expect(reading.records.count == 1)
         #expect(reading.problem?.contains("length") == true)
+    }
+
+    @Test("read from a file a window at a time, any segment reads as it does whole: cut, damaged, or with records longer than a window")
+    func windowsReadAsTheWhole() throws {
+        var random = SeededRandom(for: "ChangeLogFileTests.windowsReadAsTheWhole")
+        // Records of 60 to some 600 bytes, one of 9,000 (longer than every window below).
+        var written = records(40)
+        written.insert(
+            ChangeRecord(
+                method: "donate", caller: caller(1), appliedAt: Date(timeIntervalSince1970: 1_800_000_000),
+                params: Array(repeating: UInt8(ascii: "x"), count: 9_000), generated: []), at: 17)
+        let whole = segment(written)
+        var checked = 0
+        for trial in 0..<300 {
+            var bytes = whole
+            switch trial % 3 {
+            case 0: break
+            case 1: bytes.removeLast(Int(random.next() % UInt64(bytes.count - ChangeLogFile.headerSize)))
+            default: bytes[ChangeLogFile.headerSize + Int(random.next() % UInt64(bytes.count - ChangeLogFile.headerSize))] ^= 0x40
+            }
+            let expected = try ChangeLogFile.read(bytes)
+            for window in [1, 9, 64, 700, 1 + Int(random.next() % 20_000)] {
+                var read: [ChangeRecord] = []
+                let reading = try ChangeLogFile.read(OpenSnapshotFile(bytes: bytes), window: window) { read.append($0) }
+                #expect(read == expected.records, "trial \(trial), window \(window)")
+                #expect(reading.recordCount == expected.recordCount, "trial \(trial), window \(window)")
+                #expect(reading.validLength == expected.validLength, "trial \(trial), window \(window)")
+                #expect(reading.droppedBytes == expected.droppedBytes, "trial \(trial), window \(window)")
+                #expect(reading.problem == expected.problem, "trial \(trial), window \(window)")
+                #expect(reading.header == expected.header)
+                checked += 1
+            }
+        }
+        #expect(checked == 1_500)
+        // A segment too short for its header is refused the same way.
+        #expect(throws: SnapshotFileError.self) { try ChangeLogFile.read(OpenSnapshotFile(bytes: Array(whole.prefix(20)))) { _ in } }
     }
 
     @Test("a header of a newer version, a damaged one, a short one and another file are refused")

@@ -133,41 +133,104 @@ package enum ChangeLogFile {
     }
 
     private static func read(_ raw: UnsafeRawBufferPointer, each: (consuming ChangeRecord) -> Void) throws(SnapshotFileError) -> Reading {
-        let header = try readHeader(raw)
-        var count = 0
+        var records = RecordsRead(header: try readHeader(raw))
         var offset = headerSize
+        records.read(raw, from: &offset, atFileEnd: true, each: each)
+        return records.reading(validLength: offset, fileSize: raw.count)
+    }
+
+    /// How many bytes of a segment file are read at a time (``read(_:window:each:)``).
+    package static let readWindow = 4 << 20
+
+    /// Reads a whole segment from `file` as ``read(_:each:)`` reads it from memory, a
+    /// window of `window` bytes at a time (more for a record longer than that): a restart
+    /// hands the first records on at once rather than after reading the whole segment,
+    /// and never holds more of it than a window.
+    package static func read(
+        _ file: OpenSnapshotFile, window: Int = readWindow, each: (consuming ChangeRecord) -> Void
+    ) throws(SnapshotFileError) -> Reading {
+        var requested = max(window, headerSize)
+        var buffer = try file.bytes(at: 0, count: requested)
+        let header = try buffer.withUnsafeBytes { raw in Result { () throws(SnapshotFileError) in try readHeader(raw) } }.get()
+        var records = RecordsRead(header: header)
+        // Where `buffer` begins in the file, and how far into it the records are read.
+        var start = 0
+        var offset = headerSize
+        var atFileEnd = false
+        while true {
+            // A window shorter than asked for ends the file: one that shrank meanwhile
+            // reads as truncated there.
+            atFileEnd = start + buffer.count >= file.size || buffer.count < requested
+            let needsMore = buffer.withUnsafeBytes { raw in records.read(raw, from: &offset, atFileEnd: atFileEnd, each: each) }
+            guard needsMore else { break }
+            // The record at `offset` runs past the window: the next begins with it.
+            let length = buffer.withUnsafeBytes { raw in
+                raw.count - offset >= recordOverhead ? Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) : 0
+            }
+            start += offset
+            offset = 0
+            requested = max(window, recordOverhead + length)
+            buffer = try file.bytes(at: start, count: requested)
+        }
+        return records.reading(validLength: start + offset, fileSize: atFileEnd ? start + buffer.count : file.size)
+    }
+
+    /// The records of one segment as they are read, a window at a time or all at once.
+    private struct RecordsRead {
+        let header: Header
+        var count = 0
         var problem: String?
         var names = ChangeRecord.RecentNames()
-        while offset < raw.count {
-            guard raw.count - offset >= recordOverhead else {
-                problem = "record \(count + 1) is torn: \(raw.count - offset) bytes of its frame"
-                break
-            }
-            let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-            let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
-            guard length <= maxBodyBytes else {
-                problem = "record \(count + 1) states a length of \(length) bytes, past the \(maxBodyBytes) a record may take"
-                break
-            }
-            guard raw.count - offset - recordOverhead >= length else {
-                problem = "record \(count + 1) is torn: \(raw.count - offset - recordOverhead) of its \(length) bytes"
-                break
-            }
-            let body = UnsafeRawBufferPointer(rebasing: raw[(offset + recordOverhead)..<(offset + recordOverhead + length)])
-            guard CRC32C.checksum(body) == stored else {
-                problem = "record \(count + 1)'s checksum does not hold"
-                break
-            }
-            guard let record = ChangeRecord(body: body, version: header.version, names: &names) else {
-                problem = "record \(count + 1)'s checksum holds but it does not decode"
-                break
-            }
-            each(consume record)
-            count += 1
-            offset += recordOverhead + length
+
+        init(header: Header) {
+            self.header = header
         }
-        return Reading(
-            header: header, records: [], recordCount: count, droppedBytes: raw.count - offset, validLength: offset,
-            problem: problem)
+
+        /// Reads the records from `offset` of `raw`, handing each whole one to `each` and
+        /// moving `offset` past it, until `raw` ends or one is not whole (``problem``).
+        /// Unless `raw` ends where the file does, a record that runs past it is left for
+        /// the next window: true when the file goes on past what was read.
+        mutating func read(
+            _ raw: UnsafeRawBufferPointer, from offset: inout Int, atFileEnd: Bool, each: (consuming ChangeRecord) -> Void
+        ) -> Bool {
+            while offset < raw.count, problem == nil {
+                guard raw.count - offset >= recordOverhead else {
+                    guard atFileEnd else { return true }
+                    problem = "record \(count + 1) is torn: \(raw.count - offset) bytes of its frame"
+                    break
+                }
+                let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+                guard length <= maxBodyBytes else {
+                    problem = "record \(count + 1) states a length of \(length) bytes, past the \(maxBodyBytes) a record may take"
+                    break
+                }
+                guard raw.count - offset - recordOverhead >= length else {
+                    guard atFileEnd else { return true }
+                    problem = "record \(count + 1) is torn: \(raw.count - offset - recordOverhead) of its \(length) bytes"
+                    break
+                }
+                let body = UnsafeRawBufferPointer(rebasing: raw[(offset + recordOverhead)..<(offset + recordOverhead + length)])
+                guard CRC32C.checksum(body) == stored else {
+                    problem = "record \(count + 1)'s checksum does not hold"
+                    break
+                }
+                guard let record = ChangeRecord(body: body, version: header.version, names: &names) else {
+                    problem = "record \(count + 1)'s checksum holds but it does not decode"
+                    break
+                }
+                each(consume record)
+                count += 1
+                offset += recordOverhead + length
+            }
+            return problem == nil && !atFileEnd
+        }
+
+        /// What was read, the whole records ending at `validLength` of a file of `fileSize` bytes.
+        func reading(validLength: Int, fileSize: Int) -> Reading {
+            Reading(
+                header: header, records: [], recordCount: count, droppedBytes: fileSize - validLength, validLength: validLength,
+                problem: problem)
+        }
     }
 }

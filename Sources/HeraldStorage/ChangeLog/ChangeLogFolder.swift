@@ -114,7 +114,7 @@ package struct ChangeLogFolder: Sendable {
             }
             let reading: ChangeLogFile.Reading
             do throws(SnapshotFileError) {
-                reading = try ChangeLogFile.read(try SnapshotStore.readAll(path(ofSegment: number)), each: each)
+                reading = try ChangeLogFile.read(try OpenSnapshotFile(path: path(ofSegment: number)), each: each)
             } catch {
                 // A segment begun for a snapshot whose header was torn by a crash: what
                 // follows it cannot be placed, so it ends the replay.

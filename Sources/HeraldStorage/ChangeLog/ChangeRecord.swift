@@ -2,6 +2,12 @@ import FoundationEssentials
 import HeraldCore
 import HeraldProtocol
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// One acknowledged change, as the change log keeps it: who made it and when, and either
 /// what it stored (a donation, ``Change/donation(app:interaction:)``) or the request that
 /// made it, to run again through the same rule with the same caller, params and clock
@@ -277,7 +283,12 @@ struct ByteReader {
     mutating func readString(reusing previous: String) -> String? {
         guard let utf8 = readUTF8() else { return nil }
         var previous = previous
-        if previous.withUTF8({ $0.elementsEqual(utf8) }) { return previous }
+        // Compared a word at a time (memcmp), where `elementsEqual` goes a byte at a time.
+        if previous.utf8.count == utf8.count,
+            utf8.isEmpty || previous.withUTF8({ memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) == 0 })
+        {
+            return previous
+        }
         return try? String(copying: UTF8Span(validating: utf8.span))
     }
 

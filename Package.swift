@@ -35,9 +35,11 @@ let package = Package(
         // The rules: interactions, people, Focus, summary, delivery decisions. No I/O, injected clock.
         .target(
             name: "HeraldCore",
-            dependencies: ["HeraldProtocol"],
+            dependencies: ["HeraldProtocol", "CPrefetch"],
             swiftSettings: strictSettings
         ),
+        // The processor's prefetch hint, for a restart's look-ups in tables past the caches.
+        .systemLibrary(name: "CPrefetch"),
         // SSE4.2's crc32 instruction for the snapshots' and the change log's checksums.
         .systemLibrary(name: "CCRC32C"),
         // Swift concurrency's global executor hook, where a static program's dlsym cannot reach it.

@@ -21,9 +21,11 @@ mkdir -p "$OUT"
 # HERALD_FUZZ: the notification sections are cut into runs and chunks of two, not 2,048 and
 # 4,096, so that an input of a few notifications reaches their decoding in runs
 # (NotificationsSection, format 6 and before) and in chunks (NotificationRecordsSection).
-# CCRC32C (SSE4.2's crc32 for HeraldStorage) is a header, found through its module map.
+# CCRC32C (SSE4.2's crc32 for HeraldStorage) and CPrefetch (HeraldCore's prefetch hint) are
+# headers, found through their module maps.
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -package-name herald
-  -D HERALD_FUZZ -I "$OUT" -L "$OUT" -Xcc -fmodule-map-file=Sources/CCRC32C/module.modulemap)
+  -D HERALD_FUZZ -I "$OUT" -L "$OUT" -Xcc -fmodule-map-file=Sources/CCRC32C/module.modulemap
+  -Xcc -fmodule-map-file=Sources/CPrefetch/module.modulemap)
 
 # module NAME "IMPORTS" SOURCES…: compiled again when a source, or a module it imports, is
 # newer than its last build — a module compiled against an older import's layout (a field

@@ -123,24 +123,24 @@ package struct PreparedDonation: Sendable {
     package let record: EncodedInteraction
     /// The interaction, unless it came from the change log as its record's bytes.
     private let decoded: Interaction?
+    /// Its identifier (set by ``HeraldState/prepareDonation(_:)``).
+    package let identifier: String
+    /// Whether it asks to notify its recipient anyway, which takes the app's Focus
+    /// authorization.
+    let asksToNotifyRecipientAnyway: Bool
 
     init(app: String, interaction: Interaction) {
         precondition(interaction.identifier != nil, "A prepared donation has an identifier.")
         self.app = app
         self.decoded = interaction
         self.record = EncodedInteraction(interaction)
+        self.identifier = interaction.identifier ?? ""
+        self.asksToNotifyRecipientAnyway = interaction.intent.asksToNotifyRecipientAnyway
     }
 
     /// The interaction, as the store keeps it: decoded from the record when the donation
     /// came from the change log (a replay needs it only for a retry).
     package var interaction: Interaction { decoded ?? record.interaction }
-
-    /// Whether it asks to notify its recipient anyway, which takes the app's Focus
-    /// authorization: for a logged one, read only when its record has donation metadata.
-    var asksToNotifyRecipientAnyway: Bool {
-        if let decoded { return decoded.intent.asksToNotifyRecipientAnyway }
-        return record.flags.contains(.hasDonationMetadata) && record.interaction.intent.asksToNotifyRecipientAnyway
-    }
 
     /// A donation the change log recorded once it was stored: `interaction` is as the
     /// store kept it (checked, its identifier drawn, its text a digest), so nothing is
@@ -149,15 +149,18 @@ package struct PreparedDonation: Sendable {
         self.init(app: app, interaction: interaction)
     }
 
-    /// The same, from the log's bytes of the interaction, kept as the store's record.
+    /// The same, from the log's bytes of the interaction, kept as the store's record: its
+    /// identifier read in place, and the record decoded only when it has donation metadata
+    /// (which may ask to notify anyway). A restart makes these on its reading thread,
+    /// leaving the state's thread only the store's part.
     package init(recordedApp app: String, record: EncodedInteraction) {
         self.app = app
         self.decoded = nil
         self.record = record
+        self.identifier = record.identifier
+        self.asksToNotifyRecipientAnyway =
+            record.flags.contains(.hasDonationMetadata) && record.interaction.intent.asksToNotifyRecipientAnyway
     }
-
-    /// Its identifier (set by ``HeraldState/prepareDonation(_:)``).
-    package var identifier: String { decoded?.identifier ?? record.identifier }
 
     /// `donate`'s answer when the donation was stored, or was a retry of the one stored,
     /// as `result` says, with what the journal records: the interaction as donated, its

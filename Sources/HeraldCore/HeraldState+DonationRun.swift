@@ -11,12 +11,15 @@ extension HeraldState {
     /// `run` with what the limits evict past it — one `run` holds never stored, only
     /// counted and forgotten — added to `released`.
     ///
+    /// `hash` is the key's ``DonationRun/keyHash(uid:app:identifier:)``, when worked out
+    /// before the lock.
+    ///
     /// Where the store's own path must decide — the total limit choosing among several
     /// uids' shares — `run` is stored first and the
     /// donation goes one at a time. Call ``storeDonationRun(_:parallel:)`` before
     /// anything else reads or changes the state.
     package mutating func donate(
-        _ donation: consuming PreparedDonation, caller: Caller, now: Date, in run: inout DonationRun,
+        _ donation: consuming PreparedDonation, caller: Caller, now: Date, hash: Int? = nil, in run: inout DonationRun,
         releasing released: inout ReleasedInteractions
     ) {
         let uid = caller.uid
@@ -24,14 +27,14 @@ extension HeraldState {
         // donation metadata.
         guard !donation.asksToNotifyRecipientAnyway || settings.authorization(uid: uid, app: donation.app) == .authorized
         else { return }
-        let knownApp = interactions.apps.id(of: donation.app)
+        let knownApp = run.appID(of: donation.app, in: interactions.apps)
         if !(knownApp.map { interactions.holds(uid: uid, app: $0, with: run) } ?? false) {
             guard (try? requireRoomForApp(donation.app, holding: interactions.appCount(of: uid, with: run))) != nil else { return }
         }
         let identifier = donation.identifier
         let key = InteractionKey(uid: uid, app: knownApp ?? interactions.appID(interning: donation.app), identifier: identifier)
         // A retry, or a conflict refused: nothing changes.
-        let hash = key.hashValue
+        let hash = hash ?? DonationRun.keyHash(uid: uid, app: donation.app, identifier: identifier)
         guard !interactions.contains(key, hash: hash, orIn: run) else { return }
 
         let perUIDLimit = max(configuration.maxInteractionsPerUID, 0)

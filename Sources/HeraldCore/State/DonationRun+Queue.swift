@@ -20,7 +20,7 @@ extension DonationRun {
         /// The sequence of the oldest still held.
         var oldestSequence: UInt64? { count > 0 ? chunks[0][head].sequence : nil }
 
-        mutating func append(_ stored: consuming StoredInteraction, at key: InteractionKey) {
+        mutating func append(_ stored: consuming StoredInteraction, at key: InteractionKey, hash: Int) {
             apps[key.app, default: 0] += 1
             let sequence = stored.sequence
             if chunks.last.map({ $0.count == Self.chunkSize }) ?? true {
@@ -28,7 +28,7 @@ extension DonationRun {
                 chunk.reserveCapacity(Self.chunkSize)
                 chunks.append(chunk)
             }
-            chunks[chunks.count - 1].append(Held(key: key, sequence: sequence, stored: stored))
+            chunks[chunks.count - 1].append(Held(key: key, hash: hash, sequence: sequence, stored: stored))
             count += 1
         }
 
@@ -54,10 +54,10 @@ extension DonationRun {
             return chunks[chunk][first].key
         }
 
-        /// Takes out the oldest held, which the limits evict.
-        mutating func removeOldest() -> (key: InteractionKey, stored: StoredInteraction)? {
+        /// Takes out the oldest held, which the limits evict, with its key's hash.
+        mutating func removeOldest() -> (key: InteractionKey, hash: Int, stored: StoredInteraction)? {
             guard count > 0, let stored = chunks[0][head].stored.take() else { return nil }
-            let key = chunks[0][head].key
+            let (key, hash) = (chunks[0][head].key, chunks[0][head].hash)
             head += 1
             count -= 1
             if let left = apps[key.app], left > 1 {
@@ -69,7 +69,7 @@ extension DonationRun {
                 chunks.removeFirst()
                 head = 0
             }
-            return (key, stored)
+            return (key, hash, stored)
         }
 
         /// Takes out every donation still held, oldest first.

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Donations a replay of the change log has counted as stored but not yet put in the
 /// store's tables: a run of consecutive donation records, held until the run ends.
 ///
@@ -15,6 +17,9 @@ package struct DonationRun: Sendable {
     /// stored or evicted (then nil).
     struct Held: Sendable {
         let key: InteractionKey
+        /// The key's ``DonationRun/keyHash(uid:app:identifier:)``: what an eviction marks
+        /// as forgotten.
+        let hash: Int
         let sequence: UInt64
         var stored: StoredInteraction?
     }
@@ -30,6 +35,9 @@ package struct DonationRun: Sendable {
     /// times, each a look-up that hashes the uid (docs/performance.md, "Durability").
     private var lastUID: UInt32?
     private var lastQueue = 0
+    /// The app the last donation named, and its number: a run is mostly one app's
+    /// donations, and a look-up by name hashes the name (``appID(of:in:)``).
+    private var lastApp: (name: String, id: AppNameTable.ID)?
     /// The sequence of the donation held under each key, by the key's hash.
     private var sequences = HeldSequences()
     /// How many donations are held, all uids together.
@@ -75,6 +83,36 @@ package struct DonationRun: Sendable {
         return queueList[index].apps[app] != nil
     }
 
+    /// The hash a run files the key of `uid`'s donation of `identifier` from `app` under:
+    /// of the app's name rather than its number, so that a restart works it out on its
+    /// reading thread, before the state's lock; equal keys have equal names, and so equal
+    /// hashes. It is also the digest an eviction marks as forgotten
+    /// (``ForgottenInteractions``), so that an evicted donation is not hashed again.
+    package static func keyHash(uid: UInt32, app: String, identifier: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(uid)
+        hasher.combine(app)
+        hasher.combine(identifier)
+        return hasher.finalize()
+    }
+
+    /// The number of `app` in `apps`; nil when it has none. The last donation's app is
+    /// compared rather than looked up: the same name at the same number is the same app.
+    mutating func appID(of app: String, in apps: AppNameTable) -> AppNameTable.ID? {
+        if let (name, id) = lastApp, name == app, Int(id) < apps.names.count, apps.name(of: id) == app { return id }
+        let id = apps.id(of: app)
+        lastApp = id.map { (app, $0) }
+        return id
+    }
+
+    /// Brings in the part of the table a look-up of `hash` reads first, without waiting
+    /// for it: the replay asks a few donations ahead, so that a million look-ups in a
+    /// table past the caches do not each wait for memory (docs/performance.md,
+    /// "Durability").
+    package func prefetch(hash: Int) {
+        sequences.prefetch(hash: hash)
+    }
+
     /// Whether a donation is held under `key`, whose hash is `hash`.
     func holds(_ key: InteractionKey, hash: Int) -> Bool {
         guard let index = index(of: key.uid), let oldest = queueList[index].oldestSequence else { return false }
@@ -90,12 +128,12 @@ package struct DonationRun: Sendable {
     /// stored has.
     mutating func append(_ stored: consuming StoredInteraction, at key: InteractionKey, hash: Int) {
         sequences.insert(stored.sequence, hash: hash)
-        queueList[queue(of: key.uid)].append(stored, at: key)
+        queueList[queue(of: key.uid)].append(stored, at: key, hash: hash)
         count += 1
     }
 
-    /// Takes out `uid`'s oldest held donation.
-    mutating func removeOldest(of uid: UInt32) -> (key: InteractionKey, stored: StoredInteraction)? {
+    /// Takes out `uid`'s oldest held donation, with its key's hash.
+    mutating func removeOldest(of uid: UInt32) -> (key: InteractionKey, hash: Int, stored: StoredInteraction)? {
         guard let index = index(of: uid), let removed = queueList[index].removeOldest() else { return nil }
         count -= 1
         return removed
@@ -110,7 +148,8 @@ package struct DonationRun: Sendable {
             var all: [Held] = []
             all.reserveCapacity(count)
             for index in queueList.indices {
-                queueList[index].takeAll { key, sequence, stored in all.append(Held(key: key, sequence: sequence, stored: stored)) }
+                // Their hashes are no longer needed: 0.
+                queueList[index].takeAll { key, sequence, stored in all.append(Held(key: key, hash: 0, sequence: sequence, stored: stored)) }
             }
             all.sort { $0.sequence < $1.sequence }
             for index in all.indices {
@@ -121,55 +160,70 @@ package struct DonationRun: Sendable {
     }
 }
 
-/// Sequences by a key's 64-bit hash, in one open-addressed table of plain integers: a
-/// million keys found and added without hashing a string again when the table grows.
-/// Nothing is removed: an entry whose donation was evicted is told apart by the caller
-/// (its sequence is older than its uid's oldest held), and two keys of one hash are told
-/// apart by the caller's look at the key itself.
+/// Sequences by a key's hash, in one open-addressed table of plain integers: a million
+/// keys found and added without hashing a string again when the table grows.
+///
+/// A slot is one word: the upper half of the key's hash, which also chooses the slot, and
+/// how far the sequence lies past the first one held plus one (so that 0 marks an empty
+/// slot). A probe reads one word, where a hash and a sequence side by side would read two
+/// lines. Nothing is removed: an entry whose donation was evicted is told apart by the
+/// caller (its sequence is older than its uid's oldest held), and two keys alike in the
+/// half hash kept are told apart by the caller's look at the key itself.
 struct HeldSequences: Sendable {
-    /// Hash and sequence by slot; a hash of 0 marks an empty slot (a key's hash 0 is kept as 1).
-    private var hashes: [UInt64] = []
-    private var sequences: [UInt64] = []
+    private var slots: [UInt64] = []
+    /// The first sequence held: the others are kept as their distance past it.
+    private var base: UInt64 = 0
     private var count = 0
 
-    private static func stored(_ hash: Int) -> UInt64 {
-        let hash = UInt64(bitPattern: Int64(hash))
-        return hash == 0 ? 1 : hash
+    private static func tag(_ hash: Int) -> UInt64 {
+        UInt64(bitPattern: Int64(hash)) >> 32
     }
 
     /// Whether an entry of `hash` has a sequence `matches` accepts.
     func contains(hash: Int, where matches: (UInt64) -> Bool) -> Bool {
-        guard !hashes.isEmpty else { return false }
-        let hash = Self.stored(hash)
-        let mask = hashes.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while hashes[slot] != 0 {
-            if hashes[slot] == hash, matches(sequences[slot]) { return true }
+        guard !slots.isEmpty else { return false }
+        let tag = Self.tag(hash)
+        let mask = slots.count - 1
+        var slot = Int(tag) & mask
+        while slots[slot] != 0 {
+            if slots[slot] >> 32 == tag, matches(base + (slots[slot] & 0xFFFF_FFFF) - 1) { return true }
             slot = (slot + 1) & mask
         }
         return false
     }
 
+    /// Brings in the slot a look-up of `hash` starts at.
+    func prefetch(hash: Int) {
+        guard !slots.isEmpty else { return }
+        let slot = Int(Self.tag(hash)) & (slots.count - 1)
+        slots.withUnsafeBufferPointer { slots in herald_prefetch(slots.baseAddress! + slot) }
+    }
+
+    /// Adds `sequence` under `hash`: the run's sequences only grow, a run holding fewer
+    /// than 2³² donations.
     mutating func insert(_ sequence: UInt64, hash: Int) {
-        if (count + 1) * 2 > hashes.count { resize(to: Swift.max(1024, hashes.count * 2)) }
-        Self.place(Self.stored(hash), sequence, in: &hashes, &sequences)
+        if count == 0 { base = sequence }
+        let distance = sequence - base + 1
+        precondition(distance <= 0xFFFF_FFFF, "A run holds fewer than 2^32 donations.")
+        if (count + 1) * 2 > slots.count { resize(to: Swift.max(1024, slots.count * 2)) }
+        Self.place(Self.tag(hash) << 32 | distance, in: &slots)
         count += 1
     }
 
-    private static func place(_ hash: UInt64, _ sequence: UInt64, in hashes: inout [UInt64], _ sequences: inout [UInt64]) {
-        let mask = hashes.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while hashes[slot] != 0 { slot = (slot + 1) & mask }
-        hashes[slot] = hash
-        sequences[slot] = sequence
+    /// Puts `entry` in the first free slot from the one its half hash chooses.
+    private static func place(_ entry: UInt64, in slots: inout [UInt64]) {
+        let mask = slots.count - 1
+        var slot = Int(entry >> 32) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = entry
     }
 
+    /// Moves every entry into a table of `capacity` slots.
     private mutating func resize(to capacity: Int) {
-        var newHashes = [UInt64](repeating: 0, count: capacity)
-        var newSequences = [UInt64](repeating: 0, count: capacity)
-        for slot in hashes.indices where hashes[slot] != 0 {
-            Self.place(hashes[slot], sequences[slot], in: &newHashes, &newSequences)
+        var resized = [UInt64](repeating: 0, count: capacity)
+        for slot in slots.indices where slots[slot] != 0 {
+            Self.place(slots[slot], in: &resized)
         }
-        (hashes, sequences) = (newHashes, newSequences)
+        slots = resized
     }
 }

@@ -2,7 +2,8 @@
 /// can say "it was deleted" rather than "this app donated no interaction".
 ///
 /// Each uid keeps its own ring of at most `capacity` marks, oldest overwritten first, so
-/// no uid can push out another's. A mark is a 64-bit digest of (uid, app, identifier) and
+/// no uid can push out another's. A mark is a 64-bit digest of (uid, app, identifier)
+/// (``DonationRun/keyHash(uid:app:identifier:)``, which a restart's run already holds) and
 /// a cause: no identifier is kept once its interaction is gone. The digest is seeded per
 /// process and the marks are not in snapshots, so after a restart a forgotten interaction
 /// is simply unknown again. A digest collision could only change an error's wording.
@@ -42,16 +43,20 @@ struct ForgottenInteractions: Sendable {
     }
 
     mutating func mark(uid: UInt32, app: String, identifier: String, cause: Cause) {
+        mark(uid: uid, digest: DonationRun.keyHash(uid: uid, app: app, identifier: identifier), cause: cause)
+    }
+
+    /// The same, for a key whose ``DonationRun/keyHash(uid:app:identifier:)`` is `digest`.
+    mutating func mark(uid: UInt32, digest: Int, cause: Cause) {
         guard capacity > 0 else { return }
-        let digest = Self.digest(uid: uid, app: app, identifier: identifier)
         // Changed in place, with one look-up: the table's entry is the ring's only reference.
-        rings[uid, default: Ring()].mark(digest, cause, capacity: capacity)
+        rings[uid, default: Ring()].mark(UInt64(bitPattern: Int64(digest)), cause, capacity: capacity)
     }
 
     /// Why (uid, app, identifier) was forgotten, if it was recently; the latest cause wins.
     func cause(uid: UInt32, app: String, identifier: String) -> Cause? {
         guard let ring = rings[uid] else { return nil }
-        let digest = Self.digest(uid: uid, app: app, identifier: identifier)
+        let digest = UInt64(bitPattern: Int64(DonationRun.keyHash(uid: uid, app: app, identifier: identifier)))
         // Newest first: from just before `next`, backwards around the ring.
         let count = ring.marks.count
         for step in 0..<count {
@@ -64,13 +69,5 @@ struct ForgottenInteractions: Sendable {
     /// How many marks `uid` holds.
     func count(of uid: UInt32) -> Int {
         rings[uid]?.marks.count ?? 0
-    }
-
-    private static func digest(uid: UInt32, app: String, identifier: String) -> UInt64 {
-        var hasher = Hasher()
-        hasher.combine(uid)
-        hasher.combine(app)
-        hasher.combine(identifier)
-        return UInt64(bitPattern: Int64(hasher.finalize()))
     }
 }

@@ -504,8 +504,8 @@ extension InteractionStore {
     /// forgets one stored, and never was in the tables.
     mutating func removeOldest(of uid: UInt32, with run: inout DonationRun) -> StoredInteraction? {
         if count(of: uid) > 0 { return removeOldest(of: uid)?.stored }
-        guard let (key, stored) = run.removeOldest(of: uid) else { return nil }
-        forgotten.mark(uid: key.uid, app: apps.name(of: key.app), identifier: key.identifier, cause: .evicted)
+        guard let (key, hash, stored) = run.removeOldest(of: uid) else { return nil }
+        forgotten.mark(uid: key.uid, digest: hash, cause: .evicted)
         apps.release(key.app)
         return stored
     }

@@ -26,6 +26,9 @@ package struct PreparedChange: Sendable {
     /// nil for a donation, whose turn needs none of them (one allocation less a record).
     let change: PendingChange?
     var work: Work
+    /// A donation's key's hash in a ``DonationRun``, worked out a few donations before its
+    /// turn (``ChangeReplay``'s `apply`); nil until then, and for other work.
+    var runHash: Int?
 
     init(_ change: PendingChange, _ work: Work) {
         self.caller = change.caller
@@ -40,6 +43,13 @@ package struct PreparedChange: Sendable {
         var work = Work.refused
         swap(&work, &self.work)
         return work
+    }
+
+    /// A donation's key's hash in a ``DonationRun`` (``DonationRun/keyHash(uid:app:identifier:)``);
+    /// nil for other work.
+    func donationKeyHash() -> Int? {
+        guard case .donation(let donation) = work else { return nil }
+        return DonationRun.keyHash(uid: caller.uid, app: donation.app, identifier: donation.identifier)
     }
 
     /// A donation ready for the store's part.

@@ -32,16 +32,19 @@ extension HeraldState {
     /// Anything else — quiet, held for the summary, critical, timeSensitive (`level`, unless
     /// the decision treated it as active), a repeated call (of `communication`) — is left
     /// as it is and does not count toward a burst.
+    ///
+    /// `communication` carries the interaction as the caller decoded it: the store keeps
+    /// only its record, and decoding it again here would be a second decode under the lock.
     mutating func coolDown(
         _ delivery: inout Delivery, uid: UInt32, app: String, conversationIdentifier: String?, level: InterruptionLevel,
-        communication: (key: InteractionKey, stored: StoredInteraction)?, now: Date
+        communication: Communication?, now: Date
     ) {
         guard delivery.presentation == .alert, cooldowns.seconds(uid: uid) > 0 else { return }
         let exempt =
             switch level {
             case .critical: true
             case .timeSensitive where !delivery.reasons.contains(where: { $0.code == .timeSensitiveNotPermitted }): true
-            default: communication.map { isRepeatedCall($0.key, $0.stored) } ?? false
+            default: communication.map { isRepeatedCall($0.key, $0.stored, $0.interaction) } ?? false
             }
         guard !exempt else { return }
         let source = BurstCooldowns.Source(app: app, conversationIdentifier: conversationIdentifier)
@@ -61,10 +64,18 @@ extension HeraldState {
 
     /// Whether the stored interaction is an incoming call whose caller called through the
     /// same app within the repeated-call window (`--repeated-call-window`), as a Focus
-    /// that allows repeated calls counts them.
-    func isRepeatedCall(_ key: InteractionKey, _ stored: StoredInteraction) -> Bool {
-        guard case .startCall(let call) = stored.interaction.intent, let caller = call.contacts.first else { return false }
+    /// that allows repeated calls counts them. `interaction` is `stored`'s, decoded.
+    func isRepeatedCall(_ key: InteractionKey, _ stored: StoredInteraction, _ interaction: Interaction) -> Bool {
+        guard case .startCall(let call) = interaction.intent, let caller = call.contacts.first else { return false }
         return interactions.calls.hasEarlierCall(than: key, caller: caller, date: stored.effectiveDate, window: configuration.repeatedCallWindow)
+    }
+
+    /// The interaction a communication notification was made from: where the store keeps
+    /// it, its stored record, and that record decoded once for every step that reads it.
+    struct Communication {
+        var key: InteractionKey
+        var stored: StoredInteraction
+        var interaction: Interaction
     }
 
     // MARK: Snapshots

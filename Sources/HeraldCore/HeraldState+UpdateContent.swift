@@ -45,28 +45,7 @@ extension HeraldState {
         advanceFocus(uid: caller.uid, now: now)
         var audit = AuditRecord(app: p.app, interactionIdentifier: p.interactionIdentifier)
 
-        var content: NotificationContent
-        let levelPath: MemberPath
-        let scorePath: MemberPath
-        let payload = p.payload.flatMap { $0.isNull ? nil : $0 }
-        switch (p.content, payload) {
-        case (let given?, nil):
-            content = given
-            levelPath = ["content", "interruptionLevel"]
-            scorePath = ["content", "relevanceScore"]
-        case (nil, _?):
-            guard let payloadContent else {
-                throw .invalidParams("The payload was given but not read as an APNs payload.", at: ["payload"])
-            }
-            content = payloadContent
-            levelPath = ["payload", "aps", "interruption-level"]
-            scorePath = ["payload", "aps", "relevance-score"]
-        case (nil, nil):
-            throw .invalidParams("Give the notification's content, or an APNs payload.", at: ["content"])
-        case (_?, _?):
-            throw .invalidParams("Give content or payload, not both.", at: ["payload"])
-        }
-        content.communication = nil
+        var (content, levelPath, scorePath) = try Self.givenContent(p, payloadContent: payloadContent)
         if let score = content.relevanceScore, !(0...1).contains(score) {
             throw .invalidParams("relevanceScore is from 0 to 1.", at: scorePath)
         }
@@ -85,7 +64,7 @@ extension HeraldState {
         let activeFocus = focus.currentConfiguration
 
         var silencedConversation: SilencedConversations.Conversation?
-        var communication: (key: InteractionKey, stored: StoredInteraction)?
+        var communication: Communication?
         if let identifier = p.interactionIdentifier {
             guard let key = interactions.key(uid: caller.uid, app: p.app, identifier: identifier),
                 let stored = interactions[key]
@@ -113,9 +92,10 @@ extension HeraldState {
                     at: ["interactionIdentifier"]
                 )
             }
-            content = CommunicationContent.make(from: content, for: interaction)
+            let matching = decoded.flatMap { $0.sequence == stored.sequence ? $0.communicationContent : nil }
+            content = matching ?? CommunicationContent.make(from: content, for: interaction)
             decision.isCommunication = true
-            communication = (key, stored)
+            communication = Communication(key: key, stored: stored, interaction: interaction)
             if let activeFocus, let facts = decision.focus {
                 decision.focus = focusFacts(facts, focus: activeFocus, allowing: focus, stored: stored, interaction: interaction, key: key)
             }
@@ -179,6 +159,37 @@ extension HeraldState {
         return (MethodOutcome(result: result, audit: audit), listing)
     }
 
+    /// The content `update-content` starts from, without `communication` (the rules add
+    /// their own), and where its interruption level and relevance score are in the params:
+    /// `p.content`, or the APNs payload's (`payloadContent`), never both.
+    static func givenContent(_ p: UpdateContentParams, payloadContent: NotificationContent?) throws(RuleError)
+        -> (content: NotificationContent, levelPath: MemberPath, scorePath: MemberPath)
+    {
+        var content: NotificationContent
+        let levelPath: MemberPath
+        let scorePath: MemberPath
+        let payload = p.payload.flatMap { $0.isNull ? nil : $0 }
+        switch (p.content, payload) {
+        case (let given?, nil):
+            content = given
+            levelPath = ["content", "interruptionLevel"]
+            scorePath = ["content", "relevanceScore"]
+        case (nil, _?):
+            guard let payloadContent else {
+                throw .invalidParams("The payload was given but not read as an APNs payload.", at: ["payload"])
+            }
+            content = payloadContent
+            levelPath = ["payload", "aps", "interruption-level"]
+            scorePath = ["payload", "aps", "relevance-score"]
+        case (nil, nil):
+            throw .invalidParams("Give the notification's content, or an APNs payload.", at: ["content"])
+        case (_?, _?):
+            throw .invalidParams("Give content or payload, not both.", at: ["payload"])
+        }
+        content.communication = nil
+        return (content, levelPath, scorePath)
+    }
+
     /// The decision's facts for a notification of `app` at `level` that is not a
     /// communication: the uid's Focus in effect and its summary. A communication adds its
     /// interaction's facts to them.
@@ -239,7 +250,7 @@ extension HeraldState {
             guard let caller = call.contacts.first else { break }
             facts.senderAllowed = focus.allows(caller)
             facts.senderSilenced = focus.silences(caller)
-            facts.repeatedCall = activeFocus.allowRepeatedCalls && isRepeatedCall(key, stored)
+            facts.repeatedCall = activeFocus.allowRepeatedCalls && isRepeatedCall(key, stored, interaction)
             facts.repeatedCallFromAnotherApp =
                 activeFocus.allowRepeatedCalls && !facts.repeatedCall
                 && interactions.calls.hasEarlierCall(
@@ -250,11 +261,17 @@ extension HeraldState {
 }
 
 /// The interaction an `update-content` names, decoded from its record outside the state's
-/// lock: the rules take it when the store still holds that donation (the same sequence),
-/// and decode the record again under the lock otherwise.
+/// lock, and the communication content made from it and the request's content
+/// (``CommunicationContent``): the rules take both when the store still holds that
+/// donation (the same sequence), and decode and make them again under the lock otherwise.
+/// Either is work the lock would otherwise be held for while every event loop waits on it
+/// (docs/performance.md, "Stored interactions as their records").
 package struct DecodedInteraction: Sendable {
     let sequence: UInt64
     let interaction: Interaction
+    /// `CommunicationContent.make` of the given content (``HeraldState/givenContent(_:payloadContent:)``),
+    /// nil when the params give none the rules would take (they refuse the request).
+    let communicationContent: NotificationContent?
 }
 
 extension HeraldState {
@@ -267,8 +284,12 @@ extension HeraldState {
 }
 
 extension DecodedInteraction {
-    /// Decodes `found`'s record.
-    package init(_ found: (sequence: UInt64, record: EncodedInteraction)) {
-        self.init(sequence: found.sequence, interaction: found.record.interaction)
+    /// Decodes `found`'s record and makes the communication content `p` would get from it.
+    package init(_ found: (sequence: UInt64, record: EncodedInteraction), for p: UpdateContentParams, payloadContent: NotificationContent?) {
+        let interaction = found.record.interaction
+        let given = try? HeraldState.givenContent(p, payloadContent: payloadContent).content
+        self.init(
+            sequence: found.sequence, interaction: interaction,
+            communicationContent: given.map { CommunicationContent.make(from: $0, for: interaction) })
     }
 }

@@ -35,11 +35,12 @@ extension UpdateContentMethod: ServedMethod {
                 reason: "grant is for the uid's own gateway (herald-notify --gateway, subscribed to its uid's notifications) passing an app's notification on.",
                 pointer: "/grant")
         }
-        // The interaction it names is decoded from its record before the lock (a look-up
-        // under it), not while every other request waits.
+        // The interaction it names is decoded from its record, and the communication
+        // content made from it, before the lock (a look-up under it), not while every other
+        // request waits.
         let decoded = params.interactionIdentifier.flatMap { identifier in
             state.read { $0.storedRecord(uid: uid, app: params.app, identifier: identifier) }
-        }.map(DecodedInteraction.init)
+        }.map { DecodedInteraction($0, for: params, payloadContent: payloadContent) }
         // The presenters' copy is made, and the notification the list evicted freed,
         // after the lock: a list at --max-notifications evicts one on every call.
         var (outcome, listing) = try state.withLock(unsharingListOf: uid) { state throws(RuleError) in

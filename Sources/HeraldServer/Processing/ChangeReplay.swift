@@ -100,13 +100,9 @@ package struct ChangeReplay: Sendable {
                         guard case .donation(let donation) = changes[index].takeWork() else { break }
                         let (caller, now) = (changes[index].caller, changes[index].appliedAt)
                         if run != nil {
-                            // A few donations on: its key's hash worked out and its look-up
-                            // started, there by its turn.
+                            // The look-up a few donations on, started now, is there by its turn.
                             let ahead = index + Self.prefetchDistance
-                            if ahead < changes.endIndex, let hash = changes[ahead].donationKeyHash() {
-                                changes[ahead].runHash = hash
-                                run!.prefetch(hash: hash)
-                            }
+                            if ahead < changes.endIndex { Self.prefetch(changes[ahead].runHash, in: &run!) }
                             state.donate(
                                 donation, caller: caller, now: now, hash: changes[index].runHash, in: &run!, releasing: &released)
                         } else {
@@ -129,6 +125,12 @@ package struct ChangeReplay: Sendable {
     /// How many donations ahead a run's look-up is started (``DonationRun/prefetch(hash:)``):
     /// a donation's turn takes a few hundred nanoseconds, about one wait for memory.
     static let prefetchDistance = 4
+
+    /// Starts `run`'s look-up of `hash` (``DonationRun/prefetch(hash:)``), the run reached
+    /// in place: `run!.prefetch(hash:)` would copy it.
+    private static func prefetch(_ hash: Int, in run: inout DonationRun) {
+        run.prefetch(hash: hash)
+    }
 
     /// Runs of at least this many donations are stored on every core.
     static let parallelRunSize = 4096

@@ -26,15 +26,18 @@ package struct PreparedChange: Sendable {
     /// nil for a donation, whose turn needs none of them (one allocation less a record).
     let change: PendingChange?
     var work: Work
-    /// A donation's key's hash in a ``DonationRun``, worked out a few donations before its
-    /// turn (``ChangeReplay``'s `apply`); nil until then, and for other work.
-    var runHash: Int?
+    /// A donation's key's hash in a ``DonationRun`` (``DonationRun/keyHash(uid:app:identifier:)``),
+    /// worked out on the reading thread: the applying thread starts its look-up a few
+    /// donations ahead of its turn, and reading it there would copy the donation. 0 for
+    /// other work.
+    let runHash: Int
 
     init(_ change: PendingChange, _ work: Work) {
         self.caller = change.caller
         self.appliedAt = change.appliedAt ?? Date()
         self.change = change
         self.work = work
+        self.runHash = 0
     }
 
     /// Moves the work out, leaving ``Work/refused``: what it holds is handed on without a
@@ -45,18 +48,12 @@ package struct PreparedChange: Sendable {
         return work
     }
 
-    /// A donation's key's hash in a ``DonationRun`` (``DonationRun/keyHash(uid:app:identifier:)``);
-    /// nil for other work.
-    func donationKeyHash() -> Int? {
-        guard case .donation(let donation) = work else { return nil }
-        return DonationRun.keyHash(uid: caller.uid, app: donation.app, identifier: donation.identifier)
-    }
-
     /// A donation ready for the store's part.
     init(donationBy caller: Caller, appliedAt: Date, _ donation: PreparedDonation) {
         self.caller = caller
         self.appliedAt = appliedAt
         self.change = nil
+        self.runHash = DonationRun.keyHash(uid: caller.uid, app: donation.app, identifier: donation.identifier)
         self.work = .donation(donation)
     }
 }

@@ -29,10 +29,6 @@ extension HeraldState {
             self.identifier = identifier ?? record.identifier
         }
 
-        package init(uid: UInt32, app: UInt32, donatedAt: Date, interaction: Interaction) {
-            self.init(uid: uid, app: app, donatedAt: donatedAt, record: EncodedInteraction(interaction))
-        }
-
         /// The interaction, decoded.
         package var interaction: Interaction { record.interaction }
     }

@@ -220,3 +220,20 @@ import Testing
         #expect(store.count == 999)
     }
 }
+
+/// The store's inserts for an interaction not yet encoded, as the tests here write them.
+extension InteractionStore {
+    /// Adds `interaction`, whose identifier is set, encoded as the store keeps it: a
+    /// message's text only as its digest.
+    @discardableResult
+    mutating func insert(_ interaction: Interaction, uid: UInt32, app: AppNameTable.ID, donatedAt: Date) -> InteractionKey {
+        insert(
+            EncodedInteraction(ContentDigest.storing(interaction)), identifier: interaction.identifier!, uid: uid, app: app,
+            donatedAt: donatedAt)
+    }
+
+    mutating func insertIfAbsent(_ interaction: Interaction, at key: InteractionKey, donatedAt: Date) -> StoredInteraction? {
+        precondition(interaction.identifier == key.identifier, "An interaction is stored under its identifier.")
+        return insertIfAbsent(EncodedInteraction(ContentDigest.storing(interaction)), at: key, donatedAt: donatedAt)
+    }
+}

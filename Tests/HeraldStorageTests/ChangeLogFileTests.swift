@@ -124,7 +124,7 @@ struct ChangeLogFileTests {
                 method: "donate", caller: caller(1), appliedAt: Date(timeIntervalSince1970: 1_800_000_000),
                 params: Array(repeating: UInt8(ascii: "x"), count: 9_000), generated: []), at: 17)
         let whole = segment(written)
-        var checked = 0
+        var stopped = 0
         for trial in 0..<300 {
             var bytes = whole
             switch trial % 3 {
@@ -133,6 +133,7 @@ struct ChangeLogFileTests {
             default: bytes[ChangeLogFile.headerSize + Int(random.next() % UInt64(bytes.count - ChangeLogFile.headerSize))] ^= 0x40
             }
             let expected = try ChangeLogFile.read(bytes)
+            if expected.problem != nil { stopped += 1 }
             for window in [1, 9, 64, 700, 1 + Int(random.next() % 20_000)] {
                 var read: [ChangeRecord] = []
                 let reading = try ChangeLogFile.read(OpenSnapshotFile(bytes: bytes), window: window) { read.append($0) }
@@ -142,10 +143,9 @@ struct ChangeLogFileTests {
                 #expect(reading.droppedBytes == expected.droppedBytes, "trial \(trial), window \(window)")
                 #expect(reading.problem == expected.problem, "trial \(trial), window \(window)")
                 #expect(reading.header == expected.header)
-                checked += 1
             }
         }
-        #expect(checked == 1_500)
+        #expect(stopped > 100, "most cut or damaged segments stop before their end")
         // A segment too short for its header is refused the same way.
         #expect(throws: SnapshotFileError.self) { try ChangeLogFile.read(OpenSnapshotFile(bytes: Array(whole.prefix(20)))) { _ in } }
     }

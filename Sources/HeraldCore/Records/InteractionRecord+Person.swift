@@ -1,8 +1,8 @@
 import HeraldProtocol
 
 /// A person in a record chunk: which members it has (``PersonRecordFlags``), and how they
-/// are written and read back. A member added to `Person` is a flag, a write and a read,
-/// all in this file.
+/// are written, read back and checked. A member added to `Person` is a flag, a write, a
+/// read and a check (``InteractionRecordReader/checkPerson()``), all in this file.
 ///
 /// A person is its flags (a varint padded like a record's), then each member that is
 /// present: `handle` (its value, then its type when set), `displayName`, `nameComponents`,

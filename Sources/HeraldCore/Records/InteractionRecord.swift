@@ -16,9 +16,11 @@ import HeraldProtocol
 /// - a call: `contacts` (a count of people), then `callCapability`, `destinationType`,
 ///   `audioRoute`, `callRecordToCallBack` and `groupImage` when set.
 ///
-/// A member added to `Interaction` or to an intent is a flag, a write and a read, all in
-/// this file (a person's members are `InteractionRecord+Person.swift`'s). Flags and enum
-/// numbers are only ever appended: snapshots depend on them.
+/// A member added to `Interaction` or to an intent is a flag, a write, a read and a check
+/// (``InteractionRecordReader/checkInteraction()``, which walks the record as the read does
+/// without building it), all in this file (a person's members are
+/// `InteractionRecord+Person.swift`'s). Flags and enum numbers are only ever appended:
+/// snapshots depend on them.
 package struct InteractionRecordFlags: OptionSet {
     package let rawValue: UInt64
 
@@ -49,12 +51,8 @@ package struct InteractionRecordFlags: OptionSet {
 }
 
 extension InteractionRecordWriter {
-    /// A whole record: the donor's uid, the app's number, when it was donated, then the interaction.
-    package mutating func append(uid: UInt32, app: UInt32, donatedAt: Date, interaction: Interaction) {
-        append(uid: uid, app: app, donatedAt: donatedAt, record: EncodedInteraction(interaction))
-    }
-
-    /// A whole record around an interaction already encoded: its bytes copied as they are.
+    /// A whole record: the donor's uid, the app's number, when it was donated, then the
+    /// interaction already encoded (``EncodedInteraction``), its bytes copied as they are.
     package mutating func append(uid: UInt32, app: UInt32, donatedAt: Date, record: EncodedInteraction) {
         appendVarint(UInt64(uid))
         appendVarint(UInt64(app))

@@ -87,25 +87,6 @@ struct InteractionStore: Sendable {
         return key
     }
 
-    /// Adds an interaction whose identifier is set and not yet stored, encoded as the store
-    /// keeps it: a message's text only as its digest (``ContentDigest``).
-    @discardableResult
-    mutating func insert(_ interaction: Interaction, uid: UInt32, app: AppNameTable.ID, donatedAt: Date) -> InteractionKey {
-        precondition(interaction.identifier != nil, "A stored interaction has an identifier.")
-        return insert(Self.record(of: interaction), identifier: interaction.identifier!, uid: uid, app: app, donatedAt: donatedAt)
-    }
-
-    /// ``insertIfAbsent(_:at:donatedAt:)`` for an interaction not yet encoded.
-    mutating func insertIfAbsent(_ interaction: Interaction, at key: InteractionKey, donatedAt: Date) -> StoredInteraction? {
-        precondition(interaction.identifier == key.identifier, "An interaction is stored under its identifier.")
-        return insertIfAbsent(Self.record(of: interaction), at: key, donatedAt: donatedAt)
-    }
-
-    /// `interaction` encoded as the store keeps it.
-    static func record(of interaction: Interaction) -> EncodedInteraction {
-        EncodedInteraction(ContentDigest.storing(interaction))
-    }
-
     /// Adds an interaction at `key`, its identifier's, as ``insert(_:identifier:uid:app:donatedAt:)``
     /// does, unless one is stored there: then changes nothing and returns that one.
     mutating func insertIfAbsent(_ record: EncodedInteraction, at key: InteractionKey, donatedAt: Date) -> StoredInteraction? {

@@ -194,7 +194,8 @@ struct Daemon {
 
     /// Loads the newest good snapshot before anything is served, or refuses to start
     /// (exit 1) when snapshots exist and none can be loaded; then replays the change log
-    /// after it and opens the log's next segment (``ChangeLog``).
+    /// after it, refusing likewise when a segment cannot be read, and opens the log's next
+    /// segment (``ChangeLog``).
     private func restoreState(
         health: PersistenceHealth, changeBell: ChangeBell
     ) throws -> (SharedState, SnapshotWriter, Recovery, ChangeLog?, String?) {
@@ -235,6 +236,9 @@ struct Daemon {
                     }
                 }
             }
+            // A segment the disk would not give back: going on would lose what it holds, and
+            // the cut below would remove it.
+            if let failure = replay.readFailure { throw refuse("heraldd cannot read its change log: \(failure)") }
             state = replaying.copy()
             if replay.recordCount > 0 || replay.problem != nil {
                 folder.cut(replay)

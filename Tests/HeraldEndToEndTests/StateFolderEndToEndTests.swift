@@ -66,6 +66,27 @@ struct StateFolderEndToEndTests {
         #expect(lock == "\(second.process.pid)\n")
     }
 
+    @Test("A change log segment the disk will not give back refuses the start, exit 1, and is left for the next start")
+    func unreadableSegmentRefusesTheStart() throws {
+        let folder = Folder()
+        let first = try folder.start(["--snapshot-interval", "0"])
+        try SnapshotEndToEndTests.donate(["m1"], to: first)
+        first.stop(signal: SIGKILL)
+        // A segment after the logged one that opens and fails every read (EISDIR): not
+        // damage, which would be cut away, but the disk's refusal.
+        let unreadable = folder.path + "/changes.99.log"
+        try FileManager.default.createDirectory(atPath: unreadable, withIntermediateDirectories: false)
+        let refused = try SnapshotEndToEndTests.startExpectingRefusal(folder, [], status: 1)
+        #expect(refused.contains("cannot read its change log: changes.99.log"), "\(refused)")
+        #expect(refused.contains("priority=2") && refused.contains("message_id=\(JournalMessageID.startRefused)"), "\(refused)")
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: unreadable, isDirectory: &isFolder) && isFolder.boolValue)
+        // Once the administrator has dealt with it, the next start replays what was logged.
+        try FileManager.default.removeItem(atPath: unreadable)
+        let second = try folder.start(["--snapshot-interval", "0"])
+        #expect(try SnapshotEndToEndTests.isStored("m1", in: second))
+    }
+
     @Test("A damaged version byte with a good .previous starts, serves the previous generation, and takes a new number")
     func damagedVersionByte() throws {
         let folder = Folder()

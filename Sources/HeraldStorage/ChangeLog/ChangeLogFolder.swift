@@ -48,6 +48,10 @@ package struct ChangeLogFolder: Sendable {
         /// The segment the replay stopped in, and the length of its whole records: cut
         /// there (``cut(_:)``) before anything is appended after it.
         package var stoppedIn: (segment: UInt64, validLength: Int)?
+        /// Why a segment could not be read (opened, or read from the disk: not damage, which
+        /// ``problem`` says): the replay stopped there, incomplete, and nothing is to be cut
+        /// or dropped; heraldd refuses to start rather than go on without what it holds.
+        package var readFailure: String?
 
         package init() {}
     }
@@ -97,7 +101,8 @@ package struct ChangeLogFolder: Sendable {
     }
 
     /// The same, handing each record to `each` in order as it is read, rather than keeping
-    /// them: nothing after the first torn or damaged record is handed on.
+    /// them: nothing after the first torn or damaged record is handed on, nor after a
+    /// segment that cannot be read (``Replay/readFailure``).
     package func replay(after generation: UInt64, each: (consuming ChangeRecord) -> Void) -> Replay {
         var replay = Replay()
         let (numbers, headers) = segmentHeaders()
@@ -116,6 +121,11 @@ package struct ChangeLogFolder: Sendable {
             do throws(SnapshotFileError) {
                 reading = try ChangeLogFile.read(try OpenSnapshotFile(path: path(ofSegment: number)), each: each)
             } catch {
+                // The disk, not the bytes: nothing is known to be damaged, so nothing is cut.
+                if error.code == .io {
+                    replay.readFailure = "changes.\(number).log: \(error.reason)"
+                    return replay
+                }
                 // A segment begun for a snapshot whose header was torn by a crash: what
                 // follows it cannot be placed, so it ends the replay.
                 replay.problem = "changes.\(number).log: \(error.reason)"

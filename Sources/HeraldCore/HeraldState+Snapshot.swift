@@ -9,6 +9,15 @@ import HeraldProtocol
 /// order): damage, for the reader to refuse. The configuration is not kept, and the call
 /// history is rebuilt as the interactions are restored.
 extension HeraldState {
+    /// A copy of this state for a snapshot to write, taken under the state's lock: all a
+    /// snapshot reads, and nothing only the live state reads that its next changes would
+    /// then copy (``NotificationList/forSnapshot()``). Linear in the uids with notifications.
+    package var forSnapshot: HeraldState {
+        var copy = self
+        copy.notifications = notifications.forSnapshot()
+        return copy
+    }
+
     /// One stored interaction: its donor's uid, its app by number in ``storedAppNames``,
     /// when it was donated, and the interaction, its identifier set.
     package struct StoredRecord: Sendable {

@@ -11,8 +11,10 @@ import ServiceLifecycle
 
 /// Where the snapshot service gets the state from, without depending on the server.
 package struct SnapshotSource: Sendable {
-    /// A copy of the state (O(1), under its lock) and its change count.
+    /// A copy of the state for a snapshot (under its lock) and its change count.
     package var copy: @Sendable () -> (state: HeraldState, changes: UInt64)
+    /// The change count alone: whether there is anything to write, without a copy.
+    package var changeCount: @Sendable () -> UInt64
     /// Returns once the change count passes the one given (or at once if it has), or at
     /// cancellation; something else may wake it sooner (a write that failed).
     package var waitForChange: @Sendable (_ after: UInt64) async -> Void
@@ -24,11 +26,13 @@ package struct SnapshotSource: Sendable {
 
     package init(
         copy: @escaping @Sendable () -> (state: HeraldState, changes: UInt64),
+        changeCount: (@Sendable () -> UInt64)? = nil,
         waitForChange: @escaping @Sendable (_ after: UInt64) async -> Void,
         copyForSnapshot: (@Sendable (_ generation: UInt64) -> (state: HeraldState, changes: UInt64))? = nil,
         log: ChangeLog? = nil
     ) {
         self.copy = copy
+        self.changeCount = changeCount ?? { copy().changes }
         self.waitForChange = waitForChange
         self.copyForSnapshot = copyForSnapshot
         self.log = log
@@ -127,7 +131,7 @@ package struct SnapshotService: Service {
             guard let period else {
                 // Periodic snapshots off and writes well: only a change (or a failed write,
                 // which rings too) can make a period begin.
-                await source.waitForChange(source.copy().changes)
+                await source.waitForChange(source.changeCount())
                 continue
             }
             if health.failure == nil, let written = writer.changesWritten {
@@ -147,7 +151,7 @@ package struct SnapshotService: Service {
     /// that fails is recorded as the final failure.
     func snapshotIfChanged(reason: String) async {
         let started = ContinuousClock.now
-        let (_, changes) = source.copy()
+        let changes = source.changeCount()
         guard writer.isStale(changes: changes) || (health.failure != nil && reason != "final") else { return }
         let source = self.source
         let afterCopy = self.afterCopy

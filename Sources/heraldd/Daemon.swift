@@ -100,7 +100,8 @@ struct Daemon {
                 service: SnapshotService(
                     writer: snapshots,
                     source: SnapshotSource(
-                        copy: { state.copyWithChangeCount() },
+                        copy: { state.snapshotCopy() },
+                        changeCount: { state.changeCount },
                         waitForChange: { count in await state.waitForChange(after: count) },
                         copyForSnapshot: Self.copyForSnapshot(state, log: log),
                         log: log
@@ -295,21 +296,31 @@ struct Daemon {
         return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 
-    /// A donation's record, all but its time, encoded before the state's lock.
+    /// A change's record, encoded before the state's lock: a donation's all but its time,
+    /// any other request's all but its time and the values it draws under the lock.
     @Sendable private static func prepareChangeRecord(_ change: PendingChange) {
-        guard let donation = change.donation else { return }
-        change.preparedRecord = ChangeRecord.preparedDonation(by: change.caller, app: donation.app, record: donation.record)
+        if let donation = change.donation {
+            change.preparedRecord = ChangeRecord.preparedDonation(by: change.caller, app: donation.app, record: donation.record)
+        } else {
+            change.preparedRecord = ChangeRecord.preparedRequest(method: change.method, caller: change.caller, params: change.paramsInPlace)
+        }
     }
 
     /// The change log's record of a request's change: what a donation stored, the params
-    /// of any other request. Encoded from the change itself, under the state's lock: a
-    /// ``ChangeRecord`` built first would copy the donation's interaction. A donation's was
-    /// encoded before the lock (``prepareChangeRecord(_:)``): only its time is written in.
+    /// of any other request. Encoded before the state's lock (``prepareChangeRecord(_:)``):
+    /// under it only the time, the values drawn and the frame are written in. A change
+    /// whose record was not prepared is encoded from the change itself: a ``ChangeRecord``
+    /// built first would copy the donation's interaction.
     private static func changeSink(_ log: ChangeLog) -> @Sendable (PendingChange) -> Void {
         { change in
             let appliedAt = change.appliedAt ?? Date()
             if var record = change.preparedRecord.take() {
-                log.append(prepared: &record, appliedAt: appliedAt, answered: change.isAnswered)
+                // A donation is known before its record is prepared (``DonateMethod``).
+                if change.donation != nil {
+                    log.append(prepared: &record, appliedAt: appliedAt, answered: change.isAnswered)
+                } else {
+                    log.append(preparedRequest: &record, appliedAt: appliedAt, generated: change.generated, answered: change.isAnswered)
+                }
             } else if let donation = change.donation {
                 log.append(answered: change.isAnswered) { ChangeRecord.encodeDonation(by: change.caller, appliedAt: appliedAt, app: donation.app, record: donation.record, into: &$0) }
             } else {
@@ -330,8 +341,8 @@ struct Daemon {
     ) {
         { generation in
             state.storeRestore.wait()
-            guard let log else { return state.copyWithChangeCount() }
-            return state.copyWithChangeCount { log.beginSegment(baseGeneration: generation) }
+            guard let log else { return state.snapshotCopy() }
+            return state.snapshotCopy { log.beginSegment(baseGeneration: generation) }
         }
     }
 

@@ -146,6 +146,25 @@ struct NotificationRecordsInPlaceTests {
         }
     }
 
+    @Test("A snapshot's copy writes the same snapshot, and leaves the live lists their own")
+    func snapshotCopy() throws {
+        var random = SeededRandom(for: "NotificationRecordsInPlaceTests.snapshotCopy")
+        var state = try Self.randomState(&random)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let copy = state.forSnapshot
+        #expect(try SnapshotFile(encoding: copy, generation: 1, now: now).payload == SnapshotFile(encoding: state, generation: 1, now: now).payload)
+        // What only the live state reads is left out of the copy, and kept in the state.
+        #expect(copy.notifications.lists.values.allSatisfy { $0.search.documentCount == 0 && $0.deliveredOrder.isEmpty })
+        #expect(state.notifications.lists.values.allSatisfy { $0.search.documentCount > 0 && !$0.deliveredOrder.isEmpty })
+        // The copy is no reader of the live lists: a change to one copies nothing first
+        // (``SharedState``), where a copy of the whole state holds every list.
+        #expect(state.heldNotificationLists(of: nil).isEmpty)
+        let whole = state
+        #expect(state.heldNotificationLists(of: nil).count == state.notifications.lists.count)
+        withExtendedLifetime(whole) {}
+        withExtendedLifetime(copy) {}
+    }
+
     @Test("A list visited from any position gives the entries of the whole visit from there")
     func visitsFromAnyPosition() throws {
         var random = SeededRandom(for: "NotificationRecordsInPlaceTests.visitsFromAnyPosition")

@@ -151,6 +151,20 @@ struct NotificationList: Sendable {
             return copy
         }
 
+        /// This list as a snapshot reads it (``NotificationList/storedOrder()``): its
+        /// entries and apps, with no search index, delivered order or readers of the live
+        /// list's. Those are the live list's alone again once the copy is made, so the
+        /// changes after it copy only the entries, once, rather than the index, whose every
+        /// add would copy each list of postings it touches until the snapshot is written.
+        func forSnapshot() -> UIDList {
+            var copy = self
+            copy.deliveredOrder = []
+            copy.head = 0
+            copy.search = NotificationSearchIndex.none
+            copy.readers = Readers()
+            return copy
+        }
+
         /// Whether a reader holds this list's storage; forgets the readers so that the
         /// change about to copy it counts once.
         mutating func takeReaders() -> Bool {
@@ -277,6 +291,14 @@ struct NotificationList: Sendable {
     private(set) var expired = 0
 
     init() {}
+
+    /// Every uid's list as a snapshot reads it (``UIDList/forSnapshot()``): for the copy a
+    /// snapshot takes under the state's lock, in time linear in the uids.
+    func forSnapshot() -> NotificationList {
+        var copy = self
+        for uid in lists.keys { copy.lists[uid] = lists[uid]!.forSnapshot() }
+        return copy
+    }
 
     /// How many notifications every uid holds together.
     var count: Int { lists.values.reduce(0) { $0 + $1.entries.count } }

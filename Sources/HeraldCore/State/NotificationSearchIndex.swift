@@ -40,6 +40,10 @@ struct NotificationSearchIndex: Sendable {
 
     init() {}
 
+    /// An empty index, made once: what a snapshot's copy of a list holds
+    /// (``NotificationList/UIDList/forSnapshot()``) without allocating its own.
+    static let none = NotificationSearchIndex()
+
     /// How many documents are numbered, gone ones included.
     var documentCount: Int { keys.count }
 

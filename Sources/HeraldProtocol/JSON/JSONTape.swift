@@ -493,8 +493,13 @@ extension JSONNode {
     /// An object's or array's JSON text as it came, brackets included: what the change
     /// log keeps of a request's params. Empty for any other value.
     package var containerText: [UInt8] {
+        Array(containerTextInPlace)
+    }
+
+    /// The same, where the parsed text holds it: no copy.
+    package var containerTextInPlace: ArraySlice<UInt8> {
         guard kind == .object || kind == .array else { return [] }
         let entry = self.entry
-        return Array(tape.bytes[Int(entry.start)..<Int(entry.end)])
+        return tape.bytes[Int(entry.start)..<Int(entry.end)]
     }
 }

@@ -20,7 +20,7 @@ package final class PendingChange: @unchecked Sendable {
     package private(set) var generated: [String]
     /// What a donation stored: the log keeps it instead of the params (``ChangeRecord``).
     package internal(set) var donation: PreparedDonation?
-    /// The change log's record of ``donation``, encoded before the state's lock
+    /// The change log's record of this change, encoded before the state's lock
     /// (``SharedState/prepareChangeRecord()``); taken out when it is appended.
     package var preparedRecord: [UInt8]?
     private var nextGenerated = 0
@@ -55,6 +55,9 @@ package final class PendingChange: @unchecked Sendable {
 
     /// The params' JSON text, as the request sent it.
     package var params: [UInt8] { parsedParams?.containerText ?? paramsText }
+
+    /// The same, not copied out of the text the request was parsed from.
+    package var paramsInPlace: ArraySlice<UInt8> { parsedParams?.containerTextInPlace ?? paramsText[...] }
 
     /// The request's one clock value: the first read fixes it.
     func now(_ clock: any HeraldClock) -> Date {

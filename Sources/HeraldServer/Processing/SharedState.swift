@@ -81,9 +81,13 @@ package final class SharedState: Sendable {
     }
 
     /// Has the change log encode what it can of the current request's record before the
-    /// lock: a donation's, once the donation is prepared (all of it but its time).
+    /// lock, once: a donation's once the donation is prepared (all of it but its time),
+    /// any other's at its first hold (all but its time and the values drawn under it).
+    /// Under the lock, the other event loop would wait for the encoding.
     package func prepareChangeRecord() {
-        guard let changePreparer, let change = ChangeCapture.current, !change.isReplay else { return }
+        guard let changePreparer, let change = ChangeCapture.current, !change.isReplay, !change.appended,
+            change.preparedRecord == nil
+        else { return }
         changePreparer(change)
     }
 
@@ -136,6 +140,7 @@ package final class SharedState: Sendable {
         logsChange: ((Value) -> Bool)? = nil,
         _ body: (inout HeraldState) throws(Failure) -> Value
     ) throws(Failure) -> Value {
+        prepareChangeRecord()
         var nextDue: Date?
         let result: Result<Value, Failure> = hold { guarded in
             guarded.changes &+= 1
@@ -215,6 +220,7 @@ package final class SharedState: Sendable {
     package func withLock<Value: Sendable>(
         reportingChange body: (inout HeraldState) -> (value: Value, changed: Bool)
     ) -> Value {
+        prepareChangeRecord()
         var nextDue: Date?
         var didChange = false
         let value = hold { guarded in
@@ -265,17 +271,18 @@ package final class SharedState: Sendable {
         hold { $0.state }
     }
 
-    /// A copy of the state with the change count it was taken at.
-    package func copyWithChangeCount() -> (state: HeraldState, changes: UInt64) {
-        hold { ($0.state, $0.changes) }
+    /// A copy of the state for a snapshot (``HeraldState/forSnapshot``), with the change
+    /// count it was taken at.
+    package func snapshotCopy() -> (state: HeraldState, changes: UInt64) {
+        hold { ($0.state.forSnapshot, $0.changes) }
     }
 
     /// The same, running `alongside` in the same hold: the change log begins the segment
     /// that follows a snapshot there, so that no change falls between the two.
-    package func copyWithChangeCount(alongside: () -> Void) -> (state: HeraldState, changes: UInt64) {
+    package func snapshotCopy(alongside: () -> Void) -> (state: HeraldState, changes: UInt64) {
         hold { guarded in
             alongside()
-            return (guarded.state, guarded.changes)
+            return (guarded.state.forSnapshot, guarded.changes)
         }
     }
 

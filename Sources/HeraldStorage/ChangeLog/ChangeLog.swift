@@ -186,6 +186,15 @@ package final class ChangeLog: Sendable {
         return appendFramed(answered: answered) { $0.append(contentsOf: record) }
     }
 
+    /// Appends a request's record made before the state's lock
+    /// (``ChangeRecord/preparedRequest(method:caller:params:)``), with the time the rule saw
+    /// and the values it drew.
+    @discardableResult
+    package func append(preparedRequest record: inout [UInt8], appliedAt: Date, generated: [String], answered: Bool = false) -> UInt64 {
+        ChangeRecord.sealRequest(&record, appliedAt: appliedAt, generated: generated)
+        return appendFramed(answered: answered) { $0.append(contentsOf: record) }
+    }
+
     /// Appends the framed record `write` appends to the pending part, and wakes whoever
     /// writes it.
     private func appendFramed(answered: Bool, _ write: (inout [UInt8]) -> Void) -> UInt64 {

@@ -99,8 +99,37 @@ extension ChangeRecord {
         bytes.appendShortString(method)
         bytes.appendLittleEndian(UInt32(params.count))
         bytes.append(contentsOf: params)
+        appendGenerated(generated, to: &bytes)
+    }
+
+    /// A request's body's last member: the values it drew.
+    private static func appendGenerated(_ generated: [String], to bytes: inout [UInt8]) {
         bytes.appendLittleEndian(UInt16(min(generated.count, Int(UInt16.max))))
         for value in generated.prefix(Int(UInt16.max)) { bytes.appendShortString(value) }
+    }
+
+    /// A request's whole record but its time, the values it draws and its frame, encoded
+    /// before the state's lock, as a donation's is (``preparedDonation(by:app:record:)``):
+    /// under the lock ``sealRequest(_:appliedAt:generated:)`` finishes it.
+    package static func preparedRequest(method: String, caller: Caller, params: some Collection<UInt8>) -> [UInt8] {
+        var record: [UInt8] = []
+        // Room for the frame, the caller, a few drawn identifiers.
+        record.reserveCapacity(params.count + method.utf8.count + (caller.app?.id.utf8.count ?? 0) + 192)
+        ChangeLogFile.appendUnsealedRecord(to: &record) { bytes in
+            encodeCaller(caller, appliedAt: Date(timeIntervalSince1970: 0), into: &bytes)
+            bytes.append(Kind.request)
+            bytes.appendShortString(method)
+            bytes.appendLittleEndian(UInt32(params.count))
+            bytes.append(contentsOf: params)
+        }
+        return record
+    }
+
+    /// Finishes a record of ``preparedRequest(method:caller:params:)``: the values the
+    /// request drew appended, then its time and frame written in (``seal(_:appliedAt:)``).
+    package static func sealRequest(_ record: inout [UInt8], appliedAt: Date, generated: [String]) {
+        appendGenerated(generated, to: &record)
+        seal(&record, appliedAt: appliedAt)
     }
 
     /// A donation's body: the store's record of the interaction (``EncodedInteraction``),

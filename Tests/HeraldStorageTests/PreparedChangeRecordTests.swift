@@ -6,10 +6,11 @@ import Testing
 @testable import HeraldCore
 @testable import HeraldStorage
 
-/// A donation's change-log record made before the state's lock and sealed under it is the
-/// record made whole under the lock, and reads back as the donation.
-@Suite("A donation's record prepared before the lock")
-struct PreparedDonationRecordTests {
+/// A change-log record made before the state's lock and sealed under it — a donation's,
+/// or any other request's — is the record made whole under the lock, and reads back as
+/// the change.
+@Suite("A change's record prepared before the lock")
+struct PreparedChangeRecordTests {
     typealias F = SnapshotFixtures
 
     @Test("Prepared, then sealed with the time, it is byte for byte the record encoded at once")
@@ -28,6 +29,28 @@ struct PreparedDonationRecordTests {
             var prepared = ChangeRecord.preparedDonation(by: caller, app: app, record: EncodedInteraction(interaction))
             ChangeRecord.seal(&prepared, appliedAt: appliedAt)
             #expect(prepared == encoded, "interaction \(index)")
+        }
+    }
+
+    @Test("A request's record prepared, then sealed with its time and drawn values, is the record encoded at once")
+    func requestSealedEqualsEncoded() throws {
+        var random = SeededRandom(seed: 9_119)
+        let callers = [F.user, F.admin, Caller(uid: 7, gid: 8, pid: -3, isAdministrator: false, app: AppIdentity(id: "org.example.Snap", source: .flatpak))]
+        for index in 0..<300 {
+            let caller = callers[index % callers.count]
+            let method = ["update-content", "set-focus", "tick:summaries", "remove-notifications"][index % 4]
+            let params = Array("{\"app\":\"org.example.ünïcode\",\"n\":\(random.next() % 100_000)}".utf8)
+            let generated = (0..<Int(random.next() % 4)).map { "id-\(index)-\($0)" }
+            let appliedAt = F.now + Double(index) * 0.125
+            var encoded: [UInt8] = []
+            ChangeLogFile.appendRecord(to: &encoded) {
+                ChangeRecord.encodeRequest(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated, into: &$0)
+            }
+            var prepared = ChangeRecord.preparedRequest(method: method, caller: caller, params: params[...])
+            ChangeRecord.sealRequest(&prepared, appliedAt: appliedAt, generated: generated)
+            #expect(prepared == encoded, "request \(index)")
+            let record = prepared.withUnsafeBytes { ChangeRecord(body: UnsafeRawBufferPointer(rebasing: $0[ChangeLogFile.recordOverhead...])) }
+            #expect(record == ChangeRecord(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated))
         }
     }
 

@@ -12,8 +12,8 @@ extension DonateMethod: ServedMethod {
         // so is made between the two.
         let donation = try prepare(params)
         // The log keeps what is stored rather than the params: replay only stores it again.
+        // Its record is encoded at the first hold, before the lock is taken.
         ChangeCapture.current?.donation = donation
-        services.state.prepareChangeRecord()
         var retry: DonationRetry?
         while true {
             // A retry's comparison changes nothing: the record goes with the step that does.

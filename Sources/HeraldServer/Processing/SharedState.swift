@@ -84,7 +84,7 @@ package final class SharedState: Sendable {
     /// lock, once: a donation's once the donation is prepared (all of it but its time),
     /// any other's at its first hold (all but its time and the values drawn under it).
     /// Under the lock, the other event loop would wait for the encoding.
-    package func prepareChangeRecord() {
+    private func prepareChangeRecord() {
         guard let changePreparer, let change = ChangeCapture.current, !change.isReplay, !change.appended,
             change.preparedRecord == nil
         else { return }

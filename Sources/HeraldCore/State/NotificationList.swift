@@ -293,10 +293,11 @@ struct NotificationList: Sendable {
     init() {}
 
     /// Every uid's list as a snapshot reads it (``UIDList/forSnapshot()``): for the copy a
-    /// snapshot takes under the state's lock, in time linear in the uids.
+    /// snapshot takes under the state's lock, in time linear in the uids (the table's
+    /// layout kept, nothing hashed again).
     func forSnapshot() -> NotificationList {
         var copy = self
-        for uid in lists.keys { copy.lists[uid] = lists[uid]!.forSnapshot() }
+        copy.lists = lists.mapValues { $0.forSnapshot() }
         return copy
     }
 

@@ -190,6 +190,7 @@ package enum ChangeLogFile {
         /// moving `offset` past it, until `raw` ends or one is not whole (``problem``).
         /// Unless `raw` ends where the file does, a record that runs past it is left for
         /// the next window: true when the file goes on past what was read.
+        @discardableResult
         mutating func read(
             _ raw: UnsafeRawBufferPointer, from offset: inout Int, atFileEnd: Bool, each: (consuming ChangeRecord) -> Void
         ) -> Bool {

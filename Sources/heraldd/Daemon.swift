@@ -299,36 +299,29 @@ struct Daemon {
     /// A change's record, encoded before the state's lock: a donation's all but its time,
     /// any other request's all but its time and the values it draws under the lock.
     @Sendable private static func prepareChangeRecord(_ change: PendingChange) {
+        change.preparedRecord = preparedRecord(of: change)
+    }
+
+    private static func preparedRecord(of change: PendingChange) -> [UInt8] {
         if let donation = change.donation {
-            change.preparedRecord = ChangeRecord.preparedDonation(by: change.caller, app: donation.app, record: donation.record)
-        } else {
-            change.preparedRecord = ChangeRecord.preparedRequest(method: change.method, caller: change.caller, params: change.paramsInPlace)
+            return ChangeRecord.preparedDonation(by: change.caller, app: donation.app, record: donation.record)
         }
+        return ChangeRecord.preparedRequest(method: change.method, caller: change.caller, params: change.params)
     }
 
     /// The change log's record of a request's change: what a donation stored, the params
-    /// of any other request. Encoded before the state's lock (``prepareChangeRecord(_:)``):
-    /// under it only the time, the values drawn and the frame are written in. A change
-    /// whose record was not prepared is encoded from the change itself: a ``ChangeRecord``
-    /// built first would copy the donation's interaction.
+    /// of any other request. Encoded before the state's lock (``prepareChangeRecord(_:)``,
+    /// which every hold that may log a change calls first): under it only the time, the
+    /// values drawn and the frame are written in.
     private static func changeSink(_ log: ChangeLog) -> @Sendable (PendingChange) -> Void {
         { change in
+            var record = change.preparedRecord.take() ?? preparedRecord(of: change)
             let appliedAt = change.appliedAt ?? Date()
-            if var record = change.preparedRecord.take() {
-                // A donation is known before its record is prepared (``DonateMethod``).
-                if change.donation != nil {
-                    log.append(prepared: &record, appliedAt: appliedAt, answered: change.isAnswered)
-                } else {
-                    log.append(preparedRequest: &record, appliedAt: appliedAt, generated: change.generated, answered: change.isAnswered)
-                }
-            } else if let donation = change.donation {
-                log.append(answered: change.isAnswered) { ChangeRecord.encodeDonation(by: change.caller, appliedAt: appliedAt, app: donation.app, record: donation.record, into: &$0) }
+            // A donation is known before its record is prepared (``DonateMethod``).
+            if change.donation != nil {
+                log.append(prepared: &record, appliedAt: appliedAt, answered: change.isAnswered)
             } else {
-                let params = change.params
-                log.append(answered: change.isAnswered) {
-                    ChangeRecord.encodeRequest(
-                        method: change.method, caller: change.caller, appliedAt: appliedAt, params: params, generated: change.generated, into: &$0)
-                }
+                log.append(preparedRequest: &record, appliedAt: appliedAt, generated: change.generated, answered: change.isAnswered)
             }
         }
     }

@@ -85,7 +85,7 @@ struct ChangeReplayTests {
             return ChangeRecord(donationBy: change.caller, appliedAt: change.appliedAt ?? now, app: donation.app, interaction: donation.interaction)
         }
         return ChangeRecord(
-            method: change.method, caller: change.caller, appliedAt: change.appliedAt ?? now, params: change.params,
+            method: change.method, caller: change.caller, appliedAt: change.appliedAt ?? now, params: Array(change.params),
             generated: change.generated)
     }
 
@@ -192,7 +192,7 @@ struct ChangeReplayTests {
         for change in changes {
             ChangeLogFile.append(
                 ChangeRecord(
-                    method: change.method, caller: change.caller, appliedAt: change.appliedAt ?? clock.now(), params: change.params,
+                    method: change.method, caller: change.caller, appliedAt: change.appliedAt ?? clock.now(), params: Array(change.params),
                     generated: change.generated),
                 to: &old, version: 1)
         }

@@ -490,14 +490,10 @@ struct JSONTapeBuilder {
 }
 
 extension JSONNode {
-    /// An object's or array's JSON text as it came, brackets included: what the change
-    /// log keeps of a request's params. Empty for any other value.
-    package var containerText: [UInt8] {
-        Array(containerTextInPlace)
-    }
-
-    /// The same, where the parsed text holds it: no copy.
-    package var containerTextInPlace: ArraySlice<UInt8> {
+    /// An object's or array's JSON text as it came, brackets included, where the parsed
+    /// text holds it: what the change log keeps of a request's params. Empty for any
+    /// other value.
+    package var containerText: ArraySlice<UInt8> {
         guard kind == .object || kind == .array else { return [] }
         let entry = self.entry
         return tape.bytes[Int(entry.start)..<Int(entry.end)]

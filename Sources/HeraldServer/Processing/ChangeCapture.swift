@@ -12,8 +12,8 @@ package final class PendingChange: @unchecked Sendable {
     // One thread's while a request runs: never shared.
     package let method: String
     package let caller: Caller
-    /// The params as the request sent them, parsed: their JSON text is copied out only for
-    /// a record that keeps it (``params``), never for a donation's.
+    /// The params as the request sent them, parsed: their JSON text is copied only into a
+    /// record that keeps it (``params``), never into a donation's.
     private let parsedParams: JSONNode?
     private let paramsText: [UInt8]
     package private(set) var appliedAt: Date?
@@ -53,11 +53,9 @@ package final class PendingChange: @unchecked Sendable {
         self.isAnswered = true
     }
 
-    /// The params' JSON text, as the request sent it.
-    package var params: [UInt8] { parsedParams?.containerText ?? paramsText }
-
-    /// The same, not copied out of the text the request was parsed from.
-    package var paramsInPlace: ArraySlice<UInt8> { parsedParams?.containerTextInPlace ?? paramsText[...] }
+    /// The params' JSON text, as the request sent it, not copied out of the text it was
+    /// parsed from.
+    package var params: ArraySlice<UInt8> { parsedParams?.containerText ?? paramsText[...] }
 
     /// The request's one clock value: the first read fixes it.
     func now(_ clock: any HeraldClock) -> Date {

@@ -161,20 +161,13 @@ package final class ChangeLog: Sendable {
 
     /// Appends `record`; call it under the state's lock, right after the change, so that
     /// records are in the order changes were applied. Returns its sequence number.
+    /// `answered`: a connection answers the change, and commits the log at the end of its
+    /// event loop's turn (``commit()``); any other change is committed at once. heraldd
+    /// appends records made before the lock instead (``append(prepared:appliedAt:answered:)``,
+    /// ``append(preparedRequest:appliedAt:generated:answered:)``).
     @discardableResult
     package func append(_ record: ChangeRecord, answered: Bool = false) -> UInt64 {
-        append(answered: answered) { record.encodeBody(into: &$0) }
-    }
-
-    /// Appends the record whose body `encodeBody` appends (``ChangeRecord/encodeDonation(by:appliedAt:app:interaction:into:)``,
-    /// ``ChangeRecord/encodeRequest(method:caller:appliedAt:params:generated:into:version:)``):
-    /// made from the change's parts, with no record holding a copy of them. `answered`: a
-    /// connection answers the change, and commits the log at the end of its event loop's
-    /// turn (``commit()``); any other change is committed at once.
-    @discardableResult
-    package func append(answered: Bool = false, encodingBody encodeBody: (inout [UInt8]) -> Void) -> UInt64 {
-        // Encoded straight into the part's buffer: the state's lock is held either way.
-        appendFramed(answered: answered) { ChangeLogFile.appendRecord(to: &$0, encodeBody) }
+        appendFramed(answered: answered) { bytes in ChangeLogFile.appendRecord(to: &bytes) { record.encodeBody(into: &$0) } }
     }
 
     /// Appends a donation's record made before the state's lock

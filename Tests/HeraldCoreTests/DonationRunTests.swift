@@ -194,4 +194,26 @@ private typealias F = Fixtures
         #expect(state.fairShares.evictedAtUIDLimit == 900)
         #expect(state.interactions.forgotten.cause(uid: F.user.uid, app: F.app, identifier: "m899") == .evicted)
     }
+
+    /// A replay hashes a uid and an app's name once for a stretch of their donations
+    /// (``DonationRun/KeyHashes``): each key hash is still the one the key gives, when the
+    /// uid or the app changes, comes back, or is named by another string of the same text.
+    @Test func keyHashesFollowTheUIDAndTheApp() {
+        var hashes = DonationRun.KeyHashes()
+        let apps = Self.apps + Self.apps.reversed() + [Self.apps[0], Self.apps[0], String(Self.apps[0].reversed().reversed())]
+        for (index, app) in apps.enumerated() {
+            for uid in [UInt32(1000), 1000, 1001, 0] {
+                let identifier = "i\(index % 3)"
+                #expect(
+                    hashes.hash(uid: uid, app: app, identifier: identifier) == DonationRun.keyHash(uid: uid, app: app, identifier: identifier))
+            }
+        }
+        // Two apps, and two uids, do not share a key hash for one identifier.
+        #expect(
+            DonationRun.keyHash(uid: 1000, app: Self.apps[0], identifier: "i")
+                != DonationRun.keyHash(uid: 1000, app: Self.apps[1], identifier: "i"))
+        #expect(
+            DonationRun.keyHash(uid: 1000, app: Self.apps[0], identifier: "i")
+                != DonationRun.keyHash(uid: 1001, app: Self.apps[0], identifier: "i"))
+    }
 }

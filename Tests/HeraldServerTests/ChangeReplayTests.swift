@@ -111,9 +111,12 @@ struct ChangeReplayTests {
     static func prepared(_ record: ChangeRecord, by replay: ChangeReplay) -> PreparedChange {
         switch record.change {
         case .request(let params, let generated):
-            replay.prepare(method: record.method, caller: record.caller, appliedAt: record.appliedAt, params: params, generated: generated)
+            return replay.prepare(
+                method: record.method, caller: record.caller, appliedAt: record.appliedAt, params: params, generated: generated)
         case .donation(let app, let interaction):
-            replay.prepareDonation(caller: record.caller, appliedAt: record.appliedAt, app: app, record: interaction)
+            var keyHashes = DonationRun.KeyHashes()
+            return replay.prepareDonation(
+                caller: record.caller, appliedAt: record.appliedAt, app: app, record: interaction, keyHashes: &keyHashes)
         }
     }
 

@@ -226,6 +226,29 @@ struct ChangeLogFileTests {
         #expect(damaged.problem?.contains("record 2's checksum holds but it does not decode") == true, "\(damaged.problem ?? "")")
     }
 
+    @Test("an app name reused from the record before is made anew every few hundred records, and reads the same across")
+    func appNamesRenewed() throws {
+        let interaction = Interaction(
+            identifier: "i", direction: .incoming, intent: .sendMessage(SendMessageIntent(content: "digest", conversationIdentifier: "c")))
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        let renewal = ChangeRecord.RecentNames.renewal
+        // Longer than 15 bytes, so that the name is an object of its own rather than held in place.
+        let written = (0..<(2 * renewal + 3)).map { _ in
+            ChangeRecord(donationBy: caller(0), appliedAt: at, app: "org.example.chat", interaction: interaction)
+        }
+        let reading = try ChangeLogFile.read(segment(written))
+        #expect(reading.records == written)
+        // Where each record's app name is kept: one object for a stretch of records, a new
+        // one after `renewal` of them, so that a replay's two threads do not share one.
+        let storage = reading.records.map { record -> UnsafeRawPointer? in
+            guard case .donation(var app, _) = record.change else { return nil }
+            return app.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+        }
+        #expect(Set(storage[0..<renewal]).count == 1)
+        #expect(storage[renewal - 1] != storage[renewal])
+        #expect(Set(storage[renewal..<(2 * renewal)]).count == 1)
+    }
+
     @Test("a segment of format version 1, as heraldd wrote it before donations were kept as stored, still reads")
     func versionOne() throws {
         // Written by heraldd at version 1 (the fuzz corpus's first byte says "a whole segment").

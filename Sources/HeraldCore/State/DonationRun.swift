@@ -96,6 +96,30 @@ package struct DonationRun: Sendable {
         return hasher.finalize()
     }
 
+    /// ``keyHash(uid:app:identifier:)`` for one donation after another, the hasher's state
+    /// after the uid and the app's name kept from the last: a log is mostly one uid's
+    /// donations of one app after another's, and comparing a name costs less than hashing
+    /// it again. The hashes are the same.
+    package struct KeyHashes {
+        private var last: (uid: UInt32, app: String, hasher: Hasher)?
+
+        package init() {}
+
+        package mutating func hash(uid: UInt32, app: String, identifier: String) -> Int {
+            var hasher: Hasher
+            if let last, last.uid == uid, last.app == app {
+                hasher = last.hasher
+            } else {
+                hasher = Hasher()
+                hasher.combine(uid)
+                hasher.combine(app)
+                last = (uid, app, hasher)
+            }
+            hasher.combine(identifier)
+            return hasher.finalize()
+        }
+    }
+
     /// The number of `app` in `apps`; nil when it has none. The last donation's app is
     /// compared rather than looked up: the same name at the same number is the same app.
     mutating func appID(of app: String, in apps: AppNameTable) -> AppNameTable.ID? {

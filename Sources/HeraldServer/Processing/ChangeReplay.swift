@@ -11,7 +11,7 @@ import HeraldProtocol
 /// parsed, a donation checked by the rules that need no state) apart from its turn
 /// (``apply(_:)``), so that a restart does the two on two threads at once
 /// (``replay(reading:)``). A donation the log kept as stored
-/// (``prepareDonation(caller:appliedAt:app:interaction:)``) needs neither: only the
+/// (``prepareDonation(caller:appliedAt:app:record:keyHashes:)``) needs neither: only the
 /// store's part is left for its turn, and a restart holds a run of them until it ends, so
 /// that what a later donation of the run evicts is never stored (``DonationRun``).
 package struct ChangeReplay: Sendable {
@@ -66,8 +66,14 @@ package struct ChangeReplay: Sendable {
     /// Makes a donation the log kept as stored ready for its turn: what is left is the
     /// store's part (the room for its app, a retry, evicting past the limits), run as it
     /// ran then, so the state after it is the state the donation left.
-    package func prepareDonation(caller: Caller, appliedAt: Date, app: consuming String, record: EncodedInteraction) -> PreparedChange {
-        PreparedChange(donationBy: caller, appliedAt: appliedAt, PreparedDonation(recordedApp: app, record: record))
+    ///
+    /// `keyHashes` keeps what hashing the last donation's key began with, for the next.
+    package func prepareDonation(
+        caller: Caller, appliedAt: Date, app: consuming String, record: EncodedInteraction, keyHashes: inout DonationRun.KeyHashes
+    ) -> PreparedChange {
+        let donation = PreparedDonation(recordedApp: app, record: record)
+        let runHash = keyHashes.hash(uid: caller.uid, app: donation.app, identifier: donation.identifier)
+        return PreparedChange(donationBy: caller, appliedAt: appliedAt, donation, runHash: runHash)
     }
 
     /// Applies `changes` in order, one at a time; returns how many were applicable: not

@@ -48,12 +48,13 @@ package struct PreparedChange: Sendable {
         return work
     }
 
-    /// A donation ready for the store's part.
-    init(donationBy caller: Caller, appliedAt: Date, _ donation: PreparedDonation) {
+    /// A donation ready for the store's part; `runHash` is its key's hash when the caller
+    /// worked it out.
+    init(donationBy caller: Caller, appliedAt: Date, _ donation: PreparedDonation, runHash: Int? = nil) {
         self.caller = caller
         self.appliedAt = appliedAt
         self.change = nil
-        self.runHash = DonationRun.keyHash(uid: caller.uid, app: donation.app, identifier: donation.identifier)
+        self.runHash = runHash ?? DonationRun.keyHash(uid: caller.uid, app: donation.app, identifier: donation.identifier)
         self.work = .donation(donation)
     }
 }

@@ -52,6 +52,15 @@ package struct ChangeRecord: Sendable, Hashable {
         self.change = .donation(app: app, record: record)
     }
 
+    /// Moves the change out, leaving a request with nothing in it: what it holds is handed
+    /// on without a copy. A replay reads a million records, and a copy of each change, as
+    /// `(consume record).change` still made, retained its record and app name once more.
+    package mutating func takeChange() -> Change {
+        var change = Change.request(params: [], generated: [])
+        swap(&change, &self.change)
+        return change
+    }
+
     /// A donation's record, its interaction encoded.
     package init(donationBy caller: Caller, appliedAt: Date, app: String, interaction: Interaction) {
         self.init(donationBy: caller, appliedAt: appliedAt, app: app, record: EncodedInteraction(interaction))
@@ -178,11 +187,30 @@ extension ChangeRecord {
 
     /// The app names the records read so far ended with, for the next record's read to
     /// reuse (``ByteReader/readString(reusing:)``).
+    ///
+    /// Made anew every ``renewal`` records. A restart reads the records on one thread and
+    /// applies them on another, which releases each record's names. A single name object
+    /// shared by every record would have its reference count written by both threads at
+    /// once, its cache line passed between the cores on every record (docs/performance.md,
+    /// "Durability"). Renewed within each batch the replay hands on, the reading thread
+    /// retains one object while the applying thread releases an older one.
     package struct RecentNames {
         var callerApp = ""
         var donor = ""
+        /// Records read since the names were last made anew.
+        private var reads = 0
+
+        /// How many records one name object serves at most: a part of the replay's batch.
+        static let renewal = 256
 
         package init() {}
+
+        /// Counts a record about to be read, first forgetting the names once they served
+        /// ``renewal`` records.
+        mutating func countRead() {
+            if reads == Self.renewal { self = RecentNames() }
+            reads += 1
+        }
     }
 
     /// Reads a body of format `version` (1 or 2); nil when it does not hold exactly one record.
@@ -194,6 +222,7 @@ extension ChangeRecord {
     /// The same, reusing the app names of the record before (`names`) and leaving this
     /// one's there.
     package init?(body: UnsafeRawBufferPointer, version: UInt16 = ChangeLogFile.version, names: inout RecentNames) {
+        names.countRead()
         var reader = ByteReader(body)
         guard let bits = reader.read(UInt64.self), let uid = reader.read(UInt32.self), let gid = reader.read(UInt32.self),
             let pid = reader.read(UInt32.self), let flags = reader.read(UInt8.self), let source = reader.read(UInt8.self),

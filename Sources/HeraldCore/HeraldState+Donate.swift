@@ -128,6 +128,9 @@ package struct PreparedDonation: Sendable {
     /// Whether it asks to notify its recipient anyway, which takes the app's Focus
     /// authorization.
     let asksToNotifyRecipientAnyway: Bool
+    /// Whether it is an incoming call (``EncodedInteraction/isIncomingCall``): read where
+    /// the record is made or read, so that a restart's run need not read it again.
+    let isIncomingCall: Bool
 
     init(app: String, interaction: Interaction) {
         precondition(interaction.identifier != nil, "A prepared donation has an identifier.")
@@ -136,6 +139,7 @@ package struct PreparedDonation: Sendable {
         self.record = EncodedInteraction(interaction)
         self.identifier = interaction.identifier ?? ""
         self.asksToNotifyRecipientAnyway = interaction.intent.asksToNotifyRecipientAnyway
+        self.isIncomingCall = record.isIncomingCall
     }
 
     /// The interaction, as the store keeps it: decoded from the record when the donation
@@ -160,6 +164,7 @@ package struct PreparedDonation: Sendable {
         self.identifier = record.identifier
         self.asksToNotifyRecipientAnyway =
             record.flags.contains(.hasDonationMetadata) && record.interaction.intent.asksToNotifyRecipientAnyway
+        self.isIncomingCall = record.isIncomingCall
     }
 
     /// `donate`'s answer when the donation was stored, or was a retry of the one stored,

@@ -47,7 +47,8 @@ extension HeraldState {
             _ = try? donate(donation, caller: caller, now: now, releasing: &released)
             return
         }
-        interactions.hold(donation.record, at: key, hash: hash, donatedAt: now, in: &run)
+        interactions.hold(
+            donation.record, at: key, hash: hash, isIncomingCall: donation.isIncomingCall, donatedAt: now, in: &run)
         // As evictBeyondLimits(donor:releasing:): the uid's own oldest, then, the uid
         // holding everything, its oldest again for the total.
         while interactions.count(of: uid, with: run) > perUIDLimit, let evicted = interactions.removeOldest(of: uid, with: &run) {

@@ -20,7 +20,7 @@ extension DonationRun {
         /// The sequence of the oldest still held.
         var oldestSequence: UInt64? { count > 0 ? chunks[0][head].sequence : nil }
 
-        mutating func append(_ stored: consuming StoredInteraction, at key: InteractionKey, hash: Int) {
+        mutating func append(_ stored: consuming StoredInteraction, at key: InteractionKey, hash: Int, isIncomingCall: Bool) {
             apps[key.app, default: 0] += 1
             let sequence = stored.sequence
             if chunks.last.map({ $0.count == Self.chunkSize }) ?? true {
@@ -28,7 +28,7 @@ extension DonationRun {
                 chunk.reserveCapacity(Self.chunkSize)
                 chunks.append(chunk)
             }
-            chunks[chunks.count - 1].append(Held(key: key, hash: hash, sequence: sequence, stored: stored))
+            chunks[chunks.count - 1].append(Held(key: key, hash: hash, sequence: sequence, isIncomingCall: isIncomingCall, stored: stored))
             count += 1
         }
 
@@ -73,11 +73,11 @@ extension DonationRun {
         }
 
         /// Takes out every donation still held, oldest first.
-        mutating func takeAll(_ body: (InteractionKey, UInt64, consuming StoredInteraction) -> Void) {
+        mutating func takeAll(_ body: (InteractionKey, UInt64, Bool, consuming StoredInteraction) -> Void) {
             for chunk in chunks.indices {
                 for index in (chunk == 0 ? head : 0)..<chunks[chunk].count {
                     if let stored = chunks[chunk][index].stored.take() {
-                        body(chunks[chunk][index].key, chunks[chunk][index].sequence, stored)
+                        body(chunks[chunk][index].key, chunks[chunk][index].sequence, chunks[chunk][index].isIncomingCall, stored)
                     }
                 }
             }

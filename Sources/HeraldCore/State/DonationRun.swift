@@ -21,6 +21,11 @@ package struct DonationRun: Sendable {
         /// as forgotten.
         let hash: Int
         let sequence: UInt64
+        /// Whether it is an incoming call, which the store files by its caller
+        /// (``CallHistory/isFiled(_:)``): read from the record when the record was read,
+        /// since reading a million records again at the run's end waited on memory for
+        /// half of ``takeAll(_:)``.
+        let isIncomingCall: Bool
         var stored: StoredInteraction?
     }
 
@@ -149,10 +154,10 @@ package struct DonationRun: Sendable {
     }
 
     /// Holds `stored` under `key`, whose hash is `hash`, and which no donation held or
-    /// stored has.
-    mutating func append(_ stored: consuming StoredInteraction, at key: InteractionKey, hash: Int) {
+    /// stored has; `isIncomingCall` is its record's ``EncodedInteraction/isIncomingCall``.
+    mutating func append(_ stored: consuming StoredInteraction, at key: InteractionKey, hash: Int, isIncomingCall: Bool) {
         sequences.insert(stored.sequence, hash: hash)
-        queueList[queue(of: key.uid)].append(stored, at: key, hash: hash)
+        queueList[queue(of: key.uid)].append(stored, at: key, hash: hash, isIncomingCall: isIncomingCall)
         count += 1
     }
 
@@ -163,8 +168,9 @@ package struct DonationRun: Sendable {
         return removed
     }
 
-    /// Takes out every held donation in donation order, and empties the run.
-    mutating func takeAll(_ body: (InteractionKey, UInt64, consuming StoredInteraction) -> Void) {
+    /// Takes out every held donation in donation order, with its key, sequence and
+    /// whether it is an incoming call, and empties the run.
+    mutating func takeAll(_ body: (InteractionKey, UInt64, Bool, consuming StoredInteraction) -> Void) {
         if queueList.count == 1 {
             var only = queueList.removeLast()
             only.takeAll(body)
@@ -173,11 +179,13 @@ package struct DonationRun: Sendable {
             all.reserveCapacity(count)
             for index in queueList.indices {
                 // Their hashes are no longer needed: 0.
-                queueList[index].takeAll { key, sequence, stored in all.append(Held(key: key, hash: 0, sequence: sequence, stored: stored)) }
+                queueList[index].takeAll { key, sequence, isIncomingCall, stored in
+                    all.append(Held(key: key, hash: 0, sequence: sequence, isIncomingCall: isIncomingCall, stored: stored))
+                }
             }
             all.sort { $0.sequence < $1.sequence }
             for index in all.indices {
-                body(all[index].key, all[index].sequence, all[index].stored.take()!)
+                body(all[index].key, all[index].sequence, all[index].isIncomingCall, all[index].stored.take()!)
             }
         }
         self = DonationRun()

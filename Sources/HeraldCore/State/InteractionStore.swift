@@ -470,14 +470,16 @@ extension InteractionStore {
     /// Holds an interaction whose identifier is `key`'s, and which neither the store nor
     /// `run` holds, in `run`: what ``insert(_:uid:app:donatedAt:)`` does at its turn (its
     /// sequence, the earliest donation, its app's count), the tables left for the run's end.
+    /// `isIncomingCall` is the record's ``EncodedInteraction/isIncomingCall``.
     mutating func hold(
-        _ record: EncodedInteraction, at key: InteractionKey, hash: Int, donatedAt: Date, in run: inout DonationRun
+        _ record: EncodedInteraction, at key: InteractionKey, hash: Int, isIncomingCall: Bool, donatedAt: Date,
+        in run: inout DonationRun
     ) {
         let stored = storable(record, donatedAt: donatedAt)
         earliestDonation = Swift.min(earliestDonation ?? donatedAt, donatedAt)
         nextSequence += 1
         apps.retain(key.app)
-        run.append(stored, at: key, hash: hash)
+        run.append(stored, at: key, hash: hash, isIncomingCall: isIncomingCall)
     }
 
     /// Removes `uid`'s oldest interaction, evicted: a stored one before any `run` holds,
@@ -504,8 +506,9 @@ extension InteractionStore {
         var held: [ShardedRecords.Insertion] = []
         entries.reserveCapacity(run.count)
         held.reserveCapacity(run.count)
-        run.takeAll { key, sequence, stored in
-            if CallHistory.isFiled(stored) { calls.record(stored, at: key) }
+        run.takeAll { key, sequence, isIncomingCall, stored in
+            // CallHistory.isFiled(stored), known without reading the record again.
+            if isIncomingCall { calls.record(stored, at: key) }
             entries.append(DonationOrder.Entry(key: key, sequence: sequence))
             held.append(ShardedRecords.Insertion(key: key, stored: stored))
         }

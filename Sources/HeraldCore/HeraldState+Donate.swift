@@ -162,9 +162,10 @@ package struct PreparedDonation: Sendable {
         self.decoded = nil
         self.record = record
         self.identifier = record.identifier
+        let flags = record.flags
         self.asksToNotifyRecipientAnyway =
-            record.flags.contains(.hasDonationMetadata) && record.interaction.intent.asksToNotifyRecipientAnyway
-        self.isIncomingCall = record.isIncomingCall
+            flags.contains(.hasDonationMetadata) && record.interaction.intent.asksToNotifyRecipientAnyway
+        self.isIncomingCall = EncodedInteraction.isIncomingCall(flags)
     }
 
     /// `donate`'s answer when the donation was stored, or was a retry of the one stored,

@@ -68,9 +68,11 @@ package struct EncodedInteraction: Hashable, Sendable {
     }
 
     /// Whether it is an incoming call: the one kind ``CallHistory`` files.
-    var isIncomingCall: Bool {
-        let flags = flags
-        return flags.contains(.startCall) && !flags.contains(.outgoing)
+    var isIncomingCall: Bool { Self.isIncomingCall(flags) }
+
+    /// Whether a record of `flags` is an incoming call.
+    static func isIncomingCall(_ flags: InteractionRecordFlags) -> Bool {
+        flags.contains(.startCall) && !flags.contains(.outgoing)
     }
 
     /// Whether it is outgoing.

@@ -226,15 +226,14 @@ struct Daemon {
             let replayer = ChangeReplay(state: replaying)
             let applied: Int
             (applied, replay) = replayer.replay { next in
-                var keyHashes = DonationRun.KeyHashes()
-                return folder.replay(after: generation) { (record: consuming ChangeRecord) in
+                folder.replay(after: generation) { (record: consuming ChangeRecord) in
                     let (method, caller, appliedAt) = (record.method, record.caller, record.appliedAt)
                     // Moved out of the record, not copied: a copy retains each of an interaction's strings once more.
                     switch record.takeChange() {
                     case .request(let params, let generated):
                         next(replayer.prepare(method: method, caller: caller, appliedAt: appliedAt, params: params, generated: generated))
                     case .donation(let app, let record):
-                        next(replayer.prepareDonation(caller: caller, appliedAt: appliedAt, app: app, record: record, keyHashes: &keyHashes))
+                        next(replayer.prepareDonation(caller: caller, appliedAt: appliedAt, app: app, record: record))
                     }
                 }
             }

@@ -114,9 +114,7 @@ struct ChangeReplayTests {
             return replay.prepare(
                 method: record.method, caller: record.caller, appliedAt: record.appliedAt, params: params, generated: generated)
         case .donation(let app, let interaction):
-            var keyHashes = DonationRun.KeyHashes()
-            return replay.prepareDonation(
-                caller: record.caller, appliedAt: record.appliedAt, app: app, record: interaction, keyHashes: &keyHashes)
+            return replay.prepareDonation(caller: record.caller, appliedAt: record.appliedAt, app: app, record: interaction)
         }
     }
 

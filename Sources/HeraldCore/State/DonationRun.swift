@@ -47,6 +47,9 @@ package struct DonationRun: Sendable {
     private var sequences = HeldSequences()
     /// How many donations are held, all uids together.
     package private(set) var count = 0
+    /// What hashing the last donation's key began with (``KeyHashes``): a replay works each
+    /// key's hash out on the applying thread, a few donations ahead of its turn.
+    package var keyHashes = KeyHashes()
 
     package init() {}
 

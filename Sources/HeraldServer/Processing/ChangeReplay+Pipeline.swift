@@ -18,7 +18,7 @@ extension ChangeReplay {
     /// Replays the records `read` hands to its `next`, in order, on two threads: `read` runs
     /// on a thread of its own, which reads, checks and makes each record ready
     /// (``prepare(method:caller:appliedAt:params:generated:)``,
-    /// ``prepareDonation(caller:appliedAt:app:record:keyHashes:)``), while the calling thread
+    /// ``prepareDonation(caller:appliedAt:app:record:)``), while the calling thread
     /// applies them in batches, each run of donations held until it ends and then stored
     /// at once (``DonationRun``). Returns how many were applicable, and what `read`
     /// returned. For a start, before anything is served: the calling thread waits.

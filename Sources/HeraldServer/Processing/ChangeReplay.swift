@@ -11,7 +11,7 @@ import HeraldProtocol
 /// parsed, a donation checked by the rules that need no state) apart from its turn
 /// (``apply(_:)``), so that a restart does the two on two threads at once
 /// (``replay(reading:)``). A donation the log kept as stored
-/// (``prepareDonation(caller:appliedAt:app:record:keyHashes:)``) needs neither: only the
+/// (``prepareDonation(caller:appliedAt:app:record:)``) needs neither: only the
 /// store's part is left for its turn, and a restart holds a run of them until it ends, so
 /// that what a later donation of the run evicts is never stored (``DonationRun``).
 package struct ChangeReplay: Sendable {
@@ -66,14 +66,8 @@ package struct ChangeReplay: Sendable {
     /// Makes a donation the log kept as stored ready for its turn: what is left is the
     /// store's part (the room for its app, a retry, evicting past the limits), run as it
     /// ran then, so the state after it is the state the donation left.
-    ///
-    /// `keyHashes` keeps what hashing the last donation's key began with, for the next.
-    package func prepareDonation(
-        caller: Caller, appliedAt: Date, app: consuming String, record: EncodedInteraction, keyHashes: inout DonationRun.KeyHashes
-    ) -> PreparedChange {
-        let donation = PreparedDonation(recordedApp: app, record: record)
-        let runHash = keyHashes.hash(uid: caller.uid, app: donation.app, identifier: donation.identifier)
-        return PreparedChange(donationBy: caller, appliedAt: appliedAt, donation, runHash: runHash)
+    package func prepareDonation(caller: Caller, appliedAt: Date, app: consuming String, record: EncodedInteraction) -> PreparedChange {
+        PreparedChange(donationBy: caller, appliedAt: appliedAt, PreparedDonation(recordedApp: app, record: record))
     }
 
     /// Applies `changes` in order, one at a time; returns how many were applicable: not
@@ -103,15 +97,16 @@ package struct ChangeReplay: Sendable {
             if case .donation = changes[index].work {
                 state.withLock { (state: inout HeraldState) -> Void in
                     while index < changes.endIndex, case .donation = changes[index].work {
-                        guard case .donation(let donation) = changes[index].takeWork() else { break }
                         let (caller, now) = (changes[index].caller, changes[index].appliedAt)
                         if run != nil {
                             // The look-up a few donations on, started now, is there by its turn.
                             let ahead = index + Self.prefetchDistance
-                            if ahead < changes.endIndex { Self.prefetch(changes[ahead].runHash, in: &run!) }
-                            state.donate(
-                                donation, caller: caller, now: now, hash: changes[index].runHash, in: &run!, releasing: &released)
+                            if ahead < changes.endIndex { Self.prefetch(&changes[ahead], in: &run!) }
+                            let hash = Self.runHash(of: &changes[index], in: &run!)
+                            guard case .donation(let donation) = changes[index].takeWork() else { break }
+                            state.donate(donation, caller: caller, now: now, hash: hash, in: &run!, releasing: &released)
                         } else {
+                            guard case .donation(let donation) = changes[index].takeWork() else { break }
                             // Refused again as it was refused then (an app's room, a conflict): not at all.
                             _ = try? state.donate(donation, caller: caller, now: now, releasing: &released)
                         }
@@ -132,10 +127,17 @@ package struct ChangeReplay: Sendable {
     /// a donation's turn takes a few hundred nanoseconds, about one wait for memory.
     static let prefetchDistance = 4
 
-    /// Starts `run`'s look-up of `hash` (``DonationRun/prefetch(hash:)``), the run reached
-    /// in place: `run!.prefetch(hash:)` would copy it.
-    private static func prefetch(_ hash: Int, in run: inout DonationRun) {
+    /// Works out `change`'s key hash, when it is a donation, and starts `run`'s look-up of
+    /// it (``DonationRun/prefetch(hash:)``), the run reached in place: `run!.prefetch(hash:)`
+    /// would copy it.
+    private static func prefetch(_ change: inout PreparedChange, in run: inout DonationRun) {
+        guard let hash = change.workOutRunHash(with: &run.keyHashes) else { return }
         run.prefetch(hash: hash)
+    }
+
+    /// The key hash of `change`, a donation, worked out now unless it was ahead of its turn.
+    private static func runHash(of change: inout PreparedChange, in run: inout DonationRun) -> Int? {
+        change.workOutRunHash(with: &run.keyHashes)
     }
 
     /// Runs of at least this many donations are stored on every core.

@@ -26,18 +26,23 @@ package struct PreparedChange: Sendable {
     /// nil for a donation, whose turn needs none of them (one allocation less a record).
     let change: PendingChange?
     var work: Work
+    /// A donation's app and identifier, beside it: what the applying thread hashes its key
+    /// from a few donations ahead of its turn (``workOutRunHash(with:)``). Read out of
+    /// ``work``, the donation would be copied. Empty for other work.
+    private let keyApp: String
+    private let keyIdentifier: String
     /// A donation's key's hash in a ``DonationRun`` (``DonationRun/keyHash(uid:app:identifier:)``),
-    /// worked out on the reading thread: the applying thread starts its look-up a few
-    /// donations ahead of its turn, and reading it there would copy the donation. 0 for
-    /// other work.
-    let runHash: Int
+    /// once worked out; nil before, and for other work.
+    private(set) var runHash: Int?
 
     init(_ change: PendingChange, _ work: Work) {
         self.caller = change.caller
         self.appliedAt = change.appliedAt ?? Date()
         self.change = change
         self.work = work
-        self.runHash = 0
+        self.keyApp = ""
+        self.keyIdentifier = ""
+        self.runHash = nil
     }
 
     /// Moves the work out, leaving ``Work/refused``: what it holds is handed on without a
@@ -48,13 +53,26 @@ package struct PreparedChange: Sendable {
         return work
     }
 
-    /// A donation ready for the store's part; `runHash` is its key's hash when the caller
-    /// worked it out.
-    init(donationBy caller: Caller, appliedAt: Date, _ donation: PreparedDonation, runHash: Int? = nil) {
+    /// A donation ready for the store's part.
+    init(donationBy caller: Caller, appliedAt: Date, _ donation: PreparedDonation) {
         self.caller = caller
         self.appliedAt = appliedAt
         self.change = nil
-        self.runHash = runHash ?? DonationRun.keyHash(uid: caller.uid, app: donation.app, identifier: donation.identifier)
+        self.keyApp = donation.app
+        self.keyIdentifier = donation.identifier
+        self.runHash = nil
         self.work = .donation(donation)
+    }
+
+    /// Works out a donation's ``runHash`` with `keyHashes`, unless it was, and returns it;
+    /// nil for other work. The applying thread does this a few donations ahead of their
+    /// turn, in time it would otherwise spend waiting for the reading thread, which bounds
+    /// a restart (docs/performance.md, "Durability").
+    mutating func workOutRunHash(with keyHashes: inout DonationRun.KeyHashes) -> Int? {
+        if let runHash { return runHash }
+        guard case .donation = work else { return nil }
+        let hash = keyHashes.hash(uid: caller.uid, app: keyApp, identifier: keyIdentifier)
+        runHash = hash
+        return hash
     }
 }

@@ -62,7 +62,10 @@ private typealias F = Fixtures
                 ? F.call(identifier, contacts: [[F.bo, F.cy, F.dee][Int(random.next() % 3)]], date: now)
                 : F.message(identifier, conversation: "c\(random.next() % 4)")
             interaction = ContentDigest.storing(interaction)
-            steps.append(.donation(PreparedDonation(recordedApp: app, interaction: interaction), caller, now))
+            // As a replay makes it, from the logged record: what it knows of the record
+            // (an incoming call, donation metadata) read from the record's bytes.
+            let record = EncodedInteraction(interaction)
+            steps.append(.donation(PreparedDonation(recordedApp: app, record: record), caller, now))
         }
         return steps
     }

@@ -33,7 +33,7 @@ package struct PreparedChange: Sendable {
     private let keyIdentifier: String
     /// A donation's key's hash in a ``DonationRun`` (``DonationRun/keyHash(uid:app:identifier:)``),
     /// once worked out; nil before, and for other work.
-    private(set) var runHash: Int?
+    private var runHash: Int?
 
     init(_ change: PendingChange, _ work: Work) {
         self.caller = change.caller

@@ -120,7 +120,12 @@ extension ChangeRecord {
     /// A request's whole record but its time, the values it draws and its frame, encoded
     /// before the state's lock, as a donation's is (``preparedDonation(by:app:record:)``):
     /// under the lock ``sealRequest(_:appliedAt:generated:)`` finishes it.
-    package static func preparedRequest(method: String, caller: Caller, params: some Collection<UInt8>) -> [UInt8] {
+    ///
+    /// The params are a slice of the request's text, not any collection: called from
+    /// heraldd, a generic function of this module runs unspecialized, looking its types'
+    /// metadata and witness tables up in the runtime on each call (docs/performance.md,
+    /// "What the log adds to `update-content`").
+    package static func preparedRequest(method: String, caller: Caller, params: ArraySlice<UInt8>) -> [UInt8] {
         var record: [UInt8] = []
         // Room for the frame, the caller, a few drawn identifiers.
         record.reserveCapacity(params.count + method.utf8.count + (caller.app?.id.utf8.count ?? 0) + 192)

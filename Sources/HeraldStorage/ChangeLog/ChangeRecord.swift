@@ -124,7 +124,7 @@ extension ChangeRecord {
     /// The params are a slice of the request's text, not any collection: called from
     /// heraldd, a generic function of this module runs unspecialized, looking its types'
     /// metadata and witness tables up in the runtime on each call (docs/performance.md,
-    /// "What the log adds to `update-content`").
+    /// "Where the default's extra CPU goes").
     package static func preparedRequest(method: String, caller: Caller, params: ArraySlice<UInt8>) -> [UInt8] {
         var record: [UInt8] = []
         // Room for the frame, the caller, a few drawn identifiers.

@@ -122,7 +122,8 @@ final class PresenterLoop {
     ///
     /// The gateway's bus (the person's) is paused while heraldd has not read what was
     /// written to it (``HeraldPollConnection/isCongested``), or while the renderer has not taken what
-    /// was shown: an app that floods waits in the bus, and nothing here waits on either.
+    /// was shown: an app that floods waits in the bus, and nothing here waits on either. It
+    /// is processed ``gatewaySlice`` at a time, heraldd's socket read between slices.
     func run() -> Int32 {
         var moreWaiting = false
         while true {
@@ -168,7 +169,10 @@ final class PresenterLoop {
             do {
                 for (index, bus) in buses.enumerated() {
                     if index == buses.count - 1, gateway != nil {
-                        moreWaiting = try bus.processPending { [unowned self] in !gatewayPaused }
+                        // A slice at a time, so that heraldd's answers are read between
+                        // slices of a flood: a presenter that reads nothing for 2 s is closed.
+                        let sliceEnd = ContinuousClock.now + Self.gatewaySlice
+                        moreWaiting = try bus.processPending { [unowned self] in !gatewayPaused && ContinuousClock.now < sliceEnd }
                     } else {
                         try bus.processPending()
                     }
@@ -192,6 +196,12 @@ final class PresenterLoop {
         gateway != nil && buses.count > 1 && (link?.isCongested == true || presenter.backlog > Self.maximumBacklog)
     }
     static let maximumBacklog = 256
+
+    /// The longest the gateway's bus is processed before heraldd's socket is read again.
+    /// heraldd closes a presenter that leaves its output unread past `--max-unread-bytes`
+    /// for 2 s; on a loaded machine, handing a flood's calls on without reading between
+    /// them took longer than that, and the gateway then showed the rest directly.
+    static let gatewaySlice = Duration.milliseconds(50)
 
     private func connect() {
         let path = socket()

@@ -265,7 +265,8 @@ as_alice systemctl --user stop herald-notify.service dunst.service
 # dunst's name leaves the bus after its unit stops; a gateway started before that finds it
 # owned and, as beside GNOME Shell or Plasma, leaves it alone (NameHasOwner never activates).
 name_owned() { as_alice busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s org.freedesktop.Notifications 2>&1; }
-wait_for 30 sh -c "runuser -u alice -- ${alice_env[*]} busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s org.freedesktop.Notifications | grep -q false" \
+name_free() { [[ "$(name_owned)" == 'b false' ]]; }
+wait_for 30 name_free \
     || fail "org.freedesktop.Notifications is still owned after dunst.service stopped: $(name_owned); $(as_alice busctl --user status org.freedesktop.Notifications 2>&1 | head -5)"
 as_alice systemctl --user start herald-renderer@dunst.service herald-gateway.service \
     || fail "the gateway's units did not start: $(as_alice systemctl --user status herald-gateway.service herald-renderer@dunst.service 2>&1 | tail -8)"

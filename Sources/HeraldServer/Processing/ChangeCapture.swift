@@ -2,6 +2,12 @@ import FoundationEssentials
 import HeraldCore
 import HeraldProtocol
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The change a request is making, as the change log keeps it: its method, caller and
 /// params, the clock value its rule saw and what it drew at random. The method table sets
 /// one around each method that changes the state; ``SharedState`` hands it to the log
@@ -79,12 +85,32 @@ package final class PendingChange: @unchecked Sendable {
 }
 
 /// Where the request running on this thread keeps its ``PendingChange``.
+///
+/// A thread's own value, not a task local: a change is captured only around a synchronous
+/// body (``run(_:_:)``), so it never crosses a suspension and no other thread may see it —
+/// not even a task the body starts, which would inherit a task local and read the change
+/// from another thread. It is also cheaper on every request: a task local bound outside a
+/// task allocates its binding, and each read walks the runtime's list
+/// (docs/performance.md, "Where the default's extra CPU goes").
 package enum ChangeCapture {
-    @TaskLocal package static var current: PendingChange?
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key is left for the change capture")
+        return key
+    }()
+
+    /// The change of the request running on this thread, if it is captured.
+    package static var current: PendingChange? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        return Unmanaged<PendingChange>.fromOpaque(raw).takeUnretainedValue()
+    }
 
     /// Runs `body` with `change` as the current request's change.
     package static func run<Value>(_ change: PendingChange, _ body: () throws -> Value) rethrows -> Value {
-        try $current.withValue(change, operation: body)
+        let outer = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(change).toOpaque())
+        defer { pthread_setspecific(key, outer) }
+        return try withExtendedLifetime(change) { try body() }
     }
 
     /// A value drawn at random (an identifier): recorded while a change is captured,

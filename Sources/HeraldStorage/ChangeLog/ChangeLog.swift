@@ -212,7 +212,11 @@ package final class ChangeLog: Sendable {
         // from its sleep without a timeout (`tick:` records), and writes within a second.
         if durability == .log {
             if !answered { askForSync() }
-        } else if writerAsleep.exchange(false, ordering: .acquiringAndReleasing) {
+        } else if writerAsleep.load(ordering: .acquiring), writerAsleep.exchange(false, ordering: .acquiringAndReleasing) {
+            // Read first: under load the thread is not asleep, and an exchange on every
+            // record would take the flag's cache line from the other core each time. The
+            // thread sets the flag before it looks at `pending` under its lock, which this
+            // record was appended under, so a thread about to sleep is seen here.
             wake.signal()
         }
         return sequence
@@ -251,7 +255,9 @@ package final class ChangeLog: Sendable {
         }
         for callback in callbacks { callback() }
         // Dirty now: the thread syncs within a second, even if it slept without a timeout.
-        if wrote, writerAsleep.exchange(false, ordering: .acquiringAndReleasing) { wake.signal() }
+        if wrote, writerAsleep.load(ordering: .acquiring), writerAsleep.exchange(false, ordering: .acquiringAndReleasing) {
+            wake.signal()
+        }
     }
 
     /// Under `log`: wakes the writing thread, unless it is asked already and has not yet

@@ -33,6 +33,8 @@ final class NotificationGateway {
 
     let bus: SessionBus
     let renderer: DesktopNotifications
+    /// `org.freedesktop.Notifications`, waited for in the bus's queue while another owns it.
+    let queuedName: QueuedName
     /// Each calling connection's app, by its unique name: read from its process once.
     private var callers: [String: BusCaller] = [:]
     static let maximumCallers = 1024
@@ -60,22 +62,28 @@ final class NotificationGateway {
         self.bus = bus
         self.renderer = renderer
         self.presenter = presenter
+        queuedName = QueuedName(Self.interface, on: bus)
         runPrefix = "fdo-" + String(UInt32.random(in: 1...UInt32.max), radix: 16) + "-"
+        queuedName.serve = { [unowned self] () throws(BusError) in try serve() }
     }
 
-    /// Takes `org.freedesktop.Notifications` unless another owns it (a desktop's shell: it
-    /// is not fought for), and serves it. Returns whether it serves.
+    /// Asks for `org.freedesktop.Notifications` in the bus's queue, and serves it once the
+    /// bus gives it: at once when nobody owns it, else when its owner leaves (a renderer
+    /// started before Herald's gateway, exiting). An owner is never replaced: a desktop's
+    /// shell (GNOME Shell, KDE Plasma) keeps it. Returns whether it serves now.
     func start() throws(BusError) -> Bool {
-        switch try bus.requestName(Self.interface) {
-        case .ownedBy(let owner):
-            Log.info(
-                "\(Self.interface) is owned by \(owner) on the session bus (GNOME Shell and KDE Plasma own it themselves): "
-                    + "Herald does not take it, and apps' notifications go there without Herald's Focus; see docs/operations.md"
-            )
-            return false
-        case .owned:
-            break
-        }
+        guard let owner = try queuedName.claim() else { return true }
+        Log.info(
+            "\(Self.interface) is owned by \(owner) on the session bus: Herald's gateway waits in the bus's queue and serves it "
+                + "when that owner lets it go (a notification server started before Herald does when it exits; GNOME Shell and KDE "
+                + "Plasma keep it); until then apps' notifications go there, without Herald's Focus; see docs/operations.md"
+        )
+        return false
+    }
+
+    /// Installs the gateway's handlers and the renderer's signals, once: when the bus first
+    /// gives it the name.
+    private func serve() throws(BusError) {
         try bus.serve(pathsUnder: "/") { [unowned self] call in handle(call) }
         try renderer.onActivationToken { [unowned self] id, token in
             if let gatewayID = records.id(forDirect: id) { return emitToken(token, for: gatewayID) }
@@ -107,7 +115,6 @@ final class NotificationGateway {
             }
         }
         Log.info("serving \(Self.interface) on the session bus as Herald's gateway; the renderer runs on its own bus")
-        return true
     }
 
     // MARK: Calls

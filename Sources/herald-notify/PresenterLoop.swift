@@ -118,7 +118,16 @@ final class PresenterLoop {
         }
     }
 
-    /// Runs until SIGTERM or SIGINT (0), or until the session bus is lost (1).
+    /// The status ``run()`` ends with once what is being dispatched returns: ``stop(status:)``.
+    private var stopStatus: Int32?
+
+    /// Ends ``run()`` with `status` after the handler that calls it.
+    func stop(status: Int32) {
+        stopStatus = status
+    }
+
+    /// Runs until SIGTERM or SIGINT (0), until the session bus is lost (1), or until
+    /// ``stop(status:)``.
     ///
     /// The gateway's bus (the person's) is paused while heraldd has not read what was
     /// written to it (``HeraldPollConnection/isCongested``), or while the renderer has not taken what
@@ -181,6 +190,10 @@ final class PresenterLoop {
                 Log.info("lost the session bus: \(error)")
                 presentedUntil.finishWriting()
                 return 1
+            }
+            if let stopStatus {
+                presentedUntil.finishWriting()
+                return stopStatus
             }
             gateway?.sendHeldReplies()
             // After what arrived: a bubble never waits for the file.

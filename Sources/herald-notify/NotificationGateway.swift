@@ -57,6 +57,11 @@ final class NotificationGateway {
     private var toldOfOutage = false
     /// Apps' answers to `Notify` waiting for heraldd's decision.
     private(set) var heldReplies = HeldReplies()
+    /// Notifications on their way to the renderer while heraldd is away: as many may wait
+    /// as the gateway keeps records of.
+    private var direct = DirectBubbles(
+        maximumWaiting: GatewayRecords.maximumRecords, maximumWaitingImageBytes: GatewayRecords.maximumImageBytes
+    )
 
     init(bus: SessionBus, renderer: DesktopNotifications, presenter: DesktopPresenter) {
         self.bus = bus
@@ -308,7 +313,7 @@ final class NotificationGateway {
         }
         try bus.reply(to: call)
         records.remove(id)
-        if let direct = record.directID { try? renderer.close(direct) }
+        closeDirectly(record)
         withdraw(record)
         emitClosed(record, reason: .closedByCall)
     }
@@ -335,32 +340,80 @@ final class NotificationGateway {
     // MARK: Showing
 
     /// Shows a notification on the renderer as the app sent it: while heraldd cannot
-    /// decide, nothing is lost. The person is told once per outage.
+    /// decide, nothing is lost. The person is told once per outage. Its `Notify` goes
+    /// without waiting (``DirectBubbles``): a flood shown while heraldd is away never stops
+    /// the gateway answering the person's bus.
     func showDirectly(_ id: UInt32) {
         guard let record = records[id] else { return }
         if !toldOfOutage {
             toldOfOutage = true
             Log.info("heraldd is not reachable: apps' notifications are shown directly, without Herald's Focus, until it is back")
-            _ = try? renderer.notify(
-                NotifyArguments(
-                    appName: "Herald", summary: "Herald is not running",
-                    body: "Notifications are shown as apps send them, without your Focus or summary, until it is back.",
-                    hints: [("urgency", .byte(1)), ("suppress-sound", .boolean(true))]
-                )
+            let notice = NotifyArguments(
+                appName: "Herald", summary: "Herald is not running",
+                body: "Notifications are shown as apps send them, without your Focus or summary, until it is back.",
+                hints: [("urgency", .byte(1)), ("suppress-sound", .boolean(true))]
             )
+            do {
+                try renderer.notify(notice) { answer in
+                    if case .failure(let error) = answer { Log.info("the renderer did not show that Herald is not running: \(error)") }
+                }
+            } catch {
+                Log.info("the renderer did not show that Herald is not running: \(error)")
+            }
         }
         let n = record.notification
-        do {
-            let directID = try renderer.notify(
-                NotifyArguments(
-                    appName: n.appName, replacesID: record.directID ?? 0, appIcon: n.appIcon, summary: n.summary, body: n.body,
-                    actions: n.actions, hints: n.hints.map { (key: $0.key, value: $0.value) }, expireTimeout: n.expireTimeout
-                )
+        direct.add(
+            id,
+            NotifyArguments(
+                appName: n.appName, appIcon: n.appIcon, summary: n.summary, body: n.body, actions: n.actions,
+                hints: n.hints.map { (key: $0.key, value: $0.value) }, expireTimeout: n.expireTimeout
             )
-            records.setDirectID(directID, of: id)
-        } catch {
-            Log.info("the renderer did not take a notification of \(record.app): \(error)")
+        )
+        sendDirect()
+    }
+
+    /// Whether as many notifications wait to be shown directly as may: the loop takes no
+    /// more calls from the person's bus until the renderer has taken some.
+    var showingDirectlyIsFull: Bool { direct.isFull }
+
+    /// Sends the `Notify` calls that may go now; each answer sends the next.
+    private func sendDirect() {
+        while let (id, waiting) = direct.next() {
+            var arguments = waiting
+            // Replacing its bubble of before, named by the renderer's answer to it.
+            arguments.replacesID = records[id]?.directID ?? 0
+            do {
+                try renderer.notify(arguments) { [unowned self] answer in
+                    directAnswered(id, app: arguments.appName, answer)
+                    sendDirect()
+                }
+            } catch {
+                directAnswered(id, app: arguments.appName, .failure(error))
+            }
         }
+    }
+
+    /// The renderer's answer to notification `id`'s `Notify`: its bubble's id is kept for
+    /// the renderer's signals and the app's replacement, or the bubble closed when the app
+    /// closed it meanwhile.
+    private func directAnswered(_ id: UInt32, app: String, _ answer: Result<UInt32, BusError>) {
+        let withdrawn = direct.answered(id)
+        switch answer {
+        case .success(let directID) where withdrawn:
+            renderer.close(directID) { answer in
+                if case .failure(let error) = answer { Log.info("CloseNotification failed for a bubble shown directly: \(error)") }
+            }
+        case .success(let directID):
+            records.setDirectID(directID, of: id)
+        case .failure(let error):
+            Log.info("the renderer did not take a notification of \(app): \(error)")
+        }
+    }
+
+    /// Takes back `record`'s bubble shown directly, or on its way to the renderer.
+    private func closeDirectly(_ record: GatewayRecords.Record) {
+        direct.withdraw(record.id)
+        if let directID = record.directID { try? renderer.close(directID) }
     }
 
     /// heraldd is reachable again.
@@ -487,7 +540,7 @@ final class NotificationGateway {
     /// Takes a portal notification back (`RemoveNotification`).
     func removePortal(app: String, portalApp: String, portalID: String) {
         guard let id = records.id(for: Self.portalKey(app: app, portalApp, portalID)), let record = records.remove(id) else { return }
-        if let direct = record.directID { try? renderer.close(direct) }
+        closeDirectly(record)
         withdraw(record)
     }
 

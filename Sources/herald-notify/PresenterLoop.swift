@@ -202,11 +202,13 @@ final class PresenterLoop {
     }
 
     /// Whether the gateway's bus waits: for heraldd to read, or for the renderer to take
-    /// the bubbles on their way to it (more than ``maximumBacklog``). An app that sends
-    /// faster than the renderer shows so waits in the bus, as it would on the renderer's
-    /// own, and heraldd never has more for this presenter than it takes.
+    /// the bubbles on their way to it (more than ``maximumBacklog`` of heraldd's, or as
+    /// many shown directly while heraldd is away as may wait: ``DirectBubbles``). An app
+    /// that sends faster than the renderer shows so waits in the bus, as it would on the
+    /// renderer's own, and heraldd never has more for this presenter than it takes.
     private var gatewayPaused: Bool {
-        gateway != nil && buses.count > 1 && (link?.isCongested == true || presenter.backlog > Self.maximumBacklog)
+        guard let gateway, buses.count > 1 else { return false }
+        return link?.isCongested == true || presenter.backlog > Self.maximumBacklog || gateway.showingDirectlyIsFull
     }
     static let maximumBacklog = 256
 

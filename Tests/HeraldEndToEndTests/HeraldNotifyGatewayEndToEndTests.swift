@@ -49,9 +49,9 @@ struct HeraldNotifyGatewayEndToEndTests {
         }
     }
 
-    static func start(heraldd: HeraldProcess? = nil) throws -> Running {
+    static func start(heraldd: HeraldProcess? = nil, displayLimit: Int = 0) throws -> Running {
         let heraldd = try heraldd ?? HeraldProcess(.standalone)
-        let session = try DesktopSession(rendererBus: true)
+        let session = try DesktopSession(rendererBus: true, displayLimit: displayLimit)
         let notify = try HeraldNotifyProcess(
             session: session, socket: heraldd.socketPath, arguments: ["--gateway", "--renderer-bus", session.rendererBusAddress!]
         )
@@ -651,6 +651,70 @@ struct HeraldNotifyGatewayEndToEndTests {
         let summaries = running.session.history().compactMap { $0["summary"] as? String }.sorted()
         #expect(summaries == ["Herald is not running", "Mail", "Mail"], "\(summaries)")
         #expect(running.notify.stderr.components(separatedBy: "shown directly").count == 2, "\(running.notify.stderr)")
+
+        // Replaced by its app while shown directly, its bubble is replaced (the renderer's id
+        // of it is kept for the app's id), and the app's CloseNotification closes it.
+        let first = running.notifySend(["-p", "-a", "org.example.backup", "Backup", "10%"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let again = running.notifySend(["-p", "-r", first, "-a", "org.example.backup", "Backup", "90%"]).stdout
+        #expect(again.trimmingCharacters(in: .whitespacesAndNewlines) == first)
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
+        #expect(running.gdbus("CloseNotification", [first]).status == 0)
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 0 }, "\(running.notify.stderr)")
+        #expect(running.session.history().first?["body"] as? String == "90%", "\(running.session.history().first ?? [:])")
+    }
+}
+
+extension HeraldNotifyGatewayEndToEndTests {
+    /// heraldd gone and an app sending 2,000 notifications at once: the gateway shows each
+    /// directly without waiting on the renderer for each, so it goes on answering the
+    /// person's bus meanwhile (calls asked right after the flood are answered, each given a
+    /// generous 5 s, where waiting on dunst for each held them for tens of seconds), and
+    /// dunst shows every one of them, with the one notice that Herald is not running.
+    @Test func aFloodWhileHeralddIsAwayLeavesTheGatewayAnswering() throws {
+        let heraldd = try HeraldProcess(.standalone)
+        // Twenty bubbles at once, the rest in dunst's queue: drawing thousands at once for
+        // each new one, dunst itself would take minutes.
+        let running = try Self.start(heraldd: heraldd, displayLimit: 20)
+        heraldd.process.signal(SIGKILL)
+        _ = heraldd.process.waitForExit(timeout: 10)
+        #expect(running.notify.waitForLog(containing: "lost heraldd"), "\(running.notify.stderr)")
+        let app = try SessionBus(address: running.session.busAddress)
+        let flood = 2_000
+        for index in 0..<flood { try app.send(Self.notifyCall(app, appName: "org.example.flood", summary: "Order \(index)")) }
+        try app.flush()
+
+        let person = try SessionBus(address: running.session.busAddress)
+        person.callTimeout = .seconds(5)
+        var answered = 0
+        for _ in 0..<10 where (try? DesktopNotifications(bus: person).serverInformation().name) == "Herald" { answered += 1 }
+        let renderer = try SessionBus(address: running.session.rendererBusAddress!)
+        let shownWhenAnswered = Self.dunstCount(on: renderer)
+        #expect(answered == 10, "\(answered) of 10 answered; dunst had \(String(describing: shownWhenAnswered)) then; \(running.notify.stderr)")
+        // Answered while dunst was still working through the flood (it takes tens of seconds).
+        #expect(shownWhenAnswered.map { $0 < flood + 1 } == true, "dunst had \(String(describing: shownWhenAnswered))")
+
+        let all = running.session.wait(timeout: 300) { Self.dunstCount(on: renderer) == flood + 1 }
+        #expect(all, "dunst has \(String(describing: Self.dunstCount(on: renderer))) of \(flood + 1); \(running.notify.stderr)")
+        #expect(running.notify.stderr.components(separatedBy: "shown directly").count == 2, "\(running.notify.stderr)")
+        #expect(!running.notify.stderr.contains("did not take"), "\(running.notify.stderr)")
+    }
+
+    /// The notifications dunst has taken on `renderer`: shown, waiting to be, and in its
+    /// history (`dunstctl count`'s three numbers, read as its properties).
+    static func dunstCount(on renderer: SessionBus) -> Int? {
+        var total = 0
+        for length in ["displayedLength", "waitingLength", "historyLength"] {
+            guard
+                let get = try? renderer.methodCall(
+                    destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                    interface: "org.freedesktop.DBus.Properties", member: "Get"
+                ),
+                (try? get.append("org.dunstproject.cmd0")) != nil, (try? get.append(length)) != nil,
+                let count = (try? renderer.call(get).readValue(byteLimit: 64))?.innermost.integerValue
+            else { return nil }
+            total += count
+        }
+        return total
     }
 }
 

@@ -34,7 +34,10 @@ package final class DesktopSession: @unchecked Sendable {
     /// Starts the bus and the X server, and dunst unless `server` is false. `dmenu` is a shell
     /// script for dunst's context menu, run by `/bin/sh` rather than exec'd: another test's
     /// fork may briefly hold the just-written file open, and exec would fail (ETXTBSY).
-    package init(server: Bool = true, dmenu: String? = nil, rendererBus: Bool = false) throws {
+    /// `displayLimit` is how many bubbles dunst shows at once (0: all); the rest wait in
+    /// its queue, which a flood needs: dunst draws every bubble shown for each new one.
+    package init(server: Bool = true, dmenu: String? = nil, rendererBus: Bool = false, displayLimit: Int = 0) throws {
+        self.displayLimit = displayLimit
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-desktop-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("runtime"), withIntermediateDirectories: true)
         chmod(folder.appendingPathComponent("runtime").path, 0o700)
@@ -128,8 +131,9 @@ package final class DesktopSession: @unchecked Sendable {
     package var log: String { (try? String(contentsOfFile: folder.appendingPathComponent("session.log").path, encoding: .utf8)) ?? "" }
 
     private var dmenuScript: String?
+    private let displayLimit: Int
 
-    /// Starts dunst (notifications never expire; any number shown; history kept; each
+    /// Starts dunst (notifications never expire; any number shown, or `displayLimit`; history kept; each
     /// bubble's `message` begins with `urgency=low|normal|critical`, which the history
     /// has no member for, or `desktop-entry=org.example.chat` for that `desktop-entry`
     /// hint, which it has none for either) and waits until it owns `org.freedesktop.Notifications`.
@@ -163,7 +167,7 @@ package final class DesktopSession: @unchecked Sendable {
         let config = folder.appendingPathComponent("dunstrc")
         try """
         [global]
-            notification_limit = 0
+            notification_limit = \(displayLimit)
             idle_threshold = 0
             sticky_history = yes
             history_length = 1000

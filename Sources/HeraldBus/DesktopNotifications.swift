@@ -67,6 +67,18 @@ package final class DesktopNotifications {
         _ = try bus.call(message)
     }
 
+    /// `CloseNotification` without waiting: `answer` gets its end from the bus's
+    /// ``SessionBus/processPending(while:)``.
+    package func close(_ id: UInt32, answer: @escaping (Result<Void, BusError>) -> Void) {
+        do {
+            let message = try call("CloseNotification")
+            try message.append(id)
+            try bus.callAsync(message, timeout: bus.callTimeout) { reply in answer(reply.map { _ in () }) }
+        } catch {
+            answer(.failure(error))
+        }
+    }
+
     /// Whether a server owns the name now, or the bus can start one (D-Bus activation).
     package func serverIsAvailable() throws(BusError) -> Bool {
         let hasOwner = try busCall("NameHasOwner")

@@ -6,46 +6,10 @@ import Glibc
 import Musl
 #endif
 
-/// The serving half of a bus connection: owning a name, answering the method calls sent
-/// to it, and sending signals to one receiver.
+/// The serving half of a bus connection: answering the method calls sent to it, and
+/// sending signals to one receiver. Owning the name they are sent to is
+/// `SessionBus+Names.swift`'s.
 extension SessionBus {
-    /// What `RequestName` gave.
-    package enum NameRequest: Sendable, Equatable {
-        /// This connection owns the name now.
-        case owned
-        /// Another connection owns it and does not let it go: its unique name.
-        case ownedBy(String)
-    }
-
-    /// Asks for `name` without queueing and without replacing its owner: a desktop shell
-    /// that owns it keeps it.
-    package func requestName(_ name: String) throws(BusError) -> NameRequest {
-        let result = sd_bus_request_name(pointer, name, 0)
-        if result >= 0 || result == -EALREADY { return .owned }
-        if result == -EEXIST { return .ownedBy((try? nameOwner(name)) ?? "another connection") }
-        throw BusError("request the name \(name)", returned: result)
-    }
-
-    /// The unique name of `name`'s owner (`GetNameOwner`); nil when nobody owns it.
-    package func nameOwner(_ name: String) throws(BusError) -> String? {
-        let message = try methodCall(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "GetNameOwner"
-        )
-        try message.append(name)
-        do {
-            return try call(message).readString()
-        } catch where error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
-            return nil
-        }
-    }
-
-    /// This connection's unique name (`:1.42`).
-    package var uniqueName: String? {
-        var name: UnsafePointer<CChar>? = nil
-        guard sd_bus_get_unique_name(pointer, &name) >= 0, let name else { return nil }
-        return String(cString: name)
-    }
-
     /// Runs `handler` for every method call to `prefix` and the paths below it (`/` for
     /// all). The handler answers the call itself (``reply(to:_:)``, ``replyError(to:name:message:)``,
     /// or later) and returns true; false lets sd-bus answer (`UnknownObject`, or the

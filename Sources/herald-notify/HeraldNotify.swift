@@ -105,12 +105,16 @@ struct HeraldNotify: ParsableCommand {
         if gateway {
             let served = NotificationGateway(bus: bus, renderer: DesktopNotifications(bus: renderer), presenter: presenter)
             do {
+                // A name the bus gives later that cannot be served ends herald-notify with 1.
+                served.queuedName.failed = { [unowned loop] _ in loop.stop(status: 1) }
                 _ = try served.start()
                 presenter.adjustBubble = { [unowned served] bubble in served.bubble(bubble) }
                 loop.gateway = served
                 if portal {
-                    portalBackend = PortalBackend(bus: bus, gateway: served)
-                    try portalBackend?.start()
+                    let backend = PortalBackend(bus: bus, gateway: served)
+                    backend.queuedName.failed = served.queuedName.failed
+                    try backend.start()
+                    portalBackend = backend
                 }
             } catch {
                 Log.info("cannot serve as the gateway: \(error)")

@@ -33,6 +33,8 @@ final class NotificationGateway {
 
     let bus: SessionBus
     let renderer: DesktopNotifications
+    /// `org.freedesktop.Notifications`, waited for in the bus's queue while another owns it.
+    let queuedName: QueuedName
     /// Each calling connection's app, by its unique name: read from its process once.
     private var callers: [String: BusCaller] = [:]
     static let maximumCallers = 1024
@@ -55,27 +57,38 @@ final class NotificationGateway {
     private var toldOfOutage = false
     /// Apps' answers to `Notify` waiting for heraldd's decision.
     private(set) var heldReplies = HeldReplies()
+    /// Notifications on their way to the renderer while heraldd is away: as many may wait
+    /// as the gateway keeps records of.
+    private var direct = DirectBubbles(
+        maximumWaiting: GatewayRecords.maximumRecords, maximumWaitingImageBytes: GatewayRecords.maximumImageBytes
+    )
 
     init(bus: SessionBus, renderer: DesktopNotifications, presenter: DesktopPresenter) {
         self.bus = bus
         self.renderer = renderer
         self.presenter = presenter
+        queuedName = QueuedName(Self.interface, on: bus)
         runPrefix = "fdo-" + String(UInt32.random(in: 1...UInt32.max), radix: 16) + "-"
+        queuedName.serve = { [unowned self] () throws(BusError) in try serve() }
     }
 
-    /// Takes `org.freedesktop.Notifications` unless another owns it (a desktop's shell: it
-    /// is not fought for), and serves it. Returns whether it serves.
+    /// Asks for `org.freedesktop.Notifications` in the bus's queue, and serves it once the
+    /// bus gives it: at once when nobody owns it, else when its owner leaves (a renderer
+    /// started before Herald's gateway, exiting). An owner is never replaced: a desktop's
+    /// shell (GNOME Shell, KDE Plasma) keeps it. Returns whether it serves now.
     func start() throws(BusError) -> Bool {
-        switch try bus.requestName(Self.interface) {
-        case .ownedBy(let owner):
-            Log.info(
-                "\(Self.interface) is owned by \(owner) on the session bus (GNOME Shell and KDE Plasma own it themselves): "
-                    + "Herald does not take it, and apps' notifications go there without Herald's Focus; see docs/operations.md"
-            )
-            return false
-        case .owned:
-            break
-        }
+        guard let owner = try queuedName.claim() else { return true }
+        Log.info(
+            "\(Self.interface) is owned by \(owner) on the session bus: Herald's gateway waits in the bus's queue and serves it "
+                + "when that owner lets it go (a notification server started before Herald does when it exits; GNOME Shell and KDE "
+                + "Plasma keep it); until then apps' notifications go there, without Herald's Focus; see docs/operations.md"
+        )
+        return false
+    }
+
+    /// Installs the gateway's handlers and the renderer's signals, once: when the bus first
+    /// gives it the name.
+    private func serve() throws(BusError) {
         try bus.serve(pathsUnder: "/") { [unowned self] call in handle(call) }
         try renderer.onActivationToken { [unowned self] id, token in
             if let gatewayID = records.id(forDirect: id) { return emitToken(token, for: gatewayID) }
@@ -107,7 +120,6 @@ final class NotificationGateway {
             }
         }
         Log.info("serving \(Self.interface) on the session bus as Herald's gateway; the renderer runs on its own bus")
-        return true
     }
 
     // MARK: Calls
@@ -301,7 +313,7 @@ final class NotificationGateway {
         }
         try bus.reply(to: call)
         records.remove(id)
-        if let direct = record.directID { try? renderer.close(direct) }
+        closeDirectly(record)
         withdraw(record)
         emitClosed(record, reason: .closedByCall)
     }
@@ -328,32 +340,80 @@ final class NotificationGateway {
     // MARK: Showing
 
     /// Shows a notification on the renderer as the app sent it: while heraldd cannot
-    /// decide, nothing is lost. The person is told once per outage.
+    /// decide, nothing is lost. The person is told once per outage. Its `Notify` goes
+    /// without waiting (``DirectBubbles``): a flood shown while heraldd is away never stops
+    /// the gateway answering the person's bus.
     func showDirectly(_ id: UInt32) {
         guard let record = records[id] else { return }
         if !toldOfOutage {
             toldOfOutage = true
             Log.info("heraldd is not reachable: apps' notifications are shown directly, without Herald's Focus, until it is back")
-            _ = try? renderer.notify(
-                NotifyArguments(
-                    appName: "Herald", summary: "Herald is not running",
-                    body: "Notifications are shown as apps send them, without your Focus or summary, until it is back.",
-                    hints: [("urgency", .byte(1)), ("suppress-sound", .boolean(true))]
-                )
+            let notice = NotifyArguments(
+                appName: "Herald", summary: "Herald is not running",
+                body: "Notifications are shown as apps send them, without your Focus or summary, until it is back.",
+                hints: [("urgency", .byte(1)), ("suppress-sound", .boolean(true))]
             )
+            do {
+                try renderer.notify(notice) { answer in
+                    if case .failure(let error) = answer { Log.info("the renderer did not show that Herald is not running: \(error)") }
+                }
+            } catch {
+                Log.info("the renderer did not show that Herald is not running: \(error)")
+            }
         }
         let n = record.notification
-        do {
-            let directID = try renderer.notify(
-                NotifyArguments(
-                    appName: n.appName, replacesID: record.directID ?? 0, appIcon: n.appIcon, summary: n.summary, body: n.body,
-                    actions: n.actions, hints: n.hints.map { (key: $0.key, value: $0.value) }, expireTimeout: n.expireTimeout
-                )
+        direct.add(
+            id,
+            NotifyArguments(
+                appName: n.appName, appIcon: n.appIcon, summary: n.summary, body: n.body, actions: n.actions,
+                hints: n.hints.map { (key: $0.key, value: $0.value) }, expireTimeout: n.expireTimeout
             )
-            records.setDirectID(directID, of: id)
-        } catch {
-            Log.info("the renderer did not take a notification of \(record.app): \(error)")
+        )
+        sendDirect()
+    }
+
+    /// Whether as many notifications wait to be shown directly as may: the loop takes no
+    /// more calls from the person's bus until the renderer has taken some.
+    var showingDirectlyIsFull: Bool { direct.isFull }
+
+    /// Sends the `Notify` calls that may go now; each answer sends the next.
+    private func sendDirect() {
+        while let (id, waiting) = direct.next() {
+            var arguments = waiting
+            // Replacing its bubble of before, named by the renderer's answer to it.
+            arguments.replacesID = records[id]?.directID ?? 0
+            do {
+                try renderer.notify(arguments) { [unowned self] answer in
+                    directAnswered(id, app: arguments.appName, answer)
+                    sendDirect()
+                }
+            } catch {
+                directAnswered(id, app: arguments.appName, .failure(error))
+            }
         }
+    }
+
+    /// The renderer's answer to notification `id`'s `Notify`: its bubble's id is kept for
+    /// the renderer's signals and the app's replacement, or the bubble closed when the app
+    /// closed it meanwhile.
+    private func directAnswered(_ id: UInt32, app: String, _ answer: Result<UInt32, BusError>) {
+        let withdrawn = direct.answered(id)
+        switch answer {
+        case .success(let directID) where withdrawn:
+            renderer.close(directID) { answer in
+                if case .failure(let error) = answer { Log.info("CloseNotification failed for a bubble shown directly: \(error)") }
+            }
+        case .success(let directID):
+            records.setDirectID(directID, of: id)
+        case .failure(let error):
+            Log.info("the renderer did not take a notification of \(app): \(error)")
+        }
+    }
+
+    /// Takes back `record`'s bubble shown directly, or on its way to the renderer.
+    private func closeDirectly(_ record: GatewayRecords.Record) {
+        direct.withdraw(record.id)
+        if let directID = record.directID { try? renderer.close(directID) }
     }
 
     /// heraldd is reachable again.
@@ -480,7 +540,7 @@ final class NotificationGateway {
     /// Takes a portal notification back (`RemoveNotification`).
     func removePortal(app: String, portalApp: String, portalID: String) {
         guard let id = records.id(for: Self.portalKey(app: app, portalApp, portalID)), let record = records.remove(id) else { return }
-        if let direct = record.directID { try? renderer.close(direct) }
+        closeDirectly(record)
         withdraw(record)
     }
 

@@ -17,17 +17,28 @@ final class PortalBackend {
 
     let bus: SessionBus
     let gateway: NotificationGateway
+    /// Herald's backend name, waited for in the bus's queue while another Herald's gateway
+    /// owns it: when that one goes, this one serves the portal as it serves the gateway.
+    let queuedName: QueuedName
 
     init(bus: SessionBus, gateway: NotificationGateway) {
         self.bus = bus
         self.gateway = gateway
+        queuedName = QueuedName(Self.busName, on: bus)
+        queuedName.serve = { [unowned self] () throws(BusError) in try serve() }
     }
 
+    /// Asks for the backend's name in the bus's queue, and serves it once the bus gives it.
     func start() throws(BusError) {
-        if case .ownedBy(let owner) = try bus.requestName(Self.busName) {
-            Log.info("\(Self.busName) is owned by \(owner): another Herald serves the portal; not serving it here")
-            return
-        }
+        guard let owner = try queuedName.claim() else { return }
+        Log.info(
+            "\(Self.busName) is owned by \(owner): another Herald serves the portal; this one waits in the bus's queue and "
+                + "serves it when that one leaves"
+        )
+    }
+
+    /// Installs the backend's handler, once: when the bus first gives it the name.
+    private func serve() throws(BusError) {
         try bus.serve(pathsUnder: Self.path) { [unowned self] call in handle(call) }
         gateway.portalAction = { [unowned self] origin, action, reply in actionInvoked(origin, action: action, reply: reply) }
         Log.info("serving \(Self.interface) as \(Self.busName) for xdg-desktop-portal")

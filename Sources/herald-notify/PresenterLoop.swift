@@ -118,7 +118,16 @@ final class PresenterLoop {
         }
     }
 
-    /// Runs until SIGTERM or SIGINT (0), or until the session bus is lost (1).
+    /// The status ``run()`` ends with once what is being dispatched returns: ``stop(status:)``.
+    private var stopStatus: Int32?
+
+    /// Ends ``run()`` with `status` after the handler that calls it.
+    func stop(status: Int32) {
+        stopStatus = status
+    }
+
+    /// Runs until SIGTERM or SIGINT (0), until the session bus is lost (1), or until
+    /// ``stop(status:)``.
     ///
     /// The gateway's bus (the person's) is paused while heraldd has not read what was
     /// written to it (``HeraldPollConnection/isCongested``), or while the renderer has not taken what
@@ -182,6 +191,10 @@ final class PresenterLoop {
                 presentedUntil.finishWriting()
                 return 1
             }
+            if let stopStatus {
+                presentedUntil.finishWriting()
+                return stopStatus
+            }
             gateway?.sendHeldReplies()
             // After what arrived: a bubble never waits for the file.
             presentedUntil.writeIfDue()
@@ -189,11 +202,13 @@ final class PresenterLoop {
     }
 
     /// Whether the gateway's bus waits: for heraldd to read, or for the renderer to take
-    /// the bubbles on their way to it (more than ``maximumBacklog``). An app that sends
-    /// faster than the renderer shows so waits in the bus, as it would on the renderer's
-    /// own, and heraldd never has more for this presenter than it takes.
+    /// the bubbles on their way to it (more than ``maximumBacklog`` of heraldd's, or as
+    /// many shown directly while heraldd is away as may wait: ``DirectBubbles``). An app
+    /// that sends faster than the renderer shows so waits in the bus, as it would on the
+    /// renderer's own, and heraldd never has more for this presenter than it takes.
     private var gatewayPaused: Bool {
-        gateway != nil && buses.count > 1 && (link?.isCongested == true || presenter.backlog > Self.maximumBacklog)
+        guard let gateway, buses.count > 1 else { return false }
+        return link?.isCongested == true || presenter.backlog > Self.maximumBacklog || gateway.showingDirectlyIsFull
     }
     static let maximumBacklog = 256
 

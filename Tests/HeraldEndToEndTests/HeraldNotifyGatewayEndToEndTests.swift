@@ -49,9 +49,9 @@ struct HeraldNotifyGatewayEndToEndTests {
         }
     }
 
-    static func start(heraldd: HeraldProcess? = nil) throws -> Running {
+    static func start(heraldd: HeraldProcess? = nil, displayLimit: Int = 0) throws -> Running {
         let heraldd = try heraldd ?? HeraldProcess(.standalone)
-        let session = try DesktopSession(rendererBus: true)
+        let session = try DesktopSession(rendererBus: true, displayLimit: displayLimit)
         let notify = try HeraldNotifyProcess(
             session: session, socket: heraldd.socketPath, arguments: ["--gateway", "--renderer-bus", session.rendererBusAddress!]
         )
@@ -363,23 +363,16 @@ struct HeraldNotifyGatewayEndToEndTests {
         var invoked: [BusMessage] = []
         try portal.addMatch("type='signal',interface='org.freedesktop.impl.portal.Notification',member='ActionInvoked'") { invoked.append($0) }
         let watch = try RendererIDs(address: running.session.rendererBusAddress!)
-        let add = try portal.methodCall(
-            destination: "org.freedesktop.impl.portal.desktop.herald", path: "/org/freedesktop/portal/desktop",
-            interface: "org.freedesktop.impl.portal.Notification", member: "AddNotification"
-        )
-        try add.append("org.example.Chat")
-        try add.append("m1")
         let buttons: [BusValue] = [
             .dictionary([BusEntry(key: "action", value: .variant(.string("reply"))), BusEntry(key: "purpose", value: .variant(.string("im.reply-with-text"))),
                          BusEntry(key: "target", value: .variant(.variant(.string("c-ann"))))]),
             .dictionary([BusEntry(key: "action", value: .variant(.string("accept"))), BusEntry(key: "purpose", value: .variant(.string("call.accept")))]),
         ]
-        try add.append([
+        try Self.addNotification(from: portal, [
             (key: "title", value: BusValue.variant(.string("Ann Lee"))), (key: "body", value: .variant(.string("Lunch?"))),
             (key: "category", value: .variant(.string("im.received"))), (key: "display-hint", value: .variant(.array(element: "s", [.string("transient")]))),
             (key: "sound", value: .variant(.string("silent"))), (key: "buttons", value: .variant(.array(element: "a{sv}", buttons))),
         ])
-        _ = try portal.call(add)
 
         #expect(running.session.wait(timeout: 20) {
             (try? running.list())?.first?[pointer: "/app"] == .string("org.example.Chat")
@@ -425,17 +418,10 @@ struct HeraldNotifyGatewayEndToEndTests {
     private func expectBubbleImage(fromPortalIcon icon: BusValue) throws {
         let running = try Self.startWithPortal()
         guard let portal = try Self.standInForThePortal(running) else { return }
-        let add = try portal.methodCall(
-            destination: "org.freedesktop.impl.portal.desktop.herald", path: "/org/freedesktop/portal/desktop",
-            interface: "org.freedesktop.impl.portal.Notification", member: "AddNotification"
-        )
-        try add.append("org.example.Chat")
-        try add.append("m1")
-        try add.append([
+        try Self.addNotification(from: portal, [
             (key: "title", value: BusValue.variant(.string("Ann Lee"))), (key: "body", value: .variant(.string("Lunch?"))),
             (key: "icon", value: .variant(icon)),
         ])
-        _ = try portal.call(add)
 
         let images = running.session.runtimeDirectory + "/herald-notify"
         func written() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: images)) ?? []).filter { $0.hasSuffix(".png") } }
@@ -458,6 +444,19 @@ struct HeraldNotifyGatewayEndToEndTests {
             return nil
         }
         return portal
+    }
+
+    /// The portal's `AddNotification` of notification `m1` of `org.example.Chat` with
+    /// `fields`, sent by `portal` to Herald's backend, and its answer waited for.
+    static func addNotification(from portal: SessionBus, _ fields: [(key: String, value: BusValue)]) throws {
+        let add = try portal.methodCall(
+            destination: "org.freedesktop.impl.portal.desktop.herald", path: "/org/freedesktop/portal/desktop",
+            interface: "org.freedesktop.impl.portal.Notification", member: "AddNotification"
+        )
+        try add.append("org.example.Chat")
+        try add.append("m1")
+        try add.append(fields)
+        _ = try portal.call(add)
     }
 
     static func startWithPortal() throws -> Running {
@@ -572,6 +571,71 @@ struct HeraldNotifyGatewayEndToEndTests {
         #expect(!running.notify.stderr.contains("shown directly"), "\(running.notify.stderr)")
     }
 
+    /// A notification server the person started on their session bus before the gateway
+    /// (a dunst of their own, run by hand or by D-Bus activation) owns
+    /// `org.freedesktop.Notifications` first: the gateway leaves it alone and waits in the
+    /// bus's queue, and when that server exits the bus hands the name over, so apps'
+    /// notifications go through Herald from then on, without a restart.
+    @Test func theGatewayServesOnceTheServerThatOwnedTheNameExits() throws {
+        let heraldd = try HeraldProcess(.standalone)
+        let session = try DesktopSession(rendererBus: true)
+        let standalone = try session.startServerOnSessionBus()
+        defer { standalone.signal(SIGKILL) }
+        let notify = try HeraldNotifyProcess(
+            session: session, socket: heraldd.socketPath, arguments: ["--gateway", "--renderer-bus", session.rendererBusAddress!]
+        )
+        let running = Running(heraldd: heraldd, session: session, notify: notify, client: try heraldd.connect())
+        #expect(notify.waitForLog(containing: "waits in the bus's queue"), "\(notify.stderr)")
+        #expect(notify.stderr.contains("(dunst, pid \(standalone.pid))"), "the log names the owner: \(notify.stderr)")
+        #expect(notify.waitForLog(containing: "presenting uid \(getuid())"), "\(notify.stderr)")
+        // The person's own dunst answers, and an app's notification goes to it, not to Herald.
+        #expect(running.gdbus("GetServerInformation", []).stdout.contains("('dunst'"))
+        #expect(running.notifySend(["Mail", "before"]).status == 0)
+        #expect(!notify.stderr.contains("as Herald's gateway"), "\(notify.stderr)")
+
+        // It goes (SIGKILL, as stopServer() ends the renderer: a child may inherit SIGTERM blocked).
+        standalone.signal(SIGKILL)
+        #expect(standalone.waitForExit(timeout: 20) != nil)
+        #expect(notify.waitForLog(containing: "as Herald's gateway"), "\(notify.stderr)")
+        let information = running.gdbus("GetServerInformation", [])
+        #expect(information.stdout.contains("('Herald', 'Herald'"), "\(information) \(notify.stderr)")
+        let sent = running.notifySend(["-p", "Mail", "after"])
+        #expect(sent.status == 0 && UInt32(sent.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) != nil, "\(sent)")
+        #expect(session.wait(timeout: 20) { (try? running.list().count) == 1 }, "\(notify.stderr)")
+        #expect(try running.list().first?[pointer: "/content/body"] == .string("after"))
+        // Shown by the renderer on Herald's bus (dunstctl reaches it through the gateway now).
+        #expect(session.wait(timeout: 20) { session.displayedCount == 1 }, "\(notify.stderr)")
+        session.closeAll()
+        #expect(session.wait(timeout: 20) { session.history().first?["body"] as? String == "after" })
+        #expect(notify.stderr.components(separatedBy: "as Herald's gateway").count == 2, "served once: \(notify.stderr)")
+    }
+
+    /// Another Herald's gateway serves the portal's backend first (the test's own connection
+    /// stands in for it): this one waits in the bus's queue for the backend's name, and the
+    /// portal's calls reach it once the other goes.
+    @Test func thePortalBackendIsServedOnceAnotherHeraldLetsItGo() throws {
+        let heraldd = try HeraldProcess(.standalone)
+        let session = try DesktopSession(rendererBus: true)
+        var other: SessionBus? = try SessionBus(address: session.busAddress)
+        guard let request = try other?.requestName("org.freedesktop.impl.portal.desktop.herald"), case .owned = request else {
+            Issue.record("the test could not stand in for another Herald")
+            return
+        }
+        let notify = try HeraldNotifyProcess(
+            session: session, socket: heraldd.socketPath, arguments: ["--gateway", "--portal", "--renderer-bus", session.rendererBusAddress!]
+        )
+        let running = Running(heraldd: heraldd, session: session, notify: notify, client: try heraldd.connect())
+        #expect(notify.waitForLog(containing: "another Herald serves the portal"), "\(notify.stderr)")
+        #expect(notify.waitForLog(containing: "as Herald's gateway"), "\(notify.stderr)")
+        #expect(!notify.stderr.contains("for xdg-desktop-portal"), "\(notify.stderr)")
+
+        other = nil  // its connection closes: the bus gives the name to the next in its queue
+        #expect(notify.waitForLog(containing: "for xdg-desktop-portal"), "\(notify.stderr)")
+        guard let portal = try Self.standInForThePortal(running) else { return }
+        try Self.addNotification(from: portal, [(key: "title", value: BusValue.variant(.string("Ann Lee")))])
+        #expect(session.wait(timeout: 20) { (try? running.list())?.first?[pointer: "/app"] == .string("org.example.Chat") }, "\(notify.stderr)")
+    }
+
     @Test func whileHeralddIsAwayNotificationsAreShownDirectlyAndThePersonIsToldOnce() throws {
         let heraldd = try HeraldProcess(.standalone)
         let running = try Self.start(heraldd: heraldd)
@@ -587,6 +651,70 @@ struct HeraldNotifyGatewayEndToEndTests {
         let summaries = running.session.history().compactMap { $0["summary"] as? String }.sorted()
         #expect(summaries == ["Herald is not running", "Mail", "Mail"], "\(summaries)")
         #expect(running.notify.stderr.components(separatedBy: "shown directly").count == 2, "\(running.notify.stderr)")
+
+        // Replaced by its app while shown directly, its bubble is replaced (the renderer's id
+        // of it is kept for the app's id), and the app's CloseNotification closes it.
+        let first = running.notifySend(["-p", "-a", "org.example.backup", "Backup", "10%"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let again = running.notifySend(["-p", "-r", first, "-a", "org.example.backup", "Backup", "90%"]).stdout
+        #expect(again.trimmingCharacters(in: .whitespacesAndNewlines) == first)
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 1 }, "\(running.notify.stderr)")
+        #expect(running.gdbus("CloseNotification", [first]).status == 0)
+        #expect(running.session.wait(timeout: 20) { running.session.displayedCount == 0 }, "\(running.notify.stderr)")
+        #expect(running.session.history().first?["body"] as? String == "90%", "\(running.session.history().first ?? [:])")
+    }
+}
+
+extension HeraldNotifyGatewayEndToEndTests {
+    /// heraldd gone and an app sending 2,000 notifications at once: the gateway shows each
+    /// directly without waiting on the renderer for each, so it goes on answering the
+    /// person's bus meanwhile (calls asked right after the flood are answered, each given a
+    /// generous 5 s, where waiting on dunst for each held them for tens of seconds), and
+    /// dunst shows every one of them, with the one notice that Herald is not running.
+    @Test func aFloodWhileHeralddIsAwayLeavesTheGatewayAnswering() throws {
+        let heraldd = try HeraldProcess(.standalone)
+        // Twenty bubbles at once, the rest in dunst's queue: drawing thousands at once for
+        // each new one, dunst itself would take minutes.
+        let running = try Self.start(heraldd: heraldd, displayLimit: 20)
+        heraldd.process.signal(SIGKILL)
+        _ = heraldd.process.waitForExit(timeout: 10)
+        #expect(running.notify.waitForLog(containing: "lost heraldd"), "\(running.notify.stderr)")
+        let app = try SessionBus(address: running.session.busAddress)
+        let flood = 2_000
+        for index in 0..<flood { try app.send(Self.notifyCall(app, appName: "org.example.flood", summary: "Order \(index)")) }
+        try app.flush()
+
+        let person = try SessionBus(address: running.session.busAddress)
+        person.callTimeout = .seconds(5)
+        var answered = 0
+        for _ in 0..<10 where (try? DesktopNotifications(bus: person).serverInformation().name) == "Herald" { answered += 1 }
+        let renderer = try SessionBus(address: running.session.rendererBusAddress!)
+        let shownWhenAnswered = Self.dunstCount(on: renderer)
+        #expect(answered == 10, "\(answered) of 10 answered; dunst had \(String(describing: shownWhenAnswered)) then; \(running.notify.stderr)")
+        // Answered while dunst was still working through the flood (it takes tens of seconds).
+        #expect(shownWhenAnswered.map { $0 < flood + 1 } == true, "dunst had \(String(describing: shownWhenAnswered))")
+
+        let all = running.session.wait(timeout: 300) { Self.dunstCount(on: renderer) == flood + 1 }
+        #expect(all, "dunst has \(String(describing: Self.dunstCount(on: renderer))) of \(flood + 1); \(running.notify.stderr)")
+        #expect(running.notify.stderr.components(separatedBy: "shown directly").count == 2, "\(running.notify.stderr)")
+        #expect(!running.notify.stderr.contains("did not take"), "\(running.notify.stderr)")
+    }
+
+    /// The notifications dunst has taken on `renderer`: shown, waiting to be, and in its
+    /// history (`dunstctl count`'s three numbers, read as its properties).
+    static func dunstCount(on renderer: SessionBus) -> Int? {
+        var total = 0
+        for length in ["displayedLength", "waitingLength", "historyLength"] {
+            guard
+                let get = try? renderer.methodCall(
+                    destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                    interface: "org.freedesktop.DBus.Properties", member: "Get"
+                ),
+                (try? get.append("org.dunstproject.cmd0")) != nil, (try? get.append(length)) != nil,
+                let count = (try? renderer.call(get).readValue(byteLimit: 64))?.innermost.integerValue
+            else { return nil }
+            total += count
+        }
+        return total
     }
 }
 

@@ -34,7 +34,10 @@ package final class DesktopSession: @unchecked Sendable {
     /// Starts the bus and the X server, and dunst unless `server` is false. `dmenu` is a shell
     /// script for dunst's context menu, run by `/bin/sh` rather than exec'd: another test's
     /// fork may briefly hold the just-written file open, and exec would fail (ETXTBSY).
-    package init(server: Bool = true, dmenu: String? = nil, rendererBus: Bool = false) throws {
+    /// `displayLimit` is how many bubbles dunst shows at once (0: all); the rest wait in
+    /// its queue, which a flood needs: dunst draws every bubble shown for each new one.
+    package init(server: Bool = true, dmenu: String? = nil, rendererBus: Bool = false, displayLimit: Int = 0) throws {
+        self.displayLimit = displayLimit
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-desktop-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("runtime"), withIntermediateDirectories: true)
         chmod(folder.appendingPathComponent("runtime").path, 0o700)
@@ -128,16 +131,43 @@ package final class DesktopSession: @unchecked Sendable {
     package var log: String { (try? String(contentsOfFile: folder.appendingPathComponent("session.log").path, encoding: .utf8)) ?? "" }
 
     private var dmenuScript: String?
+    private let displayLimit: Int
 
-    /// Starts dunst (notifications never expire; any number shown; history kept; each
+    /// Starts dunst (notifications never expire; any number shown, or `displayLimit`; history kept; each
     /// bubble's `message` begins with `urgency=low|normal|critical`, which the history
     /// has no member for, or `desktop-entry=org.example.chat` for that `desktop-entry`
     /// hint, which it has none for either) and waits until it owns `org.freedesktop.Notifications`.
     package func startServer() throws {
+        let log = folder.appendingPathComponent("dunst.log").path
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        var dunstEnvironment = environment
+        if let rendererBusAddress { dunstEnvironment["DBUS_SESSION_BUS_ADDRESS"] = rendererBusAddress }
+        dunst = try ChildProcess("/usr/bin/dunst", ["-config", try writeDunstConfig()], environment: dunstEnvironment, standardError: log)
+        guard wait(timeout: 30, until: { self.serverOwnsName }) else {
+            throw Failure(description: "dunst did not take org.freedesktop.Notifications: \(self.dunstLog)")
+        }
+    }
+
+    /// Starts a second dunst, as the person would start one by hand, on the session bus
+    /// itself (in a session with a renderer's bus, where the gateway serves), and waits until
+    /// it owns `org.freedesktop.Notifications` there. The test ends it.
+    package func startServerOnSessionBus() throws -> ChildProcess {
+        let log = folder.appendingPathComponent("dunst-session-bus.log").path
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let server = try ChildProcess("/usr/bin/dunst", ["-config", try writeDunstConfig()], environment: environment, standardError: log)
+        guard wait(timeout: 30, until: { self.nameHasOwner(onBus: self.busAddress) }) else {
+            server.signal(SIGKILL)
+            throw Failure(description: "dunst did not take org.freedesktop.Notifications on the session bus: \(self.log)")
+        }
+        return server
+    }
+
+    /// Writes dunst's configuration (``startServer()``) and returns its path.
+    private func writeDunstConfig() throws -> String {
         let config = folder.appendingPathComponent("dunstrc")
         try """
         [global]
-            notification_limit = 0
+            notification_limit = \(displayLimit)
             idle_threshold = 0
             sticky_history = yes
             history_length = 1000
@@ -157,14 +187,7 @@ package final class DesktopSession: @unchecked Sendable {
             desktop_entry = "org.example.chat"
             format = "desktop-entry=org.example.chat %s|%b"
         """.write(to: config, atomically: true, encoding: .utf8)
-        let log = folder.appendingPathComponent("dunst.log").path
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        var dunstEnvironment = environment
-        if let rendererBusAddress { dunstEnvironment["DBUS_SESSION_BUS_ADDRESS"] = rendererBusAddress }
-        dunst = try ChildProcess("/usr/bin/dunst", ["-config", config.path], environment: dunstEnvironment, standardError: log)
-        guard wait(timeout: 30, until: { self.serverOwnsName }) else {
-            throw Failure(description: "dunst did not take org.freedesktop.Notifications: \(self.dunstLog)")
-        }
+        return config.path
     }
 
     /// Ends dunst (SIGKILL: a server that goes away), and waits until the name has no owner.
@@ -179,10 +202,13 @@ package final class DesktopSession: @unchecked Sendable {
 
     /// Whether a program owns `org.freedesktop.Notifications` on the bus dunst runs on:
     /// the renderer's, where there is one, else the session bus.
-    package var serverOwnsName: Bool {
+    package var serverOwnsName: Bool { nameHasOwner(onBus: rendererBusAddress ?? busAddress) }
+
+    /// Whether a program owns `org.freedesktop.Notifications` on the bus at `address`.
+    package func nameHasOwner(onBus address: String) -> Bool {
         let output = run(
             "/usr/bin/dbus-send",
-            [rendererBusAddress.map { "--bus=\($0)" } ?? "--session", "--print-reply=literal", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+            ["--bus=\(address)", "--print-reply=literal", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
              "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.Notifications"]
         )
         return output.status == 0 && output.stdout.contains("true")

@@ -262,8 +262,9 @@ end
 
 begin "herald-gateway.service takes org.freedesktop.Notifications; an app's Notify goes through Herald to dunst on its private bus"
 as_alice systemctl --user stop herald-notify.service dunst.service
-# dunst's name leaves the bus after its unit stops; a gateway started before that finds it
-# owned and, as beside GNOME Shell or Plasma, leaves it alone (NameHasOwner never activates).
+# dunst's name leaves the bus after its unit stops (a gateway started before that waits
+# in the bus's queue and takes it then); the case waits for it, so that a dunst that keeps
+# it fails here with its owner's status (NameHasOwner never activates).
 name_owned() { as_alice busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s org.freedesktop.Notifications 2>&1; }
 name_free() { [[ "$(name_owned)" == 'b false' ]]; }
 wait_for 30 name_free \

@@ -1,0 +1,104 @@
+import HeraldBus
+import HeraldDesktop
+import Testing
+
+/// What the gateway sends the renderer while heraldd is away: in order, a bounded number
+/// unanswered at once, nothing lost.
+@Suite struct DirectBubblesTests {
+    static func arguments(_ summary: String, imageBytes: Int = 0) -> NotifyArguments {
+        NotifyArguments(
+            appName: "org.example.chat", summary: summary,
+            hints: imageBytes > 0 ? [("image-data", .bytes([UInt8](repeating: 1, count: imageBytes)))] : []
+        )
+    }
+
+    /// Takes every notification that may go now.
+    static func drain(_ bubbles: inout DirectBubbles) -> [UInt32] {
+        var sent: [UInt32] = []
+        while let (id, _) = bubbles.next() { sent.append(id) }
+        return sent
+    }
+
+    @Test func atMostSoManyAreUnansweredAndEachAnswerLetsTheNextGo() {
+        var bubbles = DirectBubbles(maximumInFlight: 3, maximumWaiting: 100, maximumWaitingImageBytes: 1 << 20)
+        for id in UInt32(1)...10 { bubbles.add(id, Self.arguments("n\(id)")) }
+        #expect(Self.drain(&bubbles) == [1, 2, 3])
+        #expect(bubbles.counts == (waiting: 7, inFlight: 3))
+        #expect(bubbles.answered(2) == false)
+        #expect(Self.drain(&bubbles) == [4])
+        for id in [UInt32(1), 3, 4] { _ = bubbles.answered(id) }
+        #expect(Self.drain(&bubbles) == [5, 6, 7])
+    }
+
+    /// The app replaced a waiting notification: it waits once, in its place, with its new text.
+    @Test func aNotificationSentAgainWhileItWaitsIsShownOnceWithItsNewestContent() {
+        var bubbles = DirectBubbles(maximumInFlight: 10, maximumWaiting: 100, maximumWaitingImageBytes: 1 << 20)
+        bubbles.add(1, Self.arguments("Backup 10%"))
+        bubbles.add(2, Self.arguments("Mail"))
+        bubbles.add(1, Self.arguments("Backup 90%"))
+        let first = bubbles.next()
+        #expect(first?.id == 1 && first?.arguments.summary == "Backup 90%")
+        #expect(bubbles.next()?.id == 2)
+        #expect(bubbles.next() == nil)
+    }
+
+    /// A replacement of a bubble whose Notify is unanswered needs the renderer's id of it:
+    /// it waits for that answer, and those after it wait too, in order.
+    @Test func aReplacementWaitsForItsBubblesIdAndKeepsTheOrder() {
+        var bubbles = DirectBubbles(maximumInFlight: 10, maximumWaiting: 100, maximumWaitingImageBytes: 1 << 20)
+        bubbles.add(1, Self.arguments("Backup 10%"))
+        #expect(Self.drain(&bubbles) == [1])
+        bubbles.add(1, Self.arguments("Backup 90%"))
+        bubbles.add(2, Self.arguments("Mail"))
+        #expect(Self.drain(&bubbles) == [])
+        #expect(bubbles.answered(1) == false)
+        #expect(Self.drain(&bubbles) == [1, 2])
+    }
+
+    /// The app closed it: one waiting is never sent; one on its way is closed once answered.
+    @Test func aWithdrawnNotificationIsNotShownOrIsClosedOnceAnswered() {
+        var bubbles = DirectBubbles(maximumInFlight: 1, maximumWaiting: 100, maximumWaitingImageBytes: 1 << 20)
+        for id in UInt32(1)...3 { bubbles.add(id, Self.arguments("n\(id)")) }
+        #expect(Self.drain(&bubbles) == [1])
+        bubbles.withdraw(1)
+        bubbles.withdraw(2)
+        #expect(bubbles.answered(1) == true)
+        #expect(Self.drain(&bubbles) == [3])
+        #expect(bubbles.answered(3) == false)
+        // Filed again after it was withdrawn, it is shown.
+        bubbles.add(2, Self.arguments("n2 again"))
+        #expect(bubbles.next()?.arguments.summary == "n2 again")
+    }
+
+    /// Full by count or by images' bytes: the gateway's bus then waits; sending makes room.
+    @Test func itIsFullBySoManyWaitingOrSoManyImageBytes() {
+        var bubbles = DirectBubbles(maximumInFlight: 1, maximumWaiting: 3, maximumWaitingImageBytes: 1000)
+        for id in UInt32(1)...3 { bubbles.add(id, Self.arguments("n\(id)")) }
+        #expect(bubbles.isFull)
+        _ = bubbles.next()
+        #expect(!bubbles.isFull)
+
+        var images = DirectBubbles(maximumInFlight: 1, maximumWaiting: 100, maximumWaitingImageBytes: 1000)
+        images.add(1, Self.arguments("photo", imageBytes: 600))
+        #expect(!images.isFull)
+        images.add(2, Self.arguments("photo", imageBytes: 600))
+        #expect(images.isFull)
+        images.withdraw(2)
+        #expect(!images.isFull)
+    }
+
+    /// Many sent through, some withdrawn: none is lost or sent twice, in order.
+    @Test func aLongRunSendsEachOnceInOrder() {
+        var bubbles = DirectBubbles(maximumInFlight: 64, maximumWaiting: 10_000, maximumWaitingImageBytes: 1 << 20)
+        var sent: [UInt32] = []
+        for id in UInt32(1)...5_000 {
+            bubbles.add(id, Self.arguments("n\(id)"))
+            if id % 7 == 0 { bubbles.withdraw(id) }
+            let now = Self.drain(&bubbles)
+            sent += now
+            for answered in now { _ = bubbles.answered(answered) }
+        }
+        #expect(sent == (UInt32(1)...5_000).filter { $0 % 7 != 0 })
+        #expect(bubbles.counts == (waiting: 0, inFlight: 0))
+    }
+}

@@ -260,17 +260,18 @@ wait_for 60 sh -c "runuser -u alice -- ${alice_env[*]} dunstctl history | grep -
     || fail "dunst never showed the notification; history: $(as_alice dunstctl history 2>&1 | head -c 400)"
 end
 
-begin "herald-gateway.service takes org.freedesktop.Notifications; an app's Notify goes through Herald to dunst on its private bus"
-as_alice systemctl --user stop herald-notify.service dunst.service
-# dunst's name leaves the bus after its unit stops (a gateway started before that waits
-# in the bus's queue and takes it then); the case waits for it, so that a dunst that keeps
-# it fails here with its owner's status (NameHasOwner never activates).
-name_owned() { as_alice busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s org.freedesktop.Notifications 2>&1; }
-name_free() { [[ "$(name_owned)" == 'b false' ]]; }
-wait_for 30 name_free \
-    || fail "org.freedesktop.Notifications is still owned after dunst.service stopped: $(name_owned); $(as_alice busctl --user status org.freedesktop.Notifications 2>&1 | head -5)"
+begin "herald-gateway.service waits while dunst owns org.freedesktop.Notifications and takes it when dunst goes; an app's Notify goes through Herald to dunst on its private bus"
+as_alice systemctl --user stop herald-notify.service
+# dunst, started first, still owns the name: the gateway waits in the bus's queue, leaves
+# dunst answering, and the bus hands the name over when dunst's unit stops.
+server() { as_alice busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.Notifications GetServerInformation 2>&1; }
+[[ "$(server)" == *dunst* ]] || fail "before the gateway, GetServerInformation answered: $(server)"
 as_alice systemctl --user start herald-renderer@dunst.service herald-gateway.service \
     || fail "the gateway's units did not start: $(as_alice systemctl --user status herald-gateway.service herald-renderer@dunst.service 2>&1 | tail -8)"
+wait_for 30 sh -c "journalctl -b _UID=$alice_uid -o cat --no-pager | grep -q 'gateway waits in the bus'" \
+    || fail "the gateway never said it waits for the name: $(journalctl -b _UID=$alice_uid -o cat --no-pager | grep -i notif | tail -5)"
+[[ "$(server)" == *dunst* ]] || fail "while dunst runs, GetServerInformation answered: $(server)"
+as_alice systemctl --user stop dunst.service
 gateway() { as_alice busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.Notifications "$@"; }
 wait_for 60 sh -c "runuser -u alice -- ${alice_env[*]} busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.Notifications GetServerInformation 2>/dev/null | grep -q Herald" \
     || fail "the gateway does not answer on alice's bus: $(as_alice systemctl --user status herald-gateway.service 2>&1 | tail -5)"

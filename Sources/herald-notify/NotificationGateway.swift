@@ -353,12 +353,11 @@ final class NotificationGateway {
                 body: "Notifications are shown as apps send them, without your Focus or summary, until it is back.",
                 hints: [("urgency", .byte(1)), ("suppress-sound", .boolean(true))]
             )
+            let notShown = { (error: BusError) in Log.info("the renderer did not show that Herald is not running: \(error)") }
             do {
-                try renderer.notify(notice) { answer in
-                    if case .failure(let error) = answer { Log.info("the renderer did not show that Herald is not running: \(error)") }
-                }
+                try renderer.notify(notice) { answer in if case .failure(let error) = answer { notShown(error) } }
             } catch {
-                Log.info("the renderer did not show that Herald is not running: \(error)")
+                notShown(error)
             }
         }
         let n = record.notification
@@ -400,9 +399,7 @@ final class NotificationGateway {
         let withdrawn = direct.answered(id)
         switch answer {
         case .success(let directID) where withdrawn:
-            renderer.close(directID) { answer in
-                if case .failure(let error) = answer { Log.info("CloseNotification failed for a bubble shown directly: \(error)") }
-            }
+            closeBubble(directID)
         case .success(let directID):
             records.setDirectID(directID, of: id)
         case .failure(let error):
@@ -413,7 +410,15 @@ final class NotificationGateway {
     /// Takes back `record`'s bubble shown directly, or on its way to the renderer.
     private func closeDirectly(_ record: GatewayRecords.Record) {
         direct.withdraw(record.id)
-        if let directID = record.directID { try? renderer.close(directID) }
+        if let directID = record.directID { closeBubble(directID) }
+    }
+
+    /// `CloseNotification` of the renderer's bubble `directID`, not waited for: a renderer
+    /// busy with a flood never holds the app that closed it, nor the rest.
+    private func closeBubble(_ directID: UInt32) {
+        renderer.close(directID) { answer in
+            if case .failure(let error) = answer { Log.info("CloseNotification failed for a bubble shown directly: \(error)") }
+        }
     }
 
     /// heraldd is reachable again.

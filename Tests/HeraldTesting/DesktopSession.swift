@@ -138,26 +138,28 @@ package final class DesktopSession: @unchecked Sendable {
     /// has no member for, or `desktop-entry=org.example.chat` for that `desktop-entry`
     /// hint, which it has none for either) and waits until it owns `org.freedesktop.Notifications`.
     package func startServer() throws {
-        let log = folder.appendingPathComponent("dunst.log").path
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        var dunstEnvironment = environment
-        if let rendererBusAddress { dunstEnvironment["DBUS_SESSION_BUS_ADDRESS"] = rendererBusAddress }
-        dunst = try ChildProcess("/usr/bin/dunst", ["-config", try writeDunstConfig()], environment: dunstEnvironment, standardError: log)
-        guard wait(timeout: 30, until: { self.serverOwnsName }) else {
-            throw Failure(description: "dunst did not take org.freedesktop.Notifications: \(self.dunstLog)")
-        }
+        dunst = try launchDunst(onBus: rendererBusAddress ?? busAddress, log: "dunst.log")
     }
 
     /// Starts a second dunst, as the person would start one by hand, on the session bus
     /// itself (in a session with a renderer's bus, where the gateway serves), and waits until
     /// it owns `org.freedesktop.Notifications` there. The test ends it.
     package func startServerOnSessionBus() throws -> ChildProcess {
-        let log = folder.appendingPathComponent("dunst-session-bus.log").path
+        try launchDunst(onBus: busAddress, log: "dunst-session-bus.log")
+    }
+
+    /// Runs dunst on the bus at `address`, its standard error in the session's folder under
+    /// `log`, and waits until it owns `org.freedesktop.Notifications` there.
+    private func launchDunst(onBus address: String, log name: String) throws -> ChildProcess {
+        let log = folder.appendingPathComponent(name).path
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let server = try ChildProcess("/usr/bin/dunst", ["-config", try writeDunstConfig()], environment: environment, standardError: log)
-        guard wait(timeout: 30, until: { self.nameHasOwner(onBus: self.busAddress) }) else {
+        var dunstEnvironment = environment
+        dunstEnvironment["DBUS_SESSION_BUS_ADDRESS"] = address
+        let server = try ChildProcess("/usr/bin/dunst", ["-config", try writeDunstConfig()], environment: dunstEnvironment, standardError: log)
+        guard wait(timeout: 30, until: { self.nameHasOwner(onBus: address) }) else {
             server.signal(SIGKILL)
-            throw Failure(description: "dunst did not take org.freedesktop.Notifications on the session bus: \(self.log)")
+            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw Failure(description: "dunst did not take org.freedesktop.Notifications on \(address): \(output)")
         }
         return server
     }

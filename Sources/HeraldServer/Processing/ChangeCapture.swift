@@ -110,7 +110,8 @@ package enum ChangeCapture {
         let outer = pthread_getspecific(key)
         pthread_setspecific(key, Unmanaged.passUnretained(change).toOpaque())
         defer { pthread_setspecific(key, outer) }
-        return try withExtendedLifetime(change) { try body() }
+        // Unretained: `change` is the caller's, alive until this returns.
+        return try body()
     }
 
     /// A value drawn at random (an identifier): recorded while a change is captured,

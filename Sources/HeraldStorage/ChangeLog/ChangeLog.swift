@@ -212,12 +212,8 @@ package final class ChangeLog: Sendable {
         // from its sleep without a timeout (`tick:` records), and writes within a second.
         if durability == .log {
             if !answered { askForSync() }
-        } else if writerAsleep.load(ordering: .acquiring), writerAsleep.exchange(false, ordering: .acquiringAndReleasing) {
-            // Read first: under load the thread is not asleep, and an exchange on every
-            // record would take the flag's cache line from the other core each time. The
-            // thread sets the flag before it looks at `pending` under its lock, which this
-            // record was appended under, so a thread about to sleep is seen here.
-            wake.signal()
+        } else {
+            wakeWriterIfAsleep()
         }
         return sequence
     }
@@ -255,7 +251,17 @@ package final class ChangeLog: Sendable {
         }
         for callback in callbacks { callback() }
         // Dirty now: the thread syncs within a second, even if it slept without a timeout.
-        if wrote, writerAsleep.load(ordering: .acquiring), writerAsleep.exchange(false, ordering: .acquiringAndReleasing) {
+        if wrote { wakeWriterIfAsleep() }
+    }
+
+    /// Wakes the writing thread from its sleep without a timeout, if it is in it.
+    ///
+    /// Read first: under load the thread is not asleep, and an exchange on every record
+    /// would take the flag's cache line from the other core each time. The thread sets the
+    /// flag before it looks at `pending` under its lock, which each record is appended
+    /// under, so a thread about to sleep is seen here.
+    private func wakeWriterIfAsleep() {
+        if writerAsleep.load(ordering: .acquiring), writerAsleep.exchange(false, ordering: .acquiringAndReleasing) {
             wake.signal()
         }
     }

@@ -39,10 +39,13 @@ package final class DesktopNotifications {
         try bus.call(notifyCall(arguments)).readUInt32()
     }
 
-    /// `Notify` without waiting: `answer` gets the bubble's id, or the error, from the bus's
+    /// `Notify` without waiting: `answer` gets the bubble's id, or the error (a timeout after
+    /// `timeout`, by default the bus's ``SessionBus/callTimeout``), from the bus's
     /// ``SessionBus/processPending(while:)``.
-    package func notify(_ arguments: NotifyArguments, answer: @escaping (Result<UInt32, BusError>) -> Void) throws(BusError) {
-        try bus.callAsync(notifyCall(arguments), timeout: bus.callTimeout) { reply in
+    package func notify(
+        _ arguments: NotifyArguments, timeout: Duration? = nil, answer: @escaping (Result<UInt32, BusError>) -> Void
+    ) throws(BusError) {
+        try bus.callAsync(notifyCall(arguments), timeout: timeout ?? bus.callTimeout) { reply in
             answer(reply.flatMap { message in Result { () throws(BusError) in try message.readUInt32() } })
         }
     }

@@ -8,32 +8,53 @@ import HeraldBus
 /// of is still shown; one sent again while it waits (replaced by its app) waits once, in
 /// its first place, with its newest content. One whose earlier bubble is unanswered waits
 /// for that answer (its replacement needs the renderer's id), and those after it wait too.
+///
+/// A `Notify` unanswered for ``lateAfter`` is late: it gives its place among the
+/// ``maximumInFlight`` to the next, and a replacement of it no longer waits for it (it is
+/// shown as a bubble of its own). Its answer still names its bubble: kept for the app's
+/// replacement and close, or closed when the app replaced or closed it meanwhile.
 package struct DirectBubbles: Sendable {
+    /// One `Notify` sent: its notification, and which of the sends it is.
+    package struct Sent: Hashable, Sendable {
+        package let id: UInt32
+        let number: Int
+    }
+
     package let maximumInFlight: Int
     /// How many may wait, and their images' bytes: past either, ``isFull``.
     package let maximumWaiting: Int
     package let maximumWaitingImageBytes: Int
+    /// How long an unanswered `Notify` keeps its place among the ``maximumInFlight``.
+    package let lateAfter: Duration
 
     /// The ids waiting, in order from `orderStart`; one withdrawn or sent since is passed over.
     private var order: [UInt32] = []
     private var orderStart = 0
     private var waiting: [UInt32: NotifyArguments] = [:]
     private var waitingImageBytes = 0
-    /// The notifications whose `Notify` is unanswered: true for one withdrawn meanwhile,
-    /// whose bubble is closed once the renderer names it.
-    private var inFlight: [UInt32: Bool] = [:]
+    /// The sends that count among the ``maximumInFlight``: unanswered and not late.
+    private var inFlight: [UInt32: Int] = [:]
+    /// When each in flight becomes late, in the order sent (all wait as long), from
+    /// `lateStart`; one answered since is passed over.
+    private var lateAt: [(sent: Sent, at: ContinuousClock.Instant)] = []
+    private var lateStart = 0
+    /// Each notification's newest send, while it is unanswered and the notification not
+    /// withdrawn: an answer to any other send names a bubble to close.
+    private var newest: [UInt32: Int] = [:]
+    private var sends = 0
 
-    package init(maximumInFlight: Int = 64, maximumWaiting: Int, maximumWaitingImageBytes: Int) {
+    package init(maximumInFlight: Int = 64, maximumWaiting: Int, maximumWaitingImageBytes: Int, lateAfter: Duration = .seconds(10)) {
         self.maximumInFlight = maximumInFlight
         self.maximumWaiting = maximumWaiting
         self.maximumWaitingImageBytes = maximumWaitingImageBytes
+        self.lateAfter = lateAfter
     }
 
     /// Whether as many wait as may: the gateway takes no more calls from the person's bus,
     /// which holds them, until the renderer has taken some.
     package var isFull: Bool { waiting.count >= maximumWaiting || waitingImageBytes >= maximumWaitingImageBytes }
 
-    /// How many wait, and how many are unanswered.
+    /// How many wait, and how many are in flight (unanswered, not late).
     package var counts: (waiting: Int, inFlight: Int) { (waiting.count, inFlight.count) }
 
     /// Files notification `id` to be shown with `arguments`.
@@ -46,8 +67,8 @@ package struct DirectBubbles: Sendable {
         waitingImageBytes += arguments.imageBytes
     }
 
-    /// The next notification that may go now, counted as unanswered from here on.
-    package mutating func next() -> (id: UInt32, arguments: NotifyArguments)? {
+    /// The next notification that may go now, in flight from `now` on.
+    package mutating func next(now: ContinuousClock.Instant = .now) -> (sent: Sent, arguments: NotifyArguments)? {
         defer { compact() }
         while inFlight.count < maximumInFlight, orderStart < order.count {
             let id = order[orderStart]
@@ -59,29 +80,67 @@ package struct DirectBubbles: Sendable {
             orderStart += 1
             waiting[id] = nil
             waitingImageBytes -= arguments.imageBytes
-            inFlight[id] = false
-            return (id, arguments)
+            sends += 1
+            let sent = Sent(id: id, number: sends)
+            inFlight[id] = sent.number
+            newest[id] = sent.number
+            lateAt.append((sent, now + lateAfter))
+            return (sent, arguments)
         }
         return nil
     }
 
-    /// The renderer answered notification `id`'s `Notify`: whether it was withdrawn meanwhile.
-    package mutating func answered(_ id: UInt32) -> Bool {
-        inFlight.removeValue(forKey: id) ?? false
+    /// The renderer answered `sent` (or its call failed): whether the bubble it names is to
+    /// be closed, as the app withdrew or replaced its notification since.
+    package mutating func answered(_ sent: Sent) -> Bool {
+        if inFlight[sent.id] == sent.number { inFlight[sent.id] = nil }
+        while lateStart < lateAt.count, inFlight[lateAt[lateStart].sent.id] != lateAt[lateStart].sent.number { lateStart += 1 }
+        guard newest[sent.id] == sent.number else { return true }
+        newest[sent.id] = nil
+        return false
     }
 
-    /// The app closed notification `id`: it is not shown if it waits, and its bubble is
-    /// closed once answered if its `Notify` is unanswered.
+    /// The app closed notification `id`: it is not shown if it waits, and the bubbles of
+    /// its unanswered sends are closed once answered.
     package mutating func withdraw(_ id: UInt32) {
         if let arguments = waiting.removeValue(forKey: id) { waitingImageBytes -= arguments.imageBytes }
-        if inFlight[id] != nil { inFlight[id] = true }
+        newest[id] = nil
     }
 
-    /// Drops the ids passed over once they are most of the array.
+    /// The sends in flight since ``lateAfter`` before `now` become late, making room for
+    /// the next; returns how many did.
+    @discardableResult
+    package mutating func markLate(now: ContinuousClock.Instant = .now) -> Int {
+        var late = 0
+        while lateStart < lateAt.count {
+            let (sent, at) = lateAt[lateStart]
+            if inFlight[sent.id] == sent.number {
+                guard at <= now else { break }
+                inFlight[sent.id] = nil
+                late += 1
+            }
+            lateStart += 1
+        }
+        return late
+    }
+
+    /// Milliseconds until the next send in flight becomes late, for poll; -1 with none.
+    package func pollTimeoutMilliseconds(now: ContinuousClock.Instant = .now) -> Int32 {
+        // The first is in flight: those answered or late before it are passed over at once.
+        guard lateStart < lateAt.count else { return -1 }
+        return Int32(clamping: Int(max(.zero, lateAt[lateStart].at - now) / .milliseconds(1)) + 1)
+    }
+
+    /// Drops the ids and sends passed over once they are most of their arrays.
     private mutating func compact() {
-        guard orderStart > 1024, orderStart * 2 > order.count else { return }
-        order.removeFirst(orderStart)
-        orderStart = 0
+        if orderStart > 1024, orderStart * 2 > order.count {
+            order.removeFirst(orderStart)
+            orderStart = 0
+        }
+        if lateStart > 1024, lateStart * 2 > lateAt.count {
+            lateAt.removeFirst(lateStart)
+            lateStart = 0
+        }
     }
 }
 

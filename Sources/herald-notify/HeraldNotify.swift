@@ -65,7 +65,13 @@ struct HeraldNotify: ParsableCommand {
     )
     var replyCommand: String?
 
+    /// How long a call to the renderer may go unanswered, in seconds: a test's renderer,
+    /// stopped, answers late at a test's pace.
+    @Option(help: .hidden)
+    var rendererTimeout: Int = 10
+
     func validate() throws {
+        if rendererTimeout < 1 { throw ValidationError("--renderer-timeout is a number of seconds, at least 1.") }
         if gateway, rendererBus == nil {
             throw ValidationError("--gateway needs --renderer-bus: the renderer cannot own org.freedesktop.Notifications on the bus where Herald owns it.")
         }
@@ -81,6 +87,7 @@ struct HeraldNotify: ParsableCommand {
         do {
             bus = try SessionBus()
             renderer = try rendererBus.map { address throws(BusError) in try SessionBus(address: address) } ?? bus
+            renderer.callTimeout = .seconds(rendererTimeout)
             presenter = try DesktopPresenter(
                 server: DesktopNotifications(bus: renderer), images: images, entries: DesktopEntries(environment: environment), quiet: quiet,
                 promptsForReplies: replyCommand != nil

@@ -58,15 +58,25 @@ final class NotificationGateway {
     /// Apps' answers to `Notify` waiting for heraldd's decision.
     private(set) var heldReplies = HeldReplies()
     /// Notifications on their way to the renderer while heraldd is away: as many may wait
-    /// as the gateway keeps records of.
-    private var direct = DirectBubbles(
-        maximumWaiting: GatewayRecords.maximumRecords, maximumWaitingImageBytes: GatewayRecords.maximumImageBytes
-    )
+    /// as the gateway keeps records of. A `Notify` unanswered past the renderer's call
+    /// timeout is late: the next go, and its answer is still waited for
+    /// (``lateAnswerTimeout``).
+    private var direct: DirectBubbles
+    /// How long the renderer's answer to a direct `Notify` is waited for: a bubble it shows
+    /// late is still its app's to replace and close. A renderer that hangs is left at most
+    /// 64 unanswered calls a call timeout, for this long.
+    static let lateAnswerTimeout: Duration = .seconds(300)
+    /// Whether late answers were logged in this outage of heraldd's.
+    private var toldOfLateAnswers = false
 
     init(bus: SessionBus, renderer: DesktopNotifications, presenter: DesktopPresenter) {
         self.bus = bus
         self.renderer = renderer
         self.presenter = presenter
+        direct = DirectBubbles(
+            maximumWaiting: GatewayRecords.maximumRecords, maximumWaitingImageBytes: GatewayRecords.maximumImageBytes,
+            lateAfter: renderer.bus.callTimeout
+        )
         queuedName = QueuedName(Self.interface, on: bus)
         runPrefix = "fdo-" + String(UInt32.random(in: 1...UInt32.max), radix: 16) + "-"
         queuedName.serve = { [unowned self] () throws(BusError) in try serve() }
@@ -377,35 +387,54 @@ final class NotificationGateway {
 
     /// Sends the `Notify` calls that may go now; each answer sends the next.
     private func sendDirect() {
-        while let (id, waiting) = direct.next() {
+        while let (sent, waiting) = direct.next() {
             var arguments = waiting
             // Replacing its bubble of before, named by the renderer's answer to it.
-            arguments.replacesID = records[id]?.directID ?? 0
+            arguments.replacesID = records[sent.id]?.directID ?? 0
             do {
-                try renderer.notify(arguments) { [unowned self] answer in
-                    directAnswered(id, app: arguments.appName, answer)
+                let timeout = max(direct.lateAfter, Self.lateAnswerTimeout)
+                try renderer.notify(arguments, timeout: timeout) { [unowned self] answer in
+                    directAnswered(sent, app: arguments.appName, answer)
                     sendDirect()
                 }
             } catch {
-                directAnswered(id, app: arguments.appName, .failure(error))
+                directAnswered(sent, app: arguments.appName, .failure(error))
             }
         }
     }
 
-    /// The renderer's answer to notification `id`'s `Notify`: its bubble's id is kept for
-    /// the renderer's signals and the app's replacement, or the bubble closed when the app
-    /// closed it meanwhile.
-    private func directAnswered(_ id: UInt32, app: String, _ answer: Result<UInt32, BusError>) {
-        let withdrawn = direct.answered(id)
+    /// The renderer's answer to a `Notify`: its bubble's id is kept for the renderer's
+    /// signals and the app's replacement, or the bubble closed when the app closed the
+    /// notification meanwhile, or replaced it with a bubble of its own (it was late).
+    private func directAnswered(_ sent: DirectBubbles.Sent, app: String, _ answer: Result<UInt32, BusError>) {
+        let superseded = direct.answered(sent)
         switch answer {
-        case .success(let directID) where withdrawn:
+        case .success(let directID) where superseded:
             closeBubble(directID)
         case .success(let directID):
-            records.setDirectID(directID, of: id)
+            records.setDirectID(directID, of: sent.id)
         case .failure(let error):
             Log.info("the renderer did not take a notification of \(app): \(error)")
         }
     }
+
+    /// Lets the notifications waiting behind a `Notify` the renderer leaves unanswered past
+    /// its call timeout go; its answer is still taken when it comes.
+    func sendPastLateAnswers() {
+        let late = direct.markLate()
+        guard late > 0 else { return }
+        if !toldOfLateAnswers {
+            toldOfLateAnswers = true
+            Log.info(
+                "the renderer has not answered \(late) Notify calls in \(direct.lateAfter): the notifications after them go on, "
+                    + "and their answers are waited for up to \(Self.lateAnswerTimeout) so that their apps can still replace and close them"
+            )
+        }
+        sendDirect()
+    }
+
+    /// Milliseconds until a direct `Notify` is late, for poll; -1 with none unanswered.
+    var lateAnswerPollTimeoutMilliseconds: Int32 { direct.pollTimeoutMilliseconds() }
 
     /// Takes back `record`'s bubble shown directly, or on its way to the renderer.
     private func closeDirectly(_ record: GatewayRecords.Record) {
@@ -422,7 +451,10 @@ final class NotificationGateway {
     }
 
     /// heraldd is reachable again.
-    func reachedHeraldd() { toldOfOutage = false }
+    func reachedHeraldd() {
+        toldOfOutage = false
+        toldOfLateAnswers = false
+    }
 
     /// The bubble heraldd's presenter shows for one of the gateway's notifications: the
     /// app's own name, icon, text, actions and hints, with Herald's urgency and sound.

@@ -158,6 +158,8 @@ final class PresenterLoop {
             if untilWrite >= 0 { timeout = timeout < 0 ? untilWrite : min(timeout, untilWrite) }
             let untilReply = gateway?.heldReplies.pollTimeoutMilliseconds() ?? -1
             if untilReply >= 0 { timeout = timeout < 0 ? untilReply : min(timeout, untilReply) }
+            let untilLate = gateway?.lateAnswerPollTimeoutMilliseconds ?? -1
+            if untilLate >= 0 { timeout = timeout < 0 ? untilLate : min(timeout, untilLate) }
             if link == nil {
                 let untilReconnect = Int32(clamping: Int(max(0, (reconnectAt - ContinuousClock.now) / .milliseconds(1))) + 1)
                 timeout = timeout < 0 ? untilReconnect : min(timeout, untilReconnect)
@@ -196,6 +198,7 @@ final class PresenterLoop {
                 return stopStatus
             }
             gateway?.sendHeldReplies()
+            gateway?.sendPastLateAnswers()
             // After what arrived: a bubble never waits for the file.
             presentedUntil.writeIfDue()
         }

@@ -12,21 +12,32 @@ import Testing
         )
     }
 
-    /// Takes every notification that may go now.
-    static func drain(_ bubbles: inout DirectBubbles) -> [UInt32] {
-        var sent: [UInt32] = []
-        while let (id, _) = bubbles.next() { sent.append(id) }
-        return sent
+    /// Takes every notification that may go now, by its id; `sends` gets each send.
+    static func drain(_ bubbles: inout DirectBubbles, now: ContinuousClock.Instant = .now) -> [UInt32] {
+        var sends: [UInt32: DirectBubbles.Sent] = [:]
+        return drain(&bubbles, now: now, into: &sends)
+    }
+
+    static func drain(
+        _ bubbles: inout DirectBubbles, now: ContinuousClock.Instant = .now, into sends: inout [UInt32: DirectBubbles.Sent]
+    ) -> [UInt32] {
+        var ids: [UInt32] = []
+        while let (sent, _) = bubbles.next(now: now) {
+            ids.append(sent.id)
+            sends[sent.id] = sent
+        }
+        return ids
     }
 
     @Test func atMostSoManyAreUnansweredAndEachAnswerLetsTheNextGo() {
         var bubbles = DirectBubbles(maximumInFlight: 3, maximumWaiting: 100, maximumWaitingImageBytes: 1 << 20)
+        var sends: [UInt32: DirectBubbles.Sent] = [:]
         for id in UInt32(1)...10 { bubbles.add(id, Self.arguments("n\(id)")) }
-        #expect(Self.drain(&bubbles) == [1, 2, 3])
+        #expect(Self.drain(&bubbles, into: &sends) == [1, 2, 3])
         #expect(bubbles.counts == (waiting: 7, inFlight: 3))
-        #expect(bubbles.answered(2) == false)
-        #expect(Self.drain(&bubbles) == [4])
-        for id in [UInt32(1), 3, 4] { _ = bubbles.answered(id) }
+        #expect(bubbles.answered(sends[2]!) == false)
+        #expect(Self.drain(&bubbles, into: &sends) == [4])
+        for id in [UInt32(1), 3, 4] { _ = bubbles.answered(sends[id]!) }
         #expect(Self.drain(&bubbles) == [5, 6, 7])
     }
 
@@ -37,8 +48,8 @@ import Testing
         bubbles.add(2, Self.arguments("Mail"))
         bubbles.add(1, Self.arguments("Backup 90%"))
         let first = bubbles.next()
-        #expect(first?.id == 1 && first?.arguments.summary == "Backup 90%")
-        #expect(bubbles.next()?.id == 2)
+        #expect(first?.sent.id == 1 && first?.arguments.summary == "Backup 90%")
+        #expect(bubbles.next()?.sent.id == 2)
         #expect(bubbles.next() == nil)
     }
 
@@ -46,25 +57,27 @@ import Testing
     /// it waits for that answer, and those after it wait too, in order.
     @Test func aReplacementWaitsForItsBubblesIdAndKeepsTheOrder() {
         var bubbles = DirectBubbles(maximumInFlight: 10, maximumWaiting: 100, maximumWaitingImageBytes: 1 << 20)
+        var sends: [UInt32: DirectBubbles.Sent] = [:]
         bubbles.add(1, Self.arguments("Backup 10%"))
-        #expect(Self.drain(&bubbles) == [1])
+        #expect(Self.drain(&bubbles, into: &sends) == [1])
         bubbles.add(1, Self.arguments("Backup 90%"))
         bubbles.add(2, Self.arguments("Mail"))
         #expect(Self.drain(&bubbles) == [])
-        #expect(bubbles.answered(1) == false)
+        #expect(bubbles.answered(sends[1]!) == false)
         #expect(Self.drain(&bubbles) == [1, 2])
     }
 
     /// The app closed it: one waiting is never sent; one on its way is closed once answered.
     @Test func aWithdrawnNotificationIsNotShownOrIsClosedOnceAnswered() {
         var bubbles = DirectBubbles(maximumInFlight: 1, maximumWaiting: 100, maximumWaitingImageBytes: 1 << 20)
+        var sends: [UInt32: DirectBubbles.Sent] = [:]
         for id in UInt32(1)...3 { bubbles.add(id, Self.arguments("n\(id)")) }
-        #expect(Self.drain(&bubbles) == [1])
+        #expect(Self.drain(&bubbles, into: &sends) == [1])
         bubbles.withdraw(1)
         bubbles.withdraw(2)
-        #expect(bubbles.answered(1) == true)
-        #expect(Self.drain(&bubbles) == [3])
-        #expect(bubbles.answered(3) == false)
+        #expect(bubbles.answered(sends[1]!) == true)
+        #expect(Self.drain(&bubbles, into: &sends) == [3])
+        #expect(bubbles.answered(sends[3]!) == false)
         // Filed again after it was withdrawn, it is shown.
         bubbles.add(2, Self.arguments("n2 again"))
         #expect(bubbles.next()?.arguments.summary == "n2 again")
@@ -94,11 +107,55 @@ import Testing
         for id in UInt32(1)...5_000 {
             bubbles.add(id, Self.arguments("n\(id)"))
             if id % 7 == 0 { bubbles.withdraw(id) }
-            let now = Self.drain(&bubbles)
+            var sends: [UInt32: DirectBubbles.Sent] = [:]
+            let now = Self.drain(&bubbles, into: &sends)
             sent += now
-            for answered in now { _ = bubbles.answered(answered) }
+            for answered in now { _ = bubbles.answered(sends[answered]!) }
         }
         #expect(sent == (UInt32(1)...5_000).filter { $0 % 7 != 0 })
         #expect(bubbles.counts == (waiting: 0, inFlight: 0))
+    }
+
+    /// A `Notify` unanswered for `lateAfter` gives its place to the next; once it is
+    /// answered, its bubble is kept (the app's to replace and close), and none waits on it.
+    @Test func aLateNotifyMakesRoomAndItsAnswerStillNamesItsBubble() {
+        let start = ContinuousClock.now
+        var bubbles = DirectBubbles(maximumInFlight: 2, maximumWaiting: 100, maximumWaitingImageBytes: 1 << 20, lateAfter: .seconds(10))
+        var sends: [UInt32: DirectBubbles.Sent] = [:]
+        for id in UInt32(1)...4 { bubbles.add(id, Self.arguments("n\(id)")) }
+        #expect(Self.drain(&bubbles, now: start, into: &sends) == [1, 2])
+        #expect(bubbles.pollTimeoutMilliseconds(now: start) > 0)
+        #expect(bubbles.markLate(now: start + .seconds(9)) == 0)
+        #expect(bubbles.answered(sends[2]!) == false)
+        #expect(Self.drain(&bubbles, now: start + .seconds(9), into: &sends) == [3])
+        // 1 is late, 3 is not yet: 4 goes in 1's place.
+        #expect(bubbles.markLate(now: start + .seconds(10)) == 1)
+        #expect(bubbles.pollTimeoutMilliseconds(now: start + .seconds(10)) > 0)
+        #expect(Self.drain(&bubbles, now: start + .seconds(10), into: &sends) == [4])
+        #expect(bubbles.answered(sends[1]!) == false)
+        for id in [UInt32(3), 4] { _ = bubbles.answered(sends[id]!) }
+        #expect(bubbles.pollTimeoutMilliseconds(now: start + .seconds(10)) == -1)
+        #expect(bubbles.counts == (waiting: 0, inFlight: 0))
+    }
+
+    /// A replacement of a late bubble goes as a bubble of its own; the late one's answer
+    /// then names a bubble to close, whichever answer comes first. One withdrawn while late
+    /// is closed once answered.
+    @Test func aLateBubbleReplacedOrWithdrawnMeanwhileIsClosedOnceAnswered() {
+        let start = ContinuousClock.now
+        var bubbles = DirectBubbles(maximumInFlight: 10, maximumWaiting: 100, maximumWaitingImageBytes: 1 << 20, lateAfter: .seconds(10))
+        bubbles.add(1, Self.arguments("Backup 10%"))
+        bubbles.add(2, Self.arguments("Mail"))
+        let first = bubbles.next(now: start)
+        let mail = bubbles.next(now: start)
+        bubbles.add(1, Self.arguments("Backup 90%"))
+        #expect(bubbles.next(now: start) == nil)
+        #expect(bubbles.markLate(now: start + .seconds(10)) == 2)
+        let again = bubbles.next(now: start + .seconds(10))
+        #expect(again?.sent.id == 1 && again?.arguments.summary == "Backup 90%")
+        #expect(bubbles.answered(again!.sent) == false)
+        #expect(bubbles.answered(first!.sent) == true)
+        bubbles.withdraw(2)
+        #expect(bubbles.answered(mail!.sent) == true)
     }
 }

@@ -49,12 +49,11 @@ struct HeraldNotifyGatewayEndToEndTests {
         }
     }
 
-    static func start(heraldd: HeraldProcess? = nil, displayLimit: Int = 0) throws -> Running {
+    static func start(heraldd: HeraldProcess? = nil, displayLimit: Int = 0, arguments: [String] = []) throws -> Running {
         let heraldd = try heraldd ?? HeraldProcess(.standalone)
         let session = try DesktopSession(rendererBus: true, displayLimit: displayLimit)
-        let notify = try HeraldNotifyProcess(
-            session: session, socket: heraldd.socketPath, arguments: ["--gateway", "--renderer-bus", session.rendererBusAddress!]
-        )
+        let gateway = ["--gateway", "--renderer-bus", session.rendererBusAddress!]
+        let notify = try HeraldNotifyProcess(session: session, socket: heraldd.socketPath, arguments: gateway + arguments)
         #expect(notify.waitForLog(containing: "as Herald's gateway"), "\(notify.stderr)")
         #expect(notify.waitForLog(containing: "presenting uid \(getuid())"), "\(notify.stderr)")
         return Running(heraldd: heraldd, session: session, notify: notify, client: try heraldd.connect())

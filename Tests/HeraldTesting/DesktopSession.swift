@@ -200,6 +200,17 @@ package final class DesktopSession: @unchecked Sendable {
         _ = wait(timeout: 10) { !self.serverOwnsName }
     }
 
+    /// Stops dunst where it is (SIGSTOP), as a renderer that hangs: what is sent to it waits
+    /// in the bus, unanswered, until ``resumeServer()``.
+    package func pauseServer() {
+        dunst?.signal(SIGSTOP)
+    }
+
+    /// Lets a paused dunst go on (SIGCONT): it takes what waited, in order.
+    package func resumeServer() {
+        dunst?.signal(SIGCONT)
+    }
+
     package var dunstLog: String { (try? String(contentsOfFile: folder.appendingPathComponent("dunst.log").path, encoding: .utf8)) ?? "" }
 
     /// Whether a program owns `org.freedesktop.Notifications` on the bus dunst runs on:

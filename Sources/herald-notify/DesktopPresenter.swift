@@ -28,6 +28,8 @@ final class DesktopPresenter {
     /// draws each alone, and takes half as many a second).
     private var unanswered: Set<Bubble.Key> = []
     static let maximumInFlight = 32
+    /// Bubbles closed while their Notify is unanswered: each is closed once the server names it.
+    private var closing: Set<Bubble.Key> = []
     /// Bubbles waiting for room among the unanswered, in order.
     private var queued: Deque<(bubble: Bubble, uid: UInt32)> = []
     private var droppedFromQueue = 0
@@ -190,6 +192,8 @@ final class DesktopPresenter {
     private func show(_ bubble: Bubble, uid: UInt32) {
         guard serverAvailable else { return wait(bubble, uid: uid) }
         let bubble = adjustBubble(bubble)
+        // Shown again before its close went: it replaces the bubble instead.
+        closing.remove(bubble.key)
         // In order: after those queued; and a bubble that replaces one whose Notify is
         // unanswered needs that one's id first. At most ``maximumInFlight`` unanswered, so a
         // burst reaches the server as fast as it takes it, and the rest queue here (the
@@ -239,6 +243,7 @@ final class DesktopPresenter {
                 case .success(let id): showed(bubble, uid: uid, id: id, replacing: replacedKey, previous: previous, image: image)
                 case .failure(let error): failed(bubble, uid: uid, image: image, error: error)
                 }
+                if closing.remove(bubble.key) != nil { close(bubble.key) }
                 sendQueued()
             }
             unanswered.insert(bubble.key)
@@ -278,32 +283,23 @@ final class DesktopPresenter {
         }
     }
 
-    /// Waits until the server has answered the Notify of `key` (or is gone), dispatching
-    /// what else arrives on its bus meanwhile.
-    private func settle(_ key: Bubble.Key) {
-        while unanswered.contains(key), serverAvailable {
-            do {
-                try server.bus.wait(timeout: .seconds(1))
-            } catch {
-                Log.info("the renderer's bus failed while waiting for answers: \(error)")
-                return
-            }
-        }
-    }
-
-    /// Closes the bubble for `key` (`CloseNotification`), or forgets it if it is waiting.
+    /// Closes the bubble for `key` (`CloseNotification`), or forgets it if it is waiting;
+    /// one whose Notify is unanswered is closed once the server names it. Nothing here
+    /// waits on the server: a busy one never holds what heraldd sends next.
     private func close(_ key: Bubble.Key) {
         waiting.removeAll { $0.bubble.key == key }
         queued.removeAll { $0.bubble.key == key }
-        if unanswered.contains(key) { settle(key) }
+        if unanswered.contains(key) {
+            closing.insert(key)
+            return
+        }
         guard let bubble = shown[key] else { return }
-        do {
-            try server.close(bubble.id)
-        } catch {
+        // NotificationClosed (reason 3) forgets the bubble and removes its image file.
+        server.close(bubble.id) { [unowned self] answer in
+            guard case .failure(let error) = answer else { return }
             Log.info("CloseNotification failed for \(key): \(error)")
             forget(id: bubble.id)
         }
-        // NotificationClosed (reason 3) forgets the bubble and removes its image file.
     }
 
     /// A bubble the person dismissed (reason 2) answers `dismiss` when its category asked
@@ -405,6 +401,7 @@ final class DesktopPresenter {
         }
         serverAvailable = false
         unanswered = []
+        closing = []
         // What queued waits for the next server, as what comes meanwhile does.
         for (bubble, uid) in queued { wait(bubble, uid: uid) }
         queued = []

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldBus
 import HeraldTesting
 import Testing
 
@@ -213,6 +214,31 @@ struct HeraldNotifyDesktopEndToEndTests {
         #expect(likedParams["actionIdentifier"] as? String == "like")
         let offered = (try? String(contentsOfFile: script + ".in", encoding: .utf8)) ?? ""
         #expect(offered.contains("#Like ") && !offered.contains("Reply"), "\(offered)")
+    }
+
+    /// A renderer that answers nothing (dunst stopped; herald-notify's call timeout to it
+    /// is 120 s here) never holds the presenter: the close of a bubble shown, and of one whose
+    /// Notify is unanswered, wait for the renderer while the next notification still goes to
+    /// it. Once it goes on, both are closed and the last is shown.
+    @Test func closingOnAStoppedRendererLeavesThePresenterPresenting() throws {
+        let running = try Self.start(arguments: ["--renderer-timeout", "120"])
+        try running.send(PresenterLines.delivered(Self.message("s1", body: "first")))
+        #expect(running.waitDisplayed(1), "\(running.notify.stderr)")
+        let monitor = try BusMonitor.notifyCalls(onBus: running.session.busAddress)
+
+        running.session.pauseServer()
+        try running.send(PresenterLines.removed(["s1"]))
+        try running.send(PresenterLines.delivered(Self.message("s2", body: "second")))
+        try running.send(PresenterLines.removed(["s2"]))
+        try running.send(PresenterLines.delivered(Self.message("s3", body: "third")))
+        #expect(monitor.sawNotify(body: "third"), "the presenter went on while the renderer was stopped: \(running.notify.stderr)")
+        running.session.resumeServer()
+
+        func closedBodies() -> Set<String> { Set(running.session.history().compactMap { $0["body"] as? String }) }
+        #expect(running.session.wait(timeout: 20) { closedBodies() == ["first", "second"] }, "\(closedBodies()) \(running.notify.stderr)")
+        #expect(running.session.displayedCount == 1)
+        #expect(running.closeAllAndReadHistory(expecting: 3).first?["body"] as? String == "third")
+        #expect(!running.notify.stderr.contains("CloseNotification failed"), "\(running.notify.stderr)")
     }
 
     @Test func itReconnectsWhenHeralddGoes() throws {

@@ -20,16 +20,14 @@ extension HeraldNotifyGatewayEndToEndTests {
         heraldd.process.signal(SIGKILL)
         _ = heraldd.process.waitForExit(timeout: 10)
         #expect(running.notify.waitForLog(containing: "lost heraldd"), "\(running.notify.stderr)")
-        let monitor = try BusMonitor(
-            address: running.session.rendererBusAddress!, rules: ["type='method_call',interface='org.freedesktop.Notifications',member='Notify'"]
-        )
+        let monitor = try BusMonitor.notifyCalls(onBus: running.session.rendererBusAddress!)
         let backup = ["-a", "org.example.backup", "Backup"]
 
         running.session.pauseServer()
         let first = running.notifySend(["-p"] + backup + ["10%"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(UInt32(first) != nil, "notify-send -p printed \(first)")
         #expect(running.notifySend(["-p", "-r", first] + backup + ["50%"]).status == 0)
-        #expect(Self.notifySent(on: monitor, body: "50%"), "the replacement went to the renderer: \(running.notify.stderr)")
+        #expect(monitor.sawNotify(body: "50%"), "the replacement went to the renderer: \(running.notify.stderr)")
         running.session.resumeServer()
 
         func backupBodies() -> [String] {
@@ -41,19 +39,5 @@ extension HeraldNotifyGatewayEndToEndTests {
         #expect(running.session.wait(timeout: 20) { backupBodies() == ["90%", "10%"] }, "\(backupBodies()) \(running.notify.stderr)")
         #expect(running.session.displayedCount == 1, "\(running.session.history())")
         #expect(running.notify.stderr.contains("the renderer has not answered"), "\(running.notify.stderr)")
-    }
-
-    /// Whether a `Notify` whose body is `body` goes by on `monitor`'s bus (within 20 s).
-    static func notifySent(on monitor: BusMonitor, body: String) -> Bool {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            guard let message = try? monitor.next(timeout: .seconds(1)), message.member == "Notify" else { continue }
-            _ = try? message.readString()
-            _ = try? message.readUInt32()
-            _ = try? message.readString()
-            _ = try? message.readString()
-            if (try? message.readString()) == body { return true }
-        }
-        return false
     }
 }

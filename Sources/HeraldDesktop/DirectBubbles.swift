@@ -12,7 +12,10 @@ import HeraldBus
 /// A `Notify` unanswered for ``lateAfter`` is late: it gives its place among the
 /// ``maximumInFlight`` to the next, and a replacement of it no longer waits for it (it is
 /// shown as a bubble of its own). Its answer still names its bubble: kept for the app's
-/// replacement and close, or closed when the app replaced or closed it meanwhile.
+/// replacement and close, or closed when the app replaced or closed it meanwhile. A
+/// renderer that hangs is sent no more once ``maximumUnanswered`` sends, or
+/// ``maximumWaitingImageBytes`` of their images, are unanswered, late or not: each holds
+/// its message on the bus until its answer or its timeout, and past that the rest wait.
 package struct DirectBubbles: Sendable {
     /// One `Notify` sent: its notification, and which of the sends it is.
     package struct Sent: Hashable, Sendable {
@@ -26,6 +29,8 @@ package struct DirectBubbles: Sendable {
     package let maximumWaitingImageBytes: Int
     /// How long an unanswered `Notify` keeps its place among the ``maximumInFlight``.
     package let lateAfter: Duration
+    /// How many sends may be unanswered, late ones included.
+    package var maximumUnanswered: Int { 4 * maximumInFlight }
 
     /// The ids waiting, in order from `orderStart`; one withdrawn or sent since is passed over.
     private var order: [UInt32] = []
@@ -42,6 +47,9 @@ package struct DirectBubbles: Sendable {
     /// withdrawn: an answer to any other send names a bubble to close.
     private var newest: [UInt32: Int] = [:]
     private var sends = 0
+    /// Every send unanswered, late or not, by its number: its images' bytes.
+    private var unanswered: [Int: Int] = [:]
+    private var unansweredImageBytes = 0
 
     package init(maximumInFlight: Int = 64, maximumWaiting: Int, maximumWaitingImageBytes: Int, lateAfter: Duration = .seconds(10)) {
         self.maximumInFlight = maximumInFlight
@@ -70,7 +78,9 @@ package struct DirectBubbles: Sendable {
     /// The next notification that may go now, in flight from `now` on.
     package mutating func next(now: ContinuousClock.Instant = .now) -> (sent: Sent, arguments: NotifyArguments)? {
         defer { compact() }
-        while inFlight.count < maximumInFlight, orderStart < order.count {
+        while inFlight.count < maximumInFlight, orderStart < order.count, unanswered.count < maximumUnanswered,
+            unanswered.isEmpty || unansweredImageBytes < maximumWaitingImageBytes
+        {
             let id = order[orderStart]
             guard let arguments = waiting[id] else {
                 orderStart += 1
@@ -82,6 +92,8 @@ package struct DirectBubbles: Sendable {
             waitingImageBytes -= arguments.imageBytes
             sends += 1
             let sent = Sent(id: id, number: sends)
+            unanswered[sent.number] = arguments.imageBytes
+            unansweredImageBytes += arguments.imageBytes
             inFlight[id] = sent.number
             newest[id] = sent.number
             lateAt.append((sent, now + lateAfter))
@@ -93,6 +105,7 @@ package struct DirectBubbles: Sendable {
     /// The renderer answered `sent` (or its call failed): whether the bubble it names is to
     /// be closed, as the app withdrew or replaced its notification since.
     package mutating func answered(_ sent: Sent) -> Bool {
+        if let imageBytes = unanswered.removeValue(forKey: sent.number) { unansweredImageBytes -= imageBytes }
         if inFlight[sent.id] == sent.number { inFlight[sent.id] = nil }
         while lateStart < lateAt.count, inFlight[lateAt[lateStart].sent.id] != lateAt[lateStart].sent.number { lateStart += 1 }
         guard newest[sent.id] == sent.number else { return true }

@@ -6,7 +6,7 @@ import HeraldDesktop
 extension NotificationGateway {
     /// How long the renderer's answer to a direct `Notify` is waited for: a bubble it shows
     /// late is still its app's to replace and close. A renderer that hangs is left at most
-    /// 64 unanswered calls a call timeout, for this long.
+    /// ``DirectBubbles/maximumUnanswered`` calls unanswered, each for this long.
     static let lateAnswerTimeout: Duration = .seconds(300)
 
     /// Shows a notification on the renderer as the app sent it: while heraldd cannot

@@ -158,4 +158,30 @@ import Testing
         bubbles.withdraw(2)
         #expect(bubbles.answered(mail!.sent) == true)
     }
+
+    /// A renderer that hangs is sent no more than so many, late or not, nor past so many
+    /// bytes of images: the rest wait, and an answer (or a call's timeout) lets the next go.
+    @Test func aHungRendererIsSentSoManyAndNoMoreUntilAnAnswerComes() {
+        let start = ContinuousClock.now
+        var bubbles = DirectBubbles(maximumInFlight: 2, maximumWaiting: 100, maximumWaitingImageBytes: 1 << 20, lateAfter: .seconds(10))
+        var sends: [UInt32: DirectBubbles.Sent] = [:]
+        for id in UInt32(1)...20 { bubbles.add(id, Self.arguments("n\(id)")) }
+        var sent: [UInt32] = []
+        for second in 0..<10 {
+            let now = start + .seconds(10 * second)
+            bubbles.markLate(now: now)
+            sent += Self.drain(&bubbles, now: now, into: &sends)
+        }
+        #expect(bubbles.maximumUnanswered == 8)
+        #expect(sent == Array(1...8))
+        #expect(bubbles.answered(sends[1]!) == false)
+        #expect(Self.drain(&bubbles, now: start + .seconds(100)) == [9])
+
+        var images = DirectBubbles(maximumInFlight: 10, maximumWaiting: 100, maximumWaitingImageBytes: 1_000)
+        for id in UInt32(1)...4 { images.add(id, Self.arguments("n\(id)", imageBytes: 600)) }
+        var imageSends: [UInt32: DirectBubbles.Sent] = [:]
+        #expect(Self.drain(&images, into: &imageSends) == [1, 2])
+        #expect(images.answered(imageSends[1]!) == false)
+        #expect(Self.drain(&images, into: &imageSends) == [3])
+    }
 }

@@ -126,6 +126,11 @@ final class PresenterLoop {
         stopStatus = status
     }
 
+    /// The sooner of two of poll's timeouts, in milliseconds; -1 is none.
+    private static func sooner(_ a: Int32, _ b: Int32) -> Int32 {
+        a < 0 ? b : b < 0 ? a : min(a, b)
+    }
+
     /// Runs until SIGTERM or SIGINT (0), until the session bus is lost (1), or until
     /// ``stop(status:)``.
     ///
@@ -144,7 +149,7 @@ final class PresenterLoop {
                 let gated = paused && index == buses.count - 1
                 fds.append(pollfd(fd: bus.fileDescriptor, events: gated ? 0 : bus.pollEvents, revents: 0))
                 let busTimeout = gated ? -1 : bus.pollTimeoutMilliseconds
-                if busTimeout >= 0 { timeout = timeout < 0 ? busTimeout : min(timeout, busTimeout) }
+                timeout = Self.sooner(timeout, busTimeout)
             }
             let linkIndex = link.map { link in
                 fds.append(pollfd(fd: link.fileDescriptor, events: link.pollEvents, revents: 0))
@@ -155,14 +160,14 @@ final class PresenterLoop {
                 return fds.count - 1
             }
             let untilWrite = presentedUntil.pollTimeoutMilliseconds
-            if untilWrite >= 0 { timeout = timeout < 0 ? untilWrite : min(timeout, untilWrite) }
+            timeout = Self.sooner(timeout, untilWrite)
             let untilReply = gateway?.heldReplies.pollTimeoutMilliseconds() ?? -1
-            if untilReply >= 0 { timeout = timeout < 0 ? untilReply : min(timeout, untilReply) }
+            timeout = Self.sooner(timeout, untilReply)
             let untilLate = gateway?.lateAnswerPollTimeoutMilliseconds ?? -1
-            if untilLate >= 0 { timeout = timeout < 0 ? untilLate : min(timeout, untilLate) }
+            timeout = Self.sooner(timeout, untilLate)
             if link == nil {
                 let untilReconnect = Int32(clamping: Int(max(0, (reconnectAt - ContinuousClock.now) / .milliseconds(1))) + 1)
-                timeout = timeout < 0 ? untilReconnect : min(timeout, untilReconnect)
+                timeout = Self.sooner(timeout, untilReconnect)
             }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0, errno != EINTR {

@@ -47,7 +47,7 @@ struct LifecycleEndToEndTests {
         var status = stat()
         #expect(stat(herald.socketPath, &status) == 0)
         #expect(status.st_mode & 0o777 == 0o600)
-        #expect(herald.stderr.contains("serving on \(herald.socketPath)"))
+        #expect(herald.waitForLog(containing: "serving on \(herald.socketPath)"), "\(herald.stderr)")
     }
 
     @Test("A second daemon on a live socket refuses to start with a clear message and a non-zero exit")
@@ -104,7 +104,7 @@ struct LifecycleEndToEndTests {
     func activatedNamesThePath() throws {
         let herald = try HeraldProcess()
         _ = try herald.connect().call("stats")
-        #expect(herald.stderr.contains("serving on \(herald.socketPath) (socket-activated fd 3)"), "\(herald.stderr)")
+        #expect(herald.waitForLog(containing: "serving on \(herald.socketPath) (socket-activated fd 3)"), "\(herald.stderr)")
     }
 
     /// Issue 45, item 13: a limit that would make every request fail (or a negative window,

@@ -38,12 +38,7 @@ package final class HeraldNotifyProcess: @unchecked Sendable {
 
     /// Waits until its log holds `text` (at most `timeout` seconds).
     package func waitForLog(containing text: String, timeout: Double = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if stderr.contains(text) { return true }
-            usleep(20_000)
-        }
-        return false
+        waitUntil(timeout: timeout) { stderr.contains(text) }
     }
 
     /// SIGTERM, and the exit status (nil if it did not exit within `timeout` seconds).

@@ -109,6 +109,13 @@ package final class HeraldProcess: @unchecked Sendable {
         (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     }
 
+    /// Waits until heraldd's stderr holds `text` (at most `timeout` seconds): a line it
+    /// writes once it serves may come after the first answer, which a socket-activated
+    /// heraldd can give before it says where it serves.
+    package func waitForLog(containing text: String, timeout: Double = 20) -> Bool {
+        waitUntil(timeout: timeout) { stderr.contains(text) }
+    }
+
     /// Sends `signal` and waits (at most `timeout` seconds) for the exit status.
     @discardableResult
     package func stop(signal: Int32 = SIGTERM, timeout: Double = 20) -> Int32? {

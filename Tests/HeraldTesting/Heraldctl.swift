@@ -56,12 +56,7 @@ package enum Heraldctl {
 
         /// Waits until stdout holds `text` (at most `timeout` seconds).
         package func waitForOutput(containing text: String, timeout: Double = 20) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if stdout.contains(text) { return true }
-                usleep(10_000)
-            }
-            return false
+            waitUntil(timeout: timeout, interval: 0.01) { stdout.contains(text) }
         }
 
         package func finish(status: Int32?) -> Run {

@@ -34,12 +34,8 @@ package final class DesktopNotifications {
         )
     }
 
-    /// `Notify`: shows (or, with `replacesID`, updates) a bubble; returns its id.
-    package func notify(_ arguments: NotifyArguments) throws(BusError) -> UInt32 {
-        try bus.call(notifyCall(arguments)).readUInt32()
-    }
-
-    /// `Notify` without waiting: `answer` gets the bubble's id, or the error (a timeout after
+    /// `Notify`, not waited for: shows (or, with `replacesID`, updates) a bubble. `answer`
+    /// gets the bubble's id, or the error (a timeout after
     /// `timeout`, by default the bus's ``SessionBus/callTimeout``), from the bus's
     /// ``SessionBus/processPending(while:)``.
     package func notify(
@@ -63,14 +59,8 @@ package final class DesktopNotifications {
         return message
     }
 
-    /// `CloseNotification`: the server closes the bubble and sends `NotificationClosed`.
-    package func close(_ id: UInt32) throws(BusError) {
-        let message = try call("CloseNotification")
-        try message.append(id)
-        _ = try bus.call(message)
-    }
-
-    /// `CloseNotification` without waiting: `answer` gets its end from the bus's
+    /// `CloseNotification`, not waited for: the server closes the bubble and sends
+    /// `NotificationClosed`. `answer` gets its end from the bus's
     /// ``SessionBus/processPending(while:)``.
     package func close(_ id: UInt32, answer: @escaping (Result<Void, BusError>) -> Void) {
         do {

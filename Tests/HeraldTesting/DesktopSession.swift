@@ -255,12 +255,7 @@ package final class DesktopSession: @unchecked Sendable {
 
     /// Polls `condition` every 20 ms until it holds (true) or `timeout` seconds pass (false).
     package func wait(timeout: Double, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
+        waitUntil(timeout: timeout, condition)
     }
 
     /// Runs a program of the session to its end (at most 20 seconds).

@@ -173,9 +173,7 @@ package final class MosquittoSubscriber: @unchecked Sendable {
     /// subscriber is a process of its own, a moment behind whoever published): whether
     /// they do.
     package func waitForLine(_ line: String, timeout: Double = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !lines.contains(line), Date() < deadline { usleep(50_000) }
-        return lines.contains(line)
+        waitUntil(timeout: timeout, interval: 0.05) { lines.contains(line) }
     }
 
     /// The messages received so far, one per line.
@@ -237,12 +235,7 @@ package final class HeraldSyncProcess: @unchecked Sendable {
 
     /// Waits until its log holds `text` `count` times (at most `timeout` seconds).
     package func waitForLog(containing text: String, count: Int = 1, timeout: Double = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if stderr.components(separatedBy: text).count - 1 >= count { return true }
-            usleep(20_000)
-        }
-        return false
+        waitUntil(timeout: timeout) { stderr.components(separatedBy: text).count - 1 >= count }
     }
 
     /// `heraldctl sync status` on its status file, once `until` holds of its output or after

@@ -258,8 +258,9 @@ package final class ChangeLog: Sendable {
     ///
     /// Read first: under load the thread is not asleep, and an exchange on every record
     /// would take the flag's cache line from the other core each time. The thread sets the
-    /// flag before it looks at `pending` under its lock, which each record is appended
-    /// under, so a thread about to sleep is seen here.
+    /// flag before it looks at `pending` and at `output`'s dirtiness under their locks,
+    /// under which each record is appended and each write made, so a thread about to sleep
+    /// is seen here.
     private func wakeWriterIfAsleep() {
         if writerAsleep.load(ordering: .acquiring), writerAsleep.exchange(false, ordering: .acquiringAndReleasing) {
             wake.signal()
@@ -332,9 +333,12 @@ package final class ChangeLog: Sendable {
                         _ = wake.wait(timeout: .now() + .nanoseconds(Int(nanos)))
                     }
                 } else {
-                    // Asleep until an append: at rest, nothing wakes once a second.
+                    // Asleep until an append: at rest, nothing wakes once a second. The flag
+                    // is set before both looks: an event loop that wrote meanwhile
+                    // (``commit()``) made the segment dirty under `output`'s lock, and then
+                    // finds the flag set and wakes the thread to sync within the second.
                     writerAsleep.store(true, ordering: .releasing)
-                    if pending.withLock({ $0.isEmpty && !$0.stopping }) {
+                    if pending.withLock({ $0.isEmpty && !$0.stopping }), !output.withLock({ $0.dirty }) {
                         wake.wait()
                     } else {
                         writerAsleep.store(false, ordering: .releasing)

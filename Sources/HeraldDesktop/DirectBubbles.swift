@@ -10,17 +10,20 @@ import HeraldBus
 /// for that answer (its replacement needs the renderer's id), and those after it wait too.
 ///
 /// A `Notify` unanswered for ``lateAfter`` is late: it gives its place among the
-/// ``maximumInFlight`` to the next, and a replacement of it no longer waits for it (it is
-/// shown as a bubble of its own). Its answer still names its bubble: kept for the app's
-/// replacement and close, or closed when the app replaced or closed it meanwhile. A
+/// ``maximumInFlight`` to the next, and a replacement of it no longer waits for it (it
+/// replaces the bubble its notification had before, or is shown as a bubble of its own).
+/// Its answer still names its bubble: kept for the app's replacement and close, or closed
+/// when the app closed it meanwhile or replaced it with another bubble. A
 /// renderer that hangs is sent no more once ``maximumUnanswered`` sends, or
 /// ``maximumWaitingImageBytes`` of their images, are unanswered, late or not: each holds
 /// its message on the bus until its answer or its timeout, and past that the rest wait.
 package struct DirectBubbles: Sendable {
-    /// One `Notify` sent: its notification, and which of the sends it is.
+    /// One `Notify` sent: its notification, which of the sends it is, and the renderer's
+    /// bubble it replaces (its `replaces_id`; 0 for a new one).
     package struct Sent: Hashable, Sendable {
         package let id: UInt32
         let number: Int
+        let replacesID: UInt32
     }
 
     package let maximumInFlight: Int
@@ -44,8 +47,9 @@ package struct DirectBubbles: Sendable {
     private var lateAt: [(sent: Sent, at: ContinuousClock.Instant)] = []
     private var lateStart = 0
     /// Each notification's newest send, while it is unanswered and the notification not
-    /// withdrawn: an answer to any other send names a bubble to close.
-    private var newest: [UInt32: Int] = [:]
+    /// withdrawn: an answer to any other send names a bubble to close, unless the newest
+    /// replaces that same bubble.
+    private var newest: [UInt32: Sent] = [:]
     private var sends = 0
     /// Every send unanswered, late or not, by its number: its images' bytes.
     private var unanswered: [Int: Int] = [:]
@@ -75,14 +79,17 @@ package struct DirectBubbles: Sendable {
         waitingImageBytes += arguments.imageBytes
     }
 
-    /// The next notification that may go now, in flight from `now` on.
-    package mutating func next(now: ContinuousClock.Instant = .now) -> (sent: Sent, arguments: NotifyArguments)? {
+    /// The next notification that may go now, in flight from `now` on, replacing the bubble
+    /// its notification has on screen, which `bubble` gives by its id, if any.
+    package mutating func next(
+        now: ContinuousClock.Instant = .now, replacing bubble: (UInt32) -> UInt32? = { _ in nil }
+    ) -> (sent: Sent, arguments: NotifyArguments)? {
         defer { compact() }
         while inFlight.count < maximumInFlight, orderStart < order.count, unanswered.count < maximumUnanswered,
             unanswered.isEmpty || unansweredImageBytes < maximumWaitingImageBytes
         {
             let id = order[orderStart]
-            guard let arguments = waiting[id] else {
+            guard var arguments = waiting[id] else {
                 orderStart += 1
                 continue
             }
@@ -91,26 +98,33 @@ package struct DirectBubbles: Sendable {
             waiting[id] = nil
             waitingImageBytes -= arguments.imageBytes
             sends += 1
-            let sent = Sent(id: id, number: sends)
+            arguments.replacesID = bubble(id) ?? 0
+            let sent = Sent(id: id, number: sends, replacesID: arguments.replacesID)
             unanswered[sent.number] = arguments.imageBytes
             unansweredImageBytes += arguments.imageBytes
             inFlight[id] = sent.number
-            newest[id] = sent.number
+            newest[id] = sent
             lateAt.append((sent, now + lateAfter))
             return (sent, arguments)
         }
         return nil
     }
 
-    /// The renderer answered `sent` (or its call failed): whether the bubble it names is to
-    /// be closed, as the app withdrew or replaced its notification since.
-    package mutating func answered(_ sent: Sent) -> Bool {
+    /// The renderer answered `sent` naming `bubble` (nil: the call failed): whether that
+    /// bubble is to be closed, as the app withdrew its notification since, or replaced it
+    /// with another bubble. One the newest send replaces too is left to that send's answer:
+    /// the renderer updates it in place for both and names it to both.
+    package mutating func answered(_ sent: Sent, bubble: UInt32?) -> Bool {
         if let imageBytes = unanswered.removeValue(forKey: sent.number) { unansweredImageBytes -= imageBytes }
         if inFlight[sent.id] == sent.number { inFlight[sent.id] = nil }
         while lateStart < lateAt.count, inFlight[lateAt[lateStart].sent.id] != lateAt[lateStart].sent.number { lateStart += 1 }
-        guard newest[sent.id] == sent.number else { return true }
-        newest[sent.id] = nil
-        return false
+        let newer = newest[sent.id]
+        if newer?.number == sent.number {
+            newest[sent.id] = nil
+            return false
+        }
+        guard let bubble else { return false }
+        return bubble != newer?.replacesID
     }
 
     /// The app closed notification `id`: it is not shown if it waits, and the bubbles of

@@ -47,10 +47,8 @@ extension NotificationGateway {
 
     /// Sends the `Notify` calls that may go now; each answer sends the next.
     private func sendDirect() {
-        while let (sent, waiting) = direct.next() {
-            var arguments = waiting
-            // Replacing its bubble of before, named by the renderer's answer to it.
-            arguments.replacesID = records[sent.id]?.directID ?? 0
+        // Replacing its bubble of before, named by the renderer's answer to it.
+        while let (sent, arguments) = direct.next(replacing: { records[$0]?.directID }) {
             do {
                 let timeout = max(direct.lateAfter, Self.lateAnswerTimeout)
                 try renderer.notify(arguments, timeout: timeout) { [unowned self] answer in
@@ -65,11 +63,12 @@ extension NotificationGateway {
 
     /// The renderer's answer to a `Notify`: its bubble's id is kept for the renderer's
     /// signals and the app's replacement, or the bubble closed when the app closed the
-    /// notification meanwhile, or replaced it with a bubble of its own (it was late).
+    /// notification meanwhile, or replaced it with another bubble (it was late). The bubble
+    /// a newer `Notify` replaces in place is left to that one's answer.
     private func directAnswered(_ sent: DirectBubbles.Sent, app: String, _ answer: Result<UInt32, BusError>) {
-        let superseded = direct.answered(sent)
+        let closing = direct.answered(sent, bubble: try? answer.get())
         switch answer {
-        case .success(let directID) where superseded:
+        case .success(let directID) where closing:
             closeBubble(directID)
         case .success(let directID):
             records.setDirectID(directID, of: sent.id)

@@ -35,9 +35,9 @@ import Testing
         for id in UInt32(1)...10 { bubbles.add(id, Self.arguments("n\(id)")) }
         #expect(Self.drain(&bubbles, into: &sends) == [1, 2, 3])
         #expect(bubbles.counts == (waiting: 7, inFlight: 3))
-        #expect(bubbles.answered(sends[2]!) == false)
+        #expect(bubbles.answered(sends[2]!, bubble: 2) == false)
         #expect(Self.drain(&bubbles, into: &sends) == [4])
-        for id in [UInt32(1), 3, 4] { _ = bubbles.answered(sends[id]!) }
+        for id in [UInt32(1), 3, 4] { _ = bubbles.answered(sends[id]!, bubble: id) }
         #expect(Self.drain(&bubbles) == [5, 6, 7])
     }
 
@@ -63,7 +63,7 @@ import Testing
         bubbles.add(1, Self.arguments("Backup 90%"))
         bubbles.add(2, Self.arguments("Mail"))
         #expect(Self.drain(&bubbles) == [])
-        #expect(bubbles.answered(sends[1]!) == false)
+        #expect(bubbles.answered(sends[1]!, bubble: 1) == false)
         #expect(Self.drain(&bubbles) == [1, 2])
     }
 
@@ -75,9 +75,9 @@ import Testing
         #expect(Self.drain(&bubbles, into: &sends) == [1])
         bubbles.withdraw(1)
         bubbles.withdraw(2)
-        #expect(bubbles.answered(sends[1]!) == true)
+        #expect(bubbles.answered(sends[1]!, bubble: 1) == true)
         #expect(Self.drain(&bubbles, into: &sends) == [3])
-        #expect(bubbles.answered(sends[3]!) == false)
+        #expect(bubbles.answered(sends[3]!, bubble: 3) == false)
         // Filed again after it was withdrawn, it is shown.
         bubbles.add(2, Self.arguments("n2 again"))
         #expect(bubbles.next()?.arguments.summary == "n2 again")
@@ -110,7 +110,7 @@ import Testing
             var sends: [UInt32: DirectBubbles.Sent] = [:]
             let now = Self.drain(&bubbles, into: &sends)
             sent += now
-            for answered in now { _ = bubbles.answered(sends[answered]!) }
+            for answered in now { _ = bubbles.answered(sends[answered]!, bubble: answered) }
         }
         #expect(sent == (UInt32(1)...5_000).filter { $0 % 7 != 0 })
         #expect(bubbles.counts == (waiting: 0, inFlight: 0))
@@ -126,14 +126,14 @@ import Testing
         #expect(Self.drain(&bubbles, now: start, into: &sends) == [1, 2])
         #expect(bubbles.pollTimeoutMilliseconds(now: start) > 0)
         #expect(bubbles.markLate(now: start + .seconds(9)) == 0)
-        #expect(bubbles.answered(sends[2]!) == false)
+        #expect(bubbles.answered(sends[2]!, bubble: 2) == false)
         #expect(Self.drain(&bubbles, now: start + .seconds(9), into: &sends) == [3])
         // 1 is late, 3 is not yet: 4 goes in 1's place.
         #expect(bubbles.markLate(now: start + .seconds(10)) == 1)
         #expect(bubbles.pollTimeoutMilliseconds(now: start + .seconds(10)) > 0)
         #expect(Self.drain(&bubbles, now: start + .seconds(10), into: &sends) == [4])
-        #expect(bubbles.answered(sends[1]!) == false)
-        for id in [UInt32(3), 4] { _ = bubbles.answered(sends[id]!) }
+        #expect(bubbles.answered(sends[1]!, bubble: 1) == false)
+        for id in [UInt32(3), 4] { _ = bubbles.answered(sends[id]!, bubble: id) }
         #expect(bubbles.pollTimeoutMilliseconds(now: start + .seconds(10)) == -1)
         #expect(bubbles.counts == (waiting: 0, inFlight: 0))
     }
@@ -153,10 +153,48 @@ import Testing
         #expect(bubbles.markLate(now: start + .seconds(10)) == 2)
         let again = bubbles.next(now: start + .seconds(10))
         #expect(again?.sent.id == 1 && again?.arguments.summary == "Backup 90%")
-        #expect(bubbles.answered(again!.sent) == false)
-        #expect(bubbles.answered(first!.sent) == true)
+        #expect(bubbles.answered(again!.sent, bubble: 3) == false)
+        #expect(bubbles.answered(first!.sent, bubble: 1) == true)
         bubbles.withdraw(2)
-        #expect(bubbles.answered(mail!.sent) == true)
+        #expect(bubbles.answered(mail!.sent, bubble: 2) == true)
+    }
+
+    /// A late replacement of the bubble on screen and the app's next one, sent past it, both
+    /// replace that bubble: the renderer names it to both, and the late answer leaves it to
+    /// the newer one's. A late send the renderer showed as a bubble of its own is closed, and
+    /// so is the bubble of one withdrawn meanwhile, in place or not.
+    @Test func aLateAnswerLeavesTheBubbleANewerSendReplacesInPlace() {
+        let start = ContinuousClock.now
+        var bubbles = DirectBubbles(maximumInFlight: 10, maximumWaiting: 100, maximumWaitingImageBytes: 1 << 20, lateAfter: .seconds(10))
+        var onScreen: [UInt32: UInt32] = [:]
+        func next(_ summary: String, at seconds: Int) -> (sent: DirectBubbles.Sent, arguments: NotifyArguments)? {
+            bubbles.add(1, Self.arguments(summary))
+            return bubbles.next(now: start + .seconds(seconds), replacing: { onScreen[$0] })
+        }
+        let shown = next("Backup 10%", at: 0)!
+        #expect(shown.arguments.replacesID == 0)
+        #expect(bubbles.answered(shown.sent, bubble: 5) == false)
+        onScreen[1] = 5
+
+        let late = next("Backup 50%", at: 0)!
+        #expect(late.arguments.replacesID == 5)
+        #expect(next("Backup 70%", at: 0) == nil)
+        #expect(bubbles.markLate(now: start + .seconds(10)) == 1)
+        let newer = bubbles.next(now: start + .seconds(10), replacing: { onScreen[$0] })!
+        #expect(newer.arguments.replacesID == 5 && newer.arguments.summary == "Backup 70%")
+        #expect(bubbles.answered(late.sent, bubble: 5) == false)
+        #expect(bubbles.answered(newer.sent, bubble: 5) == false)
+
+        let lateOfItsOwn = next("Backup 80%", at: 10)!
+        #expect(next("Backup 90%", at: 10) == nil)
+        #expect(bubbles.markLate(now: start + .seconds(20)) == 1)
+        let newest = bubbles.next(now: start + .seconds(20), replacing: { onScreen[$0] })!
+        #expect(bubbles.answered(lateOfItsOwn.sent, bubble: 6) == true)
+        #expect(bubbles.answered(newest.sent, bubble: 5) == false)
+
+        let withdrawn = next("Backup 100%", at: 20)!
+        bubbles.withdraw(1)
+        #expect(bubbles.answered(withdrawn.sent, bubble: 5) == true)
     }
 
     /// A renderer that hangs is sent no more than so many, late or not, nor past so many
@@ -174,14 +212,14 @@ import Testing
         }
         #expect(bubbles.maximumUnanswered == 8)
         #expect(sent == Array(1...8))
-        #expect(bubbles.answered(sends[1]!) == false)
+        #expect(bubbles.answered(sends[1]!, bubble: 1) == false)
         #expect(Self.drain(&bubbles, now: start + .seconds(100)) == [9])
 
         var images = DirectBubbles(maximumInFlight: 10, maximumWaiting: 100, maximumWaitingImageBytes: 1_000)
         for id in UInt32(1)...4 { images.add(id, Self.arguments("n\(id)", imageBytes: 600)) }
         var imageSends: [UInt32: DirectBubbles.Sent] = [:]
         #expect(Self.drain(&images, into: &imageSends) == [1, 2])
-        #expect(images.answered(imageSends[1]!) == false)
+        #expect(images.answered(imageSends[1]!, bubble: 1) == false)
         #expect(Self.drain(&images, into: &imageSends) == [3])
     }
 }

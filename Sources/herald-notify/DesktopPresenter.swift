@@ -23,13 +23,13 @@ final class DesktopPresenter {
     private var waitingForServer = false
     private var droppedWhileWaiting = 0
     static let maximumWaiting = 200
-    /// Bubbles whose Notify the server has not answered yet: sent without waiting, so that
-    /// a burst reaches the server as fast as it takes them (one round trip at a time, dunst
-    /// draws each alone, and takes half as many a second).
-    private var unanswered: Set<Bubble.Key> = []
-    static let maximumInFlight = 32
-    /// Bubbles closed while their Notify is unanswered: each is closed once the server names it.
-    private var closing: Set<Bubble.Key> = []
+    /// The Notify calls the server has not answered yet: sent without waiting, so that a
+    /// burst reaches the server as fast as it takes them (one round trip at a time, dunst
+    /// draws each alone, and takes half as many a second). One unanswered past the bus's
+    /// call timeout is late: its answer still names its bubble (``BubbleSends``).
+    private var sends: BubbleSends
+    /// Whether late answers were logged: once until every send is answered.
+    private var toldOfLateAnswers = false
     /// Bubbles waiting for room among the unanswered, in order.
     private var queued: Deque<(bubble: Bubble, uid: UInt32)> = []
     private var droppedFromQueue = 0
@@ -91,6 +91,7 @@ final class DesktopPresenter {
         self.server = server
         self.images = images
         self.entries = entries
+        sends = BubbleSends(maximumInFlight: 32, lateAfter: server.bus.callTimeout)
         mapping = NotificationMapping(capabilities: ServerCapabilities([]), quiet: quiet, promptsForReplies: promptsForReplies)
         try server.onActionInvoked { [unowned self] id, key in actionInvoked(id: id, key: key) }
         try server.onNotificationReplied { [unowned self] id, text in replied(id: id, text: text) }
@@ -154,6 +155,9 @@ final class DesktopPresenter {
         for entry in queued where entry.uid == uid {
             if case .notification(let notification) = entry.bubble.key { keys.insert(notification) }
         }
+        for entry in sends.unansweredBubbles where entry.uid == uid {
+            if case .notification(let notification) = entry.key { keys.insert(notification) }
+        }
         return keys
     }
 
@@ -171,7 +175,7 @@ final class DesktopPresenter {
     /// Shows the prompt for `request`, unless it is shown (or waiting for a server) already.
     private func ask(_ request: AuthorizationRequest) {
         let key = Bubble.Key.authorization(uid: request.uid, app: request.app)
-        guard shown[key] == nil, !unanswered.contains(key), !queued.contains(where: { $0.bubble.key == key }),
+        guard shown[key] == nil, !sends.isUnanswered(key), !queued.contains(where: { $0.bubble.key == key }),
             !waiting.contains(where: { $0.bubble.key == key })
         else { return }
         show(mapping.authorizationBubble(for: request), uid: request.uid)
@@ -182,7 +186,9 @@ final class DesktopPresenter {
     /// (answered while heraldd was away) is closed.
     func authorizationRequestsWaiting(_ requests: [AuthorizationRequest], uid: UInt32) {
         let waitingNow = Set(requests.map { Bubble.Key.authorization(uid: $0.uid, app: $0.app) })
-        let prompts = Set(shown.keys).union(unanswered).union(queued.map(\.bubble.key)).union(waiting.map(\.bubble.key)).filter { key in
+        let bubbles = Set(shown.keys).union(sends.unansweredBubbles.map(\.key)).union(queued.map(\.bubble.key))
+            .union(waiting.map(\.bubble.key))
+        let prompts = bubbles.filter { key in
             if case .authorization(uid, _) = key { true } else { false }
         }
         for key in prompts.subtracting(waitingNow) { close(key) }
@@ -193,18 +199,13 @@ final class DesktopPresenter {
         guard serverAvailable else { return wait(bubble, uid: uid) }
         let bubble = adjustBubble(bubble)
         // Shown again before its close went: it replaces the bubble instead.
-        closing.remove(bubble.key)
-        // In order: after those queued; and a bubble that replaces one whose Notify is
-        // unanswered needs that one's id first. At most ``maximumInFlight`` unanswered, so a
-        // burst reaches the server as fast as it takes it, and the rest queue here (the
-        // gateway stops taking apps' calls meanwhile: ``backlog``).
-        if !queued.isEmpty || !canSend(bubble) { return queue(bubble, uid: uid) }
+        sends.showAgain(bubble.key)
+        // In order: after those queued; and a bubble that replaces one whose Notify is in
+        // flight needs that one's id first. At most ``BubbleSends/maximumInFlight`` in
+        // flight, so a burst reaches the server as fast as it takes it, and the rest queue
+        // here (the gateway stops taking apps' calls meanwhile: ``backlog``).
+        if !queued.isEmpty || !sends.canSend(bubble, threads: threads) { return queue(bubble, uid: uid) }
         send(bubble, uid: uid)
-    }
-
-    /// Whether `bubble` may go now: few enough unanswered, and not replacing one of them.
-    private func canSend(_ bubble: Bubble) -> Bool {
-        unanswered.count < Self.maximumInFlight && threads.replaced(by: bubble, isShown: { unanswered.contains($0) }) == nil
     }
 
     private func queue(_ bubble: Bubble, uid: UInt32) {
@@ -217,7 +218,7 @@ final class DesktopPresenter {
 
     /// Sends what queued, in order, as far as it may go now.
     private func sendQueued() {
-        while serverAvailable, let (bubble, uid) = queued.first, canSend(bubble) {
+        while serverAvailable, let (bubble, uid) = queued.first, sends.canSend(bubble, threads: threads) {
             queued.removeFirst()
             send(bubble, uid: uid)
         }
@@ -227,31 +228,80 @@ final class DesktopPresenter {
         }
     }
 
-    /// Bubbles on their way to the server: queued here, and sent but unanswered.
-    var backlog: Int { queued.count + unanswered.count }
+    /// Bubbles on their way to the server: queued here, and sent but unanswered (late ones too).
+    var backlog: Int { queued.count + sends.unansweredCount }
 
     private func send(_ bubble: Bubble, uid: UInt32) {
         // Its own bubble again, or (where the server stacks no thread itself) its thread's last.
         let replacedKey = threads.replaced(by: bubble) { shown[$0] != nil }
         let previous = replacedKey.flatMap { shown[$0] }
+        // A late Notify of either, which this one takes the place of.
+        let superseded = threads.replaced(by: bubble) { sends.isUnanswered($0) }
         let image = bubble.image.flatMap(images.path(for:))
         let arguments = bubble.arguments(replacesID: previous?.id ?? 0, imagePath: image?.path)
+        let sent = sends.send(bubble.key, uid: uid, replacesID: arguments.replacesID, superseding: superseded)
         do {
-            try server.notify(arguments) { [unowned self] answer in
-                unanswered.remove(bubble.key)
-                switch answer {
-                case .success(let id): showed(bubble, uid: uid, id: id, replacing: replacedKey, previous: previous, image: image)
-                case .failure(let error): failed(bubble, uid: uid, image: image, error: error)
-                }
-                if closing.remove(bubble.key) != nil { close(bubble.key) }
+            let timeout = max(sends.lateAfter, BubbleSends.lateAnswerTimeout)
+            try server.notify(arguments, timeout: timeout) { [unowned self] answer in
+                answered(sent, bubble, answer, replacing: replacedKey, previous: previous, image: image)
                 sendQueued()
             }
-            unanswered.insert(bubble.key)
             threads.showed(bubble)
         } catch {
+            _ = sends.answered(sent)
             failed(bubble, uid: uid, image: image, error: error)
         }
     }
+
+    /// The server's answer to `sent`, `bubble`'s Notify: the id it names is the bubble's,
+    /// or, for an answer a newer send superseded, a bubble of its own to close.
+    private func answered(
+        _ sent: BubbleSends.Sent, _ bubble: Bubble, _ answer: Result<UInt32, BusError>, replacing replacedKey: Bubble.Key?,
+        previous: ShownBubble?, image: (path: String, owned: Bool)?
+    ) {
+        switch (sends.answered(sent), answer) {
+        case (.current(let thenClose), .success(let id)):
+            showed(bubble, uid: sent.uid, id: id, replacing: replacedKey, previous: previous, image: image)
+            if thenClose { close(bubble.key) }
+        case (.current(let thenClose), .failure(let error)):
+            failed(bubble, uid: sent.uid, image: image, error: error)
+            if thenClose { close(bubble.key) }
+        case (.superseded, .success(let id)):
+            // The bubble the newer send replaces in place is left to it.
+            if id != sent.replacesID { closeSuperseded(id) }
+            if let image, image.owned { images.remove(image.path) }
+        case (.superseded, .failure), (.forgotten, _):
+            if let image, image.owned { images.remove(image.path) }
+        }
+        if sends.unansweredCount == 0 { toldOfLateAnswers = false }
+    }
+
+    /// Closes bubble `id`, shown late for a send superseded since: nothing here names it.
+    private func closeSuperseded(_ id: UInt32) {
+        server.close(id) { answer in
+            if case .failure(let error) = answer { Log.info("CloseNotification failed for a bubble shown late: \(error)") }
+        }
+    }
+
+    /// Lets the bubbles queued behind Notify calls the server leaves unanswered past the
+    /// bus's call timeout go, and closes those closed meanwhile; their answers are still
+    /// taken when they come.
+    func sendPastLateAnswers() {
+        let (late, toClose) = sends.markLate()
+        guard late > 0 else { return }
+        if !toldOfLateAnswers {
+            toldOfLateAnswers = true
+            Log.info(
+                "the notification server has not answered \(late) Notify calls in \(sends.lateAfter): the bubbles after them go on, and "
+                    + "their answers are waited for up to \(BubbleSends.lateAnswerTimeout) so that they can still be replaced and closed"
+            )
+        }
+        for key in toClose { close(key) }
+        sendQueued()
+    }
+
+    /// Milliseconds until a Notify in flight is late, for poll; -1 with none in flight.
+    var lateAnswerPollTimeoutMilliseconds: Int32 { sends.pollTimeoutMilliseconds() }
 
     /// The server answered `bubble`'s Notify with `id`.
     private func showed(
@@ -284,15 +334,13 @@ final class DesktopPresenter {
     }
 
     /// Closes the bubble for `key` (`CloseNotification`), or forgets it if it is waiting;
-    /// one whose Notify is unanswered is closed once the server names it. Nothing here
-    /// waits on the server: a busy one never holds what heraldd sends next.
+    /// one whose Notify is in flight is closed once the server names it, one whose Notify is
+    /// late by the id it had before (``BubbleSends/close(_:)``). Nothing here waits on the
+    /// server: a busy one never holds what heraldd sends next.
     private func close(_ key: Bubble.Key) {
         waiting.removeAll { $0.bubble.key == key }
         queued.removeAll { $0.bubble.key == key }
-        if unanswered.contains(key) {
-            closing.insert(key)
-            return
-        }
+        if sends.close(key) { return }
         guard let bubble = shown[key] else { return }
         // NotificationClosed (reason 3) forgets the bubble and removes its image file.
         server.close(bubble.id) { [unowned self] answer in
@@ -400,8 +448,8 @@ final class DesktopPresenter {
             waitingForServer = true
         }
         serverAvailable = false
-        unanswered = []
-        closing = []
+        sends.removeAll()
+        toldOfLateAnswers = false
         // What queued waits for the next server, as what comes meanwhile does.
         for (bubble, uid) in queued { wait(bubble, uid: uid) }
         queued = []

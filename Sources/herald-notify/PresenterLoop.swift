@@ -165,6 +165,7 @@ final class PresenterLoop {
             timeout = Self.sooner(timeout, untilReply)
             let untilLate = gateway?.lateAnswerPollTimeoutMilliseconds ?? -1
             timeout = Self.sooner(timeout, untilLate)
+            timeout = Self.sooner(timeout, presenter.lateAnswerPollTimeoutMilliseconds)
             if link == nil {
                 let untilReconnect = Int32(clamping: Int(max(0, (reconnectAt - ContinuousClock.now) / .milliseconds(1))) + 1)
                 timeout = Self.sooner(timeout, untilReconnect)
@@ -204,6 +205,7 @@ final class PresenterLoop {
             }
             gateway?.sendHeldReplies()
             gateway?.sendPastLateAnswers()
+            presenter.sendPastLateAnswers()
             // After what arrived: a bubble never waits for the file.
             presentedUntil.writeIfDue()
         }

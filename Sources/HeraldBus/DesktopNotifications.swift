@@ -34,6 +34,11 @@ package final class DesktopNotifications {
         )
     }
 
+    /// How long a `Notify` is waited for by a caller that takes the answers a server gives
+    /// late, past the bus's call timeout: a bubble shown that late is still its sender's to
+    /// replace and close.
+    package static let lateAnswerTimeout: Duration = .seconds(300)
+
     /// `Notify`, not waited for: shows (or, with `replacesID`, updates) a bubble. `answer`
     /// gets the bubble's id, or the error (a timeout after
     /// `timeout`, by default the bus's ``SessionBus/callTimeout``), from the bus's

@@ -1,3 +1,5 @@
+import HeraldBus
+
 /// The presenter's `Notify` calls the notification server has not answered yet: each
 /// numbered, so that an answer is told from a newer send's of the same bubble.
 ///
@@ -5,15 +7,12 @@
 /// unanswered (its own, or its thread's last: ``ThreadStacks``) waits for that answer, which
 /// names the bubble to replace. A send unanswered for ``lateAfter`` (the bus's call
 /// timeout) is late: it gives its place to the next, a bubble replacing it no longer waits
-/// for it, and its answer is still waited for, up to ``lateAnswerTimeout``. A late answer
-/// that a newer send superseded names a bubble to close, unless it is the very bubble the
-/// newer send replaces in place. A server that hangs is sent no more once
-/// ``maximumUnanswered`` sends are unanswered, late or not.
+/// for it, and its answer is still waited for, up to
+/// ``DesktopNotifications/lateAnswerTimeout``. A late answer that a newer send superseded
+/// names a bubble to close, unless it is the very bubble the newer send replaces in place.
+/// A server that hangs is sent no more once ``maximumUnanswered`` sends are unanswered,
+/// late or not.
 package struct BubbleSends: Sendable {
-    /// How long a late `Notify`'s answer is waited for: a bubble the server shows that late
-    /// is still heraldd's to replace and close.
-    package static let lateAnswerTimeout: Duration = .seconds(300)
-
     /// One `Notify` sent: which bubble, which of the sends it is, and the server's id of
     /// the bubble it replaces (0 for a new one).
     package struct Sent: Hashable, Sendable {
@@ -152,7 +151,7 @@ package struct BubbleSends: Sendable {
     package func pollTimeoutMilliseconds(now: ContinuousClock.Instant = .now) -> Int32 {
         // The first is in flight: those answered or late before it are passed over at once.
         guard lateStart < lateAt.count else { return -1 }
-        return Int32(clamping: Int(max(.zero, lateAt[lateStart].at - now) / .milliseconds(1)) + 1)
+        return lateAt[lateStart].at.pollTimeoutMilliseconds(from: now)
     }
 
     /// The server went: every answer still to come is forgotten.

@@ -155,7 +155,7 @@ package struct DirectBubbles: Sendable {
     package func pollTimeoutMilliseconds(now: ContinuousClock.Instant = .now) -> Int32 {
         // The first is in flight: those answered or late before it are passed over at once.
         guard lateStart < lateAt.count else { return -1 }
-        return Int32(clamping: Int(max(.zero, lateAt[lateStart].at - now) / .milliseconds(1)) + 1)
+        return lateAt[lateStart].at.pollTimeoutMilliseconds(from: now)
     }
 
     /// Drops the ids and sends passed over once they are most of their arrays.

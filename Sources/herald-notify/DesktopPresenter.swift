@@ -241,7 +241,7 @@ final class DesktopPresenter {
         let arguments = bubble.arguments(replacesID: previous?.id ?? 0, imagePath: image?.path)
         let sent = sends.send(bubble.key, uid: uid, replacesID: arguments.replacesID, superseding: superseded)
         do {
-            let timeout = max(sends.lateAfter, BubbleSends.lateAnswerTimeout)
+            let timeout = max(sends.lateAfter, DesktopNotifications.lateAnswerTimeout)
             try server.notify(arguments, timeout: timeout) { [unowned self] answer in
                 answered(sent, bubble, answer, replacing: replacedKey, previous: previous, image: image)
                 sendQueued()
@@ -293,7 +293,7 @@ final class DesktopPresenter {
             toldOfLateAnswers = true
             Log.info(
                 "the notification server has not answered \(late) Notify calls in \(sends.lateAfter): the bubbles after them go on, and "
-                    + "their answers are waited for up to \(BubbleSends.lateAnswerTimeout) so that they can still be replaced and closed"
+                    + "their answers are waited for up to \(DesktopNotifications.lateAnswerTimeout) so that they can still be replaced and closed"
             )
         }
         for key in toClose { close(key) }

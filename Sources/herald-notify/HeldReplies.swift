@@ -46,6 +46,6 @@ struct HeldReplies {
     /// Milliseconds until the first answer is due, for poll; -1 with none held.
     func pollTimeoutMilliseconds(now: ContinuousClock.Instant = .now) -> Int32 {
         guard let first = held.first else { return -1 }
-        return Int32(clamping: Int(max(.zero, first.due - now) / .milliseconds(1)) + 1)
+        return first.due.pollTimeoutMilliseconds(from: now)
     }
 }

@@ -4,11 +4,6 @@ import HeraldDesktop
 /// Showing apps' notifications directly while heraldd is away: on the renderer as the app
 /// sent them, without Herald's Focus, the person told once per outage.
 extension NotificationGateway {
-    /// How long the renderer's answer to a direct `Notify` is waited for: a bubble it shows
-    /// late is still its app's to replace and close. A renderer that hangs is left at most
-    /// ``DirectBubbles/maximumUnanswered`` calls unanswered, each for this long.
-    static let lateAnswerTimeout: Duration = .seconds(300)
-
     /// Shows a notification on the renderer as the app sent it: while heraldd cannot
     /// decide, nothing is lost. The person is told once per outage. Its `Notify` goes
     /// without waiting (``DirectBubbles``): a flood shown while heraldd is away never stops
@@ -50,7 +45,7 @@ extension NotificationGateway {
         // Replacing its bubble of before, named by the renderer's answer to it.
         while let (sent, arguments) = direct.next(replacing: { records[$0]?.directID }) {
             do {
-                let timeout = max(direct.lateAfter, Self.lateAnswerTimeout)
+                let timeout = max(direct.lateAfter, DesktopNotifications.lateAnswerTimeout)
                 try renderer.notify(arguments, timeout: timeout) { [unowned self] answer in
                     directAnswered(sent, app: arguments.appName, answer)
                     sendDirect()
@@ -86,7 +81,7 @@ extension NotificationGateway {
             toldOfLateAnswers = true
             Log.info(
                 "the renderer has not answered \(late) Notify calls in \(direct.lateAfter): the notifications after them go on, "
-                    + "and their answers are waited for up to \(Self.lateAnswerTimeout) so that their apps can still replace and close them"
+                    + "and their answers are waited for up to \(DesktopNotifications.lateAnswerTimeout) so that their apps can still replace and close them"
             )
         }
         sendDirect()

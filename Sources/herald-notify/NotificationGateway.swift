@@ -60,7 +60,8 @@ final class NotificationGateway {
     /// Notifications on their way to the renderer while heraldd is away: as many may wait
     /// as the gateway keeps records of. A `Notify` unanswered past the renderer's call
     /// timeout is late: the next go, and its answer is still waited for
-    /// (``lateAnswerTimeout``).
+    /// (``DesktopNotifications/lateAnswerTimeout``); a renderer that hangs is left at most
+    /// ``DirectBubbles/maximumUnanswered`` calls unanswered, each for that long.
     var direct: DirectBubbles
     /// Whether late answers were logged in this outage of heraldd's.
     var toldOfLateAnswers = false

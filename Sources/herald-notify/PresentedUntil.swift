@@ -70,7 +70,7 @@ final class PresentedUntil {
     /// How long a `poll` may wait before the file is due; -1 when nothing is.
     var pollTimeoutMilliseconds: Int32 {
         guard let writeDue else { return -1 }
-        return Int32(clamping: max(0, Int((writeDue - .now) / .milliseconds(1)) + 1))
+        return writeDue.pollTimeoutMilliseconds()
     }
 
     /// Writes the file if it is due.

@@ -167,8 +167,7 @@ final class PresenterLoop {
             timeout = Self.sooner(timeout, untilLate)
             timeout = Self.sooner(timeout, presenter.lateAnswerPollTimeoutMilliseconds)
             if link == nil {
-                let untilReconnect = Int32(clamping: Int(max(0, (reconnectAt - ContinuousClock.now) / .milliseconds(1))) + 1)
-                timeout = Self.sooner(timeout, untilReconnect)
+                timeout = Self.sooner(timeout, reconnectAt.pollTimeoutMilliseconds())
             }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0, errno != EINTR {

@@ -45,7 +45,7 @@ final class NotificationGateway {
     let runPrefix: String
     private let uid = getuid()
     /// Tokens (`ActivationToken`) the renderer sent for a notification's bubble, until its action.
-    private var tokens: [NotificationKey: String] = [:]
+    var tokens: [NotificationKey: String] = [:]
 
     /// Passes a notification to heraldd; false when heraldd is not there (then the gateway
     /// shows it directly).
@@ -341,109 +341,6 @@ final class NotificationGateway {
             try renderer.bus.callAsync(forwarded) { [bus] answer in try? bus.relay(answer, to: call) }
         } catch {
             try? bus.replyError(to: call, name: error.name ?? "org.freedesktop.DBus.Error.Failed", message: error.message)
-        }
-    }
-
-    // MARK: Showing
-
-    /// The bubble heraldd's presenter shows for one of the gateway's notifications: the
-    /// app's own name, icon, text, actions and hints, with Herald's urgency and sound.
-    func bubble(_ bubble: Bubble) -> Bubble {
-        guard case .notification(let key) = bubble.key, let id = records.id(for: key), let record = records[id] else { return bubble }
-        let n = record.notification
-        var adjusted = bubble
-        var arguments = bubble.arguments
-        arguments.appName = n.appName
-        arguments.appIcon = n.appIcon
-        arguments.summary = n.summary
-        arguments.body = presenter.serverCapabilities.bodyMarkup ? n.body : BodyMarkup.plainText(n.body)
-        arguments.expireTimeout = n.expireTimeout
-        // The app's actions answer the app; Herald's own follow, unless the app took their keys.
-        var actions = n.actions
-        var keys: [String: String] = [:]
-        for index in stride(from: 0, to: actions.count - 1, by: 2) { keys[actions[index]] = actions[index] }
-        adjusted.snoozeKey = bubble.snoozeKey.flatMap { keys[$0] == nil ? $0 : nil }
-        if let snooze = adjusted.snoozeKey { actions += [snooze, "Snooze 1 hour"] }
-        if keys[NotificationMapping.muteConversationActionKey] != nil { adjusted.muteConversation = nil }
-        if adjusted.muteConversation != nil { actions += [NotificationMapping.muteConversationActionKey, "Mute conversation 1 hour"] }
-        arguments.actions = presenter.serverCapabilities.actions ? actions : []
-        // Herald decides urgency and whether it sounds (the app's own sound when it does);
-        // the other hints are the app's, and Herald's thread stacking is not applied.
-        let decided: Set<String> = ["urgency", "suppress-sound", "sound-name", "x-dunst-stack-tag", "x-canonical-private-synchronous"]
-        let silent = bubble.arguments.hint("suppress-sound") != nil
-        var hints = bubble.arguments.hints.filter { $0.key == "urgency" || $0.key == "suppress-sound" }
-        if !silent, let sound = n.hints["sound-name"] ?? bubble.arguments.hint("sound-name") { hints.append(("sound-name", sound)) }
-        hints += n.hints.filter { !decided.contains($0.key) }.map { (key: $0.key, value: $0.value) }
-        arguments.hints = hints
-        adjusted.arguments = arguments
-        adjusted.actionKeys = keys
-        adjusted.thread = nil
-        // The app's own images are its hints; a portal app's bytes icon is written to a file.
-        adjusted.image = record.portal?.icon
-        // KDE's inline reply (a renderer with the `inline-reply` capability shows a text
-        // field for it): the typed text goes back to the app.
-        adjusted.inlineReplyAction = keys[NotificationMapping.inlineReplyKey].map { _ in NotificationMapping.inlineReplyKey }
-        return adjusted
-    }
-
-    /// Whether the notification of `key` is one of the gateway's.
-    func owns(_ key: NotificationKey) -> Bool { records.id(for: key) != nil }
-
-    /// A person acted on the bubble of one of the gateway's notifications: the app hears
-    /// `ActivationToken` (when the renderer sent one) and `ActionInvoked`, or, for text
-    /// typed into an inline reply, `NotificationReplied` with it.
-    func actionInvoked(_ key: NotificationKey, action: String, reply: String? = nil) {
-        guard let id = records.id(for: key), let record = records[id] else { return }
-        if let token = tokens.removeValue(forKey: key) { emitToken(token, for: id) }
-        if let reply, record.portal == nil { return emitReply(reply, for: record) }
-        emitAction(action, for: record, reply: reply)
-    }
-
-    /// The bubble of one of the gateway's notifications closed.
-    func bubbleClosed(_ key: NotificationKey, reason: NotificationClosedReason) {
-        tokens[key] = nil
-        guard let id = records.id(for: key), let record = records[id] else { return }
-        emitClosed(record, reason: reason)
-    }
-
-    // MARK: Signals, to the sender only
-
-    private func emitAction(_ action: String, for record: GatewayRecords.Record, reply: String?) {
-        if let portal = record.portal { return portalAction?(portal, action, reply) ?? () }
-        do {
-            try bus.emitSignal(path: Self.path, interface: Self.interface, member: "ActionInvoked", to: record.sender) { m throws(BusError) in
-                try m.append(record.id)
-                try m.append(action)
-            }
-        } catch {
-            Log.info("ActionInvoked for \(record.app) was not sent: \(error)")
-        }
-    }
-
-    private func emitReply(_ text: String, for record: GatewayRecords.Record) {
-        do {
-            try bus.emitSignal(path: Self.path, interface: Self.interface, member: "NotificationReplied", to: record.sender) { m throws(BusError) in
-                try m.append(record.id)
-                try m.append(text)
-            }
-        } catch {
-            Log.info("NotificationReplied for \(record.app) was not sent: \(error)")
-        }
-    }
-
-    private func emitToken(_ token: String, for id: UInt32) {
-        guard let record = records[id], record.portal == nil else { return }
-        try? bus.emitSignal(path: Self.path, interface: Self.interface, member: "ActivationToken", to: record.sender) { m throws(BusError) in
-            try m.append(id)
-            try m.append(token)
-        }
-    }
-
-    private func emitClosed(_ record: GatewayRecords.Record, reason: NotificationClosedReason) {
-        guard record.portal == nil else { return }
-        try? bus.emitSignal(path: Self.path, interface: Self.interface, member: "NotificationClosed", to: record.sender) { m throws(BusError) in
-            try m.append(record.id)
-            try m.append(reason.rawValue)
         }
     }
 

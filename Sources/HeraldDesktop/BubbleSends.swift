@@ -35,28 +35,24 @@ package struct BubbleSends: Sendable {
     }
 
     package let maximumInFlight: Int
-    package let lateAfter: Duration
+    package var lateAfter: Duration { inFlight.lateAfter }
     /// How many sends may be unanswered, late ones included.
     package var maximumUnanswered: Int { 4 * maximumInFlight }
 
     /// Every send unanswered, late or not, by its number.
     private var unanswered: [Int: Sent] = [:]
     /// The sends that count among the ``maximumInFlight``: unanswered and not late, by bubble.
-    private var inFlight: [Bubble.Key: Int] = [:]
+    private var inFlight: SendsInFlight<Bubble.Key>
     /// Each bubble's newest send, while it is unanswered and neither superseded nor closed
     /// late: the one whose answer names the bubble.
     private var newest: [Bubble.Key: Int] = [:]
     /// Bubbles closed while their newest send is in flight: closed once it is answered.
     private var closeWhenAnswered: Set<Bubble.Key> = []
-    /// When each send becomes late, in the order sent (all wait as long), from `lateStart`;
-    /// one answered since is passed over.
-    private var lateAt: [(sent: Sent, at: ContinuousClock.Instant)] = []
-    private var lateStart = 0
     private var sends = 0
 
     package init(maximumInFlight: Int = 32, lateAfter: Duration = .seconds(10)) {
         self.maximumInFlight = maximumInFlight
-        self.lateAfter = lateAfter
+        inFlight = SendsInFlight(lateAfter: lateAfter)
     }
 
     /// How many sends are unanswered, late ones included.
@@ -86,21 +82,19 @@ package struct BubbleSends: Sendable {
         sends += 1
         let sent = Sent(key: key, uid: uid, replacesID: replacesID, number: sends)
         unanswered[sent.number] = sent
-        inFlight[key] = sent.number
+        inFlight.add(key, number: sent.number, now: now)
         newest[key] = sent.number
         if let other, other != key {
             newest[other] = nil
             closeWhenAnswered.remove(other)
         }
-        lateAt.append((sent, now + lateAfter))
         return sent
     }
 
     /// The server answered `sent`, or its call failed.
     package mutating func answered(_ sent: Sent) -> Answer {
-        defer { compact() }
         guard unanswered.removeValue(forKey: sent.number) != nil else { return .forgotten }
-        if inFlight[sent.key] == sent.number { inFlight[sent.key] = nil }
+        inFlight.answered(sent.key, number: sent.number)
         guard newest[sent.key] == sent.number else { return .superseded }
         newest[sent.key] = nil
         return .current(thenClose: closeWhenAnswered.remove(sent.key) != nil)
@@ -128,49 +122,25 @@ package struct BubbleSends: Sendable {
     /// next. Returns how many did, and the bubbles closed while they were in flight: those
     /// are to be closed now (their answers are superseded).
     package mutating func markLate(now: ContinuousClock.Instant = .now) -> (late: Int, toClose: [Bubble.Key]) {
-        var late = 0
+        let late = inFlight.markLate(now: now)
         var toClose: [Bubble.Key] = []
-        while lateStart < lateAt.count {
-            let (sent, at) = lateAt[lateStart]
-            if inFlight[sent.key] == sent.number {
-                guard at <= now else { break }
-                inFlight[sent.key] = nil
-                late += 1
-                if closeWhenAnswered.remove(sent.key) != nil {
-                    newest[sent.key] = nil
-                    toClose.append(sent.key)
-                }
-            }
-            lateStart += 1
+        for key in late where closeWhenAnswered.remove(key) != nil {
+            newest[key] = nil
+            toClose.append(key)
         }
-        compact()
-        return (late, toClose)
+        return (late.count, toClose)
     }
 
     /// Milliseconds until the next send in flight becomes late, for poll; -1 with none.
     package func pollTimeoutMilliseconds(now: ContinuousClock.Instant = .now) -> Int32 {
-        // The first is in flight: those answered or late before it are passed over at once.
-        guard lateStart < lateAt.count else { return -1 }
-        return lateAt[lateStart].at.pollTimeoutMilliseconds(from: now)
+        inFlight.pollTimeoutMilliseconds(now: now)
     }
 
     /// The server went: every answer still to come is forgotten.
     package mutating func removeAll() {
         unanswered = [:]
-        inFlight = [:]
+        inFlight.removeAll()
         newest = [:]
         closeWhenAnswered = []
-        lateAt = []
-        lateStart = 0
-    }
-
-    /// Passes over the sends no longer in flight at the front, and drops them once they
-    /// are most of the array.
-    private mutating func compact() {
-        while lateStart < lateAt.count, inFlight[lateAt[lateStart].sent.key] != lateAt[lateStart].sent.number { lateStart += 1 }
-        if lateStart > 1024, lateStart * 2 > lateAt.count {
-            lateAt.removeFirst(lateStart)
-            lateStart = 0
-        }
     }
 }

@@ -31,7 +31,7 @@ package struct DirectBubbles: Sendable {
     package let maximumWaiting: Int
     package let maximumWaitingImageBytes: Int
     /// How long an unanswered `Notify` keeps its place among the ``maximumInFlight``.
-    package let lateAfter: Duration
+    package var lateAfter: Duration { inFlight.lateAfter }
     /// How many sends may be unanswered, late ones included.
     package var maximumUnanswered: Int { 4 * maximumInFlight }
 
@@ -41,11 +41,7 @@ package struct DirectBubbles: Sendable {
     private var waiting: [UInt32: NotifyArguments] = [:]
     private var waitingImageBytes = 0
     /// The sends that count among the ``maximumInFlight``: unanswered and not late.
-    private var inFlight: [UInt32: Int] = [:]
-    /// When each in flight becomes late, in the order sent (all wait as long), from
-    /// `lateStart`; one answered since is passed over.
-    private var lateAt: [(sent: Sent, at: ContinuousClock.Instant)] = []
-    private var lateStart = 0
+    private var inFlight: SendsInFlight<UInt32>
     /// Each notification's newest send, while it is unanswered and the notification not
     /// withdrawn: an answer to any other send names a bubble to close, unless the newest
     /// replaces that same bubble.
@@ -59,7 +55,7 @@ package struct DirectBubbles: Sendable {
         self.maximumInFlight = maximumInFlight
         self.maximumWaiting = maximumWaiting
         self.maximumWaitingImageBytes = maximumWaitingImageBytes
-        self.lateAfter = lateAfter
+        inFlight = SendsInFlight(lateAfter: lateAfter)
     }
 
     /// Whether as many wait as may: the gateway takes no more calls from the person's bus,
@@ -102,9 +98,8 @@ package struct DirectBubbles: Sendable {
             let sent = Sent(id: id, number: sends, replacesID: arguments.replacesID)
             unanswered[sent.number] = arguments.imageBytes
             unansweredImageBytes += arguments.imageBytes
-            inFlight[id] = sent.number
+            inFlight.add(id, number: sent.number, now: now)
             newest[id] = sent
-            lateAt.append((sent, now + lateAfter))
             return (sent, arguments)
         }
         return nil
@@ -116,8 +111,7 @@ package struct DirectBubbles: Sendable {
     /// the renderer updates it in place for both and names it to both.
     package mutating func answered(_ sent: Sent, bubble: UInt32?) -> Bool {
         if let imageBytes = unanswered.removeValue(forKey: sent.number) { unansweredImageBytes -= imageBytes }
-        if inFlight[sent.id] == sent.number { inFlight[sent.id] = nil }
-        while lateStart < lateAt.count, inFlight[lateAt[lateStart].sent.id] != lateAt[lateStart].sent.number { lateStart += 1 }
+        inFlight.answered(sent.id, number: sent.number)
         let newer = newest[sent.id]
         if newer?.number == sent.number {
             newest[sent.id] = nil
@@ -138,35 +132,19 @@ package struct DirectBubbles: Sendable {
     /// the next; returns how many did.
     @discardableResult
     package mutating func markLate(now: ContinuousClock.Instant = .now) -> Int {
-        var late = 0
-        while lateStart < lateAt.count {
-            let (sent, at) = lateAt[lateStart]
-            if inFlight[sent.id] == sent.number {
-                guard at <= now else { break }
-                inFlight[sent.id] = nil
-                late += 1
-            }
-            lateStart += 1
-        }
-        return late
+        inFlight.markLate(now: now).count
     }
 
     /// Milliseconds until the next send in flight becomes late, for poll; -1 with none.
     package func pollTimeoutMilliseconds(now: ContinuousClock.Instant = .now) -> Int32 {
-        // The first is in flight: those answered or late before it are passed over at once.
-        guard lateStart < lateAt.count else { return -1 }
-        return lateAt[lateStart].at.pollTimeoutMilliseconds(from: now)
+        inFlight.pollTimeoutMilliseconds(now: now)
     }
 
-    /// Drops the ids and sends passed over once they are most of their arrays.
+    /// Drops the ids passed over once they are most of their array.
     private mutating func compact() {
         if orderStart > 1024, orderStart * 2 > order.count {
             order.removeFirst(orderStart)
             orderStart = 0
-        }
-        if lateStart > 1024, lateStart * 2 > lateAt.count {
-            lateAt.removeFirst(lateStart)
-            lateStart = 0
         }
     }
 }

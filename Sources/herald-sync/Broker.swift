@@ -126,11 +126,22 @@ final class Broker: @unchecked Sendable {
     }
 
     /// Starts the network thread and connects in the background; reconnects by itself,
-    /// also when the first try fails at once (a TLS handshake refused): then its error.
+    /// also when the first try fails at once: then its error. A broker quick to answer
+    /// can refuse the TLS handshake before the connect returns (seen on a loaded machine);
+    /// libmosquitto's log has then said why (`certificate verify failed`), and that event,
+    /// already waiting, is what the person is shown instead of "A TLS error occurred.".
     func start(host: String, port: Int) throws(Failure) -> String? {
         let connecting = mosquitto_connect_async(client, host, Int32(port), keepalive)
+        // Read before the network thread starts, so that what it says of later attempts is its own.
+        let failureSaid =
+            connecting != MOSQ_ERR_SUCCESS.rawValue
+            && attempt.withLock { attempt in
+                defer { attempt = (false, false) }
+                return attempt.failureSaid
+            }
         try check(mosquitto_loop_start(client), "starting libmosquitto's thread")
-        return connecting == MOSQ_ERR_SUCCESS.rawValue ? nil : String(cString: mosquitto_strerror(connecting))
+        guard connecting != MOSQ_ERR_SUCCESS.rawValue, !failureSaid else { return nil }
+        return String(cString: mosquitto_strerror(connecting))
     }
 
     /// Says this host is `offline`, disconnects and waits for the network thread to end.

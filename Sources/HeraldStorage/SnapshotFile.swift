@@ -9,7 +9,11 @@ import HeraldCore
 /// heraldd wrote before sections, are still read (``FormatVersion1Payload``).
 package struct SnapshotFile: Sendable {
     package var header: SnapshotHeader
-    package var payload: [UInt8]
+    /// The payload as written: the pieces it was made in.
+    package let payloadPieces: PayloadPieces
+
+    /// The payload in one array, for tests and tools that read it back.
+    package var payload: [UInt8] { payloadPieces.joined() }
 
     /// Encodes `state` as generation `generation`, created at `now`; record chunks on
     /// `parallel` when given.
@@ -20,22 +24,21 @@ package struct SnapshotFile: Sendable {
         parallel: ParallelWork? = nil
     ) throws(SnapshotFileError) {
         do {
-            payload = try SnapshotPayload.encode(state, parallel: parallel)
+            payloadPieces = try SnapshotPayload.encode(state, parallel: parallel)
         } catch {
             throw SnapshotFileError(.undecodable, "The state could not be encoded: \(error).")
         }
-        let checksum = payload.withUnsafeBytes { CRC32C.checksum($0) }
         header = SnapshotHeader(
             generation: generation,
             createdAt: now,
             interactions: UInt64(state.interactionCount),
-            payloadLength: UInt64(payload.count),
-            payloadChecksum: checksum
+            payloadLength: UInt64(payloadPieces.count),
+            payloadChecksum: payloadPieces.checksum
         )
     }
 
     /// The file's size in bytes.
-    package var byteCount: Int { SnapshotHeader.size + payload.count }
+    package var byteCount: Int { SnapshotHeader.size + payloadPieces.count }
 
     /// Checks a whole file — header, length, payload checksum — without decoding the state.
     package static func verify(_ bytes: UnsafeRawBufferPointer) throws(SnapshotFileError) -> SnapshotHeader {

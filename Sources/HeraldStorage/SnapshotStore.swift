@@ -85,9 +85,7 @@ package struct SnapshotStore: Sendable {
         defer { close(fd) }
         try Self.writeAll(fd, file.header.bytes, path: temporaryPath)
         let path = temporaryPath
-        try file.payload.withUnsafeBytes { bytes in
-            Result { () throws(SnapshotFileError) in try Self.writeAll(fd, bytes, path: path) }
-        }.get()
+        try file.payloadPieces.forEach { (piece) throws(SnapshotFileError) in try Self.writeAll(fd, piece, path: path) }
         guard fsync(fd) == 0 else { throw Self.ioError("Cannot fsync \(temporaryPath)") }
     }
 

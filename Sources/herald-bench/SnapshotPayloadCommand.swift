@@ -58,7 +58,7 @@ struct SnapshotPayloadCommand: ParsableCommand {
         _ = try timed("encode on every core") {
             try SnapshotPayload.encode(state, parallel: runOnEveryCore)
         }
-        _ = timed("checksum") { CRC32C.checksum(payload) }
+        _ = timed("checksum") { payload.checksum }
         let file = try timed("encode + checksum (SnapshotFile)") {
             try SnapshotFile(encoding: state, generation: 1, now: Date())
         }

@@ -110,7 +110,7 @@ struct StoreSectionsTests {
     @Test("A store whose records do not match the header's count is damage, found when it restores")
     func damageInTheStoreIsFoundApart() throws {
         let state = try F.fullState()
-        let payload = try SnapshotPayload.encode(state, parallel: nil)
+        let payload = try SnapshotPayload.encode(state, parallel: nil).joined()
         let file = F.sealed(payload, interactions: state.interactionCount + 1)
         let (_, _, store) = try SnapshotFile.decode(file, configuration: CoreConfiguration(), deferringStore: true)
         #expect(throws: SnapshotFileError.self) { try #require(store).restore() }

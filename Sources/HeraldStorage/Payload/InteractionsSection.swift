@@ -10,18 +10,18 @@ import HeraldProtocol
 ///
 /// Chunks are independent, so a snapshot encodes them and a start decodes them on every
 /// core at once; only the insertion into the store is serial.
-enum InteractionsSection: SnapshotSection {
+enum InteractionsSection: RecordChunkSection {
     static let name = "interactions"
     static let since: UInt32 = 2
     static let isStore = true
 
     /// Encodes runs of ``InteractionRecordLayout/chunkSize`` positions of the donation
     /// order, each into a buffer of its own — all at once on `parallel`, one after another
-    /// without it — then appends the buffers in order. (A run holds fewer records where
-    /// some were removed; an empty one is left out.) The runs' records are found in one
-    /// pass over the store (``HeraldState/storedRecordRuns(_:)``), not looked up one
-    /// position at a time.
-    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: ParallelWork?) throws {
+    /// without it — then hands the buffers over in order, each a piece of the payload.
+    /// (A run holds fewer records where some were removed; an empty one is left out.) The
+    /// runs' records are found in one pass over the store
+    /// (``HeraldState/storedRecordRuns(_:)``), not looked up one position at a time.
+    static func write(_ state: HeraldState, to pieces: inout PayloadPieces, parallel: ParallelWork?) throws {
         let positions = state.storedRecordPositions
         let runs = state.storedRecordRuns(
             stride(from: positions.lowerBound, to: positions.upperBound, by: InteractionRecordLayout.chunkSize).map {
@@ -37,12 +37,11 @@ enum InteractionsSection: SnapshotSection {
             }
             return buffer
         }.filter { !$0.isEmpty }
-        let names = state.storedAppNames
-        bytes.reserveCapacity(bytes.count + chunks.reduce(0) { $0 + $1.count + 5 } + names.reduce(9) { $0 + $1.utf8.count + 2 })
-        bytes.appendStrings(names)
-        bytes.appendVarint(UInt64(chunks.count))
+        pieces.tail.appendStrings(state.storedAppNames)
+        pieces.tail.appendVarint(UInt64(chunks.count))
         for chunk in chunks {
-            bytes.appendLengthPrefixed(chunk)
+            pieces.tail.appendVarint(UInt64(chunk.count))
+            pieces.append(chunk: chunk)
         }
     }
 

@@ -11,7 +11,7 @@ import HeraldProtocol
 /// Chunks are independent: a snapshot encodes them and a start decodes them on every core
 /// at once, while one thread inserts each chunk into the list as soon as it is decoded.
 /// Snapshots of formats 3 to 6 keep the list as JSON (``NotificationsSection``).
-enum NotificationRecordsSection: SnapshotSection {
+enum NotificationRecordsSection: RecordChunkSection {
     static let name = "notification-records"
     static let since: UInt32 = 7
     static let isStore = true
@@ -19,7 +19,7 @@ enum NotificationRecordsSection: SnapshotSection {
     /// inspect-snapshot --json` reads the same whichever format the file has.
     static let inspectionMember = NotificationsSection.name
 
-    static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: ParallelWork?) throws {
+    static func write(_ state: HeraldState, to pieces: inout PayloadPieces, parallel: ParallelWork?) throws {
         // The entries where the list keeps them, in its order: no copy of each is made.
         let order = state.storedNotificationOrder
         let tables = Tables(of: state, order)
@@ -38,16 +38,18 @@ enum NotificationRecordsSection: SnapshotSection {
             }
             return buffer
         }
-        bytes.reserveCapacity(bytes.count + chunks.reduce(0) { $0 + $1.count + 5 } + tables.apps.reduce(9) { $0 + $1.utf8.count + 2 })
-        bytes.appendStrings(tables.apps)
+        pieces.tail.appendStrings(tables.apps)
         var reasons: [UInt8] = []
         InteractionRecordWriter.appending(to: &reasons) { writer in
             writer.appendVarint(UInt64(tables.reasonLists.count))
             for list in tables.reasonLists { writer.appendReasons(list) }
         }
-        bytes.appendLengthPrefixed(reasons)
-        bytes.appendVarint(UInt64(chunks.count))
-        for chunk in chunks { bytes.appendLengthPrefixed(chunk) }
+        pieces.tail.appendLengthPrefixed(reasons)
+        pieces.tail.appendVarint(UInt64(chunks.count))
+        for chunk in chunks {
+            pieces.tail.appendVarint(UInt64(chunk.count))
+            pieces.append(chunk: chunk)
+        }
     }
 
     static func restore(from file: [UInt8], range: Range<Int>, into state: inout HeraldState) throws(SnapshotFileError) {

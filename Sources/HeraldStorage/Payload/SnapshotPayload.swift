@@ -52,27 +52,29 @@ package enum SnapshotPayload {
         return [LeadingChecksumSection.self] + written.filter { !$0.isStore } + written.filter { $0.isStore }
     }()
 
-    /// The payload of `state`; record chunks are encoded on `parallel` when given.
-    package static func encode(_ state: HeraldState, parallel: ParallelWork?) throws -> [UInt8] {
-        var bytes: [UInt8] = []
+    /// The payload of `state`, in the pieces it was made in; record chunks are encoded on
+    /// `parallel` when given.
+    package static func encode(_ state: HeraldState, parallel: ParallelWork?) throws -> PayloadPieces {
+        var pieces = PayloadPieces()
         var leading: Range<Int>?
         for section in writtenSections {
             if section.isStore, let range = leading {
-                LeadingChecksumSection.seal(&bytes, at: range, covering: bytes.count - range.upperBound)
+                // The sections it covers are all before the store's, in the piece being written.
+                precondition(pieces.count == pieces.tail.count, "A section before the store's handed over a chunk.")
+                LeadingChecksumSection.seal(&pieces.tail, at: range, covering: pieces.tail.count - range.upperBound)
                 leading = nil
             }
-            bytes.appendString(section.name)
-            let lengthAt = bytes.count
-            bytes.appendFixed(0, size: 8)
-            try section.write(state, to: &bytes, parallel: parallel)
-            let length = UInt64(bytes.count - lengthAt - 8)
-            for index in 0..<8 {
-                bytes[lengthAt + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt64(index)))
-            }
-            if section == LeadingChecksumSection.self { leading = (lengthAt + 8)..<bytes.count }
+            pieces.tail.appendString(section.name)
+            let lengthAt = pieces.count
+            pieces.tail.appendFixed(0, size: 8)
+            try section.write(state, to: &pieces, parallel: parallel)
+            pieces.setFixed(UInt64(pieces.count - lengthAt - 8), size: 8, at: lengthAt)
+            if section == LeadingChecksumSection.self { leading = (lengthAt + 8)..<pieces.count }
         }
-        if let range = leading { LeadingChecksumSection.seal(&bytes, at: range, covering: bytes.count - range.upperBound) }
-        return bytes
+        if let range = leading {
+            LeadingChecksumSection.seal(&pieces.tail, at: range, covering: pieces.tail.count - range.upperBound)
+        }
+        return pieces
     }
 
     /// The state in the payload that fills `file` past its header, of format `version`.

@@ -78,6 +78,10 @@ protocol SnapshotSection: Sendable {
     /// Appends the piece of `state` to `bytes`.
     static func write(_ state: HeraldState, to bytes: inout [UInt8], parallel: ParallelWork?) throws
 
+    /// Appends the piece of `state` to `pieces`: by default to the piece being written; a
+    /// section of record chunks hands each over as a piece of its own (``PayloadPieces``).
+    static func write(_ state: HeraldState, to pieces: inout PayloadPieces, parallel: ParallelWork?) throws
+
     /// Restores the piece from `range` of `file` (a whole snapshot file) into `state`,
     /// which holds the sections before this one.
     static func restore(from file: [UInt8], range: Range<Int>, into state: inout HeraldState) throws(SnapshotFileError)
@@ -87,6 +91,10 @@ protocol SnapshotSection: Sendable {
 }
 
 extension SnapshotSection {
+    static func write(_ state: HeraldState, to pieces: inout PayloadPieces, parallel: ParallelWork?) throws {
+        try write(state, to: &pieces.tail, parallel: parallel)
+    }
+
     static var retiredIn: UInt32? { nil }
 
     static var inspectionMember: String { name }

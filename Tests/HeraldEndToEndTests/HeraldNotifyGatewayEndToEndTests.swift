@@ -279,7 +279,9 @@ struct HeraldNotifyGatewayEndToEndTests {
         // Turning the Focus off shows its digest bubble; the person's next notification comes beside it.
         try running.client.result("set-focus", ["focus": .null])
         #expect(running.notifySend(["Ann", "still here"]).status == 0)
-        #expect(running.session.wait(timeout: 30) { running.session.displayedCount == 2 }, "\(running.session.displayedCount) shown; \(running.notify.stderr)")
+        #expect(
+            running.session.wait(timeout: 30) { running.session.displayedCount == 2 },
+            "\(running.session.displayedCount) shown; \(running.notify.stderr)\n\(running.session.rendererDiagnosis())")
         running.session.closeAll()
         #expect(running.session.wait(timeout: 20) { running.session.history().contains { $0["body"] as? String == "still here" } })
     }
@@ -693,7 +695,9 @@ extension HeraldNotifyGatewayEndToEndTests {
         #expect(shownWhenAnswered.map { $0 < flood + 1 } == true, "dunst had \(String(describing: shownWhenAnswered))")
 
         let all = running.session.wait(timeout: 300) { Self.dunstCount(on: renderer) == flood + 1 }
-        #expect(all, "dunst has \(String(describing: Self.dunstCount(on: renderer))) of \(flood + 1); \(running.notify.stderr)")
+        #expect(
+            all,
+            "dunst has \(String(describing: Self.dunstCount(on: renderer))) of \(flood + 1); \(running.notify.stderr)\n\(running.session.rendererDiagnosis())")
         #expect(running.notify.stderr.components(separatedBy: "shown directly").count == 2, "\(running.notify.stderr)")
         #expect(!running.notify.stderr.contains("did not take"), "\(running.notify.stderr)")
     }

@@ -258,6 +258,25 @@ package final class DesktopSession: @unchecked Sendable {
         waitUntil(timeout: timeout, condition)
     }
 
+    /// What dunst is doing, for a test whose renderer stopped answering: each thread's state
+    /// and where it waits in the kernel (`/proc`), every thread's stack (gdb, where
+    /// installed; a 20 s limit), and the end of its log.
+    package func rendererDiagnosis() -> String {
+        guard let pid = dunst?.pid else { return "no dunst was started" }
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var lines = tasks.sorted().map { task in
+            let read = { (name: String) in (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/\(name)", encoding: .utf8)) ?? "?" }
+            let state = read("stat").split(separator: ")").last?.split(separator: " ").first ?? "?"
+            return "dunst (pid \(pid)) thread \(task): state \(state), waits in \(read("wchan"))"
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") {
+            lines.append(run("/usr/bin/gdb", ["-p", "\(pid)", "-batch", "-ex", "thread apply all bt"]).stdout)
+        }
+        let log = (try? String(contentsOfFile: folder.appendingPathComponent("dunst.log").path, encoding: .utf8)) ?? ""
+        lines.append("dunst's log, its end: \(log.suffix(2000))")
+        return lines.joined(separator: "\n")
+    }
+
     /// Runs a program of the session to its end (at most 20 seconds).
     package func run(_ executable: String, _ arguments: [String]) -> (status: Int32?, stdout: String) {
         let output = folder.appendingPathComponent("out-\(UUID().uuidString.prefix(8))").path

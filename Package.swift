@@ -87,7 +87,7 @@ let package = Package(
         // org.freedesktop.Notifications' Notify arguments. Pure: no bus, no files.
         .target(
             name: "HeraldDesktop",
-            dependencies: ["HeraldProtocol", "HeraldBus"],
+            dependencies: ["HeraldProtocol", "HeraldBus", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strictSettings
         ),
         // The app of a process, read from /proc as xdg-desktop-portal reads it: heraldd's

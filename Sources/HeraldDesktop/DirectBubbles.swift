@@ -1,3 +1,4 @@
+import DequeModule
 import HeraldBus
 
 /// The gateway's notifications on their way to the renderer while heraldd is away: their
@@ -35,9 +36,8 @@ package struct DirectBubbles: Sendable {
     /// How many sends may be unanswered, late ones included.
     package var maximumUnanswered: Int { 4 * maximumInFlight }
 
-    /// The ids waiting, in order from `orderStart`; one withdrawn or sent since is passed over.
-    private var order: [UInt32] = []
-    private var orderStart = 0
+    /// The ids waiting, in order; one withdrawn or sent since is dropped when it comes first.
+    private var order: Deque<UInt32> = []
     private var waiting: [UInt32: NotifyArguments] = [:]
     private var waitingImageBytes = 0
     /// The sends that count among the ``maximumInFlight``: unanswered and not late.
@@ -80,17 +80,15 @@ package struct DirectBubbles: Sendable {
     package mutating func next(
         now: ContinuousClock.Instant = .now, replacing bubble: (UInt32) -> UInt32? = { _ in nil }
     ) -> (sent: Sent, arguments: NotifyArguments)? {
-        defer { compact() }
-        while inFlight.count < maximumInFlight, orderStart < order.count, unanswered.count < maximumUnanswered,
+        while inFlight.count < maximumInFlight, let id = order.first, unanswered.count < maximumUnanswered,
             unanswered.isEmpty || unansweredImageBytes < maximumWaitingImageBytes
         {
-            let id = order[orderStart]
             guard var arguments = waiting[id] else {
-                orderStart += 1
+                order.removeFirst()
                 continue
             }
             guard inFlight[id] == nil else { return nil }
-            orderStart += 1
+            order.removeFirst()
             waiting[id] = nil
             waitingImageBytes -= arguments.imageBytes
             sends += 1
@@ -140,13 +138,6 @@ package struct DirectBubbles: Sendable {
         inFlight.pollTimeoutMilliseconds(now: now)
     }
 
-    /// Drops the ids passed over once they are most of their array.
-    private mutating func compact() {
-        if orderStart > 1024, orderStart * 2 > order.count {
-            order.removeFirst(orderStart)
-            orderStart = 0
-        }
-    }
 }
 
 extension NotifyArguments {

@@ -1,3 +1,5 @@
+import DequeModule
+
 /// `Notify` calls in flight, by what they show: sent, unanswered, and not yet late. Each
 /// becomes late ``lateAfter`` after it went (the bus's call timeout); all wait as long, so
 /// their deadlines come in the order sent. The gateway's direct bubbles
@@ -6,10 +8,9 @@ package struct SendsInFlight<Key: Hashable & Sendable>: Sendable {
     package let lateAfter: Duration
     /// The number of each key's send in flight.
     private var numbers: [Key: Int] = [:]
-    /// When each send becomes late, in the order sent, from `first`: the one at `first` is
-    /// in flight, and those after it that are not any more are passed over when reached.
-    private var deadlines: [(key: Key, number: Int, at: ContinuousClock.Instant)] = []
-    private var first = 0
+    /// When each send becomes late, in the order sent: the first is in flight, and those
+    /// after it that are not any more are dropped when they come first.
+    private var deadlines: Deque<(key: Key, number: Int, at: ContinuousClock.Instant)> = []
 
     package init(lateAfter: Duration) {
         self.lateAfter = lateAfter
@@ -37,13 +38,12 @@ package struct SendsInFlight<Key: Hashable & Sendable>: Sendable {
     /// Returns their keys.
     package mutating func markLate(now: ContinuousClock.Instant) -> [Key] {
         var late: [Key] = []
-        while first < deadlines.count, deadlines[first].at <= now {
-            let (key, number, _) = deadlines[first]
-            if numbers[key] == number {
-                numbers[key] = nil
-                late.append(key)
+        while let next = deadlines.first, next.at <= now {
+            deadlines.removeFirst()
+            if numbers[next.key] == next.number {
+                numbers[next.key] = nil
+                late.append(next.key)
             }
-            first += 1
         }
         passOver()
         return late
@@ -51,8 +51,7 @@ package struct SendsInFlight<Key: Hashable & Sendable>: Sendable {
 
     /// Milliseconds until the next send in flight is late, for poll; -1 with none.
     package func pollTimeoutMilliseconds(now: ContinuousClock.Instant) -> Int32 {
-        guard first < deadlines.count else { return -1 }
-        return deadlines[first].at.pollTimeoutMilliseconds(from: now)
+        deadlines.first?.at.pollTimeoutMilliseconds(from: now) ?? -1
     }
 
     /// Nothing is in flight any more.
@@ -60,13 +59,8 @@ package struct SendsInFlight<Key: Hashable & Sendable>: Sendable {
         self = SendsInFlight(lateAfter: lateAfter)
     }
 
-    /// Moves `first` past the sends no longer in flight, and drops those passed over once
-    /// they are most of the array.
+    /// Drops the deadlines of sends no longer in flight from the front.
     private mutating func passOver() {
-        while first < deadlines.count, numbers[deadlines[first].key] != deadlines[first].number { first += 1 }
-        if first > 1024, first * 2 > deadlines.count {
-            deadlines.removeFirst(first)
-            first = 0
-        }
+        while let next = deadlines.first, numbers[next.key] != next.number { deadlines.removeFirst() }
     }
 }

@@ -44,9 +44,9 @@ package struct PayloadPieces: Sendable {
 
     private static func setFixed(_ value: UInt64, size: Int, at offset: Int, in bytes: inout [UInt8]) {
         precondition(offset >= 0 && offset + size <= bytes.count, "A fixed field spans two pieces of a payload.")
-        for index in 0..<size {
-            bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))
-        }
+        var field: [UInt8] = []
+        field.appendFixed(value, size: size)
+        bytes.replaceSubrange(offset..<(offset + size), with: field)
     }
 
     /// Each piece, in order; none is empty.

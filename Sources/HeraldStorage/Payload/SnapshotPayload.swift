@@ -59,9 +59,7 @@ package enum SnapshotPayload {
         var leading: Range<Int>?
         for section in writtenSections {
             if section.isStore, let range = leading {
-                // The sections it covers are all before the store's, in the piece being written.
-                precondition(pieces.count == pieces.tail.count, "A section before the store's handed over a chunk.")
-                LeadingChecksumSection.seal(&pieces.tail, at: range, covering: pieces.tail.count - range.upperBound)
+                sealLeadingChecksum(at: range, in: &pieces)
                 leading = nil
             }
             pieces.tail.appendString(section.name)
@@ -71,10 +69,15 @@ package enum SnapshotPayload {
             pieces.setFixed(UInt64(pieces.count - lengthAt - 8), size: 8, at: lengthAt)
             if section == LeadingChecksumSection.self { leading = (lengthAt + 8)..<pieces.count }
         }
-        if let range = leading {
-            LeadingChecksumSection.seal(&pieces.tail, at: range, covering: pieces.tail.count - range.upperBound)
-        }
+        if let range = leading { sealLeadingChecksum(at: range, in: &pieces) }
         return pieces
+    }
+
+    /// Seals the leading checksum at `range` over the sections after it: all written before
+    /// the store's, in the piece being written, where no chunk was handed over yet.
+    private static func sealLeadingChecksum(at range: Range<Int>, in pieces: inout PayloadPieces) {
+        precondition(pieces.count == pieces.tail.count, "A section before the store's handed over a chunk.")
+        LeadingChecksumSection.seal(&pieces.tail, at: range, covering: pieces.tail.count - range.upperBound)
     }
 
     /// The state in the payload that fills `file` past its header, of format `version`.

@@ -12,11 +12,14 @@
 # modules a target needs with swiftc directly — HeraldProtocol, HeraldCore, and the
 # snapshot-file sources of HeraldStorage with its Payload/ folder (the rest of it imports
 # Logging and ServiceLifecycle, which the reader does not need) — each instrumented for coverage and
-# the address sanitizer, then links each target with libFuzzer's main.
+# the address sanitizer, then links each target with libFuzzer's main. The one package
+# dependency a fuzzed module imports, swift-collections' DequeModule, is taken from
+# SwiftPM's own build of it (`library` below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${FUZZ_BUILD:-.build-fuzz}
 SWIFTC=${SWIFTC:-swiftc}
+SWIFT=${SWIFT:-swift}
 mkdir -p "$OUT"
 # HERALD_FUZZ: the notification sections are cut into runs and chunks of two, not 2,048 and
 # 4,096, so that an input of a few notifications reaches their decoding in runs
@@ -54,6 +57,27 @@ target() {
   "$SWIFTC" "${FLAGS[@]}" -use-ld=lld -module-name "Fuzz_${name//-/_}" "$source" "$@" -o "$OUT/$name"
 }
 
+# library MODULE…: a package dependency's modules, built by SwiftPM as `swift build` builds
+# them (with the settings their package gives them, not instrumented: the fuzzers look for
+# Herald's faults) and taken into $OUT as an interface and one archive each.
+library() {
+  local bin
+  bin=$("$SWIFT" build --show-bin-path)
+  for name in "$@"; do
+    "$SWIFT" build --target "$name" >&2
+    if [ ! -f "$OUT/$name.stamp" ] || [ -n "$(find "$bin/$name.build" -name '*.o' -newer "$OUT/$name.stamp" | head -1)" ]; then
+      echo "fuzz: taking $name from SwiftPM's build" >&2
+      cp "$bin/Modules/$name.swiftmodule" "$OUT/"
+      rm -f "$OUT/lib$name.a"
+      ar rcs "$OUT/lib$name.a" "$bin/$name.build"/*.o
+      touch "$OUT/$name.stamp"
+    fi
+  done
+}
+
+# DequeModule (swift-collections), which HeraldDesktop's queues are, with what it imports.
+library InternalCollectionsUtilities ContainersPreview DequeModule
+
 module HeraldProtocol "" $(find Sources/HeraldProtocol -name '*.swift' | sort)
 module HeraldCore "HeraldProtocol" $(find Sources/HeraldCore -name '*.swift' | sort)
 module HeraldStorage "HeraldProtocol HeraldCore" Sources/HeraldStorage/{CRC32C,OpenSnapshotFile,SnapshotFile,SnapshotFileError+IO,SnapshotHeader}.swift \
@@ -61,7 +85,7 @@ module HeraldStorage "HeraldProtocol HeraldCore" Sources/HeraldStorage/{CRC32C,O
 
 # HeraldBus imports libsystemd's sd-bus through the CSystemd module map.
 module HeraldBus "" -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap $(find Sources/HeraldBus -name '*.swift' | sort)
-module HeraldDesktop "HeraldProtocol HeraldBus" -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap \
+module HeraldDesktop "HeraldProtocol HeraldBus DequeModule" -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap \
   $(find Sources/HeraldDesktop -name '*.swift' | sort)
 module HeraldSync "HeraldProtocol" $(find Sources/HeraldSync -name '*.swift' | sort)
 
@@ -69,5 +93,6 @@ target framer-parser Fuzz/Targets/FramerParser.swift -lHeraldProtocol
 target params Fuzz/Targets/Params.swift -lHeraldCore -lHeraldProtocol
 target snapshot Fuzz/Targets/Snapshot.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol
 target change-log Fuzz/Targets/ChangeLog.swift -lHeraldStorage -lHeraldCore -lHeraldProtocol
-target notify Fuzz/Targets/Notify.swift -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap -lHeraldDesktop -lHeraldBus -lHeraldProtocol -lsystemd
+target notify Fuzz/Targets/Notify.swift -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap -lHeraldDesktop -lHeraldBus -lHeraldProtocol \
+  -lDequeModule -lContainersPreview -lInternalCollectionsUtilities -lsystemd
 target sync-focus Fuzz/Targets/SyncFocus.swift -lHeraldSync -lHeraldProtocol

@@ -1,5 +1,5 @@
+import DequeModule
 import HeraldBus
-import HeraldDesktop
 
 /// The notifications the gateway passed on, by its own id and by their Herald key: whom
 /// to answer (the sender's unique name on the person's bus) and what the app sent.
@@ -8,75 +8,102 @@ import HeraldDesktop
 /// replaces by id), bounded: at most ``maximumRecords`` notifications and
 /// ``maximumImageBytes`` of images in all; past either the oldest go first (their later
 /// actions reach nobody, as a notification server's own limit would have it).
-struct GatewayRecords {
-    struct Record {
-        var id: UInt32
+package struct GatewayRecords {
+    package struct Record {
+        package var id: UInt32
         /// The sender's unique name on the person's session bus; empty for the portal's.
-        var sender: String
-        var app: String
+        package var sender: String
+        package var app: String
         /// What verified the app (`flatpak`, `snap`, `systemd-unit`, `portal`); nil for an
         /// app named by its hints.
-        var verifiedBy: String?
+        package var verifiedBy: String?
         /// The notification's identifier in heraldd's list.
-        var identifier: String
-        var notification: FreedesktopNotification
+        package var identifier: String
+        package var notification: FreedesktopNotification
         /// The renderer's id of the bubble shown directly (heraldd unreachable).
-        var directID: UInt32?
+        package var directID: UInt32?
         /// Where a notification from the portal came from, and its buttons' targets.
-        var portal: PortalOrigin?
+        package var portal: PortalOrigin?
 
-        var key: NotificationKey { NotificationKey(app: app, identifier: identifier) }
+        package init(
+            id: UInt32, sender: String, app: String, verifiedBy: String?, identifier: String, notification: FreedesktopNotification,
+            directID: UInt32? = nil, portal: PortalOrigin? = nil
+        ) {
+            self.id = id
+            self.sender = sender
+            self.app = app
+            self.verifiedBy = verifiedBy
+            self.identifier = identifier
+            self.notification = notification
+            self.directID = directID
+            self.portal = portal
+        }
+
+        package var key: NotificationKey { NotificationKey(app: app, identifier: identifier) }
         /// The bytes of its images (`image-data`, a portal's icon), counted against ``maximumImageBytes``.
-        var imageBytes: Int { notification.hints.reduce(portal?.iconBytes ?? 0) { $0 + $1.value.byteCount } }
+        package var imageBytes: Int { notification.hints.reduce(portal?.iconBytes ?? 0) { $0 + $1.value.byteCount } }
     }
 
     /// A portal notification's app id and id as the portal named them, its default
     /// action's name (the renderer's `default`), and the target of each action that has
     /// one (`ActionInvoked`'s parameter), by its key on the renderer.
-    struct PortalOrigin {
-        var app: String
-        var id: String
-        var defaultAction: String?
+    package struct PortalOrigin {
+        package var app: String
+        package var id: String
+        package var defaultAction: String?
         /// The action of the button whose purpose is `im.reply-with-text`, shown as the
         /// renderer's inline reply.
-        var replyAction: String? = nil
-        var targets: [String: BusValue]
+        package var replyAction: String? = nil
+        package var targets: [String: BusValue]
         /// Its icon when the portal sent its bytes (`("bytes", <ay>)`: an avatar, say), shown
         /// as the bubble's image.
-        var icon: ImageSource? = nil
+        package var icon: ImageSource? = nil
 
-        var iconBytes: Int {
+        package init(
+            app: String, id: String, defaultAction: String?, replyAction: String? = nil, targets: [String: BusValue],
+            icon: ImageSource? = nil
+        ) {
+            self.app = app
+            self.id = id
+            self.defaultAction = defaultAction
+            self.replyAction = replyAction
+            self.targets = targets
+            self.icon = icon
+        }
+
+        package var iconBytes: Int {
             if case .inline(let data, _)? = icon { data.count } else { 0 }
         }
     }
 
-    static let maximumRecords = 4096
-    static let maximumImageBytes = 64 << 20
+    package static let maximumRecords = 4096
+    package static let maximumImageBytes = 64 << 20
 
     private var byID: [UInt32: (record: Record, insertion: Int)] = [:]
     private var idByKey: [NotificationKey: UInt32] = [:]
     private var idByDirectID: [UInt32: UInt32] = [:]
     /// Each insertion, oldest first: one no longer current (its id removed, or filed again
-    /// since) is passed over.
-    private var order: [(id: UInt32, insertion: Int)] = []
-    private var orderStart = 0
+    /// since) is passed over, and dropped once such entries outnumber the current ones.
+    private var order = Deque<(id: UInt32, insertion: Int)>()
     private var insertions = 0
     private var imageBytes = 0
     private var lastID: UInt32 = 0
 
+    package init() {}
+
     /// A new id: never 0, never one in use.
-    mutating func newID() -> UInt32 {
+    package mutating func newID() -> UInt32 {
         repeat { lastID = lastID == UInt32.max ? 1 : lastID + 1 } while byID[lastID] != nil
         return lastID
     }
 
-    subscript(id: UInt32) -> Record? { byID[id]?.record }
+    package subscript(id: UInt32) -> Record? { byID[id]?.record }
 
-    func id(for key: NotificationKey) -> UInt32? { idByKey[key] }
-    func id(forDirect directID: UInt32) -> UInt32? { idByDirectID[directID] }
+    package func id(for key: NotificationKey) -> UInt32? { idByKey[key] }
+    package func id(forDirect directID: UInt32) -> UInt32? { idByDirectID[directID] }
 
     /// Files `record`, replacing the one of its id; the oldest go past the bounds.
-    mutating func insert(_ record: Record) {
+    package mutating func insert(_ record: Record) {
         remove(record.id)
         insertions += 1
         byID[record.id] = (record, insertions)
@@ -87,13 +114,20 @@ struct GatewayRecords {
         while byID.count > Self.maximumRecords || imageBytes > Self.maximumImageBytes, let oldest = popOldest() {
             remove(oldest)
         }
-        if orderStart > 1024, orderStart * 2 > order.count {
-            order.removeFirst(orderStart)
-            orderStart = 0
+        // An app that replaces one notification again and again (a progress bar) files one
+        // record and leaves an entry behind each time: past twice the records, at least
+        // half the entries are such and go, so the order stays bounded at O(1) a filing.
+        if order.count > 2 * max(byID.count, 64) {
+            order.removeAll { byID[$0.id]?.insertion != $0.insertion }
         }
     }
 
-    mutating func setDirectID(_ directID: UInt32?, of id: UInt32) {
+    /// The records filed.
+    package var count: Int { byID.count }
+    /// The entries of ``order``, current or not: at most twice the records, or 128.
+    package var orderEntries: Int { order.count }
+
+    package mutating func setDirectID(_ directID: UInt32?, of id: UInt32) {
         guard var entry = byID[id] else { return }
         if let old = entry.record.directID { idByDirectID[old] = nil }
         entry.record.directID = directID
@@ -102,7 +136,7 @@ struct GatewayRecords {
     }
 
     @discardableResult
-    mutating func remove(_ id: UInt32) -> Record? {
+    package mutating func remove(_ id: UInt32) -> Record? {
         guard let record = byID.removeValue(forKey: id)?.record else { return nil }
         idByKey[record.key] = nil
         if let direct = record.directID { idByDirectID[direct] = nil }
@@ -111,9 +145,7 @@ struct GatewayRecords {
     }
 
     private mutating func popOldest() -> UInt32? {
-        while orderStart < order.count {
-            let (id, insertion) = order[orderStart]
-            orderStart += 1
+        while let (id, insertion) = order.popFirst() {
             if byID[id]?.insertion == insertion { return id }
         }
         return nil

@@ -57,14 +57,15 @@ target() {
   "$SWIFTC" "${FLAGS[@]}" -use-ld=lld -module-name "Fuzz_${name//-/_}" "$source" "$@" -o "$OUT/$name"
 }
 
-# library MODULE…: a package dependency's modules, built by SwiftPM as `swift build` builds
-# them (with the settings their package gives them, not instrumented: the fuzzers look for
-# Herald's faults) and taken into $OUT as an interface and one archive each.
+# library MODULE…: a package dependency's module, then the modules it imports, built by
+# SwiftPM as `swift build` builds them (with the settings their package gives them, not
+# instrumented: the fuzzers look for Herald's faults) and taken into $OUT as an interface
+# and one archive each.
 library() {
   local bin
   bin=$("$SWIFT" build --show-bin-path)
+  "$SWIFT" build --target "$1" >&2
   for name in "$@"; do
-    "$SWIFT" build --target "$name" >&2
     if [ ! -f "$OUT/$name.stamp" ] || [ -n "$(find "$bin/$name.build" -name '*.o' -newer "$OUT/$name.stamp" | head -1)" ]; then
       echo "fuzz: taking $name from SwiftPM's build" >&2
       cp "$bin/Modules/$name.swiftmodule" "$OUT/"
@@ -76,7 +77,7 @@ library() {
 }
 
 # DequeModule (swift-collections), which HeraldDesktop's queues are, with what it imports.
-library InternalCollectionsUtilities ContainersPreview DequeModule
+library DequeModule ContainersPreview InternalCollectionsUtilities
 
 module HeraldProtocol "" $(find Sources/HeraldProtocol -name '*.swift' | sort)
 module HeraldCore "HeraldProtocol" $(find Sources/HeraldCore -name '*.swift' | sort)

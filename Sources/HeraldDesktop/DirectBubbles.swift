@@ -1,4 +1,3 @@
-import DequeModule
 import HeraldBus
 
 /// The gateway's notifications on their way to the renderer while heraldd is away: their
@@ -36,8 +35,8 @@ package struct DirectBubbles: Sendable {
     /// How many sends may be unanswered, late ones included.
     package var maximumUnanswered: Int { 4 * maximumInFlight }
 
-    /// The ids waiting, in order; one withdrawn or sent since is dropped when it comes first.
-    private var order: Deque<UInt32> = []
+    /// The ids waiting, in the order they came; the ids of ``waiting``.
+    private var order = FilingOrder<UInt32>()
     private var waiting: [UInt32: NotifyArguments] = [:]
     private var waitingImageBytes = 0
     /// The sends that count among the ``maximumInFlight``: unanswered and not late.
@@ -70,7 +69,7 @@ package struct DirectBubbles: Sendable {
         if let earlier = waiting.updateValue(arguments, forKey: id) {
             waitingImageBytes -= earlier.imageBytes
         } else {
-            order.append(id)
+            order.file(id)
         }
         waitingImageBytes += arguments.imageBytes
     }
@@ -80,16 +79,11 @@ package struct DirectBubbles: Sendable {
     package mutating func next(
         now: ContinuousClock.Instant = .now, replacing bubble: (UInt32) -> UInt32? = { _ in nil }
     ) -> (sent: Sent, arguments: NotifyArguments)? {
-        while inFlight.count < maximumInFlight, let id = order.first, unanswered.count < maximumUnanswered,
-            unanswered.isEmpty || unansweredImageBytes < maximumWaitingImageBytes
+        if inFlight.count < maximumInFlight, let id = order.first(), unanswered.count < maximumUnanswered,
+            unanswered.isEmpty || unansweredImageBytes < maximumWaitingImageBytes, inFlight[id] == nil,
+            var arguments = waiting.removeValue(forKey: id)
         {
-            guard var arguments = waiting[id] else {
-                order.removeFirst()
-                continue
-            }
-            guard inFlight[id] == nil else { return nil }
-            order.removeFirst()
-            waiting[id] = nil
+            _ = order.popFirst()
             waitingImageBytes -= arguments.imageBytes
             sends += 1
             arguments.replacesID = bubble(id) ?? 0
@@ -123,6 +117,7 @@ package struct DirectBubbles: Sendable {
     /// its unanswered sends are closed once answered.
     package mutating func withdraw(_ id: UInt32) {
         if let arguments = waiting.removeValue(forKey: id) { waitingImageBytes -= arguments.imageBytes }
+        order.remove(id)
         newest[id] = nil
     }
 
@@ -137,7 +132,6 @@ package struct DirectBubbles: Sendable {
     package func pollTimeoutMilliseconds(now: ContinuousClock.Instant = .now) -> Int32 {
         inFlight.pollTimeoutMilliseconds(now: now)
     }
-
 }
 
 extension NotifyArguments {

@@ -1,4 +1,3 @@
-import DequeModule
 import HeraldBus
 
 /// The notifications the gateway passed on, by its own id and by their Herald key: whom
@@ -79,13 +78,11 @@ package struct GatewayRecords {
     package static let maximumRecords = 4096
     package static let maximumImageBytes = 64 << 20
 
-    private var byID: [UInt32: (record: Record, insertion: Int)] = [:]
+    private var byID: [UInt32: Record] = [:]
     private var idByKey: [NotificationKey: UInt32] = [:]
     private var idByDirectID: [UInt32: UInt32] = [:]
-    /// Each insertion, oldest first: one no longer current (its id removed, or filed again
-    /// since) is passed over, and dropped once such entries outnumber the current ones.
-    private var order = Deque<(id: UInt32, insertion: Int)>()
-    private var insertions = 0
+    /// The ids, oldest filing first.
+    private var order = FilingOrder<UInt32>()
     private var imageBytes = 0
     private var lastID: UInt32 = 0
 
@@ -97,7 +94,7 @@ package struct GatewayRecords {
         return lastID
     }
 
-    package subscript(id: UInt32) -> Record? { byID[id]?.record }
+    package subscript(id: UInt32) -> Record? { byID[id] }
 
     package func id(for key: NotificationKey) -> UInt32? { idByKey[key] }
     package func id(forDirect directID: UInt32) -> UInt32? { idByDirectID[directID] }
@@ -105,49 +102,36 @@ package struct GatewayRecords {
     /// Files `record`, replacing the one of its id; the oldest go past the bounds.
     package mutating func insert(_ record: Record) {
         remove(record.id)
-        insertions += 1
-        byID[record.id] = (record, insertions)
+        byID[record.id] = record
         idByKey[record.key] = record.id
         if let direct = record.directID { idByDirectID[direct] = record.id }
         imageBytes += record.imageBytes
-        order.append((record.id, insertions))
-        while byID.count > Self.maximumRecords || imageBytes > Self.maximumImageBytes, let oldest = popOldest() {
+        order.file(record.id)
+        while byID.count > Self.maximumRecords || imageBytes > Self.maximumImageBytes, let oldest = order.popFirst() {
             remove(oldest)
-        }
-        // An app that replaces one notification again and again (a progress bar) files one
-        // record and leaves an entry behind each time: past twice the records, at least
-        // half the entries are such and go, so the order stays bounded at O(1) a filing.
-        if order.count > 2 * max(byID.count, 64) {
-            order.removeAll { byID[$0.id]?.insertion != $0.insertion }
         }
     }
 
     /// The records filed.
     package var count: Int { byID.count }
-    /// The entries of ``order``, current or not: at most twice the records, or 128.
-    package var orderEntries: Int { order.count }
+    /// The entries the order of filings keeps (``FilingOrder/entryCount``).
+    package var orderEntries: Int { order.entryCount }
 
     package mutating func setDirectID(_ directID: UInt32?, of id: UInt32) {
-        guard var entry = byID[id] else { return }
-        if let old = entry.record.directID { idByDirectID[old] = nil }
-        entry.record.directID = directID
+        guard var record = byID[id] else { return }
+        if let old = record.directID { idByDirectID[old] = nil }
+        record.directID = directID
         if let directID { idByDirectID[directID] = id }
-        byID[id] = entry
+        byID[id] = record
     }
 
     @discardableResult
     package mutating func remove(_ id: UInt32) -> Record? {
-        guard let record = byID.removeValue(forKey: id)?.record else { return nil }
+        guard let record = byID.removeValue(forKey: id) else { return nil }
+        order.remove(id)
         idByKey[record.key] = nil
         if let direct = record.directID { idByDirectID[direct] = nil }
         imageBytes -= record.imageBytes
         return record
-    }
-
-    private mutating func popOldest() -> UInt32? {
-        while let (id, insertion) = order.popFirst() {
-            if byID[id]?.insertion == insertion { return id }
-        }
-        return nil
     }
 }

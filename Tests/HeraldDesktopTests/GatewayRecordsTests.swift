@@ -51,14 +51,20 @@ import Testing
         #expect(records.orderEntries <= 2 * GatewayRecords.maximumRecords)
     }
 
-    /// A removed record's id is free again, and its entry in the order is passed over.
+    /// A removed record is forgotten by its id and by its key, and is not the oldest any
+    /// more: past the bound the next oldest goes.
     @Test func aRemovedRecordIsForgotten() {
         var records = GatewayRecords()
-        let id = records.newID()
-        records.insert(Self.record(id))
-        #expect(records.remove(id)?.id == id)
-        #expect(records[id] == nil)
-        #expect(records.count == 0)
-        #expect(records.remove(id) == nil)
+        let removed = records.newID()
+        records.insert(Self.record(removed))
+        let kept = records.newID()
+        records.insert(Self.record(kept))
+        #expect(records.remove(removed)?.id == removed)
+        #expect(records[removed] == nil)
+        #expect(records.id(for: NotificationKey(app: "org.example.chat", identifier: "fdo-1-\(removed)")) == nil)
+        #expect(records.remove(removed) == nil)
+        for _ in 0..<GatewayRecords.maximumRecords { records.insert(Self.record(records.newID())) }
+        #expect(records.count == GatewayRecords.maximumRecords)
+        #expect(records[kept] == nil, "the oldest still filed went past the bound")
     }
 }

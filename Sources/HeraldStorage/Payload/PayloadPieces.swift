@@ -51,9 +51,11 @@ package struct PayloadPieces: Sendable {
 
     /// Each piece, in order; none is empty.
     package func forEach<Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> Void) throws(Failure) {
-        for piece in finished + (tail.isEmpty ? [] : [tail]) {
+        func visit(_ piece: [UInt8]) throws(Failure) {
             try piece.withUnsafeBytes { raw in Result { () throws(Failure) in try body(raw) } }.get()
         }
+        for piece in finished { try visit(piece) }
+        if !tail.isEmpty { try visit(tail) }
     }
 
     /// The payload's CRC-32C, across its pieces.

@@ -29,7 +29,7 @@ RUN_ARGS ?=
 RELEASE_FLAGS := -c release --static-swift-stdlib
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
-.PHONY: all build release multicall run test test-vm deps bench-deps generate generate-folding install uninstall verify-units check-man clean format lint bench bench-compare bench-wakeups bench-sync bench-snapshot bench-search bench-durability fuzz
+.PHONY: all build release multicall run test test-vm deps bench-deps generate generate-folding install uninstall verify-units check-man clean format lint bench bench-compare bench-wakeups bench-sync bench-snapshot bench-search bench-durability bench-durability-sliced fuzz
 
 all: build
 
@@ -116,6 +116,12 @@ bench-compare: bench-deps
 ## bench-durability: donate and update-content 16×16 in each --durability mode side by side: req/s, CPU and the log's writes and fdatasyncs per request.
 bench-durability:
 	DURATION="$(or $(DURATION),5)" ROUNDS="$(or $(ROUNDS),3)" bash scripts/bench-durability.sh
+
+## bench-durability-sliced: snapshot and the default at once, their loads taking turns each second, so the machine's drift falls on both (SLICES=30, SCENARIO=donate).
+bench-durability-sliced:
+	$(SWIFT) build -c release --product heraldd
+	$(SWIFT) build -c release --product herald-bench
+	SLICES="$(or $(SLICES),30)" SCENARIO="$(or $(SCENARIO),donate)" python3 scripts/bench-durability-sliced.py
 
 ## bench-wakeups: how often heraldd wakes at rest over WINDOW s (default 60), beside dbus-daemon; BASE= adds an older heraldd.
 bench-wakeups: bench-deps

@@ -318,7 +318,7 @@ struct Daemon {
             var record = change.preparedRecord.take() ?? preparedRecord(of: change)
             let appliedAt = change.appliedAt ?? Date()
             // A donation is known before its record is prepared (``DonateMethod``).
-            if change.donation != nil {
+            if change.isDonation {
                 log.append(prepared: &record, appliedAt: appliedAt, answered: change.isAnswered)
             } else {
                 log.append(preparedRequest: &record, appliedAt: appliedAt, generated: change.generated, answered: change.isAnswered)

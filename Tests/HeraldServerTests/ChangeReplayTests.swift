@@ -63,7 +63,7 @@ struct ChangeReplayTests {
         #expect(changes[0].appliedAt == clock.now().addingTimeInterval(-5))
 
         // The donation is logged as stored, its drawn identifier in its interaction.
-        #expect(changes[0].donation?.interaction.identifier == drawn)
+        #expect(changes[0].donation?.record.interaction.identifier == drawn)
         let replayed = SharedState(HeraldState(configuration: CoreConfiguration()))
         let replay = ChangeReplay(state: replayed)
         for change in changes {
@@ -82,7 +82,7 @@ struct ChangeReplayTests {
     /// A change as heraldd logs it: what a donation stored, the params of any other request.
     static func record(_ change: PendingChange, at now: Date) -> ChangeRecord {
         if let donation = change.donation {
-            return ChangeRecord(donationBy: change.caller, appliedAt: change.appliedAt ?? now, app: donation.app, interaction: donation.interaction)
+            return ChangeRecord(donationBy: change.caller, appliedAt: change.appliedAt ?? now, app: donation.app, record: donation.record)
         }
         return ChangeRecord(
             method: change.method, caller: change.caller, appliedAt: change.appliedAt ?? now, params: Array(change.params),

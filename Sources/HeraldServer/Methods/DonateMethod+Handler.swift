@@ -13,7 +13,7 @@ extension DonateMethod: ServedMethod {
         let donation = try prepare(params)
         // The log keeps what is stored rather than the params: replay only stores it again.
         // Its record is encoded at the first hold, before the lock is taken.
-        ChangeCapture.current?.donation = donation
+        ChangeCapture.withCurrent { $0.donation = StoredDonation(donation) }
         var retry: DonationRetry?
         while true {
             // A retry's comparison changes nothing: the record goes with the step that does.
@@ -34,7 +34,7 @@ extension DonateMethod: ServedMethod {
         var params = params
         // Drawn here rather than by the rule, so that the change log records it (replay
         // gives it back): only while a change is captured, else the rule draws as ever.
-        if params.interaction.identifier == nil, ChangeCapture.current != nil {
+        if params.interaction.identifier == nil, ChangeCapture.isCapturing {
             params.interaction.identifier = ChangeCapture.draw { UUID().uuidString.lowercased() }
         }
         return try HeraldState.prepareDonation(params)

@@ -25,7 +25,9 @@ package final class PendingChange: @unchecked Sendable {
     package private(set) var appliedAt: Date?
     package private(set) var generated: [String]
     /// What a donation stored: the log keeps it instead of the params (``ChangeRecord``).
-    package internal(set) var donation: PreparedDonation?
+    package internal(set) var donation: StoredDonation?
+    /// Whether ``donation`` is set, read without copying it.
+    package var isDonation: Bool { donation != nil }
     /// The change log's record of this change, encoded before the state's lock
     /// (``SharedState/prepareChangeRecord()``); taken out when it is appended.
     package var preparedRecord: [UInt8]?
@@ -84,6 +86,21 @@ package final class PendingChange: @unchecked Sendable {
     }
 }
 
+/// What the change log keeps of a donation: the app it was stored under and the store's
+/// record of its interaction — not the whole ``HeraldCore/PreparedDonation``, whose copy
+/// retains every string and array of the interaction it was prepared from, once when the
+/// request hands it over and again when the change is freed (docs/performance.md,
+/// "Durability").
+package struct StoredDonation: Sendable {
+    package let app: String
+    package let record: EncodedInteraction
+
+    init(_ donation: PreparedDonation) {
+        self.app = donation.app
+        self.record = donation.record
+    }
+}
+
 /// Where the request running on this thread keeps its ``PendingChange``.
 ///
 /// A thread's own value, not a task local: a change is captured only around a synchronous
@@ -99,10 +116,16 @@ package enum ChangeCapture {
         return key
     }()
 
-    /// The change of the request running on this thread, if it is captured.
-    package static var current: PendingChange? {
+    /// Whether a change is captured on this thread.
+    package static var isCapturing: Bool { pthread_getspecific(key) != nil }
+
+    /// `body` with the change of the request running on this thread, nil when none is
+    /// captured. Not retained: ``run(_:_:)``'s caller holds it for as long as it is the
+    /// thread's, and the rules read it a few times in every request (the clock, the change
+    /// log's preparer and sink), each read otherwise a retain and a release.
+    package static func withCurrent<Value>(_ body: (PendingChange) throws -> Value) rethrows -> Value? {
         guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<PendingChange>.fromOpaque(raw).takeUnretainedValue()
+        return try Unmanaged<PendingChange>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs `body` with `change` as the current request's change.
@@ -117,8 +140,7 @@ package enum ChangeCapture {
     /// A value drawn at random (an identifier): recorded while a change is captured,
     /// handed back on replay.
     package static func draw(_ make: () -> String) -> String {
-        guard let current else { return make() }
-        return current.draw(make)
+        withCurrent { $0.draw(make) } ?? make()
     }
 
     /// The caller heraldd's own periodic work (`tick:` records) is logged as.
@@ -135,8 +157,7 @@ package struct CapturingClock: HeraldClock {
     }
 
     package func now() -> Date {
-        guard let current = ChangeCapture.current else { return base.now() }
-        return current.now(base)
+        ChangeCapture.withCurrent { $0.now(base) } ?? base.now()
     }
 
     package func sleep(for seconds: Double) async throws {

@@ -211,7 +211,7 @@ package struct MethodTable: Sendable {
             defer { grantsBack?() }
             let outcome: MethodOutcome<Method.Result>
             do {
-                if captures, ChangeCapture.current == nil {
+                if captures, !ChangeCapture.isCapturing {
                     let change = PendingChange(method: name, caller: caller, parsedParams: params)
                     outcome = try ChangeCapture.run(change) { try handler(decoded, context) }
                 } else {

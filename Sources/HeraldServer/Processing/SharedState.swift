@@ -85,18 +85,22 @@ package final class SharedState: Sendable {
     /// any other's at its first hold (all but its time and the values drawn under it).
     /// Under the lock, the other event loop would wait for the encoding.
     private func prepareChangeRecord() {
-        guard let changePreparer, let change = ChangeCapture.current, !change.isReplay, !change.appended,
-            change.preparedRecord == nil
-        else { return }
-        changePreparer(change)
+        guard let changePreparer else { return }
+        ChangeCapture.withCurrent { change in
+            guard !change.isReplay, !change.appended, change.preparedRecord == nil else { return }
+            changePreparer(change)
+        }
     }
 
     /// Hands the current request's change to the log, once; under the lock.
     @inline(__always)
     private func logChange() {
-        guard let changeSink, let change = ChangeCapture.current, !change.appended, !change.isReplay else { return }
-        change.appended = true
-        changeSink(change)
+        guard let changeSink else { return }
+        ChangeCapture.withCurrent { change in
+            guard !change.appended, !change.isReplay else { return }
+            change.appended = true
+            changeSink(change)
+        }
     }
 
     /// Whether any uid has a gateway holding grants, read without the lock: when none has

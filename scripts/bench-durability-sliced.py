@@ -99,7 +99,10 @@ def main():
                 raise SystemExit(f"bench-durability-sliced: {name}'s heraldd never listened")
         # Long enough for every slice and the reads between them; stopped at the end.
         duration = (SLICE + 1) * SLICES * len(servers) * 4 + 60
-        load_bin = servers[0][1]
+        # One load generator for all: the first folder that has one.
+        load_bin = next((folder for _, folder, _ in servers if os.path.exists(f"{folder}/herald-bench")), None)
+        if load_bin is None:
+            raise SystemExit("bench-durability-sliced: no folder in SERVERS has herald-bench")
         for _, _, sock in daemons:
             load = subprocess.Popen(
                 [f"{load_bin}/herald-bench", "load", "--socket", sock, "--scenario", SCENARIO, "--connections", "16",

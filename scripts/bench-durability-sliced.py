@@ -153,6 +153,9 @@ def main():
                          f"{statistics.median(ratios):.3f}x [{min(ratios):.2f}-{max(ratios):.2f}]")
             print(line, flush=True)
     finally:
+        if perf and perf.poll() is None:
+            perf.send_signal(signal.SIGINT)
+            perf.wait()
         for load in loads:
             load.send_signal(signal.SIGCONT)
             load.kill()

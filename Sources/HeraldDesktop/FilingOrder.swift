@@ -14,12 +14,8 @@ package struct FilingOrder<ID: Hashable & Sendable>: Sendable {
 
     package init() {}
 
-    /// How many ids are filed.
-    package var count: Int { current.count }
-    /// Entries kept, current or not: at most twice ``count``, or 128.
+    /// Entries kept, current or not: at most twice the ids filed, or 128.
     package var entryCount: Int { entries.count }
-
-    package func contains(_ id: ID) -> Bool { current[id] != nil }
 
     /// Files `id` last; one filed already moves to the end.
     package mutating func file(_ id: ID) {

@@ -23,12 +23,17 @@ PERF=file.data also records every heraldd with `perf record -g` over the measure
 
 SERVERS: name=folder:mode, the first the one the others are compared to (default: this
 checkout's release build in `snapshot` and `log-everysec`). Each heraldd keeps its state in
-a folder of its own under /tmp, the journal off. Prints one line a server: requests a second
+a folder of its own under /tmp, the journal off. The mode `nio` serves with the folder's
+`herald-bench floor --nio` instead: the SwiftNIO floor (issue 46's reference), answering
+each line with a line of the first heraldd's answer size (a second of load on it first
+finds that size); its requests are the bytes it wrote (`wchar` of /proc/PID/io) over that
+size, since it keeps no counts. Prints one line a server: requests a second
 in its slices, CPU microseconds a request, and over the first: the ratio over the whole run
 and by round (median [min-max]).
 """
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -66,8 +71,15 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-def answered(sock):
-    """Requests of the scenario's method heraldd answered (`stats.methods`)."""
+def answered(sock, floor=None):
+    """Requests of the scenario's method heraldd answered (`stats.methods`); for a floor
+    server, (pid, answer size), the lines it wrote."""
+    if floor:
+        pid, size = floor
+        for line in open(f"/proc/{pid}/io"):
+            if line.startswith("wchar:"):
+                return int(line.split()[1]) // size
+        raise SystemExit(f"bench-durability-sliced: no wchar in /proc/{pid}/io")
     with socket.socket(socket.AF_UNIX) as s:
         s.connect(sock)
         s.sendall(b'{"jsonrpc":"2.0","id":1,"method":"stats"}\n')
@@ -85,25 +97,47 @@ def main():
     run = tempfile.mkdtemp(prefix="herald-sliced.")
     daemons, loads, perf = [], [], None
     try:
-        for index, (name, folder, mode) in enumerate(servers):
-            sock = f"{run}/sock{index}"
-            daemon = subprocess.Popen(
-                [f"{folder}/heraldd", "--socket", sock, "--state-dir", f"{run}/state{index}", "--log-target", "none",
-                 "--durability", mode], stderr=open(f"{run}/heraldd{index}.err", "w"))
-            daemons.append((name, daemon, sock))
+        def listening(name, sock):
             for _ in range(200):
                 if os.path.exists(sock):
-                    break
+                    return
                 time.sleep(0.05)
-            else:
-                raise SystemExit(f"bench-durability-sliced: {name}'s heraldd never listened")
-        # Long enough for every slice and the reads between them; stopped at the end.
-        duration = (SLICE + 1) * SLICES * len(servers) * 4 + 60
+            raise SystemExit(f"bench-durability-sliced: {name}'s server never listened")
+
         # One load generator for all: the first folder that has one.
         load_bin = next((folder for _, folder, _ in servers if os.path.exists(f"{folder}/herald-bench")), None)
         if load_bin is None:
             raise SystemExit("bench-durability-sliced: no folder in SERVERS has herald-bench")
-        for _, _, sock in daemons:
+        if servers[0][2] == "nio":
+            raise SystemExit("bench-durability-sliced: the first server must be a heraldd")
+        daemons = [None] * len(servers)
+        # Every heraldd first: a floor answers with lines of the first one's answer size.
+        for index, (name, folder, mode) in enumerate(servers):
+            if mode == "nio":
+                continue
+            sock = f"{run}/sock{index}"
+            daemon = subprocess.Popen(
+                [f"{folder}/heraldd", "--socket", sock, "--state-dir", f"{run}/state{index}", "--log-target", "none",
+                 "--durability", mode], stderr=open(f"{run}/heraldd{index}.err", "w"))
+            daemons[index] = (name, daemon, sock, None)
+            listening(name, sock)
+        if any(mode == "nio" for _, _, mode in servers):
+            probe = subprocess.run(
+                [f"{load_bin}/herald-bench", "load", "--socket", daemons[0][2], "--scenario", SCENARIO, "--connections",
+                 "1", "--in-flight", "1", "--duration", "1", "--warmup", "0"], capture_output=True, text=True, check=True)
+            size = int(re.search(r'"responseBytes":(\d+)', probe.stdout).group(1))
+            for index, (name, folder, mode) in enumerate(servers):
+                if mode != "nio":
+                    continue
+                sock = f"{run}/sock{index}"
+                floor = subprocess.Popen(
+                    [f"{folder}/herald-bench", "floor", "--nio", "--socket", sock, "--response-bytes", str(size)],
+                    stdout=subprocess.DEVNULL, stderr=open(f"{run}/floor{index}.err", "w"))
+                daemons[index] = (name, floor, sock, (floor.pid, size))
+                listening(name, sock)
+        # Long enough for every slice and the reads between them; stopped at the end.
+        duration = (SLICE + 1) * SLICES * len(servers) * 4 + 60
+        for _, _, sock, _ in daemons:
             load = subprocess.Popen(
                 [f"{load_bin}/herald-bench", "load", "--socket", sock, "--scenario", SCENARIO, "--connections", "16",
                  "--in-flight", "16", "--duration", str(duration), "--warmup", "0"],
@@ -116,30 +150,30 @@ def main():
             load.send_signal(signal.SIGSTOP)
             time.sleep(DRAIN)
 
-        start = [(cpu_seconds(d.pid), answered(sock)) for _, d, sock in daemons]
+        start = [(cpu_seconds(d.pid), answered(sock, floor)) for _, d, sock, floor in daemons]
         if os.environ.get("PERF"):
-            print("bench-durability-sliced: pids " + ", ".join(f"{name} {d.pid}" for name, d, _ in daemons), flush=True)
+            print("bench-durability-sliced: pids " + ", ".join(f"{name} {d.pid}" for name, d, _, _ in daemons), flush=True)
             perf = subprocess.Popen(
-                ["perf", "record", "-F", "999", "-g", "-o", os.environ["PERF"], "-p", ",".join(str(d.pid) for _, d, _ in daemons)],
+                ["perf", "record", "-F", "999", "-g", "-o", os.environ["PERF"], "-p", ",".join(str(d.pid) for _, d, _, _ in daemons)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         by_round = [[] for _ in daemons]
         for round_number in range(SLICES):
             order = range(len(daemons)) if round_number % 2 == 0 else reversed(range(len(daemons)))
             for index in order:
-                _, daemon, sock = daemons[index]
-                cpu, requests = cpu_seconds(daemon.pid), answered(sock)
+                _, daemon, sock, floor = daemons[index]
+                cpu, requests = cpu_seconds(daemon.pid), answered(sock, floor)
                 loads[index].send_signal(signal.SIGCONT)
                 time.sleep(SLICE)
                 loads[index].send_signal(signal.SIGSTOP)
                 time.sleep(DRAIN)
-                by_round[index].append((cpu_seconds(daemon.pid) - cpu, answered(sock) - requests))
+                by_round[index].append((cpu_seconds(daemon.pid) - cpu, answered(sock, floor) - requests))
         time.sleep(2)  # A compaction still running is counted with its heraldd.
         if perf:
             perf.send_signal(signal.SIGINT)
             perf.wait()
         whole = []
-        for (cpu, requests), (_, daemon, sock) in zip(start, daemons):
-            whole.append((cpu_seconds(daemon.pid) - cpu, answered(sock) - requests))
+        for (cpu, requests), (_, daemon, sock, floor) in zip(start, daemons):
+            whole.append((cpu_seconds(daemon.pid) - cpu, answered(sock, floor) - requests))
 
         base_cpu, base_requests = whole[0]
         print(f"bench-durability-sliced: {SCENARIO} 16x16, {SLICES} rounds of {SLICE:g} s each, "
@@ -160,7 +194,7 @@ def main():
             load.send_signal(signal.SIGCONT)
             load.kill()
             load.wait()
-        for _, daemon, _ in daemons:
+        for _, daemon, _, _ in filter(None, daemons):
             daemon.terminate()
             daemon.wait()
         shutil.rmtree(run, ignore_errors=True)

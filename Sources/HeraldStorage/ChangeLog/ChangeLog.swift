@@ -176,7 +176,9 @@ package final class ChangeLog: Sendable {
     @discardableResult
     package func append(prepared record: inout [UInt8], appliedAt: Date, answered: Bool = false) -> UInt64 {
         ChangeRecord.seal(&record, appliedAt: appliedAt)
-        return appendFramed(answered: answered) { $0.append(contentsOf: record) }
+        // From its buffer, borrowed: appended as an array, the record was retained for the
+        // call and released after it, under the pending part's lock.
+        return record.withUnsafeBufferPointer { record in appendFramed(answered: answered) { $0.append(contentsOf: record) } }
     }
 
     /// Appends a request's record made before the state's lock
@@ -185,7 +187,7 @@ package final class ChangeLog: Sendable {
     @discardableResult
     package func append(preparedRequest record: inout [UInt8], appliedAt: Date, generated: [String], answered: Bool = false) -> UInt64 {
         ChangeRecord.sealRequest(&record, appliedAt: appliedAt, generated: generated)
-        return appendFramed(answered: answered) { $0.append(contentsOf: record) }
+        return record.withUnsafeBufferPointer { record in appendFramed(answered: answered) { $0.append(contentsOf: record) } }
     }
 
     /// Appends the framed record `write` appends to the pending part, and wakes whoever

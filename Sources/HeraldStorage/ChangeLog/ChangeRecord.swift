@@ -150,13 +150,23 @@ extension ChangeRecord {
 
     /// A donation's body: the store's record of the interaction (``EncodedInteraction``),
     /// copied as it is.
+    /// Written in one append (``append(_:to:_:)``): every donation under the default
+    /// durability encodes one before the state's lock.
     package static func encodeDonation(
         by caller: Caller, appliedAt: Date, app: String, record: EncodedInteraction, into bytes: inout [UInt8]
     ) {
-        encodeCaller(caller, appliedAt: appliedAt, into: &bytes)
-        bytes.append(Kind.donation)
-        bytes.appendShortString(app)
-        bytes.append(contentsOf: record.bytes)
+        withShortUTF8(caller.app?.id ?? "") { appID in
+            withShortUTF8(app) { app in
+                record.bytes.withUnsafeBytes { interaction in
+                    append(callerSize(appID: appID) + 1 + 2 + app.count + interaction.count, to: &bytes) { body in
+                        writeCaller(caller, appliedAt: appliedAt, appID: appID, to: &body)
+                        body.put(Kind.donation)
+                        body.putShortString(app)
+                        body.put(interaction)
+                    }
+                }
+            }
+        }
     }
 
     /// A donation's whole record but its time and frame, encoded before the state's lock:
@@ -164,68 +174,13 @@ extension ChangeRecord {
     /// and seals it under the lock (``seal(_:appliedAt:)``), then copies the bytes. Under the
     /// lock that replaces walking the interaction (docs/performance.md, "Durability").
     ///
-    /// Its size worked out, its bytes written once into a buffer on the stack and appended
-    /// to an array reserved for them: the same bytes as
-    /// ``encodeDonation(by:appliedAt:app:record:into:)`` after a zero frame
-    /// (`PreparedChangeRecordTests`), without the dozen appends, each checking the array's
-    /// room and uniqueness, that the change log's default durability paid on every donation.
     package static func preparedDonation(by caller: Caller, app: String, record interaction: EncodedInteraction) -> [UInt8] {
-        var appName = app
-        var appID = caller.app?.id ?? ""
-        // The caller's fields read out first, so that the closures below capture numbers
-        // and not the caller (whose app identity they would copy).
-        let (uid, gid, pid) = (caller.uid, caller.gid, UInt32(bitPattern: caller.pid))
-        let flags: UInt8 = (caller.isAdministrator ? 1 : 0) | (caller.app != nil ? 2 : 0)
-        let source = caller.app.map { sourceCode($0.source) } ?? 0
-        return appName.withUTF8 { appUTF8 in
-            appID.withUTF8 { appIDUTF8 in
-                interaction.bytes.withUnsafeBytes { interaction in
-                    // Short strings keep at most UInt16.max bytes, as `appendShortString` does.
-                    let app = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: appUTF8.prefix(Int(UInt16.max))))
-                    let appID = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: appIDUTF8.prefix(Int(UInt16.max))))
-                    // The frame, appliedAt, uid, gid, pid, flags, source, the app id; the kind,
-                    // the app, the interaction.
-                    let count =
-                        ChangeLogFile.recordOverhead + 8 + 4 + 4 + 4 + 1 + 1 + 2 + appID.count
-                        + 1 + 2 + app.count + interaction.count
-                    // Reserved, then filled from one buffer: `Array(repeating:count:)` and
-                    // `Array(unsafeUninitializedCapacity:)` called the standard library's
-                    // generic allocation, which looks the storage's type up at run time on
-                    // every call (some 120–150 ns in a profile of heraldd).
-                    var record: [UInt8] = []
-                    record.reserveCapacity(count)
-                    withUnsafeTemporaryAllocation(byteCount: count, alignment: 8) { buffer in
-                        var out = buffer
-                        func put<Value: FixedWidthInteger>(_ value: Value) {
-                            out.storeBytes(of: value.littleEndian, as: Value.self)
-                            out = UnsafeMutableRawBufferPointer(rebasing: out[MemoryLayout<Value>.size...])
-                        }
-                        func put(_ bytes: UnsafeRawBufferPointer) {
-                            out.copyMemory(from: bytes)
-                            out = UnsafeMutableRawBufferPointer(rebasing: out[bytes.count...])
-                        }
-                        // The frame (the body's length and checksum) and appliedAt stay zero
-                        // until the record is sealed.
-                        for _ in 0..<ChangeLogFile.recordOverhead { put(UInt8(0)) }
-                        put(UInt64(0))
-                        put(uid)
-                        put(gid)
-                        put(pid)
-                        put(flags)
-                        put(source)
-                        put(UInt16(appID.count))
-                        put(appID)
-                        put(Kind.donation)
-                        put(UInt16(app.count))
-                        put(app)
-                        put(interaction)
-                        precondition(out.isEmpty, "A prepared donation's record fills its size.")
-                        record.append(contentsOf: UnsafeRawBufferPointer(buffer))
-                    }
-                    return record
-                }
-            }
+        var record: [UInt8] = []
+        record.reserveCapacity(ChangeLogFile.recordOverhead + interaction.bytes.count + 64 + app.utf8.count)
+        ChangeLogFile.appendUnsealedRecord(to: &record) {
+            encodeDonation(by: caller, appliedAt: Date(timeIntervalSince1970: 0), app: app, record: interaction, into: &$0)
         }
+        return record
     }
 
     /// Writes `appliedAt` into a record of ``preparedDonation(by:app:interaction:)`` — the
@@ -240,14 +195,64 @@ extension ChangeRecord {
 
     /// What every body begins with: the time, then the caller.
     private static func encodeCaller(_ caller: Caller, appliedAt: Date, into bytes: inout [UInt8]) {
-        bytes.appendLittleEndian(appliedAt.timeIntervalSince1970.bitPattern)
-        bytes.appendLittleEndian(caller.uid)
-        bytes.appendLittleEndian(caller.gid)
-        bytes.appendLittleEndian(UInt32(bitPattern: caller.pid))
-        let flags: UInt8 = (caller.isAdministrator ? 1 : 0) | (caller.app != nil ? 2 : 0)
-        bytes.append(flags)
-        bytes.append(caller.app.map { sourceCode($0.source) } ?? 0)
-        bytes.appendShortString(caller.app?.id ?? "")
+        withShortUTF8(caller.app?.id ?? "") { appID in
+            append(callerSize(appID: appID), to: &bytes) { writeCaller(caller, appliedAt: appliedAt, appID: appID, to: &$0) }
+        }
+    }
+
+    /// The bytes of the time and the caller, whose app id is `appID`.
+    private static func callerSize(appID: UnsafeRawBufferPointer) -> Int {
+        8 + 4 + 4 + 4 + 1 + 1 + 2 + appID.count
+    }
+
+    private static func writeCaller(_ caller: Caller, appliedAt: Date, appID: UnsafeRawBufferPointer, to body: inout BodyWriter) {
+        body.put(appliedAt.timeIntervalSince1970.bitPattern)
+        body.put(caller.uid)
+        body.put(caller.gid)
+        body.put(UInt32(bitPattern: caller.pid))
+        body.put((caller.isAdministrator ? 1 : 0) | (caller.app != nil ? 2 : 0) as UInt8)
+        body.put(caller.app.map { sourceCode($0.source) } ?? 0)
+        body.putShortString(appID)
+    }
+
+    /// A body's bytes written in place into room of the size worked out for them.
+    private struct BodyWriter {
+        var rest: UnsafeMutableRawBufferPointer
+
+        mutating func put<Value: FixedWidthInteger>(_ value: Value) {
+            rest.storeBytes(of: value.littleEndian, as: Value.self)
+            rest = UnsafeMutableRawBufferPointer(rebasing: rest[MemoryLayout<Value>.size...])
+        }
+
+        mutating func put(_ bytes: UnsafeRawBufferPointer) {
+            rest.copyMemory(from: bytes)
+            rest = UnsafeMutableRawBufferPointer(rebasing: rest[bytes.count...])
+        }
+
+        /// A string: its UInt16 length, then its bytes (see ``withShortUTF8(_:_:)``).
+        mutating func putShortString(_ utf8: UnsafeRawBufferPointer) {
+            put(UInt16(utf8.count))
+            put(utf8)
+        }
+    }
+
+    /// Appends the `size` bytes `write` writes, in one append: a dozen appends, each
+    /// checking the array's room and uniqueness, cost a donation's record 115–160 ns
+    /// (docs/performance.md, "A second day of runs").
+    private static func append(_ size: Int, to bytes: inout [UInt8], _ write: (inout BodyWriter) -> Void) {
+        withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer in
+            var body = BodyWriter(rest: buffer)
+            write(&body)
+            precondition(body.rest.isEmpty, "A record's part fills the size worked out for it.")
+            bytes.append(contentsOf: UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// `text`'s UTF-8 in place, cut at UInt16.max bytes as a record's strings are
+    /// (``Swift/Array/appendShortString(_:)``).
+    private static func withShortUTF8<Result>(_ text: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        var text = text
+        return text.withUTF8 { body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: $0.prefix(Int(UInt16.max))))) }
     }
 
     /// The app names the records read so far ended with, for the next record's read to

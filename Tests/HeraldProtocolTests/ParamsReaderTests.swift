@@ -156,7 +156,7 @@ import Testing
             // Absent names before, between and after the members, which are read last first.
             values.append(try members.optional("before", as: Int.self))
             for number in (0..<count).reversed() {
-                values.append(try members.optional("m\(number)", as: Int.self))
+                values.append(try members.optional(named: "m\(number)", as: Int.self))
                 if number == count / 2 { values.append(try members.optional("between", as: Int.self)) }
             }
             values.append(try members.optional("after", as: Int.self))
@@ -178,6 +178,41 @@ import Testing
             [try members.optional("a", as: Int.self), try members.optional("b", as: Int.self), try members.optional("c", as: Int.self)]
         }
         #expect(read == [3, 2, 4])
+    }
+
+    @Test("names are compared whole, escaped or not, the last of a name counting")
+    func namesComparedWhole() throws {
+        let text = #"{"abcdefghY":1,"abcdefgh":2,"abcdefghX":3,"\u0061pp":4,"a\u00e9":5,"aé":6,"q":7}"#
+        let reader = ParamsReader(try JSONTape.parse(Array(text.utf8)).root)
+        let values = try reader.object { members throws(RPCError) in
+            try ["abcdefghX", "abcdefgh", "abcdefghY", "abcdefghZ", "app", "aé", "q", "abcdefg"].map { name throws(RPCError) in
+                try members.optional(named: name, as: Int.self)
+            }
+        }
+        #expect(values == [3, 2, 1, nil, 4, 6, 7, nil])
+        #expect(try read(RequestFocusParams.self, #"{"app":"a","\u0061pp":"b"}"#).app == "b")
+        #expect(try read(RequestFocusParams.self, #"{"\u0061pp":"a","app":"b"}"#).app == "b")
+    }
+
+    @Test("the outermost reader holds its tape, which its members' readers borrow")
+    func readerHoldsItsTape() throws {
+        weak var held: JSONTape?
+        var reader: ParamsReader? = try {
+            let text =
+                #"{"app":"a","interaction":{"direction":"incoming","intent":{"type":"sendMessage","#
+                + #""conversationIdentifier":"c","recipients":[{"displayName":"Bo"}]}}}"#
+            let tape = try JSONTape.parse(Array(text.utf8))
+            held = tape
+            return ParamsReader(tape.root)
+        }()
+        // Nothing but the reader holds the tape now; every value is read from it.
+        #expect(held != nil)
+        let params = try DonateParams(reading: try #require(reader))
+        #expect(params.app == "a")
+        guard case .sendMessage(let message) = params.interaction.intent else { Issue.record("not a message"); return }
+        #expect(message.recipients?.first?.displayName == "Bo")
+        reader = nil
+        #expect(held == nil)
     }
 
     // MARK: Errors

@@ -112,7 +112,8 @@ package final class JSONTape: Sendable, Equatable, CustomStringConvertible {
 package struct JSONNode: Sendable {
     package let tape: JSONTape
     private let position: UInt32
-    private let rootPosition: UInt32
+    /// The index of the value its pointers start from.
+    let rootPosition: UInt32
 
     init(tape: JSONTape, index: Int, root: UInt32) {
         self.tape = tape
@@ -123,7 +124,7 @@ package struct JSONNode: Sendable {
     var index: Int { Int(position) }
 
     /// A value reached from this one, with the same root.
-    private func node(at index: Int) -> JSONNode {
+    func node(at index: Int) -> JSONNode {
         JSONNode(tape: tape, index: index, root: rootPosition)
     }
 
@@ -142,39 +143,15 @@ package struct JSONNode: Sendable {
     package var count: Int { Int(entry.count) }
 
     /// The JSON type's name as a person reads it in an error, as ``JSONValue/kindDescription``.
-    package var kindDescription: String {
-        switch kind {
-        case .null: "null"
-        case .false, .true: "a boolean"
-        case .number: "a number"
-        case .string, .name: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
+    package var kindDescription: String { kind.description }
 
-    package var boolValue: Bool? {
-        switch kind {
-        case .true: true
-        case .false: false
-        default: nil
-        }
-    }
+    package var boolValue: Bool? { kind.boolValue }
 
     /// A string's value (or a name's), decoded.
-    package var stringValue: String? {
-        guard kind == .string || kind == .name else { return nil }
-        return tape.string(at: index)
-    }
+    package var stringValue: String? { tape.stringValue(at: index) }
 
     /// A number's literal text.
-    package var numberLiteral: String? {
-        guard kind == .number else { return nil }
-        let entry = self.entry
-        return tape.bytes.withUnsafeBytes { buffer in
-            String(decoding: UnsafeRawBufferPointer(rebasing: buffer[Int(entry.start)..<Int(entry.end)]), as: UTF8.self)
-        }
-    }
+    package var numberLiteral: String? { tape.numberLiteral(at: index) }
 
     /// Whether this string holds exactly `text`, compared as bytes.
     package func stringEquals(_ text: String) -> Bool {
@@ -295,7 +272,51 @@ package struct JSONNode: Sendable {
     }
 }
 
+extension JSONTape.Kind {
+    /// The JSON type's name as a person reads it in an error, as ``JSONValue/kindDescription``.
+    var description: String {
+        switch self {
+        case .null: "null"
+        case .false, .true: "a boolean"
+        case .number: "a number"
+        case .string, .name: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    var boolValue: Bool? {
+        switch self {
+        case .true: true
+        case .false: false
+        default: nil
+        }
+    }
+}
+
 extension JSONTape {
+    /// The string's (or name's) value at `index`, decoded; nil for another kind.
+    func stringValue(at index: Int) -> String? {
+        let kind = entries[index].kind
+        guard kind == .string || kind == .name else { return nil }
+        return string(at: index)
+    }
+
+    /// The literal text of the number at `index`; nil for another kind.
+    func numberLiteral(at index: Int) -> String? {
+        let entry = entries[index]
+        guard entry.kind == .number else { return nil }
+        return bytes.withUnsafeBytes { buffer in
+            String(decoding: UnsafeRawBufferPointer(rebasing: buffer[Int(entry.start)..<Int(entry.end)]), as: UTF8.self)
+        }
+    }
+
+    /// The index of the entry after the value at `index` and everything inside it: the
+    /// next element, or the next member's name.
+    func entryAfter(_ index: Int) -> Int {
+        Int(entries[index].next)
+    }
+
     /// The string or name at `index`, decoded.
     func string(at index: Int) -> String {
         let entry = entries[index]

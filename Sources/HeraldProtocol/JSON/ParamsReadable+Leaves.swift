@@ -7,14 +7,14 @@ import FoundationEssentials
 
 extension String: ParamsReadable {
     package init(reading value: ParamsReader) throws(RPCError) {
-        guard let string = value.node.stringValue else { throw value.mismatch(expected: "a string") }
+        guard let string = value.stringValue else { throw value.mismatch(expected: "a string") }
         self = string
     }
 }
 
 extension Bool: ParamsReadable {
     package init(reading value: ParamsReader) throws(RPCError) {
-        guard let bool = value.node.boolValue else { throw value.mismatch(expected: "a boolean") }
+        guard let bool = value.boolValue else { throw value.mismatch(expected: "a boolean") }
         self = bool
     }
 }
@@ -35,7 +35,7 @@ extension Array: ParamsReadable where Element: ParamsReadable {
 
 extension Double: ParamsReadable {
     package init(reading value: ParamsReader) throws(RPCError) {
-        guard let literal = value.node.numberLiteral else { throw value.mismatch(expected: "a number") }
+        guard let literal = value.numberLiteral else { throw value.mismatch(expected: "a number") }
         guard let double = Double(literal), double.isFinite else {
             throw value.error("is out of range for a Double; got \(literal).")
         }
@@ -45,12 +45,12 @@ extension Double: ParamsReadable {
 
 extension Date: ParamsReadable {
     package init(reading value: ParamsReader) throws(RPCError) {
-        let string = value.node.stringValue
+        let string = value.stringValue
         if let string, let date = RFC3339.parse(string) {
             self = date
             return
         }
-        let got = if let string { "got \"\(string)\"" } else { "not \(value.node.kindDescription)" }
+        let got = if let string { "got \"\(string)\"" } else { "not \(value.kindDescription)" }
         throw value.error("must be an RFC 3339 date-time such as 2026-11-22T14:02:00Z; \(got).")
     }
 }
@@ -59,7 +59,7 @@ extension ParamsReader {
     /// An integer: any number literal whose value is integral and fits (`1.0` and `1e2`
     /// are fine), computed on the digits, never through `Double`.
     package func integer<Integer: FixedWidthInteger>(_ type: Integer.Type = Integer.self) throws(RPCError) -> Integer {
-        guard let literal = node.numberLiteral else { throw mismatch(expected: "an integer") }
+        guard let literal = numberLiteral else { throw mismatch(expected: "an integer") }
         if let integer = Integer(literal) {
             return integer
         }

@@ -44,23 +44,75 @@ extension ParamsReadable {
 
 /// A JSON value inside params, and where it is: a value of the request's ``JSONTape``, so
 /// reading it builds no tree, and its pointer is found from the tape only for an error.
+///
+/// The readers of members and elements do not retain the tape: a donation reads some
+/// fifty values, and a retain and a release of one shared count for each cost it about
+/// 0.8 µs (docs/performance.md, "The tape's count"). The outermost reader, made from a
+/// node or a value, holds it for them; they are made inside its reading and handed down,
+/// never kept past it — read a value out (``value``, ``node``) to keep it.
 package struct ParamsReader: Sendable {
-    package let node: JSONNode
+    /// The tape, held by the outermost reader only.
+    private let owner: JSONTape?
+    /// The tape, not retained: read through ``withTape(_:)``, which lends it without a
+    /// retain (`unowned(unsafe)` would retain it at each use).
+    private let tape: Unmanaged<JSONTape>
+    private let position: UInt32
+    private let rootPosition: UInt32
 
     /// The reader of a value whose pointers start where `node`'s root is: a request's params
     /// are made the root (``JSONNode/asRoot``) before they are read.
     package init(_ node: JSONNode) {
-        self.node = node
+        owner = node.tape
+        tape = Unmanaged.passUnretained(node.tape)
+        position = UInt32(node.index)
+        rootPosition = node.rootPosition
+    }
+
+    /// The reader of the value at `index` of the tape `parent` reads, which it lives inside.
+    private init(_ index: Int, inside parent: ParamsReader) {
+        owner = nil
+        tape = parent.tape
+        position = UInt32(index)
+        rootPosition = parent.rootPosition
     }
 
     /// The reader of a value built in memory at `pointer` (a JSON Pointer text; "" is the
     /// root of params).
     package init(_ value: JSONValue, at pointer: String = "") {
-        self.node = JSONTape(value, rootPointer: pointer).root
+        self.init(JSONTape(value, rootPointer: pointer).root)
+    }
+
+    /// The value as a node of its tape, which the node holds.
+    package var node: JSONNode { JSONNode(tape: tape.takeUnretainedValue(), index: index, root: rootPosition) }
+
+    private var index: Int { Int(position) }
+
+    /// `body` with the tape, lent for the call.
+    @inline(__always)
+    private func withTape<Result>(_ body: (JSONTape) -> Result) -> Result {
+        tape._withUnsafeGuaranteedRef(body)
     }
 
     /// The value as a tree: for open-ended members (`userInfo`), kept as sent.
     package var value: JSONValue { node.value }
+
+    package var kind: JSONTape.Kind { withTape { $0.entries[index].kind } }
+
+    package var isNull: Bool { kind == .null }
+
+    /// How many elements or members; 0 for anything else.
+    var count: Int { withTape { Int($0.entries[index].count) } }
+
+    package var boolValue: Bool? { kind.boolValue }
+
+    /// A string's value, decoded.
+    package var stringValue: String? { withTape { $0.stringValue(at: index) } }
+
+    /// A number's literal text.
+    package var numberLiteral: String? { withTape { $0.numberLiteral(at: index) } }
+
+    /// The JSON type's name as a person reads it in an error: "a string".
+    package var kindDescription: String { kind.description }
 
     /// The JSON Pointer of this value, for an error.
     package var pointer: String { node.pointer }
@@ -74,7 +126,7 @@ package struct ParamsReader: Sendable {
 
     /// "must be a string, not a number."
     package func mismatch(expected: String) -> RPCError {
-        error("must be \(expected), not \(node.kindDescription).")
+        error("must be \(expected), not \(kindDescription).")
     }
 
     /// Reads the members of an object with `body`, then refuses any member `body` did not
@@ -82,14 +134,14 @@ package struct ParamsReader: Sendable {
     package func object<Value>(
         _ body: (inout ParamsObjectReader) throws(RPCError) -> Value
     ) throws(RPCError) -> Value {
-        guard node.kind == .object else { throw mismatch(expected: "an object") }
-        var members = ParamsObjectReader(object: node, recordsNames: false)
+        guard kind == .object else { throw mismatch(expected: "an object") }
+        var members = ParamsObjectReader(object: self, recordsNames: false)
         let read = try body(&members)
         if members.mayHoldUnknownMembers {
             // Rare: read again, this time writing down the known names, to find the
             // unknown member and the known name closest to it. The same input reads the
             // same way, so this pass throws only for the unknown member.
-            var recording = ParamsObjectReader(object: node, recordsNames: true)
+            var recording = ParamsObjectReader(object: self, recordsNames: true)
             _ = try body(&recording)
             try recording.refuseUnknownMembers()
         }
@@ -98,19 +150,30 @@ package struct ParamsReader: Sendable {
 
     /// Reads each element of an array as an `Element`.
     package func array<Element: ParamsReadable>(of type: Element.Type = Element.self) throws(RPCError) -> [Element] {
-        guard node.kind == .array else { throw mismatch(expected: "an array") }
+        guard kind == .array else { throw mismatch(expected: "an array") }
         var read: [Element] = []
-        read.reserveCapacity(node.count)
-        for element in node.elements {
-            read.append(try Element(reading: ParamsReader(element)))
+        read.reserveCapacity(count)
+        var element = index + 1
+        let end = withTape { $0.entryAfter(index) }
+        while element < end {
+            read.append(try Element(reading: ParamsReader(element, inside: self)))
+            element = withTape { $0.entryAfter(element) }
         }
         return read
+    }
+
+    /// The reader of the value of the last member of this object named `name` (its UTF-8),
+    /// and the member's place among the object's members; nil when there is none.
+    fileprivate func lastMember(named name: UnsafeBufferPointer<UInt8>) -> (value: ParamsReader, ordinal: Int)? {
+        let index = self.index
+        guard let (value, ordinal) = withTape({ $0.lastMember(of: index, named: name) }) else { return nil }
+        return (ParamsReader(value, inside: self), ordinal)
     }
 }
 
 /// The members of one object in params, read by name; records which names are known.
 package struct ParamsObjectReader: Sendable {
-    let object: JSONNode
+    let object: ParamsReader
     /// Whether `knownNames` is kept: only on the second pass after the first found fewer
     /// known members than members (see ``ParamsReader/object(_:)``).
     private let recordsNames: Bool
@@ -124,7 +187,7 @@ package struct ParamsObjectReader: Sendable {
     /// `foundMembers` once every member is found; nil for an object of more than 64.
     private let allMembers: UInt64?
 
-    init(object: JSONNode, recordsNames: Bool) {
+    init(object: ParamsReader, recordsNames: Bool) {
         self.object = object
         self.recordsNames = recordsNames
         let count = object.count
@@ -137,31 +200,45 @@ package struct ParamsObjectReader: Sendable {
     /// costs a second pass (which, nested, would multiply).
     var mayHoldUnknownMembers: Bool {
         guard presentCount < object.count else { return false }
-        return Set(object.members.lazy.map(\.name)).count > presentCount
+        return Set(object.node.members.lazy.map(\.name)).count > presentCount
     }
 
     /// The reader of the member `name`, nil when it is absent; `name` becomes known.
-    package mutating func member(_ name: String) -> ParamsReader? {
+    ///
+    /// Names are the types' own literals (`StaticString`): their bytes are at hand, with no
+    /// string to look into.
+    package mutating func member(_ name: StaticString) -> ParamsReader? {
+        if recordsNames { knownNames.append(name.description) }
+        return name.withUTF8Buffer { member(utf8: $0) }
+    }
+
+    /// The reader of the member named `name` made at run time (a test's), as ``member(_:)``.
+    package mutating func member(named name: String) -> ParamsReader? {
         if recordsNames { knownNames.append(name) }
+        return JSONTape.withBytes(of: name) { member(utf8: $0) }
+    }
+
+    private mutating func member(utf8 name: UnsafeBufferPointer<UInt8>) -> ParamsReader? {
         // Most of a type's members are optional and most requests send a few: once each of
         // the object's members has been read, the rest are absent.
         if let allMembers, foundMembers == allMembers { return nil }
         guard let (value, ordinal) = object.lastMember(named: name) else { return nil }
         presentCount += 1
         if ordinal < 64 { foundMembers |= 1 << UInt64(ordinal) }
-        return ParamsReader(value)
+        return value
     }
 
     /// A member that must be present and not null.
     package mutating func required<Value: ParamsReadable>(
-        _ name: String, as type: Value.Type = Value.self
+        _ name: StaticString, as type: Value.Type = Value.self
     ) throws(RPCError) -> Value {
         guard let member = member(name) else {
+            let name = name.description
             // A misspelt required member is reported as what it is, not as a missing one.
-            if let misspelt = object.members.first(where: { ClosestName.closest(to: $0.name, among: [name]) != nil }) {
+            if let misspelt = object.node.members.first(where: { ClosestName.closest(to: $0.name, among: [name]) != nil }) {
                 throw unknownMember(misspelt.name, suggestion: name)
             }
-            let pointer = object.pointer(toMember: name)
+            let pointer = object.node.pointer(toMember: name)
             throw .invalidParams("\(JSONPointer.subject(pointer)) is required.", at: pointer)
         }
         return try Value(reading: member)
@@ -169,27 +246,35 @@ package struct ParamsObjectReader: Sendable {
 
     /// A member that may be absent or null (both nil).
     package mutating func optional<Value: ParamsReadable>(
-        _ name: String, as type: Value.Type = Value.self
+        _ name: StaticString, as type: Value.Type = Value.self
     ) throws(RPCError) -> Value? {
-        guard let member = member(name), !member.node.isNull else { return nil }
+        guard let member = member(name), !member.isNull else { return nil }
+        return try Value(reading: member)
+    }
+
+    /// A member named at run time (a test's) that may be absent or null, as ``optional(_:as:)``.
+    package mutating func optional<Value: ParamsReadable>(
+        named name: String, as type: Value.Type = Value.self
+    ) throws(RPCError) -> Value? {
+        guard let member = member(named: name), !member.isNull else { return nil }
         return try Value(reading: member)
     }
 
     /// A member that may be absent or null, then `defaultValue`.
-    package mutating func optional<Value: ParamsReadable>(_ name: String, default defaultValue: Value) throws(RPCError) -> Value {
+    package mutating func optional<Value: ParamsReadable>(_ name: StaticString, default defaultValue: Value) throws(RPCError) -> Value {
         try optional(name, as: Value.self) ?? defaultValue
     }
 
     /// A member whose value is read but not kept (such as content's `communication`, which
     /// Herald writes and ignores on input): known, and never an error.
-    package mutating func ignored(_ name: String) {
+    package mutating func ignored(_ name: StaticString) {
         _ = member(name)
     }
 
     /// Throws for the first member no read asked for: "-32602, unknown member", with the
     /// closest known name when one is close.
     func refuseUnknownMembers() throws(RPCError) {
-        if let unknown = object.members.first(where: { !knownNames.contains($0.name) }) {
+        if let unknown = object.node.members.first(where: { !knownNames.contains($0.name) }) {
             throw unknownMember(unknown.name, suggestion: ClosestName.closest(to: unknown.name, among: knownNames))
         }
     }
@@ -197,7 +282,7 @@ package struct ParamsObjectReader: Sendable {
     /// "`/focus/alowedPeople` is not a known member; did you mean `allowedPeople`?", or
     /// the known members when none is close.
     private func unknownMember(_ name: String, suggestion: String?) -> RPCError {
-        let pointer = object.pointer(toMember: name)
+        let pointer = object.node.pointer(toMember: name)
         var reason = "\(JSONPointer.subject(pointer)) is not a known member"
         if let suggestion {
             reason += "; did you mean `\(suggestion)`?"
